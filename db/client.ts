@@ -1,0 +1,74 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema";
+
+/** Both drivers share drizzle's PostgreSQL surface; code is written against this one type. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Anything a query can run on: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export type Database = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  close(): Promise<void>;
+};
+
+export const migrationsFolder = path.join(process.cwd(), "db", "migrations");
+
+export type OpenOptions = {
+  /** postgres://… to use a server; absent for the embedded database. */
+  url?: string;
+  /** Folder of the embedded database, or "memory://" for a throwaway one. */
+  dataDir?: string;
+  migrate?: boolean;
+  /** Connections in the postgres.js pool. */
+  max?: number;
+};
+
+/** Opens a database and brings its schema up to date. */
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const database = options.url ? await openPostgres(options.url, options.max) : await openPglite(options.dataDir ?? ".data/pglite");
+  if (options.migrate !== false) await migrateDatabase(database);
+  return database;
+}
+
+async function openPostgres(url: string, max = 10): Promise<Database> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const client = postgres(url, { max, onnotice: () => {} });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  if (!dataDir.startsWith("memory://")) mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
+  const client = await PGlite.create(dataDir);
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return { db, kind: "pglite", close: () => client.close() };
+}
+
+export async function migrateDatabase(database: Database): Promise<void> {
+  if (database.kind === "pglite") {
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    await migrate(database.db as never, { migrationsFolder });
+  } else {
+    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    await migrate(database.db as never, { migrationsFolder });
+  }
+}
+
+type Holder = { __innkeepDatabase?: Promise<Database> };
+
+/**
+ * The process's one database. It lives on globalThis so that Next's bundled modules, dev hot
+ * reload and the custom server all share one PGlite instance: two instances on one folder corrupt it.
+ */
+export function processDatabase(open: () => Promise<Database>): Promise<Database> {
+  const holder = globalThis as Holder;
+  holder.__innkeepDatabase ??= open();
+  return holder.__innkeepDatabase;
+}

@@ -1,0 +1,5 @@
+export * from "./accounts";
+export * from "./properties";
+export * from "./guests";
+export * from "./rooms";
+export * from "./idempotency";

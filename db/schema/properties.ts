@@ -1,0 +1,18 @@
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { tenantColumns, timestamps } from "./columns";
+
+export type Address = { line1?: string; line2?: string; city?: string; region?: string; postal_code?: string; country?: string };
+
+export const properties = pgTable(
+  "properties",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    name: text("name").notNull(),
+    timezone: text("timezone").notNull(),
+    currency: text("currency").notNull(),
+    address: jsonb("address").$type<Address>().notNull().default({}),
+    ...timestamps(),
+  },
+  (t) => [index("properties_tenant_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],
+);

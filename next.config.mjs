@@ -1,0 +1,9 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // PGlite ships wasm and data files that must be loaded from node_modules, not bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "pino", "prom-client", "ioredis", "rate-limiter-flexible"],
+  // The dev server blocks /_next resources for pages opened at 127.0.0.1 otherwise.
+  allowedDevOrigins: ["127.0.0.1"],
+  poweredByHeader: false,
+};
+export default nextConfig;

@@ -1,0 +1,47 @@
+import { eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { accounts, apiKeys } from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import { limitsFor, type RateLimits } from "@/server/accounts/plans";
+import type { Scope } from "./scopes";
+import { hashToken } from "./tokens";
+
+/** Who a bearer token speaks for. */
+export type Principal = {
+  kind: "api_key" | "oauth";
+  credentialId: string;
+  accountId: string;
+  scopes: ReadonlySet<Scope>;
+  allowedIps: readonly string[];
+  /** null: every property of the account (API keys); a list for OAuth installs. */
+  propertyIds: readonly string[] | null;
+  limits: RateLimits;
+  apiVersion: string;
+};
+
+/** Resolves a bearer token to its principal, or throws the matching 401. */
+export async function authenticateToken({ db, token }: { db: Executor; token: string }): Promise<Principal> {
+  if (token.startsWith("hk_")) return authenticateApiKey(db, token);
+  throw new ApiError("invalid_token", "The bearer token is not a valid Innkeep API key or access token.");
+}
+
+async function authenticateApiKey(db: Executor, token: string): Promise<Principal> {
+  const [row] = await db
+    .select({ key: apiKeys, account: accounts })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(eq(apiKeys.keyHash, hashToken(token)))
+    .limit(1);
+  if (!row) throw new ApiError("invalid_token", "The API key is not valid.");
+  if (row.key.revokedAt) throw new ApiError("token_revoked", "The API key has been revoked.");
+  return {
+    kind: "api_key",
+    credentialId: row.key.id,
+    accountId: row.account.id,
+    scopes: new Set(row.key.scopes as Scope[]),
+    allowedIps: row.key.allowedIps,
+    propertyIds: null,
+    limits: limitsFor(row.account),
+    apiVersion: row.account.apiVersion,
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The one table of error codes (contract §2). The REST envelope, the tRPC errors and the
+ * OpenAPI document are all derived from it.
+ */
+export const errorCodes = {
+  invalid_json: { status: 400, type: "invalid_request_error" },
+  invalid_cursor: { status: 400, type: "invalid_request_error" },
+  invalid_environment: { status: 400, type: "invalid_request_error" },
+  invalid_version: { status: 400, type: "invalid_request_error" },
+  missing_token: { status: 401, type: "authentication_error" },
+  invalid_token: { status: 401, type: "authentication_error" },
+  token_expired: { status: 401, type: "authentication_error" },
+  token_revoked: { status: 401, type: "authentication_error" },
+  card_declined: { status: 402, type: "card_error" },
+  insufficient_funds: { status: 402, type: "card_error" },
+  expired_card: { status: 402, type: "card_error" },
+  incorrect_cvc: { status: 402, type: "card_error" },
+  insufficient_scope: { status: 403, type: "permission_error" },
+  ip_not_allowed: { status: 403, type: "permission_error" },
+  property_not_granted: { status: 403, type: "permission_error" },
+  resource_missing: { status: 404, type: "invalid_request_error" },
+  route_not_found: { status: 404, type: "invalid_request_error" },
+  method_not_allowed: { status: 405, type: "invalid_request_error" },
+  no_availability: { status: 409, type: "conflict_error" },
+  invalid_state_transition: { status: 409, type: "conflict_error" },
+  restriction_violated: { status: 409, type: "conflict_error" },
+  balance_outstanding: { status: 409, type: "conflict_error" },
+  idempotency_key_in_use: { status: 409, type: "idempotency_error" },
+  request_too_large: { status: 413, type: "invalid_request_error" },
+  unsupported_content_type: { status: 415, type: "invalid_request_error" },
+  parameter_missing: { status: 422, type: "invalid_request_error" },
+  /** 422 in a body; 400 when the parameter is a header or in the query string. */
+  parameter_invalid: { status: 422, type: "invalid_request_error" },
+  parameter_unknown: { status: 422, type: "invalid_request_error" },
+  outside_replay_window: { status: 422, type: "invalid_request_error" },
+  amount_exceeds_refundable: { status: 422, type: "invalid_request_error" },
+  url_not_allowed: { status: 422, type: "invalid_request_error" },
+  idempotency_key_reused: { status: 422, type: "idempotency_error" },
+  too_many_requests: { status: 429, type: "rate_limit_exceeded" },
+  internal_error: { status: 500, type: "api_error" },
+  service_unavailable: { status: 503, type: "api_error" },
+} as const satisfies Record<string, { status: number; type: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
+export type ErrorType = (typeof errorCodes)[ErrorCode]["type"];
+
+/** Where a parameter came from: query and header faults are 400, body faults 422. */
+export type ParamLocation = "body" | "query" | "header" | "path";
+
+export type ApiErrorOptions = {
+  param?: string;
+  location?: ParamLocation;
+  headers?: Record<string, string>;
+  /** Extra members of the error object, such as `payment_id` on card errors. */
+  extra?: Record<string, unknown>;
+};
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly param?: string;
+  readonly headers?: Record<string, string>;
+  readonly extra?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.type = errorCodes[code].type;
+    const queryOrHeader = options.location === "query" || options.location === "header";
+    this.status = code === "parameter_invalid" && queryOrHeader ? 400 : errorCodes[code].status;
+    this.param = options.param;
+    this.headers = options.headers;
+    this.extra = options.extra;
+  }
+
+  toJSON(requestId?: string) {
+    return {
+      error: {
+        type: this.type,
+        code: this.code,
+        message: this.message,
+        ...(this.param !== undefined ? { param: this.param } : {}),
+        ...this.extra,
+        ...(requestId ? { request_id: requestId } : {}),
+      },
+    };
+  }
+}
+
+/** "No such guest: 'gst_…'", the one wording for every missing or foreign object. */
+export function notFound(resource: string, id: string, param = "id"): ApiError {
+  return new ApiError("resource_missing", `No such ${resource}: '${id}'`, { param, location: "path" });
+}

@@ -1,0 +1,89 @@
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { guests } from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import { newId } from "@/server/ids";
+import { keyset, toPage, type PageRequest } from "@/server/pagination";
+import { findOwned, ownedBy, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
+import type { GuestCreate, GuestUpdate } from "./schemas";
+
+export const emailKey = (email: string) => email.trim().toLowerCase();
+
+function emailTaken(existingId: string): ApiError {
+  return new ApiError("parameter_invalid", `A guest with this e-mail already exists: '${existingId}'.`, { param: "email" });
+}
+
+/** The guest with this e-mail in the tenant, if any. */
+export async function findGuestByEmail(db: Executor, tenant: Tenant, email: string) {
+  const [row] = await db.select().from(guests).where(ownedBy(guests, tenant, eq(guests.emailKey, emailKey(email))));
+  return row;
+}
+
+/**
+ * Inserts a guest unless one with the e-mail exists; returns the row and whether it is new.
+ * ON CONFLICT makes two concurrent bookings for one new e-mail share a single guest.
+ */
+export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: GuestCreate) {
+  const [created] = await db
+    .insert(guests)
+    .values({
+      id: newId("guest"),
+      ...tenantValues(tenant),
+      firstName: input.first_name,
+      lastName: input.last_name,
+      email: input.email.trim(),
+      emailKey: emailKey(input.email),
+      phone: input.phone ?? null,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (created) return { guest: created, created: true };
+  const existing = await findGuestByEmail(db, tenant, input.email);
+  return { guest: existing!, created: false };
+}
+
+export async function createGuest({ db, tenant, input }: Ctx & { input: GuestCreate }) {
+  return db.transaction(async (tx) => {
+    const { guest, created } = await insertGuestIfNew(tx, tenant, input);
+    if (!created) throw emailTaken(guest.id);
+    return guest;
+  });
+}
+
+export async function getGuest({ db, tenant, id }: Ctx & { id: string }) {
+  return findOwned(db, guests, tenant, id, "guest");
+}
+
+export async function listGuests({ db, tenant, filters, page }: Ctx & { filters: { email?: string }; page: PageRequest }) {
+  const q = keyset(guests, page);
+  const rows = await db
+    .select()
+    .from(guests)
+    .where(ownedBy(guests, tenant, filters.email ? eq(guests.emailKey, emailKey(filters.email)) : undefined, q.where))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return toPage(rows, page);
+}
+
+export async function updateGuest({ db, tenant, id, input }: Ctx & { id: string; input: GuestUpdate }) {
+  return db.transaction(async (tx) => {
+    const guest = await findOwned(tx, guests, tenant, id, "guest", { forUpdate: true });
+    if (input.email && emailKey(input.email) !== guest.emailKey) {
+      const other = await findGuestByEmail(tx, tenant, input.email);
+      if (other) throw emailTaken(other.id);
+    }
+    const [updated] = await tx
+      .update(guests)
+      .set({
+        firstName: input.first_name ?? guest.firstName,
+        lastName: input.last_name ?? guest.lastName,
+        email: input.email?.trim() ?? guest.email,
+        emailKey: input.email ? emailKey(input.email) : guest.emailKey,
+        phone: input.phone === undefined ? guest.phone : input.phone,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(guests.id, guest.id)))
+      .returning();
+    return updated;
+  });
+}

@@ -1,0 +1,87 @@
+import { z } from "@hono/zod-openapi";
+import { idOf, timestamp } from "@/server/schemas";
+
+const name = z.string().trim().min(1).max(200);
+const email = z.email().max(320);
+const phone = z.string().trim().min(3).max(40).regex(/^[+0-9 ()./-]+$/, "Expected a phone number.");
+
+export const guestSchema = z
+  .object({
+    id: idOf("gst"),
+    object: z.literal("guest"),
+    livemode: z.boolean(),
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .openapi("Guest");
+
+export const guestCreateSchema = z
+  .strictObject({ first_name: name, last_name: name, email, phone: phone.nullish() })
+  .openapi("GuestCreate");
+
+export const guestUpdateSchema = z
+  .strictObject({ first_name: name.optional(), last_name: name.optional(), email: email.optional(), phone: phone.nullish() })
+  .openapi("GuestUpdate");
+
+export const guestListQuery = z.strictObject({
+  email: z.string().max(320).optional().openapi({ description: "Exact e-mail, case-insensitive." }),
+});
+
+const roomPreferences = {
+  bed: z.string().trim().min(1).max(50),
+  floor: z.enum(["high", "low"]),
+  smoking: z.boolean(),
+  quiet: z.boolean(),
+  accessible: z.boolean(),
+  notes: z.string().max(1000),
+};
+const loyalty = {
+  program: z.string().trim().min(1).max(100),
+  tier: z.string().trim().min(1).max(50),
+  number: z.string().trim().min(1).max(100),
+  points: z.number().int().min(0),
+};
+const allergies = z.array(z.string().trim().min(1).max(100)).max(50);
+
+const optionalAll = <T extends Record<string, z.ZodType>>(shape: T) =>
+  Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.optional()])) as { [K in keyof T]: z.ZodOptional<T[K]> };
+/** In a merge, null removes a key. */
+const nullableAll = <T extends Record<string, z.ZodType>>(shape: T) =>
+  Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.nullish()])) as { [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>> };
+
+export const preferencesSchema = z
+  .object({
+    object: z.literal("guest_preferences"),
+    guest_id: idOf("gst"),
+    livemode: z.boolean(),
+    allergies: z.array(z.string()),
+    room: z.object(optionalAll(roomPreferences)),
+    loyalty: z.object(optionalAll(loyalty)),
+    updated_at: timestamp.nullable().openapi({ description: "null until preferences are first set." }),
+  })
+  .openapi("GuestPreferences");
+
+export const preferencesReplaceSchema = z
+  .strictObject({
+    allergies: allergies.default([]),
+    room: z.strictObject(optionalAll(roomPreferences)).default({}),
+    loyalty: z.strictObject(optionalAll(loyalty)).default({}),
+  })
+  .openapi("GuestPreferencesReplace");
+
+export const preferencesMergeSchema = z
+  .strictObject({
+    allergies: allergies.optional(),
+    room: z.strictObject(nullableAll(roomPreferences)).optional(),
+    loyalty: z.strictObject(nullableAll(loyalty)).optional(),
+  })
+  .openapi("GuestPreferencesMerge");
+
+export type GuestCreate = z.output<typeof guestCreateSchema>;
+export type GuestUpdate = z.output<typeof guestUpdateSchema>;
+export type PreferencesReplace = z.output<typeof preferencesReplaceSchema>;
+export type PreferencesMerge = z.output<typeof preferencesMergeSchema>;

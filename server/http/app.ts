@@ -1,0 +1,77 @@
+import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
+import { ApiError } from "@/server/errors";
+import { metrics } from "@/server/observability/metrics";
+import { authenticate, requireAuth } from "./authenticate";
+import type { ApiDeps, ApiEnv } from "./env";
+import { environment } from "./environment";
+import { observe } from "./observe";
+import { mountOperation, type AnyOperation } from "./operation";
+import { rateLimit } from "./rate-limit-step";
+import { renderError } from "./render-error";
+import { operations } from "./routes";
+import { latestApiVersion } from "./versions";
+
+/** The OpenAPI document's header; paths come from the operations themselves. */
+const documentInfo = {
+  openapi: "3.1.0",
+  info: {
+    title: "Innkeep API",
+    version: latestApiVersion,
+    description: "Hotel property management: reservations, guests, rooms, rates, payments, housekeeping, reports and webhooks.",
+  },
+  servers: [{ url: "/v1" }],
+};
+
+/** The `/v1` façade: every operation behind the same chain of small steps. */
+export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
+  const api = new OpenAPIHono<ApiEnv>();
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key (`hk_…`) or OAuth access token (`hat_…`)." });
+  api.onError(renderError);
+  api.use("*", async (c, next) => {
+    c.set("deps", deps);
+    return next();
+  });
+  api.use("*", observe);
+  // Public: the description of the API itself.
+  api.get("/openapi.json", (c) => c.json(api.getOpenAPI31Document(documentInfo)));
+  api.use("*", authenticate, rateLimit, requireAuth, environment);
+  for (const op of ops) mountOperation(api, op);
+
+  const known = ops.map((op) => ({ method: op.method.toUpperCase(), pattern: new RegExp(`^${op.path.replace(/\{\w+\}/g, "[^/]+")}/?$`) }));
+  api.all("*", (c) => {
+    const path = c.req.path.replace(/^\/v1/, "");
+    const allowed = known.filter((k) => k.pattern.test(path)).map((k) => k.method);
+    if (allowed.length) {
+      throw new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(", ")}.`, {
+        headers: { Allow: allowed.join(", ") },
+      });
+    }
+    throw new ApiError("route_not_found", `Unrecognized request URL (${c.req.method} ${c.req.path}).`);
+  });
+  return api;
+}
+
+/**
+ * Everything the Node listener hands to Hono: `/v1`, and the operational endpoints that must
+ * answer even when Next is busy.
+ */
+export function createApp(deps: ApiDeps) {
+  const app = new Hono();
+  app.route("/v1", createRestApi(deps));
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) => {
+    try {
+      await deps.db.execute(sql`select 1`);
+      return c.json({ status: "ready", database: "ok" });
+    } catch {
+      return c.json({ status: "unavailable", database: "unreachable" }, 503);
+    }
+  });
+  app.get("/metrics", async (c) => {
+    const registry = metrics().registry;
+    return c.body(await registry.metrics(), 200, { "content-type": registry.contentType });
+  });
+  return app;
+}

@@ -1,0 +1,31 @@
+import type { IncomingMessage } from "node:http";
+import type { Db } from "@/db/client";
+import type { ApiError } from "@/server/errors";
+import type { Principal } from "@/server/auth/authenticate-token";
+import type { Logger } from "@/server/observability/logger";
+import type { RateLimiter, RateState } from "./rate-limit";
+
+/** What the REST app needs from the outside world; tests build their own. */
+export type ApiDeps = {
+  db: Db;
+  limiter: RateLimiter;
+  /** Take the client address from X-Forwarded-For (TRUST_PROXY=1). */
+  trustProxy: boolean;
+};
+
+export type ApiEnv = {
+  Bindings: { incoming?: IncomingMessage };
+  Variables: {
+    deps: ApiDeps;
+    requestId: string;
+    log: Logger;
+    principal?: Principal;
+    /** Why authentication failed; thrown by the operation, after rate-limit headers are known. */
+    authError?: ApiError;
+    livemode: boolean;
+    version: string;
+    rate?: RateState;
+    /** The matched route template, for metrics and logs. */
+    route?: string;
+  };
+};

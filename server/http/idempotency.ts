@@ -1,0 +1,111 @@
+import { createHash } from "node:crypto";
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { idempotencyKeys } from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import type { Tenant } from "@/server/tenancy";
+
+export type StoredResponse = { status: number; body: string; replayed?: boolean };
+
+const retentionMs = 24 * 60 * 60 * 1000;
+/** An in-flight key older than this belongs to a request whose process died; it may run again. */
+const abandonedAfterMs = 5 * 60 * 1000;
+const printableAscii = /^[\x20-\x7e]{1,255}$/;
+
+/** Results kept for replay: 2xx, and 4xx other than 409, 422 and 429 (contract §5). 5xx never. */
+const storable = (status: number) => (status >= 200 && status < 300) || (status >= 400 && status < 500 && ![409, 422, 429].includes(status));
+
+/** JSON with sorted keys, so that the same body written differently is still the same body. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function validateIdempotencyKey(key: string): void {
+  if (!printableAscii.test(key)) {
+    throw new ApiError("parameter_invalid", "Idempotency-Key must be 1 to 255 printable ASCII characters.", {
+      param: "Idempotency-Key",
+      location: "header",
+    });
+  }
+}
+
+type Request = { db: Db; tenant: Tenant; key: string; method: string; path: string; body: unknown };
+
+/**
+ * Runs `execute` at most once per (account, environment, key) within 24 hours. The row is
+ * claimed with INSERT … ON CONFLICT DO NOTHING, so of any number of concurrent requests with one
+ * key exactly one runs; the others see it in flight (409) or, once done, get its stored answer.
+ */
+export async function withIdempotency(request: Request, execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
+  validateIdempotencyKey(request.key);
+  const { db, tenant, key } = request;
+  const fingerprint = createHash("sha256").update(canonical(request.body)).digest("hex");
+  const scope = and(eq(idempotencyKeys.accountId, tenant.accountId), eq(idempotencyKeys.livemode, tenant.livemode), eq(idempotencyKeys.key, key));
+
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const claimed = await db
+      .insert(idempotencyKeys)
+      .values({ accountId: tenant.accountId, livemode: tenant.livemode, key, method: request.method, path: request.path, fingerprint, state: "in_flight" })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (claimed.length) return runAndStore(db, scope, execute);
+
+    const [existing] = await db.select().from(idempotencyKeys).where(scope);
+    if (!existing) continue; // The first request failed and released the key meanwhile.
+    const now = Date.now();
+    if (existing.createdAt.getTime() < now - retentionMs) {
+      await db.delete(idempotencyKeys).where(and(scope, lt(idempotencyKeys.createdAt, new Date(now - retentionMs))));
+      continue;
+    }
+    if (existing.method !== request.method || existing.path !== request.path || existing.fingerprint !== fingerprint) {
+      throw new ApiError(
+        "idempotency_key_reused",
+        `Keys for idempotent requests can only be used with the same method, path and parameters they were first used with (${existing.method} ${existing.path}).`,
+        { param: "Idempotency-Key" },
+      );
+    }
+    if (existing.state === "completed") {
+      return { status: existing.responseStatus!, body: existing.responseBody!, replayed: true };
+    }
+    if (existing.lockedAt.getTime() < now - abandonedAfterMs) {
+      const taken = await db
+        .update(idempotencyKeys)
+        .set({ lockedAt: sql`now()` })
+        .where(and(scope, eq(idempotencyKeys.state, "in_flight"), eq(idempotencyKeys.lockedAt, existing.lockedAt)))
+        .returning({ key: idempotencyKeys.key });
+      if (taken.length) return runAndStore(db, scope, execute);
+    }
+    throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry after it completes.", {
+      param: "Idempotency-Key",
+    });
+  }
+  throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is being processed concurrently; retry shortly.", {
+    param: "Idempotency-Key",
+  });
+}
+
+async function runAndStore(db: Db, scope: ReturnType<typeof and>, execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
+  let response: StoredResponse;
+  try {
+    response = await execute();
+  } catch (error) {
+    await db.delete(idempotencyKeys).where(scope);
+    throw error;
+  }
+  if (storable(response.status)) {
+    await db
+      .update(idempotencyKeys)
+      .set({ state: "completed", responseStatus: response.status, responseBody: response.body })
+      .where(scope);
+  } else {
+    await db.delete(idempotencyKeys).where(scope);
+  }
+  return response;
+}

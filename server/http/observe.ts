@@ -1,0 +1,33 @@
+import type { MiddlewareHandler } from "hono";
+import { newId } from "@/server/ids";
+import { logger } from "@/server/observability/logger";
+import { metrics } from "@/server/observability/metrics";
+import type { ApiEnv } from "./env";
+import { latestApiVersion } from "./versions";
+
+/**
+ * Outermost step: gives the request its id and logger, and on the way out stamps the headers
+ * every response carries (errors included) and records metrics and one log line.
+ */
+export const observe: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const started = performance.now();
+  const requestId = newId("request");
+  c.set("requestId", requestId);
+  c.set("log", logger.child({ request_id: requestId }));
+  await next();
+  const res = c.res;
+  res.headers.set("Service-Request-Id", requestId);
+  res.headers.set("Service-Version", c.var.version ?? latestApiVersion);
+  const rate = c.var.rate;
+  if (rate) {
+    res.headers.set("X-RateLimit-Limit", String(rate.limit));
+    res.headers.set("X-RateLimit-Remaining", String(rate.remaining));
+    res.headers.set("X-RateLimit-Reset", String(rate.reset));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const route = c.var.route ?? "unmatched";
+  const m = metrics();
+  m.httpRequests.inc({ route, method: c.req.method, status: String(res.status) });
+  m.httpDuration.observe({ route, method: c.req.method }, seconds);
+  c.var.log.info({ method: c.req.method, path: c.req.path, route, status: res.status, ms: Math.round(seconds * 1000) }, "request");
+};

@@ -1,0 +1,172 @@
+import type { Context } from "hono";
+import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import type { Db } from "@/db/client";
+import { ApiError } from "@/server/errors";
+import type { Scope } from "@/server/auth/scopes";
+import type { Principal } from "@/server/auth/authenticate-token";
+import type { Tenant } from "@/server/tenancy";
+import type { Page, PageRequest } from "@/server/pagination";
+import type { ApiEnv } from "./env";
+import { readJsonBody } from "./body";
+import { withIdempotency, type StoredResponse } from "./idempotency";
+import { filterFingerprint, listEnvelope, listQuery, pageRequest } from "./pagination";
+import { parseOrThrow } from "./validation";
+import { errorResponses } from "./openapi-errors";
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Method = "get" | "post" | "put" | "patch" | "delete";
+
+/** What a handler gets besides its parsed input: the tenant, and who is asking. */
+export type RequestCtx = { db: Db; tenant: Tenant; principal: Principal; requestId: string; version: string };
+
+type ListTools = {
+  page: PageRequest;
+  /** Wraps a page from a service in the list envelope, with cursors bound to these filters. */
+  envelope<T, R>(page: Page<T>, present: (row: T) => R): ReturnType<typeof listEnvelope<T, R>>;
+};
+
+export type Operation<P, Q, B> = {
+  method: Method;
+  /** OpenAPI-style path under /v1, e.g. `/guests/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** The scope required; null for any valid credential. */
+  scope: Scope | null;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Cursor list: adds `limit` and `cursor`, refuses `offset`. */
+  list?: boolean;
+  /** A list that still serves deprecated offset pagination (GET /payments, v1.7). */
+  allowOffset?: boolean;
+  response: z.ZodType;
+  status?: 200 | 201 | 202;
+  handler(args: {
+    ctx: RequestCtx;
+    params: Out<P>;
+    query: Out<Q>;
+    body: Out<B>;
+    list: ListTools;
+    c: Context<ApiEnv>;
+  }): Promise<unknown>;
+};
+
+/** Declares an operation; the generic parameters flow from the schemas into the handler. */
+export function defineOperation<P extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  op: Operation<P, Q, B>,
+): Operation<P, Q, B> {
+  return op;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation = Operation<any, any, any>;
+
+const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+
+/** The query schema a list really accepts: its filters plus `limit` and `cursor`. */
+function querySchema(op: AnyOperation): AnyObject | undefined {
+  if (!op.list) return op.query;
+  const extra = op.allowOffset ? { offset: z.coerce.number().int().min(0).max(10_000).optional() } : {};
+  return z.strictObject({ ...(op.query?.shape ?? {}), ...listQuery, ...extra });
+}
+
+/** Registers an operation: its OpenAPI description and its handler, from the same schemas. */
+export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void {
+  const query = querySchema(op);
+  const status = op.status ?? 200;
+  const route: RouteConfig = {
+    method: op.method,
+    path: op.path,
+    operationId: op.operationId,
+    summary: op.summary,
+    description: op.description ?? (op.scope ? `Requires scope \`${op.scope}\`.` : "Any valid credential."),
+    tags: [op.tag],
+    security: [{ bearerAuth: [] }],
+    request: {
+      ...(op.params ? { params: op.params } : {}),
+      ...(query ? { query } : {}),
+      ...(op.body ? { body: { required: true, content: { "application/json": { schema: op.body } } } } : {}),
+    },
+    responses: {
+      [status]: { description: "Success", content: { "application/json": { schema: op.response } } },
+      ...errorResponses(),
+    },
+  };
+  app.openAPIRegistry.registerPath(route);
+  app.on(op.method.toUpperCase(), honoPath(op.path), async (c) => {
+    c.set("route", op.path);
+    const principal = c.var.principal!;
+    if (op.scope && !principal.scopes.has(op.scope)) {
+      throw new ApiError("insufficient_scope", `This request requires the '${op.scope}' scope, which the credential does not have.`);
+    }
+    const rawBody = op.method === "get" || op.method === "delete" ? undefined : await readJsonBody(c);
+    const ctx: RequestCtx = {
+      db: c.var.deps.db,
+      tenant: { accountId: principal.accountId, livemode: c.var.livemode, propertyIds: principal.propertyIds },
+      principal,
+      requestId: c.var.requestId,
+      version: c.var.version,
+    };
+    const execute = () => run(c, op, query, rawBody, ctx);
+    type Answer = StoredResponse & { raw?: Response };
+    const key = c.req.header("idempotency-key");
+    const response: Answer =
+      op.method === "post" && key !== undefined
+        ? await withIdempotency({ db: ctx.db, tenant: ctx.tenant, key, method: "POST", path: c.req.path, body: rawBody }, () =>
+            captureErrors(c, execute),
+          )
+        : await execute();
+    if (response.raw) return response.raw;
+    const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+    if (response.replayed) headers["idempotent-replayed"] = "true";
+    return c.body(response.body, response.status as 200, headers);
+  });
+}
+
+/** Parses the input, calls the handler, serializes its answer. */
+async function run(
+  c: Context<ApiEnv>,
+  op: AnyOperation,
+  query: AnyObject | undefined,
+  rawBody: unknown,
+  ctx: RequestCtx,
+): Promise<StoredResponse & { raw?: Response }> {
+  const params = op.params ? parseOrThrow(op.params, c.req.param(), "path") : undefined;
+  const queryInput = c.req.query();
+  if (!op.allowOffset && "offset" in queryInput) {
+    throw new ApiError("parameter_invalid", "Offset pagination is not supported on this list; use `cursor`.", { param: "offset", location: "query" });
+  }
+  const parsedQuery = query ? parseOrThrow(query, queryInput, "query") : undefined;
+  if (!query && Object.keys(queryInput).length) {
+    const name = Object.keys(queryInput)[0];
+    throw new ApiError("parameter_invalid", `Received unknown query parameter: '${name}'.`, { param: name, location: "query" });
+  }
+  const body = op.body ? parseOrThrow(op.body, rawBody, "body") : undefined;
+  if (!op.body && rawBody && typeof rawBody === "object" && Object.keys(rawBody).length) {
+    const name = Object.keys(rawBody)[0];
+    throw new ApiError("parameter_unknown", `Received unknown parameter: '${name}'. This request takes no body.`, { param: name });
+  }
+  const fingerprint = filterFingerprint(op.path + JSON.stringify(params ?? {}), parsedQuery ?? {});
+  const list: ListTools = {
+    page: op.list ? pageRequest(parsedQuery as { limit: number; cursor?: string }, fingerprint) : { limit: 25, cursor: null },
+    envelope: (page, present) => listEnvelope(page, fingerprint, present),
+  };
+  const result = await op.handler({ ctx, params, query: parsedQuery, body, list, c });
+  if (result instanceof Response) return { status: result.status, body: "", raw: result };
+  return { status: op.status ?? 200, body: JSON.stringify(result) };
+}
+
+/** Inside an idempotent request, an ApiError is an answer to store, not an exception. */
+async function captureErrors(c: Context<ApiEnv>, execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
+  try {
+    return await execute();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.headers) throw error;
+    return { status: error.status, body: JSON.stringify(error.toJSON(c.var.requestId)) };
+  }
+}

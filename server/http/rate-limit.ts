@@ -1,0 +1,76 @@
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Redis } from "ioredis";
+import type { RateLimits } from "@/server/accounts/plans";
+import { logger } from "@/server/observability/logger";
+
+/** What the three X-RateLimit-* headers say, and Retry-After when over. */
+export type RateState = { limit: number; remaining: number; reset: number; retryAfter?: number };
+
+type Window = { name: "second" | "minute" | "day"; seconds: number; key: keyof RateLimits };
+const windows: Window[] = [
+  { name: "second", seconds: 1, key: "perSecond" },
+  { name: "minute", seconds: 60, key: "perMinute" },
+  { name: "day", seconds: 86_400, key: "perDay" },
+];
+
+/**
+ * Counts requests per key in three windows (second, minute, UTC day) with rate-limiter-flexible,
+ * in memory or in Redis. One limiter per (window, limit) pair, since accounts differ in limits.
+ */
+export class RateLimiter {
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+
+  constructor(private readonly redis?: Redis) {}
+
+  private limiter(window: Window, points: number): RateLimiterAbstract {
+    const id = `${window.name}:${points}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      const options = { points, duration: window.seconds, keyPrefix: `innkeep:rl:${id}` };
+      limiter = this.redis ? new RateLimiterRedis({ ...options, storeClient: this.redis }) : new RateLimiterMemory(options);
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+
+  /** Consumes one request for `key` and reports the state of the tightest window. */
+  async consume(key: string, limits: RateLimits, now = Date.now()): Promise<RateState> {
+    const day = new Date(now).toISOString().slice(0, 10);
+    const nextUtcMidnight = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
+    const results = await Promise.all(
+      windows.map(async (window) => {
+        const points = limits[window.key];
+        if (points === null) return null;
+        // The daily window is the UTC day: the date in the key starts a fresh count at midnight.
+        const windowKey = window.name === "day" ? `${key}:${day}` : key;
+        let res: RateLimiterRes;
+        let over = false;
+        try {
+          res = await this.limiter(window, points).consume(windowKey);
+        } catch (error) {
+          if (!(error instanceof RateLimiterRes)) {
+            // The counter store is down: serve the request rather than fail every caller.
+            logger.error({ err: error }, "rate limiter store unavailable");
+            return null;
+          }
+          res = error;
+          over = true;
+        }
+        const resetMs = window.name === "day" ? nextUtcMidnight : now + res.msBeforeNext;
+        return { window, points, over, remaining: Math.max(0, res.remainingPoints), resetMs, retryMs: res.msBeforeNext };
+      }),
+    );
+    const active = results.filter((r) => r !== null);
+    const minuteLimit = limits.perMinute ?? limits.perSecond ?? 0;
+    if (active.length === 0) return { limit: minuteLimit, remaining: minuteLimit, reset: Math.ceil(now / 1000) + 60 };
+    const tightest = active.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    const exceeded = active.filter((r) => r.over);
+    const state: RateState = { limit: minuteLimit, remaining: tightest.remaining, reset: Math.ceil(tightest.resetMs / 1000) };
+    if (exceeded.length > 0) {
+      const waitMs = Math.max(...exceeded.map((r) => (r.window.name === "day" ? nextUtcMidnight - now : r.retryMs)));
+      state.retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+      state.remaining = 0;
+    }
+    return state;
+  }
+}

@@ -1,0 +1,47 @@
+import type { z } from "zod";
+import { ApiError, type ParamLocation } from "@/server/errors";
+
+const describe: Record<ParamLocation, string> = { body: "parameter", query: "query parameter", header: "header", path: "path parameter" };
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/**
+ * Turns the first zod issue into the contract's error: `parameter_missing`, `parameter_unknown`
+ * or `parameter_invalid`, with `param` as the dotted path. Query and header faults are 400
+ * `parameter_invalid` whatever the cause (contract §2).
+ */
+export function toApiError(error: z.ZodError, input: unknown, location: ParamLocation): ApiError {
+  const issue = error.issues[0];
+  const base = issue.path.map(String);
+  const inBody = location === "body";
+  if (issue.code === "unrecognized_keys") {
+    const param = [...base, issue.keys[0]].join(".");
+    return new ApiError(inBody ? "parameter_unknown" : "parameter_invalid", `Received unknown ${describe[location]}: '${param}'.`, {
+      param,
+      location,
+    });
+  }
+  const param = base.join(".") || undefined;
+  const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+  if (missing) {
+    return new ApiError(inBody ? "parameter_missing" : "parameter_invalid", `Missing required ${describe[location]}: '${param}'.`, {
+      param,
+      location,
+    });
+  }
+  const where = param ? `Invalid ${describe[location]} '${param}': ` : "Invalid request body: ";
+  return new ApiError("parameter_invalid", `${where}${issue.message}`, { param, location });
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, location: ParamLocation): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw toApiError(result.error, input, location);
+  return result.data;
+}

@@ -1,0 +1,50 @@
+import { randomBytes } from "node:crypto";
+
+/** Every public identifier's prefix (contract §1). */
+export const idPrefixes = {
+  account: "acct",
+  property: "prop",
+  roomType: "rt",
+  room: "room",
+  ratePlan: "rp",
+  reservation: "res",
+  guest: "gst",
+  folio: "fol",
+  charge: "chg",
+  payment: "pay",
+  refund: "re",
+  event: "evt",
+  webhookEndpoint: "we",
+  delivery: "del",
+  attempt: "att",
+  backfill: "bf",
+  housekeepingAssignment: "hka",
+  apiKey: "key",
+  oauthClient: "app",
+  request: "req",
+  user: "usr",
+  hold: "hold",
+} as const;
+
+export type IdKind = keyof typeof idPrefixes;
+
+const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Random base62 text from a CSPRNG; `length` 22 carries over 128 bits. */
+export function randomToken(length: number): string {
+  const bytes = randomBytes(length * 2);
+  let out = "";
+  for (let i = 0; i < bytes.length && out.length < length; i++) {
+    // 62 * 4 = 248: rejecting bytes ≥ 248 keeps every character equally likely.
+    if (bytes[i] < 248) out += alphabet[bytes[i] % 62];
+  }
+  return out.length === length ? out : out + randomToken(length - out.length);
+}
+
+export function newId(kind: IdKind): string {
+  return `${idPrefixes[kind]}_${randomToken(24)}`;
+}
+
+export function hasPrefix(id: string, kind: IdKind): boolean {
+  return id.startsWith(`${idPrefixes[kind]}_`);
+}

@@ -1,0 +1,56 @@
+import { asc, desc, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+
+/** A place in a list ordered newest first: the row at the edge of a page, and which way to go. */
+export type CursorPosition = { direction: "next" | "prev"; createdAt: Date; id: string };
+export type PageRequest = { limit: number; cursor: CursorPosition | null };
+export type Page<T> = { data: T[]; hasMore: boolean; next: CursorPosition | null; prev: CursorPosition | null };
+
+type Keyed = { createdAt: PgColumn; id: PgColumn };
+
+/**
+ * Keyset conditions for one page. Lists are ordered by (created_at, id) descending; a "next"
+ * page takes rows strictly older than the cursor, a "prev" page rows strictly newer (read
+ * ascending, then flipped). Rows inserted meanwhile are newer than any cursor's row, so a walk
+ * in either direction never skips nor repeats a row.
+ */
+export function keyset(table: Keyed, page: PageRequest): { where: SQL | undefined; orderBy: SQL[]; limit: number } {
+  const cursor = page.cursor;
+  const limit = page.limit + 1;
+  if (!cursor) return { where: undefined, orderBy: [desc(table.createdAt), desc(table.id)], limit };
+  const at = sql`(${cursor.createdAt.toISOString()}::timestamptz, ${cursor.id}::text)`;
+  return cursor.direction === "next"
+    ? { where: sql`(${table.createdAt}, ${table.id}) < ${at}`, orderBy: [desc(table.createdAt), desc(table.id)], limit }
+    : { where: sql`(${table.createdAt}, ${table.id}) > ${at}`, orderBy: [asc(table.createdAt), asc(table.id)], limit };
+}
+
+const position = (direction: CursorPosition["direction"], row: { createdAt: Date; id: string }): CursorPosition => ({
+  direction,
+  createdAt: row.createdAt,
+  id: row.id,
+});
+
+/**
+ * Cuts the fetched rows (one more than asked) to a page, newest first, with cursors both ways.
+ * `hasMore` speaks of the direction travelled.
+ */
+export function toPage<T extends { createdAt: Date; id: string }>(rows: T[], page: PageRequest): Page<T> {
+  const hasMore = rows.length > page.limit;
+  const slice = rows.slice(0, page.limit);
+  const cursor = page.cursor;
+  if (cursor?.direction === "prev") {
+    const data = slice.reverse();
+    return {
+      data,
+      hasMore,
+      prev: hasMore ? position("prev", data[0]) : null,
+      next: data.length ? position("next", data[data.length - 1]) : { ...cursor, direction: "next" },
+    };
+  }
+  return {
+    data: slice,
+    hasMore,
+    next: hasMore ? position("next", slice[slice.length - 1]) : null,
+    prev: cursor ? (slice.length ? position("prev", slice[0]) : { ...cursor, direction: "prev" }) : null,
+  };
+}

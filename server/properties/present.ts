@@ -1,0 +1,14 @@
+import type { PropertyWithRooms } from "./properties";
+
+export const presentProperty = (p: PropertyWithRooms) => ({
+  id: p.id,
+  object: "property" as const,
+  livemode: p.livemode,
+  name: p.name,
+  timezone: p.timezone,
+  currency: p.currency,
+  address: p.address,
+  room_count: p.roomCount,
+  created_at: p.createdAt.toISOString(),
+  updated_at: p.updatedAt.toISOString(),
+});

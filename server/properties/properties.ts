@@ -1,0 +1,36 @@
+import { count, eq, inArray } from "drizzle-orm";
+import { properties, rooms } from "@/db/schema";
+import { keyset, toPage, type PageRequest } from "@/server/pagination";
+import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
+
+type PropertyRow = typeof properties.$inferSelect;
+export type PropertyWithRooms = PropertyRow & { roomCount: number };
+
+async function withRoomCounts(db: Ctx["db"], rows: PropertyRow[]): Promise<PropertyWithRooms[]> {
+  if (!rows.length) return [];
+  const counts = await db
+    .select({ propertyId: rooms.propertyId, n: count() })
+    .from(rooms)
+    .where(inArray(rooms.propertyId, rows.map((r) => r.id)))
+    .groupBy(rooms.propertyId);
+  const byId = new Map(counts.map((c) => [c.propertyId, Number(c.n)]));
+  return rows.map((r) => ({ ...r, roomCount: byId.get(r.id) ?? 0 }));
+}
+
+export async function listProperties({ db, tenant, page }: Ctx & { page: PageRequest }) {
+  const q = keyset(properties, page);
+  const rows = await db.select().from(properties).where(ownedBy(properties, tenant, q.where)).orderBy(...q.orderBy).limit(q.limit);
+  const result = toPage(rows, page);
+  return { ...result, data: await withRoomCounts(db, result.data) };
+}
+
+export async function getProperty({ db, tenant, id, param }: Ctx & { id: string; param?: string }) {
+  const row = await findOwned(db, properties, tenant, id, "property", { param });
+  const [withCount] = await withRoomCounts(db, [row]);
+  return withCount;
+}
+
+export async function findPropertyRow({ db, tenant, id }: Ctx & { id: string }) {
+  const [row] = await db.select().from(properties).where(ownedBy(properties, tenant, eq(properties.id, id)));
+  return row;
+}

@@ -1,0 +1,34 @@
+import postgres from "postgres";
+import { openDatabase, type Database } from "@/db/client";
+import { randomToken } from "@/server/ids";
+
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const onPostgres = process.env.TEST_DB === "postgres";
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite, or a new database on the
+ * PostgreSQL server that is dropped again on close.
+ */
+export async function testDatabase(options: { max?: number } = {}): Promise<Database & { url?: string }> {
+  if (!onPostgres) return openDatabase({ dataDir: "memory://" });
+  const name = `innkeep_test_${randomToken(10).toLowerCase()}`;
+  const admin = postgres(testDatabaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } catch (error) {
+    await admin.end();
+    throw new Error(`Cannot create a test database on ${testDatabaseUrl} (is PostgreSQL running?): ${(error as Error).message}`);
+  }
+  const url = new URL(testDatabaseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), max: options.max ?? 10 });
+  return {
+    ...database,
+    url: url.toString(),
+    async close() {
+      await database.close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import { createAccount } from "@/server/accounts/create-account";
+import type { Plan } from "@/server/accounts/plans";
+import { createApiKey } from "@/server/auth/api-keys";
+import { scopes, type Scope } from "@/server/auth/scopes";
+import { createApp } from "@/server/http/app";
+import type { ApiDeps } from "@/server/http/env";
+import { RateLimiter } from "@/server/http/rate-limit";
+import { testDatabase } from "./database";
+
+export type Harness = Awaited<ReturnType<typeof startHarness>>;
+type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; sandbox?: boolean };
+
+/**
+ * The real app on a real socket over a fresh database, with one account (all scopes) ready.
+ * Tests speak HTTP to it exactly as an integrator would.
+ */
+export async function startHarness(options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number } = {}) {
+  const database = await testDatabase({ max: options.max });
+  const deps: ApiDeps = { db: database.db, limiter: options.limiter ?? new RateLimiter(), trustProxy: options.trustProxy ?? false };
+  const app = createApp(deps);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function newAccount(name = "Test Hotels", plan: Plan = "scale", limits?: { perSecond?: number; perMinute?: number; perDay?: number }) {
+    const account = await createAccount({ db: database.db, input: { name, plan, limits, developerContact: "dev@test.example" } });
+    const key = await createApiKey({ db: database.db, input: { accountId: account.id, scopes: [...scopes] } });
+    return { account, token: key.key, keyId: key.id };
+  }
+  const main = await newAccount();
+
+  async function keyWith(keyScopes: Scope[], allowedIps: string[] = [], accountId = main.account.id) {
+    return (await createApiKey({ db: database.db, input: { accountId, scopes: keyScopes, allowedIps } })).key;
+  }
+
+  /** One HTTP request; answers status, headers and the parsed JSON body. */
+  async function request(method: string, path: string, opts: RequestOptions = {}) {
+    const headers: Record<string, string> = { ...opts.headers };
+    const token = opts.token === undefined ? main.token : opts.token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (opts.sandbox) headers["service-environment"] = "sandbox";
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await res.text();
+    let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  }
+
+  return {
+    db: database.db,
+    kind: database.kind,
+    baseUrl,
+    main,
+    newAccount,
+    keyWith,
+    request,
+    get: (path: string, opts?: RequestOptions) => request("GET", path, opts),
+    post: (path: string, body?: unknown, opts?: RequestOptions) => request("POST", path, { ...opts, body }),
+    patch: (path: string, body?: unknown, opts?: RequestOptions) => request("PATCH", path, { ...opts, body }),
+    put: (path: string, body?: unknown, opts?: RequestOptions) => request("PUT", path, { ...opts, body }),
+    del: (path: string, opts?: RequestOptions) => request("DELETE", path, opts),
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+    },
+  };
+}
