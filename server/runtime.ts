@@ -1,0 +1,32 @@
+import { openDatabase, processDatabase, type Database } from "@/db/client";
+import { getConfig, pgliteDir } from "./config";
+import type { ApiDeps } from "./http/env";
+import { RateLimiter } from "./http/rate-limit";
+
+/**
+ * The process's database, opened from the environment: PostgreSQL at DATABASE_URL, else PGlite
+ * under DATA_DIR. Migrations run on first open. Shared by the Node listener, Next's route
+ * handlers and tRPC, and the CLI when no server is running.
+ */
+export function getDatabase(): Promise<Database> {
+  const config = getConfig();
+  return processDatabase(() => openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: pgliteDir(config) }));
+}
+
+type Holder = { __innkeepDeps?: Promise<ApiDeps> };
+
+/** The REST app's dependencies for this process (one rate limiter, Redis-backed with REDIS_URL). */
+export function getApiDeps(): Promise<ApiDeps> {
+  const holder = globalThis as Holder;
+  holder.__innkeepDeps ??= (async () => {
+    const config = getConfig();
+    const { db } = await getDatabase();
+    let limiter = new RateLimiter();
+    if (config.REDIS_URL) {
+      const { Redis } = await import("ioredis");
+      limiter = new RateLimiter(new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }));
+    }
+    return { db, limiter, trustProxy: config.TRUST_PROXY };
+  })();
+  return holder.__innkeepDeps;
+}
