@@ -2,4 +2,8 @@ export * from "./accounts";
 export * from "./properties";
 export * from "./guests";
 export * from "./rooms";
+export * from "./rates";
+export * from "./inventory";
+export * from "./reservations";
+export * from "./events";
 export * from "./idempotency";

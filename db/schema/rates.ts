@@ -1,0 +1,38 @@
+import { boolean, date, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { tenantColumns, timestamps, ts } from "./columns";
+
+export const ratePlans = pgTable(
+  "rate_plans",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    propertyId: text("property_id").notNull(),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    roomTypeIds: text("room_type_ids").array().notNull(),
+    refundable: boolean("refundable").notNull(),
+    cancellationDeadlineHours: integer("cancellation_deadline_hours").notNull().default(24),
+    active: boolean("active").notNull().default(true),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("rate_plans_code_key").on(t.propertyId, t.code), index("rate_plans_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],
+);
+
+/** One price and its restrictions per rate plan, room type and night. */
+export const dailyRates = pgTable(
+  "daily_rates",
+  {
+    ratePlanId: text("rate_plan_id").notNull(),
+    roomTypeId: text("room_type_id").notNull(),
+    date: date("date").notNull(),
+    ...tenantColumns(),
+    propertyId: text("property_id").notNull(),
+    amount: integer("amount").notNull(),
+    minStay: integer("min_stay").notNull().default(1),
+    closedToArrival: boolean("closed_to_arrival").notNull().default(false),
+    closedToDeparture: boolean("closed_to_departure").notNull().default(false),
+    stopSell: boolean("stop_sell").notNull().default(false),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.ratePlanId, t.roomTypeId, t.date] })],
+);

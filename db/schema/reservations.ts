@@ -1,0 +1,69 @@
+import { date, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { tenantColumns, timestamps, ts } from "./columns";
+
+export const reservationStatuses = ["confirmed", "checked_in", "checked_out", "cancelled", "no_show"] as const;
+export type ReservationStatus = (typeof reservationStatuses)[number];
+export type NightlyRate = { date: string; amount: number };
+
+export const reservations = pgTable(
+  "reservations",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    propertyId: text("property_id").notNull(),
+    guestId: text("guest_id").notNull(),
+    roomTypeId: text("room_type_id").notNull(),
+    ratePlanId: text("rate_plan_id").notNull(),
+    roomId: text("room_id"),
+    folioId: text("folio_id").notNull(),
+    status: text("status", { enum: reservationStatuses }).notNull(),
+    checkIn: date("check_in").notNull(),
+    checkOut: date("check_out").notNull(),
+    adults: integer("adults").notNull(),
+    children: integer("children").notNull().default(0),
+    totalAmount: integer("total_amount").notNull(),
+    currency: text("currency").notNull(),
+    nightly: jsonb("nightly").$type<NightlyRate[]>().notNull(),
+    source: text("source").notNull(),
+    channel: text("channel"),
+    notes: text("notes"),
+    metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default({}),
+    cancelledAt: ts("cancelled_at"),
+    cancellationReason: text("cancellation_reason"),
+    checkedInAt: ts("checked_in_at"),
+    checkedOutAt: ts("checked_out_at"),
+    ...timestamps(),
+  },
+  (t) => [
+    index("reservations_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
+    index("reservations_property_dates_idx").on(t.propertyId, t.checkIn),
+    index("reservations_guest_idx").on(t.guestId),
+  ],
+);
+
+export const folios = pgTable("folios", {
+  id: text("id").primaryKey(),
+  ...tenantColumns(),
+  propertyId: text("property_id").notNull(),
+  reservationId: text("reservation_id").notNull(),
+  status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
+  currency: text("currency").notNull(),
+  closedAt: ts("closed_at"),
+  ...timestamps(),
+});
+
+export const folioCharges = pgTable(
+  "folio_charges",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    folioId: text("folio_id").notNull(),
+    kind: text("kind", { enum: ["room_night", "extra"] }).notNull(),
+    description: text("description").notNull(),
+    /** The night a room charge is for; null for extras. */
+    date: date("date"),
+    amount: integer("amount").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("folio_charges_folio_idx").on(t.folioId)],
+);
