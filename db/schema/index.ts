@@ -7,3 +7,5 @@ export * from "./inventory";
 export * from "./reservations";
 export * from "./events";
 export * from "./idempotency";
+export * from "./payments";
+export * from "./housekeeping";

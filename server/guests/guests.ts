@@ -5,6 +5,8 @@ import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { keyset, toPage, type PageRequest } from "@/server/pagination";
 import { findOwned, ownedBy, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
+import { emitEvent } from "@/server/events/emit";
+import { presentGuest } from "./present";
 import type { GuestCreate, GuestUpdate } from "./schemas";
 
 export const emailKey = (email: string) => email.trim().toLowerCase();
@@ -21,7 +23,8 @@ export async function findGuestByEmail(db: Executor, tenant: Tenant, email: stri
 
 /**
  * Inserts a guest unless one with the e-mail exists; returns the row and whether it is new.
- * ON CONFLICT makes two concurrent bookings for one new e-mail share a single guest.
+ * ON CONFLICT makes two concurrent bookings for one new e-mail share a single guest. A new
+ * guest writes `guest.created`, so call it inside the transaction that needs the guest.
  */
 export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: GuestCreate) {
   const [created] = await db
@@ -37,7 +40,10 @@ export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: Gues
     })
     .onConflictDoNothing()
     .returning();
-  if (created) return { guest: created, created: true };
+  if (created) {
+    await emitEvent(db, tenant, { type: "guest.created", propertyId: null, object: presentGuest(created) });
+    return { guest: created, created: true };
+  }
   const existing = await findGuestByEmail(db, tenant, input.email);
   return { guest: existing!, created: false };
 }

@@ -1,0 +1,49 @@
+import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { tenantColumns, timestamps, ts } from "./columns";
+
+export const paymentStatuses = ["pending", "authorized", "succeeded", "failed", "voided", "partially_refunded", "refunded"] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    propertyId: text("property_id").notNull(),
+    reservationId: text("reservation_id").notNull(),
+    folioId: text("folio_id").notNull(),
+    amount: integer("amount").notNull(),
+    amountRefunded: integer("amount_refunded").notNull().default(0),
+    currency: text("currency").notNull(),
+    status: text("status", { enum: paymentStatuses }).notNull(),
+    methodType: text("method_type", { enum: ["card", "cash", "bank_transfer"] }).notNull(),
+    /** Never the card number: brand and last four digits only. */
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    cardExpMonth: integer("card_exp_month"),
+    cardExpYear: integer("card_exp_year"),
+    bankReference: text("bank_reference"),
+    failureCode: text("failure_code"),
+    failureMessage: text("failure_message"),
+    capturedAt: ts("captured_at"),
+    ...timestamps(),
+  },
+  (t) => [index("payments_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id), index("payments_folio_idx").on(t.folioId)],
+);
+
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    propertyId: text("property_id").notNull(),
+    paymentId: text("payment_id").notNull(),
+    folioId: text("folio_id").notNull(),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    reason: text("reason"),
+    status: text("status", { enum: ["succeeded"] }).notNull().default("succeeded"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("refunds_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id), index("refunds_payment_idx").on(t.paymentId)],
+);

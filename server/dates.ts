@@ -1,0 +1,24 @@
+/** Calendar dates as `YYYY-MM-DD` strings; arithmetic in UTC so no time zone or DST can shift a day. */
+export type IsoDate = string;
+
+const toUtc = (d: IsoDate) => Date.parse(`${d}T00:00:00Z`);
+const fromUtc = (ms: number): IsoDate => new Date(ms).toISOString().slice(0, 10);
+const dayMs = 86_400_000;
+
+export const addDays = (d: IsoDate, n: number): IsoDate => fromUtc(toUtc(d) + n * dayMs);
+export const daysBetween = (from: IsoDate, to: IsoDate): number => Math.round((toUtc(to) - toUtc(from)) / dayMs);
+
+/** Each night of a half-open range [from, to). */
+export function nightsOf(from: IsoDate, to: IsoDate): IsoDate[] {
+  const n = daysBetween(from, to);
+  return Array.from({ length: Math.max(0, n) }, (_, i) => addDays(from, i));
+}
+
+export const weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
+export type Weekday = (typeof weekdays)[number];
+export const weekdayOf = (d: IsoDate): Weekday => weekdays[new Date(toUtc(d)).getUTCDay()];
+
+/** Today's date where the property is: its local date decides "today" (contract §6). */
+export function todayIn(timezone: string, now = new Date()): IsoDate {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}

@@ -1,0 +1,34 @@
+import { eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { accounts, events } from "@/db/schema";
+import { newId } from "@/server/ids";
+import type { Tenant } from "@/server/tenancy";
+import type { EventType } from "./types";
+
+type Emit = { type: EventType; propertyId: string | null; object: Record<string, unknown> };
+
+/**
+ * Writes events into the outbox. Call it with the transaction that makes the change, so a
+ * rolled-back change leaves no event and a committed one never lacks its event.
+ * Payloads follow the account's pinned API version.
+ */
+export async function emitEvents(tx: Executor, tenant: Tenant, list: Emit[]): Promise<void> {
+  if (!list.length) return;
+  const [account] = await tx.select({ apiVersion: accounts.apiVersion }).from(accounts).where(eq(accounts.id, tenant.accountId));
+  const now = Date.now();
+  await tx.insert(events).values(
+    list.map((e, i) => ({
+      id: newId("event"),
+      accountId: tenant.accountId,
+      livemode: tenant.livemode,
+      propertyId: e.propertyId,
+      type: e.type,
+      apiVersion: account.apiVersion,
+      object: e.object,
+      // Distinct, ordered timestamps keep events of one change in the order they were emitted.
+      createdAt: new Date(now + i),
+    })),
+  );
+}
+
+export const emitEvent = (tx: Executor, tenant: Tenant, e: Emit) => emitEvents(tx, tenant, [e]);

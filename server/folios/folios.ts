@@ -1,0 +1,144 @@
+import { and, asc, eq, sum } from "drizzle-orm";
+import { z } from "@hono/zod-openapi";
+import type { Executor } from "@/db/client";
+import { folioCharges, folios, reservations, type NightlyRate } from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import { newId } from "@/server/ids";
+import { idOf, money, timestamp } from "@/server/schemas";
+import { findOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
+
+type FolioRow = typeof folios.$inferSelect;
+type ChargeRow = typeof folioCharges.$inferSelect;
+
+export async function openFolio(tx: Executor, tenant: Tenant, values: { propertyId: string; reservationId: string; currency: string }) {
+  const [row] = await tx
+    .insert(folios)
+    .values({ id: newId("folio"), ...tenantValues(tenant), propertyId: values.propertyId, reservationId: values.reservationId, currency: values.currency })
+    .returning();
+  return row;
+}
+
+/** Room nights are posted to the folio at booking, one charge per night. */
+export async function postRoomNights(tx: Executor, tenant: Tenant, folioId: string, nightly: NightlyRate[], label: string) {
+  if (!nightly.length) return;
+  const base = Date.now();
+  await tx.insert(folioCharges).values(
+    nightly.map((n, i) => ({
+      id: newId("charge"),
+      ...tenantValues(tenant),
+      folioId,
+      kind: "room_night" as const,
+      description: `${label}, night of ${n.date}`,
+      date: n.date,
+      amount: n.amount,
+      createdAt: new Date(base + i),
+    })),
+  );
+}
+
+export async function removeRoomNights(tx: Executor, folioId: string) {
+  await tx.delete(folioCharges).where(and(eq(folioCharges.folioId, folioId), eq(folioCharges.kind, "room_night")));
+}
+
+/** What the guest owes: charges less net payments. Payments and refunds join in with issue #5. */
+export async function folioBalance(tx: Executor, folioId: string): Promise<number> {
+  const [row] = await tx.select({ total: sum(folioCharges.amount) }).from(folioCharges).where(eq(folioCharges.folioId, folioId));
+  return Number(row?.total ?? 0);
+}
+
+export async function closeFolio(tx: Executor, folioId: string) {
+  await tx.update(folios).set({ status: "closed", closedAt: new Date(), updatedAt: new Date() }).where(eq(folios.id, folioId));
+}
+
+export const chargeSchema = z
+  .object({
+    id: idOf("chg"),
+    object: z.literal("folio_charge"),
+    livemode: z.boolean(),
+    folio_id: idOf("fol"),
+    kind: z.enum(["room_night", "extra"]),
+    description: z.string(),
+    date: z.string().nullable(),
+    amount: money,
+    created_at: timestamp,
+  })
+  .openapi("FolioCharge");
+
+export const folioSchema = z
+  .object({
+    id: idOf("fol"),
+    object: z.literal("folio"),
+    livemode: z.boolean(),
+    reservation_id: idOf("res"),
+    status: z.enum(["open", "closed"]),
+    charges: z.array(chargeSchema),
+    payments: z.array(z.record(z.string(), z.unknown())),
+    refunds: z.array(z.record(z.string(), z.unknown())),
+    balance: money,
+    created_at: timestamp,
+    updated_at: timestamp,
+    closed_at: timestamp.nullable(),
+  })
+  .openapi("Folio");
+
+export const chargeCreateSchema = z
+  .strictObject({
+    description: z.string().trim().min(1).max(200),
+    amount: z
+      .number()
+      .int()
+      .min(-100_000_000)
+      .max(100_000_000)
+      .refine((n) => n !== 0, "The amount cannot be zero.")
+      .openapi({ description: "Minor units in the folio's currency; negative for a credit." }),
+  })
+  .openapi("FolioChargeCreate");
+
+export const presentCharge = (c: ChargeRow, currency: string) => ({
+  id: c.id,
+  object: "folio_charge" as const,
+  livemode: c.livemode,
+  folio_id: c.folioId,
+  kind: c.kind,
+  description: c.description,
+  date: c.date,
+  amount: { amount: c.amount, currency },
+  created_at: c.createdAt.toISOString(),
+});
+
+async function presentFolio(db: Executor, folio: FolioRow) {
+  const charges = await db.select().from(folioCharges).where(eq(folioCharges.folioId, folio.id)).orderBy(asc(folioCharges.createdAt), asc(folioCharges.id));
+  return {
+    id: folio.id,
+    object: "folio" as const,
+    livemode: folio.livemode,
+    reservation_id: folio.reservationId,
+    status: folio.status,
+    charges: charges.map((c) => presentCharge(c, folio.currency)),
+    payments: [],
+    refunds: [],
+    balance: { amount: await folioBalance(db, folio.id), currency: folio.currency },
+    created_at: folio.createdAt.toISOString(),
+    updated_at: folio.updatedAt.toISOString(),
+    closed_at: folio.closedAt?.toISOString() ?? null,
+  };
+}
+
+export async function getReservationFolio({ db, tenant, reservationId }: Ctx & { reservationId: string }) {
+  const reservation = await findOwned(db, reservations, tenant, reservationId, "reservation");
+  const folio = await findOwned(db, folios, tenant, reservation.folioId, "folio");
+  return presentFolio(db, folio);
+}
+
+/** An extra charge (minibar, parking, a credit) on an open folio. */
+export async function addCharge({ db, tenant, folioId, input }: Ctx & { folioId: string; input: z.output<typeof chargeCreateSchema> }) {
+  return db.transaction(async (tx) => {
+    const folio = await findOwned(tx, folios, tenant, folioId, "folio", { forUpdate: true });
+    if (folio.status !== "open") throw new ApiError("invalid_state_transition", "The folio is closed; no charge can be added.");
+    const [charge] = await tx
+      .insert(folioCharges)
+      .values({ id: newId("charge"), ...tenantValues(tenant), folioId: folio.id, kind: "extra", description: input.description, amount: input.amount })
+      .returning();
+    return presentCharge(charge, folio.currency);
+  });
+}

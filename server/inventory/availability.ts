@@ -1,0 +1,58 @@
+import { and, eq } from "drizzle-orm";
+import { properties, ratePlans } from "@/db/schema";
+import { addDays, todayIn } from "@/server/dates";
+import { asNightRate, loadRates } from "@/server/rates/daily-rates";
+import { quoteStay } from "@/server/rates/quote";
+import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
+import { typesOf } from "./inventory";
+import { availableOf, readNights } from "./nights";
+import type { AvailabilityQuery } from "./schemas";
+import { assertStayDates } from "./stay-rules";
+
+/**
+ * What can be sold for a stay: per room type the rooms free on every night, and per active rate
+ * plan covering it a priced quote saying whether it is bookable and, if not, why.
+ */
+export async function getAvailability(ctx: Ctx & { query: AvailabilityQuery }) {
+  const { db, tenant, query } = ctx;
+  const property = await findOwned(db, properties, tenant, query.property_id, "property", { param: "property_id" });
+  const nights = assertStayDates(query.check_in, query.check_out, todayIn(property.timezone), "query");
+  const types = await typesOf(ctx, property.id, query.room_type_id, "query");
+  const typeIds = types.map((t) => t.id);
+  const inventory = await readNights(db, typeIds, query.check_in, query.check_out);
+  const plans = await db.select().from(ratePlans).where(ownedBy(ratePlans, tenant, and(eq(ratePlans.propertyId, property.id), eq(ratePlans.active, true))));
+  // The departure day's row carries closed-to-departure, so rates are read one day past the stay.
+  const ratesByPlan = new Map(await Promise.all(plans.map(async (p) => [p.id, await loadRates(db, p.id, typeIds, query.check_in, addDays(query.check_out, 1))] as const)));
+  const guests = query.adults + query.children;
+  return {
+    object: "availability" as const,
+    livemode: property.livemode,
+    property_id: property.id,
+    check_in: query.check_in,
+    check_out: query.check_out,
+    nights,
+    adults: query.adults,
+    children: query.children,
+    data: types.map((type) => {
+      const typeNights = inventory.filter((n) => n.roomTypeId === type.id);
+      const available = typeNights.length ? Math.min(...typeNights.map(availableOf)) : 0;
+      const quotes = plans
+        .filter((p) => p.roomTypeIds.includes(type.id))
+        .map((plan) => {
+          const rates = ratesByPlan.get(plan.id)!;
+          const quote = quoteStay(query.check_in, query.check_out, (date) => asNightRate(rates.get(`${type.id}:${date}`)));
+          let reason = quote.reason;
+          if (!reason && guests > type.maxOccupancy) reason = "max_occupancy";
+          if (!reason && available < 1) reason = "no_availability";
+          return {
+            rate_plan_id: plan.id,
+            total: { amount: quote.total, currency: property.currency },
+            nightly: quote.nightly,
+            bookable: !reason,
+            ...(reason ? { reason } : {}),
+          };
+        });
+      return { room_type_id: type.id, code: type.code, name: type.name, max_occupancy: type.maxOccupancy, available, quotes };
+    }),
+  };
+}

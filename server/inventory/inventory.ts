@@ -1,0 +1,122 @@
+import { and, eq } from "drizzle-orm";
+import { inventoryHolds, properties, roomTypes } from "@/db/schema";
+import { daysBetween, todayIn, type IsoDate } from "@/server/dates";
+import { ApiError, type ParamLocation } from "@/server/errors";
+import { newId } from "@/server/ids";
+import { keyset, toPage, type PageRequest } from "@/server/pagination";
+import { findOwned, ownedBy, tenantValues, type Ctx } from "@/server/tenancy";
+import { emitInventoryUpdated } from "./events";
+import { availableOf, holdNights, readNights, unholdNights } from "./nights";
+import type { HoldCreate } from "./schemas";
+
+const maxInventoryDays = 730;
+
+function assertRange(from: IsoDate, to: IsoDate, location: ParamLocation) {
+  const days = daysBetween(from, to);
+  if (days <= 0) throw new ApiError("parameter_invalid", "`to` must be after `from` (ranges are half-open, `to` excluded).", { param: "to", location });
+  if (days > maxInventoryDays) throw new ApiError("parameter_invalid", `A range covers at most ${maxInventoryDays} days.`, { param: "to", location });
+}
+
+/** The room types a request names: one (which must belong to the property) or all of it. */
+async function typesOf(ctx: Ctx, propertyId: string, roomTypeId: string | undefined, location: ParamLocation) {
+  const types = await ctx.db
+    .select()
+    .from(roomTypes)
+    .where(ownedBy(roomTypes, ctx.tenant, eq(roomTypes.propertyId, propertyId), roomTypeId ? eq(roomTypes.id, roomTypeId) : undefined));
+  if (roomTypeId && !types.length) {
+    throw new ApiError("parameter_invalid", `'${roomTypeId}' is not a room type of property '${propertyId}'.`, { param: "room_type_id", location });
+  }
+  return types;
+}
+
+export async function getInventory(ctx: Ctx & { query: { property_id: string; room_type_id?: string; from: IsoDate; to: IsoDate } }) {
+  const { query } = ctx;
+  const property = await findOwned(ctx.db, properties, ctx.tenant, query.property_id, "property", { param: "property_id" });
+  assertRange(query.from, query.to, "query");
+  const types = await typesOf(ctx, property.id, query.room_type_id, "query");
+  const nights = await readNights(ctx.db, types.map((t) => t.id), query.from, query.to);
+  return {
+    object: "inventory_calendar" as const,
+    livemode: property.livemode,
+    property_id: property.id,
+    from: query.from,
+    to: query.to,
+    data: nights.map((n) => ({
+      date: n.date,
+      room_type_id: n.roomTypeId,
+      total: n.total,
+      sold: n.sold,
+      out_of_order: n.outOfOrder,
+      held: n.held,
+      available: availableOf(n),
+    })),
+  };
+}
+
+export async function createHold(ctx: Ctx & { input: HoldCreate }) {
+  const { db, tenant, input } = ctx;
+  return db.transaction(async (tx) => {
+    const property = await findOwned(tx, properties, tenant, input.property_id, "property", { param: "property_id" });
+    assertRange(input.from, input.to, "body");
+    if (input.to <= todayIn(property.timezone)) {
+      throw new ApiError("parameter_invalid", "A hold must cover at least one night from today on.", { param: "to" });
+    }
+    const [type] = await typesOf({ db: tx, tenant }, property.id, input.room_type_id, "body");
+    await holdNights(tx, type.id, input.from, input.to, input.rooms);
+    const [hold] = await tx
+      .insert(inventoryHolds)
+      .values({ id: newId("hold"), ...tenantValues(tenant), propertyId: property.id, roomTypeId: type.id, from: input.from, to: input.to, rooms: input.rooms })
+      .returning();
+    await emitInventoryUpdated(tx, tenant, { propertyId: property.id, roomTypeId: type.id, from: input.from, to: input.to });
+    return hold;
+  });
+}
+
+export async function releaseHold(ctx: Ctx & { id: string }) {
+  const { db, tenant, id } = ctx;
+  return db.transaction(async (tx) => {
+    const hold = await findOwned(tx, inventoryHolds, tenant, id, "inventory_hold", { forUpdate: true });
+    if (hold.releasedAt) throw new ApiError("resource_missing", `No such inventory_hold: '${id}'`, { param: "id" });
+    await unholdNights(tx, hold.roomTypeId, hold.from, hold.to, hold.rooms);
+    await tx.update(inventoryHolds).set({ releasedAt: new Date() }).where(eq(inventoryHolds.id, hold.id));
+    await emitInventoryUpdated(tx, tenant, { propertyId: hold.propertyId, roomTypeId: hold.roomTypeId, from: hold.from, to: hold.to });
+    return hold;
+  });
+}
+
+export async function listHolds(ctx: Ctx & { filters: { property_id?: string; room_type_id?: string }; page: PageRequest }) {
+  const { db, tenant, filters, page } = ctx;
+  const q = keyset(inventoryHolds, page);
+  const rows = await db
+    .select()
+    .from(inventoryHolds)
+    .where(
+      ownedBy(
+        inventoryHolds,
+        tenant,
+        and(
+          filters.property_id ? eq(inventoryHolds.propertyId, filters.property_id) : undefined,
+          filters.room_type_id ? eq(inventoryHolds.roomTypeId, filters.room_type_id) : undefined,
+        ),
+        q.where,
+      ),
+    )
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return toPage(rows, page);
+}
+
+export const presentHold = (h: typeof inventoryHolds.$inferSelect) => ({
+  id: h.id,
+  object: "inventory_hold" as const,
+  livemode: h.livemode,
+  property_id: h.propertyId,
+  room_type_id: h.roomTypeId,
+  from: h.from,
+  to: h.to,
+  rooms: h.rooms,
+  created_at: h.createdAt.toISOString(),
+  released_at: h.releasedAt?.toISOString() ?? null,
+});
+
+export { typesOf };

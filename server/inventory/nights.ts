@@ -1,0 +1,115 @@
+import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { inventoryNights } from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import { daysBetween, type IsoDate } from "@/server/dates";
+
+/**
+ * Makes sure a night row exists for each room type and night of [from, to), counting the
+ * type's rooms (and those out of order that night) when a row is first made.
+ */
+export async function ensureNights(tx: Executor, roomTypeIds: string[], from: IsoDate, to: IsoDate): Promise<void> {
+  if (!roomTypeIds.length || daysBetween(from, to) <= 0) return;
+  await tx.execute(sql`
+    insert into inventory_nights (room_type_id, date, account_id, livemode, property_id, total, out_of_order)
+    select rt.id, d::date, rt.account_id, rt.livemode, rt.property_id,
+      (select count(*) from rooms r where r.room_type_id = rt.id),
+      (select count(*) from rooms r where r.room_type_id = rt.id and r.housekeeping_status = 'out-of-order'
+         and (r.out_of_order_until is null or r.out_of_order_until > d::date))
+    from room_types rt
+    cross join generate_series(${from}::date, ${to}::date - 1, interval '1 day') as d
+    where rt.id in (${sql.join(roomTypeIds.map((id) => sql`${id}`), sql`, `)})
+    on conflict do nothing`);
+}
+
+/**
+ * Sells `rooms` of a type for every night of [from, to), or none at all.
+ *
+ * Why this cannot oversell: the rows are first locked in date order (so two sales never wait on
+ * each other crosswise), then each is incremented only WHERE sold + held + out_of_order + rooms
+ * ≤ total. Under READ COMMITTED a competing sale blocks on the row lock and, once the first
+ * commits, PostgreSQL re-checks that condition against the committed row, so the last room goes
+ * to exactly one buyer. If any night fails the condition, the error rolls the whole
+ * transaction back. PGlite runs one transaction at a time, which is trivially safe.
+ */
+export async function sellNights(tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms = 1): Promise<void> {
+  const nights = daysBetween(from, to);
+  await ensureNights(tx, [roomTypeId], from, to);
+  const range = and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from), lt(inventoryNights.date, to));
+  await tx.select({ date: inventoryNights.date }).from(inventoryNights).where(range).orderBy(asc(inventoryNights.date)).for("update");
+  const sold = await tx
+    .update(inventoryNights)
+    .set({ sold: sql`${inventoryNights.sold} + ${rooms}` })
+    .where(and(range, sql`${inventoryNights.sold} + ${inventoryNights.held} + ${inventoryNights.outOfOrder} + ${rooms} <= ${inventoryNights.total}`))
+    .returning({ date: inventoryNights.date });
+  if (sold.length !== nights) {
+    throw new ApiError("no_availability", "No room of this type is available for every night of the stay.", { param: "room_type_id" });
+  }
+}
+
+/** Gives nights back to sale (cancellation, modification, no-show, early departure). */
+export async function releaseNights(tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms = 1): Promise<void> {
+  if (daysBetween(from, to) <= 0) return;
+  await tx
+    .update(inventoryNights)
+    .set({ sold: sql`greatest(${inventoryNights.sold} - ${rooms}, 0)` })
+    .where(and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from), lt(inventoryNights.date, to)));
+}
+
+/** Holds rooms back from sale, under the same guarantee as `sellNights`. */
+export async function holdNights(tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number): Promise<void> {
+  const nights = daysBetween(from, to);
+  await ensureNights(tx, [roomTypeId], from, to);
+  const range = and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from), lt(inventoryNights.date, to));
+  await tx.select({ date: inventoryNights.date }).from(inventoryNights).where(range).orderBy(asc(inventoryNights.date)).for("update");
+  const held = await tx
+    .update(inventoryNights)
+    .set({ held: sql`${inventoryNights.held} + ${rooms}` })
+    .where(and(range, sql`${inventoryNights.sold} + ${inventoryNights.held} + ${inventoryNights.outOfOrder} + ${rooms} <= ${inventoryNights.total}`))
+    .returning({ date: inventoryNights.date });
+  if (held.length !== nights) {
+    throw new ApiError("no_availability", `Fewer than ${rooms} unsold rooms remain on some night of the range.`, { param: "rooms" });
+  }
+}
+
+export async function unholdNights(tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number): Promise<void> {
+  await tx
+    .update(inventoryNights)
+    .set({ held: sql`greatest(${inventoryNights.held} - ${rooms}, 0)` })
+    .where(and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from), lt(inventoryNights.date, to)));
+}
+
+/** A room joined or left a type: every existing night row from `from` on changes its total. */
+export async function adjustTotals(tx: Executor, roomTypeId: string, delta: number, from: IsoDate): Promise<void> {
+  await tx
+    .update(inventoryNights)
+    .set({ total: sql`greatest(${inventoryNights.total} + ${delta}, 0)` })
+    .where(and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from)));
+}
+
+/** A room went out of order (delta 1) or came back (-1) for the nights [from, until). */
+export async function adjustOutOfOrder(tx: Executor, roomTypeId: string, delta: number, from: IsoDate, until: IsoDate | null): Promise<void> {
+  await tx
+    .update(inventoryNights)
+    .set({ outOfOrder: sql`greatest(${inventoryNights.outOfOrder} + ${delta}, 0)` })
+    .where(
+      and(
+        eq(inventoryNights.roomTypeId, roomTypeId),
+        gte(inventoryNights.date, from),
+        until ? lt(inventoryNights.date, until) : undefined,
+      ),
+    );
+}
+
+/** Night rows for room types over [from, to), creating any missing. */
+export async function readNights(tx: Executor, roomTypeIds: string[], from: IsoDate, to: IsoDate) {
+  if (!roomTypeIds.length) return [];
+  await ensureNights(tx, roomTypeIds, from, to);
+  return tx
+    .select()
+    .from(inventoryNights)
+    .where(and(inArray(inventoryNights.roomTypeId, roomTypeIds), gte(inventoryNights.date, from), lt(inventoryNights.date, to)))
+    .orderBy(asc(inventoryNights.date), asc(inventoryNights.roomTypeId));
+}
+
+export const availableOf = (n: { total: number; outOfOrder: number; held: number; sold: number }) => Math.max(0, n.total - n.outOfOrder - n.held - n.sold);

@@ -1,0 +1,127 @@
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { dailyRates, properties, ratePlans } from "@/db/schema";
+import { daysBetween, nightsOf, weekdayOf, type IsoDate } from "@/server/dates";
+import { ApiError } from "@/server/errors";
+import { emitEvent } from "@/server/events/emit";
+import { findOwned, type Ctx } from "@/server/tenancy";
+import type { NightRate } from "./quote";
+import type { RateRangeSet } from "./schemas";
+
+export const maxRateRangeDays = 730;
+
+function assertRange(from: IsoDate, to: IsoDate, location: "query" | "body") {
+  const days = daysBetween(from, to);
+  if (days <= 0) throw new ApiError("parameter_invalid", "`to` must be after `from` (ranges are half-open, `to` excluded).", { param: "to", location });
+  if (days > maxRateRangeDays) throw new ApiError("parameter_invalid", `A range covers at most ${maxRateRangeDays} days.`, { param: "to", location });
+}
+
+type RateRow = typeof dailyRates.$inferSelect;
+
+/** Rates of plan × room types × [from, to), keyed `${roomTypeId}:${date}`. */
+export async function loadRates(db: Executor, ratePlanId: string, roomTypeIds: string[], from: IsoDate, to: IsoDate) {
+  if (!roomTypeIds.length) return new Map<string, RateRow>();
+  const rows = await db
+    .select()
+    .from(dailyRates)
+    .where(and(eq(dailyRates.ratePlanId, ratePlanId), inArray(dailyRates.roomTypeId, roomTypeIds), gte(dailyRates.date, from), lt(dailyRates.date, to)));
+  return new Map(rows.map((r) => [`${r.roomTypeId}:${r.date}`, r]));
+}
+
+export const asNightRate = (r: RateRow | undefined): NightRate | undefined =>
+  r && { amount: r.amount, minStay: r.minStay, closedToArrival: r.closedToArrival, closedToDeparture: r.closedToDeparture, stopSell: r.stopSell };
+
+async function calendar(db: Executor, plan: typeof ratePlans.$inferSelect, roomTypeIds: string[], from: IsoDate, to: IsoDate) {
+  const [property] = await db.select({ currency: properties.currency }).from(properties).where(eq(properties.id, plan.propertyId));
+  const rates = await loadRates(db, plan.id, roomTypeIds, from, to);
+  const data = nightsOf(from, to).flatMap((date) =>
+    roomTypeIds.map((roomTypeId) => {
+      const r = rates.get(`${roomTypeId}:${date}`);
+      return {
+        date,
+        room_type_id: roomTypeId,
+        amount: r?.amount ?? null,
+        currency: property.currency,
+        min_stay: r?.minStay ?? 1,
+        closed_to_arrival: r?.closedToArrival ?? false,
+        closed_to_departure: r?.closedToDeparture ?? false,
+        stop_sell: r?.stopSell ?? false,
+      };
+    }),
+  );
+  return { object: "rate_calendar" as const, livemode: plan.livemode, rate_plan_id: plan.id, from, to, data };
+}
+
+function planRoomType(plan: typeof ratePlans.$inferSelect, roomTypeId: string, location: "query" | "body") {
+  if (!plan.roomTypeIds.includes(roomTypeId)) {
+    throw new ApiError("parameter_invalid", `Rate plan '${plan.id}' does not cover room type '${roomTypeId}'.`, { param: "room_type_id", location });
+  }
+}
+
+export async function getRateCalendar({ db, tenant, ratePlanId, query }: Ctx & { ratePlanId: string; query: { room_type_id?: string; from: IsoDate; to: IsoDate } }) {
+  const plan = await findOwned(db, ratePlans, tenant, ratePlanId, "rate_plan");
+  assertRange(query.from, query.to, "query");
+  if (query.room_type_id) planRoomType(plan, query.room_type_id, "query");
+  return calendar(db, plan, query.room_type_id ? [query.room_type_id] : plan.roomTypeIds, query.from, query.to);
+}
+
+/**
+ * Sets price and restrictions over a range (optionally on some weekdays only). Nights with no
+ * rate yet need an amount. Writes one `rate.updated` carrying the changed range.
+ */
+export async function setRates({ db, tenant, ratePlanId, input }: Ctx & { ratePlanId: string; input: RateRangeSet }) {
+  return db.transaction(async (tx) => {
+    const plan = await findOwned(tx, ratePlans, tenant, ratePlanId, "rate_plan", { forUpdate: true });
+    assertRange(input.from, input.to, "body");
+    planRoomType(plan, input.room_type_id, "body");
+    const days = input.days_of_week ? new Set(input.days_of_week) : null;
+    const dates = nightsOf(input.from, input.to).filter((d) => !days || days.has(weekdayOf(d)));
+    const existing = await loadRates(tx, plan.id, [input.room_type_id], input.from, input.to);
+    if (input.amount === undefined) {
+      const bare = dates.find((d) => !existing.has(`${input.room_type_id}:${d}`));
+      if (bare) throw new ApiError("parameter_missing", `No rate exists for ${bare} yet; send an amount.`, { param: "amount" });
+    }
+    const now = new Date();
+    const rows = dates.map((date) => {
+      const current = existing.get(`${input.room_type_id}:${date}`);
+      return {
+        ratePlanId: plan.id,
+        roomTypeId: input.room_type_id,
+        date,
+        accountId: plan.accountId,
+        livemode: plan.livemode,
+        propertyId: plan.propertyId,
+        amount: input.amount ?? current!.amount,
+        minStay: input.min_stay ?? current?.minStay ?? 1,
+        closedToArrival: input.closed_to_arrival ?? current?.closedToArrival ?? false,
+        closedToDeparture: input.closed_to_departure ?? current?.closedToDeparture ?? false,
+        stopSell: input.stop_sell ?? current?.stopSell ?? false,
+        updatedAt: now,
+      };
+    });
+    for (let i = 0; i < rows.length; i += 500) {
+      await tx
+        .insert(dailyRates)
+        .values(rows.slice(i, i + 500))
+        .onConflictDoUpdate({
+          target: [dailyRates.ratePlanId, dailyRates.roomTypeId, dailyRates.date],
+          set: {
+            amount: sql`excluded.amount`,
+            minStay: sql`excluded.min_stay`,
+            closedToArrival: sql`excluded.closed_to_arrival`,
+            closedToDeparture: sql`excluded.closed_to_departure`,
+            stopSell: sql`excluded.stop_sell`,
+            updatedAt: sql`excluded.updated_at`,
+          },
+        });
+    }
+    const result = await calendar(tx, plan, [input.room_type_id], input.from, input.to);
+    await emitEvent(tx, tenant, {
+      type: "rate.updated",
+      propertyId: plan.propertyId,
+      object: { ...result, object: "rate_calendar", room_type_id: input.room_type_id, days_of_week: input.days_of_week ?? null },
+    });
+    return result;
+  });
+}
+

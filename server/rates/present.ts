@@ -1,0 +1,16 @@
+import type { ratePlans } from "@/db/schema";
+
+export const presentRatePlan = (p: typeof ratePlans.$inferSelect) => ({
+  id: p.id,
+  object: "rate_plan" as const,
+  livemode: p.livemode,
+  property_id: p.propertyId,
+  code: p.code,
+  name: p.name,
+  room_type_ids: p.roomTypeIds,
+  refundable: p.refundable,
+  cancellation_deadline_hours: p.cancellationDeadlineHours,
+  active: p.active,
+  created_at: p.createdAt.toISOString(),
+  updated_at: p.updatedAt.toISOString(),
+});

@@ -1,0 +1,91 @@
+import { z } from "@hono/zod-openapi";
+import { weekdays } from "@/server/dates";
+import { date, idOf, timestamp } from "@/server/schemas";
+
+export const ratePlanSchema = z
+  .object({
+    id: idOf("rp"),
+    object: z.literal("rate_plan"),
+    livemode: z.boolean(),
+    property_id: idOf("prop"),
+    code: z.string(),
+    name: z.string(),
+    room_type_ids: z.array(z.string()),
+    refundable: z.boolean(),
+    cancellation_deadline_hours: z.number().int(),
+    active: z.boolean(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .openapi("RatePlan");
+
+const code = z.string().trim().min(1).max(20).regex(/^[A-Za-z0-9_-]+$/, "Letters, digits, '-' and '_' only.");
+
+export const ratePlanCreateSchema = z
+  .strictObject({
+    property_id: z.string().min(1),
+    code,
+    name: z.string().trim().min(1).max(100),
+    room_type_ids: z.array(z.string().min(1)).min(1).max(100),
+    refundable: z.boolean().default(true),
+    cancellation_deadline_hours: z.number().int().min(0).max(8760).default(24),
+    active: z.boolean().default(true),
+  })
+  .openapi("RatePlanCreate");
+
+export const ratePlanUpdateSchema = z
+  .strictObject({
+    code: code.optional(),
+    name: z.string().trim().min(1).max(100).optional(),
+    room_type_ids: z.array(z.string().min(1)).min(1).max(100).optional(),
+    refundable: z.boolean().optional(),
+    cancellation_deadline_hours: z.number().int().min(0).max(8760).optional(),
+    active: z.boolean().optional(),
+  })
+  .openapi("RatePlanUpdate");
+
+export const ratePlanListQuery = z.strictObject({ property_id: z.string().optional(), active: z.enum(["true", "false"]).optional() });
+
+export const dailyRateSchema = z
+  .object({
+    date,
+    room_type_id: idOf("rt"),
+    amount: z.number().int().nullable().openapi({ description: "Minor units; null when no rate is loaded for the night (not bookable)." }),
+    currency: z.string(),
+    min_stay: z.number().int(),
+    closed_to_arrival: z.boolean(),
+    closed_to_departure: z.boolean(),
+    stop_sell: z.boolean(),
+  })
+  .openapi("DailyRate");
+
+export const rateCalendarSchema = z
+  .object({
+    object: z.literal("rate_calendar"),
+    livemode: z.boolean(),
+    rate_plan_id: idOf("rp"),
+    from: date,
+    to: date,
+    data: z.array(dailyRateSchema),
+  })
+  .openapi("RateCalendar");
+
+export const rateCalendarQuery = z.strictObject({ room_type_id: z.string().optional(), from: date, to: date });
+
+export const rateRangeSetSchema = z
+  .strictObject({
+    room_type_id: z.string().min(1),
+    from: date,
+    to: date.openapi({ description: "Exclusive." }),
+    amount: z.number().int().min(0).max(100_000_000).optional(),
+    min_stay: z.number().int().min(1).max(365).optional(),
+    closed_to_arrival: z.boolean().optional(),
+    closed_to_departure: z.boolean().optional(),
+    stop_sell: z.boolean().optional(),
+    days_of_week: z.array(z.enum(weekdays)).min(1).max(7).optional().openapi({ description: "Only these weekdays of the range; all when absent." }),
+  })
+  .openapi("RateRangeSet");
+
+export type RatePlanCreate = z.output<typeof ratePlanCreateSchema>;
+export type RatePlanUpdate = z.output<typeof ratePlanUpdateSchema>;
+export type RateRangeSet = z.output<typeof rateRangeSetSchema>;

@@ -1,0 +1,75 @@
+import { reservations } from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import { emitEvents } from "@/server/events/emit";
+import { openFolio, postRoomNights } from "@/server/folios/folios";
+import { insertGuestIfNew } from "@/server/guests/guests";
+import { newId } from "@/server/ids";
+import { presentInventoryRange } from "@/server/inventory/events";
+import { sellNights } from "@/server/inventory/nights";
+import { tenantValues, type Ctx } from "@/server/tenancy";
+import { inTransaction } from "@/server/transactions";
+import { presentReservation } from "./present";
+import { checkAndQuote } from "./reservations";
+import type { ReservationCreate } from "./schemas";
+
+/**
+ * Books a stay: checks in the contract's order, sells the nights (or 409), finds or creates the
+ * guest by e-mail, opens the folio with one charge per night, and writes reservation.created,
+ * inventory.updated (and guest.created) in the same transaction.
+ */
+export async function createReservation({ db, tenant, input }: Ctx & { input: ReservationCreate }) {
+  if (input.source === "channel" && !input.channel) {
+    throw new ApiError("parameter_missing", "A channel is required when source is 'channel'.", { param: "channel" });
+  }
+  if (input.source !== "channel" && input.channel) {
+    throw new ApiError("parameter_invalid", "channel must be null unless source is 'channel'.", { param: "channel" });
+  }
+  return inTransaction(db, async (tx) => {
+    const stay = {
+      propertyId: input.property_id,
+      roomTypeId: input.room_type_id,
+      ratePlanId: input.rate_plan_id,
+      checkIn: input.check_in,
+      checkOut: input.check_out,
+      adults: input.adults,
+      children: input.children,
+    };
+    const { property, roomType, plan, quote } = await checkAndQuote(tx, tenant, stay);
+    await sellNights(tx, roomType.id, stay.checkIn, stay.checkOut);
+    const { guest } = await insertGuestIfNew(tx, tenant, input.guest);
+    const id = newId("reservation");
+    const folio = await openFolio(tx, tenant, { propertyId: property.id, reservationId: id, currency: property.currency });
+    await postRoomNights(tx, tenant, folio.id, quote.nightly, `${roomType.name}, ${plan.name}`);
+    const [reservation] = await tx
+      .insert(reservations)
+      .values({
+        id,
+        ...tenantValues(tenant),
+        propertyId: property.id,
+        guestId: guest.id,
+        roomTypeId: roomType.id,
+        ratePlanId: plan.id,
+        folioId: folio.id,
+        status: "confirmed",
+        checkIn: stay.checkIn,
+        checkOut: stay.checkOut,
+        adults: stay.adults,
+        children: stay.children,
+        totalAmount: quote.total,
+        currency: property.currency,
+        nightly: quote.nightly,
+        source: input.source,
+        channel: input.channel ?? null,
+        notes: input.notes ?? null,
+        metadata: input.metadata ?? {},
+      })
+      .returning();
+    const result = { reservation, guest };
+    await emitEvents(tx, tenant, [
+      { type: "reservation.created", propertyId: property.id, object: presentReservation(result) },
+      { type: "inventory.updated", propertyId: property.id, object: presentInventoryRange({ propertyId: property.id, roomTypeId: roomType.id, from: stay.checkIn, to: stay.checkOut }) },
+    ]);
+    return result;
+  });
+}
+

@@ -1,0 +1,87 @@
+import { addCharge, chargeCreateSchema, chargeSchema, folioSchema, getReservationFolio } from "@/server/folios/folios";
+import { defineOperation } from "@/server/http/operation";
+import { listSchema } from "@/server/http/pagination";
+import { idParam } from "@/server/schemas";
+import { createReservation } from "./create-reservation";
+import { presentReservation } from "./present";
+import { getReservation, listReservations } from "./reservations";
+import {
+  cancelSchema,
+  checkInSchema,
+  emptyActionSchema,
+  reservationCreateSchema,
+  reservationListQuery,
+  reservationSchema,
+  reservationUpdateSchema,
+} from "./schemas";
+import { cancelReservation, checkInReservation, checkOutReservation, noShowReservation } from "./transitions";
+import { updateReservation } from "./update-reservation";
+
+const tag = "Reservations";
+const params = idParam("res");
+
+export const reservationOperations = [
+  // GET /v1/reservations: reservations, newest first, with filters
+  defineOperation({
+    method: "get", path: "/reservations", operationId: "listReservations", summary: "List reservations", tag, scope: "reservations:read",
+    query: reservationListQuery, list: true, response: listSchema(reservationSchema, "ReservationList"),
+    handler: async ({ ctx, query, list }) => list.envelope(await listReservations({ ...ctx, filters: query, page: list.page }), presentReservation),
+  }),
+  // POST /v1/reservations: book a stay; never oversells
+  defineOperation({
+    method: "post", path: "/reservations", operationId: "createReservation", summary: "Create a reservation", tag, scope: "reservations:write",
+    body: reservationCreateSchema, response: reservationSchema, status: 201,
+    description:
+      "Requires scope `reservations:write`. Checks, in order: shapes (422), check_out after check_in, check_in not in the past, at most 30 nights, occupancy, the rate plan covering the room type (422), rate restrictions (409 `restriction_violated`), availability (409 `no_availability`).",
+    handler: async ({ ctx, body }) => presentReservation(await createReservation({ ...ctx, input: body })),
+  }),
+  // GET /v1/reservations/{id}: retrieve a reservation
+  defineOperation({
+    method: "get", path: "/reservations/{id}", operationId: "getReservation", summary: "Retrieve a reservation", tag, scope: "reservations:read",
+    params, response: reservationSchema,
+    handler: async ({ ctx, params }) => presentReservation(await getReservation({ ...ctx, id: params.id })),
+  }),
+  // PATCH /v1/reservations/{id}: modify a confirmed reservation, re-quoted atomically
+  defineOperation({
+    method: "patch", path: "/reservations/{id}", operationId: "updateReservation", summary: "Modify a reservation", tag, scope: "reservations:write",
+    params, body: reservationUpdateSchema, response: reservationSchema,
+    handler: async ({ ctx, params, body }) => presentReservation(await updateReservation({ ...ctx, id: params.id, input: body })),
+  }),
+  // POST /v1/reservations/{id}/cancel: cancel a confirmed reservation
+  defineOperation({
+    method: "post", path: "/reservations/{id}/cancel", operationId: "cancelReservation", summary: "Cancel a reservation", tag, scope: "reservations:write",
+    params, body: cancelSchema, response: reservationSchema,
+    handler: async ({ ctx, params, body }) => presentReservation(await cancelReservation({ ...ctx, id: params.id, reason: body.reason })),
+  }),
+  // POST /v1/reservations/{id}/check_in: check in on the arrival date and assign a room
+  defineOperation({
+    method: "post", path: "/reservations/{id}/check_in", operationId: "checkInReservation", summary: "Check a reservation in", tag, scope: "reservations:write",
+    params, body: checkInSchema, response: reservationSchema,
+    handler: async ({ ctx, params, body }) => presentReservation(await checkInReservation({ ...ctx, id: params.id, roomId: body.room_id })),
+  }),
+  // POST /v1/reservations/{id}/check_out: check out; the folio must be settled
+  defineOperation({
+    method: "post", path: "/reservations/{id}/check_out", operationId: "checkOutReservation", summary: "Check a reservation out", tag, scope: "reservations:write",
+    params, body: emptyActionSchema, response: reservationSchema,
+    handler: async ({ ctx, params }) => presentReservation(await checkOutReservation({ ...ctx, id: params.id })),
+  }),
+  // POST /v1/reservations/{id}/no_show: record a guest who never arrived
+  defineOperation({
+    method: "post", path: "/reservations/{id}/no_show", operationId: "noShowReservation", summary: "Mark a reservation as no-show", tag, scope: "reservations:write",
+    params, body: emptyActionSchema, response: reservationSchema,
+    handler: async ({ ctx, params }) => presentReservation(await noShowReservation({ ...ctx, id: params.id })),
+  }),
+  // GET /v1/reservations/{id}/folio: charges, payments, refunds and balance
+  defineOperation({
+    method: "get", path: "/reservations/{id}/folio", operationId: "getReservationFolio", summary: "Retrieve a reservation's folio", tag: "Folios",
+    scope: "reservations:read", params, response: folioSchema,
+    handler: async ({ ctx, params }) => getReservationFolio({ ...ctx, reservationId: params.id }),
+  }),
+  // POST /v1/folios/{id}/charges: add an extra charge (or a credit) to an open folio
+  defineOperation({
+    method: "post", path: "/folios/{id}/charges", operationId: "createFolioCharge", summary: "Add a charge to a folio", tag: "Folios",
+    scope: "reservations:write", params: idParam("fol"), body: chargeCreateSchema, response: chargeSchema, status: 201,
+    handler: async ({ ctx, params, body }) => addCharge({ ...ctx, folioId: params.id, input: body }),
+  }),
+];
+

@@ -1,0 +1,34 @@
+import type { guests, reservations } from "@/db/schema";
+import { daysBetween } from "@/server/dates";
+
+export type ReservationWithGuest = { reservation: typeof reservations.$inferSelect; guest: typeof guests.$inferSelect };
+
+export const presentReservation = ({ reservation: r, guest: g }: ReservationWithGuest) => ({
+  id: r.id,
+  object: "reservation" as const,
+  livemode: r.livemode,
+  status: r.status,
+  property_id: r.propertyId,
+  check_in: r.checkIn,
+  check_out: r.checkOut,
+  nights: daysBetween(r.checkIn, r.checkOut),
+  adults: r.adults,
+  children: r.children,
+  room_type_id: r.roomTypeId,
+  rate_plan_id: r.ratePlanId,
+  room_id: r.roomId,
+  folio_id: r.folioId,
+  total: { amount: r.totalAmount, currency: r.currency },
+  nightly: r.nightly,
+  guest: { id: g.id, first_name: g.firstName, last_name: g.lastName, email: g.email },
+  source: r.source as "api",
+  channel: r.channel as "other" | null,
+  notes: r.notes,
+  metadata: r.metadata,
+  cancelled_at: r.cancelledAt?.toISOString() ?? null,
+  cancellation_reason: r.cancellationReason,
+  checked_in_at: r.checkedInAt?.toISOString() ?? null,
+  checked_out_at: r.checkedOutAt?.toISOString() ?? null,
+  created_at: r.createdAt.toISOString(),
+  updated_at: r.updatedAt.toISOString(),
+});

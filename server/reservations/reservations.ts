@@ -1,0 +1,85 @@
+import { and, eq, gte, lt } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { guests, properties, ratePlans, reservations, roomTypes } from "@/db/schema";
+import { addDays, todayIn, type IsoDate } from "@/server/dates";
+import { ApiError } from "@/server/errors";
+import { asNightRate, loadRates } from "@/server/rates/daily-rates";
+import { quoteStay } from "@/server/rates/quote";
+import { keyset, toPage, type PageRequest } from "@/server/pagination";
+import { findOwned, ownedBy, type Ctx, type Tenant } from "@/server/tenancy";
+import { assertStayDates } from "@/server/inventory/stay-rules";
+import type { ReservationWithGuest } from "./present";
+import type { ReservationFilters } from "./schemas";
+
+export async function loadReservation(db: Executor, tenant: Tenant, id: string, forUpdate = false): Promise<ReservationWithGuest> {
+  const reservation = await findOwned(db, reservations, tenant, id, "reservation", { forUpdate });
+  const [guest] = await db.select().from(guests).where(eq(guests.id, reservation.guestId));
+  return { reservation, guest };
+}
+
+export const getReservation = ({ db, tenant, id }: Ctx & { id: string }) => loadReservation(db, tenant, id);
+
+export async function listReservations({ db, tenant, filters, page }: Ctx & { filters: ReservationFilters; page: PageRequest }) {
+  const q = keyset(reservations, page);
+  const rows = await db
+    .select({ reservation: reservations, guest: guests })
+    .from(reservations)
+    .innerJoin(guests, eq(guests.id, reservations.guestId))
+    .where(
+      ownedBy(
+        reservations,
+        tenant,
+        filters.status ? eq(reservations.status, filters.status) : undefined,
+        filters.property_id ? eq(reservations.propertyId, filters.property_id) : undefined,
+        filters.guest_id ? eq(reservations.guestId, filters.guest_id) : undefined,
+        filters.check_in_from ? gte(reservations.checkIn, filters.check_in_from) : undefined,
+        filters.check_in_to ? lt(reservations.checkIn, filters.check_in_to) : undefined,
+        filters.updated_since ? gte(reservations.updatedAt, new Date(filters.updated_since)) : undefined,
+        q.where,
+      ),
+    )
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  const page2 = toPage(
+    rows.map((r) => ({ ...r, createdAt: r.reservation.createdAt, id: r.reservation.id })),
+    page,
+  );
+  return page2;
+}
+
+export type Stay = {
+  propertyId: string;
+  roomTypeId: string;
+  ratePlanId: string;
+  checkIn: IsoDate;
+  checkOut: IsoDate;
+  adults: number;
+  children: number;
+};
+
+/**
+ * Runs the checks of contract §6 in its order (after the shape checks) and prices the stay:
+ * dates, occupancy, the rate plan covering the room type, then the rate restrictions.
+ * Availability is last and belongs to the caller's sale of the nights.
+ */
+export async function checkAndQuote(tx: Executor, tenant: Tenant, stay: Stay) {
+  const property = await findOwned(tx, properties, tenant, stay.propertyId, "property", { param: "property_id" });
+  assertStayDates(stay.checkIn, stay.checkOut, todayIn(property.timezone), "body");
+  const roomType = await findOwned(tx, roomTypes, tenant, stay.roomTypeId, "room_type", { param: "room_type_id" });
+  if (roomType.propertyId !== property.id) {
+    throw new ApiError("parameter_invalid", `Room type '${roomType.id}' belongs to another property.`, { param: "room_type_id" });
+  }
+  if (stay.adults + stay.children > roomType.maxOccupancy) {
+    throw new ApiError("parameter_invalid", `Room type ${roomType.code} sleeps at most ${roomType.maxOccupancy} guests.`, { param: "adults" });
+  }
+  const plan = await findOwned(tx, ratePlans, tenant, stay.ratePlanId, "rate_plan", { param: "rate_plan_id" });
+  if (plan.propertyId !== property.id || !plan.active || !plan.roomTypeIds.includes(roomType.id)) {
+    const why = plan.propertyId !== property.id ? "belongs to another property" : !plan.active ? "is not active" : `does not cover room type ${roomType.code}`;
+    throw new ApiError("parameter_invalid", `Rate plan '${plan.id}' ${why}.`, { param: "rate_plan_id" });
+  }
+  const rates = await loadRates(tx, plan.id, [roomType.id], stay.checkIn, addDays(stay.checkOut, 1));
+  const quote = quoteStay(stay.checkIn, stay.checkOut, (date) => asNightRate(rates.get(`${roomType.id}:${date}`)));
+  if (!quote.bookable) throw new ApiError("restriction_violated", quote.explanation!, { extra: { reason: quote.reason } });
+  return { property, roomType, plan, quote };
+}
+

@@ -1,0 +1,92 @@
+import { z } from "@hono/zod-openapi";
+import { reservationStatuses } from "@/db/schema";
+import { date, idOf, money, timestamp } from "@/server/schemas";
+
+export const sources = ["direct", "api", "phone", "email", "walk_in", "channel"] as const;
+export const channels = ["booking_com", "expedia", "airbnb", "agoda", "hotelbeds", "other"] as const;
+
+const name = z.string().trim().min(1).max(200);
+const metadata = z
+  .record(z.string().min(1).max(40), z.string().max(500))
+  .refine((m) => Object.keys(m).length <= 20, "At most 20 metadata keys.")
+  .openapi({ description: "Up to 20 string key/value pairs of your own." });
+
+export const reservationSchema = z
+  .object({
+    id: idOf("res"),
+    object: z.literal("reservation"),
+    livemode: z.boolean(),
+    status: z.enum(reservationStatuses),
+    property_id: idOf("prop"),
+    check_in: date,
+    check_out: date,
+    nights: z.number().int(),
+    adults: z.number().int(),
+    children: z.number().int(),
+    room_type_id: idOf("rt"),
+    rate_plan_id: idOf("rp"),
+    room_id: z.string().nullable(),
+    folio_id: idOf("fol"),
+    total: money,
+    nightly: z.array(z.object({ date, amount: z.number().int() })),
+    guest: z.object({ id: idOf("gst"), first_name: z.string(), last_name: z.string(), email: z.string() }),
+    source: z.enum(sources),
+    channel: z.enum(channels).nullable(),
+    notes: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    cancelled_at: timestamp.nullable(),
+    cancellation_reason: z.string().nullable(),
+    checked_in_at: timestamp.nullable(),
+    checked_out_at: timestamp.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .openapi("Reservation");
+
+export const reservationCreateSchema = z
+  .strictObject({
+    property_id: z.string().min(1),
+    guest: z.strictObject({ first_name: name, last_name: name, email: z.email().max(320), phone: z.string().trim().min(3).max(40).nullish() }),
+    check_in: date,
+    check_out: date,
+    room_type_id: z.string().min(1),
+    rate_plan_id: z.string().min(1),
+    adults: z.number().int().min(1).max(20),
+    children: z.number().int().min(0).max(20).default(0),
+    source: z.enum(sources).default("api"),
+    channel: z.enum(channels).nullish(),
+    notes: z.string().max(2000).nullish(),
+    metadata: metadata.optional(),
+  })
+  .openapi("ReservationCreate");
+
+export const reservationUpdateSchema = z
+  .strictObject({
+    check_in: date.optional(),
+    check_out: date.optional(),
+    room_type_id: z.string().min(1).optional(),
+    rate_plan_id: z.string().min(1).optional(),
+    adults: z.number().int().min(1).max(20).optional(),
+    children: z.number().int().min(0).max(20).optional(),
+    guest: z.strictObject({ first_name: name.optional(), last_name: name.optional() }).optional(),
+    notes: z.string().max(2000).nullish(),
+    metadata: metadata.optional(),
+  })
+  .openapi("ReservationUpdate");
+
+export const reservationListQuery = z.strictObject({
+  status: z.enum(reservationStatuses).optional(),
+  property_id: z.string().optional(),
+  guest_id: z.string().optional(),
+  check_in_from: date.optional(),
+  check_in_to: date.optional().openapi({ description: "Exclusive." }),
+  updated_since: z.iso.datetime().optional(),
+});
+
+export const cancelSchema = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() }).openapi("ReservationCancel");
+export const checkInSchema = z.strictObject({ room_id: z.string().min(1).optional() }).openapi("ReservationCheckIn");
+export const emptyActionSchema = z.strictObject({}).openapi("EmptyAction");
+
+export type ReservationCreate = z.output<typeof reservationCreateSchema>;
+export type ReservationUpdate = z.output<typeof reservationUpdateSchema>;
+export type ReservationFilters = z.output<typeof reservationListQuery>;

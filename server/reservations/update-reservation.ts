@@ -1,0 +1,79 @@
+import { eq } from "drizzle-orm";
+import { guests, reservations } from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import { emitEvents } from "@/server/events/emit";
+import { postRoomNights, removeRoomNights } from "@/server/folios/folios";
+import { presentInventoryRange } from "@/server/inventory/events";
+import { releaseNights, sellNights } from "@/server/inventory/nights";
+import type { Ctx } from "@/server/tenancy";
+import { inTransaction } from "@/server/transactions";
+import { presentReservation } from "./present";
+import { checkAndQuote, loadReservation } from "./reservations";
+import type { ReservationUpdate } from "./schemas";
+
+/**
+ * Modifies a confirmed reservation. A change of dates, room type, rate plan or party is
+ * re-checked and re-quoted as a new booking would be, with the old nights released and the new
+ * ones sold in one transaction: if the new stay cannot be sold, nothing changes.
+ */
+export async function updateReservation({ db, tenant, id, input }: Ctx & { id: string; input: ReservationUpdate }) {
+  return inTransaction(db, async (tx) => {
+    const { reservation: r, guest } = await loadReservation(tx, tenant, id, true);
+    if (r.status !== "confirmed") {
+      throw new ApiError("invalid_state_transition", `Only a confirmed reservation can be modified; this one is ${r.status}.`);
+    }
+    const stay = {
+      propertyId: r.propertyId,
+      roomTypeId: input.room_type_id ?? r.roomTypeId,
+      ratePlanId: input.rate_plan_id ?? r.ratePlanId,
+      checkIn: input.check_in ?? r.checkIn,
+      checkOut: input.check_out ?? r.checkOut,
+      adults: input.adults ?? r.adults,
+      children: input.children ?? r.children,
+    };
+    const restay =
+      stay.roomTypeId !== r.roomTypeId || stay.ratePlanId !== r.ratePlanId || stay.checkIn !== r.checkIn || stay.checkOut !== r.checkOut ||
+      stay.adults !== r.adults || stay.children !== r.children;
+    const changes: Partial<typeof reservations.$inferInsert> = { updatedAt: new Date() };
+    const ranges = [];
+    if (restay) {
+      const { roomType, plan, quote } = await checkAndQuote(tx, tenant, stay);
+      const nightsMoved = stay.roomTypeId !== r.roomTypeId || stay.checkIn !== r.checkIn || stay.checkOut !== r.checkOut;
+      if (nightsMoved) {
+        await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
+        await sellNights(tx, stay.roomTypeId, stay.checkIn, stay.checkOut);
+        ranges.push({ propertyId: r.propertyId, roomTypeId: r.roomTypeId, from: r.checkIn, to: r.checkOut });
+        ranges.push({ propertyId: r.propertyId, roomTypeId: stay.roomTypeId, from: stay.checkIn, to: stay.checkOut });
+      }
+      await removeRoomNights(tx, r.folioId);
+      await postRoomNights(tx, tenant, r.folioId, quote.nightly, `${roomType.name}, ${plan.name}`);
+      Object.assign(changes, {
+        roomTypeId: stay.roomTypeId,
+        ratePlanId: stay.ratePlanId,
+        checkIn: stay.checkIn,
+        checkOut: stay.checkOut,
+        adults: stay.adults,
+        children: stay.children,
+        totalAmount: quote.total,
+        nightly: quote.nightly,
+      });
+    }
+    if (input.notes !== undefined) changes.notes = input.notes;
+    if (input.metadata !== undefined) changes.metadata = input.metadata;
+    let updatedGuest = guest;
+    if (input.guest && (input.guest.first_name || input.guest.last_name)) {
+      [updatedGuest] = await tx
+        .update(guests)
+        .set({ firstName: input.guest.first_name ?? guest.firstName, lastName: input.guest.last_name ?? guest.lastName, updatedAt: new Date() })
+        .where(eq(guests.id, guest.id))
+        .returning();
+    }
+    const [updated] = await tx.update(reservations).set(changes).where(eq(reservations.id, r.id)).returning();
+    const result = { reservation: updated, guest: updatedGuest };
+    await emitEvents(tx, tenant, [
+      { type: "reservation.updated", propertyId: r.propertyId, object: presentReservation(result) },
+      ...ranges.map((range) => ({ type: "inventory.updated" as const, propertyId: r.propertyId, object: presentInventoryRange(range) })),
+    ]);
+    return result;
+  });
+}

@@ -1,0 +1,33 @@
+import type { roomTypes, rooms } from "@/db/schema";
+
+export const presentRoomType = (t: typeof roomTypes.$inferSelect & { roomCount: number }) => ({
+  id: t.id,
+  object: "room_type" as const,
+  livemode: t.livemode,
+  property_id: t.propertyId,
+  code: t.code,
+  name: t.name,
+  description: t.description,
+  max_occupancy: t.maxOccupancy,
+  base_occupancy: t.baseOccupancy,
+  room_count: t.roomCount,
+  amenities: t.amenities,
+  created_at: t.createdAt.toISOString(),
+  updated_at: t.updatedAt.toISOString(),
+});
+
+export const presentRoom = (r: typeof rooms.$inferSelect) => ({
+  id: r.id,
+  object: "room" as const,
+  livemode: r.livemode,
+  property_id: r.propertyId,
+  room_type_id: r.roomTypeId,
+  number: r.number,
+  floor: r.floor,
+  housekeeping_status: r.housekeepingStatus,
+  occupied: r.occupied,
+  out_of_order_reason: r.outOfOrderReason,
+  out_of_order_until: r.outOfOrderUntil,
+  created_at: r.createdAt.toISOString(),
+  updated_at: r.updatedAt.toISOString(),
+});

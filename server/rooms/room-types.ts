@@ -1,0 +1,100 @@
+import { and, count, eq, inArray, ne } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { properties, roomTypes, rooms } from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import { newId } from "@/server/ids";
+import { keyset, toPage, type PageRequest } from "@/server/pagination";
+import { findOwned, ownedBy, tenantValues, type Ctx } from "@/server/tenancy";
+import type { RoomTypeCreate, RoomTypeUpdate } from "./schemas";
+
+type RoomTypeRow = typeof roomTypes.$inferSelect;
+
+async function withRoomCounts(db: Executor, rows: RoomTypeRow[]) {
+  if (!rows.length) return [];
+  const counts = await db
+    .select({ id: rooms.roomTypeId, n: count() })
+    .from(rooms)
+    .where(inArray(rooms.roomTypeId, rows.map((r) => r.id)))
+    .groupBy(rooms.roomTypeId);
+  const byId = new Map(counts.map((c) => [c.id, Number(c.n)]));
+  return rows.map((r) => ({ ...r, roomCount: byId.get(r.id) ?? 0 }));
+}
+
+function codeTaken(code: string) {
+  return new ApiError("parameter_invalid", `The property already has a room type with code '${code}'.`, { param: "code" });
+}
+
+async function assertCodeFree(db: Executor, propertyId: string, code: string, exceptId?: string) {
+  const [clash] = await db
+    .select({ id: roomTypes.id })
+    .from(roomTypes)
+    .where(and(eq(roomTypes.propertyId, propertyId), eq(roomTypes.code, code), exceptId ? ne(roomTypes.id, exceptId) : undefined));
+  if (clash) throw codeTaken(code);
+}
+
+export async function listRoomTypes({ db, tenant, filters, page }: Ctx & { filters: { property_id?: string }; page: PageRequest }) {
+  const q = keyset(roomTypes, page);
+  const rows = await db
+    .select()
+    .from(roomTypes)
+    .where(ownedBy(roomTypes, tenant, filters.property_id ? eq(roomTypes.propertyId, filters.property_id) : undefined, q.where))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  const result = toPage(rows, page);
+  return { ...result, data: await withRoomCounts(db, result.data) };
+}
+
+export async function getRoomType({ db, tenant, id }: Ctx & { id: string }) {
+  const row = await findOwned(db, roomTypes, tenant, id, "room_type");
+  return (await withRoomCounts(db, [row]))[0];
+}
+
+export async function createRoomType({ db, tenant, input }: Ctx & { input: RoomTypeCreate }) {
+  const property = await findOwned(db, properties, tenant, input.property_id, "property", { param: "property_id" });
+  const base = input.base_occupancy ?? Math.min(2, input.max_occupancy);
+  if (base > input.max_occupancy) {
+    throw new ApiError("parameter_invalid", "base_occupancy cannot exceed max_occupancy.", { param: "base_occupancy" });
+  }
+  await assertCodeFree(db, property.id, input.code);
+  const [row] = await db
+    .insert(roomTypes)
+    .values({
+      id: newId("roomType"),
+      ...tenantValues(tenant),
+      propertyId: property.id,
+      code: input.code,
+      name: input.name,
+      description: input.description ?? null,
+      maxOccupancy: input.max_occupancy,
+      baseOccupancy: base,
+      amenities: input.amenities ?? [],
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw codeTaken(input.code);
+  return { ...row, roomCount: 0 };
+}
+
+export async function updateRoomType({ db, tenant, id, input }: Ctx & { id: string; input: RoomTypeUpdate }) {
+  return db.transaction(async (tx) => {
+    const current = await findOwned(tx, roomTypes, tenant, id, "room_type", { forUpdate: true });
+    const max = input.max_occupancy ?? current.maxOccupancy;
+    const base = input.base_occupancy ?? Math.min(current.baseOccupancy, max);
+    if (base > max) throw new ApiError("parameter_invalid", "base_occupancy cannot exceed max_occupancy.", { param: "base_occupancy" });
+    if (input.code && input.code !== current.code) await assertCodeFree(tx, current.propertyId, input.code, current.id);
+    const [row] = await tx
+      .update(roomTypes)
+      .set({
+        code: input.code ?? current.code,
+        name: input.name ?? current.name,
+        description: input.description === undefined ? current.description : input.description,
+        maxOccupancy: max,
+        baseOccupancy: base,
+        amenities: input.amenities ?? current.amenities,
+        updatedAt: new Date(),
+      })
+      .where(eq(roomTypes.id, current.id))
+      .returning();
+    return (await withRoomCounts(tx, [row]))[0];
+  });
+}

@@ -1,0 +1,57 @@
+import { and, eq } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import {
+  dailyRates,
+  folioCharges,
+  folios,
+  guestPreferences,
+  guests,
+  idempotencyKeys,
+  inventoryHolds,
+  inventoryNights,
+  properties,
+  ratePlans,
+  reservations,
+  roomTypes,
+  rooms,
+} from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import type { Ctx } from "@/server/tenancy";
+import { inTransaction } from "@/server/transactions";
+import { seedSandbox } from "./seed-sandbox";
+
+type TenantTable = PgTable & { accountId: PgColumn; livemode: PgColumn };
+
+/**
+ * The hotel's data, which a reset wipes. Webhook endpoints and the event log are the
+ * developer's own setup and history, and survive a reset.
+ */
+export const sandboxDataTables: TenantTable[] = [
+  folioCharges,
+  folios,
+  reservations,
+  inventoryHolds,
+  inventoryNights,
+  dailyRates,
+  ratePlans,
+  rooms,
+  roomTypes,
+  guestPreferences,
+  guests,
+  properties,
+  idempotencyKeys,
+];
+
+/** POST /v1/sandbox/reset: the sandbox returns to the seeded hotel of contract §8. */
+export async function resetSandbox({ db, tenant }: Ctx) {
+  if (tenant.livemode) {
+    throw new ApiError("invalid_environment", "Only the sandbox can be reset; send 'Service-Environment: sandbox'.", { param: "Service-Environment" });
+  }
+  return inTransaction(db, async (tx) => {
+    for (const table of sandboxDataTables) {
+      await tx.delete(table).where(and(eq(table.accountId, tenant.accountId), eq(table.livemode, false)));
+    }
+    const hotel = await seedSandbox({ db: tx, accountId: tenant.accountId });
+    return { object: "sandbox_reset" as const, livemode: false, property_id: hotel.property.id, reset_at: new Date().toISOString() };
+  });
+}

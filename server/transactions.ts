@@ -1,0 +1,24 @@
+import type { Db, Tx } from "@/db/client";
+
+/** serialization_failure and deadlock_detected: the transaction did nothing and may simply run again. */
+const retryable = new Set(["40001", "40P01"]);
+
+function pgCode(error: unknown): string | undefined {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code;
+}
+
+/**
+ * Runs `work` in a transaction, again (up to 5 times, with jittered backoff) when PostgreSQL
+ * aborts it for a serialization failure or a deadlock, so callers see an answer, never a 500.
+ */
+export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(work);
+    } catch (error) {
+      if (attempt >= 5 || !retryable.has(pgCode(error) ?? "")) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+    }
+  }
+}
