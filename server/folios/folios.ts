@@ -1,10 +1,12 @@
-import { and, asc, eq, sum } from "drizzle-orm";
+import { and, asc, eq, inArray, sum } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import type { Executor } from "@/db/client";
-import { folioCharges, folios, reservations, type NightlyRate } from "@/db/schema";
+import { folioCharges, folios, payments, refunds, reservations, type NightlyRate } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { idOf, money, timestamp } from "@/server/schemas";
+import { presentPayment, presentRefund } from "@/server/payments/present";
+import { paymentSchema, refundSchema } from "@/server/payments/schemas";
 import { findOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
 
 type FolioRow = typeof folios.$inferSelect;
@@ -40,10 +42,17 @@ export async function removeRoomNights(tx: Executor, folioId: string) {
   await tx.delete(folioCharges).where(and(eq(folioCharges.folioId, folioId), eq(folioCharges.kind, "room_night")));
 }
 
-/** What the guest owes: charges less net payments. Payments and refunds join in with issue #5. */
+/** Payments that moved money: captured, whether or not refunded since. */
+export const capturedStatuses = ["succeeded", "partially_refunded", "refunded"] as const;
+
+/** What the guest owes: charges, less captured payments, plus what was refunded of them. */
 export async function folioBalance(tx: Executor, folioId: string): Promise<number> {
-  const [row] = await tx.select({ total: sum(folioCharges.amount) }).from(folioCharges).where(eq(folioCharges.folioId, folioId));
-  return Number(row?.total ?? 0);
+  const [[charged], [paid], [refunded]] = await Promise.all([
+    tx.select({ total: sum(folioCharges.amount) }).from(folioCharges).where(eq(folioCharges.folioId, folioId)),
+    tx.select({ total: sum(payments.amount) }).from(payments).where(and(eq(payments.folioId, folioId), inArray(payments.status, [...capturedStatuses]))),
+    tx.select({ total: sum(refunds.amount) }).from(refunds).where(eq(refunds.folioId, folioId)),
+  ]);
+  return Number(charged?.total ?? 0) - Number(paid?.total ?? 0) + Number(refunded?.total ?? 0);
 }
 
 export async function closeFolio(tx: Executor, folioId: string) {
@@ -72,8 +81,8 @@ export const folioSchema = z
     reservation_id: idOf("res"),
     status: z.enum(["open", "closed"]),
     charges: z.array(chargeSchema),
-    payments: z.array(z.record(z.string(), z.unknown())),
-    refunds: z.array(z.record(z.string(), z.unknown())),
+    payments: z.array(paymentSchema),
+    refunds: z.array(refundSchema),
     balance: money,
     created_at: timestamp,
     updated_at: timestamp,
@@ -107,7 +116,11 @@ export const presentCharge = (c: ChargeRow, currency: string) => ({
 });
 
 async function presentFolio(db: Executor, folio: FolioRow) {
-  const charges = await db.select().from(folioCharges).where(eq(folioCharges.folioId, folio.id)).orderBy(asc(folioCharges.createdAt), asc(folioCharges.id));
+  const [charges, paymentRows, refundRows] = await Promise.all([
+    db.select().from(folioCharges).where(eq(folioCharges.folioId, folio.id)).orderBy(asc(folioCharges.createdAt), asc(folioCharges.id)),
+    db.select().from(payments).where(eq(payments.folioId, folio.id)).orderBy(asc(payments.createdAt), asc(payments.id)),
+    db.select().from(refunds).where(eq(refunds.folioId, folio.id)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
+  ]);
   return {
     id: folio.id,
     object: "folio" as const,
@@ -115,8 +128,8 @@ async function presentFolio(db: Executor, folio: FolioRow) {
     reservation_id: folio.reservationId,
     status: folio.status,
     charges: charges.map((c) => presentCharge(c, folio.currency)),
-    payments: [],
-    refunds: [],
+    payments: paymentRows.map(presentPayment),
+    refunds: refundRows.map(presentRefund),
     balance: { amount: await folioBalance(db, folio.id), currency: folio.currency },
     created_at: folio.createdAt.toISOString(),
     updated_at: folio.updatedAt.toISOString(),

@@ -1,11 +1,15 @@
 import { eventOperations } from "@/server/events/operations";
 import { guestOperations } from "@/server/guests/operations";
+import { housekeepingOperations } from "@/server/housekeeping/operations";
 import { inventoryOperations } from "@/server/inventory/operations";
+import { paymentOperations } from "@/server/payments/operations";
 import { propertyOperations } from "@/server/properties/operations";
 import { rateOperations } from "@/server/rates/operations";
+import { reportOperations } from "@/server/reports/operations";
 import { reservationOperations } from "@/server/reservations/operations";
 import { roomOperations } from "@/server/rooms/operations";
 import { sandboxOperations } from "@/server/sandbox/operations";
+import { webhookOperations } from "@/server/webhooks/operations";
 import type { AnyOperation } from "./operation";
 
 /** Every `/v1` operation, in the order the OpenAPI document lists them. */
@@ -16,6 +20,10 @@ export const operations: AnyOperation[] = [
   ...inventoryOperations,
   ...reservationOperations,
   ...guestOperations,
+  ...paymentOperations,
+  ...housekeepingOperations,
+  ...reportOperations,
   ...eventOperations,
+  ...webhookOperations,
   ...sandboxOperations,
 ];

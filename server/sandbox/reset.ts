@@ -6,11 +6,14 @@ import {
   folios,
   guestPreferences,
   guests,
+  housekeepingAssignments,
   idempotencyKeys,
   inventoryHolds,
   inventoryNights,
   properties,
+  payments,
   ratePlans,
+  refunds,
   reservations,
   roomTypes,
   rooms,
@@ -27,6 +30,9 @@ type TenantTable = PgTable & { accountId: PgColumn; livemode: PgColumn };
  * developer's own setup and history, and survive a reset.
  */
 export const sandboxDataTables: TenantTable[] = [
+  refunds,
+  payments,
+  housekeepingAssignments,
   folioCharges,
   folios,
   reservations,

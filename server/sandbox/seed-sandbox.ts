@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { dailyRates, folioCharges, folios, guests, properties, ratePlans, reservations, rooms, type ReservationStatus } from "@/db/schema";
+import { dailyRates, folioCharges, folios, guests, payments, properties, ratePlans, reservations, rooms, type ReservationStatus } from "@/db/schema";
 import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/server/dates";
 import { newId } from "@/server/ids";
 import { ensureNights, sellNights } from "@/server/inventory/nights";
@@ -110,6 +110,14 @@ export async function seedSandbox({ db, accountId }: { db: Executor; accountId: 
       await db.insert(folioCharges).values(
         nightly.map((n, k) => ({ id: newId("charge"), ...cols, folioId, kind: "room_night" as const, description: `${type.name}, ${ratePlan.name}, night of ${n.date}`, date: n.date, amount: n.amount, createdAt: new Date(at.getTime() + k) })),
       );
+    }
+    // Departed guests settled their folios by card; some in-house guests paid a deposit.
+    const paid = stay.status === "checked_out" ? total : stay.status === "checked_in" && i % 2 === 0 ? nightly[0].amount : 0;
+    if (paid > 0) {
+      await db.insert(payments).values({
+        id: newId("payment"), ...cols, propertyId: property.id, reservationId: id, folioId, amount: paid, currency: property.currency, status: "succeeded",
+        methodType: "card", cardBrand: "visa", cardLast4: "4242", cardExpMonth: 12, cardExpYear: 2030, capturedAt: at, createdAt: at, updatedAt: at,
+      });
     }
     await db.insert(reservations).values({
       id,

@@ -1,0 +1,87 @@
+import { eq } from "drizzle-orm";
+import { assignmentStatuses, housekeepingAssignments, properties, rooms } from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import { newId } from "@/server/ids";
+import { keyset, toPage, type PageRequest } from "@/server/pagination";
+import { findOwned, ownedBy, tenantValues, type Ctx } from "@/server/tenancy";
+import type { AssignmentCreate, AssignmentUpdate } from "./schemas";
+
+type Status = (typeof assignmentStatuses)[number];
+/** Work moves forward only: pending → in_progress → done (or straight to done). */
+const next: Record<Status, Status[]> = { pending: ["in_progress", "done"], in_progress: ["done"], done: [] };
+
+export async function createAssignment({ db, tenant, input }: Ctx & { input: AssignmentCreate }) {
+  const property = await findOwned(db, properties, tenant, input.property_id, "property", { param: "property_id" });
+  const room = await findOwned(db, rooms, tenant, input.room_id, "room", { param: "room_id" });
+  if (room.propertyId !== property.id) throw new ApiError("parameter_invalid", "The room belongs to another property.", { param: "room_id" });
+  const [row] = await db
+    .insert(housekeepingAssignments)
+    .values({ id: newId("housekeepingAssignment"), ...tenantValues(tenant), propertyId: property.id, roomId: room.id, date: input.date, assignee: input.assignee, notes: input.notes ?? null })
+    .returning();
+  return row;
+}
+
+export async function updateAssignment({ db, tenant, id, input }: Ctx & { id: string; input: AssignmentUpdate }) {
+  return db.transaction(async (tx) => {
+    const current = await findOwned(tx, housekeepingAssignments, tenant, id, "housekeeping_assignment", { forUpdate: true });
+    if (input.status && input.status !== current.status && !next[current.status].includes(input.status)) {
+      throw new ApiError("invalid_state_transition", `An assignment cannot go from ${current.status} to ${input.status}.`, { param: "status" });
+    }
+    const [row] = await tx
+      .update(housekeepingAssignments)
+      .set({
+        date: input.date ?? current.date,
+        assignee: input.assignee ?? current.assignee,
+        notes: input.notes === undefined ? current.notes : input.notes,
+        status: input.status ?? current.status,
+        updatedAt: new Date(),
+      })
+      .where(eq(housekeepingAssignments.id, current.id))
+      .returning();
+    return row;
+  });
+}
+
+export async function deleteAssignment({ db, tenant, id }: Ctx & { id: string }) {
+  const current = await findOwned(db, housekeepingAssignments, tenant, id, "housekeeping_assignment");
+  await db.delete(housekeepingAssignments).where(eq(housekeepingAssignments.id, current.id));
+  return current;
+}
+
+export type AssignmentFilters = { property_id?: string; date?: string; assignee?: string; status?: Status };
+
+export async function listAssignments({ db, tenant, filters, page }: Ctx & { filters: AssignmentFilters; page: PageRequest }) {
+  const q = keyset(housekeepingAssignments, page);
+  const t = housekeepingAssignments;
+  const rows = await db
+    .select()
+    .from(t)
+    .where(
+      ownedBy(
+        t,
+        tenant,
+        filters.property_id ? eq(t.propertyId, filters.property_id) : undefined,
+        filters.date ? eq(t.date, filters.date) : undefined,
+        filters.assignee ? eq(t.assignee, filters.assignee) : undefined,
+        filters.status ? eq(t.status, filters.status) : undefined,
+        q.where,
+      ),
+    )
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return toPage(rows, page);
+}
+
+export const presentAssignment = (a: typeof housekeepingAssignments.$inferSelect) => ({
+  id: a.id,
+  object: "housekeeping_assignment" as const,
+  livemode: a.livemode,
+  property_id: a.propertyId,
+  room_id: a.roomId,
+  date: a.date,
+  assignee: a.assignee,
+  notes: a.notes,
+  status: a.status,
+  created_at: a.createdAt.toISOString(),
+  updated_at: a.updatedAt.toISOString(),
+});

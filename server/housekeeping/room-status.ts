@@ -1,0 +1,64 @@
+import { eq } from "drizzle-orm";
+import { properties, rooms } from "@/db/schema";
+import { todayIn } from "@/server/dates";
+import { ApiError } from "@/server/errors";
+import { emitEvents } from "@/server/events/emit";
+import { presentInventoryRange } from "@/server/inventory/events";
+import { adjustOutOfOrder } from "@/server/inventory/nights";
+import { presentRoom } from "@/server/rooms/present";
+import { findOwned, type Ctx } from "@/server/tenancy";
+import { inTransaction } from "@/server/transactions";
+import type { StatusChange } from "./schemas";
+import { canMove } from "./transitions";
+
+/**
+ * Moves a room through the housekeeping states. Out of order takes the room off sale from today
+ * until `until` (or until further notice) and back on when it returns; both write
+ * `inventory.updated` beside `housekeeping.status_changed`.
+ */
+export async function changeRoomStatus({ db, tenant, roomId, input }: Ctx & { roomId: string; input: StatusChange }) {
+  return inTransaction(db, async (tx) => {
+    const room = await findOwned(tx, rooms, tenant, roomId, "room", { forUpdate: true });
+    const from = room.housekeepingStatus;
+    if (!canMove(from, input.status)) {
+      throw new ApiError("invalid_state_transition", `A room cannot go from ${from} to ${input.status}.`, { param: "status" });
+    }
+    const [property] = await tx.select().from(properties).where(eq(properties.id, room.propertyId));
+    const today = todayIn(property.timezone);
+    const goingOut = input.status === "out-of-order";
+    if (goingOut && !input.reason) throw new ApiError("parameter_missing", "A reason is required to put a room out of order.", { param: "reason" });
+    if (!goingOut && (input.reason || input.until)) {
+      throw new ApiError("parameter_invalid", "reason and until apply only to out-of-order.", { param: input.reason ? "reason" : "until" });
+    }
+    if (input.until && input.until <= today) throw new ApiError("parameter_invalid", `until must be after today (${today}).`, { param: "until" });
+    const events: Parameters<typeof emitEvents>[2] = [];
+    if (goingOut) {
+      await adjustOutOfOrder(tx, room.roomTypeId, 1, today, input.until ?? null);
+      events.push(inventoryChange(room, today, input.until ?? null));
+    } else if (from === "out-of-order") {
+      await adjustOutOfOrder(tx, room.roomTypeId, -1, today, room.outOfOrderUntil);
+      events.push(inventoryChange(room, today, room.outOfOrderUntil));
+    }
+    const [updated] = await tx
+      .update(rooms)
+      .set({
+        housekeepingStatus: input.status,
+        outOfOrderReason: goingOut ? input.reason! : null,
+        outOfOrderUntil: goingOut ? (input.until ?? null) : null,
+        updatedAt: new Date(),
+      })
+      .where(eq(rooms.id, room.id))
+      .returning();
+    await emitEvents(tx, tenant, [
+      { type: "housekeeping.status_changed", propertyId: room.propertyId, object: { ...presentRoom(updated), previous_status: from } },
+      ...events,
+    ]);
+    return updated;
+  });
+}
+
+const inventoryChange = (room: typeof rooms.$inferSelect, from: string, to: string | null) => ({
+  type: "inventory.updated" as const,
+  propertyId: room.propertyId,
+  object: presentInventoryRange({ propertyId: room.propertyId, roomTypeId: room.roomTypeId, from, to }),
+});

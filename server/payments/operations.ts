@@ -1,0 +1,73 @@
+import { ApiError } from "@/server/errors";
+import { defineOperation } from "@/server/http/operation";
+import { listSchema } from "@/server/http/pagination";
+import { emptyActionSchema } from "@/server/reservations/schemas";
+import { idParam } from "@/server/schemas";
+import { capturePayment, createPayment, getPayment, listPayments, listPaymentsByOffset, voidPayment } from "./payments";
+import { presentPayment, presentRefund } from "./present";
+import { createRefund, getRefund, listRefunds } from "./refunds";
+import { paymentCreateSchema, paymentListQuery, paymentSchema, refundCreateSchema, refundListQuery, refundSchema } from "./schemas";
+
+const tag = "Payments";
+const params = idParam("pay");
+
+export const paymentOperations = [
+  // GET /v1/payments: payments, newest first (cursor; offset still served, deprecated in v1.7)
+  defineOperation({
+    method: "get", path: "/payments", operationId: "listPayments", summary: "List payments", tag, scope: "payments:read",
+    description: "Requires scope `payments:read`. Cursor pagination. `offset` is deprecated (v1.7): still served, with `Deprecation: true` and a `Link` to the cursor form.",
+    query: paymentListQuery, list: true, allowOffset: true, response: listSchema(paymentSchema, "PaymentList"),
+    handler: async ({ ctx, query, list, c }) => {
+      const { offset, limit, cursor, ...filters } = query as typeof query & { offset?: number; limit: number; cursor?: string };
+      if (offset === undefined) return list.envelope(await listPayments({ ...ctx, filters, page: list.page }), presentPayment);
+      if (cursor) throw new ApiError("parameter_invalid", "Send either cursor or offset, not both.", { param: "offset", location: "query" });
+      const { rows, hasMore } = await listPaymentsByOffset({ ...ctx, filters, limit, offset });
+      const cursorForm = new URLSearchParams({ ...filters, limit: String(limit) } as Record<string, string>);
+      c.header("Deprecation", "true");
+      c.header("Link", `</v1/payments?${cursorForm}>; rel="alternate"; title="cursor pagination"`);
+      return { object: "list", data: rows.map(presentPayment), has_more: hasMore, next_cursor: null, prev_cursor: null };
+    },
+  }),
+  // POST /v1/payments: charge a reservation's folio (card, cash or bank transfer)
+  defineOperation({
+    method: "post", path: "/payments", operationId: "createPayment", summary: "Create a payment", tag, scope: "payments:write",
+    body: paymentCreateSchema, response: paymentSchema, status: 201,
+    handler: async ({ ctx, body }) => presentPayment(await createPayment({ ...ctx, input: body })),
+  }),
+  // GET /v1/payments/{id}: retrieve a payment
+  defineOperation({
+    method: "get", path: "/payments/{id}", operationId: "getPayment", summary: "Retrieve a payment", tag, scope: "payments:read",
+    params, response: paymentSchema,
+    handler: async ({ ctx, params }) => presentPayment(await getPayment({ ...ctx, id: params.id })),
+  }),
+  // POST /v1/payments/{id}/capture: capture an authorized card payment
+  defineOperation({
+    method: "post", path: "/payments/{id}/capture", operationId: "capturePayment", summary: "Capture an authorized payment", tag, scope: "payments:write",
+    params, body: emptyActionSchema, response: paymentSchema,
+    handler: async ({ ctx, params }) => presentPayment(await capturePayment({ ...ctx, id: params.id })),
+  }),
+  // POST /v1/payments/{id}/void: release an authorization
+  defineOperation({
+    method: "post", path: "/payments/{id}/void", operationId: "voidPayment", summary: "Void an authorized payment", tag, scope: "payments:write",
+    params, body: emptyActionSchema, response: paymentSchema,
+    handler: async ({ ctx, params }) => presentPayment(await voidPayment({ ...ctx, id: params.id })),
+  }),
+  // GET /v1/refunds: refunds, newest first
+  defineOperation({
+    method: "get", path: "/refunds", operationId: "listRefunds", summary: "List refunds", tag: "Refunds", scope: "payments:read",
+    query: refundListQuery, list: true, response: listSchema(refundSchema, "RefundList"),
+    handler: async ({ ctx, query, list }) => list.envelope(await listRefunds({ ...ctx, filters: query, page: list.page }), presentRefund),
+  }),
+  // POST /v1/refunds: refund a captured payment, fully by default
+  defineOperation({
+    method: "post", path: "/refunds", operationId: "createRefund", summary: "Create a refund", tag: "Refunds", scope: "payments:write",
+    body: refundCreateSchema, response: refundSchema, status: 201,
+    handler: async ({ ctx, body }) => presentRefund(await createRefund({ ...ctx, input: body })),
+  }),
+  // GET /v1/refunds/{id}: retrieve a refund
+  defineOperation({
+    method: "get", path: "/refunds/{id}", operationId: "getRefund", summary: "Retrieve a refund", tag: "Refunds", scope: "payments:read",
+    params: idParam("re"), response: refundSchema,
+    handler: async ({ ctx, params }) => presentRefund(await getRefund({ ...ctx, id: params.id })),
+  }),
+];

@@ -1,0 +1,36 @@
+import type { payments, refunds } from "@/db/schema";
+
+export const presentPayment = (p: typeof payments.$inferSelect) => ({
+  id: p.id,
+  object: "payment" as const,
+  livemode: p.livemode,
+  property_id: p.propertyId,
+  reservation_id: p.reservationId,
+  folio_id: p.folioId,
+  amount: { amount: p.amount, currency: p.currency },
+  amount_refunded: { amount: p.amountRefunded, currency: p.currency },
+  status: p.status,
+  captured: p.capturedAt !== null,
+  payment_method:
+    p.methodType === "card"
+      ? { type: "card" as const, brand: p.cardBrand ?? "unknown", last4: p.cardLast4 ?? "", exp_month: p.cardExpMonth ?? undefined, exp_year: p.cardExpYear ?? undefined }
+      : p.methodType === "bank_transfer"
+        ? { type: "bank_transfer" as const, reference: p.bankReference }
+        : { type: "cash" as const },
+  failure_code: p.failureCode,
+  failure_message: p.failureMessage,
+  created_at: p.createdAt.toISOString(),
+  updated_at: p.updatedAt.toISOString(),
+});
+
+export const presentRefund = (r: typeof refunds.$inferSelect) => ({
+  id: r.id,
+  object: "refund" as const,
+  livemode: r.livemode,
+  payment_id: r.paymentId,
+  folio_id: r.folioId,
+  amount: { amount: r.amount, currency: r.currency },
+  reason: r.reason,
+  status: r.status,
+  created_at: r.createdAt.toISOString(),
+});

@@ -1,0 +1,63 @@
+import { eq, sql } from "drizzle-orm";
+import { payments, refunds } from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import { emitEvent } from "@/server/events/emit";
+import { newId } from "@/server/ids";
+import { keyset, toPage, type PageRequest } from "@/server/pagination";
+import { findOwned, ownedBy, tenantValues, type Ctx } from "@/server/tenancy";
+import { inTransaction } from "@/server/transactions";
+import { presentPayment } from "./present";
+import type { RefundCreate } from "./schemas";
+
+/**
+ * Refunds all or part of a captured payment. The payment row is locked first, so concurrent
+ * refunds of one payment queue up and each sees what the last left refundable: together they
+ * can never exceed the payment.
+ */
+export async function createRefund({ db, tenant, input }: Ctx & { input: RefundCreate }) {
+  return inTransaction(db, async (tx) => {
+    const payment = await findOwned(tx, payments, tenant, input.payment_id, "payment", { param: "payment_id", forUpdate: true });
+    if (payment.status !== "succeeded" && payment.status !== "partially_refunded") {
+      throw new ApiError("invalid_state_transition", `Only a captured payment can be refunded; this one is ${payment.status}.`);
+    }
+    const refundable = payment.amount - payment.amountRefunded;
+    const amount = input.amount ?? refundable;
+    if (amount > refundable) {
+      throw new ApiError("amount_exceeds_refundable", `At most ${refundable} (minor units) of this payment can still be refunded.`, { param: "amount" });
+    }
+    const [refund] = await tx
+      .insert(refunds)
+      .values({
+        id: newId("refund"),
+        ...tenantValues(tenant),
+        propertyId: payment.propertyId,
+        paymentId: payment.id,
+        folioId: payment.folioId,
+        amount,
+        currency: payment.currency,
+        reason: input.reason ?? null,
+      })
+      .returning();
+    const fully = amount === refundable;
+    const [updated] = await tx
+      .update(payments)
+      .set({ amountRefunded: sql`${payments.amountRefunded} + ${amount}`, status: fully ? "refunded" : "partially_refunded", updatedAt: new Date() })
+      .where(eq(payments.id, payment.id))
+      .returning();
+    await emitEvent(tx, tenant, { type: "payment.refunded", propertyId: payment.propertyId, object: { ...presentPayment(updated), refund_id: refund.id } });
+    return refund;
+  });
+}
+
+export const getRefund = ({ db, tenant, id }: Ctx & { id: string }) => findOwned(db, refunds, tenant, id, "refund");
+
+export async function listRefunds({ db, tenant, filters, page }: Ctx & { filters: { payment_id?: string }; page: PageRequest }) {
+  const q = keyset(refunds, page);
+  const rows = await db
+    .select()
+    .from(refunds)
+    .where(ownedBy(refunds, tenant, filters.payment_id ? eq(refunds.paymentId, filters.payment_id) : undefined, q.where))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return toPage(rows, page);
+}

@@ -1,0 +1,82 @@
+import { z } from "@hono/zod-openapi";
+import { paymentStatuses } from "@/db/schema";
+import { idOf, money, timestamp } from "@/server/schemas";
+
+export const paymentMethodInput = z
+  .discriminatedUnion("type", [
+    z.strictObject({
+      type: z.literal("card"),
+      number: z.string().regex(/^\d{12,19}$/, "Expected 12 to 19 digits."),
+      exp_month: z.number().int().min(1).max(12),
+      exp_year: z.number().int().min(2000).max(2100),
+      cvc: z.string().regex(/^\d{3,4}$/, "Expected 3 or 4 digits."),
+    }),
+    z.strictObject({ type: z.literal("cash") }),
+    z.strictObject({ type: z.literal("bank_transfer"), reference: z.string().trim().min(1).max(100).optional() }),
+  ])
+  .openapi("PaymentMethodInput");
+
+export const paymentCreateSchema = z
+  .strictObject({
+    reservation_id: z.string().min(1),
+    amount: z.number().int().min(1).max(100_000_000).optional().openapi({ description: "Minor units; defaults to the folio balance." }),
+    payment_method: paymentMethodInput,
+    capture: z.boolean().default(true).openapi({ description: "false authorizes a card only; capture or void it later." }),
+  })
+  .openapi("PaymentCreate");
+
+export const paymentSchema = z
+  .object({
+    id: idOf("pay"),
+    object: z.literal("payment"),
+    livemode: z.boolean(),
+    property_id: idOf("prop"),
+    reservation_id: idOf("res"),
+    folio_id: idOf("fol"),
+    amount: money,
+    amount_refunded: money,
+    status: z.enum(paymentStatuses),
+    captured: z.boolean(),
+    payment_method: z.object({
+      type: z.enum(["card", "cash", "bank_transfer"]),
+      brand: z.string().optional(),
+      last4: z.string().optional(),
+      exp_month: z.number().int().optional(),
+      exp_year: z.number().int().optional(),
+      reference: z.string().nullable().optional(),
+    }),
+    failure_code: z.string().nullable(),
+    failure_message: z.string().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .openapi("Payment");
+
+export const paymentListQuery = z.strictObject({ reservation_id: z.string().optional(), status: z.enum(paymentStatuses).optional() });
+
+export const refundCreateSchema = z
+  .strictObject({
+    payment_id: z.string().min(1),
+    amount: z.number().int().min(1).max(100_000_000).optional().openapi({ description: "Minor units; defaults to everything still refundable." }),
+    reason: z.string().trim().min(1).max(500).optional(),
+  })
+  .openapi("RefundCreate");
+
+export const refundSchema = z
+  .object({
+    id: idOf("re"),
+    object: z.literal("refund"),
+    livemode: z.boolean(),
+    payment_id: idOf("pay"),
+    folio_id: idOf("fol"),
+    amount: money,
+    reason: z.string().nullable(),
+    status: z.literal("succeeded"),
+    created_at: timestamp,
+  })
+  .openapi("Refund");
+
+export const refundListQuery = z.strictObject({ payment_id: z.string().optional() });
+
+export type PaymentCreate = z.output<typeof paymentCreateSchema>;
+export type RefundCreate = z.output<typeof refundCreateSchema>;

@@ -1,0 +1,59 @@
+import { nightsOf, type IsoDate } from "@/server/dates";
+
+/** Per-night inputs, as the queries return them. */
+export type NightFigures = { date: IsoDate; roomsAvailable: number; roomsSold: number; roomRevenue: number };
+export type MoneyByDate = Map<IsoDate, number>;
+
+const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
+/** Averages of money stay in whole minor units, rounded half up. */
+const perUnit = (amount: number, units: number) => (units > 0 ? Math.round(amount / units) : 0);
+
+export function occupancyRows(from: IsoDate, to: IsoDate, nights: Map<IsoDate, NightFigures>) {
+  return nightsOf(from, to).map((date) => {
+    const n = nights.get(date) ?? { date, roomsAvailable: 0, roomsSold: 0, roomRevenue: 0 };
+    return { date, rooms_available: n.roomsAvailable, rooms_sold: n.roomsSold, occupancy: Math.round(ratio(n.roomsSold, n.roomsAvailable) * 10_000) / 10_000 };
+  });
+}
+
+export function occupancyTotals(rows: ReturnType<typeof occupancyRows>) {
+  const available = rows.reduce((s, r) => s + r.rooms_available, 0);
+  const sold = rows.reduce((s, r) => s + r.rooms_sold, 0);
+  return { rooms_available: available, rooms_sold: sold, occupancy: Math.round(ratio(sold, available) * 10_000) / 10_000 };
+}
+
+/** ADR = room revenue / rooms sold; RevPAR = room revenue / rooms available. */
+export function revenueRows(from: IsoDate, to: IsoDate, nights: Map<IsoDate, NightFigures>, payments: MoneyByDate, refunds: MoneyByDate) {
+  return nightsOf(from, to).map((date) => {
+    const n = nights.get(date) ?? { date, roomsAvailable: 0, roomsSold: 0, roomRevenue: 0 };
+    return {
+      date,
+      room_revenue: n.roomRevenue,
+      adr: perUnit(n.roomRevenue, n.roomsSold),
+      revpar: perUnit(n.roomRevenue, n.roomsAvailable),
+      payments: payments.get(date) ?? 0,
+      refunds: refunds.get(date) ?? 0,
+    };
+  });
+}
+
+export function revenueTotals(rows: ReturnType<typeof revenueRows>, nights: Map<IsoDate, NightFigures>) {
+  const revenue = rows.reduce((s, r) => s + r.room_revenue, 0);
+  const sold = [...nights.values()].reduce((s, n) => s + n.roomsSold, 0);
+  const available = [...nights.values()].reduce((s, n) => s + n.roomsAvailable, 0);
+  return {
+    room_revenue: revenue,
+    adr: perUnit(revenue, sold),
+    revpar: perUnit(revenue, available),
+    payments: rows.reduce((s, r) => s + r.payments, 0),
+    refunds: rows.reduce((s, r) => s + r.refunds, 0),
+  };
+}
+
+/** RFC 4180 CSV: a header of the row keys, fields quoted when they hold a comma, quote or line break. */
+export function toCsv(rows: Record<string, unknown>[], columns: string[]): string {
+  const field = (v: unknown) => {
+    const s = v === null || v === undefined ? "" : String(v);
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [columns.join(","), ...rows.map((r) => columns.map((c) => field(r[c])).join(","))].join("\r\n") + "\r\n";
+}

@@ -1,0 +1,75 @@
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { defineOperation } from "@/server/http/operation";
+import type { ApiEnv } from "@/server/http/env";
+import { date, idOf } from "@/server/schemas";
+import { toCsv } from "./build";
+import { occupancyReport, productionReport, revenueReport } from "./reports";
+
+const query = z.strictObject({
+  property_id: z.string().min(1),
+  from: date,
+  to: date.openapi({ description: "Exclusive." }),
+  group_by: z.enum(["source", "channel", "rate_plan", "room_type"]).optional().openapi({ description: "Production report only; default `source`." }),
+  format: z.enum(["json", "csv"]).default("json"),
+});
+
+const header = {
+  object: z.literal("report"),
+  livemode: z.boolean(),
+  property_id: idOf("prop"),
+  currency: z.string(),
+  from: date,
+  to: date,
+};
+const occupancyRow = z.object({ date, rooms_available: z.number().int(), rooms_sold: z.number().int(), occupancy: z.number().openapi({ description: "0–1" }) });
+const revenueRow = z.object({
+  date,
+  room_revenue: z.number().int(),
+  adr: z.number().int(),
+  revpar: z.number().int(),
+  payments: z.number().int(),
+  refunds: z.number().int(),
+});
+const productionRow = z.object({
+  group: z.string().nullable(),
+  group_name: z.string().nullable().optional(),
+  reservations: z.number().int(),
+  room_nights: z.number().int(),
+  room_revenue: z.number().int(),
+  cancellations: z.number().int(),
+});
+
+/** CSV answers carry the report's rows only; totals are the JSON form's. */
+function respond(c: Context<ApiEnv>, format: "json" | "csv", report: { type: string; property_id: string; from: string; to: string; data: Record<string, unknown>[] }, columns: string[]) {
+  if (format === "json") return report;
+  const filename = `${report.type}-${report.property_id}-${report.from}-${report.to}.csv`;
+  return c.body(toCsv(report.data, columns), 200, { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${filename}"` });
+}
+
+const tag = "Reports";
+const description = "Requires scope `reports:read`. `format=csv` answers `text/csv` as an attachment.";
+
+export const reportOperations = [
+  // GET /v1/reports/occupancy: rooms available and sold per night, occupancy 0–1
+  defineOperation({
+    method: "get", path: "/reports/occupancy", operationId: "occupancyReport", summary: "Occupancy report", tag, scope: "reports:read", description, query,
+    response: z.object({ ...header, type: z.literal("occupancy"), data: z.array(occupancyRow), totals: occupancyRow.omit({ date: true }) }).openapi("OccupancyReport"),
+    handler: async ({ ctx, query, c }) => respond(c, query.format, await occupancyReport({ ...ctx, query }), ["date", "rooms_available", "rooms_sold", "occupancy"]),
+  }),
+  // GET /v1/reports/revenue: room revenue, ADR, RevPAR, payments and refunds per night
+  defineOperation({
+    method: "get", path: "/reports/revenue", operationId: "revenueReport", summary: "Revenue report", tag, scope: "reports:read", description, query,
+    response: z.object({ ...header, type: z.literal("revenue"), data: z.array(revenueRow), totals: revenueRow.omit({ date: true }) }).openapi("RevenueReport"),
+    handler: async ({ ctx, query, c }) => respond(c, query.format, await revenueReport({ ...ctx, query }), ["date", "room_revenue", "adr", "revpar", "payments", "refunds"]),
+  }),
+  // GET /v1/reports/production: arrivals grouped by source, channel, rate plan or room type
+  defineOperation({
+    method: "get", path: "/reports/production", operationId: "productionReport", summary: "Production report", tag, scope: "reports:read", description, query,
+    response: z
+      .object({ ...header, type: z.literal("production"), group_by: z.string(), data: z.array(productionRow), totals: productionRow.omit({ group: true, group_name: true }) })
+      .openapi("ProductionReport"),
+    handler: async ({ ctx, query, c }) =>
+      respond(c, query.format, await productionReport({ ...ctx, query }), ["group", ...(query.group_by === "rate_plan" || query.group_by === "room_type" ? ["group_name"] : []), "reservations", "room_nights", "room_revenue", "cancellations"]),
+  }),
+];

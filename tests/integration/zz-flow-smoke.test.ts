@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startHarness, type Harness } from "../support/harness";
+import { todayIn, addDays } from "@/server/dates";
+
+let h: Harness;
+beforeAll(async () => { h = await startHarness(); });
+afterAll(async () => h?.close());
+
+it("books, pays, refunds, reports in the sandbox", async () => {
+  const s = { sandbox: true };
+  const prop = (await h.get("/v1/properties", s)).json.data[0];
+  const types = (await h.get(`/v1/room_types?property_id=${prop.id}`, s)).json.data;
+  const king = types.find((t: any) => t.code === "KING");
+  const plans = (await h.get(`/v1/rate_plans?property_id=${prop.id}`, s)).json.data;
+  const bar = plans.find((p: any) => p.code === "BAR");
+  const today = todayIn(prop.timezone);
+  const avail = await h.get(`/v1/availability?property_id=${prop.id}&check_in=${addDays(today, 3)}&check_out=${addDays(today, 5)}&adults=2`, s);
+  expect(avail.status, JSON.stringify(avail.json)).toBe(200);
+  const res = await h.post("/v1/reservations", { property_id: prop.id, guest: { first_name: "A", last_name: "B", email: "ab@x.com" }, check_in: addDays(today, 3), check_out: addDays(today, 5), room_type_id: king.id, rate_plan_id: bar.id, adults: 2 }, s);
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  const pay = await h.post("/v1/payments", { reservation_id: res.json.id, payment_method: { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2031, cvc: "123" } }, s);
+  expect(pay.status, JSON.stringify(pay.json)).toBe(201);
+  const declined = await h.post("/v1/payments", { reservation_id: res.json.id, amount: 100, payment_method: { type: "card", number: "4000000000000002", exp_month: 12, exp_year: 2031, cvc: "123" } }, s);
+  expect(declined.status).toBe(402);
+  expect(declined.json.error.payment_id).toMatch(/^pay_/);
+  const refund = await h.post("/v1/refunds", { payment_id: pay.json.id, amount: 1000 }, s);
+  expect(refund.status, JSON.stringify(refund.json)).toBe(201);
+  const folio = await h.get(`/v1/reservations/${res.json.id}/folio`, s);
+  expect(folio.json.balance.amount).toBe(1000);
+  const rep = await h.get(`/v1/reports/revenue?property_id=${prop.id}&from=${addDays(today, -30)}&to=${addDays(today, 30)}`, s);
+  expect(rep.status, JSON.stringify(rep.json)).toBe(200);
+  const prod = await h.get(`/v1/reports/production?property_id=${prop.id}&from=${addDays(today, -30)}&to=${addDays(today, 30)}&format=csv`, s);
+  expect(prod.status).toBe(200);
+  expect(prod.headers.get("content-type")).toMatch(/text\/csv/);
+  const rooms = (await h.get(`/v1/rooms?property_id=${prop.id}&housekeeping_status=dirty`, s)).json.data;
+  const hk = await h.post(`/v1/rooms/${rooms[0].id}/housekeeping`, { status: "clean" }, s);
+  expect(hk.status, JSON.stringify(hk.json)).toBe(200);
+  const ooo = await h.post(`/v1/rooms/${rooms[0].id}/housekeeping`, { status: "out-of-order", reason: "leak" }, s);
+  expect(ooo.status, JSON.stringify(ooo.json)).toBe(200);
+  const reset = await h.post("/v1/sandbox/reset", {}, s);
+  expect(reset.status, JSON.stringify(reset.json)).toBe(200);
+  const ev = await h.get("/v1/events?limit=100", s);
+  expect(ev.json.data.map((e: any) => e.type)).toContain("payment.refunded");
+});
