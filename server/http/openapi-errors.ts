@@ -12,7 +12,8 @@ export const errorSchema = z
       message: z.string(),
       param: z.string().optional().openapi({ description: "Dotted path of the parameter at fault, e.g. `guest.email`." }),
       request_id: z.string(),
-      payment_id: z.string().optional(),
+      payment_id: z.string().optional().openapi({ description: "Card errors: the failed payment, recorded." }),
+      reason: z.string().optional().openapi({ description: "`restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate)." }),
     }),
   })
   .openapi("Error");
