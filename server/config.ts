@@ -19,6 +19,27 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NEXTAUTH_SECRET: z.string().optional(),
   NEXTAUTH_URL: z.string().url().optional(),
+  /** Webhook retry delays in seconds, comma-separated, one per attempt after the first (default: the specification's schedule). */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, "Expected comma-separated whole seconds, e.g. 30,120,600")
+    .optional(),
+  /** Lets webhook URLs reach private, loopback and link-local addresses in production (self-hosting, tests). */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
+  WEBHOOK_BREAKER_WINDOW_SECONDS: z.coerce.number().int().min(1).default(300),
+  WEBHOOK_BREAKER_MIN_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  /** Deadline of one delivery attempt (connect, headers and body); 10 s by contract, shorter only for tests. */
+  WEBHOOK_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
+  /** 0 stops this process from dispatching webhooks (another process or Inngest does it). */
+  WEBHOOK_DISPATCHER: z.enum(["0", "1"]).default("1").transform((v) => v === "1"),
+  /** smtp(s)://user:pass@host:port for the circuit-breaker e-mail; without it mail is kept in the mail outbox. */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default("Innkeep <no-reply@innkeep.local>"),
+  INNGEST_EVENT_KEY: z.string().min(1).optional(),
+  INNGEST_SIGNING_KEY: z.string().min(1).optional(),
+  /** With INNGEST_BASE_URL: use a local Inngest dev server instead of Inngest Cloud. */
+  INNGEST_DEV: flag,
+  INNGEST_BASE_URL: z.string().url().optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { tenantColumns, ts } from "./columns";
 
@@ -16,6 +17,12 @@ export const events = pgTable(
     /** `data.object`: the full resource at the time of the event. */
     object: jsonb("object").$type<Record<string, unknown>>().notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
+    /** Set by the webhook fan-out in the transaction that creates the event's deliveries. */
+    fannedOutAt: ts("fanned_out_at"),
   },
-  (t) => [index("events_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id), index("events_type_idx").on(t.accountId, t.livemode, t.type, t.createdAt)],
+  (t) => [
+    index("events_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
+    index("events_type_idx").on(t.accountId, t.livemode, t.type, t.createdAt),
+    index("events_fanout_idx").on(t.createdAt, t.id).where(sql`${t.fannedOutAt} is null`),
+  ],
 );

@@ -9,3 +9,4 @@ export * from "./events";
 export * from "./idempotency";
 export * from "./payments";
 export * from "./housekeeping";
+export * from "./webhooks";

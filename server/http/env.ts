@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import type { ApiError } from "@/server/errors";
 import type { Principal } from "@/server/auth/authenticate-token";
 import type { Logger } from "@/server/observability/logger";
+import type { UrlPolicy } from "@/server/webhooks/endpoints";
 import type { RateLimiter, RateState } from "./rate-limit";
 
 /** What the REST app needs from the outside world; tests build their own. */
@@ -11,6 +12,8 @@ export type ApiDeps = {
   limiter: RateLimiter;
   /** Take the client address from X-Forwarded-For (TRUST_PROXY=1). */
   trustProxy: boolean;
+  /** How webhook URLs are checked at registration; default: from the environment (tests override). */
+  webhookUrlPolicy?: UrlPolicy;
 };
 
 export type ApiEnv = {

@@ -7,6 +7,7 @@ import { scopes, type Scope } from "@/server/auth/scopes";
 import { createApp } from "@/server/http/app";
 import type { ApiDeps } from "@/server/http/env";
 import { RateLimiter } from "@/server/http/rate-limit";
+import type { UrlPolicy } from "@/server/webhooks/endpoints";
 import { testDatabase } from "./database";
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
@@ -16,9 +17,14 @@ type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string;
  * The real app on a real socket over a fresh database, with one account (all scopes) ready.
  * Tests speak HTTP to it exactly as an integrator would.
  */
-export async function startHarness(options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number } = {}) {
+export async function startHarness(options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number; webhookUrlPolicy?: UrlPolicy } = {}) {
   const database = await testDatabase({ max: options.max });
-  const deps: ApiDeps = { db: database.db, limiter: options.limiter ?? new RateLimiter(), trustProxy: options.trustProxy ?? false };
+  const deps: ApiDeps = {
+    db: database.db,
+    limiter: options.limiter ?? new RateLimiter(),
+    trustProxy: options.trustProxy ?? false,
+    webhookUrlPolicy: options.webhookUrlPolicy,
+  };
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));

@@ -1,0 +1,9 @@
+// /api/inngest: Inngest calls the webhook delivery functions here (when INNGEST_* is configured)
+import { serve } from "inngest/next";
+import { inngest } from "@/server/webhooks/inngest/client";
+import { inngestFunctions } from "@/server/webhooks/inngest/functions";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT } = serve({ client: inngest, functions: inngestFunctions });

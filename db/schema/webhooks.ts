@@ -1,0 +1,150 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { tenantColumns, timestamps, ts } from "./columns";
+import { events } from "./events";
+
+/** A subscriber URL with its event selector (contract §7). */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    url: text("url").notNull(),
+    description: text("description"),
+    /** `["*"]` or event types. */
+    enabledEvents: text("enabled_events").array().notNull(),
+    apiVersion: text("api_version").notNull(),
+    status: text("status", { enum: ["enabled", "disabled"] }).notNull().default("enabled"),
+    disabledReason: text("disabled_reason", { enum: ["circuit_breaker", "manual"] }),
+    /** When it was last (re-)enabled: the circuit breaker only weighs attempts after it. */
+    enabledAt: ts("enabled_at").notNull().defaultNow(),
+    ...timestamps(),
+  },
+  (t) => [index("webhook_endpoints_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],
+);
+
+/**
+ * Signing secrets. Kept in clear: HMAC signing needs the secret itself. During a rotation the
+ * old ones carry an `expires_at`, and each delivery is signed with every unexpired one.
+ */
+export const webhookSecrets = pgTable(
+  "webhook_secrets",
+  {
+    id: text("id").primaryKey(),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    secret: text("secret").notNull(),
+    expiresAt: ts("expires_at"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("webhook_secrets_endpoint_idx").on(t.endpointId)],
+);
+
+export const deliveryStatuses = ["queued", "retry_scheduled", "succeeded", "failed"] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+/** One (event, endpoint) delivery and where it stands; its attempts are `webhook_attempts`. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id),
+    eventType: text("event_type").notNull(),
+    eventCreatedAt: ts("event_created_at").notNull(),
+    /** `event`: the fan-out of a new event; `replay` and `backfill`: asked for through the API. */
+    source: text("source", { enum: ["event", "replay", "backfill"] }).notNull(),
+    backfillId: text("backfill_id"),
+    /** Position within its backfill: a backfill's first attempts go out strictly in this order. */
+    backfillSeq: integer("backfill_seq"),
+    status: text("status", { enum: deliveryStatuses }).notNull().default("queued"),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    /** Due time of the next attempt; null once succeeded or failed. */
+    nextAttemptAt: ts("next_attempt_at"),
+    /** A worker holds the delivery until then; a crashed worker's lease simply runs out. */
+    leaseUntil: ts("lease_until"),
+    leaseToken: text("lease_token"),
+    firstAttemptAt: ts("first_attempt_at"),
+    ...timestamps(),
+  },
+  (t) => [
+    // The fan-out's guard: one delivery per (event, endpoint), however often it runs.
+    uniqueIndex("webhook_deliveries_fanout_key").on(t.eventId, t.endpointId).where(sql`${t.source} = 'event'`),
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('queued', 'retry_scheduled')`),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.id),
+    index("webhook_deliveries_backfill_idx").on(t.backfillId, t.backfillSeq).where(sql`${t.backfillId} is not null`),
+  ],
+);
+
+/** Every attempt, as the receiver answered it (or why it could not). */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: text("id").primaryKey(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id").notNull(),
+    number: integer("number").notNull(),
+    startedAt: ts("started_at").notNull(),
+    latencyMs: integer("latency_ms").notNull(),
+    responseStatus: integer("response_status"),
+    responseHeaders: jsonb("response_headers").$type<Record<string, string>>().notNull(),
+    /** The first 8 KiB of the answer, as text. */
+    responseBody: text("response_body").notNull(),
+    error: text("error"),
+    outcome: text("outcome", { enum: ["succeeded", "retry", "failed"] }).notNull(),
+    /** Counts against the endpoint in the circuit breaker (5xx, timeouts and network errors; never 3xx). */
+    serverError: boolean("server_error").notNull(),
+  },
+  (t) => [
+    uniqueIndex("webhook_attempts_number_key").on(t.deliveryId, t.number),
+    index("webhook_attempts_breaker_idx").on(t.endpointId, t.startedAt),
+  ],
+);
+
+/** A backfill: a window of past events queued again to one endpoint, in their original order. */
+export const webhookBackfills = pgTable(
+  "webhook_backfills",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    since: ts("since").notNull(),
+    until: ts("until").notNull(),
+    /** The types asked for; null: every type the endpoint selects. */
+    eventTypes: text("event_types").array(),
+    status: text("status", { enum: ["queued", "running", "completed"] }).notNull().default("queued"),
+    eventsTotal: integer("events_total").notNull(),
+    eventsQueued: integer("events_queued").notNull().default(0),
+    /** The last event queued, in (created_at, id) order. */
+    cursorCreatedAt: ts("cursor_created_at"),
+    cursorEventId: text("cursor_event_id"),
+    ...timestamps(),
+  },
+  (t) => [index("webhook_backfills_endpoint_idx").on(t.endpointId, t.createdAt)],
+);
+
+/** Mail the platform sends (circuit-breaker notices); kept whether or not SMTP delivered it. */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    to: text("to"),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    sentAt: ts("sent_at"),
+    error: text("error"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("mail_outbox_account_idx").on(t.accountId, t.createdAt)],
+);

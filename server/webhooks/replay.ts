@@ -1,0 +1,47 @@
+import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import { newId } from "@/server/ids";
+import { findOwned, type Ctx } from "@/server/tenancy";
+import { selects } from "./fan-out";
+import { deliveriesQueued } from "./queue";
+
+/** Replay and backfill reach back this far (specification, Replay; the 72-hour figure). */
+export const replayWindowMs = 72 * 3_600_000;
+
+export function assertInsideReplayWindow(at: Date, param: string, now = Date.now()) {
+  if (at.getTime() < now - replayWindowMs) {
+    throw new ApiError("outside_replay_window", `Only events from the last 72 hours can be replayed; '${param}' is older.`, { param });
+  }
+}
+
+/**
+ * POST /webhook_endpoints/{id}/replay: a new delivery of one event, with the event's own id,
+ * queued at once (also to a disabled endpoint, where it waits like any other delivery).
+ */
+export async function replayEvent({ db, tenant, endpointId, eventId }: Ctx & { endpointId: string; eventId: string }) {
+  const endpoint = await findOwned(db, webhookEndpoints, tenant, endpointId, "webhook endpoint");
+  const event = await findOwned(db, events, tenant, eventId, "event", { param: "event_id" });
+  assertInsideReplayWindow(event.createdAt, "event_id");
+  if (!selects(endpoint.enabledEvents, event.type)) {
+    throw new ApiError("parameter_invalid", `The endpoint does not subscribe to '${event.type}' events; add it to enabled_events to replay this event.`, {
+      param: "event_id",
+    });
+  }
+  const [delivery] = await db
+    .insert(webhookDeliveries)
+    .values({
+      id: newId("delivery"),
+      accountId: tenant.accountId,
+      livemode: tenant.livemode,
+      endpointId: endpoint.id,
+      eventId: event.id,
+      eventType: event.type,
+      eventCreatedAt: event.createdAt,
+      source: "replay",
+      status: "queued",
+      nextAttemptAt: new Date(),
+    })
+    .returning();
+  await deliveriesQueued([delivery.id], "replay");
+  return { replayed: true as const, event_id: event.id, delivery_id: delivery.id, status: "queued" as const };
+}

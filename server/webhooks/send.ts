@@ -1,0 +1,102 @@
+import http, { type IncomingHttpHeaders } from "node:http";
+import https from "node:https";
+import { BlockedAddressError, guardedLookup, literalBlocked, type Lookup } from "./url-guard";
+
+/** At most this much of an answer is read; the rest is dropped with the connection. */
+export const maxResponseBytes = 64 * 1024;
+
+export type Exchange = {
+  /** null when no answer came (timeout, reset, refused, blocked address). */
+  status: number | null;
+  headers: Record<string, string>;
+  /** What was read of the body, at most `maxResponseBytes`. */
+  body: Buffer;
+  error: string | null;
+  latencyMs: number;
+};
+
+export type SendOptions = {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** Deadline for the whole exchange: connect, headers and body. */
+  timeoutMs: number;
+  blockPrivateNetworks: boolean;
+  lookup?: Lookup;
+};
+
+const flatten = (headers: IncomingHttpHeaders): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : String(v ?? "")]));
+
+/**
+ * One POST to a webhook endpoint. Never throws: every failure is an Exchange with `error`.
+ * Redirects are not followed (node:http never does); the body is cut at 64 KiB; one deadline
+ * covers the whole exchange; with private networks blocked the resolved address is checked at
+ * connection time.
+ */
+export function sendWebhook(options: SendOptions): Promise<Exchange> {
+  const started = performance.now();
+  const latency = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let settled = false;
+    let status: number | null = null;
+    let headers: Record<string, string> = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ status, headers, body: Buffer.concat(chunks).subarray(0, maxResponseBytes), error, latencyMs: latency() });
+    };
+
+    let url: URL;
+    try {
+      url = new URL(options.url);
+    } catch {
+      return finish("invalid URL");
+    }
+    if (options.blockPrivateNetworks) {
+      const why = literalBlocked(url);
+      if (why) return finish(new BlockedAddressError(url.hostname, url.hostname, why).message);
+    }
+    const client = url.protocol === "https:" ? https : http;
+    const payload = Buffer.from(options.body, "utf8");
+    const req = client.request(url, {
+      method: "POST",
+      headers: { ...options.headers, "content-length": String(payload.length) },
+      agent: false,
+      ...(options.blockPrivateNetworks ? { lookup: guardedLookup(options.lookup) } : options.lookup ? { lookup: options.lookup } : {}),
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish(`timeout: no complete answer within ${options.timeoutMs} ms`);
+    }, options.timeoutMs);
+
+    req.on("error", (error: NodeJS.ErrnoException) => finish(describeError(error)));
+    req.on("response", (res) => {
+      status = res.statusCode ?? null;
+      headers = flatten(res.headers);
+      res.on("data", (chunk: Buffer) => {
+        if (settled) return;
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= maxResponseBytes) {
+          // Enough read: the status stands, the rest of the body is not our business.
+          finish(null);
+          res.destroy();
+        }
+      });
+      res.on("end", () => finish(null));
+      res.on("error", (error: NodeJS.ErrnoException) => finish(describeError(error)));
+      res.on("aborted", () => finish("connection reset while reading the answer"));
+    });
+    req.end(payload);
+  });
+}
+
+function describeError(error: NodeJS.ErrnoException): string {
+  if (error instanceof BlockedAddressError || error.code === "EBLOCKED") return error.message;
+  const code = error.code ? `${error.code}: ` : "";
+  return `${code}${error.message}`.slice(0, 500);
+}

@@ -1,0 +1,73 @@
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Db } from "@/db/client";
+import { startDispatcher, type Dispatcher } from "@/server/webhooks/dispatcher";
+import type { WebhookSettings } from "@/server/webhooks/settings";
+
+export type Received = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string; n: number };
+export type Respond = (req: IncomingMessage, res: ServerResponse, received: Received) => void;
+
+/** A real node:http receiver on 127.0.0.1 that records every request and answers as told. */
+export async function startReceiver(respond: Respond = (_req, res) => res.end("ok")) {
+  const requests: Received[] = [];
+  let handler = respond;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const received = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), n: requests.length + 1 };
+      requests.push(received);
+      handler(req, res, received);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    /** Requests whose body is the event with this id. */
+    forEvent: (eventId: string) => requests.filter((r) => r.body.includes(`"id":"${eventId}"`)),
+    setHandler(next: Respond) {
+      handler = next;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** Polls until `check` returns something truthy; fails with `message` after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, message: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out waiting: ${message}${last ? ` (last error: ${(last as Error).message})` : ""}`);
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}
+
+/** Engine settings for tests: one-second retries, a 1.5 s deadline, private networks allowed. */
+export function testSettings(overrides: Partial<WebhookSettings> = {}): WebhookSettings {
+  return {
+    retrySchedule: [1, 1, 1, 1, 1, 1, 1],
+    blockPrivateNetworks: false,
+    breakerWindowSeconds: 300,
+    breakerMinAttempts: 10,
+    attemptTimeoutMs: 1_500,
+    mailFrom: "Innkeep <no-reply@innkeep.test>",
+    ...overrides,
+  };
+}
+
+export function startTestDispatcher(db: Db, overrides: Partial<WebhookSettings> = {}, options: { concurrency?: number } = {}): Dispatcher {
+  return startDispatcher({ db, settings: testSettings(overrides), pollMs: 30, concurrency: options.concurrency });
+}
