@@ -43,6 +43,7 @@ export function sendWebhook(options: SendOptions): Promise<Exchange> {
     let headers: Record<string, string> = {};
     const chunks: Buffer[] = [];
     let size = 0;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (error: string | null) => {
       if (settled) return;
       settled = true;
@@ -68,7 +69,7 @@ export function sendWebhook(options: SendOptions): Promise<Exchange> {
       agent: false,
       ...(options.blockPrivateNetworks ? { lookup: guardedLookup(options.lookup) } : options.lookup ? { lookup: options.lookup } : {}),
     });
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       req.destroy();
       finish(`timeout: no complete answer within ${options.timeoutMs} ms`);
     }, options.timeoutMs);

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Db } from "@/db/client";
 import { startDispatcher, type Dispatcher } from "@/server/webhooks/dispatcher";
 import type { WebhookSettings } from "@/server/webhooks/settings";
+import type { Lookup } from "@/server/webhooks/url-guard";
 
 export type Received = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string; n: number };
 export type Respond = (req: IncomingMessage, res: ServerResponse, received: Received) => void;
@@ -68,6 +69,6 @@ export function testSettings(overrides: Partial<WebhookSettings> = {}): WebhookS
   };
 }
 
-export function startTestDispatcher(db: Db, overrides: Partial<WebhookSettings> = {}, options: { concurrency?: number } = {}): Dispatcher {
-  return startDispatcher({ db, settings: testSettings(overrides), pollMs: 30, concurrency: options.concurrency });
+export function startTestDispatcher(db: Db, overrides: Partial<WebhookSettings> = {}, options: { concurrency?: number; lookup?: Lookup } = {}): Dispatcher {
+  return startDispatcher({ db, settings: testSettings(overrides), pollMs: 30, concurrency: options.concurrency, lookup: options.lookup });
 }
