@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { eventTypes } from "@/server/events/types";
+import type { Dispatcher } from "@/server/webhooks/dispatcher";
+import { verifyWebhook } from "@/server/webhooks/verify-signature";
+import { startHarness, type Harness } from "../support/harness";
+import { startReceiver, startTestDispatcher, waitFor, type Receiver } from "../support/webhooks";
+
+// Every one of the 12 event types, caused through the REST API in the seeded sandbox hotel,
+// reaches a subscribed endpoint signed, with the envelope of GET /events/{id}.
+
+let h: Harness;
+let receiver: Receiver;
+let dispatcher: Dispatcher;
+
+beforeAll(async () => {
+  h = await startHarness();
+  receiver = await startReceiver();
+  dispatcher = startTestDispatcher(h.db);
+});
+afterAll(async () => {
+  await dispatcher?.stop();
+  await receiver?.close();
+  await h?.close();
+});
+
+const sandbox = { sandbox: true };
+const ok = (res: { status: number; text: string }, status = 200) => {
+  expect(res.status, res.text).toBe(status);
+  return (res as unknown as { json: any }).json; // eslint-disable-line @typescript-eslint/no-explicit-any
+};
+const dayIn = (timeZone: string, offsetDays: number) => {
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  const d = new Date(`${today}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + offsetDays);
+  return d.toISOString().slice(0, 10);
+};
+const card = (number: string) => ({ type: "card", number, exp_month: 12, exp_year: 2040, cvc: "123" });
+
+it("every event type reaches its subscriber, signed", async () => {
+  const endpoint = ok(await h.post("/v1/webhook_endpoints", { url: `${receiver.url}/all`, enabled_events: ["*"] }, sandbox), 201);
+  const [property] = ok(await h.get("/v1/properties", sandbox)).data;
+  const roomTypes = ok(await h.get(`/v1/room_types?property_id=${property.id}&limit=100`, sandbox)).data;
+  const king = roomTypes.find((t: { code: string }) => t.code === "KING");
+  const bar = ok(await h.get(`/v1/rate_plans?property_id=${property.id}&limit=100`, sandbox)).data.find((p: { code: string }) => p.code === "BAR");
+  const today = dayIn(property.timezone, 0);
+  const book = (checkIn: string, checkOut: string, email: string) =>
+    h.post("/v1/reservations", {
+      property_id: property.id, room_type_id: king.id, rate_plan_id: bar.id, check_in: checkIn, check_out: checkOut, adults: 1,
+      guest: { first_name: "Every", last_name: "Event", email },
+    }, sandbox);
+
+  const stay = ok(await book(today, dayIn(property.timezone, 1), "every.event@example.com"), 201); // reservation.created, guest.created, inventory.updated
+  ok(await h.patch(`/v1/reservations/${stay.id}`, { notes: "late arrival" }, sandbox)); // reservation.updated
+  expect((await h.post("/v1/payments", { reservation_id: stay.id, payment_method: card("4000000000000002") }, sandbox)).status).toBe(402); // payment.failed
+  const paid = ok(await h.post("/v1/payments", { reservation_id: stay.id, payment_method: card("4242424242424242") }, sandbox), 201); // payment.succeeded
+  ok(await h.post("/v1/refunds", { payment_id: paid.id, amount: 100 }, sandbox), 201); // payment.refunded
+  ok(await h.post("/v1/payments", { reservation_id: stay.id, amount: 100, payment_method: { type: "cash" } }, sandbox), 201);
+  ok(await h.post(`/v1/reservations/${stay.id}/check_in`, {}, sandbox)); // reservation.checked_in (+ housekeeping)
+  ok(await h.post(`/v1/reservations/${stay.id}/check_out`, {}, sandbox)); // reservation.checked_out, housekeeping.status_changed
+  const later = ok(await book(dayIn(property.timezone, 20), dayIn(property.timezone, 22), "every.event@example.com"), 201);
+  ok(await h.post(`/v1/reservations/${later.id}/cancel`, { reason: "plans changed" }, sandbox)); // reservation.cancelled
+  ok(await h.post(`/v1/rate_plans/${bar.id}/rates`, { room_type_id: king.id, from: dayIn(property.timezone, 40), to: dayIn(property.timezone, 42), amount: 19900 }, sandbox)); // rate.updated
+
+  const seen = await waitFor(() => {
+    const types = new Set(receiver.requests.map((r) => JSON.parse(r.body).type));
+    return eventTypes.every((t) => types.has(t)) ? types : undefined;
+  }, "all 12 event types delivered");
+  expect([...seen].sort()).toEqual([...eventTypes].sort());
+  for (const r of receiver.requests) {
+    const event = verifyWebhook<{ id: string; livemode: boolean }>(r.body, r.headers["service-signature"], endpoint.secret);
+    expect(event.livemode).toBe(false);
+    expect(JSON.parse(r.body)).toEqual(ok(await h.get(`/v1/events/${event.id}`, sandbox)));
+  }
+  const logged = ok(await h.get(`/v1/webhook_endpoints/${endpoint.id}/deliveries?limit=100`, sandbox)).data;
+  expect(logged.length).toBe(new Set(receiver.requests.map((r) => JSON.parse(r.body).id)).size);
+  expect(logged.every((d: { status: string }) => d.status === "succeeded")).toBe(true);
+});
