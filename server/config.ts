@@ -19,6 +19,10 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NEXTAUTH_SECRET: z.string().optional(),
   NEXTAUTH_URL: z.string().url().optional(),
+  /** Serve only the Hono routes (/v1, /oauth/token, probes) without Next: tests, benchmarks, API-only hosts. */
+  INNKEEP_API_ONLY: flag,
+  /** How long the CLI waits for a starting server's control socket or another CLI command. */
+  INNKEEP_CLI_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(30),
   /** Webhook retry delays in seconds, comma-separated, one per attempt after the first (default: the specification's schedule). */
   WEBHOOK_RETRY_SCHEDULE: z
     .string()

@@ -1,7 +1,8 @@
 import { openDatabase, processDatabase, type Database } from "@/db/client";
-import { getConfig, pgliteDir } from "./config";
+import { getConfig, pgliteDir, type Config } from "./config";
 import type { ApiDeps } from "./http/env";
 import { RateLimiter } from "./http/rate-limit";
+import { embeddedLockRefusal, tryAcquireLock } from "./process/lock";
 
 /**
  * The process's database, opened from the environment: PostgreSQL at DATABASE_URL, else PGlite
@@ -10,7 +11,21 @@ import { RateLimiter } from "./http/rate-limit";
  */
 export function getDatabase(): Promise<Database> {
   const config = getConfig();
-  return processDatabase(() => openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: pgliteDir(config) }));
+  return processDatabase(async () => {
+    if (config.DATABASE_URL) return openDatabase({ url: config.DATABASE_URL });
+    holdEmbeddedDatabase(config);
+    return openDatabase({ dataDir: pgliteDir(config) });
+  });
+}
+
+/**
+ * Two processes on one PGlite folder corrupt it. The server takes DATA_DIR's lock before it
+ * gets here; any other process that tries (a `next build` worker prerendering a page that reads
+ * the database, a second server) is refused instead of opening the folder.
+ */
+function holdEmbeddedDatabase(config: Config) {
+  const lock = tryAcquireLock(config.DATA_DIR, { role: "process", socket: null });
+  if (!lock.acquired) throw new Error(embeddedLockRefusal(config.DATA_DIR, lock.holder));
 }
 
 type Holder = { __innkeepDeps?: Promise<ApiDeps> };

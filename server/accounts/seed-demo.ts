@@ -1,4 +1,4 @@
-import { count } from "drizzle-orm";
+import { count, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts } from "@/db/schema";
 import { createApiKey } from "@/server/auth/api-keys";
@@ -7,18 +7,38 @@ import { createUser } from "@/server/auth/users";
 import { createHotel, demoHotel } from "@/server/sandbox/hotel";
 import { createAccount } from "./create-account";
 
-export type SeedResult = { accountId: string; email: string; password: string; apiKey: string } | null;
+export const demoAccountName = "Demo Hotels";
+export const demoAdminEmail = "admin@example.com";
+
+/** Arbitrary constant naming the seed's advisory lock. */
+const seedLockId = 7_240_001;
+
+export type SeedResult = {
+  accountId: string;
+  /** The owner's sign-in; null when no password was given (production without ADMIN_PASSWORD). */
+  admin: { email: string; password: string } | null;
+  /** The demo API key with every scope, shown once. */
+  apiKey: string;
+} | null;
 
 /**
  * The first start's data (contract §0): Demo Hotels with a live and a sandbox property, the
- * owner admin@example.com and an API key with every scope. Does nothing if any account exists.
+ * owner admin@example.com (only when a password is given: production has no default one) and an
+ * API key with every scope. Does nothing if any account exists. One transaction under an advisory
+ * lock, so two servers starting together on one PostgreSQL seed once, and a failed seed leaves nothing.
  */
-export async function seedDemo({ db, adminPassword }: { db: Db; adminPassword: string }): Promise<SeedResult> {
-  const [{ n }] = await db.select({ n: count() }).from(accounts);
-  if (Number(n) > 0) return null;
-  const account = await createAccount({ db, input: { name: "Demo Hotels", plan: "growth", developerContact: "dev@example.com" } });
-  await createHotel(db, { accountId: account.id, livemode: true, propertyIds: null }, demoHotel);
-  await createUser({ db, input: { accountId: account.id, email: "admin@example.com", password: adminPassword, role: "owner", name: "Admin" } });
-  const key = await createApiKey({ db, input: { accountId: account.id, scopes: [...scopes], name: "Demo key (all scopes)" } });
-  return { accountId: account.id, email: "admin@example.com", password: adminPassword, apiKey: key.key };
+export async function seedDemo({ db, adminPassword }: { db: Db; adminPassword: string | null }): Promise<SeedResult> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${seedLockId})`);
+    const [{ n }] = await tx.select({ n: count() }).from(accounts);
+    if (Number(n) > 0) return null;
+    const input = { name: demoAccountName, plan: "growth" as const, developerContact: "dev@example.com" };
+    const account = await createAccount({ db: tx, input });
+    await createHotel(tx, { accountId: account.id, livemode: true, propertyIds: null }, demoHotel);
+    if (adminPassword !== null) {
+      await createUser({ db: tx, input: { accountId: account.id, email: demoAdminEmail, password: adminPassword, role: "owner", name: "Admin" } });
+    }
+    const key = await createApiKey({ db: tx, input: { accountId: account.id, scopes: [...scopes], name: "Demo key (all scopes)" } });
+    return { accountId: account.id, admin: adminPassword === null ? null : { email: demoAdminEmail, password: adminPassword }, apiKey: key.key };
+  });
 }

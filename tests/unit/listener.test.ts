@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { routeFor } from "@/server/listener";
+
+describe("routeFor", () => {
+  it.each([
+    "/v1",
+    "/v1/",
+    "/v1/properties",
+    "/v1/properties?limit=2",
+    "/v1?x=1",
+    "/v1/openapi.json",
+    "/oauth/token",
+    "/oauth/revoke",
+    "/oauth/token?grant_type=refresh_token",
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "http://example.com/v1/guests",
+    "http://example.com:8080/healthz?probe=1",
+  ])("sends %s to the REST app", (url) => {
+    expect(routeFor(url)).toBe("api");
+  });
+
+  it.each([
+    "/",
+    "/login",
+    "/v10",
+    "/v1properties",
+    "/v2/properties",
+    "/api/trpc/reservations.list",
+    "/api/auth/session",
+    "/oauth/authorize?client_id=app_1",
+    "/oauth/tokens",
+    "/healthz/extra",
+    "/_next/static/chunk.js",
+    "/metrics.html",
+    "http://example.com/",
+    "http://example.com",
+    undefined,
+    "",
+  ])("sends %s to Next", (url) => {
+    expect(routeFor(url)).toBe("next");
+  });
+});
