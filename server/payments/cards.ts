@@ -21,9 +21,11 @@ export function luhnValid(number: string): boolean {
   return number.length >= 12 && sum % 10 === 0;
 }
 
+/** The brand from the number's leading digits (IIN ranges); "unknown" outside them. */
 export function cardBrand(number: string): string {
   if (/^4/.test(number)) return "visa";
-  if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(number)) return "mastercard";
+  // Mastercard's 2-series is 2221–2720 on four digits; matching on three took 2220 too.
+  if (/^(5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/.test(number)) return "mastercard";
   if (/^3[47]/.test(number)) return "amex";
   if (/^(6011|65|64[4-9])/.test(number)) return "discover";
   return "unknown";

@@ -22,8 +22,14 @@ async function reportProperty(ctx: Ctx, query: ReportQuery) {
   return property;
 }
 
-/** Per night: rooms in service (total less out of order) and the nights sold with their revenue. */
-async function nightFigures(db: Executor, propertyId: string, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, NightFigures>> {
+/**
+ * Per night: rooms in service (total less out of order) and the nights sold with their revenue.
+ * A stay checked out early counts only the nights before its departure day (at least the
+ * arrival night), as check-out puts the others back on sale: counting them too sold a resold
+ * night twice and took occupancy above 1.
+ */
+async function nightFigures(db: Executor, property: { id: string; timezone: string }, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, NightFigures>> {
+  const propertyId = property.id;
   const types = await db.select({ id: roomTypes.id }).from(roomTypes).where(eq(roomTypes.propertyId, propertyId));
   await ensureNights(db, types.map((t) => t.id), from, to);
   const [capacity, sold] = await Promise.all([
@@ -39,6 +45,8 @@ async function nightFigures(db: Executor, propertyId: string, from: IsoDate, to:
         and r.status in (${sql.join(soldStatuses.map((s) => sql`${s}`), sql`, `)})
         and r.check_in < ${to} and r.check_out > ${from}
         and n->>'date' >= ${from} and n->>'date' < ${to}
+        and (r.status <> 'checked_out'
+          or (n->>'date')::date < greatest(coalesce((r.checked_out_at at time zone ${property.timezone})::date, r.check_out), r.check_in + 1))
       group by 1`),
   ]);
   const figures = new Map<IsoDate, NightFigures>();
@@ -91,7 +99,7 @@ function noGrouping(query: ReportQuery) {
 export async function occupancyReport(ctx: Ctx & { query: ReportQuery }) {
   const property = await reportProperty(ctx, ctx.query);
   noGrouping(ctx.query);
-  const rows = occupancyRows(ctx.query.from, ctx.query.to, await nightFigures(ctx.db, property.id, ctx.query.from, ctx.query.to));
+  const rows = occupancyRows(ctx.query.from, ctx.query.to, await nightFigures(ctx.db, property, ctx.query.from, ctx.query.to));
   return { ...header("occupancy", property, ctx.query), data: rows, totals: occupancyTotals(rows) };
 }
 
@@ -99,7 +107,7 @@ export async function revenueReport(ctx: Ctx & { query: ReportQuery }) {
   const { query } = ctx;
   const property = await reportProperty(ctx, query);
   noGrouping(query);
-  const [nights, money] = await Promise.all([nightFigures(ctx.db, property.id, query.from, query.to), moneyByDate(ctx.db, property.id, property.timezone, query.from, query.to)]);
+  const [nights, money] = await Promise.all([nightFigures(ctx.db, property, query.from, query.to), moneyByDate(ctx.db, property.id, property.timezone, query.from, query.to)]);
   const rows = revenueRows(query.from, query.to, nights, money.payments, money.refunds);
   return { ...header("revenue", property, query), data: rows, totals: revenueTotals(rows, nights) };
 }
