@@ -15,6 +15,14 @@ const printableAscii = /^[\x20-\x7e]{1,255}$/;
 /** Results kept for replay: 2xx, and 4xx other than 409, 422 and 429 (contract §5). 5xx never. */
 const storable = (status: number) => (status >= 200 && status < 300) || (status >= 400 && status < 500 && ![409, 422, 429].includes(status));
 
+/**
+ * Card numbers and security codes never reach the key store, not even hashed (an unkeyed hash
+ * of a 16-digit number is searchable): they count by their last four digits and length.
+ */
+const secretFields = new Set(["number", "cvc"]);
+const redact = (key: string, value: unknown) =>
+  secretFields.has(key) && typeof value === "string" ? `redacted:${value.length}:${key === "number" ? value.slice(-4) : ""}` : value;
+
 /** JSON with sorted keys, so that the same body written differently is still the same body. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
@@ -22,7 +30,7 @@ function canonical(value: unknown): string {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(redact(k, v))}`).join(",")}}`;
   }
   return JSON.stringify(value);
 }

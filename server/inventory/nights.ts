@@ -15,8 +15,11 @@ export async function ensureNights(tx: Executor, roomTypeIds: string[], from: Is
     select rt.id, d::date, rt.account_id, rt.livemode, rt.property_id,
       (select count(*) from rooms r where r.room_type_id = rt.id),
       (select count(*) from rooms r where r.room_type_id = rt.id and r.housekeeping_status = 'out-of-order'
-         and (r.out_of_order_until is null or r.out_of_order_until > d::date))
+         and (r.out_of_order_until is null or r.out_of_order_until > d::date)
+         -- A room out of order now says nothing about nights already past at the property.
+         and d::date >= (now() at time zone p.timezone)::date)
     from room_types rt
+    join properties p on p.id = rt.property_id
     cross join generate_series(${from}::date, ${to}::date - 1, interval '1 day') as d
     where rt.id in (${sql.join(roomTypeIds.map((id) => sql`${id}`), sql`, `)})
     on conflict do nothing`);
