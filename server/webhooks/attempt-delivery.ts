@@ -163,7 +163,8 @@ export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: stri
       outcome: outcome.result,
       serverError: outcome.serverError,
     });
-    const mailId = await weighBreaker(tx, endpoint, settings, finishedAt);
+    // Only a 5xx-like attempt can push the share over the threshold; others never open the breaker.
+    const mailId = outcome.serverError ? await weighBreaker(tx, endpoint, settings, finishedAt) : null;
     return { mailId };
   });
   if (!recorded) return { kind: "skipped", reason: "leased" };

@@ -61,7 +61,7 @@ export async function claimDueDeliveries(deps: EngineDeps, limit: number): Promi
  */
 export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const concurrency = options.concurrency ?? 16;
-  const pollMs = options.pollMs ?? 250;
+  const pollMs = options.pollMs ?? 100;
   const inFlight = new Set<Promise<unknown>>();
   let running = true;
   let wakeUp: (() => void) | undefined;
