@@ -1,0 +1,29 @@
+import type { ReactNode } from "react";
+import { Header } from "@/components/shell/header";
+import { Nav } from "@/components/shell/nav";
+import { navItems } from "@/components/shell/nav-items";
+import { TRPCReactProvider } from "@/components/trpc/client";
+import { can } from "@/server/staff/access";
+import { dashboardProperties, requireStaff } from "@/server/trpc/server";
+
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const { user, environment } = await requireStaff();
+  const { properties, current } = await dashboardProperties();
+  const items = navItems.filter((item) => can(user.role, item.area));
+  return (
+    // Keyed by data set: switching remounts the client cache, so no live row lingers in sandbox.
+    <TRPCReactProvider key={environment} environment={environment}>
+      <div className="flex min-h-screen flex-col">
+        <Header user={user} environment={environment} properties={properties} property={current} />
+        <div className="mx-auto flex w-full max-w-7xl flex-1 gap-8 px-6 py-8">
+          <aside className="w-48 shrink-0">
+            <Nav items={items} />
+          </aside>
+          <main className="min-w-0 flex-1">{children}</main>
+        </div>
+      </div>
+    </TRPCReactProvider>
+  );
+}

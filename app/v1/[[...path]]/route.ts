@@ -1,0 +1,15 @@
+// /v1/*: the REST API, the same Hono app the Node listener serves (this route answers when Next alone runs)
+import { createApp } from "@/server/http/app";
+import { getApiDeps } from "@/server/runtime";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+let app: Promise<ReturnType<typeof createApp>> | undefined;
+
+async function handler(req: Request) {
+  app ??= getApiDeps().then(createApp);
+  return (await app).fetch(req);
+}
+
+export { handler as GET, handler as POST, handler as PUT, handler as PATCH, handler as DELETE, handler as OPTIONS, handler as HEAD };

@@ -1,0 +1,43 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { Alert, Button, Field, Input } from "@/components/ui";
+
+/** E-mail and password against next-auth's credentials provider; no page reload on failure. */
+export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setError(null);
+    const result = await signIn("credentials", { email: String(form.get("email")), password: String(form.get("password")), redirect: false });
+    if (result?.ok && !result.error) {
+      router.replace(callbackUrl);
+      router.refresh();
+      return;
+    }
+    setPending(false);
+    setError(result?.error === "CredentialsSignin" ? "Wrong e-mail or password." : "Sign-in failed. Try again in a moment.");
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4" noValidate>
+      {error ? <Alert>{error}</Alert> : null}
+      <Field label="E-mail" htmlFor="email">
+        <Input id="email" name="email" type="email" autoComplete="username" required autoFocus />
+      </Field>
+      <Field label="Password" htmlFor="password">
+        <Input id="password" name="password" type="password" autoComplete="current-password" required />
+      </Field>
+      <Button type="submit" className="w-full" disabled={pending}>
+        {pending ? "Signing in…" : "Sign in"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,101 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { useTRPC } from "@/components/trpc/client";
+import { callError } from "@/components/trpc/errors";
+import { Alert, Button, Card, PageHeader } from "@/components/ui";
+import { GuestForm, type GuestFields } from "./guest-form";
+import { PreferencesEditor } from "./preferences-editor";
+
+/** One guest: contact details (editable) and preferences. */
+export function GuestDetail({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const guest = useQuery(trpc.guests.get.queryOptions({ id }));
+  const [editing, setEditing] = useState(false);
+  const update = useMutation(
+    trpc.guests.update.mutationOptions({
+      onSuccess: async (updated) => {
+        queryClient.setQueryData(trpc.guests.get.queryKey({ id }), updated);
+        setEditing(false);
+        await queryClient.invalidateQueries(trpc.guests.list.queryFilter());
+      },
+    }),
+  );
+
+  const back = (
+    <Link href="/guests" className="text-sm text-stone-500 hover:text-stone-800">
+      ← All guests
+    </Link>
+  );
+  if (guest.error) {
+    const failure = callError(guest.error);
+    return (
+      <>
+        {back}
+        <div className="mt-4">
+          <Alert>{failure.code === "resource_missing" ? "There is no such guest in this data set." : failure.message}</Alert>
+        </div>
+      </>
+    );
+  }
+  const g = guest.data;
+  if (!g) return <p className="text-sm text-stone-400">Loading…</p>;
+
+  const save = (values: GuestFields) =>
+    update.mutate({ id, first_name: values.first_name, last_name: values.last_name, email: values.email, phone: values.phone.trim() || null });
+
+  return (
+    <>
+      {back}
+      <div className="mt-3">
+        <PageHeader title={`${g.first_name} ${g.last_name}`} description={<span className="font-mono text-xs">{g.id}</span>} />
+      </div>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <Card
+          title="Contact"
+          actions={
+            editing ? null : (
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  update.reset();
+                  setEditing(true);
+                }}
+              >
+                Edit
+              </Button>
+            )
+          }
+        >
+          {editing ? (
+            <GuestForm
+              idPrefix="edit-guest"
+              label="Contact details"
+              initial={{ first_name: g.first_name, last_name: g.last_name, email: g.email, phone: g.phone ?? "" }}
+              submitLabel="Save"
+              pending={update.isPending}
+              error={update.error}
+              onSubmit={save}
+              onCancel={() => setEditing(false)}
+            />
+          ) : (
+            <dl className="grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
+              <dt className="text-stone-500">E-mail</dt>
+              <dd>{g.email}</dd>
+              <dt className="text-stone-500">Phone</dt>
+              <dd>{g.phone ?? "—"}</dd>
+              <dt className="text-stone-500">Added</dt>
+              <dd>{new Date(g.created_at).toLocaleString()}</dd>
+              <dt className="text-stone-500">Updated</dt>
+              <dd>{new Date(g.updated_at).toLocaleString()}</dd>
+            </dl>
+          )}
+        </Card>
+        <PreferencesEditor guestId={id} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+import Link from "next/link";
+import { Badge } from "@/components/ui";
+import { roleLabels } from "@/server/staff/access";
+import type { Environment } from "@/server/staff/environment";
+import type { StaffUser } from "@/server/staff/session";
+import { SignOutButton } from "./sign-out-button";
+import { EnvironmentSwitch, PropertySwitch } from "./switches";
+
+type Props = {
+  user: StaffUser;
+  environment: Environment;
+  properties: { id: string; name: string }[];
+  property: { id: string; name: string } | null;
+};
+
+export function Header({ user, environment, properties, property }: Props) {
+  const sandbox = environment === "sandbox";
+  return (
+    <>
+      {sandbox ? (
+        <div role="status" data-testid="sandbox-banner" className="bg-amber-400 px-4 py-1.5 text-center text-sm text-amber-950">
+          <strong className="font-semibold tracking-wide">SANDBOX</strong> · You are looking at test data. Nothing here touches live guests,
+          bookings or payments.
+        </div>
+      ) : null}
+      <header className={`border-b bg-white ${sandbox ? "border-amber-400" : "border-stone-200"}`}>
+        <div className="mx-auto flex h-14 max-w-7xl items-center gap-4 px-6">
+          <Link href="/" className="text-lg font-semibold tracking-tight text-teal-800">
+            Innkeep
+          </Link>
+          <span className="h-5 w-px bg-stone-200" aria-hidden />
+          {properties.length > 1 && property ? (
+            <PropertySwitch properties={properties} current={property.id} />
+          ) : (
+            <span className="text-sm font-medium text-stone-800" data-testid="property-name">
+              {property?.name ?? "No property yet"}
+            </span>
+          )}
+          {sandbox ? <Badge tone="amber">Sandbox data</Badge> : <Badge tone="teal">Live data</Badge>}
+          <div className="ml-auto flex items-center gap-4">
+            <EnvironmentSwitch environment={environment} />
+            <div className="text-right leading-tight">
+              <p className="text-sm font-medium text-stone-800">{user.name ?? user.email}</p>
+              <p className="text-xs text-stone-500" data-testid="user-role">
+                {roleLabels[user.role]}
+              </p>
+            </div>
+            <SignOutButton />
+          </div>
+        </div>
+      </header>
+    </>
+  );
+}

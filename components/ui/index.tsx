@@ -1,0 +1,103 @@
+import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+
+const cx = (...parts: (string | false | null | undefined)[]) => parts.filter(Boolean).join(" ");
+
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "ghost" };
+
+export function Button({ variant = "primary", className, ...props }: ButtonProps) {
+  return (
+    <button
+      {...props}
+      className={cx(
+        "inline-flex items-center justify-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium transition disabled:cursor-not-allowed disabled:opacity-50",
+        variant === "primary" && "bg-teal-700 text-white shadow-sm hover:bg-teal-800",
+        variant === "secondary" && "border border-stone-300 bg-white text-stone-800 shadow-sm hover:bg-stone-50",
+        variant === "ghost" && "text-stone-600 hover:bg-stone-100 hover:text-stone-900",
+        className,
+      )}
+    />
+  );
+}
+
+const control =
+  "block w-full rounded-md border bg-white px-2.5 py-1.5 text-sm text-stone-900 shadow-sm placeholder:text-stone-400 focus:border-teal-600 focus:outline-none focus:ring-2 focus:ring-teal-600/20";
+
+export function Input({ invalid, className, ...props }: InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean }) {
+  return <input {...props} aria-invalid={invalid || undefined} className={cx(control, invalid ? "border-red-400" : "border-stone-300", className)} />;
+}
+
+export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
+  return <select {...props} className={cx(control, "border-stone-300", className)} />;
+}
+
+export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return <textarea {...props} className={cx(control, "border-stone-300", className)} />;
+}
+
+/** A labelled form control with its error, if any, underneath. */
+export function Field({ label, htmlFor, error, hint, children }: { label: string; htmlFor: string; error?: string | null; hint?: string; children: ReactNode }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={htmlFor} className="block text-xs font-medium text-stone-600">
+        {label}
+      </label>
+      {children}
+      {error ? (
+        <p className="text-xs text-red-700" role="alert" data-field-error={htmlFor}>
+          {error}
+        </p>
+      ) : hint ? (
+        <p className="text-xs text-stone-500">{hint}</p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Card({ title, actions, children, className }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+  return (
+    <section className={cx("rounded-lg border border-stone-200 bg-white shadow-sm", className)}>
+      {title || actions ? (
+        <header className="flex items-center justify-between gap-4 border-b border-stone-100 px-5 py-3">
+          <h2 className="text-sm font-semibold text-stone-800">{title}</h2>
+          {actions}
+        </header>
+      ) : null}
+      <div className="px-5 py-4">{children}</div>
+    </section>
+  );
+}
+
+export function Badge({ tone = "neutral", children }: { tone?: "neutral" | "teal" | "amber"; children: ReactNode }) {
+  return (
+    <span
+      className={cx(
+        "inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium",
+        tone === "neutral" && "bg-stone-100 text-stone-700",
+        tone === "teal" && "bg-teal-50 text-teal-800 ring-1 ring-teal-600/20",
+        tone === "amber" && "bg-amber-100 text-amber-900 ring-1 ring-amber-500/30",
+      )}
+    >
+      {children}
+    </span>
+  );
+}
+
+export function Alert({ children }: { children: ReactNode }) {
+  return (
+    <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+      {children}
+    </div>
+  );
+}
+
+export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-xl font-semibold tracking-tight text-stone-900">{title}</h1>
+        {description ? <p className="mt-1 text-sm text-stone-500">{description}</p> : null}
+      </div>
+      {actions}
+    </div>
+  );
+}

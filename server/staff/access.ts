@@ -1,0 +1,36 @@
+import type { StaffRole } from "@/server/auth/users";
+
+/**
+ * What each staff role may use (contract §9). The dashboard's navigation and the tRPC role
+ * middleware both read this one table, so a hidden page is also a refused procedure.
+ */
+export const access = {
+  /** Property names, the header, the home page. */
+  dashboard: ["owner", "manager", "front_desk", "housekeeping"],
+  reservations: ["owner", "manager", "front_desk"],
+  guests: ["owner", "manager", "front_desk"],
+  payments: ["owner", "manager", "front_desk"],
+  availability: ["owner", "manager", "front_desk"],
+  rates: ["owner", "manager"],
+  housekeepingRead: ["owner", "manager", "front_desk", "housekeeping"],
+  housekeepingWrite: ["owner", "manager", "housekeeping"],
+  reports: ["owner", "manager"],
+  /** Webhooks, events, API keys, OAuth apps, the mail outbox. */
+  developers: ["owner", "manager"],
+  settings: ["owner", "manager"],
+  users: ["owner"],
+  plan: ["owner"],
+} as const satisfies Record<string, readonly StaffRole[]>;
+
+export type Area = keyof typeof access;
+
+export function can(role: StaffRole, area: Area): boolean {
+  return (access[area] as readonly StaffRole[]).includes(role);
+}
+
+export const roleLabels: Record<StaffRole, string> = {
+  owner: "Owner",
+  manager: "Manager",
+  front_desk: "Front desk",
+  housekeeping: "Housekeeping",
+};
