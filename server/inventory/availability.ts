@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { properties, ratePlans } from "@/db/schema";
 import { addDays, todayIn } from "@/server/dates";
 import { asNightRate, loadRates } from "@/server/rates/daily-rates";
-import { quoteStay } from "@/server/rates/quote";
+import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { typesOf } from "./inventory";
 import { availableOf, readNights } from "./nights";
@@ -41,8 +41,9 @@ export async function getAvailability(ctx: Ctx & { query: AvailabilityQuery }) {
         .map((plan) => {
           const rates = ratesByPlan.get(plan.id)!;
           const quote = quoteStay(query.check_in, query.check_out, (date) => asNightRate(rates.get(`${type.id}:${date}`)));
-          let reason = quote.reason;
-          if (!reason && guests > type.maxOccupancy) reason = "max_occupancy";
+          // The reason a booking would be refused for, in the contract's order of checks:
+          // occupancy, then the rate restrictions, then availability.
+          let reason: UnbookableReason | undefined = guests > type.maxOccupancy ? "max_occupancy" : quote.reason;
           if (!reason && available < 1) reason = "no_availability";
           return {
             rate_plan_id: plan.id,

@@ -1,10 +1,10 @@
-import { and, eq, gte, lt } from "drizzle-orm";
+import { eq, gte, lt } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { guests, properties, ratePlans, reservations, roomTypes } from "@/db/schema";
 import { addDays, todayIn, type IsoDate } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import { asNightRate, loadRates } from "@/server/rates/daily-rates";
-import { quoteStay } from "@/server/rates/quote";
+import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
 import { keyset, toPage, type PageRequest } from "@/server/pagination";
 import { findOwned, ownedBy, type Ctx, type Tenant } from "@/server/tenancy";
 import { assertStayDates } from "@/server/inventory/stay-rules";
@@ -57,6 +57,12 @@ export type Stay = {
   children: number;
 };
 
+const restrictionParam: Partial<Record<UnbookableReason, string>> = {
+  closed_to_arrival: "check_in",
+  closed_to_departure: "check_out",
+  min_stay: "check_out",
+};
+
 /**
  * Runs the checks of contract §6 in its order (after the shape checks) and prices the stay:
  * dates, occupancy, the rate plan covering the room type, then the rate restrictions.
@@ -79,7 +85,9 @@ export async function checkAndQuote(tx: Executor, tenant: Tenant, stay: Stay) {
   }
   const rates = await loadRates(tx, plan.id, [roomType.id], stay.checkIn, addDays(stay.checkOut, 1));
   const quote = quoteStay(stay.checkIn, stay.checkOut, (date) => asNightRate(rates.get(`${roomType.id}:${date}`)));
-  if (!quote.bookable) throw new ApiError("restriction_violated", quote.explanation!, { extra: { reason: quote.reason } });
+  // The error body has only the contract's members (§2), so the reason travels in the message and
+  // in `param` where one date is at fault; stop-sell and missing rates concern the whole stay.
+  if (!quote.bookable) throw new ApiError("restriction_violated", quote.explanation!, { param: restrictionParam[quote.reason!] });
   return { property, roomType, plan, quote };
 }
 

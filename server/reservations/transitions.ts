@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { properties, ratePlans, reservations, rooms, type ReservationStatus } from "@/db/schema";
-import { daysBetween, todayIn } from "@/server/dates";
+import { addDays, daysBetween, todayIn } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { closeFolio, folioBalance, removeRoomNights } from "@/server/folios/folios";
@@ -136,9 +136,13 @@ export const checkOutReservation = (args: Ctx & { id: string }) =>
         events.push({ type: "housekeeping.status_changed", propertyId: r.propertyId, object: { ...presentRoom(after), previous_status: before.housekeepingStatus } });
       }
     }
-    if (daysBetween(today, r.checkOut) > 0 && today > r.checkIn) {
-      await releaseNights(tx, r.roomTypeId, today, r.checkOut);
-      events.push(inventoryEvent(r, today));
+    // Unused nights go back on sale. The arrival night stays sold when the guest leaves on the
+    // arrival day, but the nights after it must still be released: guarding the whole release
+    // on `today > checkIn` kept a multi-night stay left on its first day sold to the end.
+    const firstUnused = today > r.checkIn ? today : addDays(r.checkIn, 1);
+    if (daysBetween(firstUnused, r.checkOut) > 0) {
+      await releaseNights(tx, r.roomTypeId, firstUnused, r.checkOut);
+      events.push(inventoryEvent(r, firstUnused));
     }
     return { changes: { checkedOutAt: new Date() }, events };
   })(args);

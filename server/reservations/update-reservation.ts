@@ -42,8 +42,16 @@ export async function updateReservation({ db, tenant, id, input }: Ctx & { id: s
       if (nightsMoved) {
         await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
         await sellNights(tx, stay.roomTypeId, stay.checkIn, stay.checkOut);
-        ranges.push({ propertyId: r.propertyId, roomTypeId: r.roomTypeId, from: r.checkIn, to: r.checkOut });
-        ranges.push({ propertyId: r.propertyId, roomTypeId: stay.roomTypeId, from: stay.checkIn, to: stay.checkOut });
+        // One inventory.updated per change of availability (contract §6): within one room type
+        // a single range spans the old and the new nights; a change of type touches two types.
+        if (stay.roomTypeId === r.roomTypeId) {
+          const from = stay.checkIn < r.checkIn ? stay.checkIn : r.checkIn;
+          const to = stay.checkOut > r.checkOut ? stay.checkOut : r.checkOut;
+          ranges.push({ propertyId: r.propertyId, roomTypeId: r.roomTypeId, from, to });
+        } else {
+          ranges.push({ propertyId: r.propertyId, roomTypeId: r.roomTypeId, from: r.checkIn, to: r.checkOut });
+          ranges.push({ propertyId: r.propertyId, roomTypeId: stay.roomTypeId, from: stay.checkIn, to: stay.checkOut });
+        }
       }
       await removeRoomNights(tx, r.folioId);
       await postRoomNights(tx, tenant, r.folioId, quote.nightly, `${roomType.name}, ${plan.name}`);
