@@ -58,9 +58,8 @@ export async function createHold(ctx: Ctx & { input: HoldCreate }) {
   return db.transaction(async (tx) => {
     const property = await findOwned(tx, properties, tenant, input.property_id, "property", { param: "property_id" });
     assertRange(input.from, input.to, "body");
-    if (input.to <= todayIn(property.timezone)) {
-      throw new ApiError("parameter_invalid", "A hold must cover at least one night from today on.", { param: "to" });
-    }
+    const today = todayIn(property.timezone);
+    if (input.from < today) throw new ApiError("parameter_invalid", `A hold cannot start in the past; today is ${today} at the property.`, { param: "from" });
     const [type] = await typesOf({ db: tx, tenant }, property.id, input.room_type_id, "body");
     await holdNights(tx, type.id, input.from, input.to, input.rooms);
     const [hold] = await tx

@@ -76,7 +76,8 @@ export async function checkAndQuote(tx: Executor, tenant: Tenant, stay: Stay) {
     throw new ApiError("parameter_invalid", `Room type '${roomType.id}' belongs to another property.`, { param: "room_type_id" });
   }
   if (stay.adults + stay.children > roomType.maxOccupancy) {
-    throw new ApiError("parameter_invalid", `Room type ${roomType.code} sleeps at most ${roomType.maxOccupancy} guests.`, { param: "adults" });
+    const param = stay.adults > roomType.maxOccupancy ? "adults" : "children";
+    throw new ApiError("parameter_invalid", `Room type ${roomType.code} sleeps at most ${roomType.maxOccupancy} guests.`, { param });
   }
   const plan = await findOwned(tx, ratePlans, tenant, stay.ratePlanId, "rate_plan", { param: "rate_plan_id" });
   if (plan.propertyId !== property.id || !plan.active || !plan.roomTypeIds.includes(roomType.id)) {

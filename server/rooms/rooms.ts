@@ -34,12 +34,14 @@ export async function listRooms({ db, tenant, filters, page }: Ctx & { filters: 
 
 export const getRoom = ({ db, tenant, id }: Ctx & { id: string }) => findOwned(db, rooms, tenant, id, "room");
 
+const numberTaken = (number: string) => new ApiError("parameter_invalid", `The property already has a room numbered '${number}'.`, { param: "number" });
+
 async function assertNumberFree(db: Executor, propertyId: string, number: string, exceptId?: string) {
   const [clash] = await db
     .select({ id: rooms.id })
     .from(rooms)
     .where(and(eq(rooms.propertyId, propertyId), eq(rooms.number, number), exceptId ? ne(rooms.id, exceptId) : undefined));
-  if (clash) throw new ApiError("parameter_invalid", `The property already has a room numbered '${number}'.`, { param: "number" });
+  if (clash) throw numberTaken(number);
 }
 
 async function propertyToday(db: Executor, propertyId: string) {
@@ -52,10 +54,13 @@ export async function createRoom({ db, tenant, input }: Ctx & { input: RoomCreat
   return db.transaction(async (tx) => {
     const type = await findOwned(tx, roomTypes, tenant, input.room_type_id, "room_type", { param: "room_type_id" });
     await assertNumberFree(tx, type.propertyId, input.number);
+    // The unique index settles a race between two creates of one number: the loser gets the 422.
     const [row] = await tx
       .insert(rooms)
       .values({ id: newId("room"), ...tenantValues(tenant), propertyId: type.propertyId, roomTypeId: type.id, number: input.number, floor: input.floor ?? null })
+      .onConflictDoNothing()
       .returning();
+    if (!row) throw numberTaken(input.number);
     const today = await propertyToday(tx, type.propertyId);
     await adjustTotals(tx, type.id, 1, today);
     await emitInventoryUpdated(tx, tenant, { propertyId: type.propertyId, roomTypeId: type.id, from: today, to: null });

@@ -194,7 +194,8 @@ describe("inventory and holds", () => {
     expectError(await h.post("/v1/inventory/holds", { ...body, rooms: 0 }, caller), 422, "parameter_invalid", "rooms");
     expectError(await h.post("/v1/inventory/holds", { ...body, rooms: 4 }, caller), 409, "no_availability", "rooms");
     expectError(await h.post("/v1/inventory/holds", { ...body, to: d(20) }, caller), 422, "parameter_invalid", "to");
-    expectError(await h.post("/v1/inventory/holds", { ...body, from: d(-5), to: d(0) }, caller), 422, "parameter_invalid", "to");
+    expectError(await h.post("/v1/inventory/holds", { ...body, from: d(-5), to: d(0) }, caller), 422, "parameter_invalid", "from");
+    expectError(await h.post("/v1/inventory/holds", { ...body, from: d(-1), to: d(3) }, caller), 422, "parameter_invalid", "from");
     expectError(await h.post("/v1/inventory/holds", { ...body, room_type_id: "rt_nope" }, caller), 422, "parameter_invalid", "room_type_id");
     expectError(await h.post("/v1/inventory/holds", { ...body, property_id: "prop_nope" }, caller), 404, "resource_missing", "property_id");
     expectError(await h.post("/v1/inventory/holds", { ...body, color: "red" }, caller), 422, "parameter_unknown", "color");

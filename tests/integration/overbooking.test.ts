@@ -175,4 +175,13 @@ describe.skipIf(!onPostgres)("concurrent sales on PostgreSQL (skipped on PGlite:
     const inventory = await expectConsistent(t, d(40), d(43));
     expect([...inventory.values()].map((n) => n.sold)).toEqual(ma.status === 200 ? [0, 1, 1] : [1, 1, 0]);
   });
+  it("two creates of one room number at once: one room, the other a 422 naming `number`", async () => {
+    const t = await buildRoomType(h, caller, hotel.propertyId, hotel.today, { rooms: 1, days: 5 });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => h.post("/v1/rooms", { room_type_id: t.roomTypeId, number: "9901" }, caller)));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const lost of answers.filter((r) => r.status !== 201)) expectError(lost, 422, "parameter_invalid", "number");
+    const inventory = await inventoryOf(h, caller, hotel.propertyId, t.roomTypeId, d(0), d(1));
+    expect([...inventory.values()][0].total).toBe(2);
+  });
+
 });

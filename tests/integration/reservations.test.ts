@@ -131,7 +131,7 @@ describe("POST /v1/reservations: the checks, in the contract's order", () => {
 
   it("checks occupancy (adults + children ≤ max_occupancy) before the rate plan", async () => {
     expectError(await book(std, d(3), d(5), { adults: 3 }), 422, "parameter_invalid", "adults");
-    expectError(await book(std, d(3), d(5), { adults: 2, children: 1 }), 422, "parameter_invalid", "adults");
+    expectError(await book(std, d(3), d(5), { adults: 2, children: 1 }), 422, "parameter_invalid", "children");
     const other = await buildRoomType(h, caller, hotel.propertyId, hotel.today, { rooms: 1 });
     // Over occupancy and an uncovering rate plan: occupancy is reported first.
     expectError(await book({ ...std, ratePlanId: other.ratePlanId }, d(3), d(5), { adults: 3 }), 422, "parameter_invalid", "adults");
@@ -497,7 +497,7 @@ describe("PATCH /v1/reservations/{id}", () => {
     ok(await h.post(`/v1/rate_plans/${one.ratePlanId}/rates`, { room_type_id: one.roomTypeId, from: d(36), to: d(37), stop_sell: true }, caller));
     const before = await snapshot(b.id, b.folio_id);
     expectError(await h.patch(`/v1/reservations/${b.id}`, { check_out: d(37) }, caller), 409, "restriction_violated");
-    expectError(await h.patch(`/v1/reservations/${b.id}`, { adults: 2, children: 1 }, caller), 422, "parameter_invalid", "adults");
+    expectError(await h.patch(`/v1/reservations/${b.id}`, { adults: 2, children: 1 }, caller), 422, "parameter_invalid", "children");
     expectError(await h.patch(`/v1/reservations/${b.id}`, { check_in: d(-1) }, caller), 422, "parameter_invalid", "check_in");
     expectError(await h.patch(`/v1/reservations/${b.id}`, { check_in: d(36) }, caller), 422, "parameter_invalid", "check_out");
     expectError(await h.patch(`/v1/reservations/${b.id}`, { rate_plan_id: std.ratePlanId }, caller), 422, "parameter_invalid", "rate_plan_id");
