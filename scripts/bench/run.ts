@@ -1,0 +1,419 @@
+// `npm run bench`: the production server beside a bare node:http + postgres.js server doing the
+// same SQL, on a fresh PostgreSQL database, measured with autocannon in one run. Prints a Markdown
+// table and writes it to bench-results/latest.md (`npm run bench -- --write-docs`: also to
+// docs/benchmarks.md). Environment:
+//   BENCH_DATABASE_URL    a server where it may create and drop a database (default: local postgres)
+//   BENCH_CONNECTIONS     32;  BENCH_SECONDS: 10 per server and route;  BENCH_WARMUP_SECONDS: 2
+//   BENCH_ONLY            e.g. "reservations,revenue": only the lines containing one of them
+//   BENCH_KEEP_DB=1       keep the database afterwards (its URL is printed)
+//   BENCH_DB_SETTINGS     e.g. "jit=off": ALTER DATABASE … SET before the servers start (said in the notes)
+//   BENCH_PROFILE=1       both servers run with --cpu-prof; profiles in bench-results/profiles
+//   BENCH_BARE_PREPARE=0  the bare server sends unprepared statements, as drizzle does
+//   BENCH_API_ONLY=1      Innkeep without Next in the process, to see what Next costs the API
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { freePort, killAllNow, runToEnd, startChild, stopAll, waitReady, type Child } from "./children";
+import { cpuMeter } from "./cpu";
+import { createBenchDatabase, type BenchDatabase } from "./database";
+import { apiClient, createAccount, createBookingHotel, seedReportHotel } from "./fixtures";
+import { check, loadRound, sequentialRound, summarize, warmUp, type Measurement, type Round, type Target } from "./load";
+import { scenarios, type Scenario } from "./scenarios";
+import { anomalies, renderTable } from "./table";
+import type { BenchContext, BenchRow } from "./types";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const tsx = path.join(root, "node_modules/.bin/tsx");
+const number = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+const options = {
+  connections: number("BENCH_CONNECTIONS", 32),
+  seconds: number("BENCH_SECONDS", 10),
+  warmupSeconds: number("BENCH_WARMUP_SECONDS", 2),
+  /**
+   * Each server's time is split into rounds taken in turns (Innkeep, bare, Innkeep, bare), so
+   * that a burst of other work on the machine does not land on one side only.
+   */
+  rounds: 2,
+  /** The revenue report: this many requests one at a time (in turns, blocks of 10), then a short load on few connections. */
+  heavyRequests: 50,
+  heavyConnections: 4,
+  heavySeconds: 5,
+};
+const dbSettings = (process.env.BENCH_DB_SETTINGS ?? "").split(/\s+/).filter(Boolean).map((kv) => {
+  const [name, value] = kv.split("=");
+  if (!/^[a-z_.]+$/.test(name ?? "") || value === undefined) throw new Error(`BENCH_DB_SETTINGS: expected name=value pairs, not '${kv}'`);
+  return { name, value };
+});
+const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const keepDb = process.env.BENCH_KEEP_DB === "1";
+const barePrepared = process.env.BENCH_BARE_PREPARE !== "0";
+const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+const profileDir = process.env.BENCH_PROFILE === "1" ? path.join(root, "bench-results/profiles") : undefined;
+const writeDocs = process.argv.includes("--write-docs");
+
+const started = performance.now();
+const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
+
+let database: BenchDatabase | undefined;
+let sql: postgres.Sql | undefined;
+
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  return (cleaning ??= (async () => {
+    await stopAll();
+    if (profileDir) log(`CPU profiles of both servers (open in Chrome DevTools): ${profileDir}/innkeep, ${profileDir}/bare`);
+    await sql?.end({ timeout: 2 }).catch(() => {});
+    if (database && !keepDb) {
+      await database.drop().then(
+        () => log(`dropped database ${database!.name}`),
+        (error) => log(`could not drop database ${database!.name}: ${(error as Error).message}`),
+      );
+    } else if (database) {
+      log(`kept database (BENCH_KEEP_DB=1): ${database.url}`);
+    }
+  })());
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (cleaning) process.exit(130);
+    log(`${signal}: stopping the servers and dropping the database`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+// Last resort (an exit nobody awaited): at least no server outlives the run.
+process.on("exit", killAllNow);
+
+/** The webhooks helper's module, if it exists yet (see BenchContext in ./types.ts). */
+type WebhooksModule = {
+  benchWebhooks?: (ctx: BenchContext) => Promise<{ rows: BenchRow[]; notes?: string[] } | BenchRow[]>;
+  default?: unknown;
+  serverEnv?: Record<string, string>;
+};
+async function loadWebhooksModule(): Promise<WebhooksModule | undefined> {
+  const file = path.join(import.meta.dirname, "webhooks.ts");
+  if (!existsSync(file)) return undefined;
+  return (await import(file)) as WebhooksModule;
+}
+
+type Innkeep = { child: Child; url: string; mode: string };
+
+async function startInnkeep(databaseUrl: string, extraEnv: Record<string, string>, notes: string[]): Promise<Innkeep> {
+  let apiOnly = false;
+  if (process.env.BENCH_API_ONLY === "1") {
+    apiOnly = true;
+    notes.push("⚠ **Innkeep ran API-only (INNKEEP_API_ONLY=1) because BENCH_API_ONLY=1**: Next was not in the process.");
+  }
+  const buildId = path.join(root, ".next/BUILD_ID");
+  if (!apiOnly && !existsSync(buildId) && nextBuildRunning()) {
+    // Two builds in one .next folder spoil each other: wait for the one under way.
+    log("no .next/BUILD_ID, and a `next build` is running: waiting for it (up to 3 min)");
+    const deadline = Date.now() + 180_000;
+    while (nextBuildRunning() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1_000));
+  }
+  if (!apiOnly && !existsSync(buildId)) {
+    log("no production build of the dashboard (.next/BUILD_ID): running `npx next build`");
+    try {
+      await runToEnd("npx", ["next", "build"], { ...process.env, NODE_ENV: "production" }, 300_000);
+    } catch (error) {
+      apiOnly = true;
+      notes.push(`⚠ **Innkeep ran API-only (INNKEEP_API_ONLY=1)**: \`next build\` failed, so Next was not in the process: ${errorLines((error as Error).message)}`);
+    }
+  }
+  const attempt = async (apiOnlyNow: boolean) => {
+    const port = await freePort();
+    const env = {
+      ...process.env,
+      ...extraEnv,
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      // Production refuses to start without it; a throwaway one for a throwaway database.
+      NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+      INNKEEP_API_ONLY: apiOnlyNow ? "1" : "0",
+    } as NodeJS.ProcessEnv;
+    // Profiling needs node's own flag (NODE_OPTIONS refuses --cpu-prof): node --import tsx is what tsx runs anyway.
+    const child = profileDir
+      ? startChild("Innkeep server", process.execPath, ["--cpu-prof", `--cpu-prof-dir=${profileDir}/innkeep`, "--import", "tsx", "server/main.ts"], env)
+      : startChild("Innkeep server", tsx, ["server/main.ts"], env);
+    const url = `http://127.0.0.1:${port}`;
+    await waitReady(child, `${url}/readyz`, 90_000);
+    return { child, url };
+  };
+  if (!apiOnly) {
+    try {
+      const { child, url } = await attempt(false);
+      const page = await fetch(`${url}/signin`, { redirect: "manual" }).then((r) => r.status, (e: Error) => e.message);
+      return { child, url, mode: `production, Next in the process (GET /signin answered ${page})` };
+    } catch (error) {
+      await stopAll();
+      notes.push(`⚠ **Innkeep ran API-only (INNKEEP_API_ONLY=1)**: the production server with Next did not start. ${firstLines((error as Error).message)}`);
+    }
+  }
+  const { child, url } = await attempt(true);
+  return { child, url, mode: "production, API only (INNKEEP_API_ONLY=1, see above)" };
+}
+
+/** Whether some process on the machine is a `next build`. */
+function nextBuildRunning(): boolean {
+  try {
+    return readdirSync("/proc").some((pid) => {
+      if (!/^\d+$/.test(pid)) return false;
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+        return argv.some((a) => /(^|\/)next$/.test(a) || a.endsWith("next/dist/bin/next")) && argv.includes("build");
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** The lines of a build log that say what went wrong. */
+const errorLines = (text: string) => {
+  const lines = text.split("\n").filter((l) => /error|failed|⨯|✗|cannot|not found/i.test(l) && !/npm warn/i.test(l));
+  return (lines.length ? lines : text.split("\n").slice(-6)).slice(0, 6).map((l) => l.trim()).join(" / ").slice(0, 700);
+};
+
+const firstLines = (text: string) => text.split("\n").filter(Boolean).slice(0, 6).join(" / ").slice(0, 600);
+
+async function startBare(databaseUrl: string, accountId: string): Promise<{ child: Child; url: string }> {
+  const port = await freePort();
+  const script = "scripts/bench/bare-server.ts";
+  const child = startChild("bare server", profileDir ? process.execPath : tsx, profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}/bare`, "--import", "tsx", script] : [script], {
+    ...process.env,
+    NODE_ENV: "production",
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    BENCH_ACCOUNT_ID: accountId,
+    BARE_PREPARE: barePrepared ? "1" : "0",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(child, `${url}/readyz`, 60_000);
+  return { child, url };
+}
+
+const say = (m: Measurement) =>
+  `${m.rps.toFixed(m.rps < 100 ? 1 : 0)} req/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms${m.non2xx || m.errors ? `, ${m.non2xx} non-2xx, ${m.errors} errors` : ""}`;
+
+/** Runs `round` for each server in turns, `times` times; one measurement per server. */
+async function inTurns(targets: Target[], times: number, round: (t: Target) => Promise<Round>, kind: Measurement["kind"], connections: number) {
+  const rounds = new Map<string, Round[]>(targets.map((t) => [t.name, []]));
+  for (let i = 0; i < times; i++) for (const t of targets) rounds.get(t.name)!.push(await round(t));
+  return new Map(targets.map((t) => [t.name, summarize(rounds.get(t.name)!, kind, connections)]));
+}
+
+/** Measures one scenario on both servers; a route that does not answer as expected becomes a failed row. */
+async function measureScenario(scenario: Scenario, targets: Target[]): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const working: Target[] = [];
+  for (const target of targets) {
+    try {
+      await check(target, scenario.request, scenario.status);
+      working.push(target);
+    } catch (error) {
+      log(`✗ ${scenario.route}: ${(error as Error).message}`);
+      rows.push({ route: scenario.route, server: target.name, failure: firstLines((error as Error).message).slice(0, 300) });
+    }
+  }
+  const stages: { label: string; measure: () => Promise<Map<string, Measurement>> }[] =
+    scenario.mode === "load"
+      ? [
+          {
+            label: scenario.route,
+            measure: async () => {
+              for (const t of working) await warmUp(t, scenario.request, options.connections, options.warmupSeconds);
+              const each = options.seconds / options.rounds;
+              return inTurns(working, options.rounds, (t) => loadRound(t, scenario.request, options.connections, each), "load", options.connections);
+            },
+          },
+        ]
+      : [
+          {
+            label: `${scenario.route}, ${options.heavyRequests} sequential`,
+            measure: async () => {
+              for (const t of working) await sequentialRound(t, scenario.request, 3);
+              return inTurns(working, options.heavyRequests / 10, (t) => sequentialRound(t, scenario.request, 10), "sequential", 1);
+            },
+          },
+          {
+            label: `${scenario.route}, ${options.heavyConnections} connections`,
+            measure: async () => {
+              for (const t of working) await warmUp(t, scenario.request, options.heavyConnections, 1);
+              const each = options.heavySeconds / options.rounds;
+              return inTurns(working, options.rounds, (t) => loadRound(t, scenario.request, options.heavyConnections, each), "load", options.heavyConnections);
+            },
+          },
+        ];
+  if (!working.length) return rows;
+  for (const stage of stages) {
+    log(`${stage.label}: ${working.map((t) => t.name).join(" and ")}, in turns…`);
+    const measured = await stage.measure();
+    for (const [name, m] of measured) log(`  ${name.padEnd(7)} ${say(m)}`);
+    const innkeep = measured.get("Innkeep");
+    const bare = measured.get("bare");
+    if (innkeep) rows.push({ route: stage.label, server: "Innkeep", measurement: innkeep, ratio: bare ? innkeep.rps / bare.rps : undefined });
+    if (bare) rows.push({ route: stage.label, server: "bare", measurement: bare });
+  }
+  return rows;
+}
+
+function cpuTable(rows: BenchRow[]): string[] {
+  const measured = rows.filter((r) => r.measurement?.cpu);
+  if (!measured.length) return [];
+  const pct = (cpu: number, wall: number) => `${Math.round((cpu / wall) * 100)} %`;
+  const perRequest = (cpu: number, m: Measurement) => (m.requests ? (cpu * 1000 / m.requests).toFixed(2) : "—");
+  return [
+    "",
+    "CPU while measuring: share of one core, and CPU milliseconds per request (server = the process under test; PostgreSQL = every `postgres` process on the machine, other databases included; load = autocannon in the bench process). On a shared machine ms/request is steadier than req/s.",
+    "",
+    "| route | server | server CPU | server ms/req | PostgreSQL CPU | PostgreSQL ms/req | load CPU |",
+    "|---|---|--:|--:|--:|--:|--:|",
+    ...measured.map((r) => {
+      const m = r.measurement!;
+      const c = m.cpu!;
+      return `| ${r.route.replace(/\|/g, "\\|")} | ${r.server} | ${pct(c.server, c.wall)} | ${perRequest(c.server, m)} | ${pct(c.postgres, c.wall)} | ${perRequest(c.postgres, m)} | ${pct(c.loadGenerator, c.wall)} |`;
+    }),
+  ];
+}
+
+/** Settings that change what the numbers mean, as the bench database sees them. */
+async function postgresSettings(sql: postgres.Sql): Promise<string> {
+  const rows = await sql`select name, setting from pg_settings where name in ('jit', 'jit_above_cost', 'shared_buffers', 'max_connections', 'synchronous_commit')`;
+  return rows.map((r) => `${r.name}=${r.setting}`).join(", ");
+}
+
+function gitDescription(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: root, encoding: "utf8" }).trim();
+    return `${head}${dirty ? " with uncommitted changes" : ""}`;
+  } catch {
+    return "unknown";
+  }
+}
+
+async function main() {
+  const notes: string[] = [];
+  const load1 = os.loadavg()[0];
+  database = await createBenchDatabase(adminUrl);
+  log(`created database ${database.name}`);
+  if (dbSettings.length) {
+    const admin = postgres(database.url, { max: 1, onnotice: () => {} });
+    for (const { name, value } of dbSettings) await admin.unsafe(`alter database "${database.name}" set ${name} = '${value.replace(/'/g, "''")}'`);
+    await admin.end();
+    notes.push(`⚠ BENCH_DB_SETTINGS applied to the bench database: ${dbSettings.map((d) => `${d.name}=${d.value}`).join(", ")} (not the server's defaults).`);
+  }
+
+  const webhooks = await loadWebhooksModule();
+  // Loopback receivers are private addresses, which production refuses unless told otherwise.
+  const serverEnv = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1", ...(webhooks?.serverEnv ?? {}) };
+
+  const innkeep = await startInnkeep(database.url, serverEnv, notes);
+  log(`Innkeep ready at ${innkeep.url} (${innkeep.mode})`);
+
+  const account = await createAccount(database.url);
+  log(`account ${account.id} and an all-scopes API key created`);
+  sql = postgres(database.url, { max: 4, onnotice: () => {} });
+  const api = apiClient(innkeep.url, account.key);
+  const [booking, report] = await Promise.all([createBookingHotel(sql, api, account.id), seedReportHotel(sql, account.id)]);
+  log(`booking hotel: ${booking.rooms} rooms of one type, 730 days of rates; report hotel: ${report.reservations} reservations, ${report.payments} payments, ${report.refunds} refunds`);
+
+  const bare = await startBare(database.url, account.id);
+  log(`bare server ready at ${bare.url}`);
+
+  const innkeepGroup = innkeep.child.process.pid;
+  const bareGroup = bare.child.process.pid;
+  const targets: Target[] = [
+    { name: "Innkeep", url: innkeep.url, auth: { authorization: `Bearer ${account.key}` }, meter: () => cpuMeter(innkeepGroup) },
+    { name: "bare", url: bare.url, auth: {}, meter: () => cpuMeter(bareGroup) },
+  ];
+  const pgSettings = await postgresSettings(sql);
+
+  const rows: BenchRow[] = [];
+  for (const scenario of scenarios(booking, report)) {
+    if (only && !only.some((o) => scenario.route.includes(o))) continue;
+    rows.push(...(await measureScenario(scenario, targets)));
+  }
+
+  if (only && !only.some((o) => "webhooks".includes(o))) {
+    notes.push(`Only the lines matching BENCH_ONLY=${only.join(",")} were measured.`);
+  } else if (webhooks) {
+    const run = webhooks.benchWebhooks ?? (typeof webhooks.default === "function" ? (webhooks.default as WebhooksModule["benchWebhooks"]) : undefined);
+    if (!run) {
+      notes.push("⚠ webhooks: scripts/bench/webhooks.ts exists but exports no `benchWebhooks` function; not measured.");
+    } else {
+      log("webhooks (scripts/bench/webhooks.ts)…");
+      try {
+        const result = await run({ innkeepUrl: innkeep.url, apiKey: account.key, accountId: account.id, databaseUrl: database.url, sql, connections: options.connections, seconds: options.seconds, log });
+        const { rows: more, notes: moreNotes } = Array.isArray(result) ? { rows: result, notes: [] } : result;
+        rows.push(...more);
+        notes.push(...(moreNotes ?? []));
+      } catch (error) {
+        rows.push({ route: "webhooks", server: "Innkeep", failure: firstLines((error as Error).message).slice(0, 200) });
+      }
+    }
+  } else {
+    log("webhooks: not measured (scripts/bench/webhooks.ts missing)");
+    notes.push("webhooks: not measured (scripts/bench/webhooks.ts missing).");
+  }
+
+  const seconds = (performance.now() - started) / 1000;
+  const cpus = os.cpus();
+  const date = new Date().toISOString().slice(0, 16).replace("T", " ");
+  const text = [
+    `## Innkeep benchmark, ${date} UTC`,
+    "",
+    renderTable(rows),
+    "",
+    "Notes:",
+    "",
+    ...[
+      ...anomalies(rows),
+      ...notes,
+      `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; 1-minute load average ${load1.toFixed(1)} before the run and ${os.loadavg()[0].toFixed(1)} at its end (anything above ${cpus.length} means other work shared the cores). Node ${process.version}, ${database.version} on ${new URL(adminUrl).host} (${pgSettings}); code at ${gitDescription()}.`,
+      `Innkeep: \`NODE_ENV=production tsx server/main.ts\`, ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; every request authenticates its API key (one query), counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
+      `Bare: \`scripts/bench/bare-server.ts\`, node:http + postgres.js, pool of 10, ${barePrepared ? "statements prepared (postgres.js's default; drizzle's are unnamed, and postgres.js sends each one with parameters as two round trips, Describe then Execute)" : "⚠ statements unprepared (BENCH_BARE_PREPARE=0), as drizzle sends them"}; the same SQL statements and transactions as the Innkeep services, and nothing else: no auth, no rate limit, no idempotency, no validation beyond JSON.parse.`,
+      `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.seconds} s per server in ${options.rounds} rounds taken in turns (Innkeep, bare, Innkeep, bare); the load generator runs on the same machine. The revenue report: ${options.heavyRequests} requests one at a time in blocks of 10 taken in turns (req/s = sequential throughput), then ${options.heavyConnections} connections for ${options.heavySeconds} s per server. p50 and p99 are over every response of the line. Ratio = Innkeep req/s ÷ bare req/s. ⚠ marks a line that met non-2xx answers or errors.`,
+      `Data: GET /v1/guests lists the account's ${"8,000+"} guests; POST /v1/guests uses a unique e-mail per request; POST /v1/reservations books 1–4 nights at random over the coming year into one 2,000-room type (a new guest each); availability and the report read the report hotel: 4 room types, 200 rooms, BAR and NRF rates, ${report.reservations.toLocaleString("en-US")} reservations over ${report.from} → ${report.to} in every status, ${report.payments.toLocaleString("en-US")} payments, ${report.refunds.toLocaleString("en-US")} refunds.`,
+      `The whole run took ${Math.round(seconds)} s.`,
+    ].map((n) => `- ${n}`),
+    ...cpuTable(rows),
+    "",
+  ].join("\n");
+
+  process.stdout.write(`\n${text}`);
+  mkdirSync(path.join(root, "bench-results"), { recursive: true });
+  writeFileSync(path.join(root, "bench-results/latest.md"), text);
+  log("wrote bench-results/latest.md");
+  if (writeDocs) {
+    const intro = [
+      "# Benchmarks",
+      "",
+      "`npm run bench` starts the production server on a fresh PostgreSQL database beside a bare `node:http` + postgres.js server that runs the same SQL, and loads both with autocannon in the same run (see `scripts/bench/run.ts` for the knobs). The table below is one such run, pasted; `bench-results/latest.md` holds the latest local one.",
+      "",
+    ].join("\n");
+    writeFileSync(path.join(root, "docs/benchmarks.md"), `${intro}\n${text}`);
+    log("wrote docs/benchmarks.md");
+  }
+  return rows.some((r) => r.failure) ? 1 : 0;
+}
+
+let status = 1;
+try {
+  status = await main();
+} catch (error) {
+  log(`failed: ${(error as Error).stack ?? error}`);
+} finally {
+  await cleanup();
+}
+process.exit(status);
