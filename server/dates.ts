@@ -20,5 +20,16 @@ export const weekdayOf = (d: IsoDate): Weekday => weekdays[new Date(toUtc(d)).ge
 
 /** Today's date where the property is: its local date decides "today" (contract §6). */
 export function todayIn(timezone: string, now = new Date()): IsoDate {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  return dateFormat(timezone).format(now);
+}
+
+/** Building a formatter costs ~30× formatting with one, so each zone's is kept. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(timezone: string): Intl.DateTimeFormat {
+  let format = formats.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit" });
+    formats.set(timezone, format);
+  }
+  return format;
 }

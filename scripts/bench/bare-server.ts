@@ -15,7 +15,7 @@ const livemode = true;
 // The same pool size as Innkeep's (db/client.ts), so neither side gets more database connections.
 // Statements are prepared (postgres.js's default) unless BARE_PREPARE=0: then, like drizzle's
 // unnamed statements, each one with parameters costs postgres.js a Describe round trip first.
-const sql = postgres(required("DATABASE_URL"), { max: 10, onnotice: () => {}, prepare: process.env.BARE_PREPARE !== "0" });
+const sql = postgres(required("DATABASE_URL"), { max: 10, onnotice: () => {}, connection: { jit: "off" }, prepare: process.env.BARE_PREPARE !== "0" });
 // Calendar dates stay `YYYY-MM-DD` strings, as drizzle's postgres-js driver configures them.
 sql.options.parsers[1082] = (x: string) => x;
 type Sql = postgres.Sql | postgres.TransactionSql;
@@ -66,6 +66,8 @@ async function emitEvents(tx: Sql, list: { type: string; propertyId: string | nu
 
 /** server/inventory/nights.ts ensureNights: the night rows of [from, to), counted from rooms when first made. */
 async function ensureNights(tx: Sql, roomTypeIds: string[], from: string, to: string) {
+  const [present] = await tx`select count(*)::int as n from inventory_nights where room_type_id in ${tx(roomTypeIds)} and date >= ${from} and date < ${to}`;
+  if (present.n === roomTypeIds.length * daysBetween(from, to)) return;
   await tx`
     insert into inventory_nights (room_type_id, date, account_id, livemode, property_id, total, out_of_order)
     select rt.id, d::date, rt.account_id, rt.livemode, rt.property_id,

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { inventoryNights } from "@/db/schema";
 import { ApiError } from "@/server/errors";
@@ -9,7 +9,15 @@ import { daysBetween, type IsoDate } from "@/server/dates";
  * type's rooms (and those out of order that night) when a row is first made.
  */
 export async function ensureNights(tx: Executor, roomTypeIds: string[], from: IsoDate, to: IsoDate): Promise<void> {
-  if (!roomTypeIds.length || daysBetween(from, to) <= 0) return;
+  const days = daysBetween(from, to);
+  if (!roomTypeIds.length || days <= 0) return;
+  // Nearly always every row exists already: one index-only count spares the insert-select,
+  // which counts rooms per night.
+  const [present] = await tx
+    .select({ n: count() })
+    .from(inventoryNights)
+    .where(and(inArray(inventoryNights.roomTypeId, roomTypeIds), gte(inventoryNights.date, from), lt(inventoryNights.date, to)));
+  if (Number(present.n) === roomTypeIds.length * days) return;
   await tx.execute(sql`
     insert into inventory_nights (room_type_id, date, account_id, livemode, property_id, total, out_of_order)
     select rt.id, d::date, rt.account_id, rt.livemode, rt.property_id,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { dailyRates, folioCharges, folios, guests, payments, properties, ratePlans, reservations, rooms, type ReservationStatus } from "@/db/schema";
 import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/server/dates";
