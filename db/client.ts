@@ -40,8 +40,35 @@ async function openPostgres(url: string, max = 10): Promise<Database> {
   // JIT compilation costs tens of milliseconds and our statements run in one or two: measured
   // on the inventory upsert, 85 ms with JIT against 1.8 ms without (docs/benchmarks.md).
   const client = postgres(url, { max, onnotice: () => {}, connection: { jit: "off" } });
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const db = drizzle(preparing(client), { schema }) as unknown as Db;
   return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+}
+
+type PostgresClient = import("postgres").Sql;
+
+/**
+ * drizzle sends its statements unnamed, which costs postgres.js a second round trip per query
+ * (describe, then execute). Asking it to prepare every statement that has parameters lets each
+ * connection reuse the plan and answer in one trip; migrations (no parameters) are untouched.
+ * Transactions get their own connection-bound client, so `begin` and `savepoint` pass it on.
+ */
+function preparing<T extends PostgresClient>(client: T): T {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property === "unsafe") {
+        return (query: string, params?: unknown[], options?: { prepare?: boolean }) =>
+          target.unsafe(query, params as never, params?.length ? { ...options, prepare: true } : options);
+      }
+      if (property === "begin" || property === "savepoint") {
+        return (...args: unknown[]) => {
+          const callback = args[args.length - 1] as (tx: PostgresClient) => unknown;
+          return (value as (...a: unknown[]) => unknown).apply(target, [...args.slice(0, -1), (tx: PostgresClient) => callback(preparing(tx))]);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
