@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { ApiError } from "@/server/errors";
 import { metrics } from "@/server/observability/metrics";
@@ -34,12 +34,21 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
     return next();
   });
   api.use("*", observe);
-  // Public: the description of the API itself.
+  // GET /v1/openapi.json: the description of the API itself; public, and described in itself.
+  api.openAPIRegistry.registerPath({
+    method: "get", path: "/openapi.json", operationId: "getOpenApiDocument", summary: "This API's OpenAPI 3.1 document", tags: ["Meta"],
+    security: [], responses: { 200: { description: "The OpenAPI document", content: { "application/json": { schema: z.looseObject({ openapi: z.string() }) } } } },
+  });
   api.get("/openapi.json", (c) => c.json(api.getOpenAPI31Document(documentInfo)));
   api.use("*", authenticate, rateLimit, requireAuth, environment);
   for (const op of ops) mountOperation(api, op);
 
-  const known = ops.map((op) => ({ method: op.method.toUpperCase(), pattern: new RegExp(`^${op.path.replace(/\{\w+\}/g, "[^/]+")}/?$`) }));
+  // Exact patterns: the router is strict about trailing slashes, so `/guests/` must be a 404,
+  // not a 405 that lists the very method that was used.
+  const known = [{ method: "GET", path: "/openapi.json" }, ...ops].map((op) => ({
+    method: op.method.toUpperCase(),
+    pattern: new RegExp(`^${op.path.replace(/\./g, "\\.").replace(/\{\w+\}/g, "[^/]+")}$`),
+  }));
   api.all("*", (c) => {
     const path = c.req.path.replace(/^\/v1/, "");
     const allowed = known.filter((k) => k.pattern.test(path)).map((k) => k.method);

@@ -115,9 +115,11 @@ export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void
     const execute = () => run(c, op, query, rawBody, ctx);
     type Answer = StoredResponse & { raw?: Response };
     const key = c.req.header("idempotency-key");
+    // The raw, still percent-encoded path: `c.req.path` is decoded and may hold a NUL the database refuses.
+    const path = new URL(c.req.url).pathname;
     const response: Answer =
       op.method === "post" && key !== undefined
-        ? await withIdempotency({ db: ctx.db, tenant: ctx.tenant, key, method: "POST", path: c.req.path, body: rawBody }, () =>
+        ? await withIdempotency({ db: ctx.db, tenant: ctx.tenant, key, method: "POST", path, body: rawBody }, () =>
             captureErrors(c, execute),
           )
         : await execute();

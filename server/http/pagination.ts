@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "@/server/errors";
 import type { CursorPosition, Page, PageRequest } from "@/server/pagination";
+import { isStorableText } from "./validation";
 
 /** Query parameters every list accepts (contract §5). */
 export const listQuery = {
@@ -33,7 +34,14 @@ export function encodeCursor(position: CursorPosition, fingerprint: string): str
   return Buffer.from(JSON.stringify(payload)).toString("base64url");
 }
 
-const cursorPayload = z.tuple([z.enum(["n", "p"]), z.number().int().nonnegative(), z.string().min(1), z.string()]);
+// Bounded like the values this API issues: a forged cursor must be a 400, not an invalid Date
+// or an unstorable string failing in the database.
+const cursorPayload = z.tuple([
+  z.enum(["n", "p"]),
+  z.number().int().nonnegative().max(8.64e15),
+  z.string().min(1).max(255).refine(isStorableText),
+  z.string(),
+]);
 
 export function decodeCursor(cursor: string, fingerprint: string): CursorPosition {
   let parsed: z.infer<typeof cursorPayload> | undefined;

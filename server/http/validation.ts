@@ -40,8 +40,32 @@ export function toApiError(error: z.ZodError, input: unknown, location: ParamLoc
   return new ApiError("parameter_invalid", `${where}${issue.message}`, { param, location });
 }
 
+/** U+0000, or half of a surrogate pair: PostgreSQL text and jsonb cannot hold them (a 500 there). */
+const unstorable = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const isStorableText = (text: string) => !unstorable.test(text);
+
+/** The path of the first key or string value in `value` that the database could not store. */
+function unstorableAt(value: unknown, path: string[] = []): string[] | undefined {
+  if (typeof value === "string") return isStorableText(value) ? undefined : path;
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (!isStorableText(key)) return [...path, key];
+    const found = unstorableAt(item, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, location: ParamLocation): z.output<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw toApiError(result.error, input, location);
+  const bad = unstorableAt(result.data);
+  if (bad) {
+    const param = bad.join(".") || undefined;
+    throw new ApiError("parameter_invalid", `Invalid ${describe[location]} '${param}': text may not contain NUL characters or unpaired surrogates.`, {
+      param,
+      location,
+    });
+  }
   return result.data;
 }

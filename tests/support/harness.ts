@@ -19,6 +19,7 @@ type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string;
  */
 export async function startHarness(options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number; webhookUrlPolicy?: UrlPolicy } = {}) {
   const database = await testDatabase({ max: options.max });
+  let databaseOpen = true;
   const deps: ApiDeps = {
     db: database.db,
     limiter: options.limiter ?? new RateLimiter(),
@@ -77,9 +78,17 @@ export async function startHarness(options: { trustProxy?: boolean; limiter?: Ra
     patch: (path: string, body?: unknown, opts?: RequestOptions) => request("PATCH", path, { ...opts, body }),
     put: (path: string, body?: unknown, opts?: RequestOptions) => request("PUT", path, { ...opts, body }),
     del: (path: string, opts?: RequestOptions) => request("DELETE", path, opts),
+    /** Closes the database under the running app, to see how it answers when storage is gone. */
+    async stopDatabase() {
+      if (databaseOpen) {
+        databaseOpen = false;
+        await database.close();
+      }
+    },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.close();
+      if (databaseOpen) await database.close();
+      databaseOpen = false;
     },
   };
 }

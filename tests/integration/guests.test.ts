@@ -1,0 +1,202 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { guestPreferences, guests } from "@/db/schema";
+import { expectError } from "../support/assertions";
+import { startHarness, type Harness } from "../support/harness";
+
+// Guests and their preferences (contract §6), over HTTP, with the database as the witness.
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => h?.close());
+
+const snapshot = async () => ({
+  guests: await h.db.select().from(guests).orderBy(guests.id),
+  preferences: await h.db.select().from(guestPreferences).orderBy(guestPreferences.guestId),
+});
+
+async function createGuest(body: Record<string, unknown>, sandbox = false) {
+  const res = await h.post("/v1/guests", body, { sandbox });
+  expect(res.status, res.text).toBe(201);
+  return res.json;
+}
+
+describe("guests", () => {
+  it("creates, retrieves and lists a guest", async () => {
+    const created = await createGuest({ first_name: "  Ada ", last_name: "Lovelace", email: "Ada@Example.com", phone: "+44 20 7946 0000" });
+    expect(created).toMatchObject({
+      object: "guest",
+      livemode: true,
+      first_name: "Ada",
+      last_name: "Lovelace",
+      email: "Ada@Example.com",
+      phone: "+44 20 7946 0000",
+    });
+    expect(created.id).toMatch(/^gst_[0-9A-Za-z]+$/);
+    expect(Date.parse(created.created_at)).not.toBeNaN();
+    expect(created.updated_at).toBe(created.created_at);
+
+    const fetched = await h.get(`/v1/guests/${created.id}`);
+    expect(fetched.status).toBe(200);
+    expect(fetched.json).toEqual(created);
+
+    // The e-mail filter is exact but case-insensitive.
+    const listed = await h.get("/v1/guests?email=ada%40example.COM");
+    expect(listed.json.data).toEqual([created]);
+    expect((await h.get("/v1/guests?email=ada%40example.co")).json.data).toEqual([]);
+
+    const sandbox = await createGuest({ first_name: "Sandy", last_name: "Box", email: "sandy@example.com" }, true);
+    expect(sandbox.livemode).toBe(false);
+    expect(sandbox.phone).toBeNull();
+  });
+
+  it("PATCH changes only what it names; null clears the phone", async () => {
+    const guest = await createGuest({ first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: "555 0100" });
+    const renamed = await h.patch(`/v1/guests/${guest.id}`, { first_name: "Amazing Grace" });
+    expect(renamed.status).toBe(200);
+    expect(renamed.json).toMatchObject({ ...guest, first_name: "Amazing Grace", updated_at: renamed.json.updated_at });
+    expect(Date.parse(renamed.json.updated_at)).toBeGreaterThanOrEqual(Date.parse(guest.updated_at));
+
+    const cleared = await h.patch(`/v1/guests/${guest.id}`, { phone: null });
+    expect(cleared.json.phone).toBeNull();
+    expect(cleared.json.first_name).toBe("Amazing Grace");
+
+    const unchanged = await h.patch(`/v1/guests/${guest.id}`, {});
+    expect(unchanged.status).toBe(200);
+    expect({ ...unchanged.json, updated_at: null }).toEqual({ ...cleared.json, updated_at: null });
+
+    // Its own e-mail in another case is not a duplicate.
+    const recased = await h.patch(`/v1/guests/${guest.id}`, { email: "GRACE@example.com" });
+    expect(recased.status).toBe(200);
+    expect(recased.json.email).toBe("GRACE@example.com");
+    expect((await h.get(`/v1/guests/${guest.id}`)).json).toEqual(recased.json);
+  });
+
+  it("a duplicate e-mail is 422 on email, on create and on update, case-insensitively", async () => {
+    const alan = await createGuest({ first_name: "Alan", last_name: "Turing", email: "alan@example.com" });
+    const joan = await createGuest({ first_name: "Joan", last_name: "Clarke", email: "joan@example.com" });
+    const before = await snapshot();
+    const created = await h.post("/v1/guests", { first_name: "Other", last_name: "Alan", email: "ALAN@example.com" });
+    const error = expectError(created, 422, "parameter_invalid", "email");
+    expect(error.message).toContain(alan.id);
+    expectError(await h.patch(`/v1/guests/${joan.id}`, { email: "Alan@Example.com" }), 422, "parameter_invalid", "email");
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("every wrong request changes nothing", async () => {
+    const guest = await createGuest({ first_name: "Kathleen", last_name: "Booth", email: "kathleen@example.com" });
+    await h.put(`/v1/guests/${guest.id}/preferences`, { allergies: ["latex"], room: { quiet: true } });
+    const before = await snapshot();
+    const wrong = [
+      await h.post("/v1/guests", { first_name: "", last_name: "X", email: "x1@example.com" }),
+      await h.post("/v1/guests", { first_name: "X", last_name: "X", email: "x2@example.com", phone: "not a phone" }),
+      await h.post("/v1/guests", { first_name: "X", last_name: "X", email: "x3@example.com", vip: true }),
+      await h.post("/v1/guests", { first_name: null, last_name: "X", email: "x4@example.com" }),
+      await h.request("POST", "/v1/guests", { rawBody: '{"first_name":"X","last_name":"X","email":"x5@example.com"', headers: { "content-type": "application/json" } }),
+      await h.patch(`/v1/guests/${guest.id}`, { first_name: "   " }),
+      await h.patch(`/v1/guests/${guest.id}`, { email: "nope" }),
+      await h.patch(`/v1/guests/${guest.id}`, { last_name: "Booth", id: "gst_other" }),
+      await h.patch(`/v1/guests/${guest.id}`, { created_at: "2020-01-01T00:00:00Z" }),
+      await h.patch("/v1/guests/gst_missing", { first_name: "Ghost" }),
+      await h.put(`/v1/guests/${guest.id}/preferences`, { allergies: "latex" }),
+      await h.put(`/v1/guests/${guest.id}/preferences`, { room: { smoking: null } }),
+      await h.put(`/v1/guests/${guest.id}/preferences`, { room: null }),
+      await h.patch(`/v1/guests/${guest.id}/preferences`, { room: { floor: "basement" } }),
+      await h.patch(`/v1/guests/${guest.id}/preferences`, { loyalty: { points: -1 } }),
+      await h.patch(`/v1/guests/${guest.id}/preferences`, { loyalty: { points: 1.5 } }),
+      await h.patch(`/v1/guests/${guest.id}/preferences`, { allergies: Array.from({ length: 51 }, (_, i) => `a${i}`) }),
+      await h.patch(`/v1/guests/${guest.id}/preferences`, { room: { quiet: false }, pets: ["dog"] }),
+    ];
+    for (const res of wrong) {
+      expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.json.error.request_id).toBe(res.headers.get("service-request-id"));
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("preferences", () => {
+  let id: string;
+  const prefs = async () => {
+    const res = await h.get(`/v1/guests/${id}/preferences`);
+    expect(res.status).toBe(200);
+    return res.json;
+  };
+
+  beforeAll(async () => {
+    id = (await createGuest({ first_name: "Margaret", last_name: "Hamilton", email: "margaret@example.com" })).id;
+  });
+
+  it("start empty, with updated_at null", async () => {
+    expect(await prefs()).toEqual({ object: "guest_preferences", guest_id: id, livemode: true, allergies: [], room: {}, loyalty: {}, updated_at: null });
+  });
+
+  it("PUT replaces the whole record", async () => {
+    const full = {
+      allergies: ["peanuts", "penicillin"],
+      room: { bed: "king", floor: "high", smoking: false, quiet: true, accessible: false, notes: "Away from the lift" },
+      loyalty: { program: "Innkeep Rewards", tier: "gold", number: "IR-1", points: 1200 },
+    };
+    const put = await h.put(`/v1/guests/${id}/preferences`, full);
+    expect(put.status).toBe(200);
+    expect(put.json).toMatchObject({ object: "guest_preferences", guest_id: id, ...full });
+    expect(Date.parse(put.json.updated_at)).not.toBeNaN();
+    expect(await prefs()).toEqual(put.json);
+
+    // Whatever the new body leaves out is gone.
+    const replaced = await h.put(`/v1/guests/${id}/preferences`, { room: { smoking: false } });
+    expect(replaced.json).toMatchObject({ allergies: [], room: { smoking: false }, loyalty: {} });
+    expect(await prefs()).toEqual(replaced.json);
+    const emptied = await h.put(`/v1/guests/${id}/preferences`, {});
+    expect(emptied.json).toMatchObject({ allergies: [], room: {}, loyalty: {} });
+    expect(emptied.json.updated_at).not.toBeNull();
+  });
+
+  it("PATCH merges room and loyalty key by key, null removes a key, allergies are replaced whole", async () => {
+    await h.put(`/v1/guests/${id}/preferences`, { allergies: ["peanuts"], room: { bed: "twin", smoking: false }, loyalty: { program: "IR", points: 10 } });
+
+    let res = await h.patch(`/v1/guests/${id}/preferences`, { room: { floor: "low" } });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ allergies: ["peanuts"], room: { bed: "twin", smoking: false, floor: "low" }, loyalty: { program: "IR", points: 10 } });
+
+    res = await h.patch(`/v1/guests/${id}/preferences`, { room: { smoking: null, bed: "king" }, loyalty: { tier: "silver", points: null } });
+    expect(res.json.room).toEqual({ bed: "king", floor: "low" });
+    expect(res.json.loyalty).toEqual({ program: "IR", tier: "silver" });
+    expect(res.json.allergies).toEqual(["peanuts"]);
+
+    res = await h.patch(`/v1/guests/${id}/preferences`, { allergies: ["gluten", "shellfish"] });
+    expect(res.json.allergies).toEqual(["gluten", "shellfish"]);
+    expect(res.json.room).toEqual({ bed: "king", floor: "low" });
+
+    res = await h.patch(`/v1/guests/${id}/preferences`, { allergies: [] });
+    expect(res.json.allergies).toEqual([]);
+
+    // Removing a key that is not there is fine; an empty PATCH changes nothing but the time.
+    res = await h.patch(`/v1/guests/${id}/preferences`, { room: { quiet: null } });
+    expect(res.json.room).toEqual({ bed: "king", floor: "low" });
+    const before = await prefs();
+    const noop = await h.patch(`/v1/guests/${id}/preferences`, {});
+    expect({ ...noop.json, updated_at: null }).toEqual({ ...before, updated_at: null });
+    expect(await prefs()).toEqual(noop.json);
+  });
+
+  it("PATCH on a guest without preferences starts from empty", async () => {
+    const fresh = (await createGuest({ first_name: "Radia", last_name: "Perlman", email: "radia@example.com" })).id;
+    const res = await h.patch(`/v1/guests/${fresh}/preferences`, { loyalty: { program: "IR" }, room: { bed: null } });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ guest_id: fresh, allergies: [], room: {}, loyalty: { program: "IR" } });
+  });
+
+  it("sandbox guests have sandbox preferences", async () => {
+    const sandboxGuest = await createGuest({ first_name: "Sand", last_name: "Box", email: "prefs@example.com" }, true);
+    const res = await h.put(`/v1/guests/${sandboxGuest.id}/preferences`, { allergies: ["dust"] }, { sandbox: true });
+    expect(res.status).toBe(200);
+    expect(res.json.livemode).toBe(false);
+    const [row] = await h.db.select().from(guestPreferences).where(eq(guestPreferences.guestId, sandboxGuest.id));
+    expect(row.livemode).toBe(false);
+    expect(row.accountId).toBe(h.main.account.id);
+  });
+});

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorCodes } from "@/server/errors";
+import { createRestApi } from "@/server/http/app";
+import { RateLimiter } from "@/server/http/rate-limit";
+import { apiVersions } from "@/server/http/versions";
+import { startHarness, type Harness } from "../support/harness";
+
+// The generated OpenAPI document describes exactly the routes the app serves (contract, preamble).
+
+type Operation = { operationId?: string; security?: unknown[]; parameters?: { name: string; in: string; schema?: { example?: string } }[]; responses: Record<string, unknown> };
+type Document = { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, any> } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const methods = ["get", "post", "put", "patch", "delete"];
+let h: Harness;
+let doc: Document;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const res = await h.get("/v1/openapi.json", { token: null });
+  expect(res.status).toBe(200);
+  doc = res.json;
+});
+afterAll(async () => h?.close());
+
+/** Every (METHOD, /path/{param}) the document describes. */
+const documented = () =>
+  Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => methods.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
+
+/** Every route of the `/v1` Hono app, minus the middleware and the catch-all (`/*`). */
+function served() {
+  const api = createRestApi({ db: h.db, limiter: new RateLimiter(), trustProxy: false });
+  return api.routes.filter((r) => r.path !== "/*" && r.method !== "ALL").map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`);
+}
+
+describe("GET /v1/openapi.json", () => {
+  it("is an OpenAPI 3.1 document, served without credentials", async () => {
+    const res = await h.get("/v1/openapi.json", { token: null });
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("service-request-id")).toMatch(/^req_/);
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(apiVersions as readonly string[]).toContain(doc.info.version);
+    expect(Object.keys(doc.paths).length).toBeGreaterThan(0);
+  });
+
+  it("describes every route the app serves, and nothing it does not", () => {
+    const routes = served();
+    expect(routes.length).toBeGreaterThan(0);
+    expect(new Set(routes).size).toBe(routes.length);
+    expect(new Set(documented())).toEqual(new Set(routes));
+  });
+
+  it("every documented operation answers on its path (not route_not_found, not method_not_allowed)", async () => {
+    for (const entry of documented()) {
+      const [method, template] = entry.split(" ");
+      const operation = doc.paths[template][method.toLowerCase()];
+      const path = template.replace(/\{(\w+)\}/g, (_, name) => operation.parameters?.find((p) => p.name === name)?.schema?.example ?? "x");
+      const res = await h.request(method, `/v1${path}`, { body: method === "GET" || method === "DELETE" ? undefined : {} });
+      expect(res.status, `${entry}: ${res.text}`).not.toBe(405);
+      expect(res.json?.error?.code, entry).not.toBe("route_not_found");
+    }
+  });
+
+  it("each operation has a unique id, a bearer requirement (unless public) and the error envelope", () => {
+    const ids = new Set<string>();
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        expect(op.operationId, `${method} ${path}`).toBeTruthy();
+        expect(ids.has(op.operationId!)).toBe(false);
+        ids.add(op.operationId!);
+        if (path === "/openapi.json") {
+          expect(op.security).toEqual([]);
+          continue;
+        }
+        expect(op.security).toEqual([{ bearerAuth: [] }]);
+        const success = Object.keys(op.responses).filter((s) => s.startsWith("2"));
+        expect(success).toHaveLength(1);
+        for (const status of ["400", "401", "403", "404", "422", "429", "500"]) {
+          expect(JSON.stringify(op.responses[status]), `${method} ${path} ${status}`).toContain("#/components/schemas/Error");
+        }
+      }
+    }
+  });
+
+  it("its Error schema lists exactly the codes and types of server/errors.ts", () => {
+    const error = doc.components.schemas.Error.properties.error;
+    expect(new Set(error.properties.code.enum)).toEqual(new Set(Object.keys(errorCodes)));
+    expect(new Set(error.properties.type.enum)).toEqual(new Set(Object.values(errorCodes).map((e) => e.type)));
+    expect(error.required).toEqual(expect.arrayContaining(["type", "code", "message", "request_id"]));
+  });
+});
