@@ -25,8 +25,9 @@ export const authenticate: MiddlewareHandler<ApiEnv> = async (c, next) => {
   try {
     c.set("principal", await authenticateToken({ db: c.var.deps.db, token: match[1] }));
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    c.set("authError", new ApiError(error.code, error.message, { headers: challenge }));
+    // A failure to look the token up (the database is down) is answered after the rate-limit
+    // step too, so even that 503 carries the X-RateLimit headers.
+    c.set("authError", error instanceof ApiError ? new ApiError(error.code, error.message, { headers: challenge }) : (error as Error));
   }
   return next();
 };

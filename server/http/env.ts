@@ -24,7 +24,7 @@ export type ApiEnv = {
     log: Logger;
     principal?: Principal;
     /** Why authentication failed; thrown by the operation, after rate-limit headers are known. */
-    authError?: ApiError;
+    authError?: ApiError | Error;
     livemode: boolean;
     version: string;
     rate?: RateState;

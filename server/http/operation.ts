@@ -138,7 +138,7 @@ async function run(
   rawBody: unknown,
   ctx: RequestCtx,
 ): Promise<StoredResponse & { raw?: Response }> {
-  const params = op.params ? parseOrThrow(op.params, c.req.param(), "path") : undefined;
+  const params = op.params ? parsePath(op.params, c.req.param()) : undefined;
   const queryInput = c.req.query();
   if (!op.allowOffset && "offset" in queryInput) {
     throw new ApiError("parameter_invalid", "Offset pagination is not supported on this list; use `cursor`.", { param: "offset", location: "query" });
@@ -161,6 +161,17 @@ async function run(
   const result = await op.handler({ ctx, params, query: parsedQuery, body, list, c });
   if (result instanceof Response) return { status: result.status, body: "", raw: result };
   return { status: op.status ?? 200, body: JSON.stringify(result) };
+}
+
+/** An id that cannot even be valid names nothing: 404 like any other missing object, never a 422. */
+function parsePath(schema: AnyObject, input: Record<string, string>) {
+  try {
+    return parseOrThrow(schema, input, "path");
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const param = error.param ?? "id";
+    throw new ApiError("resource_missing", `No such object: '${String(input[param] ?? "").slice(0, 64)}'`, { param, location: "path" });
+  }
 }
 
 /** Inside an idempotent request, an ApiError is an answer to store, not an exception. */

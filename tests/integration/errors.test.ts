@@ -95,6 +95,9 @@ describe("401, 403 and 404 around the handler", () => {
     expectError(await h.get("/v1/properties/prop_doesnotexist"), 404, "resource_missing", "id");
     expectError(await h.get("/v1/guests/gst_doesnotexist/preferences"), 404, "resource_missing", "id");
     expectError(await h.patch("/v1/guests/gst_doesnotexist", { first_name: "X" }), 404, "resource_missing", "id");
+    // An id too long to be ours, or holding a NUL, still names nothing: 404, not a validation error.
+    expectError(await h.get(`/v1/guests/gst_${"x".repeat(200)}`), 404, "resource_missing", "id");
+    expectError(await h.get("/v1/guests/gst_%00abc"), 404, "resource_missing", "id");
   });
 
   it("route_not_found: unknown paths, and a trailing slash on a known one", async () => {
@@ -201,7 +204,7 @@ describe("bodies", () => {
     expectError(await h.patch(`/v1/guests/${guestId}/preferences`, { room: { notes: "quiet\u0000" } }), 422, "parameter_invalid", "room.notes");
     expectError(await h.put(`/v1/guests/${guestId}/preferences`, { allergies: ["ok", "\udc00"] }), 422, "parameter_invalid", "allergies.1");
     expectError(await h.get("/v1/guests?email=a%00b"), 400, "parameter_invalid", "email");
-    expectError(await h.get("/v1/guests/gst_%00"), 422, "parameter_invalid", "id");
+    expectError(await h.get("/v1/guests/gst_%00"), 404, "resource_missing", "id");
     expect(await guestCount()).toBe(before);
     const [ada] = await h.db.select().from(guests).where(eq(guests.id, guestId));
     expect(ada.firstName).toBe("Ada");
@@ -221,10 +224,10 @@ describe("when the database is gone", () => {
     const res = await down.get("/v1/guests");
     // postgres.js reports the ended connection (503, retry); a closed PGlite is just an error (500).
     if (down.kind === "postgres") {
-      expectError(res, 503, "service_unavailable", null, { rateLimit: false });
+      expectError(res, 503, "service_unavailable", null);
       expect(res.headers.get("retry-after")).toBe("1");
     } else {
-      expectError(res, 500, "internal_error", null, { rateLimit: false });
+      expectError(res, 500, "internal_error", null);
     }
     expect(res.json.error.message).toMatch(/quote the request id|temporarily unavailable/);
     expect(res.text).not.toMatch(/PGlite|CONNECTION|postgres|\.ts:\d+/i);
