@@ -4,7 +4,9 @@ import { accounts } from "@/db/schema";
 import { createApiKey } from "@/server/auth/api-keys";
 import { scopes } from "@/server/auth/scopes";
 import { createUser } from "@/server/auth/users";
+import { addDays, todayIn } from "@/server/dates";
 import { createHotel, demoHotel } from "@/server/sandbox/hotel";
+import { seedRatePlans } from "@/server/sandbox/seed-sandbox";
 import { createAccount } from "./create-account";
 
 export const demoAccountName = "Demo Hotels";
@@ -34,7 +36,11 @@ export async function seedDemo({ db, adminPassword }: { db: Db; adminPassword: s
     if (Number(n) > 0) return null;
     const input = { name: demoAccountName, plan: "growth" as const, developerContact: "dev@example.com" };
     const account = await createAccount({ db: tx, input });
-    await createHotel(tx, { accountId: account.id, livemode: true, propertyIds: null }, demoHotel);
+    const live = { accountId: account.id, livemode: true, propertyIds: null };
+    const hotel = await createHotel(tx, live, demoHotel);
+    // Sellable from the first minute: a year of BAR and NRF rates in euro cents.
+    const today = todayIn(hotel.property.timezone);
+    await seedRatePlans(tx, live, hotel, { DBL: 12000, TWN: 11000 }, today, addDays(today, 365));
     if (adminPassword !== null) {
       await createUser({ db: tx, input: { accountId: account.id, email: demoAdminEmail, password: adminPassword, role: "owner", name: "Admin" } });
     }

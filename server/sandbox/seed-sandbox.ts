@@ -21,11 +21,40 @@ function prng(seed: number) {
   };
 }
 
-const nightPrice = (code: string, date: IsoDate, plan: "BAR" | "NRF") => {
+export const nightPrice = (prices: Record<string, number>, code: string, date: IsoDate, plan: "BAR" | "NRF") => {
   const weekend = ["fri", "sat"].includes(weekdayOf(date));
-  const bar = Math.round((basePrice[code] * (weekend ? 1.2 : 1)) / 100) * 100;
+  const bar = Math.round((prices[code] * (weekend ? 1.2 : 1)) / 100) * 100;
   return plan === "BAR" ? bar : Math.round(bar * 0.9);
 };
+
+type Hotel = Awaited<ReturnType<typeof createHotel>>;
+
+/**
+ * BAR (refundable, all room types) and NRF (non-refundable, 10 % below) with a rate for every
+ * night of [from, to), and the night rows of inventory for the same range.
+ */
+export async function seedRatePlans(db: Executor, tenant: Tenant, hotel: Hotel, prices: Record<string, number>, from: IsoDate, to: IsoDate) {
+  const cols = { accountId: tenant.accountId, livemode: tenant.livemode };
+  const plans = (["BAR", "NRF"] as const).map((code) => ({
+    id: newId("ratePlan"),
+    ...cols,
+    propertyId: hotel.property.id,
+    code,
+    name: code === "BAR" ? "Best Available Rate" : "Non-refundable",
+    roomTypeIds: hotel.roomTypes.map((t) => t.id),
+    refundable: code === "BAR",
+    cancellationDeadlineHours: code === "BAR" ? 24 : 0,
+  }));
+  await db.insert(ratePlans).values(plans);
+  const rateRows = plans.flatMap((plan) =>
+    hotel.roomTypes.flatMap((type) =>
+      nightsOf(from, to).map((date) => ({ ratePlanId: plan.id, roomTypeId: type.id, date, ...cols, propertyId: hotel.property.id, amount: nightPrice(prices, type.code, date, plan.code) })),
+    ),
+  );
+  for (let i = 0; i < rateRows.length; i += 1000) await db.insert(dailyRates).values(rateRows.slice(i, i + 1000));
+  await ensureNights(db, hotel.roomTypes.map((t) => t.id), from, to);
+  return plans;
+}
 
 /** Every account's sandbox starts as the same hotel (contract §8). */
 export async function seedSandbox({ db, accountId }: { db: Executor; accountId: string }) {
@@ -45,24 +74,7 @@ export async function seedSandbox({ db, accountId }: { db: Executor; accountId: 
     .set({ housekeepingStatus: "out-of-order", outOfOrderReason: "Bathroom renovation", outOfOrderUntil: addDays(today, 7) })
     .where(inArray(rooms.id, broken.map((r) => r.id)));
 
-  const plans = (["BAR", "NRF"] as const).map((code) => ({
-    id: newId("ratePlan"),
-    ...cols,
-    propertyId: property.id,
-    code,
-    name: code === "BAR" ? "Best Available Rate" : "Non-refundable",
-    roomTypeIds: hotel.roomTypes.map((t) => t.id),
-    refundable: code === "BAR",
-    cancellationDeadlineHours: code === "BAR" ? 24 : 0,
-  }));
-  await db.insert(ratePlans).values(plans);
-  const rateRows = plans.flatMap((plan) =>
-    hotel.roomTypes.flatMap((type) =>
-      nightsOf(from, to).map((date) => ({ ratePlanId: plan.id, roomTypeId: type.id, date, ...cols, propertyId: property.id, amount: nightPrice(type.code, date, plan.code) })),
-    ),
-  );
-  for (let i = 0; i < rateRows.length; i += 1000) await db.insert(dailyRates).values(rateRows.slice(i, i + 1000));
-  await ensureNights(db, hotel.roomTypes.map((t) => t.id), from, to);
+  const plans = await seedRatePlans(db, tenant, hotel, basePrice, from, to);
 
   const guestRows = firstNames.map((first, i) => {
     const last = lastNames[i % lastNames.length];
@@ -87,7 +99,7 @@ export async function seedSandbox({ db, accountId }: { db: Executor; accountId: 
     const guest = guestRows[i % guestRows.length];
     const checkIn = addDays(today, stay.status === "checked_in" ? -(i % 2) : stay.start);
     const checkOut = addDays(checkIn, stay.status === "checked_in" ? Math.max(stay.nights, 1 + (i % 2)) : stay.nights);
-    const nightly = nightsOf(checkIn, checkOut).map((date) => ({ date, amount: nightPrice(type.code, date, ratePlan.code) }));
+    const nightly = nightsOf(checkIn, checkOut).map((date) => ({ date, amount: nightPrice(basePrice, type.code, date, ratePlan.code) }));
     const total = nightly.reduce((s, n) => s + n.amount, 0);
     if (["confirmed", "checked_in", "checked_out"].includes(stay.status)) await sellNights(db, type.id, checkIn, checkOut);
     let roomId: string | null = null;
