@@ -24,7 +24,12 @@ export function breakerShouldOpen(stats: { attempts: number; serverErrors: numbe
  * the conditional update makes sure only one attempt opens it. Returns the queued mail's id.
  */
 export async function weighBreaker(tx: Tx, endpoint: Endpoint, settings: WebhookSettings, now: Date): Promise<string | null> {
-  if (endpoint.status !== "enabled") return null;
+  // Attempts finishing at once must be weighed one after the other: each counts in its own
+  // transaction, and without the endpoint's row lock ten concurrent failures could each see
+  // fewer than ten attempts and none open the breaker. Once the lock is ours, the count's fresh
+  // snapshot (READ COMMITTED) includes every attempt committed before us.
+  const [current] = await tx.select({ status: webhookEndpoints.status }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)).for("update");
+  if (current?.status !== "enabled") return null;
   const windowStart = new Date(Math.max(now.getTime() - settings.breakerWindowSeconds * 1000, endpoint.enabledAt.getTime()));
   const [stats] = await tx
     .select({ attempts: count(), serverErrors: sql<number>`count(*) filter (where ${webhookAttempts.serverError})` })
