@@ -43,6 +43,8 @@ export function sendWebhook(options: SendOptions): Promise<Exchange> {
     let headers: Record<string, string> = {};
     const chunks: Buffer[] = [];
     let size = 0;
+    // Set once the request exists; `finish` may run earlier (a bad URL) and must not touch it then.
+    // eslint-disable-next-line prefer-const
     let timer: NodeJS.Timeout | undefined;
     const finish = (error: string | null) => {
       if (settled) return;

@@ -143,7 +143,10 @@ describe("the figures equal the hand-computed fixture", () => {
       ],
       totals: { rooms_available: 23, rooms_sold: 11, occupancy: 0.4783 },
     });
-    for (const row of r.data) expect(row.occupancy).toBeGreaterThanOrEqual(0), expect(row.occupancy).toBeLessThanOrEqual(1);
+    for (const row of r.data) {
+      expect(row.occupancy).toBeGreaterThanOrEqual(0);
+      expect(row.occupancy).toBeLessThanOrEqual(1);
+    }
   });
 
   it("revenue: room revenue, ADR, RevPAR per night; payments and refunds on the day they happened", async () => {
