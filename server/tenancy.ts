@@ -2,6 +2,7 @@ import { and, eq, getTableName, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db/client";
 import { ApiError, notFound } from "./errors";
+import { keyset, toPage, type Page, type PageRequest } from "./pagination";
 
 /**
  * Who is asking: an account, one of its two environments, and (for OAuth installs) the
@@ -75,4 +76,25 @@ export function assertPropertyGranted(tenant: Tenant, propertyId: string | undef
   if (!tenant.propertyIds.includes(propertyId)) {
     throw new ApiError("property_not_granted", `This app was not granted access to property '${propertyId}'.`);
   }
+}
+
+/**
+ * One page of a tenant's rows, newest first: the keyset conditions of `page` inside the
+ * tenant's scope, cut to the page with cursors both ways. Every plain list is this query.
+ */
+export async function listOwned<T extends TenantTable & { createdAt: PgColumn }>(
+  db: Executor,
+  table: T,
+  tenant: Tenant,
+  page: PageRequest,
+  ...conditions: (SQL | undefined)[]
+): Promise<Page<T["$inferSelect"] & { id: string; createdAt: Date }>> {
+  const q = keyset(table, page);
+  const rows = await db
+    .select()
+    .from(table as PgTable)
+    .where(ownedBy(table, tenant, ...conditions, q.where))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return toPage(rows as (T["$inferSelect"] & { id: string; createdAt: Date })[], page);
 }

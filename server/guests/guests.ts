@@ -3,8 +3,8 @@ import type { Executor } from "@/db/client";
 import { guests } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { keyset, toPage, type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
+import { type PageRequest } from "@/server/pagination";
+import { findOwned, ownedBy, tenantValues, type Ctx, type Tenant, listOwned } from "@/server/tenancy";
 import { emitEvent } from "@/server/events/emit";
 import { presentGuest } from "./present";
 import type { GuestCreate, GuestUpdate } from "./schemas";
@@ -17,7 +17,10 @@ function emailTaken(existingId: string): ApiError {
 
 /** The guest with this e-mail in the tenant, if any. */
 export async function findGuestByEmail(db: Executor, tenant: Tenant, email: string) {
-  const [row] = await db.select().from(guests).where(ownedBy(guests, tenant, eq(guests.emailKey, emailKey(email))));
+  const [row] = await db
+    .select()
+    .from(guests)
+    .where(ownedBy(guests, tenant, eq(guests.emailKey, emailKey(email))));
   return row;
 }
 
@@ -61,14 +64,7 @@ export async function getGuest({ db, tenant, id }: Ctx & { id: string }) {
 }
 
 export async function listGuests({ db, tenant, filters, page }: Ctx & { filters: { email?: string }; page: PageRequest }) {
-  const q = keyset(guests, page);
-  const rows = await db
-    .select()
-    .from(guests)
-    .where(ownedBy(guests, tenant, filters.email ? eq(guests.emailKey, emailKey(filters.email)) : undefined, q.where))
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  return toPage(rows, page);
+  return listOwned(db, guests, tenant, page, filters.email ? eq(guests.emailKey, emailKey(filters.email)) : undefined);
 }
 
 export async function updateGuest({ db, tenant, id, input }: Ctx & { id: string; input: GuestUpdate }) {

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { assignmentStatuses, housekeepingAssignments, properties, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { keyset, toPage, type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, tenantValues, type Ctx } from "@/server/tenancy";
+import { type PageRequest } from "@/server/pagination";
+import { findOwned, listOwned, tenantValues, type Ctx } from "@/server/tenancy";
 import type { AssignmentCreate, AssignmentUpdate } from "./schemas";
 
 type Status = (typeof assignmentStatuses)[number];
@@ -16,7 +16,15 @@ export async function createAssignment({ db, tenant, input }: Ctx & { input: Ass
   if (room.propertyId !== property.id) throw new ApiError("parameter_invalid", "The room belongs to another property.", { param: "room_id" });
   const [row] = await db
     .insert(housekeepingAssignments)
-    .values({ id: newId("housekeepingAssignment"), ...tenantValues(tenant), propertyId: property.id, roomId: room.id, date: input.date, assignee: input.assignee, notes: input.notes ?? null })
+    .values({
+      id: newId("housekeepingAssignment"),
+      ...tenantValues(tenant),
+      propertyId: property.id,
+      roomId: room.id,
+      date: input.date,
+      assignee: input.assignee,
+      notes: input.notes ?? null,
+    })
     .returning();
   return row;
 }
@@ -51,25 +59,17 @@ export async function deleteAssignment({ db, tenant, id }: Ctx & { id: string })
 export type AssignmentFilters = { property_id?: string; date?: string; assignee?: string; status?: Status };
 
 export async function listAssignments({ db, tenant, filters, page }: Ctx & { filters: AssignmentFilters; page: PageRequest }) {
-  const q = keyset(housekeepingAssignments, page);
   const t = housekeepingAssignments;
-  const rows = await db
-    .select()
-    .from(t)
-    .where(
-      ownedBy(
-        t,
-        tenant,
-        filters.property_id ? eq(t.propertyId, filters.property_id) : undefined,
-        filters.date ? eq(t.date, filters.date) : undefined,
-        filters.assignee ? eq(t.assignee, filters.assignee) : undefined,
-        filters.status ? eq(t.status, filters.status) : undefined,
-        q.where,
-      ),
-    )
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  return toPage(rows, page);
+  return listOwned(
+    db,
+    t,
+    tenant,
+    page,
+    filters.property_id ? eq(t.propertyId, filters.property_id) : undefined,
+    filters.date ? eq(t.date, filters.date) : undefined,
+    filters.assignee ? eq(t.assignee, filters.assignee) : undefined,
+    filters.status ? eq(t.status, filters.status) : undefined,
+  );
 }
 
 export const presentAssignment = (a: typeof housekeepingAssignments.$inferSelect) => ({

@@ -3,8 +3,8 @@ import { inventoryHolds, properties, roomTypes } from "@/db/schema";
 import { daysBetween, todayIn, type IsoDate } from "@/server/dates";
 import { ApiError, type ParamLocation } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { keyset, toPage, type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, tenantValues, type Ctx } from "@/server/tenancy";
+import { type PageRequest } from "@/server/pagination";
+import { findOwned, ownedBy, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { emitInventoryUpdated } from "./events";
 import { availableOf, holdNights, readNights, unholdNights } from "./nights";
 import type { HoldCreate } from "./schemas";
@@ -13,7 +13,8 @@ const maxInventoryDays = 730;
 
 function assertRange(from: IsoDate, to: IsoDate, location: ParamLocation) {
   const days = daysBetween(from, to);
-  if (days <= 0) throw new ApiError("parameter_invalid", "`to` must be after `from` (ranges are half-open, `to` excluded).", { param: "to", location });
+  if (days <= 0)
+    throw new ApiError("parameter_invalid", "`to` must be after `from` (ranges are half-open, `to` excluded).", { param: "to", location });
   if (days > maxInventoryDays) throw new ApiError("parameter_invalid", `A range covers at most ${maxInventoryDays} days.`, { param: "to", location });
 }
 
@@ -34,7 +35,12 @@ export async function getInventory(ctx: Ctx & { query: { property_id: string; ro
   const property = await findOwned(ctx.db, properties, ctx.tenant, query.property_id, "property", { param: "property_id" });
   assertRange(query.from, query.to, "query");
   const types = await typesOf(ctx, property.id, query.room_type_id, "query");
-  const nights = await readNights(ctx.db, types.map((t) => t.id), query.from, query.to);
+  const nights = await readNights(
+    ctx.db,
+    types.map((t) => t.id),
+    query.from,
+    query.to,
+  );
   return {
     object: "inventory_calendar" as const,
     livemode: property.livemode,
@@ -59,12 +65,21 @@ export async function createHold(ctx: Ctx & { input: HoldCreate }) {
     const property = await findOwned(tx, properties, tenant, input.property_id, "property", { param: "property_id" });
     assertRange(input.from, input.to, "body");
     const today = todayIn(property.timezone);
-    if (input.from < today) throw new ApiError("parameter_invalid", `A hold cannot start in the past; today is ${today} at the property.`, { param: "from" });
+    if (input.from < today)
+      throw new ApiError("parameter_invalid", `A hold cannot start in the past; today is ${today} at the property.`, { param: "from" });
     const [type] = await typesOf({ db: tx, tenant }, property.id, input.room_type_id, "body");
     await holdNights(tx, type.id, input.from, input.to, input.rooms);
     const [hold] = await tx
       .insert(inventoryHolds)
-      .values({ id: newId("hold"), ...tenantValues(tenant), propertyId: property.id, roomTypeId: type.id, from: input.from, to: input.to, rooms: input.rooms })
+      .values({
+        id: newId("hold"),
+        ...tenantValues(tenant),
+        propertyId: property.id,
+        roomTypeId: type.id,
+        from: input.from,
+        to: input.to,
+        rooms: input.rooms,
+      })
       .returning();
     await emitInventoryUpdated(tx, tenant, { propertyId: property.id, roomTypeId: type.id, from: input.from, to: input.to });
     return hold;
@@ -85,24 +100,16 @@ export async function releaseHold(ctx: Ctx & { id: string }) {
 
 export async function listHolds(ctx: Ctx & { filters: { property_id?: string; room_type_id?: string }; page: PageRequest }) {
   const { db, tenant, filters, page } = ctx;
-  const q = keyset(inventoryHolds, page);
-  const rows = await db
-    .select()
-    .from(inventoryHolds)
-    .where(
-      ownedBy(
-        inventoryHolds,
-        tenant,
-        and(
-          filters.property_id ? eq(inventoryHolds.propertyId, filters.property_id) : undefined,
-          filters.room_type_id ? eq(inventoryHolds.roomTypeId, filters.room_type_id) : undefined,
-        ),
-        q.where,
-      ),
-    )
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  return toPage(rows, page);
+  return listOwned(
+    db,
+    inventoryHolds,
+    tenant,
+    page,
+    and(
+      filters.property_id ? eq(inventoryHolds.propertyId, filters.property_id) : undefined,
+      filters.room_type_id ? eq(inventoryHolds.roomTypeId, filters.room_type_id) : undefined,
+    ),
+  );
 }
 
 export const presentHold = (h: typeof inventoryHolds.$inferSelect) => ({

@@ -4,8 +4,8 @@ import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
 import { folioBalance } from "@/server/folios/folios";
 import { newId } from "@/server/ids";
-import { keyset, toPage, type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, tenantValues, type Ctx } from "@/server/tenancy";
+import { keyset, type PageRequest } from "@/server/pagination";
+import { findOwned, ownedBy, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { inTransaction } from "@/server/transactions";
 import { cardBrand, cardExpired, luhnValid, testCards } from "./cards";
 import { presentPayment } from "./present";
@@ -24,9 +24,13 @@ const declineMessages: Record<Decline["code"], string> = {
 /** Decides a card charge. Sandbox: the test cards of contract §6; live: needs a processor. */
 function decideCard(method: Extract<PaymentCreate["payment_method"], { type: "card" }>, livemode: boolean): Decline | null {
   if (livemode) {
-    throw new ApiError("parameter_invalid", "Live card payments need a configured payment processor, and none is configured. Use cash or bank_transfer, or the sandbox.", {
-      param: "payment_method.type",
-    });
+    throw new ApiError(
+      "parameter_invalid",
+      "Live card payments need a configured payment processor, and none is configured. Use cash or bank_transfer, or the sandbox.",
+      {
+        param: "payment_method.type",
+      },
+    );
   }
   if (!luhnValid(method.number)) throw new ApiError("parameter_invalid", "The card number is not valid.", { param: "payment_method.number" });
   const outcome = testCards[method.number];
@@ -76,7 +80,11 @@ export async function createPayment({ db, tenant, input }: Ctx & { input: Paymen
       })
       .returning();
     if (status !== "authorized") {
-      await emitEvent(tx, tenant, { type: decline ? "payment.failed" : "payment.succeeded", propertyId: payment.propertyId, object: presentPayment(payment) });
+      await emitEvent(tx, tenant, {
+        type: decline ? "payment.failed" : "payment.succeeded",
+        propertyId: payment.propertyId,
+        object: presentPayment(payment),
+      });
     }
     return { payment, decline };
   });
@@ -90,14 +98,18 @@ async function settleAuthorization({ db, tenant, id }: Ctx & { id: string }, to:
   return inTransaction(db, async (tx) => {
     const payment = await findOwned(tx, payments, tenant, id, "payment", { forUpdate: true });
     if (payment.status !== "authorized") {
-      throw new ApiError("invalid_state_transition", `Only an authorized payment can be ${to === "succeeded" ? "captured" : "voided"}; this one is ${payment.status}.`);
+      throw new ApiError(
+        "invalid_state_transition",
+        `Only an authorized payment can be ${to === "succeeded" ? "captured" : "voided"}; this one is ${payment.status}.`,
+      );
     }
     const [updated] = await tx
       .update(payments)
       .set({ status: to, capturedAt: to === "succeeded" ? new Date() : null, updatedAt: new Date() })
       .where(eq(payments.id, payment.id))
       .returning();
-    if (to === "succeeded") await emitEvent(tx, tenant, { type: "payment.succeeded", propertyId: updated.propertyId, object: presentPayment(updated) });
+    if (to === "succeeded")
+      await emitEvent(tx, tenant, { type: "payment.succeeded", propertyId: updated.propertyId, object: presentPayment(updated) });
     return updated;
   });
 }
@@ -117,9 +129,7 @@ function paymentFilters(filters: PaymentFilters) {
 }
 
 export async function listPayments({ db, tenant, filters, page }: Ctx & { filters: PaymentFilters; page: PageRequest }) {
-  const q = keyset(payments, page);
-  const rows = await db.select().from(payments).where(ownedBy(payments, tenant, ...paymentFilters(filters), q.where)).orderBy(...q.orderBy).limit(q.limit);
-  return toPage(rows, page);
+  return listOwned(db, payments, tenant, page, ...paymentFilters(filters));
 }
 
 /** Deprecated offset pagination of GET /payments (v1.7), same order as the cursor form. */

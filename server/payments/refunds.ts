@@ -3,8 +3,8 @@ import { payments, refunds } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
 import { newId } from "@/server/ids";
-import { keyset, toPage, type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, tenantValues, type Ctx } from "@/server/tenancy";
+import { type PageRequest } from "@/server/pagination";
+import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { inTransaction } from "@/server/transactions";
 import { presentPayment } from "./present";
 import type { RefundCreate } from "./schemas";
@@ -23,7 +23,9 @@ export async function createRefund({ db, tenant, input }: Ctx & { input: RefundC
     const refundable = payment.amount - payment.amountRefunded;
     const amount = input.amount ?? refundable;
     if (amount > refundable) {
-      throw new ApiError("amount_exceeds_refundable", `At most ${refundable} (minor units) of this payment can still be refunded.`, { param: "amount" });
+      throw new ApiError("amount_exceeds_refundable", `At most ${refundable} (minor units) of this payment can still be refunded.`, {
+        param: "amount",
+      });
     }
     const [refund] = await tx
       .insert(refunds)
@@ -44,7 +46,11 @@ export async function createRefund({ db, tenant, input }: Ctx & { input: RefundC
       .set({ amountRefunded: sql`${payments.amountRefunded} + ${amount}`, status: fully ? "refunded" : "partially_refunded", updatedAt: new Date() })
       .where(eq(payments.id, payment.id))
       .returning();
-    await emitEvent(tx, tenant, { type: "payment.refunded", propertyId: payment.propertyId, object: { ...presentPayment(updated), refund_id: refund.id } });
+    await emitEvent(tx, tenant, {
+      type: "payment.refunded",
+      propertyId: payment.propertyId,
+      object: { ...presentPayment(updated), refund_id: refund.id },
+    });
     return refund;
   });
 }
@@ -52,12 +58,5 @@ export async function createRefund({ db, tenant, input }: Ctx & { input: RefundC
 export const getRefund = ({ db, tenant, id }: Ctx & { id: string }) => findOwned(db, refunds, tenant, id, "refund");
 
 export async function listRefunds({ db, tenant, filters, page }: Ctx & { filters: { payment_id?: string }; page: PageRequest }) {
-  const q = keyset(refunds, page);
-  const rows = await db
-    .select()
-    .from(refunds)
-    .where(ownedBy(refunds, tenant, filters.payment_id ? eq(refunds.paymentId, filters.payment_id) : undefined, q.where))
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  return toPage(rows, page);
+  return listOwned(db, refunds, tenant, page, filters.payment_id ? eq(refunds.paymentId, filters.payment_id) : undefined);
 }

@@ -1,7 +1,7 @@
 import { count, eq, inArray } from "drizzle-orm";
 import { properties, rooms } from "@/db/schema";
-import { keyset, toPage, type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
+import { type PageRequest } from "@/server/pagination";
+import { findOwned, ownedBy, type Ctx, listOwned } from "@/server/tenancy";
 
 type PropertyRow = typeof properties.$inferSelect;
 export type PropertyWithRooms = PropertyRow & { roomCount: number };
@@ -11,16 +11,19 @@ async function withRoomCounts(db: Ctx["db"], rows: PropertyRow[]): Promise<Prope
   const counts = await db
     .select({ propertyId: rooms.propertyId, n: count() })
     .from(rooms)
-    .where(inArray(rooms.propertyId, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        rooms.propertyId,
+        rows.map((r) => r.id),
+      ),
+    )
     .groupBy(rooms.propertyId);
   const byId = new Map(counts.map((c) => [c.propertyId, Number(c.n)]));
   return rows.map((r) => ({ ...r, roomCount: byId.get(r.id) ?? 0 }));
 }
 
 export async function listProperties({ db, tenant, page }: Ctx & { page: PageRequest }) {
-  const q = keyset(properties, page);
-  const rows = await db.select().from(properties).where(ownedBy(properties, tenant, q.where)).orderBy(...q.orderBy).limit(q.limit);
-  const result = toPage(rows, page);
+  const result = await listOwned(db, properties, tenant, page);
   return { ...result, data: await withRoomCounts(db, result.data) };
 }
 
@@ -31,6 +34,9 @@ export async function getProperty({ db, tenant, id, param }: Ctx & { id: string;
 }
 
 export async function findPropertyRow({ db, tenant, id }: Ctx & { id: string }) {
-  const [row] = await db.select().from(properties).where(ownedBy(properties, tenant, eq(properties.id, id)));
+  const [row] = await db
+    .select()
+    .from(properties)
+    .where(ownedBy(properties, tenant, eq(properties.id, id)));
   return row;
 }

@@ -4,8 +4,8 @@ import { properties, ratePlans, roomTypes } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
 import { newId } from "@/server/ids";
-import { keyset, toPage, type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
+import { type PageRequest } from "@/server/pagination";
+import { findOwned, ownedBy, tenantValues, type Ctx, type Tenant, listOwned } from "@/server/tenancy";
 import { presentRatePlan } from "./present";
 import type { RatePlanCreate, RatePlanUpdate } from "./schemas";
 
@@ -32,23 +32,20 @@ async function assertCodeFree(db: Executor, propertyId: string, code: string, ex
   if (clash) throw new ApiError("parameter_invalid", `The property already has a rate plan with code '${code}'.`, { param: "code" });
 }
 
-export async function listRatePlans({ db, tenant, filters, page }: Ctx & { filters: { property_id?: string; active?: "true" | "false" }; page: PageRequest }) {
-  const q = keyset(ratePlans, page);
-  const rows = await db
-    .select()
-    .from(ratePlans)
-    .where(
-      ownedBy(
-        ratePlans,
-        tenant,
-        filters.property_id ? eq(ratePlans.propertyId, filters.property_id) : undefined,
-        filters.active ? eq(ratePlans.active, filters.active === "true") : undefined,
-        q.where,
-      ),
-    )
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  return toPage(rows, page);
+export async function listRatePlans({
+  db,
+  tenant,
+  filters,
+  page,
+}: Ctx & { filters: { property_id?: string; active?: "true" | "false" }; page: PageRequest }) {
+  return listOwned(
+    db,
+    ratePlans,
+    tenant,
+    page,
+    filters.property_id ? eq(ratePlans.propertyId, filters.property_id) : undefined,
+    filters.active ? eq(ratePlans.active, filters.active === "true") : undefined,
+  );
 }
 
 export const getRatePlan = ({ db, tenant, id }: Ctx & { id: string }) => findOwned(db, ratePlans, tenant, id, "rate_plan");

@@ -3,8 +3,8 @@ import type { Executor } from "@/db/client";
 import { properties, roomTypes, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { keyset, toPage, type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, tenantValues, type Ctx } from "@/server/tenancy";
+import { type PageRequest } from "@/server/pagination";
+import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import type { RoomTypeCreate, RoomTypeUpdate } from "./schemas";
 
 type RoomTypeRow = typeof roomTypes.$inferSelect;
@@ -14,7 +14,12 @@ async function withRoomCounts(db: Executor, rows: RoomTypeRow[]) {
   const counts = await db
     .select({ id: rooms.roomTypeId, n: count() })
     .from(rooms)
-    .where(inArray(rooms.roomTypeId, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        rooms.roomTypeId,
+        rows.map((r) => r.id),
+      ),
+    )
     .groupBy(rooms.roomTypeId);
   const byId = new Map(counts.map((c) => [c.id, Number(c.n)]));
   return rows.map((r) => ({ ...r, roomCount: byId.get(r.id) ?? 0 }));
@@ -33,14 +38,7 @@ async function assertCodeFree(db: Executor, propertyId: string, code: string, ex
 }
 
 export async function listRoomTypes({ db, tenant, filters, page }: Ctx & { filters: { property_id?: string }; page: PageRequest }) {
-  const q = keyset(roomTypes, page);
-  const rows = await db
-    .select()
-    .from(roomTypes)
-    .where(ownedBy(roomTypes, tenant, filters.property_id ? eq(roomTypes.propertyId, filters.property_id) : undefined, q.where))
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  const result = toPage(rows, page);
+  const result = await listOwned(db, roomTypes, tenant, page, filters.property_id ? eq(roomTypes.propertyId, filters.property_id) : undefined);
   return { ...result, data: await withRoomCounts(db, result.data) };
 }
 

@@ -6,35 +6,28 @@ import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { adjustOutOfOrder, adjustTotals } from "@/server/inventory/nights";
 import { emitInventoryUpdated } from "@/server/inventory/events";
-import { keyset, toPage, type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, tenantValues, type Ctx } from "@/server/tenancy";
+import { type PageRequest } from "@/server/pagination";
+import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import type { RoomCreate, RoomUpdate } from "./schemas";
 
 export type RoomFilters = { property_id?: string; room_type_id?: string; housekeeping_status?: HousekeepingStatus };
 
 export async function listRooms({ db, tenant, filters, page }: Ctx & { filters: RoomFilters; page: PageRequest }) {
-  const q = keyset(rooms, page);
-  const rows = await db
-    .select()
-    .from(rooms)
-    .where(
-      ownedBy(
-        rooms,
-        tenant,
-        filters.property_id ? eq(rooms.propertyId, filters.property_id) : undefined,
-        filters.room_type_id ? eq(rooms.roomTypeId, filters.room_type_id) : undefined,
-        filters.housekeeping_status ? eq(rooms.housekeepingStatus, filters.housekeeping_status) : undefined,
-        q.where,
-      ),
-    )
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  return toPage(rows, page);
+  return listOwned(
+    db,
+    rooms,
+    tenant,
+    page,
+    filters.property_id ? eq(rooms.propertyId, filters.property_id) : undefined,
+    filters.room_type_id ? eq(rooms.roomTypeId, filters.room_type_id) : undefined,
+    filters.housekeeping_status ? eq(rooms.housekeepingStatus, filters.housekeeping_status) : undefined,
+  );
 }
 
 export const getRoom = ({ db, tenant, id }: Ctx & { id: string }) => findOwned(db, rooms, tenant, id, "room");
 
-const numberTaken = (number: string) => new ApiError("parameter_invalid", `The property already has a room numbered '${number}'.`, { param: "number" });
+const numberTaken = (number: string) =>
+  new ApiError("parameter_invalid", `The property already has a room numbered '${number}'.`, { param: "number" });
 
 async function assertNumberFree(db: Executor, propertyId: string, number: string, exceptId?: string) {
   const [clash] = await db
@@ -57,7 +50,14 @@ export async function createRoom({ db, tenant, input }: Ctx & { input: RoomCreat
     // The unique index settles a race between two creates of one number: the loser gets the 422.
     const [row] = await tx
       .insert(rooms)
-      .values({ id: newId("room"), ...tenantValues(tenant), propertyId: type.propertyId, roomTypeId: type.id, number: input.number, floor: input.floor ?? null })
+      .values({
+        id: newId("room"),
+        ...tenantValues(tenant),
+        propertyId: type.propertyId,
+        roomTypeId: type.id,
+        number: input.number,
+        floor: input.floor ?? null,
+      })
       .onConflictDoNothing()
       .returning();
     if (!row) throw numberTaken(input.number);

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, type DeliveryStatus } from "@/db/schema";
-import { keyset, toPage, type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
+import { type PageRequest } from "@/server/pagination";
+import { findOwned, type Ctx, listOwned } from "@/server/tenancy";
 
 export type DeliveryFilters = { status?: DeliveryStatus; event_id?: string; event_type?: string };
 type Attempt = typeof webhookAttempts.$inferSelect;
@@ -19,27 +19,28 @@ async function attemptsOf(db: Ctx["db"], deliveryIds: string[]): Promise<Map<str
 }
 
 /** GET /webhook_endpoints/{id}/deliveries: an endpoint's deliveries, newest first, each with its attempts. */
-export async function listDeliveries({ db, tenant, endpointId, filters, page }: Ctx & { endpointId: string; filters: DeliveryFilters; page: PageRequest }) {
+export async function listDeliveries({
+  db,
+  tenant,
+  endpointId,
+  filters,
+  page,
+}: Ctx & { endpointId: string; filters: DeliveryFilters; page: PageRequest }) {
   await findOwned(db, webhookEndpoints, tenant, endpointId, "webhook endpoint");
-  const q = keyset(webhookDeliveries, page);
-  const rows = await db
-    .select()
-    .from(webhookDeliveries)
-    .where(
-      ownedBy(
-        webhookDeliveries,
-        tenant,
-        eq(webhookDeliveries.endpointId, endpointId),
-        filters.status ? eq(webhookDeliveries.status, filters.status) : undefined,
-        filters.event_id ? eq(webhookDeliveries.eventId, filters.event_id) : undefined,
-        filters.event_type ? eq(webhookDeliveries.eventType, filters.event_type) : undefined,
-        q.where,
-      ),
-    )
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  const result = toPage(rows, page);
-  const attempts = await attemptsOf(db, result.data.map((d) => d.id));
+  const result = await listOwned(
+    db,
+    webhookDeliveries,
+    tenant,
+    page,
+    eq(webhookDeliveries.endpointId, endpointId),
+    filters.status ? eq(webhookDeliveries.status, filters.status) : undefined,
+    filters.event_id ? eq(webhookDeliveries.eventId, filters.event_id) : undefined,
+    filters.event_type ? eq(webhookDeliveries.eventType, filters.event_type) : undefined,
+  );
+  const attempts = await attemptsOf(
+    db,
+    result.data.map((d) => d.id),
+  );
   return { ...result, data: result.data.map((d) => ({ ...d, attempts: attempts.get(d.id)! })) };
 }
 
@@ -54,4 +55,7 @@ export type DeliveryWithAttempts = Awaited<ReturnType<typeof getDelivery>>;
 
 /** Used by tests and the dashboard: every delivery of one event to one endpoint. */
 export const deliveriesOf = (db: Ctx["db"], endpointId: string, eventId: string) =>
-  db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.eventId, eventId)));
+  db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.eventId, eventId)));

@@ -2,8 +2,8 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { webhookEndpoints, webhookSecrets } from "@/db/schema";
 import type { EventType } from "@/server/events/types";
 import { newId, randomToken } from "@/server/ids";
-import { keyset, toPage, type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, tenantValues, type Ctx } from "@/server/tenancy";
+import { type PageRequest } from "@/server/pagination";
+import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { resumeDeliveries } from "./fan-out";
 import { deliveriesQueued } from "./queue";
 import { newSigningSecret } from "./signing";
@@ -42,14 +42,7 @@ export async function createEndpoint({ db, tenant, input, version, policy }: Ctx
 export const getEndpoint = ({ db, tenant, id }: Ctx & { id: string }) => findOwned(db, webhookEndpoints, tenant, id, resource);
 
 export async function listEndpoints({ db, tenant, page }: Ctx & { page: PageRequest }) {
-  const q = keyset(webhookEndpoints, page);
-  const rows = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(ownedBy(webhookEndpoints, tenant, q.where))
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  return toPage(rows, page);
+  return listOwned(db, webhookEndpoints, tenant, page);
 }
 
 export async function updateEndpoint({ db, tenant, id, input, policy }: Ctx & { id: string; input: EndpointUpdate; policy: UrlPolicy }) {
