@@ -39,8 +39,11 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
     method: "get", path: "/openapi.json", operationId: "getOpenApiDocument", summary: "This API's OpenAPI 3.1 document", tags: ["Meta"],
     security: [], responses: { 200: { description: "The OpenAPI document", content: { "application/json": { schema: z.looseObject({ openapi: z.string() }) } } } },
   });
+  // Counted like any request (by account, or by address without a credential), so even this
+  // public answer carries the X-RateLimit headers; only authentication is not required.
+  api.use("*", authenticate, rateLimit);
   api.get("/openapi.json", (c) => c.json(api.getOpenAPI31Document(documentInfo)));
-  api.use("*", authenticate, rateLimit, requireAuth, environment);
+  api.use("*", requireAuth, environment);
   for (const op of ops) mountOperation(api, op);
 
   // Exact patterns: the router is strict about trailing slashes, so `/guests/` must be a 404,

@@ -37,6 +37,10 @@ describe("GET /v1/openapi.json", () => {
     const res = await h.get("/v1/openapi.json", { token: null });
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.headers.get("service-request-id")).toMatch(/^req_/);
+    // Counted by address without a credential, at the Starter limits: the headers are there too.
+    expect(res.headers.get("x-ratelimit-limit")).toBe("500");
+    expect(Number(res.headers.get("x-ratelimit-remaining"))).toBeLessThan(500);
+    expect(Number(res.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000 - 1);
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     expect(apiVersions as readonly string[]).toContain(doc.info.version);
     expect(Object.keys(doc.paths).length).toBeGreaterThan(0);
