@@ -46,6 +46,11 @@ async function openPostgres(url: string, max = 10): Promise<Database> {
 
 type PostgresClient = import("postgres").Sql;
 
+/** Rows of a raw `db.execute(sql…)`: postgres.js answers an array, PGlite an object holding them. */
+export function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
+}
+
 /**
  * drizzle sends its statements unnamed, which costs postgres.js a second round trip per query
  * (describe, then execute). Asking it to prepare every statement that has parameters lets each

@@ -44,7 +44,3 @@ export function randomToken(length: number): string {
 export function newId(kind: IdKind): string {
   return `${idPrefixes[kind]}_${randomToken(24)}`;
 }
-
-export function hasPrefix(id: string, kind: IdKind): boolean {
-  return id.startsWith(`${idPrefixes[kind]}_`);
-}

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import { randomToken } from "@/server/ids";
 
 /** Credentials carry 190 bits from a CSPRNG (32 base62 characters). */
@@ -6,9 +6,3 @@ export const newSecret = (prefix: string) => `${prefix}_${randomToken(32)}`;
 
 /** Stored form of a credential: SHA-256 hex. High-entropy secrets need no slow hash. */
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
-
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { migrateDatabase, type Database } from "@/db/client";
+import { migrateDatabase, rowsOf, type Database } from "@/db/client";
 import { seedDemo } from "@/server/accounts/seed-demo";
 import { defineCommand } from "./command";
 
@@ -10,7 +10,7 @@ export const seedPassword = (ctx: { production: boolean; adminPassword?: string 
 async function appliedMigrations(database: Database): Promise<number> {
   try {
     const result = await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-    const rows = (Array.isArray(result) ? result : (result as { rows: { n: number }[] }).rows) as { n: number }[];
+    const rows = rowsOf<{ n: number }>(result);
     return Number(rows[0]?.n ?? 0);
   } catch {
     return 0; // Not migrated yet: the bookkeeping table does not exist.

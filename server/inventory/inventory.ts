@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { inventoryHolds, properties, roomTypes } from "@/db/schema";
-import { daysBetween, todayIn, type IsoDate } from "@/server/dates";
+import { todayIn, type IsoDate } from "@/server/dates";
+import { assertDateRange } from "@/server/date-ranges";
 import { ApiError, type ParamLocation } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
@@ -11,15 +12,10 @@ import type { HoldCreate } from "./schemas";
 
 const maxInventoryDays = 730;
 
-function assertRange(from: IsoDate, to: IsoDate, location: ParamLocation) {
-  const days = daysBetween(from, to);
-  if (days <= 0)
-    throw new ApiError("parameter_invalid", "`to` must be after `from` (ranges are half-open, `to` excluded).", { param: "to", location });
-  if (days > maxInventoryDays) throw new ApiError("parameter_invalid", `A range covers at most ${maxInventoryDays} days.`, { param: "to", location });
-}
+const assertRange = (from: IsoDate, to: IsoDate, location: ParamLocation) => assertDateRange(from, to, maxInventoryDays, location);
 
 /** The room types a request names: one (which must belong to the property) or all of it. */
-async function typesOf(ctx: Ctx, propertyId: string, roomTypeId: string | undefined, location: ParamLocation) {
+export async function typesOf(ctx: Ctx, propertyId: string, roomTypeId: string | undefined, location: ParamLocation) {
   const types = await ctx.db
     .select()
     .from(roomTypes)
@@ -125,4 +121,3 @@ export const presentHold = (h: typeof inventoryHolds.$inferSelect) => ({
   released_at: h.releasedAt?.toISOString() ?? null,
 });
 
-export { typesOf };

@@ -33,8 +33,12 @@ export async function ensureNights(tx: Executor, roomTypeIds: string[], from: Is
     on conflict do nothing`);
 }
 
+const nightRange = (roomTypeId: string, from: IsoDate, to: IsoDate) =>
+  and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from), lt(inventoryNights.date, to));
+
 /**
- * Sells `rooms` of a type for every night of [from, to), or none at all.
+ * Takes `rooms` of a type off sale (as `sold` or `held`) for every night of [from, to), or none
+ * at all.
  *
  * Why this cannot oversell: the rows are first locked in date order (so two sales never wait on
  * each other crosswise), then each is incremented only WHERE sold + held + out_of_order + rooms
@@ -43,52 +47,46 @@ export async function ensureNights(tx: Executor, roomTypeIds: string[], from: Is
  * to exactly one buyer. If any night fails the condition, the error rolls the whole
  * transaction back. PGlite runs one transaction at a time, which is trivially safe.
  */
-export async function sellNights(tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms = 1): Promise<void> {
+async function takeNights(tx: Executor, column: "sold" | "held", roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number, refusal: () => ApiError) {
   const nights = daysBetween(from, to);
   await ensureNights(tx, [roomTypeId], from, to);
-  const range = and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from), lt(inventoryNights.date, to));
+  const range = nightRange(roomTypeId, from, to);
   await tx.select({ date: inventoryNights.date }).from(inventoryNights).where(range).orderBy(asc(inventoryNights.date)).for("update");
-  const sold = await tx
+  const counter = inventoryNights[column];
+  const taken = await tx
     .update(inventoryNights)
-    .set({ sold: sql`${inventoryNights.sold} + ${rooms}` })
+    .set({ [column]: sql`${counter} + ${rooms}` })
     .where(and(range, sql`${inventoryNights.sold} + ${inventoryNights.held} + ${inventoryNights.outOfOrder} + ${rooms} <= ${inventoryNights.total}`))
     .returning({ date: inventoryNights.date });
-  if (sold.length !== nights) {
-    throw new ApiError("no_availability", "No room of this type is available for every night of the stay.", { param: "room_type_id" });
-  }
+  if (taken.length !== nights) throw refusal();
 }
+
+/** Puts rooms counted as `sold` or `held` back on sale for [from, to). */
+async function returnNights(tx: Executor, column: "sold" | "held", roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number) {
+  if (daysBetween(from, to) <= 0) return;
+  const counter = inventoryNights[column];
+  await tx
+    .update(inventoryNights)
+    .set({ [column]: sql`greatest(${counter} - ${rooms}, 0)` })
+    .where(nightRange(roomTypeId, from, to));
+}
+
+/** Sells rooms of a type for a stay (see `takeNights`), or 409 `no_availability`. */
+export const sellNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms = 1) =>
+  takeNights(tx, "sold", roomTypeId, from, to, rooms, () =>
+    new ApiError("no_availability", "No room of this type is available for every night of the stay.", { param: "room_type_id" }),
+  );
 
 /** Gives nights back to sale (cancellation, modification, no-show, early departure). */
-export async function releaseNights(tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms = 1): Promise<void> {
-  if (daysBetween(from, to) <= 0) return;
-  await tx
-    .update(inventoryNights)
-    .set({ sold: sql`greatest(${inventoryNights.sold} - ${rooms}, 0)` })
-    .where(and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from), lt(inventoryNights.date, to)));
-}
+export const releaseNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms = 1) => returnNights(tx, "sold", roomTypeId, from, to, rooms);
 
 /** Holds rooms back from sale, under the same guarantee as `sellNights`. */
-export async function holdNights(tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number): Promise<void> {
-  const nights = daysBetween(from, to);
-  await ensureNights(tx, [roomTypeId], from, to);
-  const range = and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from), lt(inventoryNights.date, to));
-  await tx.select({ date: inventoryNights.date }).from(inventoryNights).where(range).orderBy(asc(inventoryNights.date)).for("update");
-  const held = await tx
-    .update(inventoryNights)
-    .set({ held: sql`${inventoryNights.held} + ${rooms}` })
-    .where(and(range, sql`${inventoryNights.sold} + ${inventoryNights.held} + ${inventoryNights.outOfOrder} + ${rooms} <= ${inventoryNights.total}`))
-    .returning({ date: inventoryNights.date });
-  if (held.length !== nights) {
-    throw new ApiError("no_availability", `Fewer than ${rooms} unsold rooms remain on some night of the range.`, { param: "rooms" });
-  }
-}
+export const holdNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number) =>
+  takeNights(tx, "held", roomTypeId, from, to, rooms, () =>
+    new ApiError("no_availability", `Fewer than ${rooms} unsold rooms remain on some night of the range.`, { param: "rooms" }),
+  );
 
-export async function unholdNights(tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number): Promise<void> {
-  await tx
-    .update(inventoryNights)
-    .set({ held: sql`greatest(${inventoryNights.held} - ${rooms}, 0)` })
-    .where(and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from), lt(inventoryNights.date, to)));
-}
+export const unholdNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number) => returnNights(tx, "held", roomTypeId, from, to, rooms);
 
 /** A room joined or left a type: every existing night row from `from` on changes its total. */
 export async function adjustTotals(tx: Executor, roomTypeId: string, delta: number, from: IsoDate): Promise<void> {

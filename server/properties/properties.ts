@@ -1,7 +1,7 @@
-import { count, eq, inArray } from "drizzle-orm";
+import { count, inArray } from "drizzle-orm";
 import { properties, rooms } from "@/db/schema";
 import { type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, type Ctx, listOwned } from "@/server/tenancy";
+import { findOwned, type Ctx, listOwned } from "@/server/tenancy";
 
 type PropertyRow = typeof properties.$inferSelect;
 export type PropertyWithRooms = PropertyRow & { roomCount: number };
@@ -31,12 +31,4 @@ export async function getProperty({ db, tenant, id, param }: Ctx & { id: string;
   const row = await findOwned(db, properties, tenant, id, "property", { param });
   const [withCount] = await withRoomCounts(db, [row]);
   return withCount;
-}
-
-export async function findPropertyRow({ db, tenant, id }: Ctx & { id: string }) {
-  const [row] = await db
-    .select()
-    .from(properties)
-    .where(ownedBy(properties, tenant, eq(properties.id, id)));
-  return row;
 }

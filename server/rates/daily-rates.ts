@@ -1,7 +1,8 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { dailyRates, properties, ratePlans } from "@/db/schema";
-import { daysBetween, nightsOf, weekdayOf, type IsoDate } from "@/server/dates";
+import { nightsOf, weekdayOf, type IsoDate } from "@/server/dates";
+import { assertDateRange } from "@/server/date-ranges";
 import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
 import { findOwned, type Ctx } from "@/server/tenancy";
@@ -10,11 +11,7 @@ import type { RateRangeSet } from "./schemas";
 
 export const maxRateRangeDays = 730;
 
-function assertRange(from: IsoDate, to: IsoDate, location: "query" | "body") {
-  const days = daysBetween(from, to);
-  if (days <= 0) throw new ApiError("parameter_invalid", "`to` must be after `from` (ranges are half-open, `to` excluded).", { param: "to", location });
-  if (days > maxRateRangeDays) throw new ApiError("parameter_invalid", `A range covers at most ${maxRateRangeDays} days.`, { param: "to", location });
-}
+const assertRange = (from: IsoDate, to: IsoDate, location: "query" | "body") => assertDateRange(from, to, maxRateRangeDays, location);
 
 type RateRow = typeof dailyRates.$inferSelect;
 

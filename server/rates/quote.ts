@@ -1,4 +1,4 @@
-import { addDays, daysBetween, nightsOf, type IsoDate } from "@/server/dates";
+import { daysBetween, nightsOf, type IsoDate } from "@/server/dates";
 
 export type NightRate = { amount: number; minStay: number; closedToArrival: boolean; closedToDeparture: boolean; stopSell: boolean };
 
@@ -43,6 +43,3 @@ export function quoteStay(checkIn: IsoDate, checkOut: IsoDate, rateOn: (date: Is
   if (length < arrival.minStay) return refuse("min_stay", `Arrivals on ${checkIn} require a stay of at least ${arrival.minStay} nights.`);
   return { nightly, total, bookable: true };
 }
-
-/** The last night of a stay, for messages. */
-export const lastNight = (checkOut: IsoDate) => addDays(checkOut, -1);

@@ -1,7 +1,8 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
-import type { Executor } from "@/db/client";
+import { rowsOf, type Executor } from "@/db/client";
 import { inventoryNights, payments, properties, ratePlans, refunds, reservations, roomTypes } from "@/db/schema";
-import { daysBetween, type IsoDate } from "@/server/dates";
+import { type IsoDate } from "@/server/dates";
+import { assertDateRange } from "@/server/date-ranges";
 import { ApiError } from "@/server/errors";
 import { capturedStatuses } from "@/server/folios/folios";
 import { ensureNights } from "@/server/inventory/nights";
@@ -16,9 +17,7 @@ const soldStatuses = ["confirmed", "checked_in", "checked_out"] as const;
 
 async function reportProperty(ctx: Ctx, query: ReportQuery) {
   const property = await findOwned(ctx.db, properties, ctx.tenant, query.property_id, "property", { param: "property_id" });
-  const days = daysBetween(query.from, query.to);
-  if (days <= 0) throw new ApiError("parameter_invalid", "`to` must be after `from` (ranges are half-open, `to` excluded).", { param: "to", location: "query" });
-  if (days > maxReportDays) throw new ApiError("parameter_invalid", `A report covers at most ${maxReportDays} days.`, { param: "to", location: "query" });
+  assertDateRange(query.from, query.to, maxReportDays, "query", "report");
   return property;
 }
 
@@ -58,10 +57,6 @@ async function nightFigures(db: Executor, property: { id: string; timezone: stri
   return figures;
 }
 
-/** postgres.js answers an array of rows, PGlite an object holding them. */
-function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
-}
 
 /** Money per local date of the property: captured payments by capture time, refunds by creation. */
 async function moneyByDate(db: Executor, propertyId: string, timezone: string, from: IsoDate, to: IsoDate) {

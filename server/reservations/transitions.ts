@@ -28,7 +28,7 @@ function assertTransition(from: ReservationStatus, to: ReservationStatus) {
   }
 }
 
-type Action = (tx: Tx, current: ReservationWithGuest, today: string) => Promise<{ changes: Partial<typeof reservations.$inferInsert>; events: Parameters<typeof emitEvents>[2] }>;
+type Action = (tx: Tx, current: ReservationWithGuest, today: string, property: typeof properties.$inferSelect) => Promise<{ changes: Partial<typeof reservations.$inferInsert>; events: Parameters<typeof emitEvents>[2] }>;
 
 /** Locks the reservation, checks the transition, applies it and its events in one transaction. */
 function transition(to: ReservationStatus, action: Action) {
@@ -37,7 +37,7 @@ function transition(to: ReservationStatus, action: Action) {
       const current = await loadReservation(tx, tenant, id, true);
       assertTransition(current.reservation.status, to);
       const [property] = await tx.select().from(properties).where(eq(properties.id, current.reservation.propertyId));
-      const { changes, events } = await action(tx, current, todayIn(property.timezone));
+      const { changes, events } = await action(tx, current, todayIn(property.timezone), property);
       const [reservation] = await tx
         .update(reservations)
         .set({ ...changes, status: to, updatedAt: new Date() })
@@ -70,9 +70,8 @@ function hoursUntilArrival(checkIn: string, timezone: string, now = new Date()) 
  * folio as the cancellation charge.
  */
 export const cancelReservation = (args: Ctx & { id: string; reason?: string }) =>
-  transition("cancelled", async (tx, { reservation: r }) => {
+  transition("cancelled", async (tx, { reservation: r }, _today, property) => {
     const [plan] = await tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId));
-    const [property] = await tx.select().from(properties).where(eq(properties.id, r.propertyId));
     const free = plan.refundable && hoursUntilArrival(r.checkIn, property.timezone) >= plan.cancellationDeadlineHours;
     if (free) await removeRoomNights(tx, r.folioId);
     await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);

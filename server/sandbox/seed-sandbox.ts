@@ -1,6 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { dailyRates, folioCharges, folios, guests, payments, properties, ratePlans, reservations, rooms, type ReservationStatus } from "@/db/schema";
+import { dailyRates, folioCharges, folios, guests, payments, ratePlans, reservations, rooms, type ReservationStatus } from "@/db/schema";
 import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/server/dates";
 import { newId } from "@/server/ids";
 import { ensureNights, sellNights } from "@/server/inventory/nights";
@@ -159,11 +159,5 @@ export async function seedSandbox({ db, accountId }: { db: Executor; accountId: 
     });
   }
   return hotel;
-}
-
-/** The account's sandbox property ids, for reset. */
-export async function sandboxPropertyIds(db: Executor, accountId: string) {
-  const rows = await db.select({ id: properties.id }).from(properties).where(and(eq(properties.accountId, accountId), eq(properties.livemode, false)));
-  return rows.map((r) => r.id);
 }
 

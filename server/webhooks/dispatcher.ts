@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { rowsOf } from "@/db/client";
 import { randomToken } from "@/server/ids";
 import { logger } from "@/server/observability/logger";
 import { attemptDelivery, leaseMs, type EngineDeps } from "./attempt-delivery";
@@ -49,7 +50,7 @@ export async function claimDueDeliveries(deps: EngineDeps, limit: number): Promi
       for update of d skip locked
     )
     returning id`);
-  const list = Array.isArray(rows) ? rows : (rows as unknown as { rows: { id: string }[] }).rows;
+  const list = rowsOf<{ id: string }>(rows);
   return { ids: list.map((r) => r.id), token };
 }
 
