@@ -1,4 +1,7 @@
-import { expect, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
 import { adminPassword } from "../playwright.config";
 
 export const admin = { email: "admin@example.com", password: adminPassword };
@@ -14,3 +17,46 @@ export async function signIn(page: Page, credentials = admin) {
 
 /** A unique e-mail per run, so tests never collide with each other's guests. */
 export const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@e2e.example`;
+
+/**
+ * Runs the CLI against the server under test (it holds the embedded database, so the CLI
+ * carries the command out through it) and returns its `--json` answer.
+ */
+export function cli<T = Record<string, unknown>>(...args: string[]): T {
+  const out = execFileSync("npx", ["tsx", "scripts/innkeep.ts", ...args, "--json"], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return JSON.parse(out.toString()) as T;
+}
+
+/** A staff user of the demo account with the given role, made through the CLI. */
+export function createStaff(role: "owner" | "manager" | "front_desk" | "housekeeping", name = role) {
+  const credentials = { email: uniqueEmail(name.replace(/_/g, "-")), password: `${role}-password-1` };
+  cli("users", "create", "--email", credentials.email, "--password", credentials.password, "--role", role);
+  return credentials;
+}
+
+/** An API key of the demo account (all scopes unless given), made through the CLI. */
+export function createApiKey(scopes = "reservations:read reservations:write rooms:read rooms:write payments:read payments:write webhooks:manage reports:read") {
+  return cli<{ id: string; key: string }>("api-keys", "create", "--scopes", scopes).key;
+}
+
+/**
+ * Saves a full-page screenshot under `test-results/screenshots/` (kept with the test output, one
+ * file per page and width), so every page can be looked at after a run.
+ */
+export async function snap(page: Page, name: string) {
+  const dir = path.join("test-results", "screenshots");
+  mkdirSync(dir, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  const file = path.join(dir, `${name}-${width}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await test.info().attach(`${name}-${width}`, { path: file, contentType: "image/png" });
+}
+
+/** Asserts the page has no horizontal scrolling (the 390 px layouts). */
+export async function expectNoHorizontalScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, "horizontal overflow in px").toBeLessThanOrEqual(0);
+}

@@ -1,15 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { createStaff, signIn } from "./helpers";
 
-const housekeeper = { email: `housekeeper.${Date.now()}@e2e.example`, password: "housekeeping-pass-1" };
+let housekeeper: { email: string; password: string };
 
 test.beforeAll(() => {
-  // The CLI carries the command out through the running server (it holds the database).
-  execFileSync("npx", ["tsx", "scripts/innkeep.ts", "users", "create", "--email", housekeeper.email, "--password", housekeeper.password, "--role", "housekeeping"], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
-    stdio: "ignore",
-  });
+  housekeeper = createStaff("housekeeping");
 });
 
 test("housekeeping staff do not see guests, and the server refuses them too", async ({ page }) => {
