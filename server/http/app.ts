@@ -7,6 +7,7 @@ import { authenticate, requireAuth } from "./authenticate";
 import type { ApiDeps, ApiEnv } from "./env";
 import { environment } from "./environment";
 import { observe } from "./observe";
+import { refuseMetrics } from "./metrics-access";
 import { mountOperation, type AnyOperation } from "./operation";
 import { rateLimit } from "./rate-limit-step";
 import { renderError } from "./render-error";
@@ -82,6 +83,8 @@ export function createApp(deps: ApiDeps) {
     }
   });
   app.get("/metrics", async (c) => {
+    const refusal = refuseMetrics(c, deps);
+    if (refusal) return refusal;
     const registry = metrics().registry;
     return c.body(await registry.metrics(), 200, { "content-type": registry.contentType });
   });

@@ -5,7 +5,7 @@ import type { Plan } from "@/server/accounts/plans";
 import { createApiKey } from "@/server/auth/api-keys";
 import { scopes, type Scope } from "@/server/auth/scopes";
 import { createApp } from "@/server/http/app";
-import type { ApiDeps } from "@/server/http/env";
+import type { ApiDeps, MetricsAccess } from "@/server/http/env";
 import { RateLimiter } from "@/server/http/rate-limit";
 import type { UrlPolicy } from "@/server/webhooks/endpoints";
 import { testDatabase } from "./database";
@@ -17,7 +17,9 @@ type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string;
  * The real app on a real socket over a fresh database, with one account (all scopes) ready.
  * Tests speak HTTP to it exactly as an integrator would.
  */
-export async function startHarness(options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number; webhookUrlPolicy?: UrlPolicy } = {}) {
+export async function startHarness(
+  options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number; webhookUrlPolicy?: UrlPolicy; metricsAccess?: MetricsAccess } = {},
+) {
   const database = await testDatabase({ max: options.max });
   let databaseOpen = true;
   const deps: ApiDeps = {
@@ -25,6 +27,7 @@ export async function startHarness(options: { trustProxy?: boolean; limiter?: Ra
     limiter: options.limiter ?? new RateLimiter(),
     trustProxy: options.trustProxy ?? false,
     webhookUrlPolicy: options.webhookUrlPolicy,
+    metricsAccess: options.metricsAccess,
   };
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {
