@@ -75,9 +75,19 @@ function querySchema(op: AnyOperation): AnyObject | undefined {
   return z.strictObject({ ...(op.query?.shape ?? {}), ...listQuery, ...extra });
 }
 
+/**
+ * Whether the operation needs a body: every create, PUT and PATCH, and any action whose body has a
+ * required field. Only the others (`/cancel`, `/check_out`, …) read an empty body as `{}`.
+ */
+function bodyRequired(op: AnyOperation): boolean {
+  if (!op.body) return false;
+  return op.method === "put" || op.method === "patch" || op.status === 201 || !op.body.safeParse({}).success;
+}
+
 /** Registers an operation: its OpenAPI description and its handler, from the same schemas. */
 export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void {
   const query = querySchema(op);
+  const required = bodyRequired(op);
   const status = op.status ?? 200;
   const route: RouteConfig = {
     method: op.method,
@@ -90,7 +100,7 @@ export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void
     request: {
       ...(op.params ? { params: op.params } : {}),
       ...(query ? { query } : {}),
-      ...(op.body ? { body: { required: true, content: { "application/json": { schema: op.body } } } } : {}),
+      ...(op.body ? { body: { required, content: { "application/json": { schema: op.body } } } } : {}),
     },
     responses: {
       [status]: { description: "Success", content: { "application/json": { schema: op.response } } },
@@ -104,7 +114,7 @@ export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void
     if (op.scope && !principal.scopes.has(op.scope)) {
       throw new ApiError("insufficient_scope", `This request requires the '${op.scope}' scope, which the credential does not have.`);
     }
-    const rawBody = op.method === "get" || op.method === "delete" ? undefined : await readJsonBody(c);
+    const rawBody = op.method === "get" || op.method === "delete" ? undefined : await readJsonBody(c, { required });
     const ctx: RequestCtx = {
       db: c.var.deps.db,
       tenant: { accountId: principal.accountId, livemode: c.var.livemode, propertyIds: principal.propertyIds },
