@@ -12,6 +12,7 @@ import { readJsonBody } from "./body";
 import { withIdempotency, type StoredResponse } from "./idempotency";
 import { filterFingerprint, listEnvelope, listQuery, pageRequest } from "./pagination";
 import { parseOrThrow } from "./validation";
+import { queryInteger } from "@/server/schemas";
 import { errorResponses } from "./openapi-errors";
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -71,7 +72,7 @@ const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 /** The query schema a list really accepts: its filters plus `limit` and `cursor`. */
 function querySchema(op: AnyOperation): AnyObject | undefined {
   if (!op.list) return op.query;
-  const extra = op.allowOffset ? { offset: z.coerce.number().int().min(0).max(10_000).optional() } : {};
+  const extra = op.allowOffset ? { offset: queryInteger({ min: 0, max: 10_000 }).optional() } : {};
   return z.strictObject({ ...(op.query?.shape ?? {}), ...listQuery, ...extra });
 }
 

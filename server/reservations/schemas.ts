@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { reservationStatuses } from "@/db/schema";
-import { date, idOf, money, timestamp } from "@/server/schemas";
+import { date, idOf, money, queryTimestamp, timestamp } from "@/server/schemas";
 
 export const sources = ["direct", "api", "phone", "email", "walk_in", "channel"] as const;
 export const channels = ["booking_com", "expedia", "airbnb", "agoda", "hotelbeds", "other"] as const;
@@ -80,7 +80,7 @@ export const reservationListQuery = z.strictObject({
   guest_id: z.string().optional(),
   check_in_from: date.optional(),
   check_in_to: date.optional().openapi({ description: "Exclusive." }),
-  updated_since: z.iso.datetime().optional(),
+  updated_since: queryTimestamp("Reservations changed at or after this instant.").optional(),
 });
 
 export const cancelSchema = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() }).openapi("ReservationCancel");
