@@ -46,6 +46,8 @@ export type Operation<P, Q, B> = {
   /** A list that still serves deprecated offset pagination (GET /payments, v1.7). */
   allowOffset?: boolean;
   response: z.ZodType;
+  /** Also answers `text/csv` (reports' `format=csv`): what its columns are, for the document. */
+  csv?: string;
   status?: 200 | 201 | 202;
   handler(args: {
     ctx: RequestCtx;
@@ -104,7 +106,13 @@ export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void
       ...(op.body ? { body: { required, content: { "application/json": { schema: op.body } } } } : {}),
     },
     responses: {
-      [status]: { description: "Success", content: { "application/json": { schema: op.response } } },
+      [status]: op.csv
+        ? {
+            description: `Success: JSON by default; with \`format=csv\`, \`text/csv\` (RFC 4180, header row first) as an attachment. ${op.csv}`,
+            headers: { "Content-Disposition": { description: "With `format=csv`: `attachment; filename=\"…\"`.", schema: { type: "string" } } },
+            content: { "application/json": { schema: op.response }, "text/csv": { schema: { type: "string", description: op.csv } } },
+          }
+        : { description: "Success", content: { "application/json": { schema: op.response } } },
       ...errorResponses(),
     },
   };

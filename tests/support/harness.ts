@@ -9,6 +9,7 @@ import type { ApiDeps, MetricsAccess } from "@/server/http/env";
 import { RateLimiter } from "@/server/http/rate-limit";
 import type { UrlPolicy } from "@/server/webhooks/endpoints";
 import { testDatabase } from "./database";
+import { undocumented } from "./openapi-validator";
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
 type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; sandbox?: boolean };
@@ -59,6 +60,9 @@ export async function startHarness(
     }
     const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
     const text = await res.text();
+    // Every answer must be one the served document describes: a drift fails the test that met it.
+    const drift = await undocumented({ method, path, status: res.status, contentType: res.headers.get("content-type"), text });
+    if (drift.length) throw new Error(`The answer is not what /v1/openapi.json describes:\n  ${drift.join("\n  ")}\n${text.slice(0, 500)}`);
     let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
     try {
       json = text ? JSON.parse(text) : undefined;
