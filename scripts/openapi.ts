@@ -3,12 +3,14 @@
  * other tools that read a file. The `/v1` app answers in-process: no server, no database.
  * Usage: `tsx scripts/openapi.ts [path]`.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import type { Db } from "@/db/client";
 import { createRestApi } from "@/server/http/app";
 import { RateLimiter } from "@/server/http/rate-limit";
 
 const target = process.argv[2] ?? "openapi.json";
+mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
 // GET /openapi.json needs no credential and no query: nothing reaches the database.
 const api = createRestApi({ db: undefined as unknown as Db, limiter: new RateLimiter(), trustProxy: false });
 const res = await api.request("/openapi.json");

@@ -7,6 +7,7 @@ import { authenticate, requireAuth } from "./authenticate";
 import type { ApiDeps, ApiEnv } from "./env";
 import { environment } from "./environment";
 import { observe } from "./observe";
+import { errorResponses } from "./openapi-errors";
 import { refuseMetrics } from "./metrics-access";
 import { mountOperation, type AnyOperation } from "./operation";
 import { rateLimit } from "./rate-limit-step";
@@ -21,6 +22,8 @@ const documentInfo = {
     title: "Innkeep API",
     version: latestApiVersion,
     description: "Hotel property management: reservations, guests, rooms, rates, payments, housekeeping, reports and webhooks.",
+    // The repository carries no open licence; an SPDX LicenseRef says so in the form tools expect.
+    license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
   },
   servers: [{ url: "/v1" }],
 };
@@ -38,7 +41,12 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
   // GET /v1/openapi.json: the description of the API itself; public, and described in itself.
   api.openAPIRegistry.registerPath({
     method: "get", path: "/openapi.json", operationId: "getOpenApiDocument", summary: "This API's OpenAPI 3.1 document", tags: ["Meta"],
-    security: [], responses: { 200: { description: "The OpenAPI document", content: { "application/json": { schema: z.looseObject({ openapi: z.string() }) } } } },
+    security: [],
+    responses: {
+      200: { description: "The OpenAPI document", content: { "application/json": { schema: z.looseObject({ openapi: z.string() }) } } },
+      // Counted like any request (below), so it too can be refused for the rate limit.
+      429: errorResponses()[429],
+    },
   });
   // Counted like any request (by account, or by address without a credential), so even this
   // public answer carries the X-RateLimit headers; only authentication is not required.
