@@ -39,3 +39,12 @@ export const queryTimestamp = (description: string) =>
     .datetime({ offset: true })
     .transform((value) => new Date(value).toISOString())
     .openapi({ type: "string", format: "date-time", description: `${description} RFC 3339, with \`Z\` or an offset such as \`+01:00\`.`, example: "2026-01-01T09:30:00+01:00" });
+
+/**
+ * An e-mail address as the server accepts it: zod's rule, stricter than JSON Schema's `email`
+ * format (a dotted domain with a TLD of 2+ letters: `0@com` is refused), so the document states it.
+ */
+export const emailAddress = z
+  .email()
+  .max(320)
+  .openapi({ pattern: z.regexes.email.source, description: "An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`)." });

@@ -21,7 +21,15 @@ const documentInfo = {
   info: {
     title: "Innkeep API",
     version: latestApiVersion,
-    description: "Hotel property management: reservations, guests, rooms, rates, payments, housekeeping, reports and webhooks.",
+    description: [
+      "Hotel property management: reservations, guests, rooms, rates, payments, housekeeping, reports and webhooks.",
+      "",
+      "Free-text fields (names, descriptions, notes, reasons, codes, assignees) are trimmed of leading and trailing whitespace before their",
+      "length is checked, so `\"  \"` is too short. In every string, key and value, NUL characters (U+0000) and unpaired UTF-16",
+      "surrogates are refused with 422 `parameter_invalid` (400 in the query string).",
+      "Integers in the query string are digits only (an empty value is not 0). Date-times are RFC 3339 with `Z` or an offset; answers are in UTC with `Z`.",
+      "Conventions (errors, idempotency, pagination, rate limits, sandbox, webhooks, OAuth): `docs/api-conventions.md` in the repository; shapes: this document and `/docs`.",
+    ].join("\n"),
     // The repository carries no open licence; an SPDX LicenseRef says so in the form tools expect.
     license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
   },

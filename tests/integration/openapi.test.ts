@@ -123,3 +123,35 @@ describe("answers and the document", () => {
     expect(await undocumented({ method: "GET", path: "/v1/reports/occupancy?format=csv", status: 200, contentType: "text/csv; charset=utf-8", text: "date\r\n" })).toEqual([]);
   });
 });
+
+// Issue #14, point 10: each rule the server enforces is stated in the document, so a generated
+// client and a fuzzer know it; the document's verdict and the server's agree.
+describe("rules the server enforces are in the document", () => {
+  it("e-mail: the documented pattern refuses what the server refuses (0@com), and accepts what it accepts", async () => {
+    const email = doc.components.schemas.GuestCreate.properties.email;
+    expect(email.format).toBe("email");
+    const pattern = new RegExp(email.pattern);
+    for (const address of ["0@com", "ana@localhost", "a@b.c", "ana.rule@example.com", "a.b+c@mail.example.co", "x@1.io", "@example.com", "ana@exa_mple.com"]) {
+      const res = await h.post("/v1/guests", { first_name: "E", last_name: "Mail", email: address }, { sandbox: true });
+      expect([201, 422], res.text).toContain(res.status);
+      expect(pattern.test(address), `${address}: the document says ${pattern.test(address)}, the server answered ${res.status}`).toBe(res.status === 201);
+    }
+  });
+
+  it("webhook url is a uri, http(s); a charge amount is never 0; metadata keys are 1–40 characters, at most 20", () => {
+    const s = doc.components.schemas;
+    expect(s.WebhookEndpointCreate.properties.url).toMatchObject({ format: "uri", pattern: expect.stringContaining("://") });
+    expect(s.FolioChargeCreate.properties.amount).toMatchObject({ type: "integer", not: { const: 0 } });
+    expect(s.ReservationCreate.properties.metadata).toMatchObject({ maxProperties: 20, propertyNames: { minLength: 1, maxLength: 40 } });
+  });
+
+  it("trimming and the refusal of NUL and unpaired surrogates are stated, and hold", async () => {
+    const info = (doc as unknown as { info: { description: string } }).info.description;
+    expect(info).toMatch(/trimmed/);
+    expect(info).toMatch(/NUL/);
+    expect(info).toMatch(/unpaired/);
+    expect((await h.post("/v1/guests", { first_name: "   ", last_name: "T", email: "trim@example.com" }, { sandbox: true })).status).toBe(422);
+    expect((await h.post("/v1/guests", { first_name: "A\u0000", last_name: "T", email: "nul@example.com" }, { sandbox: true })).status).toBe(422);
+    expect((await h.post("/v1/guests", { first_name: "A\ud800", last_name: "T", email: "half@example.com" }, { sandbox: true })).status).toBe(422);
+  });
+});
