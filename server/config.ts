@@ -39,6 +39,8 @@ const configSchema = z.object({
   /** smtp(s)://user:pass@host:port for the circuit-breaker e-mail; without it mail is kept in the mail outbox. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default("Innkeep <no-reply@innkeep.local>"),
+  /** Bearer token that /metrics requires; in production /metrics answers 404 without one. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   /** With INNGEST_BASE_URL: use a local Inngest dev server instead of Inngest Cloud. */

@@ -1,5 +1,5 @@
 import { openDatabase, processDatabase, type Database } from "@/db/client";
-import { getConfig, pgliteDir, type Config } from "./config";
+import { getConfig, isProduction, pgliteDir, type Config } from "./config";
 import type { ApiDeps } from "./http/env";
 import { RateLimiter } from "./http/rate-limit";
 import { embeddedLockRefusal, tryAcquireLock } from "./process/lock";
@@ -41,7 +41,7 @@ export function getApiDeps(): Promise<ApiDeps> {
       const { Redis } = await import("ioredis");
       limiter = new RateLimiter(new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }));
     }
-    return { db, limiter, trustProxy: config.TRUST_PROXY };
+    return { db, limiter, trustProxy: config.TRUST_PROXY, metricsAccess: { token: config.METRICS_TOKEN, production: isProduction(config) } };
   })();
   return holder.__innkeepDeps;
 }

@@ -17,3 +17,34 @@ export const money = z
   })
   .openapi("Money");
 export const deleted = (object: string) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
+
+/**
+ * An integer query parameter, parsed strictly: digits only (an empty value or `1.5` is not 0 or 1),
+ * then bounded, each fault in plain words. Documented as an integer with its bounds.
+ */
+export const queryInteger = ({ min, max }: { min: number; max: number }) =>
+  z
+    .string()
+    .regex(/^-?\d+$/, "must be an integer")
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .openapi({ type: "integer", minimum: min, maximum: max });
+
+/**
+ * A date-time query parameter: RFC 3339 with `Z` or any offset (`+01:00`), read as the instant it
+ * names and handed on in UTC (`…Z`), so a hotel's local clock time and its UTC form filter alike.
+ */
+export const queryTimestamp = (description: string) =>
+  z.iso
+    .datetime({ offset: true })
+    .transform((value) => new Date(value).toISOString())
+    .openapi({ type: "string", format: "date-time", description: `${description} RFC 3339, with \`Z\` or an offset such as \`+01:00\`.`, example: "2026-01-01T09:30:00+01:00" });
+
+/**
+ * An e-mail address as the server accepts it: zod's rule, stricter than JSON Schema's `email`
+ * format (a dotted domain with a TLD of 2+ letters: `0@com` is refused), so the document states it.
+ */
+export const emailAddress = z
+  .email()
+  .max(320)
+  .openapi({ pattern: z.regexes.email.source, description: "An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`)." });

@@ -133,6 +133,9 @@ export const webhookBackfills = pgTable(
   (t) => [index("webhook_backfills_endpoint_idx").on(t.endpointId, t.createdAt)],
 );
 
+/** One SMTP attempt at an outbox mail. */
+export type MailAttempt = { number: number; at: string; error: string | null };
+
 /** Mail the platform sends (circuit-breaker notices); kept whether or not SMTP delivered it. */
 export const mailOutbox = pgTable(
   "mail_outbox",
@@ -143,8 +146,13 @@ export const mailOutbox = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     sentAt: ts("sent_at"),
+    /** The last attempt's error; null once sent. */
     error: text("error"),
+    /** Every SMTP attempt, oldest first: `{number, at, error}` (error null for the one that was sent). */
+    attempts: jsonb("attempts").$type<MailAttempt[]>().notNull().default([]),
+    /** When the next attempt is due (also a claim's lease); null once sent or given up. */
+    nextAttemptAt: ts("next_attempt_at").defaultNow(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [index("mail_outbox_account_idx").on(t.accountId, t.createdAt)],
+  (t) => [index("mail_outbox_account_idx").on(t.accountId, t.createdAt), index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`sent_at is null`)],
 );

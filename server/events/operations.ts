@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
-import { idOf, idParam, timestamp } from "@/server/schemas";
+import { idOf, idParam, queryTimestamp, timestamp } from "@/server/schemas";
 import { getEvent, listEvents } from "./events";
 import { presentEvent } from "./present";
 import { eventTypes } from "./types";
@@ -25,7 +25,11 @@ export const eventOperations = [
   // GET /v1/events: the event log, newest first
   defineOperation({
     method: "get", path: "/events", operationId: "listEvents", summary: "List events", tag, scope: "webhooks:manage",
-    query: z.strictObject({ type: z.enum(eventTypes).optional(), created_gte: z.iso.datetime().optional(), created_lte: z.iso.datetime().optional() }),
+    query: z.strictObject({
+      type: z.enum(eventTypes).optional(),
+      created_gte: queryTimestamp("Events created at or after this instant.").optional(),
+      created_lte: queryTimestamp("Events created at or before this instant.").optional(),
+    }),
     list: true, response: listSchema(eventSchema, "EventList"),
     handler: async ({ ctx, query, list }) => list.envelope(await listEvents({ ...ctx, filters: query, page: list.page }), presentEvent),
   }),

@@ -99,7 +99,7 @@ export const chargeCreateSchema = z
       .min(-100_000_000)
       .max(100_000_000)
       .refine((n) => n !== 0, "The amount cannot be zero.")
-      .openapi({ description: "Minor units in the folio's currency; negative for a credit." }),
+      .openapi({ description: "Minor units in the folio's currency; negative for a credit; never 0.", not: { const: 0 } }),
   })
   .openapi("FolioChargeCreate");
 

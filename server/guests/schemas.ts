@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { idOf, timestamp } from "@/server/schemas";
+import { emailAddress, idOf, timestamp } from "@/server/schemas";
 
 const name = z.string().trim().min(1).max(200);
-const email = z.email().max(320);
+const email = emailAddress;
 const phone = z.string().trim().min(3).max(40).regex(/^[+0-9 ()./-]+$/, "Expected a phone number.");
 
 export const guestSchema = z

@@ -7,6 +7,8 @@ import { authenticate, requireAuth } from "./authenticate";
 import type { ApiDeps, ApiEnv } from "./env";
 import { environment } from "./environment";
 import { observe } from "./observe";
+import { errorResponses } from "./openapi-errors";
+import { refuseMetrics } from "./metrics-access";
 import { mountOperation, type AnyOperation } from "./operation";
 import { rateLimit } from "./rate-limit-step";
 import { renderError } from "./render-error";
@@ -19,7 +21,17 @@ const documentInfo = {
   info: {
     title: "Innkeep API",
     version: latestApiVersion,
-    description: "Hotel property management: reservations, guests, rooms, rates, payments, housekeeping, reports and webhooks.",
+    description: [
+      "Hotel property management: reservations, guests, rooms, rates, payments, housekeeping, reports and webhooks.",
+      "",
+      "Free-text fields (names, descriptions, notes, reasons, codes, assignees) are trimmed of leading and trailing whitespace before their",
+      "length is checked, so `\"  \"` is too short. In every string, key and value, NUL characters (U+0000) and unpaired UTF-16",
+      "surrogates are refused with 422 `parameter_invalid` (400 in the query string).",
+      "Integers in the query string are digits only (an empty value is not 0). Date-times are RFC 3339 with `Z` or an offset; answers are in UTC with `Z`.",
+      "Conventions (errors, idempotency, pagination, rate limits, sandbox, webhooks, OAuth): `docs/api-conventions.md` in the repository; shapes: this document and `/docs`.",
+    ].join("\n"),
+    // The repository carries no open licence; an SPDX LicenseRef says so in the form tools expect.
+    license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
   },
   servers: [{ url: "/v1" }],
 };
@@ -37,7 +49,12 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
   // GET /v1/openapi.json: the description of the API itself; public, and described in itself.
   api.openAPIRegistry.registerPath({
     method: "get", path: "/openapi.json", operationId: "getOpenApiDocument", summary: "This API's OpenAPI 3.1 document", tags: ["Meta"],
-    security: [], responses: { 200: { description: "The OpenAPI document", content: { "application/json": { schema: z.looseObject({ openapi: z.string() }) } } } },
+    security: [],
+    responses: {
+      200: { description: "The OpenAPI document", content: { "application/json": { schema: z.looseObject({ openapi: z.string() }) } } },
+      // Counted like any request (below), so it too can be refused for the rate limit.
+      429: errorResponses()[429],
+    },
   });
   // Counted like any request (by account, or by address without a credential), so even this
   // public answer carries the X-RateLimit headers; only authentication is not required.
@@ -82,6 +99,8 @@ export function createApp(deps: ApiDeps) {
     }
   });
   app.get("/metrics", async (c) => {
+    const refusal = refuseMetrics(c, deps);
+    if (refusal) return refusal;
     const registry = metrics().registry;
     return c.body(await registry.metrics(), 200, { "content-type": registry.contentType });
   });

@@ -5,20 +5,31 @@ import type { ApiEnv } from "./env";
 export const maxBodyBytes = 1024 * 1024;
 const jsonType = /^application\/json\s*(;|$)/i;
 
+/** JSON's own whitespace (RFC 8259 §2); `String.prototype.trim` strips far more (VT, FF, NBSP, BOM…). */
+const jsonWhitespace = /^[ \t\r\n]*$/;
+
 /**
- * Reads a JSON request body within the 1 MiB limit. An empty body reads as `{}` so actions
- * such as `/cancel` need no body; anything else must be declared and parse as JSON.
+ * Reads a JSON request body within the 1 MiB limit. A declared content type other than JSON is
+ * 415 whatever the body. A body of nothing but JSON whitespace reads as `{}` only where the body is
+ * optional (actions such as `/cancel`); where it is required (creates, PUT, PATCH) it is
+ * `parameter_missing`, so a blank request can never replace stored data with defaults.
  */
-export async function readJsonBody(c: Context<ApiEnv>): Promise<unknown> {
+export async function readJsonBody(c: Context<ApiEnv>, { required }: { required: boolean }): Promise<unknown> {
   const declared = Number(c.req.header("content-length") ?? "NaN");
   if (declared > maxBodyBytes) throw tooLarge();
   const raw = c.req.raw.body ? await readLimited(c.req.raw.body) : "";
-  if (raw.trim() === "") return {};
-  const contentType = c.req.header("content-type") ?? "";
-  if (!jsonType.test(contentType)) {
-    throw new ApiError("unsupported_content_type", `Request bodies must be sent as application/json, not '${contentType || "none"}'.`, {
-      param: "Content-Type",
-    });
+  const contentType = c.req.header("content-type");
+  const blank = jsonWhitespace.test(raw);
+  if (contentType !== undefined || !blank) {
+    if (!jsonType.test(contentType ?? "")) {
+      throw new ApiError("unsupported_content_type", `Request bodies must be sent as application/json, not '${contentType || "none"}'.`, {
+        param: "Content-Type",
+      });
+    }
+  }
+  if (blank) {
+    if (required) throw new ApiError("parameter_missing", "This request needs a JSON object as its body; the body was empty.");
+    return {};
   }
   try {
     return JSON.parse(raw);

@@ -14,7 +14,12 @@ export type ApiDeps = {
   trustProxy: boolean;
   /** How webhook URLs are checked at registration; default: from the environment (tests override). */
   webhookUrlPolicy?: UrlPolicy;
+  /** Who may read /metrics; default: from the environment (METRICS_TOKEN, NODE_ENV). */
+  metricsAccess?: MetricsAccess;
 };
+
+/** `token` set: /metrics needs `Bearer <token>`. Unset: open, except in production where it is hidden. */
+export type MetricsAccess = { token?: string; production: boolean };
 
 export type ApiEnv = {
   Bindings: { incoming?: IncomingMessage };

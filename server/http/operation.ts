@@ -12,6 +12,7 @@ import { readJsonBody } from "./body";
 import { withIdempotency, type StoredResponse } from "./idempotency";
 import { filterFingerprint, listEnvelope, listQuery, pageRequest } from "./pagination";
 import { parseOrThrow } from "./validation";
+import { queryInteger } from "@/server/schemas";
 import { errorResponses } from "./openapi-errors";
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -45,6 +46,8 @@ export type Operation<P, Q, B> = {
   /** A list that still serves deprecated offset pagination (GET /payments, v1.7). */
   allowOffset?: boolean;
   response: z.ZodType;
+  /** Also answers `text/csv` (reports' `format=csv`): what its columns are, for the document. */
+  csv?: string;
   status?: 200 | 201 | 202;
   handler(args: {
     ctx: RequestCtx;
@@ -71,13 +74,23 @@ const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 /** The query schema a list really accepts: its filters plus `limit` and `cursor`. */
 function querySchema(op: AnyOperation): AnyObject | undefined {
   if (!op.list) return op.query;
-  const extra = op.allowOffset ? { offset: z.coerce.number().int().min(0).max(10_000).optional() } : {};
+  const extra = op.allowOffset ? { offset: queryInteger({ min: 0, max: 10_000 }).optional() } : {};
   return z.strictObject({ ...(op.query?.shape ?? {}), ...listQuery, ...extra });
+}
+
+/**
+ * Whether the operation needs a body: every create, PUT and PATCH, and any action whose body has a
+ * required field. Only the others (`/cancel`, `/check_out`, …) read an empty body as `{}`.
+ */
+function bodyRequired(op: AnyOperation): boolean {
+  if (!op.body) return false;
+  return op.method === "put" || op.method === "patch" || op.status === 201 || !op.body.safeParse({}).success;
 }
 
 /** Registers an operation: its OpenAPI description and its handler, from the same schemas. */
 export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void {
   const query = querySchema(op);
+  const required = bodyRequired(op);
   const status = op.status ?? 200;
   const route: RouteConfig = {
     method: op.method,
@@ -90,10 +103,16 @@ export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void
     request: {
       ...(op.params ? { params: op.params } : {}),
       ...(query ? { query } : {}),
-      ...(op.body ? { body: { required: true, content: { "application/json": { schema: op.body } } } } : {}),
+      ...(op.body ? { body: { required, content: { "application/json": { schema: op.body } } } } : {}),
     },
     responses: {
-      [status]: { description: "Success", content: { "application/json": { schema: op.response } } },
+      [status]: op.csv
+        ? {
+            description: `Success: JSON by default; with \`format=csv\`, \`text/csv\` (RFC 4180, header row first) as an attachment. ${op.csv}`,
+            headers: { "Content-Disposition": { description: "With `format=csv`: `attachment; filename=\"…\"`.", schema: { type: "string" } } },
+            content: { "application/json": { schema: op.response }, "text/csv": { schema: { type: "string", description: op.csv } } },
+          }
+        : { description: "Success", content: { "application/json": { schema: op.response } } },
       ...errorResponses(),
     },
   };
@@ -104,7 +123,7 @@ export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void
     if (op.scope && !principal.scopes.has(op.scope)) {
       throw new ApiError("insufficient_scope", `This request requires the '${op.scope}' scope, which the credential does not have.`);
     }
-    const rawBody = op.method === "get" || op.method === "delete" ? undefined : await readJsonBody(c);
+    const rawBody = op.method === "get" || op.method === "delete" ? undefined : await readJsonBody(c, { required });
     const ctx: RequestCtx = {
       db: c.var.deps.db,
       tenant: { accountId: principal.accountId, livemode: c.var.livemode, propertyIds: principal.propertyIds },

@@ -2,17 +2,14 @@ import { createHash } from "node:crypto";
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "@/server/errors";
 import type { CursorPosition, Page, PageRequest } from "@/server/pagination";
+import { queryInteger } from "@/server/schemas";
 import { isStorableText } from "./validation";
 
 /** Query parameters every list accepts (contract §5). */
 export const listQuery = {
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
+  limit: queryInteger({ min: 1, max: 100 })
     .default(25)
-    .openapi({ description: "Items per page, 1–100.", example: 25 }),
+    .openapi({ description: "Items per page, 1–100.", example: 25, default: 25 }),
   cursor: z
     .string()
     .max(512)

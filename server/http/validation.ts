@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ApiError, type ParamLocation } from "@/server/errors";
+import { plainWords } from "./plain-words";
 
 const describe: Record<ParamLocation, string> = { body: "parameter", query: "query parameter", header: "header", path: "path parameter" };
 
@@ -37,7 +38,8 @@ export function toApiError(error: z.ZodError, input: unknown, location: ParamLoc
     });
   }
   const where = param ? `Invalid ${describe[location]} '${param}': ` : "Invalid request body: ";
-  return new ApiError("parameter_invalid", `${where}${issue.message}`, { param, location });
+  const message = /[.!?]$/.test(issue.message) ? issue.message : `${issue.message}.`;
+  return new ApiError("parameter_invalid", `${where}${message}`, { param, location });
 }
 
 /** U+0000, or half of a surrogate pair: PostgreSQL text and jsonb cannot hold them (a 500 there). */
@@ -57,7 +59,7 @@ function unstorableAt(value: unknown, path: string[] = []): string[] | undefined
 }
 
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, location: ParamLocation): z.output<S> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { error: plainWords });
   if (!result.success) throw toApiError(result.error, input, location);
   const bad = unstorableAt(result.data);
   if (bad) {

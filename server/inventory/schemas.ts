@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { date, idOf, money, timestamp } from "@/server/schemas";
+import { date, idOf, money, queryInteger, timestamp } from "@/server/schemas";
 import { unbookableReasons } from "@/server/rates/quote";
 
 export const inventoryQuery = z.strictObject({ property_id: z.string().min(1), room_type_id: z.string().optional(), from: date, to: date });
@@ -50,8 +50,8 @@ export const availabilityQuery = z.strictObject({
   property_id: z.string().min(1),
   check_in: date,
   check_out: date,
-  adults: z.coerce.number().int().min(1).max(20),
-  children: z.coerce.number().int().min(0).max(20).default(0),
+  adults: queryInteger({ min: 1, max: 20 }),
+  children: queryInteger({ min: 0, max: 20 }).default(0).openapi({ default: 0 }),
   room_type_id: z.string().optional(),
 });
 

@@ -9,6 +9,8 @@ import { inTransaction } from "@/server/transactions";
 import { presentPayment } from "./present";
 import type { RefundCreate } from "./schemas";
 
+const refundableStatuses = new Set(["succeeded", "partially_refunded", "refunded"]);
+
 /**
  * Refunds all or part of a captured payment. The payment row is locked first, so concurrent
  * refunds of one payment queue up and each sees what the last left refundable: together they
@@ -17,12 +19,13 @@ import type { RefundCreate } from "./schemas";
 export async function createRefund({ db, tenant, input }: Ctx & { input: RefundCreate }) {
   return inTransaction(db, async (tx) => {
     const payment = await findOwned(tx, payments, tenant, input.payment_id, "payment", { param: "payment_id", forUpdate: true });
-    if (payment.status !== "succeeded" && payment.status !== "partially_refunded") {
+    // A refunded payment held money once: asking for more than its rest (0) is an amount error, not a state one.
+    if (!refundableStatuses.has(payment.status)) {
       throw new ApiError("invalid_state_transition", `Only a captured payment can be refunded; this one is ${payment.status}.`);
     }
     const refundable = payment.amount - payment.amountRefunded;
     const amount = input.amount ?? refundable;
-    if (amount > refundable) {
+    if (amount > refundable || refundable <= 0) {
       throw new ApiError("amount_exceeds_refundable", `At most ${refundable} (minor units) of this payment can still be refunded.`, {
         param: "amount",
       });

@@ -47,29 +47,42 @@ function respond(c: Context<ApiEnv>, format: "json" | "csv", report: { type: str
   return c.body(toCsv(report.data, columns), 200, { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${filename}"` });
 }
 
+/** CSV columns per report, in order: what the handler writes and the document describes. */
+const columns = {
+  occupancy: ["date", "rooms_available", "rooms_sold", "occupancy"],
+  revenue: ["date", "room_revenue", "adr", "revpar", "payments", "refunds"],
+  production: (groupBy?: string) => ["group", ...(groupBy === "rate_plan" || groupBy === "room_type" ? ["group_name"] : []), "reservations", "room_nights", "room_revenue", "cancellations"],
+};
+const columnList = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
+const csv = {
+  occupancy: `CSV columns: ${columnList(columns.occupancy)}; one row per night, \`occupancy\` a decimal 0–1.`,
+  revenue: `CSV columns: ${columnList(columns.revenue)}; one row per night, amounts in minor units of the property's currency.`,
+  production: `CSV columns: ${columnList(columns.production("room_type"))}; one row per group, \`group_name\` only when \`group_by\` is \`rate_plan\` or \`room_type\`, amounts in minor units.`,
+};
+
 const tag = "Reports";
 const description = "Requires scope `reports:read`. `format=csv` answers `text/csv` as an attachment.";
 
 export const reportOperations = [
   // GET /v1/reports/occupancy: rooms available and sold per night, occupancy 0–1
   defineOperation({
-    method: "get", path: "/reports/occupancy", operationId: "occupancyReport", summary: "Occupancy report", tag, scope: "reports:read", description, query,
+    method: "get", path: "/reports/occupancy", operationId: "occupancyReport", summary: "Occupancy report", tag, scope: "reports:read", description, query, csv: csv.occupancy,
     response: z.object({ ...header, type: z.literal("occupancy"), data: z.array(occupancyRow), totals: occupancyRow.omit({ date: true }) }).openapi("OccupancyReport"),
-    handler: async ({ ctx, query, c }) => respond(c, query.format, await occupancyReport({ ...ctx, query }), ["date", "rooms_available", "rooms_sold", "occupancy"]),
+    handler: async ({ ctx, query, c }) => respond(c, query.format, await occupancyReport({ ...ctx, query }), columns.occupancy),
   }),
   // GET /v1/reports/revenue: room revenue, ADR, RevPAR, payments and refunds per night
   defineOperation({
-    method: "get", path: "/reports/revenue", operationId: "revenueReport", summary: "Revenue report", tag, scope: "reports:read", description, query,
+    method: "get", path: "/reports/revenue", operationId: "revenueReport", summary: "Revenue report", tag, scope: "reports:read", description, query, csv: csv.revenue,
     response: z.object({ ...header, type: z.literal("revenue"), data: z.array(revenueRow), totals: revenueRow.omit({ date: true }) }).openapi("RevenueReport"),
-    handler: async ({ ctx, query, c }) => respond(c, query.format, await revenueReport({ ...ctx, query }), ["date", "room_revenue", "adr", "revpar", "payments", "refunds"]),
+    handler: async ({ ctx, query, c }) => respond(c, query.format, await revenueReport({ ...ctx, query }), columns.revenue),
   }),
   // GET /v1/reports/production: arrivals grouped by source, channel, rate plan or room type
   defineOperation({
-    method: "get", path: "/reports/production", operationId: "productionReport", summary: "Production report", tag, scope: "reports:read", description, query,
+    method: "get", path: "/reports/production", operationId: "productionReport", summary: "Production report", tag, scope: "reports:read", description, query, csv: csv.production,
     response: z
       .object({ ...header, type: z.literal("production"), group_by: z.string(), data: z.array(productionRow), totals: productionRow.omit({ group: true, group_name: true }) })
       .openapi("ProductionReport"),
     handler: async ({ ctx, query, c }) =>
-      respond(c, query.format, await productionReport({ ...ctx, query }), ["group", ...(query.group_by === "rate_plan" || query.group_by === "room_type" ? ["group_name"] : []), "reservations", "room_nights", "room_revenue", "cancellations"]),
+      respond(c, query.format, await productionReport({ ...ctx, query }), columns.production(query.group_by)),
   }),
 ];

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { reservationStatuses } from "@/db/schema";
-import { date, idOf, money, timestamp } from "@/server/schemas";
+import { date, emailAddress, idOf, money, queryTimestamp, timestamp } from "@/server/schemas";
 
 export const sources = ["direct", "api", "phone", "email", "walk_in", "channel"] as const;
 export const channels = ["booking_com", "expedia", "airbnb", "agoda", "hotelbeds", "other"] as const;
@@ -9,7 +9,12 @@ const name = z.string().trim().min(1).max(200);
 const metadata = z
   .record(z.string().min(1).max(40), z.string().max(500))
   .refine((m) => Object.keys(m).length <= 20, "At most 20 metadata keys.")
-  .openapi({ description: "Up to 20 string key/value pairs of your own." });
+  .openapi({
+    description: "Up to 20 string key/value pairs of your own: keys 1–40 characters, values up to 500.",
+    maxProperties: 20,
+    // JSON Schema 2020-12 keyword the metadata type does not list; it reaches the document as given.
+    ...({ propertyNames: { minLength: 1, maxLength: 40 } } as object),
+  });
 
 export const reservationSchema = z
   .object({
@@ -46,7 +51,7 @@ export const reservationSchema = z
 export const reservationCreateSchema = z
   .strictObject({
     property_id: z.string().min(1),
-    guest: z.strictObject({ first_name: name, last_name: name, email: z.email().max(320), phone: z.string().trim().min(3).max(40).nullish() }),
+    guest: z.strictObject({ first_name: name, last_name: name, email: emailAddress, phone: z.string().trim().min(3).max(40).nullish() }),
     check_in: date,
     check_out: date,
     room_type_id: z.string().min(1),
@@ -80,7 +85,7 @@ export const reservationListQuery = z.strictObject({
   guest_id: z.string().optional(),
   check_in_from: date.optional(),
   check_in_to: date.optional().openapi({ description: "Exclusive." }),
-  updated_since: z.iso.datetime().optional(),
+  updated_since: queryTimestamp("Reservations changed at or after this instant.").optional(),
 });
 
 export const cancelSchema = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() }).openapi("ReservationCancel");

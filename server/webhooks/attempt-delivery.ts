@@ -5,7 +5,7 @@ import { presentEvent } from "@/server/events/present";
 import { newId, randomToken } from "@/server/ids";
 import { logger } from "@/server/observability/logger";
 import { weighBreaker } from "./breaker";
-import { sendQueuedMail } from "./mail";
+import { sendDueMail } from "./mail";
 import { webhookMetrics } from "./metrics";
 import { classify, retryAfterSeconds } from "./outcome";
 import { sendWebhook } from "./send";
@@ -172,7 +172,8 @@ export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: stri
   const m = webhookMetrics();
   m.attempts.inc({ outcome: outcome.result });
   if (number === 1 && delivery.source === "event") m.lag.observe(Math.max(0, (startedAt.getTime() - delivery.eventCreatedAt.getTime()) / 1000));
-  if (recorded.mailId) await sendQueuedMail(db, recorded.mailId, settings);
+  // The notice's first try at once; if it fails, the outbox retries it on its own schedule.
+  if (recorded.mailId) await sendDueMail(db, settings, { id: recorded.mailId });
   if (outcome.result !== "succeeded") {
     log.info({ delivery_id: delivery.id, endpoint_id: endpoint.id, number, status: exchange.status, error: exchange.error, next: status }, "webhook attempt failed");
   }

@@ -5,6 +5,7 @@ import { logger } from "@/server/observability/logger";
 import { attemptDelivery, leaseMs, type EngineDeps } from "./attempt-delivery";
 import { advanceBackfills } from "./backfill";
 import { fanOutEvents } from "./fan-out";
+import { sendDueMail } from "./mail";
 import { countWaitingIn } from "./metrics";
 import { onDeliveriesQueued } from "./queue";
 
@@ -54,6 +55,15 @@ export async function claimDueDeliveries(deps: EngineDeps, limit: number): Promi
   return { ids: list.map((r) => r.id), token };
 }
 
+/** Outbox mail due for a (re)try; an SMTP or database fault must not stop the deliveries. */
+async function sendDueMailSafely(deps: EngineDeps) {
+  try {
+    await sendDueMail(deps.db, deps.settings);
+  } catch (error) {
+    log.error({ err: error }, "sending due mail failed");
+  }
+}
+
 /**
  * The in-process engine: fans new events out into deliveries, advances backfills, and (without
  * Inngest) makes every due attempt through the same `attemptDelivery` the Inngest function
@@ -67,6 +77,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   let running = true;
   let wakeUp: (() => void) | undefined;
   let woken = false;
+  let mailCheckedAt = 0;
   const wake = () => {
     woken = true;
     wakeUp?.();
@@ -78,6 +89,11 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     let busy = false;
     const fanned = await fanOutEvents(options.db);
     const backfilled = await advanceBackfills(options.db);
+    // Mail is rare and its schedule counts in minutes: a look once a second is plenty.
+    if (Date.now() - mailCheckedAt >= 1_000) {
+      mailCheckedAt = Date.now();
+      await sendDueMailSafely(options);
+    }
     if (options.handOff) {
       const ids = [...fanned.deliveryIds, ...backfilled];
       if (ids.length) await options.handOff(ids, "queued");

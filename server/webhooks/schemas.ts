@@ -10,7 +10,11 @@ const enabledEvents = z
   .min(1)
   .max(eventTypes.length + 1)
   .openapi({ description: '`["*"]` for all 12 event types, or a list of types.', example: ["reservation.created", "reservation.cancelled"] });
-const url = z.string().min(1).max(2048).openapi({ example: "https://example.com/innkeep/webhooks" });
+const url = z
+  .string()
+  .min(1)
+  .max(2048)
+  .openapi({ format: "uri", pattern: "^[Hh][Tt][Tt][Pp][Ss]?://", description: "An absolute http(s) URL without credentials.", example: "https://example.com/innkeep/webhooks" });
 const description = z.string().max(500).nullish();
 
 export const endpointSchema = z

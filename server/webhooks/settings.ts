@@ -17,7 +17,12 @@ export type WebhookSettings = {
   attemptTimeoutMs: number;
   smtpUrl?: string;
   mailFrom: string;
+  /** Delays in seconds before mail attempts 2…n (default `defaultMailRetrySchedule`); its length + 1 attempts in all. */
+  mailRetrySchedule?: readonly number[];
 };
+
+/** An outbox mail gets five tries over about an hour: at once, then after 1, 5, 15 and 40 minutes. */
+export const defaultMailRetrySchedule = [60, 300, 900, 2_400] as const;
 
 /**
  * Delays from WEBHOOK_RETRY_SCHEDULE: seven values, or fewer (the last repeats), or more (the

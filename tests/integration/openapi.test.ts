@@ -4,6 +4,7 @@ import { createRestApi } from "@/server/http/app";
 import { RateLimiter } from "@/server/http/rate-limit";
 import { apiVersions } from "@/server/http/versions";
 import { startHarness, type Harness } from "../support/harness";
+import { undocumented } from "../support/openapi-validator";
 
 // The generated OpenAPI document describes exactly the routes the app serves (contract, preamble).
 
@@ -90,5 +91,67 @@ describe("GET /v1/openapi.json", () => {
     expect(new Set(error.properties.code.enum)).toEqual(new Set(Object.keys(errorCodes)));
     expect(new Set(error.properties.type.enum)).toEqual(new Set(Object.values(errorCodes).map((e) => e.type)));
     expect(error.required).toEqual(expect.arrayContaining(["type", "code", "message", "request_id"]));
+  });
+});
+
+// Issue #14, point 4: every answer is one the document describes. The harness checks each answer
+// against the served document (tests/support/openapi-validator.ts); these show the check bites.
+describe("answers and the document", () => {
+  it("the three reports declare text/csv beside JSON, with the very columns the CSV carries", async () => {
+    const property = (await h.get("/v1/properties", { sandbox: true })).json.data[0];
+    for (const kind of ["occupancy", "revenue", "production"]) {
+      const response = doc.paths[`/reports/${kind}`].get.responses["200"] as { description: string; content: Record<string, { schema: { description?: string } }> };
+      expect(Object.keys(response.content).sort()).toEqual(["application/json", "text/csv"]);
+      const res = await h.get(`/v1/reports/${kind}?property_id=${property.id}&from=2026-01-01&to=2026-01-03&format=csv&group_by=rate_plan`.replace(kind === "production" ? "" : "&group_by=rate_plan", ""), { sandbox: true });
+      expect(res.status, res.text).toBe(200);
+      const header = res.text.split("\r\n")[0].split(",");
+      for (const column of header) expect(response.content["text/csv"].schema.description, `${kind}: ${column}`).toContain(`\`${column}\``);
+      expect(response.description).toContain("text/csv");
+    }
+  });
+
+  it("an answer off the document is reported: an undeclared media type, status or body", async () => {
+    const list = { object: "list", data: [], has_more: false, next_cursor: null, prev_cursor: null };
+    expect(await undocumented({ method: "GET", path: "/v1/guests?limit=2", status: 200, contentType: "application/json; charset=utf-8", text: JSON.stringify(list) })).toEqual([]);
+    expect((await undocumented({ method: "GET", path: "/v1/guests", status: 200, contentType: "text/csv", text: "a,b\r\n" }))[0]).toMatch(/media type 'text\/csv' not in the document/);
+    expect((await undocumented({ method: "GET", path: "/v1/guests", status: 201, contentType: "application/json", text: JSON.stringify(list) }))[0]).toMatch(/status not in the document/);
+    const drift = await undocumented({ method: "GET", path: "/v1/guests", status: 200, contentType: "application/json", text: JSON.stringify({ ...list, has_more: "no" }) });
+    expect(drift.join("\n")).toMatch(/has_more/);
+    const badGuest = { id: "gst_1", object: "guest", livemode: true, first_name: "A", last_name: "B", email: "a@b.example", phone: null, created_at: "yesterday", updated_at: "2026-01-01T00:00:00Z" };
+    expect((await undocumented({ method: "GET", path: "/v1/guests/gst_1", status: 200, contentType: "application/json", text: JSON.stringify(badGuest) })).join("\n")).toMatch(/created_at/);
+    // The CSV of a report is declared.
+    expect(await undocumented({ method: "GET", path: "/v1/reports/occupancy?format=csv", status: 200, contentType: "text/csv; charset=utf-8", text: "date\r\n" })).toEqual([]);
+  });
+});
+
+// Issue #14, point 10: each rule the server enforces is stated in the document, so a generated
+// client and a fuzzer know it; the document's verdict and the server's agree.
+describe("rules the server enforces are in the document", () => {
+  it("e-mail: the documented pattern refuses what the server refuses (0@com), and accepts what it accepts", async () => {
+    const email = doc.components.schemas.GuestCreate.properties.email;
+    expect(email.format).toBe("email");
+    const pattern = new RegExp(email.pattern);
+    for (const address of ["0@com", "ana@localhost", "a@b.c", "ana.rule@example.com", "a.b+c@mail.example.co", "x@1.io", "@example.com", "ana@exa_mple.com"]) {
+      const res = await h.post("/v1/guests", { first_name: "E", last_name: "Mail", email: address }, { sandbox: true });
+      expect([201, 422], res.text).toContain(res.status);
+      expect(pattern.test(address), `${address}: the document says ${pattern.test(address)}, the server answered ${res.status}`).toBe(res.status === 201);
+    }
+  });
+
+  it("webhook url is a uri, http(s); a charge amount is never 0; metadata keys are 1–40 characters, at most 20", () => {
+    const s = doc.components.schemas;
+    expect(s.WebhookEndpointCreate.properties.url).toMatchObject({ format: "uri", pattern: expect.stringContaining("://") });
+    expect(s.FolioChargeCreate.properties.amount).toMatchObject({ type: "integer", not: { const: 0 } });
+    expect(s.ReservationCreate.properties.metadata).toMatchObject({ maxProperties: 20, propertyNames: { minLength: 1, maxLength: 40 } });
+  });
+
+  it("trimming and the refusal of NUL and unpaired surrogates are stated, and hold", async () => {
+    const info = (doc as unknown as { info: { description: string } }).info.description;
+    expect(info).toMatch(/trimmed/);
+    expect(info).toMatch(/NUL/);
+    expect(info).toMatch(/unpaired/);
+    expect((await h.post("/v1/guests", { first_name: "   ", last_name: "T", email: "trim@example.com" }, { sandbox: true })).status).toBe(422);
+    expect((await h.post("/v1/guests", { first_name: "A\u0000", last_name: "T", email: "nul@example.com" }, { sandbox: true })).status).toBe(422);
+    expect((await h.post("/v1/guests", { first_name: "A\ud800", last_name: "T", email: "half@example.com" }, { sandbox: true })).status).toBe(422);
   });
 });

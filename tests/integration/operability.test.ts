@@ -45,6 +45,56 @@ describe("probes and metrics", () => {
   });
 });
 
+// Issue #14, point 5: /metrics tells anyone who reaches the port request counts by route, delivery
+// lag and heap. With METRICS_TOKEN it needs that bearer token; in production without one it is hidden.
+describe("who may read /metrics", () => {
+  const token = "metrics-token-0123456789abcdef";
+  const probes = async (h: Harness) => {
+    expect((await fetch(`${h.baseUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${h.baseUrl}/readyz`)).status).toBe(200);
+  };
+
+  it("production with METRICS_TOKEN: 401 without or with a wrong bearer, 200 with it; probes stay open", async () => {
+    const h = await startHarness({ metricsAccess: { token, production: true } });
+    try {
+      const bare = await fetch(`${h.baseUrl}/metrics`);
+      expect(bare.status).toBe(401);
+      expect(bare.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      expect(await bare.text()).not.toContain("innkeep_");
+      for (const authorization of [`Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, "Bearer ", token, h.main.token, `Basic ${token}`]) {
+        expect((await fetch(`${h.baseUrl}/metrics`, { headers: { authorization } })).status, authorization).toBe(401);
+      }
+      const ok = await fetch(`${h.baseUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain("innkeep_http_requests_total");
+      await probes(h);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("production without METRICS_TOKEN: 404, whatever the credential; probes stay open", async () => {
+    const h = await startHarness({ metricsAccess: { production: true } });
+    try {
+      expect((await fetch(`${h.baseUrl}/metrics`)).status).toBe(404);
+      expect((await fetch(`${h.baseUrl}/metrics`, { headers: { authorization: `Bearer ${h.main.token}` } })).status).toBe(404);
+      await probes(h);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("outside production a token is still required once set", async () => {
+    const h = await startHarness({ metricsAccess: { token, production: false } });
+    try {
+      expect((await fetch(`${h.baseUrl}/metrics`)).status).toBe(401);
+      expect((await fetch(`${h.baseUrl}/metrics`, { headers: { authorization: `bearer ${token}` } })).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 type Server = { port: number; lines: () => Record<string, unknown>[]; stop(): Promise<void> };
 
 /** The production entry (API only), as a child process on the test database. */

@@ -381,9 +381,11 @@ describe("refunds", () => {
     // The same event through the API, as an integrator reads it.
     const listed = ok(await h.get("/v1/events?type=payment.refunded&limit=100", sandbox));
     expect(listed.data.find((e: { id: string }) => e.id === event.id)).toMatchObject({ type: "payment.refunded", livemode: false, data: { object: { id: p.id, refund_id: re.id } } });
-    // Nothing is left to refund.
-    expectError(await refund(p.id, {}, sandbox), 409, "invalid_state_transition");
-    expectError(await refund(p.id, { amount: 1 }, sandbox), 409, "invalid_state_transition");
+    // Nothing is left to refund: the rest is 0, so any amount is over it (contract §6, Refunds).
+    expect(expectError(await refund(p.id, {}, sandbox), 422, "amount_exceeds_refundable", "amount").message).toContain("At most 0");
+    expectError(await refund(p.id, { amount: 1 }, sandbox), 422, "amount_exceeds_refundable", "amount");
+    expect(await paymentOf(p.id)).toMatchObject({ status: "refunded", amount_refunded: { amount: 10_000 } });
+    expect(await eventsOf("payment.refunded", p.id)).toHaveLength(1);
   });
 
   it("partial refunds up to the refundable rest; beyond it 422 amount_exceeds_refundable, changing nothing", async () => {
@@ -407,6 +409,7 @@ describe("refunds", () => {
     expect(rest.amount.amount).toBe(3_500);
     expect(await paymentOf(p.id, live)).toMatchObject({ status: "refunded", amount_refunded: { amount: 10_000 } });
     expect(await balanceOf(r.id, live)).toBe(start + 10_000);
+    expectError(await refund(p.id, { amount: 1 }), 422, "amount_exceeds_refundable", "amount");
     expect(await eventsOf("payment.refunded", p.id)).toHaveLength(3);
     const listed = ok(await h.get(`/v1/refunds?payment_id=${p.id}`, live));
     expect(listed.data.map((x: { amount: { amount: number } }) => x.amount.amount)).toEqual([3_500, 4_000, 2_500]);
@@ -466,7 +469,7 @@ describe("refunds", () => {
       const { payment: p } = await captured(8_000);
       const answers = await Promise.all(Array.from({ length: 10 }, () => refund(p.id)));
       expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
-      for (const a of answers.filter((x) => x.status !== 201)) expectError(a, 409, "invalid_state_transition");
+      for (const a of answers.filter((x) => x.status !== 201)) expectError(a, 422, "amount_exceeds_refundable", "amount");
       const rows = await h.db.select().from(refunds).where(eq(refunds.paymentId, p.id));
       expect(rows.map((x) => x.amount)).toEqual([8_000]);
       expect(await paymentOf(p.id, live)).toMatchObject({ status: "refunded", amount_refunded: { amount: 8_000 } });

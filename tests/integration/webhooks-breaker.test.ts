@@ -2,8 +2,9 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mailOutbox } from "@/db/schema";
+import { accounts, mailOutbox } from "@/db/schema";
 import type { Dispatcher } from "@/server/webhooks/dispatcher";
+import { listOutboxMail, queueMail } from "@/server/webhooks/mail";
 import { startHarness, type Harness } from "../support/harness";
 import { startReceiver, startTestDispatcher, waitFor, type Receiver } from "../support/webhooks";
 
@@ -151,5 +152,118 @@ describe("circuit breaker without SMTP", () => {
     } finally {
       await dispatcher.stop();
     }
+  });
+});
+
+// Issue #14, point 7: the notice is sent from the outbox like any durable job. An SMTP server that
+// refuses at first gets it later; one that never accepts gets five tries, then none; a notice
+// queued by a process that died before sending it still goes out.
+describe("breaker notices are retried from the outbox", () => {
+  let flaky: SMTPServer;
+  let flakyUrl = "";
+  const sessions: { to: string; accepted: boolean }[] = [];
+  const delivered: { to: string; data: string }[] = [];
+  /** Refuses the first `refusals[to]` sessions for a recipient (451, as a busy server does), then accepts. */
+  const refusals = new Map<string, number>();
+  const mailSchedule = [1, 1, 1, 1];
+
+  beforeAll(async () => {
+    flaky = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["AUTH", "STARTTLS"],
+      onRcptTo(address, _session, callback) {
+        const to = address.address;
+        const seen = sessions.filter((s) => s.to === to).length;
+        const accepted = seen >= (refusals.get(to) ?? 0);
+        sessions.push({ to, accepted });
+        if (accepted) return callback();
+        callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
+      },
+      onData(stream, session, callback) {
+        let data = "";
+        stream.on("data", (c: Buffer) => (data += c.toString()));
+        stream.on("end", () => {
+          delivered.push({ to: session.envelope.rcptTo[0].address, data });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, "127.0.0.1", resolve));
+    flakyUrl = `smtp://127.0.0.1:${(flaky.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => new Promise<void>((resolve) => flaky?.close(() => resolve())));
+
+  /** A fresh account whose developer contact is `to`, with an endpoint that answers only 502. */
+  async function tripBreaker(name: string, to: string) {
+    const account = await h.newAccount(name);
+    await h.db.update(accounts).set({ developerContact: to }).where(eq(accounts.id, account.account.id));
+    const endpoint = await endpointFailing(`/dead-${name.replace(/\W/g, "")}`, () => 502, account.token);
+    await events(10, account.token);
+    await waitFor(async () => (await endpointOf(endpoint.id, account.token)).status === "disabled", "breaker open");
+    return { account, endpoint };
+  }
+
+  it("refused twice, sent on the third try; each attempt recorded and listed", { timeout: 60_000 }, async () => {
+    const to = "flaky@test.example";
+    refusals.set(to, 2);
+    const dispatcher = startTestDispatcher(h.db, { retrySchedule: hourly, breakerMinAttempts: 10, smtpUrl: flakyUrl, mailRetrySchedule: mailSchedule });
+    try {
+      const { account, endpoint } = await tripBreaker("Flaky SMTP Hotels", to);
+      const [mail] = await waitFor(async () => {
+        const list = await listOutboxMail({ db: h.db, accountId: account.account.id });
+        return list[0]?.status === "sent" ? list : undefined;
+      }, "the notice sent");
+      expect(mail).toMatchObject({ to, status: "sent", error: null, next_attempt_at: null });
+      expect(mail.attempts.map((a) => [a.number, a.error === null])).toEqual([
+        [1, false],
+        [2, false],
+        [3, true],
+      ]);
+      expect(mail.attempts[0].error).toMatch(/451|Try again later/);
+      // A second apart at least: the schedule, not a tight loop.
+      expect(Date.parse(mail.attempts[1].at) - Date.parse(mail.attempts[0].at)).toBeGreaterThanOrEqual(900);
+      expect(sessions.filter((s) => s.to === to).map((s) => s.accepted)).toEqual([false, false, true]);
+      const received = delivered.filter((d) => d.to === to);
+      expect(received).toHaveLength(1);
+      expect(received[0].data).toContain(endpoint.id);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it("a server that never accepts gets five tries, then none", { timeout: 60_000 }, async () => {
+    const to = "never@test.example";
+    refusals.set(to, 1_000);
+    const dispatcher = startTestDispatcher(h.db, { retrySchedule: hourly, breakerMinAttempts: 10, smtpUrl: flakyUrl, mailRetrySchedule: mailSchedule });
+    try {
+      const { account } = await tripBreaker("Never SMTP Hotels", to);
+      const [mail] = await waitFor(async () => {
+        const list = await listOutboxMail({ db: h.db, accountId: account.account.id });
+        return list[0]?.status === "failed" ? list : undefined;
+      }, "the notice given up");
+      expect(mail.attempts).toHaveLength(5);
+      expect(mail.attempts.every((a) => a.error)).toBe(true);
+      expect(mail).toMatchObject({ sent_at: null, next_attempt_at: null });
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(sessions.filter((s) => s.to === to)).toHaveLength(5);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it("a notice queued but never sent (the process died after the commit) goes out from the outbox", { timeout: 60_000 }, async () => {
+    const to = "orphan@test.example";
+    const other = await h.newAccount("Orphan Mail Hotels");
+    const id = await queueMail(h.db, { accountId: other.account.id, to, subject: "Webhook endpoint disabled", text: "we_orphan" });
+    const dispatcher = startTestDispatcher(h.db, { retrySchedule: hourly, smtpUrl: flakyUrl, mailRetrySchedule: mailSchedule });
+    try {
+      await waitFor(() => delivered.some((d) => d.to === to), "the orphaned notice delivered");
+      const [row] = await h.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+      expect(row.sentAt).not.toBeNull();
+      expect(row.attempts).toHaveLength(1);
+    } finally {
+      await dispatcher.stop();
+    }
+    expect(delivered.filter((d) => d.to === to)).toHaveLength(1);
   });
 });

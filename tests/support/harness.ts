@@ -5,10 +5,11 @@ import type { Plan } from "@/server/accounts/plans";
 import { createApiKey } from "@/server/auth/api-keys";
 import { scopes, type Scope } from "@/server/auth/scopes";
 import { createApp } from "@/server/http/app";
-import type { ApiDeps } from "@/server/http/env";
+import type { ApiDeps, MetricsAccess } from "@/server/http/env";
 import { RateLimiter } from "@/server/http/rate-limit";
 import type { UrlPolicy } from "@/server/webhooks/endpoints";
 import { testDatabase } from "./database";
+import { undocumented } from "./openapi-validator";
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
 type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; sandbox?: boolean };
@@ -17,7 +18,9 @@ type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string;
  * The real app on a real socket over a fresh database, with one account (all scopes) ready.
  * Tests speak HTTP to it exactly as an integrator would.
  */
-export async function startHarness(options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number; webhookUrlPolicy?: UrlPolicy } = {}) {
+export async function startHarness(
+  options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number; webhookUrlPolicy?: UrlPolicy; metricsAccess?: MetricsAccess } = {},
+) {
   const database = await testDatabase({ max: options.max });
   let databaseOpen = true;
   const deps: ApiDeps = {
@@ -25,6 +28,7 @@ export async function startHarness(options: { trustProxy?: boolean; limiter?: Ra
     limiter: options.limiter ?? new RateLimiter(),
     trustProxy: options.trustProxy ?? false,
     webhookUrlPolicy: options.webhookUrlPolicy,
+    metricsAccess: options.metricsAccess,
   };
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {
@@ -56,6 +60,9 @@ export async function startHarness(options: { trustProxy?: boolean; limiter?: Ra
     }
     const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
     const text = await res.text();
+    // Every answer must be one the served document describes: a drift fails the test that met it.
+    const drift = await undocumented({ method, path, status: res.status, contentType: res.headers.get("content-type"), text });
+    if (drift.length) throw new Error(`The answer is not what /v1/openapi.json describes:\n  ${drift.join("\n  ")}\n${text.slice(0, 500)}`);
     let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
     try {
       json = text ? JSON.parse(text) : undefined;

@@ -6,6 +6,9 @@ import type { StaffRole } from "@/server/auth/users";
 import { ApiError } from "@/server/errors";
 import type { StaffSession } from "@/server/staff/session";
 import { createContext } from "@/server/trpc/context";
+import { mailOutbox } from "@/db/schema";
+import { queueMail } from "@/server/webhooks/mail";
+import { eq } from "drizzle-orm";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { testDatabase } from "../support/database";
 
@@ -138,5 +141,16 @@ describe("tRPC context", () => {
     // A refused change records nothing.
     await failure(front.guests.update({ id: created.id, email: "not-an-email" }));
     expect((await front.audit.list({ object_type: "guest", object_id: created.id })).data).toHaveLength(2);
+  it("mail.list: the account's outbox with each SMTP attempt, for owners and managers only", async () => {
+    const id = await queueMail(database.db, { accountId, to: "dev@test.example", subject: "Webhook endpoint disabled", text: "we_1" });
+    await database.db
+      .update(mailOutbox)
+      .set({ attempts: [{ number: 1, at: "2026-01-01T00:00:00.000Z", error: "451 Try again later" }], error: "451 Try again later" })
+      .where(eq(mailOutbox.id, id));
+    const [mail] = await caller("manager").mail.list();
+    expect(mail).toMatchObject({ id, to: "dev@test.example", status: "pending", sent_at: null, error: "451 Try again later" });
+    expect(mail.attempts).toEqual([{ number: 1, at: "2026-01-01T00:00:00.000Z", error: "451 Try again later" }]);
+    expect(await caller("owner", true, otherAccountId).mail.list()).toEqual([]);
+    expect((await failure(caller("front_desk").mail.list())).code).toBe("FORBIDDEN");
   });
 });

@@ -2,6 +2,7 @@ import { createCallerFactory, router } from "../init";
 import { auditRouter } from "./audit";
 import { guestsRouter } from "./guests";
 import { liveRouter } from "./live";
+import { mailRouter } from "./mail";
 import { propertiesRouter } from "./properties";
 
 /** The dashboard's API: one sub-router per capability, each calling that capability's services. */
@@ -10,6 +11,7 @@ export const appRouter = router({
   audit: auditRouter,
   guests: guestsRouter,
   live: liveRouter,
+  mail: mailRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,6 +3,7 @@ import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import type { EngineDeps } from "../attempt-delivery";
 import { advanceBackfills } from "../backfill";
 import { fanOutEvents } from "../fan-out";
+import { sendDueMail } from "../mail";
 import { inngest, sendDeliveriesToInngest } from "./client";
 
 /**
@@ -46,6 +47,11 @@ export function createSweepWebhooks(deps: () => Promise<EngineDeps>) {
       for (const row of rows) await sendDeliveriesToInngest([row.id], `sweep-${row.attempts}`);
       return rows.length;
     });
-    return { fannedOut, requeued };
+    // Outbox mail (breaker notices) due for a first try or a retry.
+    const mailed = await step.run("send-due-mail", async () => {
+      const { db, settings } = await deps();
+      return sendDueMail(db, settings, { limit: 100 });
+    });
+    return { fannedOut, requeued, mailed };
   });
 }
