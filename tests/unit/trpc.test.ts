@@ -141,6 +141,8 @@ describe("tRPC context", () => {
     // A refused change records nothing.
     await failure(front.guests.update({ id: created.id, email: "not-an-email" }));
     expect((await front.audit.list({ object_type: "guest", object_id: created.id })).data).toHaveLength(2);
+  });
+
   it("mail.list: the account's outbox with each SMTP attempt, for owners and managers only", async () => {
     const id = await queueMail(database.db, { accountId, to: "dev@test.example", subject: "Webhook endpoint disabled", text: "we_1" });
     await database.db
