@@ -8,6 +8,7 @@ import type { ApiDeps, ApiEnv } from "./env";
 import { environment } from "./environment";
 import { observe } from "./observe";
 import { mountOperation, type AnyOperation } from "./operation";
+import { withInputShapedBodies } from "./openapi-input-shapes";
 import { rateLimit } from "./rate-limit-step";
 import { renderError } from "./render-error";
 import { operations } from "./routes";
@@ -42,7 +43,7 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
   // Counted like any request (by account, or by address without a credential), so even this
   // public answer carries the X-RateLimit headers; only authentication is not required.
   api.use("*", authenticate, rateLimit);
-  api.get("/openapi.json", (c) => c.json(api.getOpenAPI31Document(documentInfo)));
+  api.get("/openapi.json", (c) => c.json(withInputShapedBodies(api.getOpenAPI31Document(documentInfo))));
   api.use("*", requireAuth, environment);
   for (const op of ops) mountOperation(api, op);
 
