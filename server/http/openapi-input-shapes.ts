@@ -14,8 +14,8 @@ const schemaRef = "#/components/schemas/";
  * means "may be left out". Responses keep their component schemas (the output shape); query
  * parameters are parameters, already read as input. Returns a new document.
  */
-export function withInputShapedBodies<D extends Document>(document: D): D {
-  const doc: Document = structuredClone(document);
+export function withInputShapedBodies<D extends object>(document: D): D {
+  const doc = structuredClone(document) as Document;
   const schemas = doc.components?.schemas ?? {};
   for (const item of Object.values(doc.paths ?? {})) {
     for (const operation of Object.values(item)) {

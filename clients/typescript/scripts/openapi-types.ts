@@ -18,3 +18,26 @@ export async function openApiTypes(document: object): Promise<string> {
   const ast = await openapiTS(structuredClone(document) as Parameters<typeof openapiTS>[0]);
   return header + astToString(ast);
 }
+
+type Doc = { paths: Record<string, Record<string, { operationId: string; parameters?: { name: string; in: string }[] }>> };
+
+/**
+ * The runtime side of the same document: each operation's method, path, path parameters in
+ * order, and whether it is a cursor list. The resource methods of the client are built from it.
+ */
+export function operationTable(document: object): string {
+  const rows: string[] = [];
+  for (const [path, item] of Object.entries((document as Doc).paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (path === "/openapi.json") continue;
+      const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const list = op.parameters?.some((p) => p.in === "query" && p.name === "cursor") ?? false;
+      rows.push(`  ${op.operationId}: { method: "${method.toUpperCase()}", path: "${path}", pathParams: [${pathParams.map((p) => `"${p}"`).join(", ")}], list: ${list} },`);
+    }
+  }
+  return `${header}/** Every operation of the API: method, path, path parameters in order, cursor list or not. */
+export const operationTable = {
+${rows.join("\n")}
+} as const;
+`;
+}
