@@ -137,14 +137,14 @@ describe("@innkeep/node against the real server", () => {
       expect(sent[0]).toMatch(uuidV4);
       expect(client.lastResponse).toMatchObject({ status: 201, attempts: 3, idempotentReplayed: true });
       expect(await reservationsOf(body.guest.email)).toBe(1);
-      expect((await innkeep.reservations.retrieve(reservation.id)).guest_id).toBe(reservation.guest_id);
+      expect((await innkeep.reservations.retrieve(reservation.id)).id).toBe(reservation.id);
     } finally {
       await proxy.close();
     }
   });
 
   it("401, 403, 404 and 422 surface as typed errors with code, param and requestId", async () => {
-    const fail = (p: Promise<unknown>) => p.then(() => expect.fail("should have failed"), (e: unknown) => e as InvalidRequestError);
+    const fail = (p: PromiseLike<unknown>) => Promise.resolve(p).then(() => expect.fail("should have failed"), (e: unknown) => e as InvalidRequestError);
 
     const unauthenticated = await fail(new Innkeep({ apiKey: "hk_nope", baseUrl: h.baseUrl }).guests.list());
     expect(unauthenticated).toBeInstanceOf(AuthenticationError);

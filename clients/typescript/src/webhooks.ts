@@ -66,11 +66,15 @@ function parseHeader(header: Header, { toleranceSeconds = 300, now = Math.floor(
 
 const noMatch = () => new SignatureVerificationError("no_matching_signature", "No v1 signature matches this body and secret: wrong secret, or the body was changed (verify the raw bytes, before any JSON parsing).");
 
+/** The part of Node's crypto used here (typed locally: the package needs no @types/node). */
+type NodeCrypto = { createHmac(algorithm: "sha256", key: string): { update(data: string | Uint8Array): NodeHmac; digest(encoding: "hex"): string } };
+type NodeHmac = ReturnType<NodeCrypto["createHmac"]>;
+
 /** Node's crypto, reached without a static import so that edge bundles never pull it in. */
-function nodeCrypto(): typeof import("node:crypto") {
+function nodeCrypto(): NodeCrypto {
   const builtin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:crypto");
   if (!builtin) throw new Error("Node's crypto is not available here: use constructEventAsync (WebCrypto).");
-  return builtin as typeof import("node:crypto");
+  return builtin as NodeCrypto;
 }
 
 /** Constant-time comparison of two equally long hex strings. */
