@@ -28,7 +28,7 @@ export type InnkeepOptions = {
 const table = operationTable as Record<string, { method: string; path: string; pathParams: readonly string[]; list: boolean }>;
 
 // The resources are properties the constructor builds from the table; the interface types them.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
 export interface Innkeep extends Resources {}
 
 /**
