@@ -21,5 +21,6 @@ export default defineConfig([
     "test-results/**",
     "playwright-report/**",
     "bench-results/**",
+    "clients/typescript/dist/**",
   ]),
 ]);

@@ -10,6 +10,7 @@ import { observe } from "./observe";
 import { errorResponses } from "./openapi-errors";
 import { refuseMetrics } from "./metrics-access";
 import { mountOperation, type AnyOperation } from "./operation";
+import { withInputShapedBodies } from "./openapi-input-shapes";
 import { rateLimit } from "./rate-limit-step";
 import { renderError } from "./render-error";
 import { operations } from "./routes";
@@ -59,7 +60,7 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
   // Counted like any request (by account, or by address without a credential), so even this
   // public answer carries the X-RateLimit headers; only authentication is not required.
   api.use("*", authenticate, rateLimit);
-  api.get("/openapi.json", (c) => c.json(api.getOpenAPI31Document(documentInfo)));
+  api.get("/openapi.json", (c) => c.json(withInputShapedBodies(api.getOpenAPI31Document(documentInfo))));
   api.use("*", requireAuth, environment);
   for (const op of ops) mountOperation(api, op);
 

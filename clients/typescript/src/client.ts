@@ -1,0 +1,94 @@
+import { operationTable } from "./generated/operations.js";
+import { PagePromise, type Page } from "./pagination.js";
+import { send, type RequestOptions, type ResponseInfo, type Transport } from "./request.js";
+import { resourceTable, type Resources } from "./resources.js";
+import { webhooks } from "./webhooks.js";
+
+export type InnkeepOptions = {
+  /** A secret API key (`hk_…`). Give this or `accessToken`. */
+  apiKey?: string;
+  /** An OAuth access token (`hat_…`), for apps installed through OAuth. */
+  accessToken?: string;
+  /** Called when the access token has expired; answer a fresh one (from your refresh token). */
+  refreshToken?: () => Promise<string>;
+  /** `<origin>` or `<origin>/v1` of the Innkeep server (default `http://localhost:3000/v1`). */
+  baseUrl?: string;
+  /** `Service-Environment`: `live` (default) or `sandbox`. */
+  environment?: "live" | "sandbox";
+  /** `Service-Version` pin, `YYYY-MM-DD`; by default the account's pinned version. */
+  version?: string;
+  /** Retries of a failed call (default 2). */
+  maxRetries?: number;
+  /** Milliseconds each attempt may take (default 60 000). */
+  timeout?: number;
+  /** A `fetch` of your own (tests, proxies, instrumentation). */
+  fetch?: typeof fetch;
+};
+
+const table = operationTable as Record<string, { method: string; path: string; pathParams: readonly string[]; list: boolean }>;
+
+// The resources are properties the constructor builds from the table; the interface types them.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface Innkeep extends Resources {}
+
+/**
+ * The Innkeep API client.
+ *
+ * @example
+ * const innkeep = new Innkeep({ apiKey: process.env.INNKEEP_API_KEY, environment: "sandbox" });
+ * const reservation = await innkeep.reservations.create({ ... });
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class Innkeep {
+  /** Webhook signature checks and test headers (`Innkeep.webhooks.constructEvent(…)`). */
+  static readonly webhooks = webhooks;
+  /** Status, request id, idempotency key and rate-limit headers of the latest answer. */
+  lastResponse: ResponseInfo | undefined;
+  readonly #transport: Transport;
+  #token: string | undefined;
+
+  constructor(options: InnkeepOptions = {}) {
+    if (options.apiKey && options.accessToken) throw new TypeError("Give `apiKey` or `accessToken`, not both.");
+    this.#token = options.apiKey ?? options.accessToken;
+    const base = (options.baseUrl ?? "http://localhost:3000/v1").replace(/\/+$/, "");
+    const refresh = options.refreshToken;
+    this.#transport = {
+      baseUrl: base.endsWith("/v1") ? base : `${base}/v1`,
+      fetch: options.fetch ?? ((...args) => globalThis.fetch(...args)),
+      maxRetries: options.maxRetries ?? 2,
+      timeout: options.timeout ?? 60_000,
+      environment: options.environment,
+      version: options.version,
+      token: () => this.#token,
+      refresh: refresh && (async () => (this.#token = await refresh())),
+      onResponse: (info) => (this.lastResponse = info),
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    };
+    for (const [resource, methods] of Object.entries(resourceTable)) {
+      const built = Object.fromEntries(Object.entries(methods).map(([name, id]) => [name, this.#method(id)]));
+      Object.defineProperty(this, resource, { value: Object.freeze(built), enumerable: true });
+    }
+  }
+
+  /** Any call by method and path, for what the resources do not cover. */
+  request<T = unknown>(method: string, path: string, input: { query?: Record<string, unknown>; body?: unknown } = {}, options?: RequestOptions): Promise<T> {
+    return send<T>(this.#transport, { method: method.toUpperCase(), path, ...input, options });
+  }
+
+  /** One resource method, from its row of the operation table. */
+  #method(id: string) {
+    const op = table[id];
+    return (...args: unknown[]) => {
+      const ids = args.slice(0, op.pathParams.length);
+      ids.forEach((value, i) => {
+        if (typeof value !== "string" || !value) throw new TypeError(`${id}: \`${op.pathParams[i]}\` must be a non-empty string.`);
+      });
+      const path = op.pathParams.reduce((p, name, i) => p.replace(`{${name}}`, encodeURIComponent(ids[i] as string)), op.path);
+      const [input, options] = args.slice(op.pathParams.length) as [Record<string, unknown> | undefined, RequestOptions | undefined];
+      const reads = op.method === "GET" || op.method === "DELETE";
+      const call = { method: op.method, path, options, ...(reads ? { query: input } : { body: input }) };
+      if (!op.list) return send(this.#transport, call);
+      return new PagePromise((cursor) => send<Page<unknown>>(this.#transport, { ...call, query: { ...input, ...(cursor ? { cursor } : {}) } }));
+    };
+  }
+}

@@ -1,0 +1,66 @@
+import type { OperationId, MethodOf } from "./types.js";
+
+/**
+ * THE table of the client: resource → method → operation of the API. Every method of every
+ * resource is built from it and from the generated operation table; nothing is written by hand.
+ */
+export const resourceTable = {
+  properties: { list: "listProperties", retrieve: "getProperty" },
+  roomTypes: { list: "listRoomTypes", create: "createRoomType", retrieve: "getRoomType", update: "updateRoomType" },
+  rooms: { list: "listRooms", create: "createRoom", retrieve: "getRoom", update: "updateRoom" },
+  ratePlans: { list: "listRatePlans", create: "createRatePlan", retrieve: "getRatePlan", update: "updateRatePlan", retrieveRates: "getRates", setRates: "setRates" },
+  inventory: { retrieve: "getInventory", listHolds: "listHolds", createHold: "createHold", releaseHold: "releaseHold" },
+  availability: { retrieve: "getAvailability" },
+  reservations: {
+    list: "listReservations",
+    create: "createReservation",
+    retrieve: "getReservation",
+    update: "updateReservation",
+    cancel: "cancelReservation",
+    checkIn: "checkInReservation",
+    checkOut: "checkOutReservation",
+    noShow: "noShowReservation",
+    retrieveFolio: "getReservationFolio",
+  },
+  folios: { createCharge: "createFolioCharge" },
+  guests: {
+    list: "listGuests",
+    create: "createGuest",
+    retrieve: "getGuest",
+    update: "updateGuest",
+    retrievePreferences: "getGuestPreferences",
+    replacePreferences: "replaceGuestPreferences",
+    updatePreferences: "mergeGuestPreferences",
+  },
+  payments: { list: "listPayments", create: "createPayment", retrieve: "getPayment", capture: "capturePayment", void: "voidPayment" },
+  refunds: { list: "listRefunds", create: "createRefund", retrieve: "getRefund" },
+  housekeeping: {
+    setStatus: "changeRoomStatus",
+    listAssignments: "listAssignments",
+    createAssignment: "createAssignment",
+    updateAssignment: "updateAssignment",
+    deleteAssignment: "deleteAssignment",
+  },
+  reports: { occupancy: "occupancyReport", revenue: "revenueReport", production: "productionReport" },
+  events: { list: "listEvents", retrieve: "getEvent" },
+  webhookEndpoints: {
+    list: "listWebhookEndpoints",
+    create: "createWebhookEndpoint",
+    retrieve: "getWebhookEndpoint",
+    update: "updateWebhookEndpoint",
+    del: "deleteWebhookEndpoint",
+    rotateSecret: "rotateWebhookSecret",
+    enable: "enableWebhookEndpoint",
+    disable: "disableWebhookEndpoint",
+    replay: "replayWebhookEvent",
+    backfill: "createWebhookBackfill",
+    retrieveBackfill: "getWebhookBackfill",
+    listDeliveries: "listWebhookDeliveries",
+  },
+  deliveries: { retrieve: "getWebhookDelivery" },
+  sandbox: { reset: "resetSandbox" },
+} as const satisfies Record<string, Record<string, OperationId>>;
+
+type Table = typeof resourceTable;
+/** The resources of a client, typed from the table and the generated operations. */
+export type Resources = { readonly [R in keyof Table]: { readonly [M in keyof Table[R]]: Table[R][M] extends OperationId ? MethodOf<Table[R][M]> : never } };

@@ -1,0 +1,80 @@
+import path from "node:path";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import Innkeep, { type PagePromise, type Schemas } from "@innkeep/node";
+import { typeCheck } from "../support/typecheck";
+
+// Type-level tests of @innkeep/node: the types come from the generated OpenAPI types, so a
+// create call with only the required fields compiles; a missing or unknown field does not.
+// `expectTypeOf` lines are checked by `tsc --noEmit`; the snippets below by the compiler itself,
+// so that a regression fails this test run too.
+
+const innkeep = new Innkeep({ apiKey: "hk_test" });
+type Reservation = Schemas["Reservation"];
+
+describe("@innkeep/node types", () => {
+  it("types each method from the document (checked by tsc)", () => {
+    expectTypeOf(innkeep.reservations.create).parameter(0).toHaveProperty("adults").toEqualTypeOf<number>();
+    expectTypeOf(innkeep.reservations.retrieve).returns.resolves.toEqualTypeOf<Reservation>();
+    expectTypeOf(innkeep.reservations.list).returns.toEqualTypeOf<PagePromise<Reservation>>();
+    expectTypeOf(innkeep.reservations.list).parameter(0).exclude<undefined>().toHaveProperty("status");
+    expectTypeOf(innkeep.webhookEndpoints.retrieveBackfill).parameters.toMatchTypeOf<[string, string, ...unknown[]]>();
+    expectTypeOf(Innkeep.webhooks.constructEvent).returns.toHaveProperty("type").toEqualTypeOf<
+      | "reservation.created"
+      | "reservation.updated"
+      | "reservation.cancelled"
+      | "reservation.checked_in"
+      | "reservation.checked_out"
+      | "payment.succeeded"
+      | "payment.failed"
+      | "payment.refunded"
+      | "guest.created"
+      | "housekeeping.status_changed"
+      | "rate.updated"
+      | "inventory.updated"
+    >();
+    const typed = () =>
+      // @ts-expect-error an unknown resource does not exist
+      innkeep.bookings;
+    expect(typeof typed).toBe("function");
+  });
+
+  const program = (call: string) => ({
+    "call.ts": `import Innkeep from "@innkeep/node";
+const innkeep = new Innkeep({ apiKey: "hk_test", environment: "sandbox" });
+export async function run() {
+  ${call}
+}
+`,
+  });
+  const check = (call: string) => typeCheck(program(call), { paths: { "@innkeep/node": [path.resolve("clients/typescript/src/index.ts")] } });
+  const required = `property_id: "prop_1", guest: { first_name: "A", last_name: "B", email: "a@b.co" }, check_in: "2026-12-24", check_out: "2026-12-26", room_type_id: "rt_1", rate_plan_id: "rp_1", adults: 2`;
+
+  it("a create call with only the required fields compiles; defaulted fields are optional", () => {
+    const errors = check(`
+  const r = await innkeep.reservations.create({ ${required} });
+  const n: number = r.children;
+  await innkeep.payments.create({ reservation_id: r.id, payment_method: { type: "cash" } }, { idempotencyKey: "k1" });
+  await innkeep.reservations.checkOut(r.id);
+  for await (const x of innkeep.reservations.list({ status: "confirmed" })) x.id.toUpperCase();
+  const all: string[] = (await innkeep.guests.list().toArray({ limit: 10 })).map((g) => g.email);
+  return [n, all];`);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("a missing required field, an unknown field or a mistyped one does not compile", () => {
+    const wrong: [string, RegExp][] = [
+      [`await innkeep.reservations.create({ ${required.replace(", adults: 2", "")} });`, /adults/],
+      [`await innkeep.guests.create({ first_name: "A", last_name: "B" });`, /email/],
+      [`await innkeep.reservations.retrieve();`, /Expected 1-2 arguments/],
+      [`await innkeep.reservations.create({ ${required}, adultz: 1 });`, /adultz/],
+      [`await innkeep.reservations.create({ ${required}, source: "fax" });`, /"fax"/],
+      [`await innkeep.reservations.list({ status: "asleep" });`, /"asleep"/],
+    ];
+    // One program, one call per line: each line must carry its own error.
+    const errors = check(wrong.map(([call]) => call).join("\n  "));
+    wrong.forEach(([call, reason], i) => {
+      const line = errors.filter((e) => e.startsWith(`call.ts:${i + 4}:`)).join("\n");
+      expect(line, call).toMatch(reason);
+    });
+  }, 60_000);
+});
