@@ -4,7 +4,8 @@
 // docs/benchmarks.md). Environment:
 //   BENCH_DATABASE_URL    a server where it may create and drop a database (default: local postgres)
 //   BENCH_CONNECTIONS     32;  BENCH_SECONDS: 10 per server and route;  BENCH_WARMUP_SECONDS: 2
-//   BENCH_ONLY            e.g. "reservations,revenue": only the lines containing one of them
+//   BENCH_ONLY            e.g. "reservations,revenue": only the lines containing one of them (BENCH_LINES: the same)
+//   BENCH_QUICK=1         a quick pass: 4 s per server and route, 1 s warm-up, shorter report lines
 //   BENCH_KEEP_DB=1       keep the database afterwards (its URL is printed)
 //   BENCH_DB_SETTINGS     e.g. "jit=off": ALTER DATABASE … SET before the servers start (said in the notes)
 //   BENCH_PROFILE=1       both servers run with --cpu-prof; profiles in bench-results/profiles
@@ -27,20 +28,23 @@ import type { BenchContext, BenchRow } from "./types";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
+/** What `npm start` runs; compiled at the start of every run so that it is the code under test. */
+const serverBundle = path.join(root, "dist/server.mjs");
 const number = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+const quick = process.env.BENCH_QUICK === "1";
 const options = {
   connections: number("BENCH_CONNECTIONS", 32),
-  seconds: number("BENCH_SECONDS", 10),
-  warmupSeconds: number("BENCH_WARMUP_SECONDS", 2),
+  seconds: number("BENCH_SECONDS", quick ? 4 : 10),
+  warmupSeconds: number("BENCH_WARMUP_SECONDS", quick ? 1 : 2),
   /**
    * Each server's time is split into rounds taken in turns (Innkeep, bare, Innkeep, bare), so
    * that a burst of other work on the machine does not land on one side only.
    */
   rounds: 2,
   /** The revenue report: this many requests one at a time (in turns, blocks of 10), then a short load on few connections. */
-  heavyRequests: 50,
+  heavyRequests: quick ? 20 : 50,
   heavyConnections: 4,
-  heavySeconds: 5,
+  heavySeconds: quick ? 2 : 5,
 };
 const dbSettings = (process.env.BENCH_DB_SETTINGS ?? "").split(/\s+/).filter(Boolean).map((kv) => {
   const [name, value] = kv.split("=");
@@ -50,7 +54,7 @@ const dbSettings = (process.env.BENCH_DB_SETTINGS ?? "").split(/\s+/).filter(Boo
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const keepDb = process.env.BENCH_KEEP_DB === "1";
 const barePrepared = process.env.BENCH_BARE_PREPARE !== "0";
-const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+const only = (process.env.BENCH_ONLY ?? process.env.BENCH_LINES)?.split(",").map((s) => s.trim()).filter(Boolean);
 const profileDir = process.env.BENCH_PROFILE === "1" ? path.join(root, "bench-results/profiles") : undefined;
 const writeDocs = process.argv.includes("--write-docs");
 
@@ -138,10 +142,9 @@ async function startInnkeep(databaseUrl: string, extraEnv: Record<string, string
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       INNKEEP_API_ONLY: apiOnlyNow ? "1" : "0",
     } as NodeJS.ProcessEnv;
-    // Profiling needs node's own flag (NODE_OPTIONS refuses --cpu-prof): node --import tsx is what tsx runs anyway.
-    const child = profileDir
-      ? startChild("Innkeep server", process.execPath, ["--cpu-prof", `--cpu-prof-dir=${profileDir}/innkeep`, "--import", "tsx", "server/main.ts"], env)
-      : startChild("Innkeep server", tsx, ["server/main.ts"], env);
+    // Profiling needs node's own flag (NODE_OPTIONS refuses --cpu-prof).
+    const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}/innkeep`] : [];
+    const child = startChild("Innkeep server", process.execPath, [...profile, serverBundle], env);
     const url = `http://127.0.0.1:${port}`;
     await waitReady(child, `${url}/readyz`, 90_000);
     return { child, url };
@@ -318,6 +321,8 @@ async function main() {
   // Loopback receivers are private addresses, which production refuses unless told otherwise.
   const serverEnv = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1", ...(webhooks?.serverEnv ?? {}) };
 
+  log("compiling the server (node scripts/build-server.mjs)");
+  await runToEnd(process.execPath, [path.join(root, "scripts/build-server.mjs")], process.env, 60_000);
   const innkeep = await startInnkeep(database.url, serverEnv, notes);
   log(`Innkeep ready at ${innkeep.url} (${innkeep.mode})`);
 
@@ -381,7 +386,7 @@ async function main() {
       ...anomalies(rows),
       ...notes,
       `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; 1-minute load average ${load1.toFixed(1)} before the run and ${os.loadavg()[0].toFixed(1)} at its end (anything above ${cpus.length} means other work shared the cores). Node ${process.version}, ${database.version} on ${new URL(adminUrl).host} (${pgSettings}); code at ${gitDescription()}.`,
-      `Innkeep: \`NODE_ENV=production tsx server/main.ts\`, ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; every request authenticates its API key (one query), counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
+      `Innkeep: \`NODE_ENV=production node dist/server.mjs\` (what \`npm start\` runs), ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; every request authenticates its API key (one query), counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
       `Bare: \`scripts/bench/bare-server.ts\`, node:http + postgres.js, pool of 10, ${barePrepared ? "statements prepared (postgres.js's default; drizzle's are unnamed, and postgres.js sends each one with parameters as two round trips, Describe then Execute)" : "⚠ statements unprepared (BENCH_BARE_PREPARE=0), as drizzle sends them"}; the same SQL statements and transactions as the Innkeep services, and nothing else: no auth, no rate limit, no idempotency, no validation beyond JSON.parse.`,
       `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.seconds} s per server in ${options.rounds} rounds taken in turns (Innkeep, bare, Innkeep, bare); the load generator runs on the same machine. The revenue report: ${options.heavyRequests} requests one at a time in blocks of 10 taken in turns (req/s = sequential throughput), then ${options.heavyConnections} connections for ${options.heavySeconds} s per server. p50 and p99 are over every response of the line. Ratio = Innkeep req/s ÷ bare req/s. ⚠ marks a line that met non-2xx answers or errors.`,
       `Data: GET /v1/guests lists the account's ${"8,000+"} guests; POST /v1/guests uses a unique e-mail per request; POST /v1/reservations books 1–4 nights at random over the coming year into one 2,000-room type (a new guest each); availability and the report read the report hotel: 4 room types, 200 rooms, BAR and NRF rates, ${report.reservations.toLocaleString("en-US")} reservations over ${report.from} → ${report.to} in every status, ${report.payments.toLocaleString("en-US")} payments, ${report.refunds.toLocaleString("en-US")} refunds.`,
