@@ -15,6 +15,7 @@ import { logger } from "@/server/observability/logger";
 import { getApiDeps, getDatabase } from "@/server/runtime";
 import { startWebhookEngine } from "@/server/webhooks/engine";
 import { serveControl, socketPathFor, type ControlServer } from "./control";
+import { dashboardThreadFile, DashboardStartError, startDashboardThread, type Dashboard } from "./dashboard";
 import { acquireLock, embeddedLockRefusal, type Acquired } from "./lock";
 
 /** A failure to start that the operator can act on; printed without a stack trace. */
@@ -49,6 +50,12 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
     lock = result;
   }
 
+  // Next (the slowest part of starting) prepares in its own thread while the database opens.
+  const hostname = ["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST;
+  const threadFile = !config.INNKEEP_API_ONLY && !dev && !embedded ? dashboardThreadFile() : undefined;
+  const dashboardStarting = threadFile ? startDashboardThread({ file: threadFile, hostname, port: config.PORT }) : undefined;
+  dashboardStarting?.catch(() => {}); // Awaited below; a failure must not be an unhandled rejection meanwhile.
+
   const database = await getDatabase();
   const seeded = await seedDemo({ db: database.db, adminPassword: seedPassword({ production, adminPassword: config.ADMIN_PASSWORD }) });
   if (seeded) log.info({ account_id: seeded.accountId }, "seeded the demo account");
@@ -67,8 +74,17 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   // stand-ins (overrideGlobalObjects) are only allowed when Next is not in the process.
   const api = getRequestListener(createApp(await getApiDeps()).fetch, { overrideGlobalObjects: config.INNKEEP_API_ONLY });
   let nextApp: Awaited<ReturnType<typeof prepareNext>> | undefined;
+  let dashboard: Dashboard | undefined;
   let pages: (req: IncomingMessage, res: ServerResponse) => unknown = apiOnly;
-  if (!config.INNKEEP_API_ONLY) {
+  if (dashboardStarting) {
+    try {
+      dashboard = await dashboardStarting;
+    } catch (error) {
+      if (error instanceof DashboardStartError && error.noBuild) throw new StartupError(noBuildMessage);
+      throw error;
+    }
+    pages = dashboard.handle;
+  } else if (!config.INNKEEP_API_ONLY) {
     nextApp = await prepareNext(config, dev, server);
     const handle = nextApp.getRequestHandler();
     pages = (req, res) =>
@@ -104,6 +120,7 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
       await control?.close();
       await webhooks.stop();
       await nextApp?.close();
+      await dashboard?.close();
       await database.close();
       lock?.release();
       log.info("stopped");
@@ -132,6 +149,9 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   return { url, port, stop };
 }
 
+const noBuildMessage = "No production build of the dashboard: run `npm run build` first (or set INNKEEP_API_ONLY=1 to serve only the API).";
+
+/** Next in this thread: development (hot reload needs it here), and the embedded database (one PGlite per process). */
 async function prepareNext(config: Config, dev: boolean, httpServer: http.Server) {
   const { default: next } = await import("next");
   const hostname = ["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST;
@@ -142,7 +162,7 @@ async function prepareNext(config: Config, dev: boolean, httpServer: http.Server
   } catch (error) {
     const message = (error as Error).message ?? "";
     if (!dev && /production build/i.test(message)) {
-      throw new StartupError("No production build of the dashboard: run `npm run build` first (or set INNKEEP_API_ONLY=1 to serve only the API).");
+      throw new StartupError(noBuildMessage);
     }
     throw error;
   }
