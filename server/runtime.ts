@@ -1,4 +1,5 @@
 import { openDatabase, processDatabase, type Database } from "@/db/client";
+import { CredentialCache } from "./auth/credential-cache";
 import { getConfig, pgliteDir, type Config } from "./config";
 import type { ApiDeps } from "./http/env";
 import { RateLimiter } from "./http/rate-limit";
@@ -41,7 +42,7 @@ export function getApiDeps(): Promise<ApiDeps> {
       const { Redis } = await import("ioredis");
       limiter = new RateLimiter(new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }));
     }
-    return { db, limiter, trustProxy: config.TRUST_PROXY };
+    return { db, limiter, credentials: new CredentialCache(), trustProxy: config.TRUST_PROXY };
   })();
   return holder.__innkeepDeps;
 }

@@ -23,7 +23,9 @@ export const authenticate: MiddlewareHandler<ApiEnv> = async (c, next) => {
     return next();
   }
   try {
-    c.set("principal", await authenticateToken({ db: c.var.deps.db, token: match[1] }));
+    const { db, credentials } = c.var.deps;
+    const lookup = { db, token: match[1] };
+    c.set("principal", await (credentials ? credentials.authenticate(lookup) : authenticateToken(lookup)));
   } catch (error) {
     // A failure to look the token up (the database is down) is answered after the rate-limit
     // step too, so even that 503 carries the X-RateLimit headers.

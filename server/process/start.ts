@@ -72,7 +72,8 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   const server = http.createServer();
   // Next's route handlers need the platform's own Request and Response: node-server's faster
   // stand-ins (overrideGlobalObjects) are only allowed when Next is not in the process.
-  const api = getRequestListener(createApp(await getApiDeps()).fetch, { overrideGlobalObjects: config.INNKEEP_API_ONLY });
+  // (Next in its own thread does not see this thread's globals.)
+  const api = getRequestListener(createApp(await getApiDeps()).fetch, { overrideGlobalObjects: config.INNKEEP_API_ONLY || !!threadFile });
   let nextApp: Awaited<ReturnType<typeof prepareNext>> | undefined;
   let dashboard: Dashboard | undefined;
   let pages: (req: IncomingMessage, res: ServerResponse) => unknown = apiOnly;

@@ -4,6 +4,7 @@ import { createAccount } from "@/server/accounts/create-account";
 import type { Plan } from "@/server/accounts/plans";
 import { createApiKey } from "@/server/auth/api-keys";
 import { scopes, type Scope } from "@/server/auth/scopes";
+import type { CredentialCache } from "@/server/auth/credential-cache";
 import { createApp } from "@/server/http/app";
 import type { ApiDeps } from "@/server/http/env";
 import { RateLimiter } from "@/server/http/rate-limit";
@@ -17,7 +18,9 @@ type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string;
  * The real app on a real socket over a fresh database, with one account (all scopes) ready.
  * Tests speak HTTP to it exactly as an integrator would.
  */
-export async function startHarness(options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number; webhookUrlPolicy?: UrlPolicy } = {}) {
+export async function startHarness(
+  options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number; webhookUrlPolicy?: UrlPolicy; credentials?: CredentialCache } = {},
+) {
   const database = await testDatabase({ max: options.max });
   let databaseOpen = true;
   const deps: ApiDeps = {
@@ -25,6 +28,7 @@ export async function startHarness(options: { trustProxy?: boolean; limiter?: Ra
     limiter: options.limiter ?? new RateLimiter(),
     trustProxy: options.trustProxy ?? false,
     webhookUrlPolicy: options.webhookUrlPolicy,
+    credentials: options.credentials,
   };
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {
