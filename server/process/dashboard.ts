@@ -28,7 +28,7 @@ export class DashboardStartError extends Error {
  * Starts Next in its own worker thread (see dashboard-thread.ts) and answers with a request
  * handler that forwards each page request to it over a private Unix socket, streaming both ways.
  */
-export async function startDashboardThread(options: { file: string; hostname: string; port: number }): Promise<Dashboard> {
+export async function startDashboardThread(options: { file: string; hostname: string; port: number }): Promise<Dashboard & { socketPath: string }> {
   const socketPath = path.join(os.tmpdir(), `innkeep-dashboard-${process.pid}-${Date.now().toString(36)}.sock`);
   const worker = new Worker(options.file, { workerData: { socketPath, hostname: options.hostname, port: options.port } satisfies DashboardThreadData });
   let stopping = false;
@@ -44,6 +44,29 @@ export async function startDashboardThread(options: { file: string; hostname: st
   worker.on("exit", (code) => {
     if (!stopping) log.fatal({ code }, "the dashboard thread stopped; pages answer 502 until the server restarts");
   });
+  const proxy = proxyTo(socketPath);
+  return {
+    socketPath,
+    handle: proxy.handle,
+    async close() {
+      stopping = true;
+      const stopped = new Promise<void>((resolve) => {
+        worker.on("message", (m: DashboardMessage) => m.type === "stopped" && resolve());
+        worker.once("exit", () => resolve());
+      });
+      worker.postMessage({ type: "stop" });
+      await Promise.race([stopped, new Promise((r) => setTimeout(r, 5_000))]);
+      await proxy.close();
+      await worker.terminate();
+    },
+  };
+}
+
+/**
+ * Forwards page requests to the dashboard thread's socket, streaming both ways (cluster workers
+ * use it directly: the one dashboard thread lives in the primary process).
+ */
+export function proxyTo(socketPath: string): Dashboard {
   // Keep-alive connections to the thread: one per concurrent page request, reused.
   const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 16 });
 
@@ -66,18 +89,5 @@ export async function startDashboardThread(options: { file: string; hostname: st
     });
   };
 
-  return {
-    handle,
-    async close() {
-      stopping = true;
-      const stopped = new Promise<void>((resolve) => {
-        worker.on("message", (m: DashboardMessage) => m.type === "stopped" && resolve());
-        worker.once("exit", () => resolve());
-      });
-      worker.postMessage({ type: "stop" });
-      await Promise.race([stopped, new Promise((r) => setTimeout(r, 5_000))]);
-      agent.destroy();
-      await worker.terminate();
-    },
-  };
+  return { handle, close: async () => agent.destroy() };
 }
