@@ -11,6 +11,7 @@
 //   BENCH_PROFILE=1       both servers run with --cpu-prof; profiles in bench-results/profiles
 //   BENCH_BARE_PREPARE=0  the bare server sends unprepared statements, as drizzle does
 //   BENCH_API_ONLY=1      Innkeep without Next in the process, to see what Next costs the API
+//   BENCH_WEB_CONCURRENCY Innkeep's worker processes (default 1, like the bare server)
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -141,6 +142,8 @@ async function startInnkeep(databaseUrl: string, extraEnv: Record<string, string
       NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       INNKEEP_API_ONLY: apiOnlyNow ? "1" : "0",
+      // One worker beside the one-process bare server, like for like (BENCH_WEB_CONCURRENCY to change).
+      WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY ?? "1",
     } as NodeJS.ProcessEnv;
     // Profiling needs node's own flag (NODE_OPTIONS refuses --cpu-prof).
     const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}/innkeep`] : [];
@@ -386,7 +389,7 @@ async function main() {
       ...anomalies(rows),
       ...notes,
       `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; 1-minute load average ${load1.toFixed(1)} before the run and ${os.loadavg()[0].toFixed(1)} at its end (anything above ${cpus.length} means other work shared the cores). Node ${process.version}, ${database.version} on ${new URL(adminUrl).host} (${pgSettings}); code at ${gitDescription()}.`,
-      `Innkeep: \`NODE_ENV=production node dist/server.mjs\` (what \`npm start\` runs), ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; every request authenticates its API key (one query), counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
+      `Innkeep: \`NODE_ENV=production node dist/server.mjs\` (what \`npm start\` runs), ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; one worker (WEB_CONCURRENCY=1), Next in its own thread; the API key is looked up once a second (credential cache), every request counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
       `Bare: \`scripts/bench/bare-server.ts\`, node:http + postgres.js, pool of 10, ${barePrepared ? "statements prepared (postgres.js's default; drizzle's are unnamed, and postgres.js sends each one with parameters as two round trips, Describe then Execute)" : "⚠ statements unprepared (BENCH_BARE_PREPARE=0), as drizzle sends them"}; the same SQL statements and transactions as the Innkeep services, and nothing else: no auth, no rate limit, no idempotency, no validation beyond JSON.parse.`,
       `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.seconds} s per server in ${options.rounds} rounds taken in turns (Innkeep, bare, Innkeep, bare); the load generator runs on the same machine. The revenue report: ${options.heavyRequests} requests one at a time in blocks of 10 taken in turns (req/s = sequential throughput), then ${options.heavyConnections} connections for ${options.heavySeconds} s per server. p50 and p99 are over every response of the line. Ratio = Innkeep req/s ÷ bare req/s. ⚠ marks a line that met non-2xx answers or errors.`,
       `Data: GET /v1/guests lists the account's ${"8,000+"} guests; POST /v1/guests uses a unique e-mail per request; POST /v1/reservations books 1–4 nights at random over the coming year into one 2,000-room type (a new guest each); availability and the report read the report hotel: 4 room types, 200 rooms, BAR and NRF rates, ${report.reservations.toLocaleString("en-US")} reservations over ${report.from} → ${report.to} in every status, ${report.payments.toLocaleString("en-US")} payments, ${report.refunds.toLocaleString("en-US")} refunds.`,
