@@ -11,7 +11,8 @@
 //   BENCH_PROFILE=1       both servers run with --cpu-prof; profiles in bench-results/profiles
 //   BENCH_BARE_PREPARE=0  the bare server sends unprepared statements, as drizzle does
 //   BENCH_API_ONLY=1      Innkeep without Next in the process, to see what Next costs the API
-//   BENCH_WEB_CONCURRENCY Innkeep's worker processes (default 1, like the bare server)
+//   BENCH_WEB_CONCURRENCY Innkeep's worker processes (default 1, like the bare server); run twice (1, 2) for the worker line
+//   BENCH_MIXED_RATE      arrival rate of the mixed open-loop line (default 500 req/s)
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -22,6 +23,7 @@ import { freePort, killAllNow, runToEnd, startChild, stopAll, waitReady, type Ch
 import { cpuMeter } from "./cpu";
 import { createBenchDatabase, type BenchDatabase } from "./database";
 import { apiClient, createAccount, createBookingHotel, seedReportHotel } from "./fixtures";
+import { openLoop, type MixEntry } from "./open-loop";
 import { check, loadRound, sequentialRound, summarize, warmUp, type Measurement, type Round, type Target } from "./load";
 import { scenarios, type Scenario } from "./scenarios";
 import { anomalies, renderTable } from "./table";
@@ -273,6 +275,35 @@ async function measureScenario(scenario: Scenario, targets: Target[]): Promise<B
   return rows;
 }
 
+const mixedRate = number("BENCH_MIXED_RATE", 500);
+const mixedRoute = `mixed open loop, ${mixedRate} req/s (60 % availability and reservation reads, 25 % bookings, 10 % guest writes, 5 % revenue reports)`;
+
+/** The Scale plan's burst as a fixed arrival rate, on each server in turn: p50, p99, p99.9 and errors. */
+async function measureMixed(all: Scenario[], targets: Target[]): Promise<BenchRow[]> {
+  const find = (prefix: string) => all.find((s) => s.route.startsWith(prefix))!.request;
+  const mix: MixEntry[] = [
+    { name: "availability", weight: 30, request: find("GET /v1/availability") },
+    { name: "reservations", weight: 30, request: find("GET /v1/reservations") },
+    { name: "booking", weight: 25, request: find("POST /v1/reservations") },
+    { name: "guest", weight: 10, request: find("POST /v1/guests") },
+    { name: "report", weight: 5, request: find("GET /v1/reports/revenue") },
+  ];
+  const rows: BenchRow[] = [];
+  const workers = process.env.BENCH_WEB_CONCURRENCY ?? "1";
+  for (const target of targets) {
+    log(`${mixedRoute}: ${target.name}, ${options.seconds} s…`);
+    const r = await openLoop(target, mix, mixedRate, options.seconds);
+    const bad = r.non2xx || r.errors ? ` ⚠ ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}` : ` (0 errors of ${r.sent})`;
+    log(`  ${target.name} p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, p99.9 ${r.p999.toFixed(1)} ms${bad}`);
+    rows.push({
+      route: mixedRoute,
+      server: target.name === "Innkeep" ? `Innkeep, ${workers} worker${workers === "1" ? "" : "s"}` : target.name,
+      cells: { rps: `${mixedRate} offered${bad}`, p50: r.p50.toFixed(1), p99: `${r.p99.toFixed(1)} (p99.9 ${r.p999.toFixed(1)})` },
+    });
+  }
+  return rows;
+}
+
 function cpuTable(rows: BenchRow[]): string[] {
   const measured = rows.filter((r) => r.measurement?.cpu);
   if (!measured.length) return [];
@@ -348,10 +379,12 @@ async function main() {
   const pgSettings = await postgresSettings(sql);
 
   const rows: BenchRow[] = [];
-  for (const scenario of scenarios(booking, report)) {
+  const all = scenarios(booking, report);
+  for (const scenario of all) {
     if (only && !only.some((o) => scenario.route.includes(o))) continue;
     rows.push(...(await measureScenario(scenario, targets)));
   }
+  if (!only || only.some((o) => mixedRoute.includes(o))) rows.push(...(await measureMixed(all, targets)));
 
   if (only && !only.some((o) => "webhooks".includes(o))) {
     notes.push(`Only the lines matching BENCH_ONLY=${only.join(",")} were measured.`);
