@@ -106,3 +106,8 @@ export function processDatabase(open: () => Promise<Database>): Promise<Database
   holder.__innkeepDatabase ??= open();
   return holder.__innkeepDatabase;
 }
+
+/** The process's database if something opened it, without opening one. */
+export function processDatabaseIfOpen(): Promise<Database> | undefined {
+  return (globalThis as Holder).__innkeepDatabase;
+}

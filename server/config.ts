@@ -19,6 +19,11 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NEXTAUTH_SECRET: z.string().optional(),
   NEXTAUTH_URL: z.string().url().optional(),
+  /**
+   * Worker processes behind the one port on a PostgreSQL server (node:cluster); default: one per
+   * core. The embedded database and `npm run dev` always run one process.
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   /** Serve only the Hono routes (/v1, /oauth/token, probes) without Next: tests, benchmarks, API-only hosts. */
   INNKEEP_API_ONLY: flag,
   /** How long the CLI waits for a starting server's control socket or another CLI command. */

@@ -24,6 +24,28 @@ export function keyset(table: Keyed, page: PageRequest): { where: SQL | undefine
     : { where: sql`(${table.createdAt}, ${table.id}) > ${at}`, orderBy: [asc(table.createdAt), asc(table.id)], limit };
 }
 
+/**
+ * The same keyset conditions with placeholders (`at`, `cursor_id`, `limit`) instead of values,
+ * for statements prepared once and run with `keysetValues`: one shape per direction.
+ */
+export function keysetShape(table: Keyed, direction: CursorPosition["direction"] | "first"): { where: SQL | undefined; orderBy: SQL[]; limit: ReturnType<typeof sql.placeholder> } {
+  const limit = sql.placeholder("limit");
+  if (direction === "first") return { where: undefined, orderBy: [desc(table.createdAt), desc(table.id)], limit };
+  const at = sql`(${sql.placeholder("at")}::timestamptz, ${sql.placeholder("cursor_id")}::text)`;
+  return direction === "next"
+    ? { where: sql`(${table.createdAt}, ${table.id}) < ${at}`, orderBy: [desc(table.createdAt), desc(table.id)], limit }
+    : { where: sql`(${table.createdAt}, ${table.id}) > ${at}`, orderBy: [asc(table.createdAt), asc(table.id)], limit };
+}
+
+/** The placeholder values of `keysetShape` for one page request, and the shape's direction. */
+export function keysetValues(page: PageRequest) {
+  const cursor = page.cursor;
+  return {
+    direction: cursor?.direction ?? ("first" as const),
+    values: { limit: page.limit + 1, at: cursor?.createdAt.toISOString() ?? null, cursor_id: cursor?.id ?? null },
+  };
+}
+
 const position = (direction: CursorPosition["direction"], row: { createdAt: Date; id: string }): CursorPosition => ({
   direction,
   createdAt: row.createdAt,

@@ -1,4 +1,6 @@
 import { openDatabase, processDatabase, type Database } from "@/db/client";
+import cluster from "node:cluster";
+import { CredentialCache } from "./auth/credential-cache";
 import { getConfig, isProduction, pgliteDir, type Config } from "./config";
 import type { ApiDeps } from "./http/env";
 import { RateLimiter } from "./http/rate-limit";
@@ -36,12 +38,22 @@ export function getApiDeps(): Promise<ApiDeps> {
   holder.__innkeepDeps ??= (async () => {
     const config = getConfig();
     const { db } = await getDatabase();
-    let limiter = new RateLimiter();
+    // In a cluster worker without Redis the counters live in the primary process (server/process/cluster.ts).
+    let limiter = new RateLimiter(isClusterWorker() ? "cluster" : "memory");
     if (config.REDIS_URL) {
       const { Redis } = await import("ioredis");
       limiter = new RateLimiter(new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }));
     }
-    return { db, limiter, trustProxy: config.TRUST_PROXY, metricsAccess: { token: config.METRICS_TOKEN, production: isProduction(config) } };
+    return {
+      db,
+      limiter,
+      credentials: new CredentialCache(),
+      trustProxy: config.TRUST_PROXY,
+      metricsAccess: { token: config.METRICS_TOKEN, production: isProduction(config) },
+    };
   })();
   return holder.__innkeepDeps;
 }
+
+/** Whether this process is one of the server's cluster workers. */
+export const isClusterWorker = () => cluster.isWorker && process.env.INNKEEP_WORKER_INDEX !== undefined;

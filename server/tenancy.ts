@@ -2,7 +2,8 @@ import { and, eq, getTableName, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db/client";
 import { ApiError, notFound } from "./errors";
-import { keyset, toPage, type Page, type PageRequest } from "./pagination";
+import { keyset, keysetShape, keysetValues, toPage, type Page, type PageRequest } from "./pagination";
+import { prepared } from "./prepared";
 
 /**
  * Who is asking: an account, one of its two environments, and (for OAuth installs) the
@@ -89,6 +90,24 @@ export async function listOwned<T extends TenantTable & { createdAt: PgColumn }>
   page: PageRequest,
   ...conditions: (SQL | undefined)[]
 ): Promise<Page<T["$inferSelect"] & { id: string; createdAt: Date }>> {
+  type Row = T["$inferSelect"] & { id: string; createdAt: Date };
+  // The common case, an unfiltered list for a whole account, runs a prepared statement.
+  if (tenant.propertyIds === null && conditions.every((c) => c === undefined)) {
+    const { direction, values } = keysetValues(page);
+    const name = `list_${getTableName(table)}_${direction}`;
+    const statement = prepared(db, name, () => {
+      const q = keysetShape(table, direction);
+      return db
+        .select()
+        .from(table as PgTable)
+        .where(and(eq(table.accountId, sql.placeholder("account")), eq(table.livemode, sql.placeholder("livemode")), q.where))
+        .orderBy(...q.orderBy)
+        .limit(q.limit)
+        .prepare(name);
+    });
+    const rows = await statement.execute({ ...values, account: tenant.accountId, livemode: tenant.livemode });
+    return toPage(rows as Row[], page);
+  }
   const q = keyset(table, page);
   const rows = await db
     .select()

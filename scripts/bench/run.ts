@@ -4,12 +4,15 @@
 // docs/benchmarks.md). Environment:
 //   BENCH_DATABASE_URL    a server where it may create and drop a database (default: local postgres)
 //   BENCH_CONNECTIONS     32;  BENCH_SECONDS: 10 per server and route;  BENCH_WARMUP_SECONDS: 2
-//   BENCH_ONLY            e.g. "reservations,revenue": only the lines containing one of them
+//   BENCH_ONLY            e.g. "reservations,revenue": only the lines containing one of them (BENCH_LINES: the same)
+//   BENCH_QUICK=1         a quick pass: 4 s per server and route, 1 s warm-up, shorter report lines
 //   BENCH_KEEP_DB=1       keep the database afterwards (its URL is printed)
 //   BENCH_DB_SETTINGS     e.g. "jit=off": ALTER DATABASE … SET before the servers start (said in the notes)
 //   BENCH_PROFILE=1       both servers run with --cpu-prof; profiles in bench-results/profiles
 //   BENCH_BARE_PREPARE=0  the bare server sends unprepared statements, as drizzle does
 //   BENCH_API_ONLY=1      Innkeep without Next in the process, to see what Next costs the API
+//   BENCH_WEB_CONCURRENCY Innkeep's worker processes (default 1, like the bare server); run twice (1, 2) for the worker line
+//   BENCH_MIXED_RATE      arrival rate of the mixed open-loop line (default 500 req/s)
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -20,6 +23,7 @@ import { freePort, killAllNow, runToEnd, startChild, stopAll, waitReady, type Ch
 import { cpuMeter } from "./cpu";
 import { createBenchDatabase, type BenchDatabase } from "./database";
 import { apiClient, createAccount, createBookingHotel, seedReportHotel } from "./fixtures";
+import { openLoop, type MixEntry } from "./open-loop";
 import { check, loadRound, sequentialRound, summarize, warmUp, type Measurement, type Round, type Target } from "./load";
 import { scenarios, type Scenario } from "./scenarios";
 import { anomalies, renderTable } from "./table";
@@ -27,20 +31,23 @@ import type { BenchContext, BenchRow } from "./types";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
+/** What `npm start` runs; compiled at the start of every run so that it is the code under test. */
+const serverBundle = path.join(root, "dist/server.mjs");
 const number = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+const quick = process.env.BENCH_QUICK === "1";
 const options = {
   connections: number("BENCH_CONNECTIONS", 32),
-  seconds: number("BENCH_SECONDS", 10),
-  warmupSeconds: number("BENCH_WARMUP_SECONDS", 2),
+  seconds: number("BENCH_SECONDS", quick ? 4 : 10),
+  warmupSeconds: number("BENCH_WARMUP_SECONDS", quick ? 1 : 2),
   /**
    * Each server's time is split into rounds taken in turns (Innkeep, bare, Innkeep, bare), so
    * that a burst of other work on the machine does not land on one side only.
    */
   rounds: 2,
   /** The revenue report: this many requests one at a time (in turns, blocks of 10), then a short load on few connections. */
-  heavyRequests: 50,
+  heavyRequests: quick ? 20 : 50,
   heavyConnections: 4,
-  heavySeconds: 5,
+  heavySeconds: quick ? 2 : 5,
 };
 const dbSettings = (process.env.BENCH_DB_SETTINGS ?? "").split(/\s+/).filter(Boolean).map((kv) => {
   const [name, value] = kv.split("=");
@@ -50,7 +57,7 @@ const dbSettings = (process.env.BENCH_DB_SETTINGS ?? "").split(/\s+/).filter(Boo
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const keepDb = process.env.BENCH_KEEP_DB === "1";
 const barePrepared = process.env.BENCH_BARE_PREPARE !== "0";
-const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+const only = (process.env.BENCH_ONLY ?? process.env.BENCH_LINES)?.split(",").map((s) => s.trim()).filter(Boolean);
 const profileDir = process.env.BENCH_PROFILE === "1" ? path.join(root, "bench-results/profiles") : undefined;
 const writeDocs = process.argv.includes("--write-docs");
 
@@ -137,11 +144,12 @@ async function startInnkeep(databaseUrl: string, extraEnv: Record<string, string
       NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       INNKEEP_API_ONLY: apiOnlyNow ? "1" : "0",
+      // One worker beside the one-process bare server, like for like (BENCH_WEB_CONCURRENCY to change).
+      WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY ?? "1",
     } as NodeJS.ProcessEnv;
-    // Profiling needs node's own flag (NODE_OPTIONS refuses --cpu-prof): node --import tsx is what tsx runs anyway.
-    const child = profileDir
-      ? startChild("Innkeep server", process.execPath, ["--cpu-prof", `--cpu-prof-dir=${profileDir}/innkeep`, "--import", "tsx", "server/main.ts"], env)
-      : startChild("Innkeep server", tsx, ["server/main.ts"], env);
+    // Profiling needs node's own flag (NODE_OPTIONS refuses --cpu-prof).
+    const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}/innkeep`] : [];
+    const child = startChild("Innkeep server", process.execPath, [...profile, serverBundle], env);
     const url = `http://127.0.0.1:${port}`;
     await waitReady(child, `${url}/readyz`, 90_000);
     return { child, url };
@@ -267,6 +275,35 @@ async function measureScenario(scenario: Scenario, targets: Target[]): Promise<B
   return rows;
 }
 
+const mixedRate = number("BENCH_MIXED_RATE", 500);
+const mixedRoute = `mixed open loop, ${mixedRate} req/s (60 % availability and reservation reads, 25 % bookings, 10 % guest writes, 5 % revenue reports)`;
+
+/** The Scale plan's burst as a fixed arrival rate, on each server in turn: p50, p99, p99.9 and errors. */
+async function measureMixed(all: Scenario[], targets: Target[]): Promise<BenchRow[]> {
+  const find = (prefix: string) => all.find((s) => s.route.startsWith(prefix))!.request;
+  const mix: MixEntry[] = [
+    { name: "availability", weight: 30, request: find("GET /v1/availability") },
+    { name: "reservations", weight: 30, request: find("GET /v1/reservations") },
+    { name: "booking", weight: 25, request: find("POST /v1/reservations") },
+    { name: "guest", weight: 10, request: find("POST /v1/guests") },
+    { name: "report", weight: 5, request: find("GET /v1/reports/revenue") },
+  ];
+  const rows: BenchRow[] = [];
+  const workers = process.env.BENCH_WEB_CONCURRENCY ?? "1";
+  for (const target of targets) {
+    log(`${mixedRoute}: ${target.name}, ${options.seconds} s…`);
+    const r = await openLoop(target, mix, mixedRate, options.seconds);
+    const bad = r.non2xx || r.errors ? ` ⚠ ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}` : ` (0 errors of ${r.sent})`;
+    log(`  ${target.name} p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, p99.9 ${r.p999.toFixed(1)} ms${bad}`);
+    rows.push({
+      route: mixedRoute,
+      server: target.name === "Innkeep" ? `Innkeep, ${workers} worker${workers === "1" ? "" : "s"}` : target.name,
+      cells: { rps: `${mixedRate} offered${bad}`, p50: r.p50.toFixed(1), p99: `${r.p99.toFixed(1)} (p99.9 ${r.p999.toFixed(1)})` },
+    });
+  }
+  return rows;
+}
+
 function cpuTable(rows: BenchRow[]): string[] {
   const measured = rows.filter((r) => r.measurement?.cpu);
   if (!measured.length) return [];
@@ -318,6 +355,8 @@ async function main() {
   // Loopback receivers are private addresses, which production refuses unless told otherwise.
   const serverEnv = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1", ...(webhooks?.serverEnv ?? {}) };
 
+  log("compiling the server (node scripts/build-server.mjs)");
+  await runToEnd(process.execPath, [path.join(root, "scripts/build-server.mjs")], process.env, 60_000);
   const innkeep = await startInnkeep(database.url, serverEnv, notes);
   log(`Innkeep ready at ${innkeep.url} (${innkeep.mode})`);
 
@@ -340,10 +379,12 @@ async function main() {
   const pgSettings = await postgresSettings(sql);
 
   const rows: BenchRow[] = [];
-  for (const scenario of scenarios(booking, report)) {
+  const all = scenarios(booking, report);
+  for (const scenario of all) {
     if (only && !only.some((o) => scenario.route.includes(o))) continue;
     rows.push(...(await measureScenario(scenario, targets)));
   }
+  if (!only || only.some((o) => mixedRoute.includes(o))) rows.push(...(await measureMixed(all, targets)));
 
   if (only && !only.some((o) => "webhooks".includes(o))) {
     notes.push(`Only the lines matching BENCH_ONLY=${only.join(",")} were measured.`);
@@ -381,7 +422,7 @@ async function main() {
       ...anomalies(rows),
       ...notes,
       `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; 1-minute load average ${load1.toFixed(1)} before the run and ${os.loadavg()[0].toFixed(1)} at its end (anything above ${cpus.length} means other work shared the cores). Node ${process.version}, ${database.version} on ${new URL(adminUrl).host} (${pgSettings}); code at ${gitDescription()}.`,
-      `Innkeep: \`NODE_ENV=production tsx server/main.ts\`, ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; every request authenticates its API key (one query), counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
+      `Innkeep: \`NODE_ENV=production node dist/server.mjs\` (what \`npm start\` runs), ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; one worker (WEB_CONCURRENCY=1), Next in its own thread; the API key is looked up once a second (credential cache), every request counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
       `Bare: \`scripts/bench/bare-server.ts\`, node:http + postgres.js, pool of 10, ${barePrepared ? "statements prepared (postgres.js's default; drizzle's are unnamed, and postgres.js sends each one with parameters as two round trips, Describe then Execute)" : "⚠ statements unprepared (BENCH_BARE_PREPARE=0), as drizzle sends them"}; the same SQL statements and transactions as the Innkeep services, and nothing else: no auth, no rate limit, no idempotency, no validation beyond JSON.parse.`,
       `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.seconds} s per server in ${options.rounds} rounds taken in turns (Innkeep, bare, Innkeep, bare); the load generator runs on the same machine. The revenue report: ${options.heavyRequests} requests one at a time in blocks of 10 taken in turns (req/s = sequential throughput), then ${options.heavyConnections} connections for ${options.heavySeconds} s per server. p50 and p99 are over every response of the line. Ratio = Innkeep req/s ÷ bare req/s. ⚠ marks a line that met non-2xx answers or errors.`,
       `Data: GET /v1/guests lists the account's ${"8,000+"} guests; POST /v1/guests uses a unique e-mail per request; POST /v1/reservations books 1–4 nights at random over the coming year into one 2,000-room type (a new guest each); availability and the report read the report hotel: 4 room types, 200 rooms, BAR and NRF rates, ${report.reservations.toLocaleString("en-US")} reservations over ${report.from} → ${report.to} in every status, ${report.payments.toLocaleString("en-US")} payments, ${report.refunds.toLocaleString("en-US")} refunds.`,

@@ -3,6 +3,7 @@ import type { Executor } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { newId } from "@/server/ids";
 import type { Scope } from "./scopes";
+import { forgetCredentials } from "./credential-cache";
 import { hashToken, newSecret } from "./tokens";
 import { normalizeCidr } from "./ip-allow-list";
 
@@ -37,5 +38,6 @@ export async function revokeApiKey({ db, accountId, id }: { db: Executor; accoun
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)))
     .returning({ id: apiKeys.id });
+  forgetCredentials();
   return rows.length > 0;
 }

@@ -23,7 +23,9 @@ export const authenticate: MiddlewareHandler<ApiEnv> = async (c, next) => {
     return next();
   }
   try {
-    c.set("principal", await authenticateToken({ db: c.var.deps.db, token: match[1] }));
+    const { db, credentials } = c.get("deps");
+    const lookup = { db, token: match[1] };
+    c.set("principal", await (credentials ? credentials.authenticate(lookup) : authenticateToken(lookup)));
   } catch (error) {
     // A failure to look the token up (the database is down) is answered after the rate-limit
     // step too, so even that 503 carries the X-RateLimit headers.
@@ -33,8 +35,8 @@ export const authenticate: MiddlewareHandler<ApiEnv> = async (c, next) => {
 };
 
 export const requireAuth: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  const principal = c.var.principal;
-  if (!principal) throw c.var.authError ?? new ApiError("missing_token", "Authentication required.", { headers: challenge });
+  const principal = c.get("principal");
+  if (!principal) throw c.get("authError") ?? new ApiError("missing_token", "Authentication required.", { headers: challenge });
   if (principal.allowedIps.length && !ipAllowed(clientAddress(c), principal.allowedIps)) {
     throw new ApiError("ip_not_allowed", `Requests from ${clientAddress(c) ?? "an unknown address"} are not allowed for this API key.`);
   }

@@ -6,7 +6,7 @@ import type { ApiEnv } from "./env";
  * is told it sits behind a proxy (TRUST_PROXY=1). Undefined when neither is known.
  */
 export function clientAddress(c: Context<ApiEnv>): string | undefined {
-  if (c.var.deps.trustProxy) {
+  if (c.get("deps").trustProxy) {
     const forwarded = c.req.header("x-forwarded-for");
     const first = forwarded?.split(",")[0]?.trim();
     if (first) return first;

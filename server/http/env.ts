@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Db } from "@/db/client";
 import type { ApiError } from "@/server/errors";
 import type { Principal } from "@/server/auth/authenticate-token";
+import type { CredentialCache } from "@/server/auth/credential-cache";
 import type { Logger } from "@/server/observability/logger";
 import type { UrlPolicy } from "@/server/webhooks/endpoints";
 import type { RateLimiter, RateState } from "./rate-limit";
@@ -10,6 +11,8 @@ import type { RateLimiter, RateState } from "./rate-limit";
 export type ApiDeps = {
   db: Db;
   limiter: RateLimiter;
+  /** Valid credentials remembered for up to a second (production); absent: every request asks the database. */
+  credentials?: CredentialCache;
   /** Take the client address from X-Forwarded-For (TRUST_PROXY=1). */
   trustProxy: boolean;
   /** How webhook URLs are checked at registration; default: from the environment (tests override). */

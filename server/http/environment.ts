@@ -14,6 +14,6 @@ export const environment: MiddlewareHandler<ApiEnv> = async (c, next) => {
   if (requested !== undefined && !isApiVersion(requested)) {
     throw new ApiError("invalid_version", `Unknown API version '${requested}'.`, { param: "Service-Version" });
   }
-  c.set("version", requested ?? c.var.principal?.apiVersion ?? latestApiVersion);
+  c.set("version", requested ?? c.get("principal")?.apiVersion ?? latestApiVersion);
   return next();
 };

@@ -17,17 +17,17 @@ export const observe: MiddlewareHandler<ApiEnv> = async (c, next) => {
   await next();
   const res = c.res;
   res.headers.set("Service-Request-Id", requestId);
-  res.headers.set("Service-Version", c.var.version ?? latestApiVersion);
-  const rate = c.var.rate;
+  res.headers.set("Service-Version", c.get("version") ?? latestApiVersion);
+  const rate = c.get("rate");
   if (rate) {
     res.headers.set("X-RateLimit-Limit", String(rate.limit));
     res.headers.set("X-RateLimit-Remaining", String(rate.remaining));
     res.headers.set("X-RateLimit-Reset", String(rate.reset));
   }
   const seconds = (performance.now() - started) / 1000;
-  const route = c.var.route ?? "unmatched";
+  const route = c.get("route") ?? "unmatched";
   const m = metrics();
   m.httpRequests.inc({ route, method: c.req.method, status: String(res.status) });
   m.httpDuration.observe({ route, method: c.req.method }, seconds);
-  c.var.log.info({ method: c.req.method, path: c.req.path, route, status: res.status, ms: Math.round(seconds * 1000) }, "request");
+  c.get("log").info({ method: c.req.method, path: c.req.path, route, status: res.status, ms: Math.round(seconds * 1000) }, "request");
 };

@@ -119,17 +119,17 @@ export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void
   app.openAPIRegistry.registerPath(route);
   app.on(op.method.toUpperCase(), honoPath(op.path), async (c) => {
     c.set("route", op.path);
-    const principal = c.var.principal!;
+    const principal = c.get("principal")!;
     if (op.scope && !principal.scopes.has(op.scope)) {
       throw new ApiError("insufficient_scope", `This request requires the '${op.scope}' scope, which the credential does not have.`);
     }
     const rawBody = op.method === "get" || op.method === "delete" ? undefined : await readJsonBody(c, { required });
     const ctx: RequestCtx = {
-      db: c.var.deps.db,
-      tenant: { accountId: principal.accountId, livemode: c.var.livemode, propertyIds: principal.propertyIds },
+      db: c.get("deps").db,
+      tenant: { accountId: principal.accountId, livemode: c.get("livemode"), propertyIds: principal.propertyIds },
       principal,
-      requestId: c.var.requestId,
-      version: c.var.version,
+      requestId: c.get("requestId"),
+      version: c.get("version"),
     };
     const execute = () => run(c, op, query, rawBody, ctx);
     type Answer = StoredResponse & { raw?: Response };
@@ -199,6 +199,6 @@ async function captureErrors(c: Context<ApiEnv>, execute: () => Promise<StoredRe
     return await execute();
   } catch (error) {
     if (!(error instanceof ApiError) || error.headers) throw error;
-    return { status: error.status, body: JSON.stringify(error.toJSON(c.var.requestId)) };
+    return { status: error.status, body: JSON.stringify(error.toJSON(c.get("requestId"))) };
   }
 }

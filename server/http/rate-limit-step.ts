@@ -12,10 +12,10 @@ const anonymousLimits: RateLimits = { perSecond: 50, perMinute: 500, perDay: 250
  * are counted apart), and refuses with 429 once any window is spent.
  */
 export const rateLimit: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  const principal = c.var.principal;
+  const principal = c.get("principal");
   const sandbox = c.req.header("service-environment") === "sandbox";
   const key = principal ? `acct:${principal.accountId}:${sandbox ? "test" : "live"}` : `ip:${clientAddress(c) ?? "unknown"}`;
-  const state = await c.var.deps.limiter.consume(key, principal?.limits ?? anonymousLimits);
+  const state = await c.get("deps").limiter.consume(key, principal?.limits ?? anonymousLimits);
   c.set("rate", state);
   if (state.retryAfter !== undefined) {
     throw new ApiError("too_many_requests", `Rate limit exceeded. Retry after ${state.retryAfter} seconds.`, {

@@ -1,4 +1,4 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Redis } from "ioredis";
 import type { RateLimits } from "@/server/accounts/plans";
 import { logger } from "@/server/observability/logger";
@@ -13,21 +13,30 @@ const windows: Window[] = [
   { name: "day", seconds: 86_400, key: "perDay" },
 ];
 
+/** Where the counters live: this process, Redis, or the cluster's primary process (over IPC). */
+export type CounterStore = Redis | "memory" | "cluster";
+
 /**
  * Counts requests per key in three windows (second, minute, UTC day) with rate-limiter-flexible,
- * in memory or in Redis. One limiter per (window, limit) pair, since accounts differ in limits.
+ * in memory, in Redis, or in the cluster primary's memory shared by every worker. One limiter
+ * per (window, limit) pair, since accounts differ in limits.
  */
 export class RateLimiter {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
-
-  constructor(private readonly redis?: Redis) {}
+  constructor(private readonly store: CounterStore = "memory") {}
 
   private limiter(window: Window, points: number): RateLimiterAbstract {
     const id = `${window.name}:${points}`;
     let limiter = this.limiters.get(id);
     if (!limiter) {
       const options = { points, duration: window.seconds, keyPrefix: `innkeep:rl:${id}` };
-      limiter = this.redis ? new RateLimiterRedis({ ...options, storeClient: this.redis }) : new RateLimiterMemory(options);
+      const store = this.store;
+      limiter =
+        store === "memory"
+          ? new RateLimiterMemory(options)
+          : store === "cluster"
+            ? new RateLimiterCluster({ ...options, timeoutMs: 2_000 })
+            : new RateLimiterRedis({ ...options, storeClient: store });
       this.limiters.set(id, limiter);
     }
     return limiter;

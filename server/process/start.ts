@@ -12,9 +12,10 @@ import { getConfig, isProduction, type Config } from "@/server/config";
 import { createApp } from "@/server/http/app";
 import { createListener } from "@/server/listener";
 import { logger } from "@/server/observability/logger";
-import { getApiDeps, getDatabase } from "@/server/runtime";
+import { getApiDeps, getDatabase, isClusterWorker } from "@/server/runtime";
 import { startWebhookEngine } from "@/server/webhooks/engine";
 import { serveControl, socketPathFor, type ControlServer } from "./control";
+import { dashboardThreadFile, DashboardStartError, proxyTo, startDashboardThread, type Dashboard } from "./dashboard";
 import { acquireLock, embeddedLockRefusal, type Acquired } from "./lock";
 
 /** A failure to start that the operator can act on; printed without a stack trace. */
@@ -34,10 +35,10 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   const production = isProduction(config);
   const embedded = !config.DATABASE_URL;
 
-  // The dashboard cannot sign anyone in without it: refuse now rather than at the first page.
-  if (production && !config.INNKEEP_API_ONLY && !config.NEXTAUTH_SECRET) {
-    throw new StartupError("NEXTAUTH_SECRET is required in production (e.g. `openssl rand -base64 32`); it signs staff sessions. Or set INNKEEP_API_ONLY=1 to serve only the API.");
-  }
+  checkStartupConfig(config);
+  // A cluster worker (server/process/cluster.ts): the primary migrated, seeded, prints the banner and hosts the dashboard.
+  const worker = isClusterWorker();
+  const dashboardSocket = worker ? process.env.INNKEEP_DASHBOARD_SOCKET : undefined;
 
   let lock: Acquired | undefined;
   if (embedded) {
@@ -49,8 +50,14 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
     lock = result;
   }
 
+  // Next (the slowest part of starting) prepares in its own thread while the database opens.
+  const hostname = ["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST;
+  const threadFile = !config.INNKEEP_API_ONLY && !dev && !embedded && !dashboardSocket ? dashboardThreadFile() : undefined;
+  const dashboardStarting = threadFile ? startDashboardThread({ file: threadFile, hostname, port: config.PORT }) : undefined;
+  dashboardStarting?.catch(() => {}); // Awaited below; a failure must not be an unhandled rejection meanwhile.
+
   const database = await getDatabase();
-  const seeded = await seedDemo({ db: database.db, adminPassword: seedPassword({ production, adminPassword: config.ADMIN_PASSWORD }) });
+  const seeded = worker ? null : await seedDemo({ db: database.db, adminPassword: seedPassword({ production, adminPassword: config.ADMIN_PASSWORD }) });
   if (seeded) log.info({ account_id: seeded.accountId }, "seeded the demo account");
 
   // Webhook attempts (in process, or handed to Inngest); WEBHOOK_DISPATCHER=0 leaves them to another process.
@@ -65,10 +72,23 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   const server = http.createServer();
   // Next's route handlers need the platform's own Request and Response: node-server's faster
   // stand-ins (overrideGlobalObjects) are only allowed when Next is not in the process.
-  const api = getRequestListener(createApp(await getApiDeps()).fetch, { overrideGlobalObjects: config.INNKEEP_API_ONLY });
+  // (Next in its own thread does not see this thread's globals.)
+  const api = getRequestListener(createApp(await getApiDeps()).fetch, { overrideGlobalObjects: config.INNKEEP_API_ONLY || !!threadFile || !!dashboardSocket });
   let nextApp: Awaited<ReturnType<typeof prepareNext>> | undefined;
+  let dashboard: Dashboard | undefined;
   let pages: (req: IncomingMessage, res: ServerResponse) => unknown = apiOnly;
-  if (!config.INNKEEP_API_ONLY) {
+  if (dashboardSocket) {
+    dashboard = proxyTo(dashboardSocket);
+    pages = dashboard.handle;
+  } else if (dashboardStarting) {
+    try {
+      dashboard = await dashboardStarting;
+    } catch (error) {
+      if (error instanceof DashboardStartError && error.noBuild) throw new StartupError(noBuildMessage);
+      throw error;
+    }
+    pages = dashboard.handle;
+  } else if (!config.INNKEEP_API_ONLY) {
     nextApp = await prepareNext(config, dev, server);
     const handle = nextApp.getRequestHandler();
     pages = (req, res) =>
@@ -89,7 +109,7 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   const port = (server.address() as AddressInfo).port;
   const url = config.NEXTAUTH_URL?.replace(/\/$/, "") ?? `http://${["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST}:${port}`;
   log.info({ url, port, host: config.HOST, dev, database: database.kind, api_only: config.INNKEEP_API_ONLY, pid: process.pid }, "listening");
-  process.stderr.write(await banner({ url, config, production, database, seeded }));
+  if (!worker) process.stderr.write(await banner({ url, config, production, database, seeded }));
 
   let stopping: Promise<void> | undefined;
   const stop = (reason = "stop") =>
@@ -104,12 +124,15 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
       await control?.close();
       await webhooks.stop();
       await nextApp?.close();
+      await dashboard?.close();
       await database.close();
       lock?.release();
       log.info("stopped");
     })());
 
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  // Ctrl-C reaches the whole process group: a worker leaves it to the primary, which sends SIGTERM.
+  if (worker) process.on("SIGINT", () => {});
+  for (const signal of worker ? (["SIGTERM"] as const) : (["SIGTERM", "SIGINT"] as const)) {
     process.on(signal, () => {
       if (stopping) {
         log.warn({ signal }, "second signal: exiting at once");
@@ -132,6 +155,9 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   return { url, port, stop };
 }
 
+const noBuildMessage = "No production build of the dashboard: run `npm run build` first (or set INNKEEP_API_ONLY=1 to serve only the API).";
+
+/** Next in this thread: development (hot reload needs it here), and the embedded database (one PGlite per process). */
 async function prepareNext(config: Config, dev: boolean, httpServer: http.Server) {
   const { default: next } = await import("next");
   const hostname = ["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST;
@@ -142,7 +168,7 @@ async function prepareNext(config: Config, dev: boolean, httpServer: http.Server
   } catch (error) {
     const message = (error as Error).message ?? "";
     if (!dev && /production build/i.test(message)) {
-      throw new StartupError("No production build of the dashboard: run `npm run build` first (or set INNKEEP_API_ONLY=1 to serve only the API).");
+      throw new StartupError(noBuildMessage);
     }
     throw error;
   }
@@ -162,8 +188,16 @@ function apiOnly(_req: IncomingMessage, res: ServerResponse) {
   res.end(JSON.stringify(body));
 }
 
+/** Settings production cannot start without; checked before anything opens. */
+export function checkStartupConfig(config: Config): void {
+  // The dashboard cannot sign anyone in without it: refuse now rather than at the first page.
+  if (isProduction(config) && !config.INNKEEP_API_ONLY && !config.NEXTAUTH_SECRET) {
+    throw new StartupError("NEXTAUTH_SECRET is required in production (e.g. `openssl rand -base64 32`); it signs staff sessions. Or set INNKEEP_API_ONLY=1 to serve only the API.");
+  }
+}
+
 /** What a person starting the server needs: where it is, how to sign in, the demo key once. */
-async function banner(options: { url: string; config: Config; production: boolean; database: Database; seeded: SeedResult }) {
+export async function banner(options: { url: string; config: Config; production: boolean; database: Database; seeded: SeedResult }) {
   const { url, config, production, database, seeded } = options;
   const lines = [`Innkeep is running at ${url}${config.INNKEEP_API_ONLY ? " (API only)" : ""}; REST API at ${url}/v1 (${database.kind === "pglite" ? `embedded database in ${path.resolve(config.DATA_DIR)}` : "PostgreSQL"}).`];
   const createUser = "npm run innkeep -- users create --email you@example.com --password '…' --role owner";

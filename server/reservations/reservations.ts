@@ -1,11 +1,12 @@
-import { eq, gte, lt } from "drizzle-orm";
-import type { Executor } from "@/db/client";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
+import type { Db, Executor } from "@/db/client";
 import { guests, properties, ratePlans, reservations, roomTypes } from "@/db/schema";
 import { addDays, todayIn, type IsoDate } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import { asNightRate, loadRates } from "@/server/rates/daily-rates";
 import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
-import { keyset, toPage, type PageRequest } from "@/server/pagination";
+import { keyset, keysetShape, keysetValues, toPage, type PageRequest } from "@/server/pagination";
+import { prepared } from "@/server/prepared";
 import { findOwned, ownedBy, type Ctx, type Tenant } from "@/server/tenancy";
 import { assertStayDates } from "@/server/inventory/stay-rules";
 import type { ReservationWithGuest } from "./present";
@@ -20,8 +21,38 @@ export async function loadReservation(db: Executor, tenant: Tenant, id: string, 
 export const getReservation = ({ db, tenant, id }: Ctx & { id: string }) => loadReservation(db, tenant, id);
 
 export async function listReservations({ db, tenant, filters, page }: Ctx & { filters: ReservationFilters; page: PageRequest }) {
+  const rows = unfiltered(tenant, filters) ? await listAllReservations(db, tenant, page) : await listFilteredReservations(db, tenant, filters, page);
+  return toPage(
+    rows.map((r) => ({ ...r, createdAt: r.reservation.createdAt, id: r.reservation.id })),
+    page,
+  );
+}
+
+/** No filter set (the parsed query also carries `limit` and `cursor`, which are not filters). */
+const unfiltered = (tenant: Tenant, filters: ReservationFilters) =>
+  tenant.propertyIds === null && Object.entries(filters).every(([name, value]) => name === "limit" || name === "cursor" || value === undefined);
+
+/** The whole account's list, the common case: one prepared statement per direction. */
+function listAllReservations(db: Db, tenant: Tenant, page: PageRequest) {
+  const { direction, values } = keysetValues(page);
+  const name = `list_reservations_${direction}`;
+  const statement = prepared(db, name, () => {
+    const q = keysetShape(reservations, direction);
+    return db
+      .select({ reservation: reservations, guest: guests })
+      .from(reservations)
+      .innerJoin(guests, eq(guests.id, reservations.guestId))
+      .where(and(eq(reservations.accountId, sql.placeholder("account")), eq(reservations.livemode, sql.placeholder("livemode")), q.where))
+      .orderBy(...q.orderBy)
+      .limit(q.limit)
+      .prepare(name);
+  });
+  return statement.execute({ ...values, account: tenant.accountId, livemode: tenant.livemode });
+}
+
+async function listFilteredReservations(db: Db, tenant: Tenant, filters: ReservationFilters, page: PageRequest) {
   const q = keyset(reservations, page);
-  const rows = await db
+  return db
     .select({ reservation: reservations, guest: guests })
     .from(reservations)
     .innerJoin(guests, eq(guests.id, reservations.guestId))
@@ -40,11 +71,6 @@ export async function listReservations({ db, tenant, filters, page }: Ctx & { fi
     )
     .orderBy(...q.orderBy)
     .limit(q.limit);
-  const page2 = toPage(
-    rows.map((r) => ({ ...r, createdAt: r.reservation.createdAt, id: r.reservation.id })),
-    page,
-  );
-  return page2;
 }
 
 export type Stay = {

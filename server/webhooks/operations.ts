@@ -40,7 +40,7 @@ const scope = "webhooks:manage" as const;
 const params = idParam("we");
 
 /** Registration's URL rules: production blocks private networks unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=1. */
-const urlPolicy = (c: Context<ApiEnv>): UrlPolicy => c.var.deps.webhookUrlPolicy ?? { blockPrivateNetworks: webhookSettings().blockPrivateNetworks };
+const urlPolicy = (c: Context<ApiEnv>): UrlPolicy => c.get("deps").webhookUrlPolicy ?? { blockPrivateNetworks: webhookSettings().blockPrivateNetworks };
 
 export const webhookOperations = [
   // GET /v1/webhook_endpoints: the environment's endpoints, newest first

@@ -4,6 +4,7 @@ import { createAccount } from "@/server/accounts/create-account";
 import type { Plan } from "@/server/accounts/plans";
 import { createApiKey } from "@/server/auth/api-keys";
 import { scopes, type Scope } from "@/server/auth/scopes";
+import type { CredentialCache } from "@/server/auth/credential-cache";
 import { createApp } from "@/server/http/app";
 import type { ApiDeps, MetricsAccess } from "@/server/http/env";
 import { RateLimiter } from "@/server/http/rate-limit";
@@ -19,7 +20,7 @@ type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string;
  * Tests speak HTTP to it exactly as an integrator would.
  */
 export async function startHarness(
-  options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number; webhookUrlPolicy?: UrlPolicy; metricsAccess?: MetricsAccess } = {},
+  options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number; webhookUrlPolicy?: UrlPolicy; metricsAccess?: MetricsAccess; credentials?: CredentialCache } = {},
 ) {
   const database = await testDatabase({ max: options.max });
   let databaseOpen = true;
@@ -29,6 +30,7 @@ export async function startHarness(
     trustProxy: options.trustProxy ?? false,
     webhookUrlPolicy: options.webhookUrlPolicy,
     metricsAccess: options.metricsAccess,
+    credentials: options.credentials,
   };
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {

@@ -1,0 +1,50 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiKeys } from "@/db/schema";
+import { createApiKey, revokeApiKey } from "@/server/auth/api-keys";
+import { CredentialCache, credentialTtlMs } from "@/server/auth/credential-cache";
+import { scopes } from "@/server/auth/scopes";
+import { expectError } from "../support/assertions";
+import { startHarness, type Harness } from "../support/harness";
+
+// Production remembers valid credentials for up to a second; a revocation must still win at once
+// in this process and within that second anywhere else. The clock is ours, so nothing here is timed.
+
+let h: Harness;
+let now = 1_000_000;
+beforeAll(async () => {
+  h = await startHarness({ credentials: new CredentialCache({ now: () => now }) });
+});
+afterAll(async () => h?.close());
+
+const newKey = () => createApiKey({ db: h.db, input: { accountId: h.main.account.id, scopes: [...scopes] } });
+
+describe("the credential cache", () => {
+  it("a key revoked through this process stops working at the next request", async () => {
+    const key = await newKey();
+    expect((await h.get("/v1/guests", { token: key.key })).status).toBe(200);
+    expect(await revokeApiKey({ db: h.db, accountId: h.main.account.id, id: key.id })).toBe(true);
+    expectError(await h.get("/v1/guests", { token: key.key }), 401, "token_revoked", null);
+  });
+
+  it("a key revoked by another process works until the cached answer is a second old, then never again", async () => {
+    const key = await newKey();
+    expect((await h.get("/v1/guests", { token: key.key })).status).toBe(200);
+    // Another instance revokes it: only the database knows.
+    await h.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, key.id));
+    now += credentialTtlMs - 1;
+    expect((await h.get("/v1/guests", { token: key.key })).status).toBe(200);
+    now += 1;
+    expectError(await h.get("/v1/guests", { token: key.key }), 401, "token_revoked", null);
+    now += 10 * credentialTtlMs;
+    expectError(await h.get("/v1/guests", { token: key.key }), 401, "token_revoked", null);
+  });
+
+  it("failures are not remembered: a key is refused until it exists, and works as soon as it does", async () => {
+    expectError(await h.get("/v1/guests", { token: "hk_not_yet_a_key" }), 401, "invalid_token", null);
+    const key = await newKey();
+    expect((await h.get("/v1/guests", { token: key.key })).status).toBe(200);
+    // A wrong token next to a cached right one is still wrong.
+    expectError(await h.get("/v1/guests", { token: `${key.key}x` }), 401, "invalid_token", null);
+  });
+});
