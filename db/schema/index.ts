@@ -10,3 +10,4 @@ export * from "./idempotency";
 export * from "./payments";
 export * from "./housekeeping";
 export * from "./webhooks";
+export * from "./oauth";
