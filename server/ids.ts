@@ -27,6 +27,7 @@ export const idPrefixes = {
   request: "req",
   user: "usr",
   hold: "hold",
+  audit: "aud",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

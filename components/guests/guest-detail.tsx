@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
+import { AuditTrail } from "@/components/audit/audit-trail";
 import { Alert, Button, Card, PageHeader } from "@/components/ui";
 import { GuestForm, type GuestFields } from "./guest-form";
 import { PreferencesEditor } from "./preferences-editor";
@@ -21,6 +22,7 @@ export function GuestDetail({ id }: { id: string }) {
         queryClient.setQueryData(trpc.guests.get.queryKey({ id }), updated);
         setEditing(false);
         await queryClient.invalidateQueries(trpc.guests.list.queryFilter());
+        await queryClient.invalidateQueries(trpc.audit.list.queryFilter());
       },
     }),
   );
@@ -95,6 +97,9 @@ export function GuestDetail({ id }: { id: string }) {
           )}
         </Card>
         <PreferencesEditor guestId={id} />
+      </div>
+      <div className="mt-6">
+        <AuditTrail objectType="guest" objectId={id} />
       </div>
     </>
   );

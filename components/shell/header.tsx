@@ -3,6 +3,8 @@ import { Badge } from "@/components/ui";
 import { roleLabels } from "@/server/staff/access";
 import type { Environment } from "@/server/staff/environment";
 import type { StaffUser } from "@/server/staff/session";
+import { MobileNav } from "./mobile-nav";
+import type { NavItem } from "./nav-items";
 import { SignOutButton } from "./sign-out-button";
 import { EnvironmentSwitch, PropertySwitch } from "./switches";
 
@@ -11,9 +13,10 @@ type Props = {
   environment: Environment;
   properties: { id: string; name: string }[];
   property: { id: string; name: string } | null;
+  navItems: NavItem[];
 };
 
-export function Header({ user, environment, properties, property }: Props) {
+export function Header({ user, environment, properties, property, navItems }: Props) {
   const sandbox = environment === "sandbox";
   return (
     <>
@@ -24,22 +27,25 @@ export function Header({ user, environment, properties, property }: Props) {
         </div>
       ) : null}
       <header className={`border-b bg-white ${sandbox ? "border-amber-400" : "border-stone-200"}`}>
-        <div className="mx-auto flex h-14 max-w-7xl items-center gap-4 px-6">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2.5 sm:px-6 lg:h-14 lg:py-0">
+          <MobileNav items={navItems} />
           <Link href="/" className="text-lg font-semibold tracking-tight text-teal-800">
             Innkeep
           </Link>
-          <span className="h-5 w-px bg-stone-200" aria-hidden />
-          {properties.length > 1 && property ? (
-            <PropertySwitch properties={properties} current={property.id} />
-          ) : (
-            <span className="text-sm font-medium text-stone-800" data-testid="property-name">
-              {property?.name ?? "No property yet"}
-            </span>
-          )}
-          {sandbox ? <Badge tone="amber">Sandbox data</Badge> : <Badge tone="teal">Live data</Badge>}
-          <div className="ml-auto flex items-center gap-4">
+          <span className="hidden h-5 w-px bg-stone-200 sm:block" aria-hidden />
+          <div className="flex min-w-0 items-center gap-2">
+            {properties.length > 1 && property ? (
+              <PropertySwitch properties={properties} current={property.id} />
+            ) : (
+              <span className="truncate text-sm font-medium text-stone-800" data-testid="property-name">
+                {property?.name ?? "No property yet"}
+              </span>
+            )}
+            {sandbox ? <Badge tone="amber">Sandbox data</Badge> : <Badge tone="teal">Live data</Badge>}
+          </div>
+          <div className="ml-auto flex items-center gap-3 sm:gap-4">
             <EnvironmentSwitch environment={environment} />
-            <div className="text-right leading-tight">
+            <div className="hidden text-right leading-tight sm:block">
               <p className="text-sm font-medium text-stone-800">{user.name ?? user.email}</p>
               <p className="text-xs text-stone-500" data-testid="user-role">
                 {roleLabels[user.role]}

@@ -1,8 +1,9 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 
-const cx = (...parts: (string | false | null | undefined)[]) => parts.filter(Boolean).join(" ");
+/** Joins class names, skipping the falsy ones. */
+export const cx = (...parts: (string | false | null | undefined)[]) => parts.filter(Boolean).join(" ");
 
-type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "ghost" };
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "ghost" | "danger" };
 
 export function Button({ variant = "primary", className, ...props }: ButtonProps) {
   return (
@@ -13,6 +14,8 @@ export function Button({ variant = "primary", className, ...props }: ButtonProps
         variant === "primary" && "bg-teal-700 text-white shadow-sm hover:bg-teal-800",
         variant === "secondary" && "border border-stone-300 bg-white text-stone-800 shadow-sm hover:bg-stone-50",
         variant === "ghost" && "text-stone-600 hover:bg-stone-100 hover:text-stone-900",
+        variant === "danger" && "bg-red-700 text-white shadow-sm hover:bg-red-800",
+        "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600 focus-visible:ring-offset-1",
         className,
       )}
     />
@@ -67,7 +70,9 @@ export function Card({ title, actions, children, className }: { title?: ReactNod
   );
 }
 
-export function Badge({ tone = "neutral", children }: { tone?: "neutral" | "teal" | "amber"; children: ReactNode }) {
+export type BadgeTone = "neutral" | "teal" | "amber" | "red" | "blue" | "violet";
+
+export function Badge({ tone = "neutral", children }: { tone?: BadgeTone; children: ReactNode }) {
   return (
     <span
       className={cx(
@@ -75,6 +80,9 @@ export function Badge({ tone = "neutral", children }: { tone?: "neutral" | "teal
         tone === "neutral" && "bg-stone-100 text-stone-700",
         tone === "teal" && "bg-teal-50 text-teal-800 ring-1 ring-teal-600/20",
         tone === "amber" && "bg-amber-100 text-amber-900 ring-1 ring-amber-500/30",
+        tone === "red" && "bg-red-50 text-red-800 ring-1 ring-red-600/20",
+        tone === "blue" && "bg-sky-50 text-sky-800 ring-1 ring-sky-600/20",
+        tone === "violet" && "bg-violet-50 text-violet-800 ring-1 ring-violet-600/20",
       )}
     >
       {children}
@@ -92,7 +100,7 @@ export function Alert({ children }: { children: ReactNode }) {
 
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
   return (
-    <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
+    <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
       <div>
         <h1 className="text-xl font-semibold tracking-tight text-stone-900">{title}</h1>
         {description ? <p className="mt-1 text-sm text-stone-500">{description}</p> : null}

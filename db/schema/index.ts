@@ -10,4 +10,5 @@ export * from "./idempotency";
 export * from "./payments";
 export * from "./housekeeping";
 export * from "./webhooks";
+export * from "./audit";
 export * from "./oauth";

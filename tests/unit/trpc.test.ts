@@ -122,4 +122,21 @@ describe("tRPC context", () => {
       expect(((error as TRPCError).cause as ApiError).code).toBe("invalid_environment");
     }
   });
+
+  it("records each dashboard change in the audit trail, shown only to roles that may see the object", async () => {
+    const front = caller("front_desk");
+    const created = await front.guests.create({ first_name: "Grace", last_name: "Hopper", email: "grace.audit@example.com" });
+    await front.guests.update({ id: created.id, phone: "+1 555 0100" });
+    const trail = await front.audit.list({ object_type: "guest", object_id: created.id });
+    expect(trail.data.map((e) => e.action)).toEqual(["guest.updated", "guest.created"]);
+    expect(trail.data[0]).toMatchObject({ actor: { id: "usr_test", email: "staff@test.example" }, changed: ["phone"] });
+    expect(trail.data[0].before).toMatchObject({ phone: null });
+    expect(trail.data[0].after).toMatchObject({ phone: "+1 555 0100" });
+    expect((await failure(caller("housekeeping").audit.list({ object_type: "guest", object_id: created.id }))).code).toBe("FORBIDDEN");
+    // Another account sees nothing of it.
+    expect((await caller("owner", true, otherAccountId).audit.list({ object_type: "guest", object_id: created.id })).data).toEqual([]);
+    // A refused change records nothing.
+    await failure(front.guests.update({ id: created.id, email: "not-an-email" }));
+    expect((await front.audit.list({ object_type: "guest", object_id: created.id })).data).toHaveLength(2);
+  });
 });

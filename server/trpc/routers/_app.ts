@@ -1,10 +1,12 @@
 import { createCallerFactory, router } from "../init";
+import { auditRouter } from "./audit";
 import { guestsRouter } from "./guests";
 import { propertiesRouter } from "./properties";
 
 /** The dashboard's API: one sub-router per capability, each calling that capability's services. */
 export const appRouter = router({
   properties: propertiesRouter,
+  audit: auditRouter,
   guests: guestsRouter,
 });
 

@@ -10,6 +10,7 @@ import {
   preferencesReplaceSchema,
 } from "@/server/guests/schemas";
 import { access } from "@/server/staff/access";
+import { audit } from "../audit";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 
@@ -24,13 +25,19 @@ const preferencesRouter = router({
   }),
   /** PUT semantics: the input becomes the whole record. */
   replace: guestProcedure.input(preferencesReplaceSchema.extend({ guest_id: id })).mutation(async ({ ctx, input: { guest_id, ...body } }) => {
+    const before = await getPreferences({ db: ctx.db, tenant: ctx.tenant, guestId: guest_id });
     const { guest, prefs } = await replacePreferences({ db: ctx.db, tenant: ctx.tenant, guestId: guest_id, input: body });
-    return presentPreferences(guest, prefs);
+    const after = presentPreferences(guest, prefs);
+    await audit(ctx, { action: "guest.preferences_replaced", objectType: "guest", objectId: guest.id, before: presentPreferences(before.guest, before.prefs), after });
+    return after;
   }),
   /** PATCH semantics: `room` and `loyalty` merge key by key, null removes a key. */
   merge: guestProcedure.input(preferencesMergeSchema.extend({ guest_id: id })).mutation(async ({ ctx, input: { guest_id, ...body } }) => {
+    const before = await getPreferences({ db: ctx.db, tenant: ctx.tenant, guestId: guest_id });
     const { guest, prefs } = await mergePreferences({ db: ctx.db, tenant: ctx.tenant, guestId: guest_id, input: body });
-    return presentPreferences(guest, prefs);
+    const after = presentPreferences(guest, prefs);
+    await audit(ctx, { action: "guest.preferences_updated", objectType: "guest", objectId: guest.id, before: presentPreferences(before.guest, before.prefs), after });
+    return after;
   }),
 });
 
@@ -40,11 +47,16 @@ export const guestsRouter = router({
     return list.envelope(await listGuests({ db: ctx.db, tenant: ctx.tenant, filters, page: list.page }), presentGuest);
   }),
   get: guestProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => presentGuest(await getGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
-  create: guestProcedure
-    .input(guestCreateSchema)
-    .mutation(async ({ ctx, input }) => presentGuest(await createGuest({ db: ctx.db, tenant: ctx.tenant, input }))),
+  create: guestProcedure.input(guestCreateSchema).mutation(async ({ ctx, input }) => {
+    const guest = presentGuest(await createGuest({ db: ctx.db, tenant: ctx.tenant, input }));
+    await audit(ctx, { action: "guest.created", objectType: "guest", objectId: guest.id, after: guest });
+    return guest;
+  }),
   update: guestProcedure.input(guestUpdateSchema.extend({ id })).mutation(async ({ ctx, input: { id, ...body } }) => {
-    return presentGuest(await updateGuest({ db: ctx.db, tenant: ctx.tenant, id, input: body }));
+    const before = presentGuest(await getGuest({ db: ctx.db, tenant: ctx.tenant, id }));
+    const guest = presentGuest(await updateGuest({ db: ctx.db, tenant: ctx.tenant, id, input: body }));
+    await audit(ctx, { action: "guest.updated", objectType: "guest", objectId: guest.id, before, after: guest });
+    return guest;
   }),
   preferences: preferencesRouter,
 });

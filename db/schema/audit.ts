@@ -1,0 +1,24 @@
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { tenantColumns, ts } from "./columns";
+
+/**
+ * The audit trail: every change a staff member makes in the dashboard, who made it, and the
+ * object before and after. Written by the tRPC layer after the service call succeeded.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    actorId: text("actor_id").notNull(),
+    actorEmail: text("actor_email").notNull(),
+    /** `<object_type>.<verb>`, e.g. `reservation.checked_in`. */
+    action: text("action").notNull(),
+    objectType: text("object_type").notNull(),
+    objectId: text("object_id").notNull(),
+    before: jsonb("before").$type<unknown>(),
+    after: jsonb("after").$type<unknown>(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("audit_log_object_idx").on(t.accountId, t.objectId, t.createdAt, t.id), index("audit_log_account_idx").on(t.accountId, t.createdAt, t.id)],
+);
