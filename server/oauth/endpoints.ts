@@ -9,7 +9,9 @@ import { logger } from "@/server/observability/logger";
 import { authenticateClient } from "./client-auth";
 import { revokeFamily } from "./families";
 import { accessTokenLifetime, refreshTokenLifetime } from "./lifetimes";
+import { CodeGrant } from "./code-grant";
 import { oauthModel } from "./model";
+import { RefreshGrant } from "./refresh-grant";
 
 /** Every answer of the token endpoints: never cached (RFC 6749 §5.1). */
 const noStore = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -94,6 +96,7 @@ export function createOAuthEndpoints(deps: { db: Db; trustProxy: boolean }) {
     // per client, and refuses a confidential client that sent no secret.
     requireClientAuthentication: { authorization_code: false, refresh_token: false },
     alwaysIssueNewRefreshToken: true,
+    extendedGrantTypes: { authorization_code: CodeGrant as never, refresh_token: RefreshGrant as never },
     allowEmptyState: true,
   });
 

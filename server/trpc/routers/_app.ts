@@ -1,6 +1,7 @@
 import { createCallerFactory, router } from "../init";
 import { auditRouter } from "./audit";
 import { guestsRouter } from "./guests";
+import { oauthRouter } from "./oauth";
 import { propertiesRouter } from "./properties";
 
 /** The dashboard's API: one sub-router per capability, each calling that capability's services. */
@@ -8,6 +9,7 @@ export const appRouter = router({
   properties: propertiesRouter,
   audit: auditRouter,
   guests: guestsRouter,
+  oauth: oauthRouter,
 });
 
 export type AppRouter = typeof appRouter;
