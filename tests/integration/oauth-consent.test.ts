@@ -4,7 +4,8 @@ import { checkAuthorizationRequest } from "@/server/oauth/authorize";
 import { consentToken } from "@/server/oauth/csrf";
 import { decideConsent, formToken } from "@/server/oauth/consent";
 import type { StaffSession } from "@/server/staff/session";
-import nextConfig from "@/next.config.mjs";
+// @ts-expect-error: next.config.mjs is plain JavaScript; its shape is checked below.
+import nextConfigModule from "@/next.config.mjs";
 import { startHarness, type Harness } from "../support/harness";
 import { insertProperty } from "../support/hotel";
 import { authorizeQuery, consentForm, pkce, registerClient, staffSession, type AuthorizeOptions, type TestClient } from "../support/oauth";
@@ -269,7 +270,8 @@ describe("consent form POST", { timeout: 30_000 }, () => {
 
 describe("consent page framing", () => {
   it("is refused by Content-Security-Policy frame-ancestors 'none' and X-Frame-Options DENY", async () => {
-    const rules = await nextConfig.headers!();
+    const nextConfig = nextConfigModule as { headers: () => Promise<{ source: string; headers: { key: string; value: string }[] }[]> };
+    const rules = await nextConfig.headers();
     for (const path of ["/oauth/authorize", "/oauth/authorize/:path*"]) {
       const rule = rules.find((r) => r.source === path);
       expect(rule?.headers).toEqual(
