@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { ConsentForm, ConsentProblem } from "@/components/oauth/consent";
 import { checkAuthorizationRequest, grantableProperties } from "@/server/oauth/authorize";
@@ -33,9 +34,9 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
         title="You cannot connect apps"
         message={`"${request.client.name}" asked to connect to your account, but only an owner or a manager can approve apps. Ask one of them to open this link.`}
         action={
-          <a href="/" className="text-sm font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:ring-2 focus-visible:ring-teal-600 focus-visible:outline-none">
+          <Link href="/" className="text-sm font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:ring-2 focus-visible:ring-teal-600 focus-visible:outline-none">
             Back to the dashboard
-          </a>
+          </Link>
         }
       />
     );
