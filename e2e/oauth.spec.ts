@@ -120,8 +120,6 @@ test("an owner installs the app; it calls the API within the grant, refreshes, a
   await expectNoHorizontalScroll(page);
   await snap(page, "oauth-installs");
   await page.setViewportSize({ width: 1280, height: 800 });
-  const name = (await page.title(), client.client_id);
-  expect(name).toBeTruthy();
   await page.getByRole("button", { name: /^Revoke Channel Sync/ }).first().click();
   await page.getByRole("button", { name: "Revoke app" }).click();
   await expect(page.getByText("App revoked")).toBeVisible();
@@ -163,7 +161,6 @@ test("OAuth apps page: register an app and see its secret once", async ({ page }
   await page.goto("/signin");
   await signInHere(page, admin);
   await expect(page.getByRole("heading", { level: 1, name: /Welcome/ })).toBeVisible();
-  await page.getByRole("link", { name: "OAuth apps" }).first().click().catch(() => page.goto("/developers/apps"));
   await page.goto("/developers/apps");
   await expect(page.getByRole("heading", { level: 1, name: "OAuth apps" })).toBeVisible();
   await page.getByRole("button", { name: "Register app" }).first().click();
