@@ -1,7 +1,10 @@
 import OAuth2Server from "@node-oauth/oauth2-server";
-// The library exports only the abstract grant type; the concrete one is refined here.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const AuthorizationCodeGrantType = require("@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type") as new (
+// The library exports only the abstract grant type; the concrete one is refined here
+// (a CommonJS file without types: its default import is its module.exports).
+// @ts-expect-error: no type declarations for the library's internal files.
+import AuthorizationCodeGrantTypeModule from "@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type.js";
+
+const AuthorizationCodeGrantType = AuthorizationCodeGrantTypeModule as new (
   options: unknown,
 ) => { verifyPKCE(request: unknown, code: unknown): void; validateRedirectUri(request: unknown, code: unknown): void };
 

@@ -1,6 +1,9 @@
-// The library exports only the abstract grant type; the concrete one is refined here.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const RefreshTokenGrantType = require("@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type") as new (options: unknown) => {
+// The library exports only the abstract grant type; the concrete one is refined here
+// (a CommonJS file without types: its default import is its module.exports).
+// @ts-expect-error: no type declarations for the library's internal files.
+import RefreshTokenGrantTypeModule from "@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type.js";
+
+const RefreshTokenGrantType = RefreshTokenGrantTypeModule as new (options: unknown) => {
   getRefreshToken(request: unknown, client: unknown): Promise<{ user: unknown }>;
   getScope(request: unknown, token: unknown): unknown;
   revokeToken(token: unknown): Promise<unknown>;
