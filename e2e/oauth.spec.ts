@@ -115,8 +115,10 @@ test("an owner installs the app; it calls the API within the grant, refreshes, a
   expect((await apiGet(second.access_token, "/v1/properties")).status).toBe(200);
   await page.goto("/developers/installs");
   await expect(page.getByRole("heading", { level: 1, name: "Installed apps" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Revoke Channel Sync/ }).filter({ visible: true }).first()).toBeVisible();
   await snap(page, "oauth-installs");
   await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole("button", { name: /^Revoke Channel Sync/ }).filter({ visible: true }).first()).toBeVisible();
   await expectNoHorizontalScroll(page);
   await snap(page, "oauth-installs");
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -174,6 +176,7 @@ test("OAuth apps page: register an app and see its secret once", async ({ page }
   await expect(page.getByTestId("client-secret")).toHaveCount(0);
   await snap(page, "oauth-apps");
   await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByText(/Rate Robot/).filter({ visible: true }).first()).toBeVisible();
   await expectNoHorizontalScroll(page);
   await snap(page, "oauth-apps");
 });
