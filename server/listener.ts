@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 export type Target = "api" | "next";
 
 /** Exact paths the Hono app answers besides `/v1/…`: OAuth endpoints and operational probes. */
-const apiPaths = new Set(["/v1", "/oauth/token", "/oauth/revoke", "/healthz", "/readyz", "/metrics"]);
+const apiPaths = new Set(["/v1", "/oauth/token", "/oauth/revoke", "/.well-known/oauth-authorization-server", "/healthz", "/readyz", "/metrics"]);
 
 /**
  * Which app answers a request target (`/v1/properties?limit=2`): the Hono app for the REST API,

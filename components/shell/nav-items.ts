@@ -9,5 +9,7 @@ export type NavItem = { href: string; label: string; area: Area; section?: "Deve
 export const navItems: NavItem[] = [
   { href: "/", label: "Home", area: "dashboard" },
   { href: "/guests", label: "Guests", area: "guests" },
+  { href: "/developers/apps", label: "OAuth apps", area: "developers", section: "Developers" },
+  { href: "/developers/installs", label: "Installed apps", area: "developers", section: "Developers" },
   { href: "/docs", label: "API reference", area: "developers", section: "Developers" },
 ];

@@ -53,5 +53,9 @@ export const oauthClients = pgTable("oauth_clients", {
   redirectUris: text("redirect_uris").array().notNull(),
   scopes: text("scopes").array().notNull(),
   public: boolean("public").notNull().default(false),
+  createdBy: text("created_by"),
   createdAt: ts("created_at").notNull().defaultNow(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+  /** Apps are deleted softly: installs and audit entries keep pointing at them. */
+  deletedAt: ts("deleted_at"),
 });

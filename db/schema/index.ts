@@ -11,3 +11,4 @@ export * from "./payments";
 export * from "./housekeeping";
 export * from "./webhooks";
 export * from "./audit";
+export * from "./oauth";

@@ -3,6 +3,7 @@ import type { Executor } from "@/db/client";
 import { accounts, apiKeys } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { limitsFor, type RateLimits } from "@/server/accounts/plans";
+import { authenticateAccessToken } from "@/server/oauth/access-tokens";
 import type { Scope } from "./scopes";
 import { hashToken } from "./tokens";
 
@@ -22,6 +23,7 @@ export type Principal = {
 /** Resolves a bearer token to its principal, or throws the matching 401. */
 export async function authenticateToken({ db, token }: { db: Executor; token: string }): Promise<Principal> {
   if (token.startsWith("hk_")) return authenticateApiKey(db, token);
+  if (token.startsWith("hat_")) return authenticateAccessToken(db, token);
   throw new ApiError("invalid_token", "The bearer token is not a valid Innkeep API key or access token.");
 }
 

@@ -1,6 +1,7 @@
 import type { Executor } from "@/db/client";
 import { oauthClients } from "@/db/schema";
 import { newId } from "@/server/ids";
+import { redirectUriProblem } from "@/server/oauth/schemas";
 import type { Scope } from "./scopes";
 import { hashToken, newSecret } from "./tokens";
 
@@ -10,13 +11,16 @@ export type CreateOAuthClientInput = {
   redirectUris: string[];
   scopes: Scope[];
   public?: boolean;
+  /** The staff member who registered it (none from the CLI). */
+  createdBy?: string | null;
 };
 
 /** Registers an OAuth app. Confidential clients get a secret, shown once and stored hashed. */
 export async function createOAuthClient({ db, input }: { db: Executor; input: CreateOAuthClientInput }) {
+  if (!input.redirectUris.length) throw new Error("An app needs at least one redirect URI.");
   for (const uri of input.redirectUris) {
-    const url = new URL(uri);
-    if (url.hash) throw new Error(`A redirect URI may not carry a fragment: ${uri}`);
+    const problem = redirectUriProblem(uri);
+    if (problem) throw new Error(`Redirect URI ${uri} ${problem}.`);
   }
   const secret = input.public ? null : newSecret("appsec");
   const [row] = await db
@@ -29,6 +33,7 @@ export async function createOAuthClient({ db, input }: { db: Executor; input: Cr
       redirectUris: input.redirectUris,
       scopes: input.scopes,
       public: input.public ?? false,
+      createdBy: input.createdBy ?? null,
     })
     .returning();
   return { client_id: row.id, client_secret: secret, name: row.name, redirect_uris: row.redirectUris, scopes: row.scopes, public: row.public };

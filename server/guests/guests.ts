@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { guests } from "@/db/schema";
 import { ApiError } from "@/server/errors";
@@ -59,17 +59,40 @@ export async function createGuest({ db, tenant, input }: Ctx & { input: GuestCre
   });
 }
 
+/**
+ * Guests belong to the account, not to a property. For an OAuth install granted some properties,
+ * a guest whose stays are all at other properties belongs to those: hidden from lists and 403
+ * on direct access. A guest with no stay yet (just created, say) has no property to hide behind.
+ */
+function guestInGrant(tenant: Tenant): SQL | undefined {
+  const granted = tenant.propertyIds;
+  if (!granted) return undefined;
+  const list = granted.length ? sql.join(granted.map((id) => sql`${id}`), sql`, `) : sql`null`;
+  return sql`(not exists (select 1 from reservations r where r.guest_id = ${guests.id}) or exists (select 1 from reservations r where r.guest_id = ${guests.id} and r.property_id in (${list})))`;
+}
+
+/** One guest by id, as `findOwned`, plus the OAuth property grant of `guestInGrant`. */
+export async function findGuest(db: Executor, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}) {
+  const guest = await findOwned(db, guests, tenant, id, "guest", options);
+  const grant = guestInGrant(tenant);
+  if (grant) {
+    const [visible] = await db.select({ id: guests.id }).from(guests).where(and(eq(guests.id, guest.id), grant));
+    if (!visible) throw new ApiError("property_not_granted", `This app was not granted access to the properties guest '${id}' stayed at.`);
+  }
+  return guest;
+}
+
 export async function getGuest({ db, tenant, id }: Ctx & { id: string }) {
-  return findOwned(db, guests, tenant, id, "guest");
+  return findGuest(db, tenant, id);
 }
 
 export async function listGuests({ db, tenant, filters, page }: Ctx & { filters: { email?: string }; page: PageRequest }) {
-  return listOwned(db, guests, tenant, page, filters.email ? eq(guests.emailKey, emailKey(filters.email)) : undefined);
+  return listOwned(db, guests, tenant, page, filters.email ? eq(guests.emailKey, emailKey(filters.email)) : undefined, guestInGrant(tenant));
 }
 
 export async function updateGuest({ db, tenant, id, input }: Ctx & { id: string; input: GuestUpdate }) {
   return db.transaction(async (tx) => {
-    const guest = await findOwned(tx, guests, tenant, id, "guest", { forUpdate: true });
+    const guest = await findGuest(tx, tenant, id, { forUpdate: true });
     if (input.email && emailKey(input.email) !== guest.emailKey) {
       const other = await findGuestByEmail(tx, tenant, input.email);
       if (other) throw emailTaken(other.id);

@@ -1,18 +1,19 @@
 import { eq } from "drizzle-orm";
-import { guestPreferences, guests } from "@/db/schema";
-import { findOwned, tenantValues, type Ctx } from "@/server/tenancy";
+import { guestPreferences } from "@/db/schema";
+import { tenantValues, type Ctx } from "@/server/tenancy";
+import { findGuest } from "./guests";
 import type { PreferencesMerge, PreferencesReplace } from "./schemas";
 
 /** Preferences (v1.8): allergies, room wishes and loyalty data of a guest. */
 export async function getPreferences({ db, tenant, guestId }: Ctx & { guestId: string }) {
-  const guest = await findOwned(db, guests, tenant, guestId, "guest");
+  const guest = await findGuest(db, tenant, guestId);
   const [prefs] = await db.select().from(guestPreferences).where(eq(guestPreferences.guestId, guest.id));
   return { guest, prefs };
 }
 
 /** PUT: the body becomes the whole record. */
 export async function replacePreferences({ db, tenant, guestId, input }: Ctx & { guestId: string; input: PreferencesReplace }) {
-  const guest = await findOwned(db, guests, tenant, guestId, "guest");
+  const guest = await findGuest(db, tenant, guestId);
   const values = { allergies: input.allergies, room: input.room, loyalty: input.loyalty, updatedAt: new Date() };
   const [prefs] = await db
     .insert(guestPreferences)
@@ -36,7 +37,7 @@ function merge<T extends object>(current: T, patch: Record<string, unknown> | un
 /** PATCH: `room` and `loyalty` merge key by key (null removes a key); `allergies` is replaced whole. */
 export async function mergePreferences({ db, tenant, guestId, input }: Ctx & { guestId: string; input: PreferencesMerge }) {
   return db.transaction(async (tx) => {
-    const guest = await findOwned(tx, guests, tenant, guestId, "guest", { forUpdate: true });
+    const guest = await findGuest(tx, tenant, guestId, { forUpdate: true });
     const [current] = await tx.select().from(guestPreferences).where(eq(guestPreferences.guestId, guest.id));
     const values = {
       allergies: input.allergies ?? current?.allergies ?? [],

@@ -14,6 +14,7 @@ import { withInputShapedBodies } from "./openapi-input-shapes";
 import { rateLimit } from "./rate-limit-step";
 import { renderError } from "./render-error";
 import { operations } from "./routes";
+import { createOAuthEndpoints } from "@/server/oauth/endpoints";
 import { latestApiVersion } from "./versions";
 
 /** The OpenAPI document's header; paths come from the operations themselves. */
@@ -90,6 +91,7 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
 export function createApp(deps: ApiDeps) {
   const app = new Hono();
   app.route("/v1", createRestApi(deps));
+  app.route("/", createOAuthEndpoints(deps));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
     try {

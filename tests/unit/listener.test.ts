@@ -12,6 +12,7 @@ describe("routeFor", () => {
     "/oauth/token",
     "/oauth/revoke",
     "/oauth/token?grant_type=refresh_token",
+    "/.well-known/oauth-authorization-server",
     "/healthz",
     "/readyz",
     "/metrics",

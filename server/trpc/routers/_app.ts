@@ -3,6 +3,7 @@ import { auditRouter } from "./audit";
 import { guestsRouter } from "./guests";
 import { liveRouter } from "./live";
 import { mailRouter } from "./mail";
+import { oauthRouter } from "./oauth";
 import { propertiesRouter } from "./properties";
 
 /** The dashboard's API: one sub-router per capability, each calling that capability's services. */
@@ -12,6 +13,7 @@ export const appRouter = router({
   guests: guestsRouter,
   live: liveRouter,
   mail: mailRouter,
+  oauth: oauthRouter,
 });
 
 export type AppRouter = typeof appRouter;
