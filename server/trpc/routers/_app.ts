@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from "../init";
 import { auditRouter } from "./audit";
+import { developersRouter } from "./developers";
 import { guestsRouter } from "./guests";
 import { propertiesRouter } from "./properties";
 
@@ -8,6 +9,7 @@ export const appRouter = router({
   properties: propertiesRouter,
   audit: auditRouter,
   guests: guestsRouter,
+  developers: developersRouter,
 });
 
 export type AppRouter = typeof appRouter;
