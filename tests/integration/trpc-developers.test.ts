@@ -135,7 +135,7 @@ describe("developer console over tRPC", { timeout: 60_000 }, () => {
     const got = receiver.requests.find((r) => r.url === "/log")!;
     expect(attempt.request.body).toBe(got.body);
     expect(attempt.request.headers!["service-signature"]).toBe(got.headers["service-signature"]);
-    expect(verifyWebhook(attempt.request.body, attempt.request.headers!["service-signature"], endpoint.secret, 600).id).toBe(detail.event_id);
+    expect(verifyWebhook(attempt.request.body, attempt.request.headers!["service-signature"], endpoint.secret, { toleranceSeconds: 600 }).id).toBe(detail.event_id);
 
     const health = (await owner.webhooks.list({})).data.find((e) => e.id === endpoint.id)!;
     expect(health.stats).toMatchObject({ attempts_24h: 1, success_rate_24h: 1, waiting: 0 });
