@@ -41,12 +41,12 @@ async function causeEvent(page: Page) {
 }
 
 /** Creates an endpoint through the dialog; lands on its page and returns its id. */
-async function createEndpoint(page: Page, path: string) {
+async function createEndpoint(page: Page, path: string, group = "All guests events") {
   await page.goto("/developers/webhooks");
   await page.getByRole("button", { name: "New endpoint" }).first().click();
   const dialog = page.getByRole("dialog", { name: "New webhook endpoint" });
   await dialog.getByLabel("Endpoint URL").fill(`${base}${path}`);
-  await dialog.getByLabel("All guests events").check();
+  await dialog.getByLabel(group).check();
   await dialog.getByRole("button", { name: "Create endpoint" }).click();
   await page.waitForURL(/\/developers\/webhooks\/we_/);
   return page.url().split("/").pop()!;
@@ -112,25 +112,28 @@ test.describe("developer console", () => {
     await causeEvent(page);
     await expect(page.getByTestId("held-count")).toHaveText(/[1-9]/, { timeout: 15_000 });
     await page.goto("/developers/outbox");
-    await expect(page.getByTestId("mail").filter({ hasText: id }).first()).toBeVisible();
+    await expect(page.getByTestId("mail").filter({ hasText: path }).first()).toBeVisible();
 
     answers.delete(path);
     await page.goto(`/developers/webhooks/${id}`);
     await page.getByRole("button", { name: "Re-enable" }).click();
     await expect(banner).toHaveCount(0);
     await expect(page.getByTestId("waiting-banner")).toHaveCount(0, { timeout: 30_000 });
-    await expect(page.getByTestId("delivery-row").filter({ hasText: "Succeeded" })).toHaveCount(4, { timeout: 30_000 });
+    // Other specs' guests reach this endpoint too: at least our four, and none left held.
+    await expect.poll(() => page.getByTestId("delivery-row").filter({ visible: true, hasText: "Succeeded" }).count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
+    await expect(page.getByTestId("delivery-row").filter({ visible: true, hasText: "Held" })).toHaveCount(0);
   });
 
   test("a test event the receiver verifies; reveal and rotate the secret", async ({ page }) => {
     const path = `/ping-${Date.now()}`;
-    await createEndpoint(page, path);
+    await createEndpoint(page, path, "All housekeeping events");
+    const pings = () => got.filter((g) => g.path === path && g.body.includes('"type":"ping"'));
     await page.getByRole("button", { name: "Reveal" }).click();
     const secret = (await page.getByTestId("current-secret").textContent())!.trim();
     expect(secret).toMatch(/^whsec_/);
     await page.getByRole("button", { name: "Send test event" }).click();
-    await expect.poll(() => got.filter((g) => g.path === path).length, { timeout: 20_000 }).toBe(1);
-    const ping = got.find((g) => g.path === path)!;
+    await expect.poll(() => pings().length, { timeout: 20_000 }).toBe(1);
+    const ping = pings()[0];
     expect(verifyWebhook(ping.body, ping.headers["service-signature"], secret).type).toBe("ping");
     await expect(page.getByTestId("delivery-row").first()).toContainText("ping");
 
@@ -143,8 +146,8 @@ test.describe("developer console", () => {
     const fresh = (await page.getByTestId("current-secret").textContent())!.trim();
     expect(fresh).not.toBe(secret);
     await page.getByRole("button", { name: "Send test event" }).click();
-    await expect.poll(() => got.filter((g) => g.path === path).length, { timeout: 20_000 }).toBe(2);
-    const second = got.filter((g) => g.path === path)[1];
+    await expect.poll(() => pings().length, { timeout: 20_000 }).toBe(2);
+    const second = pings()[1];
     // Both secrets verify during the overlap.
     expect(verifyWebhook(second.body, second.headers["service-signature"], fresh).type).toBe("ping");
     expect(verifyWebhook(second.body, second.headers["service-signature"], secret).type).toBe("ping");
