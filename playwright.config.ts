@@ -64,6 +64,11 @@ export default defineConfig({
       NEXTAUTH_SECRET: "e2e-only-secret-0123456789abcdefghijklmnop",
       NEXTAUTH_URL: baseURL,
       LOG_LEVEL: "warn",
+      // Developer console specs deliver to receivers on 127.0.0.1 and need retries and the breaker in seconds.
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
+      WEBHOOK_RETRY_SCHEDULE: "2",
+      WEBHOOK_BREAKER_MIN_ATTEMPTS: "3",
+      WEBHOOK_BREAKER_WINDOW_SECONDS: "120",
     },
   },
 });

@@ -9,7 +9,12 @@ export type NavItem = { href: string; label: string; area: Area; section?: "Deve
 export const navItems: NavItem[] = [
   { href: "/", label: "Home", area: "dashboard" },
   { href: "/guests", label: "Guests", area: "guests" },
+  { href: "/developers/webhooks", label: "Webhooks", area: "developers", section: "Developers" },
+  { href: "/developers/deliveries", label: "Deliveries", area: "developers", section: "Developers" },
+  { href: "/developers/events", label: "Events", area: "developers", section: "Developers" },
+  { href: "/developers/api-keys", label: "API keys", area: "developers", section: "Developers" },
   { href: "/developers/apps", label: "OAuth apps", area: "developers", section: "Developers" },
   { href: "/developers/installs", label: "Installed apps", area: "developers", section: "Developers" },
+  { href: "/developers/outbox", label: "Mail outbox", area: "developers", section: "Developers" },
   { href: "/docs", label: "API reference", area: "developers", section: "Developers" },
 ];

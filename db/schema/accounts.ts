@@ -41,6 +41,8 @@ export const apiKeys = pgTable(
     allowedIps: text("allowed_ips").array().notNull().default([]),
     createdAt: ts("created_at").notNull().defaultNow(),
     revokedAt: ts("revoked_at"),
+    /** Last authenticated use, written at most once a minute per key (keeps the auth path cheap). */
+    lastUsedAt: ts("last_used_at"),
   },
   (t) => [uniqueIndex("api_keys_hash_key").on(t.keyHash), index("api_keys_account_idx").on(t.accountId)],
 );

@@ -16,6 +16,8 @@ export const webhookEndpoints = pgTable(
     apiVersion: text("api_version").notNull(),
     status: text("status", { enum: ["enabled", "disabled"] }).notNull().default("enabled"),
     disabledReason: text("disabled_reason", { enum: ["circuit_breaker", "manual"] }),
+    /** When it was last disabled (by the breaker or by hand); null while enabled. */
+    disabledAt: ts("disabled_at"),
     /** When it was last (re-)enabled: the circuit breaker only weighs attempts after it. */
     enabledAt: ts("enabled_at").notNull().defaultNow(),
     ...timestamps(),
@@ -58,8 +60,8 @@ export const webhookDeliveries = pgTable(
       .references(() => events.id),
     eventType: text("event_type").notNull(),
     eventCreatedAt: ts("event_created_at").notNull(),
-    /** `event`: the fan-out of a new event; `replay` and `backfill`: asked for through the API. */
-    source: text("source", { enum: ["event", "replay", "backfill"] }).notNull(),
+    /** `event`: the fan-out of a new event; `replay` and `backfill`: asked for through the API; `test`: a `ping` from the dashboard. */
+    source: text("source", { enum: ["event", "replay", "backfill", "test"] }).notNull(),
     backfillId: text("backfill_id"),
     /** Position within its backfill: a backfill's first attempts go out strictly in this order. */
     backfillSeq: integer("backfill_seq"),
@@ -92,6 +94,9 @@ export const webhookAttempts = pgTable(
       .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
     endpointId: text("endpoint_id").notNull(),
     number: integer("number").notNull(),
+    /** The request as sent (the body is the event's envelope, rebuilt from the event row). Null on attempts made before it was recorded. */
+    requestUrl: text("request_url"),
+    requestHeaders: jsonb("request_headers").$type<Record<string, string>>(),
     startedAt: ts("started_at").notNull(),
     latencyMs: integer("latency_ms").notNull(),
     responseStatus: integer("response_status"),

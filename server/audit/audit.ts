@@ -36,6 +36,8 @@ const auditAreas: Record<string, Area> = {
   room_type: "rates",
   rate_plan: "rates",
   inventory_hold: "availability",
+  webhook_endpoint: "developers",
+  api_key: "developers",
 };
 
 export const auditAreaOf = (objectType: string): Area => auditAreas[objectType] ?? "settings";

@@ -5,6 +5,7 @@ import { ApiError } from "@/server/errors";
 import { limitsFor, type RateLimits } from "@/server/accounts/plans";
 import { authenticateAccessToken } from "@/server/oauth/access-tokens";
 import type { Scope } from "./scopes";
+import { lastUsedResolutionMs, touchApiKey } from "./api-keys";
 import { hashToken } from "./tokens";
 
 /** Who a bearer token speaks for. */
@@ -36,6 +37,9 @@ async function authenticateApiKey(db: Executor, token: string): Promise<Principa
     .limit(1);
   if (!row) throw new ApiError("invalid_token", "The API key is not valid.");
   if (row.key.revokedAt) throw new ApiError("token_revoked", "The API key has been revoked.");
+  const now = Date.now();
+  // At most one write a minute per key: the common request reads and moves on.
+  if (!row.key.lastUsedAt || now - row.key.lastUsedAt.getTime() >= lastUsedResolutionMs) await touchApiKey(db, row.key.id, new Date(now));
   return {
     kind: "api_key",
     credentialId: row.key.id,

@@ -101,20 +101,21 @@ export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: stri
   const body = JSON.stringify(presentEvent(event));
   const startedAt = new Date();
   const timestamp = Math.floor(startedAt.getTime() / 1000);
+  const requestHeaders = {
+    "content-type": "application/json",
+    "user-agent": "Innkeep-Webhooks/1",
+    "service-signature": signatureHeaderValue(
+      secrets.map((s) => s.secret),
+      timestamp,
+      body,
+    ),
+    "service-request-id": newId("request"),
+    "service-delivery-id": delivery.id,
+  };
   const exchange = await sendWebhook({
     url: endpoint.url,
     body,
-    headers: {
-      "content-type": "application/json",
-      "user-agent": "Innkeep-Webhooks/1",
-      "service-signature": signatureHeaderValue(
-        secrets.map((s) => s.secret),
-        timestamp,
-        body,
-      ),
-      "service-request-id": newId("request"),
-      "service-delivery-id": delivery.id,
-    },
+    headers: requestHeaders,
     timeoutMs: settings.attemptTimeoutMs,
     blockPrivateNetworks: settings.blockPrivateNetworks,
     lookup: deps.lookup,
@@ -154,6 +155,9 @@ export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: stri
       deliveryId: delivery.id,
       endpointId: endpoint.id,
       number,
+      // What was sent, for the dashboard's attempt view and "copy as curl" (the body is the event's envelope).
+      requestUrl: endpoint.url,
+      requestHeaders,
       startedAt,
       latencyMs: exchange.latencyMs,
       responseStatus: exchange.status,

@@ -40,7 +40,7 @@ export async function weighBreaker(tx: Tx, endpoint: Endpoint, settings: Webhook
 
   const [opened] = await tx
     .update(webhookEndpoints)
-    .set({ status: "disabled", disabledReason: "circuit_breaker", updatedAt: now })
+    .set({ status: "disabled", disabledReason: "circuit_breaker", disabledAt: now, updatedAt: now })
     .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.status, "enabled")))
     .returning();
   if (!opened) return null;

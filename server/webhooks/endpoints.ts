@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { webhookEndpoints, webhookSecrets } from "@/db/schema";
 import type { EventType } from "@/server/events/types";
 import { newId, randomToken } from "@/server/ids";
@@ -99,7 +99,7 @@ export async function enableEndpoint({ db, tenant, id }: Ctx & { id: string }) {
   const now = new Date();
   const [updated] = await db
     .update(webhookEndpoints)
-    .set({ status: "enabled", disabledReason: null, enabledAt: now, updatedAt: now })
+    .set({ status: "enabled", disabledReason: null, disabledAt: null, enabledAt: now, updatedAt: now })
     .where(eq(webhookEndpoints.id, endpoint.id))
     .returning();
   const resumed = await resumeDeliveries(db, endpoint.id);
@@ -111,10 +111,22 @@ export async function enableEndpoint({ db, tenant, id }: Ctx & { id: string }) {
 export async function disableEndpoint({ db, tenant, id }: Ctx & { id: string }) {
   const endpoint = await getEndpoint({ db, tenant, id });
   if (endpoint.status === "disabled") return endpoint;
+  const now = new Date();
   const [updated] = await db
     .update(webhookEndpoints)
-    .set({ status: "disabled", disabledReason: "manual", updatedAt: new Date() })
+    .set({ status: "disabled", disabledReason: "manual", disabledAt: now, updatedAt: now })
     .where(eq(webhookEndpoints.id, endpoint.id))
     .returning();
   return updated;
+}
+
+/** The endpoint's signing secrets still valid, newest first (the dashboard's "reveal"; more than one during a rotation). */
+export async function listSecrets({ db, tenant, id }: Ctx & { id: string }) {
+  const endpoint = await getEndpoint({ db, tenant, id });
+  const rows = await db
+    .select({ secret: webhookSecrets.secret, createdAt: webhookSecrets.createdAt, expiresAt: webhookSecrets.expiresAt })
+    .from(webhookSecrets)
+    .where(and(eq(webhookSecrets.endpointId, endpoint.id), or(isNull(webhookSecrets.expiresAt), gt(webhookSecrets.expiresAt, sql`now()`))))
+    .orderBy(desc(webhookSecrets.createdAt));
+  return rows;
 }

@@ -1,5 +1,10 @@
 import type { webhookBackfills, webhookEndpoints } from "@/db/schema";
+import { presentEvent } from "@/server/events/present";
 import type { DeliveryWithAttempts } from "./deliveries";
+import { outcomeOf, type DeliveryLogRow, type getDeliveryDetail } from "./delivery-log";
+import type { EndpointStats } from "./endpoint-stats";
+
+type DeliveryDetail = Awaited<ReturnType<typeof getDeliveryDetail>>;
 
 type Endpoint = typeof webhookEndpoints.$inferSelect;
 
@@ -59,4 +64,54 @@ export const presentBackfill = (b: typeof webhookBackfills.$inferSelect) => ({
   events_queued: b.eventsQueued,
   created_at: b.createdAt.toISOString(),
   updated_at: b.updatedAt.toISOString(),
+});
+
+// The dashboard's views (developer console): the API objects plus what a person debugging needs.
+
+/** The endpoint with when it was disabled and its 24-hour health. */
+export const presentEndpointHealth = (e: Endpoint, stats: EndpointStats | undefined) => ({
+  ...presentEndpoint(e),
+  disabled_at: e.disabledAt?.toISOString() ?? null,
+  stats: {
+    attempts_24h: stats?.attempts ?? 0,
+    success_rate_24h: stats?.successRate ?? null,
+    p95_latency_ms_24h: stats?.p95LatencyMs ?? null,
+    waiting: stats?.waiting ?? 0,
+  },
+});
+
+/** A row of the delivery log: where it stands and how its latest attempt went. */
+export const presentLogRow = (d: DeliveryLogRow) => ({
+  id: d.id,
+  endpoint_id: d.endpointId,
+  endpoint_url: d.endpoint?.url ?? null,
+  event_id: d.eventId,
+  event_type: d.eventType,
+  source: d.source,
+  status: d.status,
+  outcome: outcomeOf(d.status, d.endpoint?.status),
+  attempt_count: d.attemptCount,
+  next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
+  created_at: d.createdAt.toISOString(),
+  last_attempt: d.lastAttempt
+    ? { started_at: d.lastAttempt.startedAt.toISOString(), response_status: d.lastAttempt.responseStatus, latency_ms: d.lastAttempt.latencyMs, error: d.lastAttempt.error }
+    : null,
+});
+
+/** A delivery's attempt timeline, each attempt with the request as sent and the answer as stored. */
+export const presentDeliveryDetail = ({ delivery, endpoint, event, requestBody }: DeliveryDetail) => ({
+  ...presentDelivery(delivery),
+  outcome: outcomeOf(delivery.status, endpoint?.status),
+  endpoint: endpoint ? { id: endpoint.id, url: endpoint.url, status: endpoint.status, disabled_reason: endpoint.disabledReason ?? null } : null,
+  event: presentEvent(event),
+  attempts: delivery.attempts.map((a) => ({
+    id: a.id,
+    number: a.number,
+    started_at: a.startedAt.toISOString(),
+    latency_ms: a.latencyMs,
+    outcome: a.outcome,
+    request: { method: "POST" as const, url: a.requestUrl ?? endpoint?.url ?? null, headers: a.requestHeaders ?? null, body: requestBody },
+    response: { status: a.responseStatus, headers: a.responseHeaders, body: a.responseBody },
+    error: a.error,
+  })),
 });

@@ -81,7 +81,7 @@ export const deliverySchema = z
     endpoint_id: z.string(),
     event_id: z.string(),
     event_type: z.string(),
-    source: z.enum(["event", "replay", "backfill"]),
+    source: z.enum(["event", "replay", "backfill", "test"]),
     backfill_id: z.string().nullable(),
     status: z.enum(deliveryStatuses),
     attempt_count: z.number().int(),

@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from "../init";
 import { auditRouter } from "./audit";
+import { developersRouter } from "./developers";
 import { guestsRouter } from "./guests";
 import { liveRouter } from "./live";
 import { mailRouter } from "./mail";
@@ -14,6 +15,7 @@ export const appRouter = router({
   live: liveRouter,
   mail: mailRouter,
   oauth: oauthRouter,
+  developers: developersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,239 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import { useState, type FormEvent } from "react";
+import { AuditTrail } from "@/components/audit/audit-trail";
+import { useTRPC } from "@/components/trpc/client";
+import { callError } from "@/components/trpc/errors";
+import { Alert, Badge, Button, Field, Input, PageHeader, Textarea } from "@/components/ui";
+import { DataTable, type ColumnDef } from "@/components/ui/data-table";
+import { ConfirmDialog, Dialog, DialogClose } from "@/components/ui/dialog";
+import { toast } from "@/components/ui/toaster";
+import { scopeDescriptions, scopes, type Scope } from "@/server/auth/scopes";
+import type { AppRouter } from "@/server/trpc/routers/_app";
+import { CopyButton, relative, when } from "./common";
+
+type Key = inferRouterOutputs<AppRouter>["developers"]["apiKeys"]["list"][number];
+
+function CreateKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const [chosen, setChosen] = useState<Scope[]>([]);
+  const [ips, setIps] = useState("");
+  const create = useMutation(
+    trpc.developers.apiKeys.create.mutationOptions({
+      onSuccess: async (k) => {
+        await queryClient.invalidateQueries(trpc.developers.apiKeys.list.queryFilter());
+        onCreated(k.key);
+      },
+    }),
+  );
+  const failure = create.error ? callError(create.error) : null;
+  const lines = ips.split(/[\s,]+/).filter(Boolean);
+  const ipError = failure?.param?.startsWith("allowed_ips") ? failure.message : null;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate({ name: name.trim() || undefined, scopes: chosen, allowed_ips: lines });
+  };
+  return (
+    <form onSubmit={submit} aria-label="New API key" className="space-y-4">
+      <Field label="Name (optional)" htmlFor="key-name" hint="Say what uses it: “Channel manager”, “Revenue dashboard”.">
+        <Input id="key-name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+      </Field>
+      <fieldset>
+        <legend className="mb-1 text-xs font-medium text-stone-600">Scopes (a write scope does not include reading)</legend>
+        <div className="grid gap-1.5 sm:grid-cols-2">
+          {scopes.map((s) => (
+            <label key={s} className="flex items-start gap-2 text-sm">
+              <input type="checkbox" className="mt-0.5 h-4 w-4 accent-teal-700" checked={chosen.includes(s)} onChange={(e) => setChosen((c) => (e.target.checked ? [...c, s] : c.filter((x) => x !== s)))} />
+              <span>
+                <span className="font-mono text-xs text-stone-900">{s}</span>
+                <span className="block text-xs text-stone-500">{scopeDescriptions[s]}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        {failure?.param === "scopes" ? (
+          <p role="alert" className="mt-1 text-xs text-red-700" data-field-error="scopes">
+            Choose at least one scope.
+          </p>
+        ) : null}
+      </fieldset>
+      <Field label="Allowed IP addresses (optional)" htmlFor="key-ips" error={ipError} hint="One IPv4/IPv6 address or CIDR range per line. Empty: any address.">
+        <Textarea id="key-ips" rows={3} className="font-mono" placeholder={"203.0.113.0/24\n2001:db8::/32"} value={ips} onChange={(e) => setIps(e.target.value)} aria-invalid={!!ipError || undefined} />
+      </Field>
+      {failure && !ipError && failure.param !== "scopes" ? <Alert>{failure.message}</Alert> : null}
+      <div className="flex justify-end gap-2">
+        <DialogClose asChild>
+          <Button type="button" variant="secondary">
+            Cancel
+          </Button>
+        </DialogClose>
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? "Creating…" : "Create key"}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function RevokeButton({ k }: { k: Key }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const revoke = useMutation(
+    trpc.developers.apiKeys.revoke.mutationOptions({
+      onSuccess: async () => {
+        setOpen(false);
+        toast.success("Key revoked; the API refuses it from now on.");
+        await queryClient.invalidateQueries(trpc.developers.apiKeys.list.queryFilter());
+        await queryClient.invalidateQueries(trpc.audit.list.queryFilter());
+      },
+    }),
+  );
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={(o) => {
+        revoke.reset();
+        setOpen(o);
+      }}
+      trigger={
+        <Button variant="ghost" className="px-2 py-1 text-xs text-red-700" aria-label={`Revoke ${k.name ?? k.prefix}`}>
+          Revoke
+        </Button>
+      }
+      title="Revoke this API key?"
+      description={
+        <>
+          Every request with <span className="font-mono">{k.prefix}…</span>
+          {k.name ? ` (${k.name})` : ""} is refused with 401 from now on. This cannot be undone.
+        </>
+      }
+      confirmLabel="Revoke key"
+      danger
+      pending={revoke.isPending}
+      error={revoke.error ? callError(revoke.error).message : null}
+      onConfirm={() => revoke.mutate({ id: k.id })}
+    />
+  );
+}
+
+function HistoryButton({ k }: { k: Key }) {
+  return (
+    <Dialog
+      title={`History of ${k.name ?? k.prefix}`}
+      trigger={
+        <Button variant="ghost" className="px-2 py-1 text-xs" aria-label={`History of ${k.name ?? k.prefix}`}>
+          History
+        </Button>
+      }
+    >
+      <AuditTrail objectType="api_key" objectId={k.id} />
+    </Dialog>
+  );
+}
+
+const columns: ColumnDef<Key>[] = [
+  {
+    id: "name",
+    header: "Key",
+    meta: { primary: true },
+    cell: ({ row: { original: k } }) => (
+      <span className="min-w-0">
+        <span className="font-medium text-stone-900">{k.name ?? "Unnamed key"}</span>
+        <span className="block font-mono text-xs text-stone-500">{k.prefix}…</span>
+      </span>
+    ),
+  },
+  { id: "status", header: "Status", cell: ({ row: { original: k } }) => (k.revoked_at ? <Badge tone="red">Revoked {when(k.revoked_at)}</Badge> : <Badge tone="teal">Active</Badge>) },
+  { id: "scopes", header: "Scopes", cell: ({ row: { original: k } }) => <span className="break-words font-mono text-xs text-stone-700">{k.scopes.join(" ")}</span> },
+  { id: "ips", header: "Allowed IPs", cell: ({ row: { original: k } }) => <span className="break-all font-mono text-xs">{k.allowed_ips.length ? k.allowed_ips.join(", ") : "Any"}</span> },
+  { id: "created", header: "Created", cell: ({ row: { original: k } }) => <span className="text-xs">{when(k.created_at)}</span> },
+  {
+    id: "used",
+    header: "Last used",
+    cell: ({ row: { original: k } }) => (
+      <span className="text-xs" title={k.last_used_at ? when(k.last_used_at) : undefined} data-testid="last-used">
+        {k.last_used_at ? relative(k.last_used_at) : "Never"}
+      </span>
+    ),
+  },
+  {
+    id: "actions",
+    header: "Actions",
+    cell: ({ row: { original: k } }) => (
+      <span className="flex flex-wrap gap-1">
+        <HistoryButton k={k} />
+        {k.revoked_at ? null : <RevokeButton k={k} />}
+      </span>
+    ),
+  },
+];
+
+/** /developers/api-keys: keys with scopes, allow-lists and last use; create (shown once) and revoke. */
+export function ApiKeysView() {
+  const trpc = useTRPC();
+  const keys = useQuery({ ...trpc.developers.apiKeys.list.queryOptions(), refetchInterval: 30_000 });
+  const [creating, setCreating] = useState(false);
+  const [formKey, setFormKey] = useState(0);
+  const [shown, setShown] = useState<string | null>(null);
+  const newButton = (
+    <Button
+      onClick={() => {
+        setFormKey((n) => n + 1);
+        setCreating(true);
+      }}
+    >
+      New API key
+    </Button>
+  );
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description={
+          <>
+            Keys belong to the account and reach both data sets: a request picks live or sandbox with the <code className="font-mono">Service-Environment</code> header. Last use is updated at most once a minute.
+          </>
+        }
+        actions={newButton}
+      />
+      <DataTable
+        label="API keys"
+        columns={columns}
+        data={keys.data}
+        loading={keys.isLoading}
+        error={keys.error ? callError(keys.error).message : null}
+        onRetry={() => keys.refetch()}
+        rowKey={(k) => k.id}
+        rowProps={(k) => ({ "data-testid": `key-${k.prefix}`, className: k.revoked_at ? "opacity-60" : undefined })}
+        empty={{ title: "No API keys yet", children: "Create a key for each integration, with only the scopes it needs.", action: newButton }}
+      />
+      <Dialog open={creating} onOpenChange={setCreating} title="New API key" size="lg">
+        <CreateKeyForm
+          key={formKey}
+          onCreated={(key) => {
+            setCreating(false);
+            setShown(key);
+          }}
+        />
+      </Dialog>
+      <Dialog open={shown !== null} onOpenChange={(o) => (o ? null : setShown(null))} title="Your new API key" description="Copy it now: it is shown only once, and Innkeep keeps only its hash.">
+        <div className="space-y-3">
+          <code className="block break-all rounded-md bg-stone-900 p-3 font-mono text-xs text-stone-100" data-testid="new-key">
+            {shown}
+          </code>
+          <div className="flex flex-wrap justify-end gap-2">
+            <CopyButton text={shown ?? ""} label="Copy key" />
+            <DialogClose asChild>
+              <Button>I have stored it</Button>
+            </DialogClose>
+          </div>
+        </div>
+      </Dialog>
+    </>
+  );
+}

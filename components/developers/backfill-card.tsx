@@ -1,0 +1,97 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useTRPC } from "@/components/trpc/client";
+import { callError } from "@/components/trpc/errors";
+import { Alert, Badge, Button, Card, Field, Input } from "@/components/ui";
+import { eventGroups, fromLocalInput, localInput, when } from "./common";
+
+/** Live progress of one backfill: queued, sent, failed, polled until every delivery settles. */
+function Progress({ endpointId, id }: { endpointId: string; id: string }) {
+  const trpc = useTRPC();
+  const p = useQuery({ ...trpc.developers.webhooks.backfillProgress.queryOptions({ endpoint_id: endpointId, id }), refetchInterval: (q) => (q.state.data?.finished ? false : 1_500) });
+  if (!p.data) return <p className="text-xs text-stone-500">Loading progress…</p>;
+  const b = p.data;
+  const pct = b.events_total ? Math.round(((b.sent + b.failed) / b.events_total) * 100) : 100;
+  return (
+    <div className="space-y-1.5 rounded-md border border-stone-200 p-3" data-testid="backfill-progress" aria-live="polite">
+      <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-stone-600">
+        <span>
+          {when(b.since)} → {when(b.until)}
+        </span>
+        <Badge tone={b.finished ? "teal" : "blue"}>{b.finished ? "Finished" : b.status === "completed" ? "Delivering" : "Queuing"}</Badge>
+      </div>
+      <div className="h-2 w-full overflow-hidden rounded bg-stone-100" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label="Backfill progress">
+        <div className="h-full bg-teal-600 transition-all" style={{ width: `${pct}%` }} />
+      </div>
+      <p className="text-xs text-stone-700">
+        {b.events_total} events · {b.events_queued} queued · <span data-testid="backfill-sent">{b.sent} sent</span> · {b.failed} failed · {b.waiting} waiting
+      </p>
+    </div>
+  );
+}
+
+/** Backfill: re-send a window of past events (within 72 hours) to this endpoint, with live progress. */
+export function BackfillCard({ endpointId, enabledEvents }: { endpointId: string; enabledEvents: string[] }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const now = new Date();
+  const [since, setSince] = useState(localInput(new Date(now.getTime() - 3_600_000)));
+  const [until, setUntil] = useState(localInput(now));
+  const [types, setTypes] = useState<string[]>([]);
+  const recent = useQuery(trpc.developers.webhooks.backfills.queryOptions({ endpoint_id: endpointId }));
+  const start = useMutation(
+    trpc.developers.webhooks.backfill.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries(trpc.developers.webhooks.backfills.queryFilter());
+      },
+    }),
+  );
+  const selectable = enabledEvents.includes("*") ? eventGroups.flatMap((g) => g.types) : enabledEvents;
+  const failure = start.error ? callError(start.error) : null;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    start.mutate({ endpoint_id: endpointId, since: fromLocalInput(since)!, until: fromLocalInput(until)!, ...(types.length ? { event_types: types as never } : {}) });
+  };
+  return (
+    <Card title="Backfill">
+      <form onSubmit={submit} aria-label="Backfill" className="space-y-3">
+        <p className="text-xs text-stone-500">Sends the events of a window (inside the last 72 hours, at most 10,000) again, in their original order.</p>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Field label="From" htmlFor="backfill-since" error={failure?.param === "since" ? failure.message : null}>
+            <Input id="backfill-since" type="datetime-local" required value={since} onChange={(e) => setSince(e.target.value)} />
+          </Field>
+          <Field label="To" htmlFor="backfill-until" error={failure?.param === "until" ? failure.message : null}>
+            <Input id="backfill-until" type="datetime-local" required value={until} onChange={(e) => setUntil(e.target.value)} />
+          </Field>
+        </div>
+        <details className="text-sm">
+          <summary className="cursor-pointer text-xs font-medium text-stone-600">Event types ({types.length ? types.length : "all the endpoint selects"})</summary>
+          <div className="mt-2 grid gap-1 sm:grid-cols-2">
+            {selectable.map((t) => (
+              <label key={t} className="flex items-center gap-2 font-mono text-xs">
+                <input type="checkbox" className="h-3.5 w-3.5 accent-teal-700" checked={types.includes(t)} onChange={(e) => setTypes((cur) => (e.target.checked ? [...cur, t] : cur.filter((x) => x !== t)))} />
+                {t}
+              </label>
+            ))}
+          </div>
+        </details>
+        {failure && failure.param !== "since" && failure.param !== "until" ? <Alert>{failure.message}</Alert> : null}
+        <div className="flex justify-end">
+          <Button type="submit" variant="secondary" disabled={start.isPending}>
+            {start.isPending ? "Starting…" : "Start backfill"}
+          </Button>
+        </div>
+      </form>
+      {recent.data?.length ? (
+        <div className="mt-4 space-y-2">
+          <h3 className="text-xs font-semibold uppercase tracking-wide text-stone-500">Recent backfills</h3>
+          {recent.data.map((b) => (
+            <Progress key={b.id} endpointId={endpointId} id={b.id} />
+          ))}
+        </div>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,113 @@
+"use client";
+
+import { Check, Copy } from "lucide-react";
+import { useState } from "react";
+import { Badge, Button, type BadgeTone } from "@/components/ui";
+import { toast } from "@/components/ui/toaster";
+
+/** A date and time in the viewer's locale, seconds included (deliveries happen seconds apart). */
+export const when = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" }) : "—";
+
+/** "3 min ago", "in 20 s": for next attempts and last use. */
+export function relative(iso: string | null | undefined, now = Date.now()) {
+  if (!iso) return "—";
+  const s = Math.round((new Date(iso).getTime() - now) / 1000);
+  const abs = Math.abs(s);
+  const text = abs < 60 ? `${abs} s` : abs < 3600 ? `${Math.round(abs / 60)} min` : abs < 86_400 ? `${Math.round(abs / 3600)} h` : `${Math.round(abs / 86_400)} d`;
+  return s >= 0 ? `in ${text}` : `${text} ago`;
+}
+
+export type Outcome = "succeeded" | "failed" | "pending" | "held";
+const outcomeTone: Record<Outcome, BadgeTone> = { succeeded: "teal", failed: "red", pending: "blue", held: "amber" };
+const outcomeLabel: Record<Outcome, string> = { succeeded: "Succeeded", failed: "Failed", pending: "Pending", held: "Held" };
+
+/** Where a delivery stands; "held": waiting for its disabled endpoint. */
+export const OutcomeBadge = ({ outcome }: { outcome: Outcome }) => <Badge tone={outcomeTone[outcome]}>{outcomeLabel[outcome]}</Badge>;
+
+/** An HTTP answer (or its absence), coloured by class. */
+export function HttpStatus({ status, error }: { status: number | null; error?: string | null }) {
+  if (status === null) return <Badge tone="red">{error ? "No answer" : "—"}</Badge>;
+  const tone: BadgeTone = status < 300 ? "teal" : status < 400 ? "violet" : status < 500 ? "amber" : "red";
+  return <Badge tone={tone}>{status}</Badge>;
+}
+
+export function EndpointStatus({ status, reason, since }: { status: "enabled" | "disabled"; reason: "circuit_breaker" | "manual" | null; since?: string | null }) {
+  if (status === "enabled") return <Badge tone="teal">Enabled</Badge>;
+  return (
+    <span className="inline-flex flex-wrap items-center gap-1.5">
+      <Badge tone="red">{reason === "circuit_breaker" ? "Disabled by circuit breaker" : "Disabled by hand"}</Badge>
+      {since ? <span className="text-xs text-stone-500">since {when(since)}</span> : null}
+    </span>
+  );
+}
+
+/** Copies text to the clipboard and says so. */
+export function CopyButton({ text, label = "Copy", variant = "secondary" }: { text: string; label?: string; variant?: "secondary" | "ghost" }) {
+  const [done, setDone] = useState(false);
+  return (
+    <Button
+      type="button"
+      variant={variant}
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+          setDone(true);
+          setTimeout(() => setDone(false), 1500);
+          toast.success("Copied to the clipboard");
+        } catch {
+          toast.error("The browser refused the clipboard; select the text and copy it by hand.");
+        }
+      }}
+    >
+      {done ? <Check className="h-3.5 w-3.5" aria-hidden /> : <Copy className="h-3.5 w-3.5" aria-hidden />}
+      {label}
+    </Button>
+  );
+}
+
+/** Pre-formatted text that wraps instead of widening the page; JSON is indented when it parses. */
+export function Code({ text, label, maxHeight = "max-h-80" }: { text: string; label?: string; maxHeight?: string }) {
+  let shown = text;
+  try {
+    shown = JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    // not JSON: shown as stored
+  }
+  return (
+    <pre aria-label={label} tabIndex={0} className={`${maxHeight} overflow-auto whitespace-pre-wrap break-all rounded-md bg-stone-900 p-3 font-mono text-xs text-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600`}>
+      {shown || <span className="text-stone-400">(empty)</span>}
+    </pre>
+  );
+}
+
+/** Headers as a two-column list. */
+export function HeaderList({ headers, label }: { headers: Record<string, string> | null; label: string }) {
+  if (!headers) return <p className="text-xs text-stone-500">Not recorded for attempts made before this version.</p>;
+  const entries = Object.entries(headers);
+  if (!entries.length) return <p className="text-xs text-stone-500">None.</p>;
+  return (
+    <dl aria-label={label} className="grid grid-cols-1 gap-x-3 gap-y-0.5 font-mono text-xs sm:grid-cols-[minmax(0,12rem)_minmax(0,1fr)]">
+      {entries.map(([k, v]) => (
+        <div key={k} className="contents">
+          <dt className="break-all text-stone-500">{k}</dt>
+          <dd className="mb-1 break-all text-stone-800 sm:mb-0">{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The 12 event types by resource, for selectors and filters. */
+export const eventGroups: { resource: string; types: string[] }[] = [
+  { resource: "Reservations", types: ["reservation.created", "reservation.updated", "reservation.cancelled", "reservation.checked_in", "reservation.checked_out"] },
+  { resource: "Payments", types: ["payment.succeeded", "payment.failed", "payment.refunded"] },
+  { resource: "Guests", types: ["guest.created"] },
+  { resource: "Housekeeping", types: ["housekeeping.status_changed"] },
+  { resource: "Rates and inventory", types: ["rate.updated", "inventory.updated"] },
+];
+export const allEventTypes = eventGroups.flatMap((g) => g.types);
+
+/** `datetime-local` value (local time) ⇄ ISO instant. */
+export const localInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+export const fromLocalInput = (value: string) => (value ? new Date(value).toISOString() : undefined);

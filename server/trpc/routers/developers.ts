@@ -1,0 +1,246 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { accounts } from "@/db/schema";
+import { createApiKey, getApiKey, listApiKeys, presentApiKey, revokeApiKey } from "@/server/auth/api-keys";
+import { scopes } from "@/server/auth/scopes";
+import { ApiError } from "@/server/errors";
+import { getEvent, listEvents } from "@/server/events/events";
+import { presentEvent } from "@/server/events/present";
+import { eventTypes } from "@/server/events/types";
+import { access } from "@/server/staff/access";
+import { createBackfill } from "@/server/webhooks/backfill";
+import { backfillProgress, deliveriesOfEvent, deliveryOutcomes, getDeliveryDetail, listDeliveryLog, outcomeOf, recentBackfills, statusClasses } from "@/server/webhooks/delivery-log";
+import { getDelivery } from "@/server/webhooks/deliveries";
+import { attemptsPerHour, endpointStats } from "@/server/webhooks/endpoint-stats";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  disableEndpoint,
+  enableEndpoint,
+  getEndpoint,
+  listEndpoints,
+  listSecrets,
+  rotateSecret,
+  updateEndpoint,
+  type UrlPolicy,
+} from "@/server/webhooks/endpoints";
+import { listOutbox, type OutboxMail } from "@/server/webhooks/outbox";
+import { presentBackfill, presentDeliveryDetail, presentEndpoint, presentEndpointHealth, presentLogRow } from "@/server/webhooks/present";
+import { replayEvent } from "@/server/webhooks/replay";
+import { backfillCreateSchema, endpointCreateSchema, endpointUpdateSchema, rotateSecretSchema } from "@/server/webhooks/schemas";
+import { webhookSettings } from "@/server/webhooks/settings";
+import { sendTestEvent } from "@/server/webhooks/test-event";
+import { audit } from "../audit";
+import { roles, router, staffProcedure } from "../init";
+import { cursorList, listInput } from "../pagination";
+
+// The developer console: the same services as /v1's webhooks, events and keys; tRPC adds transport, not rules.
+const devProcedure = staffProcedure.use(roles(...access.developers));
+const id = z.string().min(1).max(64);
+const time = z.iso.datetime({ offset: true });
+const policy = (): UrlPolicy => ({ blockPrivateNetworks: webhookSettings().blockPrivateNetworks });
+
+type DevCtx = Parameters<typeof audit>[0];
+const endpointAudit = (ctx: DevCtx, action: string, objectId: string, before?: unknown, after?: unknown) =>
+  audit(ctx, { action: `webhook_endpoint.${action}`, objectType: "webhook_endpoint", objectId, before, after });
+
+async function withHealth(ctx: { db: DevCtx["db"]; tenant: DevCtx["tenant"] }, endpoint: Awaited<ReturnType<typeof getEndpoint>>) {
+  const stats = await endpointStats({ db: ctx.db, tenant: ctx.tenant, endpointIds: [endpoint.id] });
+  return presentEndpointHealth(endpoint, stats.get(endpoint.id));
+}
+
+const webhooksRouter = router({
+  list: devProcedure.input(z.strictObject({ ...listInput })).query(async ({ ctx, input }) => {
+    const list = cursorList("developers.webhooks.list", {}, input);
+    const page = await listEndpoints({ db: ctx.db, tenant: ctx.tenant, page: list.page });
+    const stats = await endpointStats({ db: ctx.db, tenant: ctx.tenant, endpointIds: page.data.map((e) => e.id) });
+    return list.envelope(page, (e) => presentEndpointHealth(e, stats.get(e.id)));
+  }),
+  get: devProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => withHealth(ctx, await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  create: devProcedure.input(endpointCreateSchema).mutation(async ({ ctx, input }) => {
+    const { endpoint, secret } = await createEndpoint({ db: ctx.db, tenant: ctx.tenant, input, version: input.api_version ?? (await accountVersion(ctx)), policy: policy() });
+    const after = presentEndpoint(endpoint);
+    await endpointAudit(ctx, "created", endpoint.id, undefined, after);
+    return { ...after, secret };
+  }),
+  update: devProcedure.input(endpointUpdateSchema.extend({ id })).mutation(async ({ ctx, input: { id, ...body } }) => {
+    const before = presentEndpoint(await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id }));
+    const after = presentEndpoint(await updateEndpoint({ db: ctx.db, tenant: ctx.tenant, id, input: body, policy: policy() }));
+    await endpointAudit(ctx, "updated", id, before, after);
+    return after;
+  }),
+  delete: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
+    const before = presentEndpoint(await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
+    const result = await deleteEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id });
+    await endpointAudit(ctx, "deleted", input.id, before);
+    return result;
+  }),
+  /** The secrets in force (more than one during a rotation). A mutation: every reveal is in the audit trail. */
+  revealSecret: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
+    const secrets = await listSecrets({ db: ctx.db, tenant: ctx.tenant, id: input.id });
+    await endpointAudit(ctx, "secret_revealed", input.id);
+    return secrets.map((s) => ({ secret: s.secret, created_at: s.createdAt.toISOString(), expires_at: s.expiresAt?.toISOString() ?? null }));
+  }),
+  rotateSecret: devProcedure.input(rotateSecretSchema.extend({ id })).mutation(async ({ ctx, input }) => {
+    const { endpoint, secret } = await rotateSecret({ db: ctx.db, tenant: ctx.tenant, id: input.id, expiresInSeconds: input.expires_in_seconds });
+    const previousExpireAt = new Date(Date.now() + input.expires_in_seconds * 1000).toISOString();
+    await endpointAudit(ctx, "secret_rotated", endpoint.id, undefined, { previous_secrets_expire_at: previousExpireAt });
+    return { secret, previous_secrets_expire_at: previousExpireAt };
+  }),
+  enable: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
+    const before = presentEndpoint(await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
+    const after = presentEndpoint(await enableEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
+    await endpointAudit(ctx, "enabled", input.id, before, after);
+    return after;
+  }),
+  disable: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
+    const before = presentEndpoint(await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
+    const after = presentEndpoint(await disableEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
+    await endpointAudit(ctx, "disabled", input.id, before, after);
+    return after;
+  }),
+  sendTest: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
+    const result = await sendTestEvent({ db: ctx.db, tenant: ctx.tenant, endpointId: input.id });
+    await endpointAudit(ctx, "test_event_sent", input.id, undefined, result);
+    return result;
+  }),
+  attemptsPerHour: devProcedure
+    .input(z.strictObject({ id, hours: z.number().int().min(1).max(72).default(24) }))
+    .query(({ ctx, input }) => attemptsPerHour({ db: ctx.db, tenant: ctx.tenant, endpointId: input.id, hours: input.hours })),
+  backfills: devProcedure.input(z.strictObject({ endpoint_id: id })).query(async ({ ctx, input }) => {
+    await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.endpoint_id });
+    return (await recentBackfills({ db: ctx.db, tenant: ctx.tenant, endpointId: input.endpoint_id })).map(presentBackfill);
+  }),
+  backfill: devProcedure.input(backfillCreateSchema.extend({ endpoint_id: id })).mutation(async ({ ctx, input: { endpoint_id, ...body } }) => {
+    const backfill = presentBackfill(await createBackfill({ db: ctx.db, tenant: ctx.tenant, endpointId: endpoint_id, input: body }));
+    await endpointAudit(ctx, "backfill_started", endpoint_id, undefined, backfill);
+    return backfill;
+  }),
+  /** A backfill's progress: events queued so far, and their deliveries sent, failed and waiting. */
+  backfillProgress: devProcedure.input(z.strictObject({ endpoint_id: id, id })).query(async ({ ctx, input }) => {
+    const p = await backfillProgress({ db: ctx.db, tenant: ctx.tenant, endpointId: input.endpoint_id, id: input.id });
+    return { ...presentBackfill(p.backfill), sent: p.sent, failed: p.failed, waiting: p.waiting, finished: p.finished };
+  }),
+});
+
+/** Endpoints made in the dashboard take the account's pinned API version, as a request without a version header does. */
+async function accountVersion(ctx: DevCtx) {
+  const [account] = await ctx.db.select({ apiVersion: accounts.apiVersion }).from(accounts).where(eq(accounts.id, ctx.tenant.accountId));
+  return account.apiVersion;
+}
+
+const deliveryFilters = z.strictObject({
+  endpoint_id: id.optional(),
+  event_id: id.optional(),
+  outcome: z.enum(deliveryOutcomes).optional(),
+  event_type: z.string().min(1).max(64).optional(),
+  status_class: z.enum(statusClasses).optional(),
+  created_gte: time.optional(),
+  created_lte: time.optional(),
+});
+
+const deliveriesRouter = router({
+  list: devProcedure.input(deliveryFilters.extend(listInput)).query(async ({ ctx, input: { limit, cursor, ...filters } }) => {
+    const list = cursorList("developers.deliveries.list", filters, { limit, cursor });
+    return list.envelope(await listDeliveryLog({ db: ctx.db, tenant: ctx.tenant, filters, page: list.page }), presentLogRow);
+  }),
+  get: devProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => presentDeliveryDetail(await getDeliveryDetail({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  /** Replay: a new delivery of the same event to the same endpoint (the API's replay). */
+  replay: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
+    const delivery = await getDelivery({ db: ctx.db, tenant: ctx.tenant, id: input.id });
+    const result = await replayEvent({ db: ctx.db, tenant: ctx.tenant, endpointId: delivery.endpointId, eventId: delivery.eventId });
+    await endpointAudit(ctx, "event_replayed", delivery.endpointId, undefined, result);
+    return result;
+  }),
+});
+
+const eventsRouter = router({
+  list: devProcedure
+    .input(z.strictObject({ type: z.enum(eventTypes).optional(), created_gte: time.optional(), created_lte: time.optional(), ...listInput }))
+    .query(async ({ ctx, input: { limit, cursor, ...filters } }) => {
+      const list = cursorList("developers.events.list", filters, { limit, cursor });
+      return list.envelope(await listEvents({ db: ctx.db, tenant: ctx.tenant, filters, page: list.page }), presentEvent);
+    }),
+  /** One event with the endpoints it went to and how each delivery stands. */
+  get: devProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => {
+    const event = await getEvent({ db: ctx.db, tenant: ctx.tenant, id: input.id });
+    const deliveries = await deliveriesOfEvent({ db: ctx.db, tenant: ctx.tenant, eventId: event.id });
+    return {
+      ...presentEvent(event),
+      deliveries: deliveries.map(({ delivery: d, endpointUrl, endpointStatus }) => ({
+        id: d.id,
+        endpoint_id: d.endpointId,
+        endpoint_url: endpointUrl,
+        source: d.source,
+        status: d.status,
+        outcome: outcomeOf(d.status, endpointStatus),
+        attempt_count: d.attemptCount,
+        created_at: d.createdAt.toISOString(),
+      })),
+    };
+  }),
+  /** Replays the event to the given endpoints, or to every endpoint it went to. */
+  replay: devProcedure.input(z.strictObject({ event_id: id, endpoint_ids: z.array(id).min(1).max(100).optional() })).mutation(async ({ ctx, input }) => {
+    const event = await getEvent({ db: ctx.db, tenant: ctx.tenant, id: input.event_id });
+    const targets = input.endpoint_ids ?? [...new Set((await deliveriesOfEvent({ db: ctx.db, tenant: ctx.tenant, eventId: event.id })).map((r) => r.delivery.endpointId))];
+    if (!targets.length) throw new ApiError("parameter_invalid", "This event went to no endpoint; choose one to replay it to.", { param: "endpoint_ids" });
+    const results = [];
+    for (const endpointId of targets) {
+      const result = await replayEvent({ db: ctx.db, tenant: ctx.tenant, endpointId, eventId: event.id });
+      await endpointAudit(ctx, "event_replayed", endpointId, undefined, result);
+      results.push({ endpoint_id: endpointId, ...result });
+    }
+    return results;
+  }),
+});
+
+const apiKeysRouter = router({
+  list: devProcedure.query(async ({ ctx }) => (await listApiKeys({ db: ctx.db, accountId: ctx.tenant.accountId })).map(presentApiKey)),
+  get: devProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => presentApiKey(await getApiKey({ db: ctx.db, accountId: ctx.tenant.accountId, id: input.id }))),
+  /** The key itself is in this answer only. */
+  create: devProcedure
+    .input(
+      z.strictObject({
+        name: z.string().trim().min(1).max(100).optional(),
+        scopes: z.array(z.enum(scopes)).min(1).max(scopes.length),
+        allowed_ips: z.array(z.string().trim().min(1).max(64)).max(50).default([]),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const created = await createApiKey({ db: ctx.db, input: { accountId: ctx.tenant.accountId, name: input.name ?? null, scopes: input.scopes, allowedIps: input.allowed_ips } });
+      const after = presentApiKey(created.row);
+      await audit(ctx, { action: "api_key.created", objectType: "api_key", objectId: created.id, after });
+      return { ...after, key: created.key };
+    }),
+  revoke: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
+    const before = presentApiKey(await getApiKey({ db: ctx.db, accountId: ctx.tenant.accountId, id: input.id }));
+    if (before.revoked_at) throw new ApiError("invalid_state_transition", "This API key is already revoked.", { param: "id" });
+    await revokeApiKey({ db: ctx.db, accountId: ctx.tenant.accountId, id: input.id });
+    const after = presentApiKey(await getApiKey({ db: ctx.db, accountId: ctx.tenant.accountId, id: input.id }));
+    await audit(ctx, { action: "api_key.revoked", objectType: "api_key", objectId: input.id, before, after });
+    return after;
+  }),
+});
+
+/** Mail rows as stored: known fields named, any further column passed through as it is. */
+const presentMail = (m: OutboxMail) => {
+  const { id, accountId: _account, to, subject, text, sentAt, error, createdAt, ...rest } = m as OutboxMail & Record<string, unknown>;
+  const extra = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v instanceof Date ? v.toISOString() : v]));
+  return { id, to, subject, text, sent_at: sentAt?.toISOString() ?? null, error, created_at: createdAt.toISOString(), extra: extra as Record<string, unknown> };
+};
+
+const outboxRouter = router({
+  list: devProcedure.input(z.strictObject({ ...listInput })).query(async ({ ctx, input }) => {
+    const list = cursorList("developers.outbox.list", {}, input);
+    return list.envelope(await listOutbox({ db: ctx.db, tenant: ctx.tenant, page: list.page }), presentMail);
+  }),
+});
+
+/** The developer console (owner and manager): webhooks, deliveries, events, API keys, mail outbox. */
+export const developersRouter = router({
+  webhooks: webhooksRouter,
+  deliveries: deliveriesRouter,
+  events: eventsRouter,
+  apiKeys: apiKeysRouter,
+  outbox: outboxRouter,
+});
