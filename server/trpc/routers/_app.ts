@@ -1,6 +1,8 @@
 import { createCallerFactory, router } from "../init";
 import { auditRouter } from "./audit";
 import { guestsRouter } from "./guests";
+import { housekeepingRouter } from "./housekeeping";
+import { inventoryRouter } from "./inventory";
 import { propertiesRouter } from "./properties";
 
 /** The dashboard's API: one sub-router per capability, each calling that capability's services. */
@@ -8,6 +10,8 @@ export const appRouter = router({
   properties: propertiesRouter,
   audit: auditRouter,
   guests: guestsRouter,
+  housekeeping: housekeepingRouter,
+  inventory: inventoryRouter,
 });
 
 export type AppRouter = typeof appRouter;
