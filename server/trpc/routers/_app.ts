@@ -3,6 +3,7 @@ import { auditRouter } from "./audit";
 import { guestsRouter } from "./guests";
 import { housekeepingRouter } from "./housekeeping";
 import { inventoryRouter } from "./inventory";
+import { liveRouter } from "./live";
 import { propertiesRouter } from "./properties";
 
 /** The dashboard's API: one sub-router per capability, each calling that capability's services. */
@@ -12,6 +13,7 @@ export const appRouter = router({
   guests: guestsRouter,
   housekeeping: housekeepingRouter,
   inventory: inventoryRouter,
+  live: liveRouter,
 });
 
 export type AppRouter = typeof appRouter;
