@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { PageHeader } from "@/components/ui";
@@ -22,6 +23,8 @@ type Props = {
 export function HousekeepingView({ propertyId, canWrite, canAssign, housekeeper }: Props) {
   const trpc = useTRPC();
   const board = useQuery(trpc.housekeeping.board.queryOptions({ property_id: propertyId }));
+  // Rooms changed elsewhere (another browser, the API, a check-in or check-out) show within a second or two.
+  useLiveInvalidate(["housekeeping.status_changed", "reservation.*", "inventory.updated"], trpc.housekeeping.board.queryFilter(), trpc.housekeeping.room.queryFilter());
   const data = board.data;
   const rooms = { value: "rooms", label: "Rooms", content: data ? <RoomBoard board={data} canWrite={canWrite} /> : null };
   const assignments = {

@@ -6,6 +6,7 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { Fragment, useState } from "react";
 import { addDaysIso, dayLabel } from "@/components/housekeeping/status";
+import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Field, Input, PageHeader, cx } from "@/components/ui";
@@ -33,6 +34,8 @@ export function AvailabilityCalendar({ propertyId, today, canOpenReservations }:
   const [from, setFrom] = useState(today);
   const [open, setOpen] = useState<{ typeName: string; cell: Cell } | null>(null);
   const calendar = useQuery({ ...trpc.inventory.calendar.queryOptions({ property_id: propertyId, from, days }), placeholderData: keepPreviousData });
+  // Bookings, holds and rooms out of order made elsewhere change the grid without a reload.
+  useLiveInvalidate(["reservation.*", "inventory.updated"], trpc.inventory.calendar.queryFilter(), trpc.inventory.night.queryFilter());
   const data = calendar.data;
   const dates = Array.from({ length: days }, (_, i) => addDaysIso(from, i));
   const cells = new Map((data?.data ?? []).map((c) => [`${c.room_type_id}|${c.date}`, c]));
