@@ -45,13 +45,31 @@ export function RoomMarks({ room }: { room: BoardRoom }) {
 /** Rooms grouped by housekeeping status, one column each; every card carries its allowed moves. */
 export function RoomBoard({ board, canWrite }: { board: Board; canWrite: boolean }) {
   const [openRoom, setOpenRoom] = useState<string | null>(null);
+  // On a phone the four columns stack; showing one status saves a housekeeper long scrolling.
+  const [only, setOnly] = useState<BoardRoom["housekeeping_status"] | null>(null);
   const detail = board.rooms.find((r) => r.id === openRoom) ?? null;
   if (!board.rooms.length) return <EmptyState title="No rooms yet">Rooms added to this property (in the API or by a manager) appear here.</EmptyState>;
   return (
     <>
       <ArrivalsSummary board={board} />
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
-        {roomStatuses.map((status) => {
+      <div role="group" aria-label="Show rooms" className="mb-3 flex flex-wrap gap-1.5">
+        {[null, ...roomStatuses].map((status) => (
+          <button
+            key={status ?? "all"}
+            type="button"
+            aria-pressed={only === status}
+            onClick={() => setOnly(status)}
+            className={cx(
+              "rounded-full border px-3 py-1 text-xs font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600",
+              only === status ? "border-teal-700 bg-teal-700 text-white" : "border-stone-300 bg-white text-stone-700 hover:bg-stone-50",
+            )}
+          >
+            {status ? `${statusLabel[status]} (${board.rooms.filter((r) => r.housekeeping_status === status).length})` : `All (${board.rooms.length})`}
+          </button>
+        ))}
+      </div>
+      <div className={cx("grid gap-4", !only && "md:grid-cols-2 xl:grid-cols-4")}>
+        {roomStatuses.filter((status) => !only || status === only).map((status) => {
           const rooms = board.rooms.filter((r) => r.housekeeping_status === status);
           return (
             <section key={status} aria-labelledby={`col-${status}`} data-testid={`column-${status}`} className={cx("min-w-0 rounded-lg border border-t-4 border-stone-200 bg-stone-50", columnAccent[status])}>
