@@ -8,6 +8,8 @@ export type NavItem = { href: string; label: string; area: Area; section?: "Deve
  */
 export const navItems: NavItem[] = [
   { href: "/", label: "Home", area: "dashboard" },
+  { href: "/calendar", label: "Calendar", area: "availability" },
+  { href: "/housekeeping", label: "Housekeeping", area: "housekeepingRead" },
   { href: "/guests", label: "Guests", area: "guests" },
   { href: "/developers/webhooks", label: "Webhooks", area: "developers", section: "Developers" },
   { href: "/developers/deliveries", label: "Deliveries", area: "developers", section: "Developers" },

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { assignmentStatuses, housekeepingAssignments, properties, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
@@ -50,13 +50,22 @@ export async function updateAssignment({ db, tenant, id, input }: Ctx & { id: st
   });
 }
 
+export const getAssignment = ({ db, tenant, id }: Ctx & { id: string }) => findOwned(db, housekeepingAssignments, tenant, id, "housekeeping_assignment");
+
 export async function deleteAssignment({ db, tenant, id }: Ctx & { id: string }) {
   const current = await findOwned(db, housekeepingAssignments, tenant, id, "housekeeping_assignment");
   await db.delete(housekeepingAssignments).where(eq(housekeepingAssignments.id, current.id));
   return current;
 }
 
-export type AssignmentFilters = { property_id?: string; date?: string; assignee?: string; status?: Status };
+export type AssignmentFilters = {
+  property_id?: string;
+  date?: string;
+  assignee?: string;
+  status?: Status;
+  /** A housekeeper's e-mail: only the assignments naming it, whatever its case (the dashboard's "mine"). */
+  assignee_email?: string;
+};
 
 export async function listAssignments({ db, tenant, filters, page }: Ctx & { filters: AssignmentFilters; page: PageRequest }) {
   const t = housekeepingAssignments;
@@ -69,6 +78,7 @@ export async function listAssignments({ db, tenant, filters, page }: Ctx & { fil
     filters.date ? eq(t.date, filters.date) : undefined,
     filters.assignee ? eq(t.assignee, filters.assignee) : undefined,
     filters.status ? eq(t.status, filters.status) : undefined,
+    filters.assignee_email ? sql`lower(${t.assignee}) = ${filters.assignee_email.toLowerCase()}` : undefined,
   );
 }
 

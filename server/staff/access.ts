@@ -14,6 +14,8 @@ export const access = {
   rates: ["owner", "manager"],
   housekeepingRead: ["owner", "manager", "front_desk", "housekeeping"],
   housekeepingWrite: ["owner", "manager", "housekeeping"],
+  /** Creating, reassigning and deleting housekeeping assignments (a housekeeper works their own). */
+  housekeepingAssign: ["owner", "manager"],
   reports: ["owner", "manager"],
   /** Webhooks, events, API keys, OAuth apps, the mail outbox. */
   developers: ["owner", "manager"],

@@ -2,6 +2,8 @@ import { createCallerFactory, router } from "../init";
 import { auditRouter } from "./audit";
 import { developersRouter } from "./developers";
 import { guestsRouter } from "./guests";
+import { housekeepingRouter } from "./housekeeping";
+import { inventoryRouter } from "./inventory";
 import { liveRouter } from "./live";
 import { mailRouter } from "./mail";
 import { oauthRouter } from "./oauth";
@@ -12,6 +14,8 @@ export const appRouter = router({
   properties: propertiesRouter,
   audit: auditRouter,
   guests: guestsRouter,
+  housekeeping: housekeepingRouter,
+  inventory: inventoryRouter,
   live: liveRouter,
   mail: mailRouter,
   oauth: oauthRouter,
