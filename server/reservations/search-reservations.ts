@@ -51,9 +51,9 @@ function textMatch(q: string): SQL | undefined {
 /**
  * The day's lists: arrivals are stays starting today (still to arrive, or arrived); in-house
  * are checked-in stays; departures are checked-in stays due out today or overdue, and those
- * that left today.
+ * that checked out today.
  */
-function dayMatch(view: DayView, today: string): SQL | undefined {
+function dayMatch(view: DayView, today: string, timezone: string): SQL | undefined {
   switch (view) {
     case "arrivals":
       return and(eq(reservations.checkIn, today), inArray(reservations.status, ["confirmed", "checked_in"]));
@@ -62,7 +62,8 @@ function dayMatch(view: DayView, today: string): SQL | undefined {
     case "departures":
       return or(
         and(eq(reservations.status, "checked_in"), lte(reservations.checkOut, today)),
-        and(eq(reservations.status, "checked_out"), eq(reservations.checkOut, today)),
+        // Left today, whether on the planned date or early.
+        and(eq(reservations.status, "checked_out"), sql`(${reservations.checkedOutAt} at time zone ${timezone})::date = ${today}::date`),
       );
   }
 }
@@ -77,9 +78,11 @@ export async function searchReservations({ db, tenant, query, page }: Ctx & { qu
     throw new ApiError("parameter_missing", "Today's lists need the property: its time zone decides the date.", { param: "property_id" });
   }
   let today: string | undefined;
+  let timezone = "UTC";
   if (query.property_id) {
     const property = await findOwned(db, properties, tenant, query.property_id, "property", { param: "property_id" });
-    today = todayIn(property.timezone);
+    timezone = property.timezone;
+    today = todayIn(timezone);
   }
   const q = keyset(reservations, page);
   const rows = await db
@@ -100,7 +103,7 @@ export async function searchReservations({ db, tenant, query, page }: Ctx & { qu
         query.source ? eq(reservations.source, query.source) : undefined,
         query.check_in_from ? gte(reservations.checkIn, query.check_in_from) : undefined,
         query.check_in_to ? lt(reservations.checkIn, query.check_in_to) : undefined,
-        query.view && today ? dayMatch(query.view, today) : undefined,
+        query.view && today ? dayMatch(query.view, today, timezone) : undefined,
         q.where,
       ),
     )
