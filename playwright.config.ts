@@ -51,7 +51,8 @@ export default defineConfig({
     // Builds only when the sources are newer than the last build, then serves it.
     command: "node e2e/build-if-stale.mjs && npm start",
     url: `${baseURL}/healthz`,
-    timeout: 240_000,
+    // A cold build on a busy 2-core machine can take minutes.
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: "ignore",
     stderr: "pipe",

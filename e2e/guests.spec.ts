@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signIn, uniqueEmail } from "./helpers";
+import { createApiKey, signIn, snap, uniqueEmail } from "./helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -108,4 +108,15 @@ test("a bad value is shown under its preference field", async ({ page }) => {
   await prefs.getByLabel("Points").fill("-5");
   await prefs.getByRole("button", { name: "Save preferences" }).click();
   await expect(page.locator('[data-field-error="pref-loyalty-points"]')).toBeVisible();
+});
+
+test("a guest created through the API appears in the open list without a reload", async ({ page, request }) => {
+  const key = createApiKey("reservations:write");
+  const email = uniqueEmail("live");
+  // Let the page's live stream open before the change happens elsewhere.
+  await page.waitForTimeout(500);
+  const res = await request.post("/v1/guests", { headers: { authorization: `Bearer ${key}` }, data: { first_name: "Live", last_name: "Arrival", email } });
+  expect(res.status()).toBe(201);
+  await expect(page.locator("tbody tr").first()).toContainText(email, { timeout: 5_000 });
+  await snap(page, "guests");
 });

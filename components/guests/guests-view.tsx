@@ -3,6 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
+import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Card, Input, PageHeader } from "@/components/ui";
@@ -23,6 +24,8 @@ export function GuestsView() {
   const [formKey, setFormKey] = useState(0);
 
   const list = useQuery({ ...trpc.guests.list.queryOptions({ email, cursor, limit: pageSize }), placeholderData: keepPreviousData });
+  // Guests booked elsewhere (another desk, the API) appear without a reload.
+  useLiveInvalidate(["guest.created"], trpc.guests.list.queryFilter());
   const create = useMutation(
     trpc.guests.create.mutationOptions({
       onSuccess: async () => {

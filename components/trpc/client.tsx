@@ -1,7 +1,7 @@
 "use client";
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/routers/_app";
@@ -26,7 +26,15 @@ export function TRPCReactProvider({ environment, children }: { environment: Envi
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: "/api/trpc", headers: () => ({ [environmentHeader]: environment }) })],
+      links: [
+        // Subscriptions are server-sent events (EventSource sends no custom header: the
+        // switch's cookie names the data set there); everything else is batched HTTP.
+        splitLink({
+          condition: (op) => op.type === "subscription",
+          true: httpSubscriptionLink({ url: "/api/trpc" }),
+          false: httpBatchLink({ url: "/api/trpc", headers: () => ({ [environmentHeader]: environment }) }),
+        }),
+      ],
     }),
   );
   return (

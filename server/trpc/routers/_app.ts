@@ -2,6 +2,7 @@ import { createCallerFactory, router } from "../init";
 import { auditRouter } from "./audit";
 import { foliosRouter } from "./folios";
 import { guestsRouter } from "./guests";
+import { liveRouter } from "./live";
 import { paymentsRouter } from "./payments";
 import { propertiesRouter } from "./properties";
 import { reservationsRouter } from "./reservations";
@@ -14,6 +15,7 @@ export const appRouter = router({
   reservations: reservationsRouter,
   folios: foliosRouter,
   payments: paymentsRouter,
+  live: liveRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,81 @@
+import { TRPCError } from "@trpc/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/db/client";
+import { createAccount } from "@/server/accounts/create-account";
+import type { StaffRole } from "@/server/auth/users";
+import { liveFeedFor, type LiveEvent } from "@/server/events/live";
+import type { StaffSession } from "@/server/staff/session";
+import { createCaller } from "@/server/trpc/routers/_app";
+import { testDatabase } from "../support/database";
+
+let database: Database;
+let accountId: string;
+let otherAccountId: string;
+
+const session = (role: StaffRole, account: string): StaffSession => ({
+  user: { id: "usr_live", accountId: account, role, name: "Live", email: "live@test.example" },
+  expires: new Date(Date.now() + 3_600_000).toISOString(),
+});
+const caller = (role: StaffRole, account = accountId, livemode = true) => createCaller({ db: database.db, session: session(role, account), livemode });
+
+/** Collects what a subscription yields until `count` events arrived; leaving the loop ends the subscription. */
+async function take(iterable: AsyncIterable<LiveEvent>, count: number): Promise<LiveEvent[]> {
+  const out: LiveEvent[] = [];
+  for await (const event of iterable) {
+    out.push(event);
+    if (out.length === count) break;
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  database = await testDatabase();
+  accountId = (await createAccount({ db: database.db, input: { name: "Live Hotels", plan: "growth" } })).id;
+  otherAccountId = (await createAccount({ db: database.db, input: { name: "Other Hotels", plan: "growth" } })).id;
+}, 120_000);
+afterAll(() => database.close());
+
+describe("live events for the dashboard", { timeout: 30_000 }, () => {
+  it("delivers a new event of the subscriber's account and data set, and nothing of another's", async () => {
+    const stream = (await caller("front_desk").live.events({ types: ["guest.*"] })) as AsyncIterable<LiveEvent>;
+    const received = take(stream, 1);
+    // Give the subscription a moment to register before the changes happen.
+    await new Promise((r) => setTimeout(r, 100));
+    await caller("front_desk", otherAccountId).guests.create({ first_name: "Not", last_name: "Mine", email: "other@live.example" });
+    await caller("front_desk", accountId, false).guests.create({ first_name: "Sandbox", last_name: "Guest", email: "sandbox@live.example" });
+    const mine = await caller("front_desk").guests.create({ first_name: "Ada", last_name: "Live", email: "ada@live.example" });
+    const [event] = await received;
+    expect(event).toMatchObject({ type: "guest.created", object_id: mine.id });
+    expect(event.id).toMatch(/^evt_/);
+  });
+
+  it("reads the events table once per process, however many subscribe", async () => {
+    const s1 = (await caller("owner").live.events({ types: ["guest.created"] })) as AsyncIterable<LiveEvent>;
+    const s2 = (await caller("manager").live.events({ types: ["guest.*"] })) as AsyncIterable<LiveEvent>;
+    const r1 = take(s1, 1);
+    const r2 = take(s2, 1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(liveFeedFor(database.db).size).toBe(2);
+    const guest = await caller("owner").guests.create({ first_name: "Grace", last_name: "Live", email: "grace@live.example" });
+    expect((await r1)[0].object_id).toBe(guest.id);
+    expect((await r2)[0].object_id).toBe(guest.id);
+    // Both streams ended: the feed stops reading.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(liveFeedFor(database.db).size).toBe(0);
+  });
+
+  it("refuses events a role may not see, and unknown types", async () => {
+    const refused = await caller("housekeeping")
+      .live.events({ types: ["guest.*"] })
+      .then(
+        async (it) => {
+          for await (const _ of it as AsyncIterable<unknown>) break;
+        },
+        (e: unknown) => e,
+      )
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TRPCError);
+    expect((refused as TRPCError).code).toBe("FORBIDDEN");
+    await expect(caller("owner").live.events({ types: ["nope.*" as never] })).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
+  });
+});
