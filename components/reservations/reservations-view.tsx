@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
+import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { Button, Field, Input, PageHeader, Select } from "@/components/ui";
 import { Tabs } from "@/components/ui/tabs";
@@ -26,6 +27,8 @@ function toSearch(propertyId: string, f: Filters): SearchInput {
 export function ReservationsView({ propertyId, propertyName, today, initialTab }: { propertyId: string; propertyName: string; today: string; initialTab?: string }) {
   const trpc = useTRPC();
   const lookups = useQuery(trpc.reservations.lookups.queryOptions({ property_id: propertyId }));
+  // A booking, check-in or cancellation made elsewhere (another desk, the API) shows within seconds.
+  useLiveInvalidate(["reservation.*"], trpc.reservations.search.queryFilter());
   const [tab, setTab] = useState(initialTab ?? "arrivals");
   const [draft, setDraft] = useState<Filters>(noFilters);
   const [applied, setApplied] = useState<Filters>(noFilters);
