@@ -8,6 +8,7 @@ export type NavItem = { href: string; label: string; area: Area; section?: "Deve
  */
 export const navItems: NavItem[] = [
   { href: "/", label: "Home", area: "dashboard" },
+  { href: "/reservations", label: "Reservations", area: "reservations" },
   { href: "/guests", label: "Guests", area: "guests" },
   { href: "/docs", label: "API reference", area: "developers", section: "Developers" },
 ];
