@@ -234,7 +234,7 @@ export function ReservationDetail({ id }: { id: string }) {
           )}
         </Card>
       </div>
-      {f ? <PaymentDialog reservationId={id} balance={f.balance} livemode={r.livemode} onDone={refresh} open={paying} onOpenChange={setPaying} /> : null}
+      {f && paying ? <PaymentDialog reservationId={id} balance={f.balance} livemode={r.livemode} onDone={refresh} open={paying} onOpenChange={setPaying} /> : null}
       <div className="mt-6">
         <AuditTrail objectType="reservation" objectId={id} />
       </div>

@@ -288,7 +288,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         onConfirm={() => noShow.mutate({ id: r.id })}
       />
 
-      {balance ? <PaymentDialog reservationId={r.id} balance={balance} livemode={r.livemode} onDone={onDone} open={dialog === "pay"} onOpenChange={(o) => setDialog(o ? "pay" : null)} /> : null}
+      {balance && dialog === "pay" ? <PaymentDialog reservationId={r.id} balance={balance} livemode={r.livemode} onDone={onDone} open={dialog === "pay"} onOpenChange={(o) => setDialog(o ? "pay" : null)} /> : null}
     </div>
   );
 }
