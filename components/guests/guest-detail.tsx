@@ -85,9 +85,9 @@ export function GuestDetail({ id }: { id: string }) {
               onCancel={() => setEditing(false)}
             />
           ) : (
-            <dl className="grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
+            <dl className="grid grid-cols-[8rem_minmax(0,1fr)] gap-y-2 text-sm">
               <dt className="text-stone-500">E-mail</dt>
-              <dd>{g.email}</dd>
+              <dd className="break-all">{g.email}</dd>
               <dt className="text-stone-500">Phone</dt>
               <dd>{g.phone ?? "—"}</dd>
               <dt className="text-stone-500">Added</dt>
