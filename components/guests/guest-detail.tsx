@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { AuditTrail } from "@/components/audit/audit-trail";
+import { ReservationList } from "@/components/reservations/reservation-list";
 import { Alert, Button, Card, PageHeader } from "@/components/ui";
 import { GuestForm, type GuestFields } from "./guest-form";
 import { PreferencesEditor } from "./preferences-editor";
@@ -84,9 +85,9 @@ export function GuestDetail({ id }: { id: string }) {
               onCancel={() => setEditing(false)}
             />
           ) : (
-            <dl className="grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
+            <dl className="grid grid-cols-[8rem_minmax(0,1fr)] gap-y-2 text-sm">
               <dt className="text-stone-500">E-mail</dt>
-              <dd>{g.email}</dd>
+              <dd className="break-all">{g.email}</dd>
               <dt className="text-stone-500">Phone</dt>
               <dd>{g.phone ?? "—"}</dd>
               <dt className="text-stone-500">Added</dt>
@@ -98,6 +99,12 @@ export function GuestDetail({ id }: { id: string }) {
         </Card>
         <PreferencesEditor guestId={id} />
       </div>
+      <section className="mt-6" aria-labelledby="guest-stays">
+        <h2 id="guest-stays" className="mb-3 text-sm font-semibold text-stone-800">
+          Stays
+        </h2>
+        <ReservationList label={`Stays of ${g.first_name} ${g.last_name}`} input={{ guest_id: id }} pageSize={10} empty={{ title: "No stays yet", children: "Reservations booked with this guest's e-mail appear here." }} />
+      </section>
       <div className="mt-6">
         <AuditTrail objectType="guest" objectId={id} />
       </div>

@@ -10,6 +10,7 @@ export const navItems: NavItem[] = [
   { href: "/", label: "Home", area: "dashboard" },
   { href: "/calendar", label: "Calendar", area: "availability" },
   { href: "/housekeeping", label: "Housekeeping", area: "housekeepingRead" },
+  { href: "/reservations", label: "Reservations", area: "reservations" },
   { href: "/guests", label: "Guests", area: "guests" },
   { href: "/developers/webhooks", label: "Webhooks", area: "developers", section: "Developers" },
   { href: "/developers/deliveries", label: "Deliveries", area: "developers", section: "Developers" },

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { properties, ratePlans, reservations, rooms, type ReservationStatus } from "@/db/schema";
 import { addDays, daysBetween, todayIn } from "@/server/dates";
@@ -11,6 +11,7 @@ import { presentRoom } from "@/server/rooms/present";
 import { findOwned, type Ctx } from "@/server/tenancy";
 import { inTransaction } from "@/server/transactions";
 import { presentReservation, type ReservationWithGuest } from "./present";
+import { readyRoomOrder, readyRoomWhere, readyStatuses } from "./ready-rooms";
 import { loadReservation } from "./reservations";
 
 /** The reservation state machine (contract §6); anything else is 409 invalid_state_transition. */
@@ -57,12 +58,22 @@ const inventoryEvent = (r: typeof reservations.$inferSelect, from: string) => ({
 });
 
 /** Hours from now until the start of the check-in day at the property. */
-function hoursUntilArrival(checkIn: string, timezone: string, now = new Date()) {
+export function hoursUntilArrival(checkIn: string, timezone: string, now = new Date()) {
   const local = new Intl.DateTimeFormat("sv-SE", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
     .format(now)
     .replace(" ", "T");
   return (Date.parse(`${checkIn}T00:00:00Z`) - Date.parse(`${local}Z`)) / 3_600_000;
 }
+
+/** Whether cancelling now drops the room charges: a refundable plan, before its deadline. */
+export function cancellationIsFree(plan: { refundable: boolean; cancellationDeadlineHours: number }, checkIn: string, timezone: string, now = new Date()) {
+  return plan.refundable && hoursUntilArrival(checkIn, timezone, now) >= plan.cancellationDeadlineHours;
+}
+
+/** Check-in is possible on the arrival date only (the property's today). */
+export const checkInOpen = (checkIn: string, today: string) => today === checkIn;
+/** A no-show can be recorded once the arrival date has passed. */
+export const noShowOpen = (checkIn: string, today: string) => today > checkIn;
 
 /**
  * Cancels a confirmed reservation and gives its nights back. Room charges are dropped when the
@@ -72,7 +83,7 @@ function hoursUntilArrival(checkIn: string, timezone: string, now = new Date()) 
 export const cancelReservation = (args: Ctx & { id: string; reason?: string }) =>
   transition("cancelled", async (tx, { reservation: r }, _today, property) => {
     const [plan] = await tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId));
-    const free = plan.refundable && hoursUntilArrival(r.checkIn, property.timezone) >= plan.cancellationDeadlineHours;
+    const free = cancellationIsFree(plan, r.checkIn, property.timezone);
     if (free) await removeRoomNights(tx, r.folioId);
     await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
     if ((await folioBalance(tx, r.folioId)) === 0) await closeFolio(tx, r.folioId);
@@ -88,22 +99,22 @@ export const cancelReservation = (args: Ctx & { id: string; reason?: string }) =
  */
 export const checkInReservation = (args: Ctx & { id: string; roomId?: string }) =>
   transition("checked_in", async (tx, { reservation: r }, today) => {
-    if (today !== r.checkIn) {
+    if (!checkInOpen(r.checkIn, today)) {
       throw new ApiError("invalid_state_transition", `Check-in is possible only on the arrival date (${r.checkIn}); today is ${today} at the property.`);
     }
     let room;
     if (args.roomId) {
       room = await findOwned(tx, rooms, args.tenant, args.roomId, "room", { param: "room_id", forUpdate: true });
       if (room.roomTypeId !== r.roomTypeId) throw new ApiError("parameter_invalid", "The room is of another room type.", { param: "room_id" });
-      if (room.occupied || !["clean", "inspected"].includes(room.housekeepingStatus)) {
+      if (room.occupied || !(readyStatuses as readonly string[]).includes(room.housekeepingStatus)) {
         throw new ApiError("parameter_invalid", `Room ${room.number} is not ready (${room.occupied ? "occupied" : room.housekeepingStatus}).`, { param: "room_id" });
       }
     } else {
       [room] = await tx
         .select()
         .from(rooms)
-        .where(and(eq(rooms.roomTypeId, r.roomTypeId), eq(rooms.occupied, false), inArray(rooms.housekeepingStatus, ["clean", "inspected"])))
-        .orderBy(sql`case when ${rooms.housekeepingStatus} = 'inspected' then 0 else 1 end`, asc(rooms.number))
+        .where(readyRoomWhere(r.roomTypeId))
+        .orderBy(...readyRoomOrder)
         .limit(1)
         .for("update", { skipLocked: true });
       if (!room) throw new ApiError("no_availability", "No clean or inspected room of this type is free; mark one clean or pass room_id.");
@@ -149,7 +160,7 @@ export const checkOutReservation = (args: Ctx & { id: string }) =>
 /** Marks a guest who never arrived, once the arrival date has passed; the nights go back on sale. */
 export const noShowReservation = (args: Ctx & { id: string }) =>
   transition("no_show", async (tx, { reservation: r }, today) => {
-    if (today <= r.checkIn) {
+    if (!noShowOpen(r.checkIn, today)) {
       throw new ApiError("invalid_state_transition", `A no-show can be recorded only after the arrival date (${r.checkIn}).`);
     }
     await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);

@@ -1,13 +1,16 @@
 import { createCallerFactory, router } from "../init";
 import { auditRouter } from "./audit";
 import { developersRouter } from "./developers";
+import { foliosRouter } from "./folios";
 import { guestsRouter } from "./guests";
 import { housekeepingRouter } from "./housekeeping";
 import { inventoryRouter } from "./inventory";
 import { liveRouter } from "./live";
 import { mailRouter } from "./mail";
 import { oauthRouter } from "./oauth";
+import { paymentsRouter } from "./payments";
 import { propertiesRouter } from "./properties";
+import { reservationsRouter } from "./reservations";
 
 /** The dashboard's API: one sub-router per capability, each calling that capability's services. */
 export const appRouter = router({
@@ -16,6 +19,9 @@ export const appRouter = router({
   guests: guestsRouter,
   housekeeping: housekeepingRouter,
   inventory: inventoryRouter,
+  reservations: reservationsRouter,
+  folios: foliosRouter,
+  payments: paymentsRouter,
   live: liveRouter,
   mail: mailRouter,
   oauth: oauthRouter,

@@ -1,0 +1,220 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useTRPC } from "@/components/trpc/client";
+import { callError } from "@/components/trpc/errors";
+import { Alert, Button, Field, Input, Select } from "@/components/ui";
+import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { toast } from "@/components/ui/toaster";
+import { amountText, formatMoney, parseAmount, type Money } from "./format";
+
+type Done = () => Promise<void> | void;
+
+/** An extra charge (minibar, parking) or, negative, a credit on the folio. */
+export function AddChargeDialog({ reservationId, currency, onDone }: { reservationId: string; currency: string; onDone: Done }) {
+  const trpc = useTRPC();
+  const [open, setOpen] = useState(false);
+  const [description, setDescription] = useState("");
+  const [amount, setAmount] = useState("");
+  const [localError, setLocalError] = useState<string | null>(null);
+  const add = useMutation(
+    trpc.folios.addCharge.mutationOptions({
+      onSuccess: async (c) => {
+        toast.success(`Charged ${c.description}, ${formatMoney(c.amount)}`);
+        setOpen(false);
+        setDescription("");
+        setAmount("");
+        await onDone();
+      },
+    }),
+  );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const minor = parseAmount(amount, currency);
+    if (minor === null || minor === 0) return setLocalError("Enter an amount such as 12.50 (negative for a credit).");
+    setLocalError(null);
+    add.mutate({ reservation_id: reservationId, description, amount: minor });
+  };
+  const failure = add.error ? callError(add.error) : null;
+  return (
+    <Dialog open={open} onOpenChange={(o) => (setOpen(o), add.reset(), setLocalError(null))} title="Add a charge" size="sm" trigger={<Button variant="secondary">Add charge</Button>}>
+      <form onSubmit={submit} className="space-y-3" aria-label="Add a charge" noValidate>
+        {failure && failure.param !== "description" && failure.param !== "amount" ? <Alert>{failure.message}</Alert> : null}
+        <Field label="Description" htmlFor="charge-description" error={failure?.param === "description" ? failure.message : null}>
+          <Input id="charge-description" value={description} onChange={(e) => setDescription(e.target.value)} placeholder="Minibar" />
+        </Field>
+        <Field label={`Amount (${currency})`} htmlFor="charge-amount" error={localError ?? (failure?.param === "amount" ? failure.message : null)} hint="Negative for a credit.">
+          <Input id="charge-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="12.00" />
+        </Field>
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Cancel
+            </Button>
+          </DialogClose>
+          <Button type="submit" disabled={add.isPending}>
+            {add.isPending ? "Adding…" : "Add charge"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+type Method = "card" | "cash" | "bank_transfer";
+
+/** Takes a payment: a sandbox test card, cash or a bank transfer; the amount starts at the balance. */
+export function PaymentDialog({ reservationId, balance, livemode, onDone, open, onOpenChange }: { reservationId: string; balance: Money; livemode: boolean; onDone: Done; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const trpc = useTRPC();
+  const [method, setMethod] = useState<Method>(livemode ? "cash" : "card");
+  const [amount, setAmount] = useState(amountText(balance));
+  const [card, setCard] = useState({ number: "", exp: "12/30", cvc: "" });
+  const [reference, setReference] = useState("");
+  const [localError, setLocalError] = useState<string | null>(null);
+  const pay = useMutation(
+    trpc.payments.create.mutationOptions({
+      onSuccess: async (p) => {
+        toast.success(`Payment of ${formatMoney(p.amount)} received`);
+        onOpenChange(false);
+        await onDone();
+      },
+      // A decline is recorded as a failed payment: refresh the folio to show it.
+      onError: () => onDone(),
+    }),
+  );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const minor = parseAmount(amount, balance.currency);
+    if (minor === null || minor <= 0) return setLocalError("Enter a positive amount.");
+    setLocalError(null);
+    const [mm, yy] = card.exp.split("/").map((s) => Number(s.trim()));
+    const payment_method =
+      method === "card"
+        ? { type: "card" as const, number: card.number.replace(/\D/g, ""), exp_month: mm || 0, exp_year: yy < 100 ? 2000 + yy : yy || 0, cvc: card.cvc.trim() }
+        : method === "bank_transfer"
+          ? { type: "bank_transfer" as const, ...(reference.trim() ? { reference: reference.trim() } : {}) }
+          : { type: "cash" as const };
+    pay.mutate({ reservation_id: reservationId, amount: minor, payment_method, capture: true });
+  };
+  const failure = pay.error ? callError(pay.error) : null;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        onOpenChange(o);
+        if (o) {
+          pay.reset();
+          setAmount(amountText(balance));
+        }
+      }}
+      title="Take a payment"
+      description={`Balance due: ${formatMoney(balance)}`}
+      size="sm"
+    >
+      <form onSubmit={submit} className="space-y-3" aria-label="Take a payment" noValidate>
+        {failure ? <Alert>{failure.code === "card_declined" || failure.code?.endsWith("_card") || failure.code === "insufficient_funds" || failure.code === "incorrect_cvc" ? `Declined: ${failure.message}` : failure.message}</Alert> : null}
+        <Field label="Method" htmlFor="pay-method">
+          <Select id="pay-method" value={method} onChange={(e) => setMethod(e.target.value as Method)}>
+            <option value="card">Card{livemode ? "" : " (sandbox test cards)"}</option>
+            <option value="cash">Cash</option>
+            <option value="bank_transfer">Bank transfer</option>
+          </Select>
+        </Field>
+        <Field label={`Amount (${balance.currency})`} htmlFor="pay-amount" error={localError}>
+          <Input id="pay-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </Field>
+        {method === "card" ? (
+          <>
+            <Field label="Card number" htmlFor="pay-number" hint={livemode ? undefined : "Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined."}>
+              <Input id="pay-number" inputMode="numeric" autoComplete="off" value={card.number} onChange={(e) => setCard((c) => ({ ...c, number: e.target.value }))} placeholder="4242 4242 4242 4242" />
+            </Field>
+            <div className="grid grid-cols-2 gap-3">
+              <Field label="Expiry (MM/YY)" htmlFor="pay-exp">
+                <Input id="pay-exp" autoComplete="off" value={card.exp} onChange={(e) => setCard((c) => ({ ...c, exp: e.target.value }))} />
+              </Field>
+              <Field label="CVC" htmlFor="pay-cvc">
+                <Input id="pay-cvc" inputMode="numeric" autoComplete="off" value={card.cvc} onChange={(e) => setCard((c) => ({ ...c, cvc: e.target.value }))} placeholder="123" />
+              </Field>
+            </div>
+          </>
+        ) : method === "bank_transfer" ? (
+          <Field label="Reference (optional)" htmlFor="pay-reference">
+            <Input id="pay-reference" value={reference} onChange={(e) => setReference(e.target.value)} />
+          </Field>
+        ) : null}
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Cancel
+            </Button>
+          </DialogClose>
+          <Button type="submit" disabled={pay.isPending}>
+            {pay.isPending ? "Charging…" : "Take payment"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Refunds all or part of a captured payment. */
+export function RefundDialog({ payment, onDone }: { payment: { id: string; amount: Money; amount_refunded: Money }; onDone: Done }) {
+  const trpc = useTRPC();
+  const refundable = { amount: payment.amount.amount - payment.amount_refunded.amount, currency: payment.amount.currency };
+  const [open, setOpen] = useState(false);
+  const [amount, setAmount] = useState(amountText(refundable));
+  const [reason, setReason] = useState("");
+  const [localError, setLocalError] = useState<string | null>(null);
+  const refund = useMutation(
+    trpc.payments.refund.mutationOptions({
+      onSuccess: async (r) => {
+        toast.success(`Refunded ${formatMoney(r.amount)}`);
+        setOpen(false);
+        await onDone();
+      },
+    }),
+  );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const minor = parseAmount(amount, refundable.currency);
+    if (minor === null || minor <= 0) return setLocalError("Enter a positive amount.");
+    setLocalError(null);
+    refund.mutate({ payment_id: payment.id, amount: minor, ...(reason.trim() ? { reason: reason.trim() } : {}) });
+  };
+  const failure = refund.error ? callError(refund.error) : null;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => (setOpen(o), refund.reset(), setAmount(amountText(refundable)))}
+      title="Refund a payment"
+      description={`Up to ${formatMoney(refundable)} can still be refunded.`}
+      size="sm"
+      trigger={
+        <Button variant="ghost" aria-label={`Refund payment ${payment.id}`}>
+          Refund
+        </Button>
+      }
+    >
+      <form onSubmit={submit} className="space-y-3" aria-label="Refund a payment" noValidate>
+        {failure ? <Alert>{failure.message}</Alert> : null}
+        <Field label={`Amount (${refundable.currency})`} htmlFor={`refund-amount-${payment.id}`} error={localError}>
+          <Input id={`refund-amount-${payment.id}`} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </Field>
+        <Field label="Reason (optional)" htmlFor={`refund-reason-${payment.id}`}>
+          <Input id={`refund-reason-${payment.id}`} value={reason} onChange={(e) => setReason(e.target.value)} />
+        </Field>
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Cancel
+            </Button>
+          </DialogClose>
+          <Button type="submit" variant="danger" disabled={refund.isPending}>
+            {refund.isPending ? "Refunding…" : "Refund"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,211 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { useTRPC } from "@/components/trpc/client";
+import { callError } from "@/components/trpc/errors";
+import { Alert, Badge, Button, Card, Field, Input, PageHeader, Select, Textarea, cx } from "@/components/ui";
+import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
+import { toast } from "@/components/ui/toaster";
+import { addDays } from "@/server/dates";
+import { formatDate, formatMoney, nightsLabel, sourceLabels, unbookableLabels } from "./format";
+
+type Guest = { first_name: string; last_name: string; email: string; phone: string };
+const guestFields: { name: keyof Guest; label: string; type: string }[] = [
+  { name: "first_name", label: "First name", type: "text" },
+  { name: "last_name", label: "Last name", type: "text" },
+  { name: "email", label: "E-mail", type: "email" },
+  { name: "phone", label: "Phone (optional)", type: "tel" },
+];
+
+/**
+ * /reservations/new: dates and party → every room type × rate plan priced, the unbookable ones
+ * with their reason; pick one, enter the guest (an existing guest is matched by e-mail), book.
+ */
+export function NewReservation({ propertyId, today }: { propertyId: string; today: string }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [stay, setStay] = useState({ check_in: today, check_out: addDays(today, 1), adults: 1, children: 0 });
+  const [choice, setChoice] = useState<{ room_type_id: string; rate_plan_id: string } | null>(null);
+  const [guest, setGuest] = useState<Guest>({ first_name: "", last_name: "", email: "", phone: "" });
+  const [source, setSource] = useState("walk_in");
+  const [notes, setNotes] = useState("");
+
+  const lookups = useQuery(trpc.reservations.lookups.queryOptions({ property_id: propertyId }));
+  const datesValid = stay.check_in && stay.check_out && stay.adults >= 1;
+  const quote = useQuery({
+    ...trpc.reservations.quote.queryOptions({ property_id: propertyId, ...stay }),
+    enabled: Boolean(datesValid),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+  const book = useMutation(
+    trpc.reservations.create.mutationOptions({
+      onSuccess: async (r) => {
+        toast.success(`Booked ${r.guest.first_name} ${r.guest.last_name}, ${nightsLabel(r.nights)}`);
+        await queryClient.invalidateQueries(trpc.reservations.search.queryFilter());
+        router.push(`/reservations/${r.id}`);
+      },
+    }),
+  );
+  const planName = (id: string) => lookups.data?.rate_plans.find((p) => p.id === id);
+  const setStayField = (key: keyof typeof stay) => (e: { target: { value: string } }) => {
+    setChoice(null);
+    setStay((s) => ({ ...s, [key]: key === "adults" || key === "children" ? Math.max(0, Number(e.target.value) || 0) : e.target.value }));
+  };
+
+  const failure = book.error ? callError(book.error) : null;
+  const guestParam = failure?.param?.startsWith("guest.") ? failure.param.slice(6) : null;
+  const selected = choice && quote.data?.data.find((t) => t.room_type_id === choice.room_type_id);
+  const selectedQuote = selected?.quotes.find((q) => q.rate_plan_id === choice?.rate_plan_id);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!choice) return;
+    book.mutate({
+      property_id: propertyId,
+      ...stay,
+      ...choice,
+      guest: { first_name: guest.first_name, last_name: guest.last_name, email: guest.email, ...(guest.phone.trim() ? { phone: guest.phone.trim() } : {}) },
+      source: source as "walk_in",
+      ...(notes.trim() ? { notes: notes.trim() } : {}),
+    });
+  };
+
+  return (
+    <>
+      <Link href="/reservations" className="text-sm text-stone-500 hover:text-stone-800">
+        ← Reservations
+      </Link>
+      <div className="mt-3">
+        <PageHeader title="New reservation" description="Choose the dates and party, pick a room and rate, then enter the guest." />
+      </div>
+      <Card title="1. Stay" className="mb-6">
+        <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
+          <Field label="Check-in" htmlFor="new-check-in">
+            <Input id="new-check-in" type="date" min={today} value={stay.check_in} onChange={setStayField("check_in")} />
+          </Field>
+          <Field label="Check-out" htmlFor="new-check-out">
+            <Input id="new-check-out" type="date" min={stay.check_in} value={stay.check_out} onChange={setStayField("check_out")} />
+          </Field>
+          <Field label="Adults" htmlFor="new-adults">
+            <Input id="new-adults" type="number" min={1} max={20} value={stay.adults} onChange={setStayField("adults")} />
+          </Field>
+          <Field label="Children" htmlFor="new-children">
+            <Input id="new-children" type="number" min={0} max={20} value={stay.children} onChange={setStayField("children")} />
+          </Field>
+        </div>
+      </Card>
+
+      <Card title="2. Room and rate" className="mb-6">
+        {!datesValid ? (
+          <EmptyState title="Enter the dates and at least one adult" />
+        ) : quote.error ? (
+          <ErrorState message={callError(quote.error).message} onRetry={() => quote.refetch()} />
+        ) : !quote.data ? (
+          <LoadingState rows={3} label="Pricing the stay…" />
+        ) : quote.data.data.length === 0 ? (
+          <EmptyState title="This property has no room types yet" />
+        ) : (
+          <div className="space-y-4" aria-busy={quote.isFetching || undefined}>
+            <p className="text-sm text-stone-600">
+              {formatDate(quote.data.check_in, "long")} → {formatDate(quote.data.check_out, "long")} · {nightsLabel(quote.data.nights)}
+            </p>
+            <ul className="space-y-3" aria-label="Room types and rates">
+              {quote.data.data.map((type) => (
+                <li key={type.room_type_id} className="rounded-md border border-stone-200" data-testid={`room-type-${type.room_type_id}`}>
+                  <div className="flex flex-wrap items-baseline justify-between gap-2 border-b border-stone-100 bg-stone-50 px-3 py-2">
+                    <h3 className="text-sm font-semibold text-stone-800">
+                      {type.name} <span className="font-normal text-stone-500">({type.code}, sleeps {type.max_occupancy})</span>
+                    </h3>
+                    <span className="text-xs text-stone-500">{type.available} free on every night</span>
+                  </div>
+                  {type.quotes.length === 0 ? (
+                    <p className="px-3 py-2 text-sm text-stone-500">No active rate plan covers this room type.</p>
+                  ) : (
+                    <ul className="divide-y divide-stone-100">
+                      {type.quotes.map((q) => {
+                        const plan = planName(q.rate_plan_id);
+                        const isChosen = choice?.room_type_id === type.room_type_id && choice.rate_plan_id === q.rate_plan_id;
+                        return (
+                          <li key={q.rate_plan_id} className={cx("flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm", isChosen && "bg-teal-50")} data-testid={`quote-${type.code}-${plan?.code ?? q.rate_plan_id}`}>
+                            <div className="min-w-0">
+                              <p className="font-medium text-stone-800">
+                                {plan?.name ?? q.rate_plan_id}{" "}
+                                {plan ? <Badge tone={plan.refundable ? "teal" : "amber"}>{plan.refundable ? "Refundable" : "Non-refundable"}</Badge> : null}
+                              </p>
+                              {q.bookable ? null : <p className="text-red-700" data-testid="unbookable-reason">{unbookableLabels[q.reason ?? ""] ?? q.reason}</p>}
+                            </div>
+                            <div className="flex items-center gap-3">
+                              <span className="tabular-nums font-medium">{formatMoney(q.total)}</span>
+                              {q.bookable ? (
+                                <Button
+                                  variant={isChosen ? "primary" : "secondary"}
+                                  aria-pressed={isChosen}
+                                  aria-label={`Select ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${formatMoney(q.total)}`}
+                                  onClick={() => setChoice({ room_type_id: type.room_type_id, rate_plan_id: q.rate_plan_id })}
+                                >
+                                  {isChosen ? "Selected" : "Select"}
+                                </Button>
+                              ) : (
+                                <span className="text-xs text-stone-500">Not bookable</span>
+                              )}
+                            </div>
+                          </li>
+                        );
+                      })}
+                    </ul>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </Card>
+
+      <Card title="3. Guest">
+        <form onSubmit={submit} noValidate aria-label="Guest and booking" className="space-y-4">
+          <p className="text-sm text-stone-500">A guest already on file with this e-mail is reused, as the API does; a new e-mail creates the guest.</p>
+          {failure && !guestParam ? <Alert>{failure.message}</Alert> : null}
+          <div className="grid gap-4 sm:grid-cols-2">
+            {guestFields.map((f) => (
+              <Field key={f.name} label={f.label} htmlFor={`new-guest-${f.name}`} error={guestParam === f.name ? failure!.message.replace(/^Invalid parameter '[^']*': /, "") : null}>
+                <Input
+                  id={`new-guest-${f.name}`}
+                  type={f.type}
+                  autoComplete="off"
+                  value={guest[f.name]}
+                  invalid={guestParam === f.name}
+                  onChange={(e) => setGuest((g) => ({ ...g, [f.name]: e.target.value }))}
+                />
+              </Field>
+            ))}
+            <Field label="Source" htmlFor="new-source">
+              <Select id="new-source" value={source} onChange={(e) => setSource(e.target.value)}>
+                {Object.entries(sourceLabels)
+                  .filter(([value]) => value !== "channel" && value !== "api")
+                  .map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+              </Select>
+            </Field>
+            <Field label="Notes (optional)" htmlFor="new-notes">
+              <Textarea id="new-notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} />
+            </Field>
+          </div>
+          <div className="flex flex-wrap items-center gap-3">
+            <Button type="submit" disabled={!choice || book.isPending}>
+              {book.isPending ? "Booking…" : selectedQuote ? `Book for ${formatMoney(selectedQuote.total)}` : "Book"}
+            </Button>
+            {!choice ? <span className="text-sm text-stone-500">Select a room and rate above first.</span> : null}
+          </div>
+        </form>
+      </Card>
+    </>
+  );
+}

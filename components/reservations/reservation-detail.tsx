@@ -1,0 +1,243 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { AuditTrail } from "@/components/audit/audit-trail";
+import { useTRPC } from "@/components/trpc/client";
+import { callError } from "@/components/trpc/errors";
+import { Badge, Button, Card, PageHeader, cx } from "@/components/ui";
+import { ErrorState, LoadingState } from "@/components/ui/states";
+import { AddChargeDialog, PaymentDialog, RefundDialog } from "./folio-dialogs";
+import { channelLabels, formatDate, formatMoney, formatTimestamp, housekeepingLabels, nightsLabel, sourceLabels, statusLabels } from "./format";
+import { StayActions } from "./stay-actions";
+
+const paymentStatus: Record<string, { label: string; tone: "teal" | "red" | "amber" | "neutral" }> = {
+  succeeded: { label: "Paid", tone: "teal" },
+  failed: { label: "Declined", tone: "red" },
+  authorized: { label: "Authorized", tone: "amber" },
+  pending: { label: "Pending", tone: "amber" },
+  voided: { label: "Voided", tone: "neutral" },
+  partially_refunded: { label: "Partly refunded", tone: "amber" },
+  refunded: { label: "Refunded", tone: "neutral" },
+};
+
+/** /reservations/{id}: the stay, the guest, the folio and the actions the state allows, with the history. */
+export function ReservationDetail({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const desk = useQuery(trpc.reservations.get.queryOptions({ id }));
+  const folio = useQuery(trpc.folios.get.queryOptions({ reservation_id: id }));
+  const [paying, setPaying] = useState(false);
+  const refresh = async () => {
+    await Promise.all([
+      queryClient.invalidateQueries(trpc.reservations.get.queryFilter({ id })),
+      queryClient.invalidateQueries(trpc.folios.get.queryFilter({ reservation_id: id })),
+      queryClient.invalidateQueries(trpc.audit.list.queryFilter()),
+      queryClient.invalidateQueries(trpc.reservations.search.queryFilter()),
+    ]);
+  };
+
+  const back = (
+    <Link href="/reservations" className="text-sm text-stone-500 hover:text-stone-800">
+      ← Reservations
+    </Link>
+  );
+  if (desk.error) {
+    const failure = callError(desk.error);
+    return (
+      <>
+        {back}
+        <div className="mt-4">
+          <ErrorState message={failure.code === "resource_missing" ? "There is no such reservation in this data set." : failure.message} onRetry={failure.code === "resource_missing" ? undefined : () => desk.refetch()} />
+        </div>
+      </>
+    );
+  }
+  if (!desk.data) {
+    return (
+      <>
+        {back}
+        <div className="mt-4">
+          <LoadingState rows={6} label="Loading the reservation…" />
+        </div>
+      </>
+    );
+  }
+  const d = desk.data;
+  const r = d.reservation;
+  const status = statusLabels[r.status];
+  const f = folio.data;
+  const balance = f?.balance;
+
+  return (
+    <>
+      {back}
+      <div className="mt-3">
+        <PageHeader
+          title={`${r.guest.first_name} ${r.guest.last_name}`}
+          description={
+            <span className="flex flex-wrap items-center gap-2">
+              <Badge tone={status?.tone}>{status?.label ?? r.status}</Badge>
+              <span className="break-all font-mono text-xs">{r.id}</span>
+            </span>
+          }
+        />
+      </div>
+      <div className="mb-6">
+        <StayActions desk={d} balance={balance} onDone={refresh} />
+      </div>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <div className="space-y-6">
+          <Card title="Stay">
+            <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-y-2 text-sm">
+              <dt className="text-stone-500">Dates</dt>
+              <dd>
+                {formatDate(r.check_in, "long")} → {formatDate(r.check_out, "long")} · {nightsLabel(r.nights)}
+              </dd>
+              <dt className="text-stone-500">Room type</dt>
+              <dd>{d.room_type.name}</dd>
+              <dt className="text-stone-500">Room</dt>
+              <dd data-testid="room-number">{d.room ? `Room ${d.room.number} (${housekeepingLabels[d.room.housekeeping_status] ?? d.room.housekeeping_status})` : "Assigned at check-in"}</dd>
+              <dt className="text-stone-500">Rate plan</dt>
+              <dd>
+                {d.rate_plan.name} · {d.rate_plan.refundable ? `refundable until ${d.rate_plan.cancellation_deadline_hours} h before arrival` : "non-refundable"}
+              </dd>
+              <dt className="text-stone-500">Party</dt>
+              <dd>
+                {r.adults} adult{r.adults === 1 ? "" : "s"}
+                {r.children ? `, ${r.children} child${r.children === 1 ? "" : "ren"}` : ""}
+              </dd>
+              <dt className="text-stone-500">Total</dt>
+              <dd className="font-medium">{formatMoney(r.total)}</dd>
+              <dt className="text-stone-500">Source</dt>
+              <dd>
+                {sourceLabels[r.source] ?? r.source}
+                {r.channel ? ` · ${channelLabels[r.channel] ?? r.channel}` : ""}
+              </dd>
+              {r.notes ? (
+                <>
+                  <dt className="text-stone-500">Notes</dt>
+                  <dd className="whitespace-pre-wrap break-words">{r.notes}</dd>
+                </>
+              ) : null}
+              {r.cancelled_at ? (
+                <>
+                  <dt className="text-stone-500">Cancelled</dt>
+                  <dd>
+                    {formatTimestamp(r.cancelled_at)}
+                    {r.cancellation_reason ? `: ${r.cancellation_reason}` : ""}
+                  </dd>
+                </>
+              ) : null}
+              {r.checked_in_at ? (
+                <>
+                  <dt className="text-stone-500">Checked in</dt>
+                  <dd>{formatTimestamp(r.checked_in_at)}</dd>
+                </>
+              ) : null}
+              {r.checked_out_at ? (
+                <>
+                  <dt className="text-stone-500">Checked out</dt>
+                  <dd>{formatTimestamp(r.checked_out_at)}</dd>
+                </>
+              ) : null}
+            </dl>
+          </Card>
+          <Card title="Guest" actions={<Link href={`/guests/${r.guest.id}`} className="text-sm text-teal-800 hover:underline">Guest profile</Link>}>
+            <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-y-2 text-sm">
+              <dt className="text-stone-500">Name</dt>
+              <dd>
+                {r.guest.first_name} {r.guest.last_name}
+              </dd>
+              <dt className="text-stone-500">E-mail</dt>
+              <dd className="break-all">{r.guest.email}</dd>
+            </dl>
+          </Card>
+        </div>
+        <Card
+          title="Folio"
+          actions={
+            f?.status === "open" ? (
+              <div className="flex flex-wrap justify-end gap-2">
+                <AddChargeDialog reservationId={id} currency={f.balance.currency} onDone={refresh} />
+                <Button onClick={() => setPaying(true)}>Take payment</Button>
+              </div>
+            ) : f ? (
+              <Badge>Closed</Badge>
+            ) : null
+          }
+        >
+          {folio.error ? (
+            <ErrorState message={callError(folio.error).message} onRetry={() => folio.refetch()} />
+          ) : !f ? (
+            <LoadingState rows={4} label="Loading the folio…" />
+          ) : (
+            <div className="space-y-5 text-sm">
+              <section aria-label="Charges">
+                <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-stone-500">Charges</h3>
+                {f.charges.length === 0 ? (
+                  <p className="text-stone-500">No charges.</p>
+                ) : (
+                  <ul className="divide-y divide-stone-100">
+                    {f.charges.map((c) => (
+                      <li key={c.id} className="flex justify-between gap-3 py-1.5">
+                        <span className="min-w-0 break-words">{c.description}</span>
+                        <span className="shrink-0 tabular-nums">{formatMoney(c.amount)}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+              <section aria-label="Payments">
+                <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-stone-500">Payments</h3>
+                {f.payments.length === 0 ? (
+                  <p className="text-stone-500">No payments yet.</p>
+                ) : (
+                  <ul className="divide-y divide-stone-100">
+                    {f.payments.map((p) => (
+                      <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5" data-testid={`payment-${p.status}`}>
+                        <span className="min-w-0">
+                          {p.payment_method.type === "card" ? `Card •••• ${p.payment_method.last4}` : p.payment_method.type === "cash" ? "Cash" : `Bank transfer${p.payment_method.reference ? ` (${p.payment_method.reference})` : ""}`}{" "}
+                          <Badge tone={paymentStatus[p.status]?.tone}>{paymentStatus[p.status]?.label ?? p.status}</Badge>
+                          {p.failure_message ? <span className="block text-xs text-red-700">{p.failure_message}</span> : null}
+                        </span>
+                        <span className="flex items-center gap-2">
+                          <span className={cx("tabular-nums", p.status === "failed" && "text-stone-400 line-through")}>{formatMoney(p.amount)}</span>
+                          {p.status === "succeeded" || p.status === "partially_refunded" ? <RefundDialog payment={p} onDone={refresh} /> : null}
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+              {f.refunds.length ? (
+                <section aria-label="Refunds">
+                  <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-stone-500">Refunds</h3>
+                  <ul className="divide-y divide-stone-100">
+                    {f.refunds.map((x) => (
+                      <li key={x.id} className="flex justify-between gap-3 py-1.5">
+                        <span className="min-w-0 break-words">Refund{x.reason ? `: ${x.reason}` : ""}</span>
+                        <span className="shrink-0 tabular-nums">−{formatMoney(x.amount)}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              ) : null}
+              <div className="flex items-baseline justify-between border-t border-stone-200 pt-3">
+                <span className="font-medium text-stone-700">Balance</span>
+                <span className={cx("text-lg font-semibold tabular-nums", f.balance.amount > 0 ? "text-red-700" : "text-stone-900")} data-testid="folio-balance">
+                  {formatMoney(f.balance)}
+                </span>
+              </div>
+            </div>
+          )}
+        </Card>
+      </div>
+      {f && paying ? <PaymentDialog reservationId={id} balance={f.balance} livemode={r.livemode} onDone={refresh} open={paying} onOpenChange={setPaying} /> : null}
+      <div className="mt-6">
+        <AuditTrail objectType="reservation" objectId={id} />
+      </div>
+    </>
+  );
+}

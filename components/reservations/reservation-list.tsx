@@ -1,0 +1,84 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState, type ReactNode } from "react";
+import { useTRPC } from "@/components/trpc/client";
+import { callError } from "@/components/trpc/errors";
+import { Badge } from "@/components/ui";
+import { DataTable, Pager, type ColumnDef } from "@/components/ui/data-table";
+import type { AppRouter } from "@/server/trpc/routers/_app";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import { formatDate, formatMoney, nightsLabel, sourceLabels, statusLabels } from "./format";
+
+export type SearchInput = Omit<inferRouterInputs<AppRouter>["reservations"]["search"], "cursor" | "limit">;
+export type ReservationRow = inferRouterOutputs<AppRouter>["reservations"]["search"]["data"][number];
+
+const columns: ColumnDef<ReservationRow>[] = [
+  {
+    id: "guest",
+    header: "Guest",
+    meta: { primary: true },
+    cell: ({ row: { original: r } }) => (
+      <div className="min-w-0">
+        <Link href={`/reservations/${r.id}`} className="font-medium text-teal-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600">
+          {r.guest.first_name} {r.guest.last_name}
+        </Link>
+        <p className="truncate text-xs font-normal text-stone-500">{r.guest.email}</p>
+      </div>
+    ),
+  },
+  {
+    id: "stay",
+    header: "Stay",
+    cell: ({ row: { original: r } }) => (
+      <span className="whitespace-nowrap">
+        {formatDate(r.check_in)} → {formatDate(r.check_out)} <span className="text-stone-500">· {nightsLabel(r.nights)}</span>
+      </span>
+    ),
+  },
+  {
+    id: "room",
+    header: "Room",
+    cell: ({ row: { original: r } }) => (
+      <span>
+        {r.room_type?.name ?? r.room_type_id}
+        {r.room_number ? <span className="ml-1 font-medium text-stone-900">· Room {r.room_number}</span> : null}
+      </span>
+    ),
+  },
+  { id: "guests", header: "Guests", cell: ({ row: { original: r } }) => `${r.adults} adult${r.adults === 1 ? "" : "s"}${r.children ? `, ${r.children} child${r.children === 1 ? "" : "ren"}` : ""}` },
+  { id: "source", header: "Source", cell: ({ row: { original: r } }) => sourceLabels[r.source] ?? r.source },
+  {
+    id: "status",
+    header: "Status",
+    cell: ({ row: { original: r } }) => <Badge tone={statusLabels[r.status]?.tone}>{statusLabels[r.status]?.label ?? r.status}</Badge>,
+  },
+  { id: "total", header: "Total", meta: { numeric: true }, cell: ({ row: { original: r } }) => formatMoney(r.total) },
+];
+
+/** One cursor-paged list of reservations for the given search; a new search starts on page one. */
+export function ReservationList({ label, input, empty, pageSize = 25 }: { label: string; input: SearchInput; empty: { title: string; children?: ReactNode; action?: ReactNode }; pageSize?: number }) {
+  const trpc = useTRPC();
+  const key = JSON.stringify(input);
+  const [paging, setPaging] = useState<{ key: string; cursor?: string }>({ key });
+  const cursor = paging.key === key ? paging.cursor : undefined;
+  const list = useQuery({ ...trpc.reservations.search.queryOptions({ ...input, cursor, limit: pageSize }), placeholderData: keepPreviousData });
+  return (
+    <>
+      <DataTable
+        label={label}
+        columns={columns}
+        data={list.data?.data}
+        loading={list.isLoading}
+        error={list.error ? callError(list.error).message : null}
+        onRetry={() => list.refetch()}
+        empty={empty}
+        rowKey={(r) => r.id}
+        rowProps={(r) => ({ "data-testid": `reservation-${r.id}` })}
+        fetching={list.isFetching}
+      />
+      <Pager page={list.data} onCursor={(c) => setPaging({ key, cursor: c })} />
+    </>
+  );
+}

@@ -1,0 +1,180 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniqueEmail } from "./helpers";
+
+// The front desk in the browser (issue #9): everything happens in the sandbox, where the test
+// cards work, on room types each test makes for itself through /v1.
+
+const tz = "America/New_York";
+const todayAt = (days = 0) => {
+  const d = new Date(Date.now() + days * 86_400_000);
+  return new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
+};
+
+let key: string;
+const sandbox = () => ({ authorization: `Bearer ${key}`, "service-environment": "sandbox" });
+
+async function v1<T = Record<string, any>>(request: APIRequestContext, method: "GET" | "POST", path: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await request.fetch(`/v1${path}`, { method, headers: { ...sandbox(), ...(body ? { "content-type": "application/json" } : {}) }, data: body ? JSON.stringify(body) : undefined });
+  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBeTruthy();
+  return (await res.json()) as T;
+}
+
+/** A room type of its own (unique code and name) with `rooms` clean rooms and a refundable rate plan, in the sandbox hotel. */
+async function roomType(request: APIRequestContext, rooms: number) {
+  const property = (await v1<{ data: { id: string; name: string }[] }>(request, "GET", "/properties")).data.find((p) => p.name === "Sandbox Harbor Hotel")!;
+  const code = `E${Date.now().toString(36).slice(-5)}${Math.random().toString(36).slice(2, 5)}`.toUpperCase();
+  const type = await v1(request, "POST", "/room_types", { property_id: property.id, code, name: `Desk test ${code}`, max_occupancy: 2 });
+  const roomIds: string[] = [];
+  for (let i = 0; i < rooms; i++) roomIds.push((await v1(request, "POST", "/rooms", { room_type_id: type.id, number: `${code}-${i + 1}`, floor: 9 })).id);
+  const plan = await v1(request, "POST", "/rate_plans", { property_id: property.id, code: `P${code}`, name: `Flex ${code}`, room_type_ids: [type.id], refundable: true, cancellation_deadline_hours: 24 });
+  await v1(request, "POST", `/rate_plans/${plan.id}/rates`, { room_type_id: type.id, from: todayAt(-1), to: todayAt(40), amount: 10_000 });
+  return { propertyId: property.id as string, typeId: type.id as string, code, name: type.name as string, planId: plan.id as string, planCode: `P${code}`, roomIds };
+}
+
+async function book(request: APIRequestContext, t: Awaited<ReturnType<typeof roomType>>, guest = "Api") {
+  return v1(request, "POST", "/reservations", {
+    property_id: t.propertyId,
+    room_type_id: t.typeId,
+    rate_plan_id: t.planId,
+    check_in: todayAt(0),
+    check_out: todayAt(1),
+    adults: 1,
+    guest: { first_name: guest, last_name: "Booker", email: uniqueEmail(guest.toLowerCase()) },
+  });
+}
+
+/** Signs a front-desk clerk in and switches to the sandbox. */
+async function deskInSandbox(page: Page) {
+  await signIn(page, createStaff("front_desk"));
+  await page.getByRole("radio", { name: "Sandbox" }).click();
+  await expect(page.getByTestId("sandbox-banner")).toBeVisible();
+}
+
+test.beforeAll(() => {
+  key = createApiKey();
+});
+
+test("a front-desk day: book a walk-in, check in to a clean room, charge, pay by card, check out; the room is dirty", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const t = await roomType(request, 2);
+  await deskInSandbox(page);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reservations" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Reservations" })).toBeVisible();
+  await snap(page, "reservations");
+  await page.getByRole("link", { name: "New reservation" }).click();
+
+  await expect(page.getByRole("heading", { level: 1, name: "New reservation" })).toBeVisible();
+  const quote = page.getByTestId(`quote-${t.code}-${t.planCode}`);
+  await expect(quote).toContainText("$100.00");
+  await quote.getByRole("button", { name: /^Select/ }).click();
+  const email = uniqueEmail("walk-in");
+  const form = page.getByRole("form", { name: "Guest and booking" });
+  await form.getByLabel("First name").fill("Wanda");
+  await form.getByLabel("Last name").fill("Walkin");
+  await form.getByLabel("E-mail").fill(email);
+  await expect(form.getByLabel("Source")).toHaveValue("walk_in");
+  await snap(page, "reservation-new");
+  await form.getByRole("button", { name: "Book for $100.00" }).click();
+
+  await expect(page).toHaveURL(/\/reservations\/res_/);
+  await expect(page.getByRole("heading", { level: 1, name: "Wanda Walkin" })).toBeVisible();
+  await expect(page.getByTestId("folio-balance")).toHaveText("$100.00");
+
+  // Check in: the clean rooms of the type are offered; take the second.
+  await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check in" }).click();
+  const checkIn = page.getByRole("dialog", { name: "Check in" });
+  await checkIn.getByLabel("Room").selectOption({ label: `Room ${t.code}-2, floor 9 · Clean` });
+  await checkIn.getByRole("button", { name: "Check in" }).click();
+  await expect(page.getByTestId("room-number")).toContainText(`Room ${t.code}-2`);
+
+  await page.getByRole("button", { name: "Add charge" }).click();
+  const charge = page.getByRole("dialog", { name: "Add a charge" });
+  await charge.getByLabel("Description").fill("Minibar");
+  await charge.getByLabel(/Amount/).fill("12.50");
+  await charge.getByRole("button", { name: "Add charge" }).click();
+  await expect(page.getByTestId("folio-balance")).toHaveText("$112.50");
+
+  // Check-out with the balance open is refused with the reason.
+  await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
+  await expect(page.getByTestId("checkout-balance")).toContainText("$112.50");
+  await page.getByRole("alertdialog").getByRole("button", { name: "Try check-out anyway" }).click();
+  await expect(page.getByRole("alertdialog").getByRole("alert")).toContainText("outstanding balance");
+  await page.getByRole("alertdialog").getByRole("button", { name: /Take payment of/ }).click();
+
+  const pay = page.getByRole("dialog", { name: "Take a payment" });
+  await expect(pay.getByLabel(/Amount/)).toHaveValue("112.50");
+  await pay.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await pay.getByLabel("CVC").fill("123");
+  await pay.getByRole("button", { name: "Take payment" }).click();
+  await expect(page.getByTestId("folio-balance")).toHaveText("$0.00");
+
+  await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Check out" }).click();
+  await expect(page.getByText("Checked out", { exact: true }).first()).toBeVisible();
+  await expect(page.getByTestId("audit-entry").first()).toContainText("checked out");
+  await snap(page, "reservation-detail");
+
+  const room = await v1(request, "GET", `/rooms/${t.roomIds[1]}`);
+  expect(room).toMatchObject({ housekeeping_status: "dirty", occupied: false });
+});
+
+test("a declined card shows the decline and changes nothing", async ({ page, request }) => {
+  const t = await roomType(request, 1);
+  const r = await book(request, t, "Declan");
+  await deskInSandbox(page);
+  await page.goto(`/reservations/${r.id}`);
+  await expect(page.getByTestId("folio-balance")).toHaveText("$100.00");
+  await page.getByRole("button", { name: "Take payment" }).click();
+  const pay = page.getByRole("dialog", { name: "Take a payment" });
+  await pay.getByLabel("Card number").fill("4000 0000 0000 0002");
+  await pay.getByLabel("CVC").fill("123");
+  await pay.getByRole("button", { name: "Take payment" }).click();
+  await expect(pay.getByRole("alert")).toHaveText("Declined: The card was declined.");
+  await pay.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("folio-balance")).toHaveText("$100.00");
+  await expect(page.getByTestId("payment-failed")).toContainText("Declined");
+  const folio = await v1(request, "GET", `/reservations/${r.id}/folio`);
+  expect(folio.balance.amount).toBe(10_000);
+});
+
+test("an overbooked room type cannot be booked from the new-reservation page", async ({ page, request }) => {
+  const t = await roomType(request, 1);
+  await book(request, t, "First");
+  await deskInSandbox(page);
+  await page.goto("/reservations/new");
+  const quote = page.getByTestId(`quote-${t.code}-${t.planCode}`);
+  await expect(quote.getByTestId("unbookable-reason")).toHaveText("Sold out: no room free on every night");
+  await expect(quote.getByRole("button", { name: /^Select/ })).toHaveCount(0);
+  await expect(page.getByTestId(`room-type-${t.typeId}`)).toContainText("0 free on every night");
+});
+
+test("every reservations page fits 390 px without horizontal scrolling", async ({ page, request }) => {
+  test.setTimeout(60_000);
+  const t = await roomType(request, 1);
+  const r = await book(request, t, "Narrow");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await deskInSandbox(page);
+  for (const [path, name, heading] of [
+    ["/reservations", "reservations", "Reservations"],
+    ["/reservations/new", "reservation-new", "New reservation"],
+    [`/reservations/${r.id}`, "reservation-detail", "Narrow Booker"],
+    [`/guests/${r.guest.id}`, "guest-with-stays", "Narrow Booker"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    await expectNoHorizontalScroll(page);
+    await snap(page, name);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/guests/${r.guest.id}`);
+  await expect(page.getByRole("heading", { name: "Stays" })).toBeVisible();
+  await expect(page.getByTestId(`reservation-${r.id}`).first()).toBeVisible();
+  await snap(page, "guest-with-stays");
+  await page.goto("/reservations");
+  await page.getByRole("tab", { name: "Search all" }).click();
+  await page.getByPlaceholder("Guest name, e-mail or reservation id").fill("Narrow Booker");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page.getByTestId(`reservation-${r.id}`).first()).toBeVisible();
+  await snap(page, "reservations-search");
+});

@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { getAvailability } from "@/server/inventory/availability";
+import { availabilityQuery } from "@/server/inventory/schemas";
+import { presentRatePlan } from "@/server/rates/present";
+import { listRatePlans } from "@/server/rates/rate-plans";
+import { createReservation } from "@/server/reservations/create-reservation";
+import { getReservationDesk } from "@/server/reservations/desk-view";
+import { presentReservation, type ReservationWithGuest } from "@/server/reservations/present";
+import { listReadyRooms } from "@/server/reservations/ready-rooms";
+import { getReservation } from "@/server/reservations/reservations";
+import { cancelSchema, checkInSchema, reservationCreateSchema, reservationUpdateSchema } from "@/server/reservations/schemas";
+import { presentReservationRow, reservationSearchQuery, searchReservations } from "@/server/reservations/search-reservations";
+import { cancelReservation, checkInReservation, checkOutReservation, noShowReservation } from "@/server/reservations/transitions";
+import { previewReservationUpdate, updateReservation } from "@/server/reservations/update-reservation";
+import { presentRoom, presentRoomType } from "@/server/rooms/present";
+import { listRoomTypes } from "@/server/rooms/room-types";
+import { access } from "@/server/staff/access";
+import { audit } from "../audit";
+import { roles, router, staffProcedure } from "../init";
+import { cursorList, listInput } from "../pagination";
+
+// The same schemas and services as /v1/reservations and /v1/availability: tRPC adds transport
+// (and the audit trail), not rules.
+const reservationProcedure = staffProcedure.use(roles(...access.reservations));
+const id = z.string().min(1).max(64);
+const all = { limit: 100, cursor: null };
+
+type StaffCtx = Parameters<typeof audit>[0];
+
+/** Runs a state change of the reservation page and records it with the reservation before and after. */
+async function recorded(ctx: StaffCtx, action: string, id: string, run: () => Promise<ReservationWithGuest>) {
+  const before = presentReservation(await getReservation({ db: ctx.db, tenant: ctx.tenant, id }));
+  const after = presentReservation(await run());
+  await audit(ctx, { action, objectType: "reservation", objectId: after.id, before, after });
+  return after;
+}
+
+export const reservationsRouter = router({
+  /** The room types and rate plans of a property, for names, filters and the booking form. */
+  lookups: reservationProcedure.input(z.strictObject({ property_id: id })).query(async ({ ctx, input }) => {
+    const filters = { property_id: input.property_id };
+    const [types, plans] = await Promise.all([
+      listRoomTypes({ db: ctx.db, tenant: ctx.tenant, filters, page: all }),
+      listRatePlans({ db: ctx.db, tenant: ctx.tenant, filters, page: all }),
+    ]);
+    return { room_types: types.data.map(presentRoomType), rate_plans: plans.data.map(presentRatePlan) };
+  }),
+  /** Search (guest name or e-mail, reservation id), filters and today's lists, cursor-paged. */
+  search: reservationProcedure.input(z.strictObject({ ...reservationSearchQuery.shape, ...listInput })).query(async ({ ctx, input: { limit, cursor, ...query } }) => {
+    const list = cursorList("reservations.search", query, { limit, cursor });
+    const { today, page } = await searchReservations({ db: ctx.db, tenant: ctx.tenant, query, page: list.page });
+    return { today, ...list.envelope(page, presentReservationRow) };
+  }),
+  /** One reservation with its names, the property's today, its policy and the actions its state allows. */
+  get: reservationProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => getReservationDesk({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
+  /** Every room type × rate plan for a stay, priced, with why an unbookable one is not bookable (as GET /v1/availability). */
+  quote: reservationProcedure.input(availabilityQuery).query(({ ctx, input }) => getAvailability({ db: ctx.db, tenant: ctx.tenant, query: input })),
+  /** Free clean or inspected rooms of the reservation's type, in the order check-in would choose them. */
+  readyRooms: reservationProcedure
+    .input(z.strictObject({ id }))
+    .query(async ({ ctx, input }) => (await listReadyRooms({ db: ctx.db, tenant: ctx.tenant, reservationId: input.id })).map(presentRoom)),
+  create: reservationProcedure.input(reservationCreateSchema).mutation(async ({ ctx, input }) => {
+    const reservation = presentReservation(await createReservation({ db: ctx.db, tenant: ctx.tenant, input }));
+    await audit(ctx, { action: "reservation.created", objectType: "reservation", objectId: reservation.id, after: reservation });
+    return reservation;
+  }),
+  /** The modification re-quoted, without keeping it: what "confirm" would give, or why it would be refused. */
+  previewUpdate: reservationProcedure
+    .input(reservationUpdateSchema.extend({ id }))
+    .query(async ({ ctx, input: { id, ...body } }) => presentReservation(await previewReservationUpdate({ db: ctx.db, tenant: ctx.tenant, id, input: body }))),
+  update: reservationProcedure.input(reservationUpdateSchema.extend({ id })).mutation(async ({ ctx, input: { id, ...body } }) => {
+    return recorded(ctx, "reservation.updated", id, () => updateReservation({ db: ctx.db, tenant: ctx.tenant, id, input: body }));
+  }),
+  cancel: reservationProcedure
+    .input(cancelSchema.extend({ id }))
+    .mutation(({ ctx, input }) => recorded(ctx, "reservation.cancelled", input.id, () => cancelReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id, reason: input.reason }))),
+  checkIn: reservationProcedure
+    .input(checkInSchema.extend({ id }))
+    .mutation(({ ctx, input }) => recorded(ctx, "reservation.checked_in", input.id, () => checkInReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id, roomId: input.room_id }))),
+  checkOut: reservationProcedure
+    .input(z.strictObject({ id }))
+    .mutation(({ ctx, input }) => recorded(ctx, "reservation.checked_out", input.id, () => checkOutReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  noShow: reservationProcedure
+    .input(z.strictObject({ id }))
+    .mutation(({ ctx, input }) => recorded(ctx, "reservation.no_show", input.id, () => noShowReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+});
