@@ -36,6 +36,8 @@ const auditAreas: Record<string, Area> = {
   room_type: "rates",
   rate_plan: "rates",
   inventory_hold: "availability",
+  account: "settings",
+  user: "users",
 };
 
 export const auditAreaOf = (objectType: string): Area => auditAreas[objectType] ?? "settings";
