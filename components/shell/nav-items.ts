@@ -9,5 +9,8 @@ export type NavItem = { href: string; label: string; area: Area; section?: "Deve
 export const navItems: NavItem[] = [
   { href: "/", label: "Home", area: "dashboard" },
   { href: "/guests", label: "Guests", area: "guests" },
+  { href: "/rates", label: "Rates", area: "rates" },
+  { href: "/reports", label: "Reports", area: "reports" },
+  { href: "/settings", label: "Settings", area: "settings" },
   { href: "/docs", label: "API reference", area: "developers", section: "Developers" },
 ];
