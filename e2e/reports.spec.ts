@@ -7,9 +7,12 @@ import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniq
 // screen (same rows, same columns, same values: each cell carries the CSV's raw value).
 
 /** The visible table's cells as the CSV has them: a header of column names, then the raw values. */
-async function tableOnScreen(page: Page, name: string) {
+async function tableOnScreen(page: Page, name: string, rowCount?: number) {
   const table = page.getByRole("table", { name });
   await expect(table).toBeVisible();
+  // Wait for the report the inputs ask for, not the previous one kept on screen while it loads.
+  await expect(page.locator("[aria-busy]")).toHaveCount(0);
+  if (rowCount !== undefined) await expect(table.locator("tbody tr")).toHaveCount(rowCount);
   const rows = table.locator("tbody tr");
   const header = await rows.first().locator("[data-col]").evaluateAll((cells) => cells.map((c) => c.getAttribute("data-col")!));
   const body = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("[data-col]")].map((c) => c.getAttribute("data-value") ?? "")));
@@ -26,8 +29,9 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   // One stay of this spec's own inside the range, so production has a row to show.
   const api = v1(request, createApiKey());
   const property = (await api.get("/properties")).data[0];
-  const roomType = (await api.get(`/room_types?property_id=${property.id}`)).data[0];
-  const plan = (await api.get(`/rate_plans?property_id=${property.id}`)).data.find((p: { room_type_ids: string[] }) => p.room_type_ids.includes(roomType.id));
+  // The seeded double rooms and their BAR plan: other specs add room types of their own.
+  const roomType = (await api.get(`/room_types?property_id=${property.id}&limit=100`)).data.find((t: { code: string }) => t.code === "DBL");
+  const plan = (await api.get(`/rate_plans?property_id=${property.id}&limit=100`)).data.find((p: { code: string }) => p.code === "BAR");
   const today = todayIn(property.timezone);
   const checkIn = addDays(today, 2 + Math.floor(Math.random() * 10));
   await api.post("/reservations", {
@@ -43,7 +47,7 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
 
   // Occupancy: 21 nights, chart and table; the CSV is the table.
   await expect(page.getByRole("figure", { name: "Occupancy per night (%)" })).toBeVisible();
-  const occupancy = await tableOnScreen(page, "Occupancy by night");
+  const occupancy = await tableOnScreen(page, "Occupancy by night", 21);
   expect(occupancy).toHaveLength(22);
   expect(occupancy[1][0]).toBe(today);
   const occupancyCsv = await downloadedCsv(page);
@@ -56,7 +60,7 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   // Revenue.
   await page.getByRole("tab", { name: "Revenue" }).click();
   await expect(page.getByRole("figure", { name: /Room revenue, ADR and RevPAR/ })).toBeVisible();
-  const revenue = await tableOnScreen(page, "Revenue by night");
+  const revenue = await tableOnScreen(page, "Revenue by night", 21);
   expect(revenue[0]).toEqual(["date", "room_revenue", "adr", "revpar", "payments", "refunds"]);
   expect((await downloadedCsv(page)).rows).toEqual(revenue);
   await snap(page, "reports-revenue");

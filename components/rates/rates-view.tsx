@@ -122,7 +122,7 @@ export function RatesView({ property }: { property: RateProperty }) {
         <EmptyState title="This rate plan covers no room type of this property" />
       ) : calendar.error && !calendar.data ? (
         <ErrorState message={callError(calendar.error).message} onRetry={() => calendar.refetch()} />
-      ) : !calendar.data ? (
+      ) : !calendar.data || calendar.data.rate_plan_id !== plan.id ? (
         <LoadingState rows={roomTypes.length + 1} label="Loading rates…" />
       ) : (
         <RateGrid

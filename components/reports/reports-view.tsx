@@ -46,7 +46,12 @@ export function ReportsView({ property }: { property: ReportProperty }) {
   const revenue = useQuery({ ...trpc.reports.revenue.queryOptions(query), ...opts, enabled: enabled && kind === "revenue" });
   const production = useQuery({ ...trpc.reports.production.queryOptions({ ...query, group_by: groupBy }), ...opts, enabled: enabled && kind === "production" });
 
-  const csvHref = `/reports/export?${new URLSearchParams({ type: kind, ...query, ...(kind === "production" ? { group_by: groupBy } : {}) })}`;
+  // The download names the report on screen (its own range and grouping), not the inputs, which
+  // may be ahead of it while the next one loads.
+  const shown = { occupancy: occupancy.data, revenue: revenue.data, production: production.data }[kind];
+  const csvHref = shown
+    ? `/reports/export?${new URLSearchParams({ type: kind, property_id: shown.property_id, from: shown.from, to: shown.to, ...("group_by" in shown ? { group_by: shown.group_by } : {}) })}`
+    : null;
   const money = (amount: number) => formatMoney(amount, property.currency);
 
   const preset = (label: string, start: string, end: string) => (
@@ -89,9 +94,10 @@ export function ReportsView({ property }: { property: ReportProperty }) {
     moneyColumn("refunds", "Refunds"),
   ];
   type ProductionRow = { group: string | null; group_name?: string | null; reservations: number; room_nights: number; room_revenue: number; cancellations: number };
-  const named = groupBy === "rate_plan" || groupBy === "room_type";
+  const shownGroup = (production.data?.group_by ?? groupBy) as GroupBy;
+  const named = shownGroup === "rate_plan" || shownGroup === "room_type";
   const productionColumns: ColumnDef<ProductionRow>[] = [
-    { id: "group", header: groupLabels[groupBy], meta: { primary: !named }, cell: ({ row }) => value("group", row.original.group, <span className={named ? "font-mono text-xs" : undefined}>{row.original.group ?? "(none)"}</span>) },
+    { id: "group", header: groupLabels[shownGroup], meta: { primary: !named }, cell: ({ row }) => value("group", row.original.group, <span className={named ? "font-mono text-xs" : undefined}>{row.original.group ?? "(none)"}</span>) },
     ...(named ? [{ id: "group_name", header: "Code", meta: { primary: true }, cell: ({ row }) => value("group_name", row.original.group_name, row.original.group_name ?? "—") } satisfies ColumnDef<ProductionRow>] : []),
     { id: "reservations", header: "Reservations", meta: { numeric: true }, cell: ({ row }) => value("reservations", row.original.reservations, row.original.reservations) },
     { id: "room_nights", header: "Room nights", meta: { numeric: true }, cell: ({ row }) => value("room_nights", row.original.room_nights, row.original.room_nights) },
@@ -114,7 +120,7 @@ export function ReportsView({ property }: { property: ReportProperty }) {
         title="Reports"
         description={`${property.name}: nights from the first to the last date chosen, in ${property.currency}.`}
         actions={
-          rangeError ? null : (
+          rangeError || !csvHref ? null : (
             <a
               href={csvHref}
               download
@@ -177,7 +183,7 @@ export function ReportsView({ property }: { property: ReportProperty }) {
                     ]}
                   />
                   <OccupancyChart rows={r.data} />
-                  <DataTable label="Occupancy by night" columns={occupancyColumns} data={r.data} rowKey={(row) => row.date} empty={{ title: "No nights in this range" }} />
+                  <DataTable label="Occupancy by night" fetching={occupancy.isFetching} columns={occupancyColumns} data={r.data} rowKey={(row) => row.date} empty={{ title: "No nights in this range" }} />
                 </div>
               );
             }),
@@ -199,7 +205,7 @@ export function ReportsView({ property }: { property: ReportProperty }) {
                     ]}
                   />
                   <RevenueChart rows={r.data} currency={property.currency} />
-                  <DataTable label="Revenue by night" columns={revenueColumns} data={r.data} rowKey={(row) => row.date} empty={{ title: "No nights in this range" }} />
+                  <DataTable label="Revenue by night" fetching={revenue.isFetching} columns={revenueColumns} data={r.data} rowKey={(row) => row.date} empty={{ title: "No nights in this range" }} />
                 </div>
               );
             }),
@@ -211,7 +217,7 @@ export function ReportsView({ property }: { property: ReportProperty }) {
               const r = production.data!;
               return (
                 <div className="space-y-5">
-                  <p className="text-xs text-stone-500">Stays arriving in the range, grouped by {groupLabels[groupBy].toLowerCase()}. Room nights and revenue count booked stays only.</p>
+                  <p className="text-xs text-stone-500">Stays arriving in the range, grouped by {groupLabels[shownGroup].toLowerCase()}. Room nights and revenue count booked stays only.</p>
                   <Totals
                     items={[
                       ["Reservations", String(r.totals.reservations)],
@@ -222,7 +228,8 @@ export function ReportsView({ property }: { property: ReportProperty }) {
                   />
                   {r.data.length ? <ProductionChart rows={r.data} currency={property.currency} /> : null}
                   <DataTable
-                    label={`Production by ${groupLabels[groupBy].toLowerCase()}`}
+                    label={`Production by ${groupLabels[shownGroup].toLowerCase()}`}
+                    fetching={production.isFetching}
                     columns={productionColumns}
                     data={r.data}
                     rowKey={(row) => row.group ?? "(none)"}

@@ -4,7 +4,7 @@ import { presentRatePlan } from "@/server/rates/present";
 import { listRatePlans } from "@/server/rates/rate-plans";
 import { rateRangeSetSchema } from "@/server/rates/schemas";
 import { presentRoomType } from "@/server/rooms/present";
-import { listRoomTypes } from "@/server/rooms/room-types";
+import { getRoomType, listRoomTypes } from "@/server/rooms/room-types";
 import { weekdayOf } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import { date } from "@/server/schemas";
@@ -70,19 +70,19 @@ export const ratesRouter = router({
           const before = await getRateCalendar({ ...scope, query: { room_type_id, from: range.from, to: range.to } }).catch(asListItem(index));
           const after = await setRates({ ...scope, input: { ...range, room_type_id } }).catch(asListItem(index));
           const touched = (calendar: typeof after) => calendar.data.filter((n) => !days || days.has(weekdayOf(n.date)));
-          done.push({ room_type_id, before: summarize(touched(before)), after: summarize(touched(after)), calendar: after });
+          const { code } = await getRoomType({ db: tx, tenant: ctx.tenant, id: room_type_id });
+          done.push({ room_type_id, code, before: summarize(touched(before)), after: summarize(touched(after)), calendar: after });
         }
         return done;
       });
-      const appliesTo = (roomTypeId: string) =>
-        `${roomTypeId}, ${range.from} to ${range.to} (exclusive)${range.days_of_week ? `, ${range.days_of_week.join(" ")} only` : ""}`;
+      const appliesTo = (code: string) => `${code}, nights ${range.from} to ${range.to} (exclusive)${range.days_of_week ? `, ${range.days_of_week.join(" ")} only` : ""}`;
       for (const change of changes) {
         await audit(ctx, {
           action: "rate_plan.rates_set",
           objectType: "rate_plan",
           objectId: rate_plan_id,
-          before: change.before,
-          after: { ...change.after, applies_to: appliesTo(change.room_type_id) },
+          before: { ...change.before, room_type_id: change.room_type_id },
+          after: { ...change.after, applies_to: appliesTo(change.code), room_type_id: change.room_type_id },
         });
       }
       return { rate_plan_id, from: range.from, to: range.to, data: changes.flatMap((c) => c.calendar.data) };
