@@ -5,6 +5,9 @@ import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap } fro
 // Issue #9: the rates grid sets a stop-sell over a range on a room type and rate plan of this
 // spec's own, the grid shows it, and /v1/availability refuses those nights with the reason.
 
+// Several sign-ins and API round trips each: more than the default 30 s on a busy machine.
+test.describe.configure({ timeout: 90_000 });
+
 test("a stop-sell set for a range in the grid closes those nights on the API", async ({ page, request }) => {
   const api = v1(request, createApiKey());
   const suffix = Date.now().toString(36).slice(-5).toUpperCase();

@@ -25,6 +25,9 @@ async function downloadedCsv(page: Page) {
   return { name: download.suggestedFilename(), rows: text.trimEnd().split("\r\n").map((line) => line.split(",")) };
 }
 
+// Several sign-ins and API round trips each: more than the default 30 s on a busy machine.
+test.describe.configure({ timeout: 90_000 });
+
 test("occupancy, revenue and production for a range; each CSV equals its table", async ({ page, request }) => {
   // One stay of this spec's own inside the range, so production has a row to show.
   const api = v1(request, createApiKey());

@@ -4,6 +4,9 @@ import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniq
 
 // Issue #10: the settings page: developer contact, plan and usage, and users and roles for owners.
 
+// Several sign-ins and API round trips each: more than the default 30 s on a busy machine.
+test.describe.configure({ timeout: 90_000 });
+
 test("the developer contact changes, is audited, and persists", async ({ page }) => {
   await signIn(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
