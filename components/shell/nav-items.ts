@@ -8,10 +8,13 @@ export type NavItem = { href: string; label: string; area: Area; section?: "Deve
  */
 export const navItems: NavItem[] = [
   { href: "/", label: "Home", area: "dashboard" },
+  { href: "/reservations", label: "Reservations", area: "reservations" },
   { href: "/calendar", label: "Calendar", area: "availability" },
   { href: "/housekeeping", label: "Housekeeping", area: "housekeepingRead" },
-  { href: "/reservations", label: "Reservations", area: "reservations" },
   { href: "/guests", label: "Guests", area: "guests" },
+  { href: "/rates", label: "Rates", area: "rates" },
+  { href: "/reports", label: "Reports", area: "reports" },
+  { href: "/settings", label: "Settings", area: "settings" },
   { href: "/developers/webhooks", label: "Webhooks", area: "developers", section: "Developers" },
   { href: "/developers/deliveries", label: "Deliveries", area: "developers", section: "Developers" },
   { href: "/developers/events", label: "Events", area: "developers", section: "Developers" },

@@ -38,6 +38,8 @@ const auditAreas: Record<string, Area> = {
   inventory_hold: "availability",
   webhook_endpoint: "developers",
   api_key: "developers",
+  account: "settings",
+  user: "users",
 };
 
 export const auditAreaOf = (objectType: string): Area => auditAreas[objectType] ?? "settings";

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { ApiError } from "@/server/errors";
 import type { RateLimits } from "@/server/accounts/plans";
 import { clientAddress } from "./client-address";
+import { accountRateKey } from "./rate-limit";
 import type { ApiEnv } from "./env";
 
 /** Requests without a valid credential are counted by address, at the Starter plan's limits. */
@@ -14,7 +15,7 @@ const anonymousLimits: RateLimits = { perSecond: 50, perMinute: 500, perDay: 250
 export const rateLimit: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const principal = c.get("principal");
   const sandbox = c.req.header("service-environment") === "sandbox";
-  const key = principal ? `acct:${principal.accountId}:${sandbox ? "test" : "live"}` : `ip:${clientAddress(c) ?? "unknown"}`;
+  const key = principal ? accountRateKey(principal.accountId, !sandbox) : `ip:${clientAddress(c) ?? "unknown"}`;
   const state = await c.get("deps").limiter.consume(key, principal?.limits ?? anonymousLimits);
   c.set("rate", state);
   if (state.retryAfter !== undefined) {

@@ -3,6 +3,12 @@ import type { Redis } from "ioredis";
 import type { RateLimits } from "@/server/accounts/plans";
 import { logger } from "@/server/observability/logger";
 
+/** One window's count as it stands: requests counted so far, the limit, and when the window resets. */
+export type WindowUsage = { used: number; limit: number | null; resetsAt: Date | null };
+
+/** The counter key of an account's requests in one environment (sandbox is counted apart). */
+export const accountRateKey = (accountId: string, livemode: boolean) => `acct:${accountId}:${livemode ? "live" : "test"}`;
+
 /** What the three X-RateLimit-* headers say, and Retry-After when over. */
 export type RateState = { limit: number; remaining: number; reset: number; retryAfter?: number };
 
@@ -40,6 +46,33 @@ export class RateLimiter {
       this.limiters.set(id, limiter);
     }
     return limiter;
+  }
+
+  /**
+   * How much of each window `key` has used, without counting a request: the same limiters and
+   * keys as `consume`, read with `get`. A window nobody has used yet reads as 0.
+   */
+  async peek(key: string, limits: RateLimits, now = Date.now()): Promise<Record<Window["name"], WindowUsage>> {
+    const day = new Date(now).toISOString().slice(0, 10);
+    const nextUtcMidnight = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
+    const entries = await Promise.all(
+      windows.map(async (window): Promise<[Window["name"], WindowUsage]> => {
+        const points = limits[window.key];
+        const dayReset = window.name === "day" ? new Date(nextUtcMidnight) : null;
+        if (points === null) return [window.name, { used: 0, limit: null, resetsAt: dayReset }];
+        const windowKey = window.name === "day" ? `${key}:${day}` : key;
+        const res = await this.limiter(window, points)
+          .get(windowKey)
+          .catch((error: unknown) => {
+            logger.error({ err: error }, "rate limiter store unavailable");
+            return null;
+          });
+        const used = res ? Math.min(res.consumedPoints, points) : 0;
+        const resetsAt = dayReset ?? (res && res.msBeforeNext > 0 ? new Date(now + res.msBeforeNext) : null);
+        return [window.name, { used, limit: points, resetsAt }];
+      }),
+    );
+    return Object.fromEntries(entries) as Record<Window["name"], WindowUsage>;
   }
 
   /** Consumes one request for `key` and reports the state of the tightest window. */

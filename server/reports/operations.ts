@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { defineOperation } from "@/server/http/operation";
 import type { ApiEnv } from "@/server/http/env";
 import { date, idOf } from "@/server/schemas";
-import { toCsv } from "./build";
+import { reportCsv } from "./csv";
 import { occupancyReport, productionReport, revenueReport } from "./reports";
 
 const query = z.strictObject({
@@ -41,10 +41,10 @@ const productionRow = z.object({
 });
 
 /** CSV answers carry the report's rows only; totals are the JSON form's. */
-function respond(c: Context<ApiEnv>, format: "json" | "csv", report: { type: string; property_id: string; from: string; to: string; data: Record<string, unknown>[] }, columns: string[]) {
+function respond(c: Context<ApiEnv>, format: "json" | "csv", report: Parameters<typeof reportCsv>[0]) {
   if (format === "json") return report;
-  const filename = `${report.type}-${report.property_id}-${report.from}-${report.to}.csv`;
-  return c.body(toCsv(report.data, columns), 200, { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${filename}"` });
+  const csv = reportCsv(report);
+  return c.body(csv.body, 200, { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${csv.filename}"` });
 }
 
 /** CSV columns per report, in order: what the handler writes and the document describes. */
@@ -68,13 +68,13 @@ export const reportOperations = [
   defineOperation({
     method: "get", path: "/reports/occupancy", operationId: "occupancyReport", summary: "Occupancy report", tag, scope: "reports:read", description, query, csv: csv.occupancy,
     response: z.object({ ...header, type: z.literal("occupancy"), data: z.array(occupancyRow), totals: occupancyRow.omit({ date: true }) }).openapi("OccupancyReport"),
-    handler: async ({ ctx, query, c }) => respond(c, query.format, await occupancyReport({ ...ctx, query }), columns.occupancy),
+    handler: async ({ ctx, query, c }) => respond(c, query.format, await occupancyReport({ ...ctx, query })),
   }),
   // GET /v1/reports/revenue: room revenue, ADR, RevPAR, payments and refunds per night
   defineOperation({
     method: "get", path: "/reports/revenue", operationId: "revenueReport", summary: "Revenue report", tag, scope: "reports:read", description, query, csv: csv.revenue,
     response: z.object({ ...header, type: z.literal("revenue"), data: z.array(revenueRow), totals: revenueRow.omit({ date: true }) }).openapi("RevenueReport"),
-    handler: async ({ ctx, query, c }) => respond(c, query.format, await revenueReport({ ...ctx, query }), columns.revenue),
+    handler: async ({ ctx, query, c }) => respond(c, query.format, await revenueReport({ ...ctx, query })),
   }),
   // GET /v1/reports/production: arrivals grouped by source, channel, rate plan or room type
   defineOperation({
@@ -83,6 +83,6 @@ export const reportOperations = [
       .object({ ...header, type: z.literal("production"), group_by: z.string(), data: z.array(productionRow), totals: productionRow.omit({ group: true, group_name: true }) })
       .openapi("ProductionReport"),
     handler: async ({ ctx, query, c }) =>
-      respond(c, query.format, await productionReport({ ...ctx, query }), columns.production(query.group_by)),
+      respond(c, query.format, await productionReport({ ...ctx, query })),
   }),
 ];

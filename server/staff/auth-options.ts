@@ -2,6 +2,7 @@ import type { AuthOptions } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { verifyUserPassword } from "@/server/auth/users";
 import { getDatabase } from "@/server/runtime";
+import { currentStaffUser } from "./users";
 import { staffSessionSecret } from "./secret";
 
 /** A staff session's lifetime: the dashboard never renews it, so staff sign in again after a shift. */
@@ -29,9 +30,14 @@ export function authOptions(): AuthOptions {
       }),
     ],
     callbacks: {
-      jwt({ token, user }) {
-        if (user) Object.assign(token, { sub: user.id, accountId: user.accountId, role: user.role });
-        return token;
+      async jwt({ token, user }) {
+        if (user) return Object.assign(token, { sub: user.id, accountId: user.accountId, role: user.role });
+        // Re-read on every request: a removed user is signed out and a new role applies at once,
+        // rather than when the 12-hour token runs out.
+        const { db } = await getDatabase();
+        const current = token.sub ? await currentStaffUser({ db, id: token.sub }) : null;
+        if (!current) return { ...token, accountId: undefined, role: undefined };
+        return Object.assign(token, { accountId: current.accountId, role: current.role });
       },
       session({ session, token }) {
         session.user = { id: token.sub!, accountId: token.accountId!, role: token.role!, name: token.name ?? null, email: token.email! };

@@ -11,6 +11,9 @@ import { oauthRouter } from "./oauth";
 import { paymentsRouter } from "./payments";
 import { propertiesRouter } from "./properties";
 import { reservationsRouter } from "./reservations";
+import { ratesRouter } from "./rates";
+import { reportsRouter } from "./reports";
+import { settingsRouter } from "./settings";
 
 /** The dashboard's API: one sub-router per capability, each calling that capability's services. */
 export const appRouter = router({
@@ -26,6 +29,9 @@ export const appRouter = router({
   mail: mailRouter,
   oauth: oauthRouter,
   developers: developersRouter,
+  rates: ratesRouter,
+  reports: reportsRouter,
+  settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

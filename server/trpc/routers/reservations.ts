@@ -21,6 +21,8 @@ import { cursorList, listInput } from "../pagination";
 
 // The same schemas and services as /v1/reservations and /v1/availability: tRPC adds transport
 // (and the audit trail), not rules.
+/** The availability query with numbers as numbers: /v1 reads them from a query string, tRPC gets JSON. */
+const quoteInput = availabilityQuery.extend({ adults: z.number().int().min(1).max(20), children: z.number().int().min(0).max(20).default(0) });
 const reservationProcedure = staffProcedure.use(roles(...access.reservations));
 const id = z.string().min(1).max(64);
 const all = { limit: 100, cursor: null };
@@ -54,7 +56,7 @@ export const reservationsRouter = router({
   /** One reservation with its names, the property's today, its policy and the actions its state allows. */
   get: reservationProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => getReservationDesk({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
   /** Every room type × rate plan for a stay, priced, with why an unbookable one is not bookable (as GET /v1/availability). */
-  quote: reservationProcedure.input(availabilityQuery).query(({ ctx, input }) => getAvailability({ db: ctx.db, tenant: ctx.tenant, query: input })),
+  quote: reservationProcedure.input(quoteInput).query(({ ctx, input }) => getAvailability({ db: ctx.db, tenant: ctx.tenant, query: input })),
   /** Free clean or inspected rooms of the reservation's type, in the order check-in would choose them. */
   readyRooms: reservationProcedure
     .input(z.strictObject({ id }))

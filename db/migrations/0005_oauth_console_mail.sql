@@ -42,9 +42,15 @@ CREATE TABLE "oauth_tokens" (
 	"revoked_at" timestamp (3) with time zone
 );
 --> statement-breakpoint
+ALTER TABLE "api_keys" ADD COLUMN "last_used_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "oauth_clients" ADD COLUMN "created_by" text;--> statement-breakpoint
 ALTER TABLE "oauth_clients" ADD COLUMN "updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
 ALTER TABLE "oauth_clients" ADD COLUMN "deleted_at" timestamp (3) with time zone;--> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD COLUMN "attempts" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD COLUMN "next_attempt_at" timestamp (3) with time zone DEFAULT now();--> statement-breakpoint
+ALTER TABLE "webhook_attempts" ADD COLUMN "request_url" text;--> statement-breakpoint
+ALTER TABLE "webhook_attempts" ADD COLUMN "request_headers" jsonb;--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD COLUMN "disabled_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "oauth_codes" ADD CONSTRAINT "oauth_codes_client_id_oauth_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."oauth_clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "oauth_codes" ADD CONSTRAINT "oauth_codes_install_id_oauth_installs_id_fk" FOREIGN KEY ("install_id") REFERENCES "public"."oauth_installs"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "oauth_installs" ADD CONSTRAINT "oauth_installs_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -57,4 +63,5 @@ CREATE UNIQUE INDEX "oauth_installs_active_key" ON "oauth_installs" USING btree 
 CREATE INDEX "oauth_installs_account_idx" ON "oauth_installs" USING btree ("account_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "oauth_tokens_hash_key" ON "oauth_tokens" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "oauth_tokens_family_idx" ON "oauth_tokens" USING btree ("family_id");--> statement-breakpoint
-CREATE INDEX "oauth_tokens_install_idx" ON "oauth_tokens" USING btree ("install_id");
+CREATE INDEX "oauth_tokens_install_idx" ON "oauth_tokens" USING btree ("install_id");--> statement-breakpoint
+CREATE INDEX "mail_outbox_due_idx" ON "mail_outbox" USING btree ("next_attempt_at") WHERE sent_at is null;

@@ -1,0 +1,140 @@
+"use client";
+
+import { useState, type KeyboardEvent, type MouseEvent } from "react";
+import { addDays, dayLabel, daysBetween, shortMoney, weekdayIndex } from "@/components/reports/format";
+import { cx } from "@/components/ui";
+
+/** Room types × a half-open range of nights, as the set-rates form takes it. */
+export type Selection = { roomTypeIds: string[]; from: string; to: string; nights: number };
+
+type Night = { date: string; room_type_id: string; amount: number | null; min_stay: number; closed_to_arrival: boolean; closed_to_departure: boolean; stop_sell: boolean };
+type Cell = { row: number; date: string };
+
+/**
+ * The grid: a row per room type, a column per night; each cell a button showing the amount and
+ * its restrictions. Click picks a night, Shift-click (or Shift+Enter) stretches the selection to a
+ * rectangle of room types × nights. Wide grids scroll inside their own box, never the page.
+ */
+export function RateGrid({
+  currency,
+  roomTypes,
+  from,
+  days,
+  today,
+  nights,
+  selection,
+  onSelect,
+  busy,
+}: {
+  currency: string;
+  roomTypes: { id: string; code: string; name: string }[];
+  from: string;
+  days: number;
+  today: string;
+  nights: Night[];
+  selection: Selection | null;
+  onSelect: (selection: Selection | null) => void;
+  busy?: boolean;
+}) {
+  const [anchor, setAnchor] = useState<Cell | null>(null);
+  const dates = Array.from({ length: days }, (_, i) => addDays(from, i));
+  const byKey = new Map(nights.map((n) => [`${n.room_type_id}:${n.date}`, n]));
+
+  const choose = (cell: Cell, extend: boolean) => {
+    const start = extend && anchor ? anchor : cell;
+    if (!extend || !anchor) setAnchor(cell);
+    const [r0, r1] = [Math.min(start.row, cell.row), Math.max(start.row, cell.row)];
+    const [d0, d1] = start.date <= cell.date ? [start.date, cell.date] : [cell.date, start.date];
+    const to = addDays(d1, 1);
+    onSelect({ roomTypeIds: roomTypes.slice(r0, r1 + 1).map((t) => t.id), from: d0, to, nights: daysBetween(d0, to) });
+  };
+  const selected = (row: number, date: string) =>
+    !!selection && selection.roomTypeIds.includes(roomTypes[row].id) && date >= selection.from && date < selection.to;
+
+  return (
+    <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm" aria-busy={busy || undefined} data-testid="rate-grid-box">
+      <table className="border-separate border-spacing-0 text-sm" aria-label="Rates by room type and night">
+        <thead>
+          <tr>
+            <th scope="col" className="sticky left-0 z-10 min-w-24 border-b border-r border-stone-200 bg-stone-50 px-3 py-2 text-left text-xs font-medium uppercase tracking-wide text-stone-500">
+              Room type
+            </th>
+            {dates.map((date) => {
+              const weekend = [5, 6].includes(weekdayIndex(date));
+              return (
+                <th
+                  key={date}
+                  scope="col"
+                  className={cx("min-w-[4.5rem] border-b border-stone-200 px-1 py-1.5 text-center text-xs font-medium", weekend ? "bg-stone-100 text-stone-700" : "bg-stone-50 text-stone-500", date === today && "text-teal-800")}
+                >
+                  <span className="block">{dayLabel(date, { weekday: "short" })}</span>
+                  <span className="block whitespace-nowrap">{dayLabel(date, { day: "numeric", month: "short" })}</span>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {roomTypes.map((type, row) => (
+            <tr key={type.id}>
+              <th scope="row" className="sticky left-0 z-10 border-b border-r border-stone-200 bg-white px-3 py-2 text-left align-top">
+                <span className="block font-medium text-stone-900">{type.code}</span>
+                <span className="block max-w-32 truncate text-xs font-normal text-stone-500">{type.name}</span>
+              </th>
+              {dates.map((date) => {
+                const night = byKey.get(`${type.id}:${date}`);
+                const isSelected = selected(row, date);
+                const label = describe(type.code, date, night, currency);
+                const pick = (e: MouseEvent | KeyboardEvent) => choose({ row, date }, e.shiftKey);
+                return (
+                  <td key={date} className="border-b border-stone-100 p-0.5">
+                    <button
+                      type="button"
+                      aria-label={label}
+                      aria-pressed={isSelected}
+                      data-date={date}
+                      data-room-type={type.code}
+                      data-stop-sell={night?.stop_sell ? "true" : "false"}
+                      onClick={pick}
+                      onKeyDown={(e) => {
+                        if (e.key === "Enter" && e.shiftKey) {
+                          e.preventDefault();
+                          pick(e);
+                        }
+                      }}
+                      className={cx(
+                        "flex h-14 w-full flex-col items-center justify-center gap-0.5 rounded px-1 text-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600",
+                        isSelected ? "bg-teal-100 ring-1 ring-teal-600" : night?.stop_sell ? "bg-red-50 hover:bg-red-100" : "hover:bg-stone-100",
+                      )}
+                    >
+                      <span className={cx("font-medium tabular-nums", night?.amount == null ? "text-stone-400" : night.stop_sell ? "text-red-800 line-through" : "text-stone-900")}>
+                        {night?.amount == null ? "—" : shortMoney(night.amount, currency)}
+                      </span>
+                      <span className="flex flex-wrap justify-center gap-0.5 text-[10px] font-semibold leading-none">
+                        {night?.stop_sell ? <span className="rounded bg-red-600 px-1 py-0.5 text-white">Stop</span> : null}
+                        {night?.closed_to_arrival ? <span className="rounded bg-amber-200 px-1 py-0.5 text-amber-900">CTA</span> : null}
+                        {night?.closed_to_departure ? <span className="rounded bg-violet-200 px-1 py-0.5 text-violet-900">CTD</span> : null}
+                        {night && night.min_stay > 1 ? <span className="rounded bg-sky-100 px-1 py-0.5 text-sky-900">{night.min_stay}+</span> : null}
+                      </span>
+                    </button>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** What a screen reader hears for a cell: the room type, the night, the price and every restriction. */
+function describe(code: string, date: string, night: Night | undefined, currency: string) {
+  const parts = [`${code}, ${dayLabel(date, { weekday: "long", day: "numeric", month: "long" })}`];
+  parts.push(night?.amount == null ? "no rate" : `${shortMoney(night.amount, currency)} ${currency}`);
+  if (night?.stop_sell) parts.push("stop-sell");
+  if (night?.closed_to_arrival) parts.push("closed to arrival");
+  if (night?.closed_to_departure) parts.push("closed to departure");
+  if (night && night.min_stay > 1) parts.push(`minimum stay ${night.min_stay} nights`);
+  return parts.join(", ");
+}

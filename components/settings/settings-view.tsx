@@ -1,0 +1,192 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { AuditTrail } from "@/components/audit/audit-trail";
+import { useTRPC } from "@/components/trpc/client";
+import { callError } from "@/components/trpc/errors";
+import { Badge, Button, Card, Field, Input, PageHeader, Select } from "@/components/ui";
+import { ConfirmDialog } from "@/components/ui/dialog";
+import { ErrorState, LoadingState } from "@/components/ui/states";
+import { toast } from "@/components/ui/toaster";
+import { UsersCard } from "./users-card";
+
+const plans = ["starter", "growth", "scale", "enterprise"] as const;
+const planLabel = (p: string) => p.charAt(0).toUpperCase() + p.slice(1);
+const count = (n: number | null) => (n === null ? "No cap" : n.toLocaleString("en-US"));
+const fieldMessage = (message: string) => message.replace(/^Invalid parameter '[^']*': /, "");
+
+/** The account's settings: developer contact, plan and limits, API usage, and (owners) staff users. */
+export function SettingsView({ canUsers, canPlan, currentUserId }: { canUsers: boolean; canPlan: boolean; currentUserId: string }) {
+  const trpc = useTRPC();
+  const settings = useQuery(trpc.settings.get.queryOptions());
+  if (settings.error) return <ErrorState message={callError(settings.error).message} onRetry={() => settings.refetch()} />;
+  const account = settings.data;
+  return (
+    <>
+      <PageHeader title="Settings" description={account ? `${account.name} · account ${account.id}` : "Your account."} />
+      {!account ? (
+        <LoadingState rows={6} label="Loading settings…" />
+      ) : (
+        <div className="space-y-6">
+          <div className="grid gap-6 lg:grid-cols-2">
+            <ContactCard key={account.developer_contact ?? ""} contact={account.developer_contact} />
+            <PlanCard account={account} canPlan={canPlan} />
+          </div>
+          <UsageCard />
+          {canUsers ? <UsersCard currentUserId={currentUserId} /> : null}
+          <AuditTrail objectType="account" objectId={account.id} title="Account history" />
+        </div>
+      )}
+    </>
+  );
+}
+
+function ContactCard({ contact }: { contact: string | null }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState(contact ?? "");
+  const update = useMutation(
+    trpc.settings.update.mutationOptions({
+      onSuccess: async (account) => {
+        queryClient.setQueryData(trpc.settings.get.queryKey(), account);
+        await queryClient.invalidateQueries(trpc.audit.list.queryFilter());
+        toast.success(account.developer_contact ? `Breaker notices now go to ${account.developer_contact}.` : "Developer contact removed: notices stay in the outbox.");
+      },
+    }),
+  );
+  const failure = update.error ? callError(update.error) : null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate({ developer_contact: email.trim() || null });
+  };
+  return (
+    <Card title="Developer contact">
+      <form onSubmit={submit} noValidate aria-label="Developer contact" className="space-y-3">
+        <Field
+          label="E-mail"
+          htmlFor="developer-contact"
+          error={failure ? fieldMessage(failure.message) : null}
+          hint="When a webhook endpoint's circuit breaker opens, the notice goes here. Empty: notices are only kept in the outbox."
+        >
+          <Input id="developer-contact" type="email" autoComplete="off" value={email} invalid={!!failure} onChange={(e) => setEmail(e.target.value)} />
+        </Field>
+        <Button type="submit" disabled={update.isPending || email.trim() === (contact ?? "")}>
+          {update.isPending ? "Saving…" : "Save contact"}
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+type Account = { plan: string; custom_limits: boolean; rate_limits: { per_second: number | null; per_minute: number | null; per_day: number | null } };
+
+function PlanCard({ account, canPlan }: { account: Account; canPlan: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [plan, setPlan] = useState(account.plan);
+  const [confirming, setConfirming] = useState(false);
+  const change = useMutation(
+    trpc.settings.changePlan.mutationOptions({
+      onSuccess: async (updated) => {
+        queryClient.setQueryData(trpc.settings.get.queryKey(), updated);
+        setConfirming(false);
+        await Promise.all([queryClient.invalidateQueries(trpc.audit.list.queryFilter()), queryClient.invalidateQueries(trpc.settings.usage.queryFilter())]);
+        toast.success(`The account is on the ${planLabel(updated.plan)} plan.`);
+      },
+    }),
+  );
+  return (
+    <Card title="Plan and rate limits" actions={<Badge tone="teal">{planLabel(account.plan)}</Badge>}>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm" aria-label="Rate limits">
+        <dt className="text-stone-500">Burst</dt>
+        <dd className="tabular-nums">{count(account.rate_limits.per_second)} requests / second</dd>
+        <dt className="text-stone-500">Sustained</dt>
+        <dd className="tabular-nums">{count(account.rate_limits.per_minute)} requests / minute</dd>
+        <dt className="text-stone-500">Daily cap</dt>
+        <dd className="tabular-nums">{count(account.rate_limits.per_day)} requests / UTC day</dd>
+      </dl>
+      <p className="mt-3 text-xs text-stone-500">
+        Counted per environment: live and sandbox each have these limits.{account.custom_limits ? " This account has limits of its own, which stay when the plan changes." : ""}
+      </p>
+      {canPlan ? (
+        <div className="mt-4 flex flex-wrap items-end gap-2 border-t border-stone-100 pt-4">
+          <div className="w-44">
+            <Field label="Change plan" htmlFor="plan">
+              <Select id="plan" value={plan} onChange={(e) => setPlan(e.target.value)}>
+                {plans.map((p) => (
+                  <option key={p} value={p}>
+                    {planLabel(p)}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+          </div>
+          <ConfirmDialog
+            open={confirming}
+            onOpenChange={(open) => {
+              setConfirming(open);
+              if (!open) change.reset();
+            }}
+            trigger={
+              <Button variant="secondary" disabled={plan === account.plan}>
+                Change plan…
+              </Button>
+            }
+            title={`Move to the ${planLabel(plan)} plan?`}
+            description="The API's rate limits change at once for live and sandbox."
+            confirmLabel="Change plan"
+            pending={change.isPending}
+            error={change.error ? callError(change.error).message : null}
+            onConfirm={() => change.mutate({ plan: plan as (typeof plans)[number] })}
+          />
+        </div>
+      ) : null}
+    </Card>
+  );
+}
+
+function Meter({ label, used, limit, resetsAt }: { label: string; used: number; limit: number | null; resetsAt: string | null }) {
+  const share = limit ? Math.min(1, used / limit) : 0;
+  return (
+    <div>
+      <div className="flex items-baseline justify-between gap-2 text-sm">
+        <span className="text-stone-600">{label}</span>
+        <span className="tabular-nums text-stone-900" data-testid={`usage-${label.toLowerCase().replace(/\W+/g, "-")}`}>
+          {used.toLocaleString("en-US")} / {count(limit)}
+        </span>
+      </div>
+      <div className="mt-1.5 h-2 overflow-hidden rounded-full bg-stone-100" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={limit ?? undefined} aria-valuenow={used}>
+        <div className={`h-full rounded-full ${share > 0.9 ? "bg-red-600" : share > 0.7 ? "bg-amber-500" : "bg-teal-600"}`} style={{ width: `${share * 100}%` }} />
+      </div>
+      <p className="mt-1 text-xs text-stone-500">{resetsAt ? `Resets ${new Date(resetsAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" })}` : "No requests in this window yet."}</p>
+    </div>
+  );
+}
+
+function UsageCard() {
+  const trpc = useTRPC();
+  // Counters move with every API call: re-read every 10 s while the page is open.
+  const usage = useQuery({ ...trpc.settings.usage.queryOptions(), refetchInterval: 10_000, staleTime: 0 });
+  return (
+    <Card
+      title={`API usage${usage.data ? ` · ${usage.data.livemode ? "live" : "sandbox"}` : ""}`}
+      actions={
+        <Button variant="ghost" onClick={() => usage.refetch()} disabled={usage.isFetching}>
+          {usage.isFetching ? "Refreshing…" : "Refresh"}
+        </Button>
+      }
+    >
+      {usage.error && !usage.data ? (
+        <ErrorState message={callError(usage.error).message} onRetry={() => usage.refetch()} />
+      ) : !usage.data ? (
+        <LoadingState rows={2} label="Loading usage…" />
+      ) : (
+        <div className="grid gap-6 md:grid-cols-2" aria-label="API usage">
+          <Meter label="This minute" used={usage.data.minute.used} limit={usage.data.minute.limit} resetsAt={usage.data.minute.resets_at} />
+          <Meter label="Today (UTC)" used={usage.data.day.used} limit={usage.data.day.limit} resetsAt={usage.data.day.resets_at} />
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,23 @@
+import { randomUUID } from "node:crypto";
+import { expect, type APIRequestContext } from "@playwright/test";
+
+/** A small `/v1` client for specs that make their own data (live data set unless `sandbox`). */
+export function v1(request: APIRequestContext, key: string, sandbox = false) {
+  const headers = { authorization: `Bearer ${key}`, ...(sandbox ? { "service-environment": "sandbox" } : {}) };
+  return {
+    async get<T = any>(path: string): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+      const res = await request.get(`/v1${path}`, { headers });
+      expect(res.status(), `GET ${path}: ${await res.text()}`).toBe(200);
+      return res.json();
+    },
+    async post<T = any>(path: string, body: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+      const res = await request.post(`/v1${path}`, { headers: { ...headers, "idempotency-key": randomUUID() }, data: body });
+      expect(res.status(), `POST ${path}: ${await res.text()}`).toBeLessThan(300);
+      return res.json();
+    },
+  };
+}
+
+/** Today's date in a time zone, as `YYYY-MM-DD`. */
+export const todayIn = (timezone: string) => new Intl.DateTimeFormat("en-CA", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+export const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);

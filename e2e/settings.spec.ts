@@ -1,0 +1,129 @@
+import { expect, test } from "@playwright/test";
+import { v1 } from "./api";
+import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniqueEmail } from "./helpers";
+
+// Issue #10: the settings page: developer contact, plan and usage, and users and roles for owners.
+
+// Several sign-ins and API round trips each: more than the default 30 s on a busy machine.
+test.describe.configure({ timeout: 90_000 });
+
+test("the developer contact changes, is audited, and persists", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  const form = page.getByRole("form", { name: "Developer contact" });
+  const original = await form.getByLabel("E-mail").inputValue();
+  const contact = uniqueEmail("oncall");
+
+  await form.getByLabel("E-mail").fill("not an e-mail");
+  await form.getByRole("button", { name: "Save contact" }).click();
+  await expect(form.getByRole("alert")).toBeVisible();
+  await expect(form.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
+
+  await form.getByLabel("E-mail").fill(contact);
+  await form.getByRole("button", { name: "Save contact" }).click();
+  await expect(page.getByText(`Breaker notices now go to ${contact}.`)).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("form", { name: "Developer contact" }).getByLabel("E-mail")).toHaveValue(contact);
+  await expect(page.getByTestId("audit-entry").first()).toContainText(`developer_contact: ${original || "—"} → ${contact}`);
+  await snap(page, "settings");
+
+  // Other specs' breaker mail expects the seeded contact: put it back.
+  await page.getByRole("form", { name: "Developer contact" }).getByLabel("E-mail").fill(original);
+  await page.getByRole("form", { name: "Developer contact" }).getByRole("button", { name: "Save contact" }).click();
+  await expect(page.getByText(`Breaker notices now go to ${original}.`)).toBeVisible();
+});
+
+test("the plan, its limits and this minute's usage are shown", async ({ page, request }) => {
+  const api = v1(request, createApiKey());
+  for (let i = 0; i < 3; i++) await api.get("/properties");
+  await signIn(page);
+  await page.goto("/settings");
+  await expect(page.getByRole("definition").filter({ hasText: "1,000 requests / minute" })).toBeVisible();
+  await expect(page.getByText(/Growth/).first()).toBeVisible();
+  const minute = page.getByTestId("usage-this-minute");
+  await expect(minute).toContainText("/ 1,000");
+  const used = Number((await minute.innerText()).split("/")[0].replace(/\D/g, ""));
+  expect(used).toBeGreaterThanOrEqual(3);
+  // More calls, then Refresh: the count moves, and reading it does not count.
+  for (let i = 0; i < 2; i++) await api.get("/properties");
+  await page.getByRole("button", { name: "Refresh" }).click();
+  await expect.poll(async () => Number((await minute.innerText()).split("/")[0].replace(/\D/g, ""))).toBeGreaterThanOrEqual(used + 2);
+  await expect(page.getByTestId("usage-today-utc-")).toContainText("/ 500,000");
+});
+
+test("an owner invites a user, changes the role, and removes them; the removed user is signed out", async ({ page, browser }) => {
+  await signIn(page);
+  await page.goto("/settings");
+  const email = uniqueEmail("invitee");
+  const password = "invitee-password-1";
+  await page.getByRole("button", { name: "Invite user" }).click();
+  const form = page.getByRole("form", { name: "Invite a user" });
+  await form.getByLabel("E-mail").fill(email);
+  await form.getByLabel("Name (optional)").fill("In Vitee");
+  await form.getByLabel("Role").selectOption("front_desk");
+  await form.getByLabel("Initial password").fill("short");
+  await form.getByRole("button", { name: "Invite" }).click();
+  await expect(form.locator('[data-field-error="invite-password"]')).toBeVisible();
+  await form.getByLabel("Initial password").fill(password);
+  await form.getByRole("button", { name: "Invite" }).click();
+  await expect(form).toBeHidden();
+  const row = page.locator("tbody").getByTestId(`user-${email}`);
+  await expect(row).toContainText("In Vitee");
+  await expect(row.getByLabel(`Role of ${email}`)).toHaveValue("front_desk");
+
+  // The invited user signs in with the initial password.
+  const other = await browser.newContext();
+  const theirs = await other.newPage();
+  await signIn(theirs, { email, password });
+  await theirs.goto("/settings");
+  await expect(theirs.getByText("This page is not available for your role.")).toBeVisible();
+
+  // Made a manager: their very next page follows the new role.
+  await row.getByLabel(`Role of ${email}`).selectOption("manager");
+  await expect(page.getByText(`${email} is now manager.`)).toBeVisible();
+  await theirs.reload();
+  await expect(theirs.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  await expect(theirs.getByRole("button", { name: "Invite user" })).toHaveCount(0);
+
+  await row.getByRole("button", { name: `History of ${email}` }).click();
+  const history = page.getByRole("dialog", { name: `History of ${email}` });
+  await expect(history.getByTestId("audit-entry")).toHaveCount(2);
+  await expect(history.getByTestId("audit-entry").first()).toContainText("role: front_desk → manager");
+  await page.keyboard.press("Escape");
+  await expect(history).toBeHidden();
+
+  await row.getByRole("button", { name: `Remove ${email}` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Remove user" }).click();
+  await expect(page.locator("tbody").getByTestId(`user-${email}`)).toHaveCount(0);
+  // Removed: signed out on their next page.
+  await theirs.goto("/settings");
+  await expect(theirs).toHaveURL(/\/signin/);
+  await other.close();
+});
+
+test("settings at 390 px: no horizontal scrolling; a manager sees no users; front desk nothing", async ({ page, browser }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page);
+  await page.goto("/settings");
+  await expect(page.getByRole("list", { name: "Users" })).toBeVisible();
+  await expectNoHorizontalScroll(page);
+  await snap(page, "settings");
+
+  const manager = await browser.newContext();
+  const m = await manager.newPage();
+  await signIn(m, createStaff("manager"));
+  await m.goto("/settings");
+  await expect(m.getByRole("form", { name: "Developer contact" })).toBeVisible();
+  await expect(m.getByRole("button", { name: "Invite user" })).toHaveCount(0);
+  await expect(m.getByLabel("Change plan")).toHaveCount(0);
+  await manager.close();
+
+  const desk = await browser.newContext();
+  const d = await desk.newPage();
+  await signIn(d, createStaff("front_desk"));
+  await expect(d.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" })).toHaveCount(0);
+  await d.goto("/settings");
+  await expect(d.getByText("This page is not available for your role.")).toBeVisible();
+  await desk.close();
+});

@@ -1,0 +1,90 @@
+import { z } from "zod";
+import { getRateCalendar, setRates } from "@/server/rates/daily-rates";
+import { presentRatePlan } from "@/server/rates/present";
+import { listRatePlans } from "@/server/rates/rate-plans";
+import { rateRangeSetSchema } from "@/server/rates/schemas";
+import { presentRoomType } from "@/server/rooms/present";
+import { getRoomType, listRoomTypes } from "@/server/rooms/room-types";
+import { weekdayOf } from "@/server/dates";
+import { ApiError } from "@/server/errors";
+import { date } from "@/server/schemas";
+import { access } from "@/server/staff/access";
+import { audit } from "../audit";
+import { roles, router, staffProcedure } from "../init";
+
+// The same schemas and services as /v1/rate_plans/{id}/rates: tRPC adds transport, not rules.
+const ratesProcedure = staffProcedure.use(roles(...access.rates));
+const id = z.string().min(1).max(64);
+const everything = { limit: 100, cursor: null };
+
+type Night = { amount: number | null; min_stay: number; closed_to_arrival: boolean; closed_to_departure: boolean; stop_sell: boolean };
+const restrictionKeys = ["amount", "min_stay", "closed_to_arrival", "closed_to_departure", "stop_sell"] as const;
+
+/**
+ * A range's nights in a few words per field for the audit trail: the value when every night has
+ * it, else "mixed" with the values seen, so the trail says what a change replaced.
+ */
+function summarize(nights: Night[]) {
+  return Object.fromEntries(
+    restrictionKeys.map((key) => {
+      const values = [...new Set(nights.map((n) => n[key]))];
+      return [key, values.length === 1 ? values[0] : `mixed (${values.map((v) => String(v ?? "none")).join(", ")})`];
+    }),
+  );
+}
+
+/** The service names one `room_type_id`; this input has a list, so its errors point at the item. */
+const asListItem = (index: number) => (error: unknown): never => {
+  if (error instanceof ApiError && error.param === "room_type_id") throw new ApiError(error.code, error.message, { param: `room_type_ids.${index}` });
+  throw error;
+};
+
+export const ratesRouter = router({
+  /** What the grid needs to draw: the property's room types and rate plans. */
+  setup: ratesProcedure.input(z.strictObject({ property_id: id })).query(async ({ ctx, input }) => {
+    const [types, plans] = await Promise.all([
+      listRoomTypes({ db: ctx.db, tenant: ctx.tenant, filters: { property_id: input.property_id }, page: everything }),
+      listRatePlans({ db: ctx.db, tenant: ctx.tenant, filters: { property_id: input.property_id }, page: everything }),
+    ]);
+    return {
+      room_types: types.data.map(presentRoomType).sort((a, b) => a.code.localeCompare(b.code)),
+      rate_plans: plans.data.map(presentRatePlan).sort((a, b) => Number(b.active) - Number(a.active) || a.code.localeCompare(b.code)),
+    };
+  }),
+  /** Nightly amount and restrictions of one plan over [from, to), for one or all of its room types. */
+  calendar: ratesProcedure
+    .input(z.strictObject({ rate_plan_id: id, room_type_id: id.optional(), from: date, to: date }))
+    .query(({ ctx, input: { rate_plan_id, ...query } }) => getRateCalendar({ db: ctx.db, tenant: ctx.tenant, ratePlanId: rate_plan_id, query })),
+  /**
+   * Sets amount and restrictions over a range for one or several room types of a plan, in one
+   * transaction (all or nothing); each room type is the `/v1` call, with its `rate.updated`.
+   */
+  set: ratesProcedure
+    .input(rateRangeSetSchema.omit({ room_type_id: true }).extend({ rate_plan_id: id, room_type_ids: z.array(id).min(1).max(100) }))
+    .mutation(async ({ ctx, input: { rate_plan_id, room_type_ids, ...range } }) => {
+      const days = range.days_of_week ? new Set(range.days_of_week) : null;
+      const changes = await ctx.db.transaction(async (tx) => {
+        const done = [];
+        for (const [index, room_type_id] of room_type_ids.entries()) {
+          const scope = { db: tx, tenant: ctx.tenant, ratePlanId: rate_plan_id };
+          const before = await getRateCalendar({ ...scope, query: { room_type_id, from: range.from, to: range.to } }).catch(asListItem(index));
+          const after = await setRates({ ...scope, input: { ...range, room_type_id } }).catch(asListItem(index));
+          const touched = (calendar: typeof after) => calendar.data.filter((n) => !days || days.has(weekdayOf(n.date)));
+          const { code } = await getRoomType({ db: tx, tenant: ctx.tenant, id: room_type_id });
+          done.push({ room_type_id, code, before: summarize(touched(before)), after: summarize(touched(after)), calendar: after });
+        }
+        return done;
+      });
+      const appliesTo = (code: string) => `${code}, nights ${range.from} to ${range.to} (exclusive)${range.days_of_week ? `, ${range.days_of_week.join(" ")} only` : ""}`;
+      for (const change of changes) {
+        await audit(ctx, {
+          action: "rate_plan.rates_set",
+          objectType: "rate_plan",
+          objectId: rate_plan_id,
+          before: { ...change.before, room_type_id: change.room_type_id },
+          after: { ...change.after, applies_to: appliesTo(change.code), room_type_id: change.room_type_id },
+        });
+      }
+      return { rate_plan_id, from: range.from, to: range.to, data: changes.flatMap((c) => c.calendar.data) };
+    }),
+});

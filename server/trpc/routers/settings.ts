@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { presentAccount, presentStaffUser } from "@/server/accounts/present";
+import { accountSettingsUpdateSchema, planChangeSchema, staffInviteSchema, staffRoleChangeSchema } from "@/server/accounts/schemas";
+import { changePlan, getAccount, updateAccountSettings } from "@/server/accounts/settings";
+import { readUsage } from "@/server/accounts/usage";
+import { getApiDeps } from "@/server/runtime";
+import { access } from "@/server/staff/access";
+import { changeStaffRole, inviteStaffUser, listStaffUsers, removeStaffUser } from "@/server/staff/users";
+import { audit } from "../audit";
+import { roles, router, staffProcedure } from "../init";
+
+const settingsProcedure = staffProcedure.use(roles(...access.settings));
+const planProcedure = staffProcedure.use(roles(...access.plan));
+const usersProcedure = staffProcedure.use(roles(...access.users));
+
+const usersRouter = router({
+  list: usersProcedure.query(async ({ ctx }) => (await listStaffUsers({ db: ctx.db, accountId: ctx.user.accountId })).map(presentStaffUser)),
+  /** A new staff member with a role and an initial password, which the owner hands over. */
+  invite: usersProcedure.input(staffInviteSchema).mutation(async ({ ctx, input }) => {
+    const user = presentStaffUser(await inviteStaffUser({ db: ctx.db, accountId: ctx.user.accountId, input }));
+    await audit(ctx, { action: "user.invited", objectType: "user", objectId: user.id, after: user });
+    return user;
+  }),
+  changeRole: usersProcedure.input(staffRoleChangeSchema).mutation(async ({ ctx, input }) => {
+    const change = await changeStaffRole({ db: ctx.db, accountId: ctx.user.accountId, id: input.id, role: input.role });
+    const [before, after] = [presentStaffUser(change.before), presentStaffUser(change.after)];
+    if (before.role !== after.role) await audit(ctx, { action: "user.role_changed", objectType: "user", objectId: after.id, before, after });
+    return after;
+  }),
+  remove: usersProcedure.input(z.strictObject({ id: z.string().min(1).max(64) })).mutation(async ({ ctx, input }) => {
+    const before = presentStaffUser(await removeStaffUser({ db: ctx.db, accountId: ctx.user.accountId, id: input.id }));
+    await audit(ctx, { action: "user.removed", objectType: "user", objectId: before.id, before });
+    return { id: before.id, object: "user" as const, deleted: true as const };
+  }),
+});
+
+export const settingsRouter = router({
+  get: settingsProcedure.query(async ({ ctx }) => presentAccount(await getAccount({ db: ctx.db, accountId: ctx.user.accountId }))),
+  update: settingsProcedure.input(accountSettingsUpdateSchema).mutation(async ({ ctx, input }) => {
+    const before = presentAccount(await getAccount({ db: ctx.db, accountId: ctx.user.accountId }));
+    const after = presentAccount(await updateAccountSettings({ db: ctx.db, accountId: ctx.user.accountId, input }));
+    await audit(ctx, { action: "account.updated", objectType: "account", objectId: after.id, before, after });
+    return after;
+  }),
+  /** Owners only (access.plan): the rate limits follow the plan unless the account has its own. */
+  changePlan: planProcedure.input(planChangeSchema).mutation(async ({ ctx, input }) => {
+    const before = presentAccount(await getAccount({ db: ctx.db, accountId: ctx.user.accountId }));
+    const after = presentAccount(await changePlan({ db: ctx.db, accountId: ctx.user.accountId, plan: input.plan }));
+    if (before.plan !== after.plan) await audit(ctx, { action: "account.plan_changed", objectType: "account", objectId: after.id, before, after });
+    return after;
+  }),
+  /** This second's, minute's and UTC day's API requests in the data set on screen, read without counting one. */
+  usage: settingsProcedure.query(async ({ ctx }) => {
+    const account = await getAccount({ db: ctx.db, accountId: ctx.user.accountId });
+    const limiter = ctx.limiter ?? (await getApiDeps()).limiter;
+    return readUsage({ limiter, account, livemode: ctx.livemode });
+  }),
+  users: usersRouter,
+});
