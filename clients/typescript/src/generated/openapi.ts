@@ -1089,6 +1089,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Error: {
+            error: {
+                /** @enum {string} */
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "conflict_error" | "idempotency_error" | "rate_limit_exceeded" | "api_error";
+                /** @enum {string} */
+                code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
+                message: string;
+                /** @description Dotted path of the parameter at fault, e.g. `guest.email`. */
+                param?: string;
+                request_id: string;
+                /** @description Card errors: the failed payment, recorded. */
+                payment_id?: string;
+                /** @description `restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate). */
+                reason?: string;
+            };
+        };
         PropertyList: {
             /** @enum {string} */
             object: "list";
@@ -1131,22 +1147,6 @@ export interface components {
             region?: string;
             postal_code?: string;
             country?: string;
-        };
-        Error: {
-            error: {
-                /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "conflict_error" | "idempotency_error" | "rate_limit_exceeded" | "api_error";
-                /** @enum {string} */
-                code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
-                message: string;
-                /** @description Dotted path of the parameter at fault, e.g. `guest.email`. */
-                param?: string;
-                request_id: string;
-                /** @description Card errors: the failed payment, recorded. */
-                payment_id?: string;
-                /** @description `restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate). */
-                reason?: string;
-            };
         };
         RoomTypeList: {
             /** @enum {string} */
@@ -1958,7 +1958,7 @@ export interface components {
             event_id: string;
             event_type: string;
             /** @enum {string} */
-            source: "event" | "replay" | "backfill";
+            source: "event" | "replay" | "backfill" | "test";
             backfill_id: string | null;
             /** @enum {string} */
             status: "queued" | "retry_scheduled" | "succeeded" | "failed";
@@ -2041,6 +2041,15 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4967,7 +4976,7 @@ export interface operations {
                 check_in: string;
                 check_out: string;
                 adults: number;
-                children?: number | null;
+                children?: number;
                 room_type_id?: string;
             };
             header?: never;
@@ -5113,6 +5122,7 @@ export interface operations {
                 check_in_from?: string;
                 /** @description Exclusive. */
                 check_in_to?: string;
+                /** @description Reservations changed at or after this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
                 updated_since?: string;
                 /** @description Items per page, 1–100. */
                 limit?: number;
@@ -5267,7 +5277,10 @@ export interface operations {
                     guest: {
                         first_name: string;
                         last_name: string;
-                        /** Format: email */
+                        /**
+                         * Format: email
+                         * @description An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`).
+                         */
                         email: string;
                         phone?: string | null;
                     };
@@ -5294,7 +5307,7 @@ export interface operations {
                     /** @enum {string|null} */
                     channel?: "booking_com" | "expedia" | "airbnb" | "agoda" | "hotelbeds" | "other" | null;
                     notes?: string | null;
-                    /** @description Up to 20 string key/value pairs of your own. */
+                    /** @description Up to 20 string key/value pairs of your own: keys 1–40 characters, values up to 500. */
                     metadata?: {
                         [key: string]: string;
                     };
@@ -5600,7 +5613,7 @@ export interface operations {
                         last_name?: string;
                     };
                     notes?: string | null;
-                    /** @description Up to 20 string key/value pairs of your own. */
+                    /** @description Up to 20 string key/value pairs of your own: keys 1–40 characters, values up to 500. */
                     metadata?: {
                         [key: string]: string;
                     };
@@ -5745,7 +5758,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     reason?: string;
@@ -5890,7 +5903,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     room_id?: string;
@@ -6035,7 +6048,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -6178,7 +6191,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -6464,7 +6477,7 @@ export interface operations {
             content: {
                 "application/json": {
                     description: string;
-                    /** @description Minor units in the folio's currency; negative for a credit. */
+                    /** @description Minor units in the folio's currency; negative for a credit; never 0. */
                     amount: number;
                 };
             };
@@ -6754,7 +6767,10 @@ export interface operations {
                 "application/json": {
                     first_name: string;
                     last_name: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`).
+                     */
                     email: string;
                     phone?: string | null;
                 };
@@ -7042,7 +7058,10 @@ export interface operations {
                 "application/json": {
                     first_name?: string;
                     last_name?: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`).
+                     */
                     email?: string;
                     phone?: string | null;
                 };
@@ -7648,7 +7667,7 @@ export interface operations {
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
                 cursor?: string;
-                offset?: number | null;
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -8098,7 +8117,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -8241,7 +8260,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -9569,13 +9588,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `rooms_available`, `rooms_sold`, `occupancy`; one row per night, `occupancy` a decimal 0–1. */
             200: {
                 headers: {
+                    /** @description With `format=csv`: `attachment; filename="…"`. */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OccupancyReport"];
+                    "text/csv": string;
                 };
             };
             /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
@@ -9714,13 +9736,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `adr`, `revpar`, `payments`, `refunds`; one row per night, amounts in minor units of the property's currency. */
             200: {
                 headers: {
+                    /** @description With `format=csv`: `attachment; filename="…"`. */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RevenueReport"];
+                    "text/csv": string;
                 };
             };
             /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
@@ -9859,13 +9884,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `group`, `group_name`, `reservations`, `room_nights`, `room_revenue`, `cancellations`; one row per group, `group_name` only when `group_by` is `rate_plan` or `room_type`, amounts in minor units. */
             200: {
                 headers: {
+                    /** @description With `format=csv`: `attachment; filename="…"`. */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProductionReport"];
+                    "text/csv": string;
                 };
             };
             /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
@@ -9991,7 +10019,9 @@ export interface operations {
         parameters: {
             query?: {
                 type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated";
+                /** @description Events created at or after this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
                 created_gte?: string;
+                /** @description Events created at or before this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
                 created_lte?: string;
                 /** @description Items per page, 1–100. */
                 limit?: number;
@@ -10423,7 +10453,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @example https://example.com/innkeep/webhooks */
+                    /**
+                     * Format: uri
+                     * @description An absolute http(s) URL without credentials.
+                     * @example https://example.com/innkeep/webhooks
+                     */
                     url: string;
                     description?: string | null;
                     /**
@@ -10864,7 +10898,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @example https://example.com/innkeep/webhooks */
+                    /**
+                     * Format: uri
+                     * @description An absolute http(s) URL without credentials.
+                     * @example https://example.com/innkeep/webhooks
+                     */
                     url?: string;
                     description?: string | null;
                     /**
@@ -11018,7 +11056,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -11167,7 +11205,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -11310,7 +11348,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -12174,7 +12212,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
