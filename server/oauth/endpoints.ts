@@ -1,3 +1,4 @@
+import { forgetCredentials } from "@/server/auth/credential-cache";
 import { Hono, type Context } from "hono";
 import OAuth2Server from "@node-oauth/oauth2-server";
 import { and, eq, isNull } from "drizzle-orm";
@@ -168,5 +169,8 @@ export async function revokeToken(db: Db, clientId: string, token: string): Prom
     .limit(1);
   if (!row) return;
   if (row.kind === "refresh") await revokeFamily(db, row.familyId);
-  else await db.update(oauthTokens).set({ revokedAt: new Date() }).where(and(eq(oauthTokens.id, row.id), isNull(oauthTokens.revokedAt)));
+  else {
+    await db.update(oauthTokens).set({ revokedAt: new Date() }).where(and(eq(oauthTokens.id, row.id), isNull(oauthTokens.revokedAt)));
+    forgetCredentials();
+  }
 }

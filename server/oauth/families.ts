@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { oauthTokens } from "@/db/schema";
+import { forgetCredentials } from "@/server/auth/credential-cache";
 
 /**
  * Revokes every token descending from one authorization code: what a reused code or a replayed
@@ -11,6 +12,8 @@ export async function revokeFamily(db: Executor, familyId: string): Promise<void
     .update(oauthTokens)
     .set({ revokedAt: new Date() })
     .where(and(eq(oauthTokens.familyId, familyId), isNull(oauthTokens.revokedAt)));
+  // This process's cache of valid credentials forgets at once; other processes within its 1 s TTL.
+  forgetCredentials();
 }
 
 /** Revokes every token of an install: the dashboard's "Revoke". */
@@ -19,4 +22,5 @@ export async function revokeInstallTokens(db: Executor, installId: string): Prom
     .update(oauthTokens)
     .set({ revokedAt: new Date() })
     .where(and(eq(oauthTokens.installId, installId), isNull(oauthTokens.revokedAt)));
+  forgetCredentials();
 }
