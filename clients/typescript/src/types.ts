@@ -9,7 +9,7 @@ type Op<Id extends OperationId> = operations[Id];
 
 type JsonOf<R> = R extends { content: { "application/json": infer J } } ? J : never;
 /** The JSON request body of an operation (its input shape: defaulted fields optional). */
-export type BodyOf<Id extends OperationId> = Op<Id> extends { requestBody: infer B } ? JsonOf<NonNullable<B>> : never;
+export type BodyOf<Id extends OperationId> = Op<Id> extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> : never;
 /** The query parameters of an operation. */
 export type QueryOf<Id extends OperationId> = Op<Id>["parameters"] extends { query?: infer Q } ? NonNullable<Q> : never;
 /** The success answer of an operation. */
