@@ -53,6 +53,18 @@ test("a stop-sell set for a range in the grid closes those nights on the API", a
   expect(await quote(6)).toMatchObject({ bookable: true });
   const rates = await api.get(`/rate_plans/${plan.id}/rates?room_type_id=${roomType.id}&from=${addDays(today, 2)}&to=${addDays(today, 7)}`);
   expect(rates.data.map((r: { stop_sell: boolean }) => r.stop_sell)).toEqual([false, true, true, true, false]);
+
+  // So does the front desk's new-reservation page: the plan is offered, not bookable, with the reason.
+  await page.goto("/reservations/new");
+  await page.getByLabel("Check-in").fill(addDays(today, 4));
+  await page.getByLabel("Check-out").fill(addDays(today, 5));
+  const offered = page.getByTestId(`quote-${roomType.code}-${plan.code}`);
+  await expect(offered.getByTestId("unbookable-reason")).toContainText(/stop/i);
+  await expect(offered.getByRole("button", { name: /^Select/ })).toHaveCount(0);
+  await page.getByLabel("Check-in").fill(addDays(today, 6));
+  await page.getByLabel("Check-out").fill(addDays(today, 7));
+  await expect(offered.getByRole("button", { name: /^Select/ })).toBeVisible();
+  await snap(page, "reservation-new-stop-sell");
 });
 
 test("the rates grid at 390 px scrolls inside its box, never the page", async ({ page }) => {

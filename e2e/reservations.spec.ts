@@ -54,7 +54,7 @@ test.beforeAll(() => {
   key = createApiKey();
 });
 
-test("a front-desk day: book a walk-in, check in to a clean room, charge, pay by card, check out; the room is dirty", async ({ page, request }) => {
+test("a front-desk day: book a walk-in, check in to a clean room, charge, pay by card, check out; the room turns dirty on the board, housekeeping cleans and inspects it", async ({ page, request, browser }) => {
   test.setTimeout(90_000);
   const t = await roomType(request, 2);
   await deskInSandbox(page);
@@ -116,6 +116,21 @@ test("a front-desk day: book a walk-in, check in to a clean room, charge, pay by
 
   const room = await v1(request, "GET", `/rooms/${t.roomIds[1]}`);
   expect(room).toMatchObject({ housekeeping_status: "dirty", occupied: false });
+
+  // The housekeeper's side of the same day: the room waits dirty on the board, then is cleaned and inspected.
+  const housekeeper = await browser.newContext();
+  const hk = await housekeeper.newPage();
+  await signIn(hk, createStaff("housekeeping"));
+  await hk.goto("/housekeeping");
+  await hk.getByRole("tab", { name: "Rooms" }).click();
+  const card = hk.getByTestId(`room-${room.number}`);
+  await expect(hk.getByTestId("column-dirty").getByTestId(`room-${room.number}`)).toBeVisible();
+  await card.getByRole("button", { name: /mark clean/i }).click();
+  await expect(hk.getByTestId("column-clean").getByTestId(`room-${room.number}`)).toBeVisible();
+  await card.getByRole("button", { name: /mark inspected/i }).click();
+  await expect(hk.getByTestId("column-inspected").getByTestId(`room-${room.number}`)).toBeVisible();
+  expect(await v1(request, "GET", `/rooms/${t.roomIds[1]}`)).toMatchObject({ housekeeping_status: "inspected" });
+  await housekeeper.close();
 });
 
 test("a declined card shows the decline and changes nothing", async ({ page, request }) => {
