@@ -92,7 +92,8 @@ test.describe("developer console", () => {
     }
 
     await page.goto(`/developers/webhooks/${id}`);
-    await expect(page.getByTestId("chart-summary")).toContainText("1 succeeded");
+    // Other specs run beside this one and their guests reach every "all events" endpoint too.
+    await expect(page.getByTestId("chart-summary")).toContainText(/[1-9]\d* succeeded/);
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await snap(page, "developers-endpoint");
