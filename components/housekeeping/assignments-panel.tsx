@@ -234,7 +234,7 @@ function AssignForm({ board, date, unassigned, people }: { board: Board; date: s
               ))}
             </div>
           </fieldset>
-          <div className="grid gap-3 sm:grid-cols-3">
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
             <Field label="Housekeeper" htmlFor="assign-person">
               <Select id="assign-person" value={person} onChange={(e) => setPerson(e.target.value)}>
                 <option value="">Choose…</option>

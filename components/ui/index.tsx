@@ -40,7 +40,8 @@ export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTex
 /** A labelled form control with its error, if any, underneath. */
 export function Field({ label, htmlFor, error, hint, children }: { label: string; htmlFor: string; error?: string | null; hint?: string; children: ReactNode }) {
   return (
-    <div className="space-y-1">
+    // min-w-0: a select's longest option must not widen a grid or flex row past a phone's width.
+    <div className="min-w-0 space-y-1">
       <label htmlFor={htmlFor} className="block text-xs font-medium text-stone-600">
         {label}
       </label>
