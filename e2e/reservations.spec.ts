@@ -121,6 +121,8 @@ test("a front-desk day: book a walk-in, check in to a clean room, charge, pay by
   const housekeeper = await browser.newContext();
   const hk = await housekeeper.newPage();
   await signIn(hk, createStaff("housekeeping"));
+  await hk.getByRole("radio", { name: "Sandbox" }).click();
+  await expect(hk.getByTestId("sandbox-banner")).toBeVisible();
   await hk.goto("/housekeeping");
   await hk.getByRole("tab", { name: "Rooms" }).click();
   const card = hk.getByTestId(`room-${room.number}`);
