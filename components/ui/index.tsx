@@ -61,8 +61,8 @@ export function Card({ title, actions, children, className }: { title?: ReactNod
   return (
     <section className={cx("rounded-lg border border-stone-200 bg-white shadow-sm", className)}>
       {title || actions ? (
-        <header className="flex items-center justify-between gap-4 border-b border-stone-100 px-5 py-3">
-          <h2 className="text-sm font-semibold text-stone-800">{title}</h2>
+        <header className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 border-b border-stone-100 px-5 py-3">
+          <h2 className="min-w-0 break-words text-sm font-semibold text-stone-800 [overflow-wrap:anywhere]">{title}</h2>
           {actions}
         </header>
       ) : null}
