@@ -57,6 +57,14 @@ export async function snap(page: Page, name: string) {
 
 /** Asserts the page has no horizontal scrolling (the 390 px layouts). */
 export async function expectNoHorizontalScroll(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, "horizontal overflow in px").toBeLessThanOrEqual(0);
+  const { overflow, culprits } = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    // The innermost elements reaching past the right edge, to say what is too wide.
+    const culprits = [...document.body.querySelectorAll("*")]
+      .filter((el) => el.getBoundingClientRect().right > width + 0.5 && ![...el.children].some((c) => c.getBoundingClientRect().right > width + 0.5))
+      .slice(0, 5)
+      .map((el) => `<${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}">${(el.textContent ?? "").slice(0, 60)}`);
+    return { overflow: document.documentElement.scrollWidth - width, culprits };
+  });
+  expect(overflow, `horizontal overflow in px; too wide: ${culprits.join(" | ")}`).toBeLessThanOrEqual(0);
 }
