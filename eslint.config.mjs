@@ -15,6 +15,8 @@ export default defineConfig([
     ".next/**",
     "out/**",
     "build/**",
+    // The compiled production server (npm run build).
+    "dist/**",
     "next-env.d.ts",
     ".data/**",
     ".scratch-*/**",
