@@ -8,7 +8,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Badge, Button, Field, Input, PageHeader, Textarea } from "@/components/ui";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { ConfirmDialog, Dialog, DialogClose } from "@/components/ui/dialog";
+import { ConfirmDialog, Dialog, DialogClose, DialogActions } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import { scopeDescriptions, scopes, type Scope } from "@/server/auth/scopes";
 import type { AppRouter } from "@/server/trpc/routers/_app";
@@ -65,16 +65,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
         <Textarea id="key-ips" rows={3} className="font-mono" placeholder={"203.0.113.0/24\n2001:db8::/32"} value={ips} onChange={(e) => setIps(e.target.value)} aria-invalid={!!ipError || undefined} />
       </Field>
       {failure && !ipError && failure.param !== "scopes" ? <Alert>{failure.message}</Alert> : null}
-      <div className="flex justify-end gap-2">
-        <DialogClose asChild>
-          <Button type="button" variant="secondary">
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? "Creating…" : "Create key"}
-        </Button>
-      </div>
+      <DialogActions label="Create key" pendingLabel="Creating…" pending={create.isPending} />
     </form>
   );
 }

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Field, Input, Textarea } from "@/components/ui";
-import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import { addDaysIso, moveLabel, statusLabel, type RoomStatus } from "./status";
 
@@ -91,16 +91,7 @@ function OutOfOrderDialog({ room, today, open, onOpenChange }: { room: Room; tod
           <Input id={`${id}-until`} type="date" min={addDaysIso(today, 1)} value={until} onChange={(e) => setUntil(e.target.value)} />
         </Field>
         {failure && failure.param !== "reason" && failure.param !== "until" ? <Alert>{failure.message}</Alert> : null}
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button type="submit" variant="danger" disabled={change.isPending || !reason.trim()}>
-            {change.isPending ? "Saving…" : "Put out of order"}
-          </Button>
-        </div>
+        <DialogActions label="Put out of order" pendingLabel="Saving…" pending={change.isPending} disabled={change.isPending || !reason.trim()} danger />
       </form>
     </Dialog>
   );

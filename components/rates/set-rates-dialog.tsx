@@ -5,8 +5,8 @@ import { useState, type FormEvent } from "react";
 import { addDays, daysBetween, minorDigits, parseMoney } from "@/components/reports/format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Alert, Button, Field, Input, Select } from "@/components/ui";
-import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { Alert, Field, Input, Select } from "@/components/ui";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import type { Selection } from "./rate-grid";
 
@@ -191,16 +191,7 @@ export function SetRatesDialog({
           ))}
         </div>
 
-        <div className="flex flex-wrap justify-end gap-2 border-t border-stone-100 pt-4">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button type="submit" disabled={set.isPending}>
-            {set.isPending ? "Applying…" : "Apply"}
-          </Button>
-        </div>
+        <DialogActions label="Apply" pendingLabel="Applying…" pending={set.isPending} />
       </form>
     </Dialog>
   );

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Field, Input, Select } from "@/components/ui";
-import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import { amountText, formatMoney, parseAmount, type Money } from "./format";
 
@@ -47,16 +47,7 @@ export function AddChargeDialog({ reservationId, currency, onDone }: { reservati
         <Field label={`Amount (${currency})`} htmlFor="charge-amount" error={localError ?? (failure?.param === "amount" ? failure.message : null)} hint="Negative for a credit.">
           <Input id="charge-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="12.00" />
         </Field>
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button type="submit" disabled={add.isPending}>
-            {add.isPending ? "Adding…" : "Add charge"}
-          </Button>
-        </div>
+        <DialogActions label="Add charge" pendingLabel="Adding…" pending={add.isPending} />
       </form>
     </Dialog>
   );
@@ -143,16 +134,7 @@ export function PaymentDialog({ reservationId, balance, livemode, onDone, open, 
             <Input id="pay-reference" value={reference} onChange={(e) => setReference(e.target.value)} />
           </Field>
         ) : null}
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button type="submit" disabled={pay.isPending}>
-            {pay.isPending ? "Charging…" : "Take payment"}
-          </Button>
-        </div>
+        <DialogActions label="Take payment" pendingLabel="Charging…" pending={pay.isPending} />
       </form>
     </Dialog>
   );
@@ -204,16 +186,7 @@ export function RefundDialog({ payment, onDone }: { payment: { id: string; amoun
         <Field label="Reason (optional)" htmlFor={`refund-reason-${payment.id}`}>
           <Input id={`refund-reason-${payment.id}`} value={reason} onChange={(e) => setReason(e.target.value)} />
         </Field>
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button type="submit" variant="danger" disabled={refund.isPending}>
-            {refund.isPending ? "Refunding…" : "Refund"}
-          </Button>
-        </div>
+        <DialogActions label="Refund" pendingLabel="Refunding…" pending={refund.isPending} danger />
       </form>
     </Dialog>
   );

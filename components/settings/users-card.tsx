@@ -7,7 +7,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Badge, Button, Card, Field, Input, Select } from "@/components/ui";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { ConfirmDialog, Dialog, DialogClose } from "@/components/ui/dialog";
+import { ConfirmDialog, Dialog, DialogActions } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 
 const roles = [
@@ -207,16 +207,7 @@ function InviteDialog({ onClose, onInvited }: { onClose: () => void; onInvited: 
             </div>
           </Field>
         </div>
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button type="submit" disabled={invite.isPending}>
-            {invite.isPending ? "Inviting…" : "Invite"}
-          </Button>
-        </div>
+        <DialogActions label="Invite" pendingLabel="Inviting…" pending={invite.isPending} />
       </form>
     </Dialog>
   );

@@ -110,3 +110,22 @@ export function ConfirmDialog({ open, onOpenChange, trigger, title, description,
     </AlertDialogPrimitive.Root>
   );
 }
+
+/**
+ * A dialog form's footer: Cancel (closes the dialog) and the submit button, which says what it
+ * is doing while the action runs. `disabled` defaults to `pending`.
+ */
+export function DialogActions({ label, pendingLabel, pending, disabled, danger }: { label: string; pendingLabel: string; pending: boolean; disabled?: boolean; danger?: boolean }) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      <DialogClose asChild>
+        <Button type="button" variant="secondary">
+          Cancel
+        </Button>
+      </DialogClose>
+      <Button type="submit" variant={danger ? "danger" : "primary"} disabled={disabled ?? pending}>
+        {pending ? pendingLabel : label}
+      </Button>
+    </div>
+  );
+}
