@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { defineOperation } from "@/server/http/operation";
 import type { ApiEnv } from "@/server/http/env";
 import { date, idOf } from "@/server/schemas";
-import { reportCsv } from "./csv";
+import { reportColumns, reportCsv } from "./csv";
 import { occupancyReport, productionReport, revenueReport } from "./reports";
 
 const query = z.strictObject({
@@ -47,17 +47,12 @@ function respond(c: Context<ApiEnv>, format: "json" | "csv", report: Parameters<
   return c.body(csv.body, 200, { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${csv.filename}"` });
 }
 
-/** CSV columns per report, in order: what the handler writes and the document describes. */
-const columns = {
-  occupancy: ["date", "rooms_available", "rooms_sold", "occupancy"],
-  revenue: ["date", "room_revenue", "adr", "revpar", "payments", "refunds"],
-  production: (groupBy?: string) => ["group", ...(groupBy === "rate_plan" || groupBy === "room_type" ? ["group_name"] : []), "reservations", "room_nights", "room_revenue", "cancellations"],
-};
+/** The document describes exactly the columns the CSV builder writes. */
 const columnList = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
 const csv = {
-  occupancy: `CSV columns: ${columnList(columns.occupancy)}; one row per night, \`occupancy\` a decimal 0–1.`,
-  revenue: `CSV columns: ${columnList(columns.revenue)}; one row per night, amounts in minor units of the property's currency.`,
-  production: `CSV columns: ${columnList(columns.production("room_type"))}; one row per group, \`group_name\` only when \`group_by\` is \`rate_plan\` or \`room_type\`, amounts in minor units.`,
+  occupancy: `CSV columns: ${columnList(reportColumns({ type: "occupancy" }))}; one row per night, \`occupancy\` a decimal 0–1.`,
+  revenue: `CSV columns: ${columnList(reportColumns({ type: "revenue" }))}; one row per night, amounts in minor units of the property's currency.`,
+  production: `CSV columns: ${columnList(reportColumns({ type: "production", group_by: "room_type" }))}; one row per group, \`group_name\` only when \`group_by\` is \`rate_plan\` or \`room_type\`, amounts in minor units.`,
 };
 
 const tag = "Reports";
