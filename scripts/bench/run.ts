@@ -11,7 +11,8 @@
 //   BENCH_PROFILE=1       both servers run with --cpu-prof; profiles in bench-results/profiles
 //   BENCH_BARE_PREPARE=0  the bare server sends unprepared statements, as drizzle does
 //   BENCH_API_ONLY=1      Innkeep without Next in the process, to see what Next costs the API
-//   BENCH_WEB_CONCURRENCY Innkeep's worker processes (default 1, like the bare server); run twice (1, 2) for the worker line
+//   BENCH_WEB_CONCURRENCY Innkeep's worker processes for the per-route lines (default 1, like the bare server)
+//   BENCH_MIXED_WORKERS   the mixed line's second Innkeep run (default: one worker per core; 0 or 1: none)
 //   BENCH_MIXED_RATE      arrival rate of the mixed open-loop line (default 500 req/s)
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -107,8 +108,11 @@ async function loadWebhooksModule(): Promise<WebhooksModule | undefined> {
 }
 
 type Innkeep = { child: Child; url: string; mode: string };
+const webConcurrency = number("BENCH_WEB_CONCURRENCY", 1);
+const mixedWorkers = number("BENCH_MIXED_WORKERS", os.availableParallelism());
+const workerLabel = (n: number) => `Innkeep, ${n} worker${n === 1 ? "" : "s"}`;
 
-async function startInnkeep(databaseUrl: string, extraEnv: Record<string, string>, notes: string[]): Promise<Innkeep> {
+async function startInnkeep(databaseUrl: string, extraEnv: Record<string, string>, notes: string[], workers = webConcurrency): Promise<Innkeep> {
   let apiOnly = false;
   if (process.env.BENCH_API_ONLY === "1") {
     apiOnly = true;
@@ -145,7 +149,7 @@ async function startInnkeep(databaseUrl: string, extraEnv: Record<string, string
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       INNKEEP_API_ONLY: apiOnlyNow ? "1" : "0",
       // One worker beside the one-process bare server, like for like (BENCH_WEB_CONCURRENCY to change).
-      WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY ?? "1",
+      WEB_CONCURRENCY: String(workers),
     } as NodeJS.ProcessEnv;
     // Profiling needs node's own flag (NODE_OPTIONS refuses --cpu-prof).
     const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}/innkeep`] : [];
@@ -278,8 +282,8 @@ async function measureScenario(scenario: Scenario, targets: Target[]): Promise<B
 const mixedRate = number("BENCH_MIXED_RATE", 500);
 const mixedRoute = `mixed open loop, ${mixedRate} req/s (60 % availability and reservation reads, 25 % bookings, 10 % guest writes, 5 % revenue reports)`;
 
-/** The Scale plan's burst as a fixed arrival rate, on each server in turn: p50, p99, p99.9 and errors. */
-async function measureMixed(all: Scenario[], targets: Target[]): Promise<BenchRow[]> {
+/** The Scale plan's burst as a fixed arrival rate: p50, p99, p99.9 and errors of one server. */
+async function measureMixed(all: Scenario[], target: Target, server: string): Promise<BenchRow> {
   const find = (prefix: string) => all.find((s) => s.route.startsWith(prefix))!.request;
   const mix: MixEntry[] = [
     { name: "availability", weight: 30, request: find("GET /v1/availability") },
@@ -288,20 +292,11 @@ async function measureMixed(all: Scenario[], targets: Target[]): Promise<BenchRo
     { name: "guest", weight: 10, request: find("POST /v1/guests") },
     { name: "report", weight: 5, request: find("GET /v1/reports/revenue") },
   ];
-  const rows: BenchRow[] = [];
-  const workers = process.env.BENCH_WEB_CONCURRENCY ?? "1";
-  for (const target of targets) {
-    log(`${mixedRoute}: ${target.name}, ${options.seconds} s…`);
-    const r = await openLoop(target, mix, mixedRate, options.seconds);
-    const bad = r.non2xx || r.errors ? ` ⚠ ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}` : ` (0 errors of ${r.sent})`;
-    log(`  ${target.name} p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, p99.9 ${r.p999.toFixed(1)} ms${bad}`);
-    rows.push({
-      route: mixedRoute,
-      server: target.name === "Innkeep" ? `Innkeep, ${workers} worker${workers === "1" ? "" : "s"}` : target.name,
-      cells: { rps: `${mixedRate} offered${bad}`, p50: r.p50.toFixed(1), p99: `${r.p99.toFixed(1)} (p99.9 ${r.p999.toFixed(1)})` },
-    });
-  }
-  return rows;
+  log(`${mixedRoute}: ${server}, ${options.seconds} s…`);
+  const r = await openLoop(target, mix, mixedRate, options.seconds);
+  const bad = r.non2xx || r.errors ? ` ⚠ ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}` : ` (0 errors of ${r.sent})`;
+  log(`  ${server} p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, p99.9 ${r.p999.toFixed(1)} ms${bad}`);
+  return { route: mixedRoute, server, cells: { rps: `${mixedRate} offered${bad}`, p50: r.p50.toFixed(1), p99: `${r.p99.toFixed(1)} (p99.9 ${r.p999.toFixed(1)})` } };
 }
 
 function cpuTable(rows: BenchRow[]): string[] {
@@ -357,7 +352,7 @@ async function main() {
 
   log("compiling the server (node scripts/build-server.mjs)");
   await runToEnd(process.execPath, [path.join(root, "scripts/build-server.mjs")], process.env, 60_000);
-  const innkeep = await startInnkeep(database.url, serverEnv, notes);
+  let innkeep = await startInnkeep(database.url, serverEnv, notes);
   log(`Innkeep ready at ${innkeep.url} (${innkeep.mode})`);
 
   const account = await createAccount(database.url);
@@ -384,7 +379,6 @@ async function main() {
     if (only && !only.some((o) => scenario.route.includes(o))) continue;
     rows.push(...(await measureScenario(scenario, targets)));
   }
-  if (!only || only.some((o) => mixedRoute.includes(o))) rows.push(...(await measureMixed(all, targets)));
 
   if (only && !only.some((o) => "webhooks".includes(o))) {
     notes.push(`Only the lines matching BENCH_ONLY=${only.join(",")} were measured.`);
@@ -408,6 +402,20 @@ async function main() {
     notes.push("webhooks: not measured (scripts/bench/webhooks.ts missing).");
   }
 
+  // Last, because it may restart Innkeep as a cluster.
+  if (!only || only.some((o) => mixedRoute.includes(o))) {
+    rows.push(await measureMixed(all, targets[0], workerLabel(webConcurrency)), await measureMixed(all, targets[1], "bare"));
+    // The same line on a cluster of workers, restarted on the same database: do more cores pay?
+    if (mixedWorkers > 1 && mixedWorkers !== webConcurrency) {
+      await innkeep.child.stop();
+      const cluster = await startInnkeep(database.url, serverEnv, notes, mixedWorkers);
+      log(`Innkeep restarted with ${mixedWorkers} workers at ${cluster.url}`);
+      const group = cluster.child.process.pid;
+      rows.push(await measureMixed(all, { ...targets[0], url: cluster.url, meter: () => cpuMeter(group) }, workerLabel(mixedWorkers)));
+      innkeep = cluster;
+    }
+  }
+
   const seconds = (performance.now() - started) / 1000;
   const cpus = os.cpus();
   const date = new Date().toISOString().slice(0, 16).replace("T", " ");
@@ -422,7 +430,7 @@ async function main() {
       ...anomalies(rows),
       ...notes,
       `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; 1-minute load average ${load1.toFixed(1)} before the run and ${os.loadavg()[0].toFixed(1)} at its end (anything above ${cpus.length} means other work shared the cores). Node ${process.version}, ${database.version} on ${new URL(adminUrl).host} (${pgSettings}); code at ${gitDescription()}.`,
-      `Innkeep: \`NODE_ENV=production node dist/server.mjs\` (what \`npm start\` runs), ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; one worker (WEB_CONCURRENCY=1), Next in its own thread; the API key is looked up once a second (credential cache), every request counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
+      `Innkeep: \`NODE_ENV=production node dist/server.mjs\` (what \`npm start\` runs), ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; ${webConcurrency === 1 ? "one worker (WEB_CONCURRENCY=1)" : `WEB_CONCURRENCY=${webConcurrency}`} for the per-route lines (the mixed line also with ${mixedWorkers}), Next in its own thread; the API key is looked up once a second (credential cache), every request counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
       `Bare: \`scripts/bench/bare-server.ts\`, node:http + postgres.js, pool of 10, ${barePrepared ? "statements prepared (postgres.js's default; drizzle's are unnamed, and postgres.js sends each one with parameters as two round trips, Describe then Execute)" : "⚠ statements unprepared (BENCH_BARE_PREPARE=0), as drizzle sends them"}; the same SQL statements and transactions as the Innkeep services, and nothing else: no auth, no rate limit, no idempotency, no validation beyond JSON.parse.`,
       `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.seconds} s per server in ${options.rounds} rounds taken in turns (Innkeep, bare, Innkeep, bare); the load generator runs on the same machine. The revenue report: ${options.heavyRequests} requests one at a time in blocks of 10 taken in turns (req/s = sequential throughput), then ${options.heavyConnections} connections for ${options.heavySeconds} s per server. p50 and p99 are over every response of the line. Ratio = Innkeep req/s ÷ bare req/s. ⚠ marks a line that met non-2xx answers or errors.`,
       `Data: GET /v1/guests lists the account's ${"8,000+"} guests; POST /v1/guests uses a unique e-mail per request; POST /v1/reservations books 1–4 nights at random over the coming year into one 2,000-room type (a new guest each); availability and the report read the report hotel: 4 room types, 200 rooms, BAR and NRF rates, ${report.reservations.toLocaleString("en-US")} reservations over ${report.from} → ${report.to} in every status, ${report.payments.toLocaleString("en-US")} payments, ${report.refunds.toLocaleString("en-US")} refunds.`,
