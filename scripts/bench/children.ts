@@ -79,8 +79,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Polls `url` until it answers 200; fails at once if the child exits, or after `timeoutMs`. */
-export async function waitReady(child: Child, url: string, timeoutMs: number): Promise<void> {
+/** Polls `url` (every `everyMs`) until it answers 200; fails at once if the child exits, or after `timeoutMs`. */
+export async function waitReady(child: Child, url: string, timeoutMs: number, everyMs = 150): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   void child.exited.then(() => (exited = true));
@@ -94,7 +94,7 @@ export async function waitReady(child: Child, url: string, timeoutMs: number): P
     } catch (error) {
       last = (error as Error).message;
     }
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
   throw new Error(`${child.name} was not ready at ${url} within ${timeoutMs / 1000} s (${last}). Its output:\n${child.output()}`);
 }

@@ -22,6 +22,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { freePort, killAllNow, runToEnd, startChild, stopAll, waitReady, type Child } from "./children";
 import { cpuMeter } from "./cpu";
+import { groupRssMb, peakRss } from "./memory";
 import { createBenchDatabase, type BenchDatabase } from "./database";
 import { apiClient, createAccount, createBookingHotel, seedReportHotel } from "./fixtures";
 import { openLoop, type MixEntry } from "./open-loop";
@@ -107,7 +108,8 @@ async function loadWebhooksModule(): Promise<WebhooksModule | undefined> {
   return (await import(file)) as WebhooksModule;
 }
 
-type Innkeep = { child: Child; url: string; mode: string };
+/** A started Innkeep server; `startMs`: from spawning `node dist/server.mjs` to its first 200 on /readyz. */
+type Innkeep = { child: Child; url: string; mode: string; startMs: number };
 const webConcurrency = number("BENCH_WEB_CONCURRENCY", 1);
 const mixedWorkers = number("BENCH_MIXED_WORKERS", os.availableParallelism());
 const workerLabel = (n: number) => `Innkeep, ${n} worker${n === 1 ? "" : "s"}`;
@@ -153,23 +155,24 @@ async function startInnkeep(databaseUrl: string, extraEnv: Record<string, string
     } as NodeJS.ProcessEnv;
     // Profiling needs node's own flag (NODE_OPTIONS refuses --cpu-prof).
     const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}/innkeep`] : [];
+    const spawned = performance.now();
     const child = startChild("Innkeep server", process.execPath, [...profile, serverBundle], env);
     const url = `http://127.0.0.1:${port}`;
-    await waitReady(child, `${url}/readyz`, 90_000);
-    return { child, url };
+    await waitReady(child, `${url}/readyz`, 90_000, 10);
+    return { child, url, startMs: performance.now() - spawned };
   };
   if (!apiOnly) {
     try {
-      const { child, url } = await attempt(false);
+      const { child, url, startMs } = await attempt(false);
       const page = await fetch(`${url}/signin`, { redirect: "manual" }).then((r) => r.status, (e: Error) => e.message);
-      return { child, url, mode: `production, Next in the process (GET /signin answered ${page})` };
+      return { child, url, startMs, mode: `production, Next in the process (GET /signin answered ${page})` };
     } catch (error) {
       await stopAll();
       notes.push(`⚠ **Innkeep ran API-only (INNKEEP_API_ONLY=1)**: the production server with Next did not start. ${firstLines((error as Error).message)}`);
     }
   }
-  const { child, url } = await attempt(true);
-  return { child, url, mode: "production, API only (INNKEEP_API_ONLY=1, see above)" };
+  const { child, url, startMs } = await attempt(true);
+  return { child, url, startMs, mode: "production, API only (INNKEEP_API_ONLY=1, see above)" };
 }
 
 /** Whether some process on the machine is a `next build`. */
@@ -303,6 +306,8 @@ async function measureMixed(all: Scenario[], target: Target, server: string): Pr
   return { route: mixedRoute, server, cells: { rps: `${mixedRate} offered${bad}`, p50: r.p50.toFixed(1), p99: `${r.p99.toFixed(1)} (p99.9 ${r.p999.toFixed(1)})` } };
 }
 const mixedCpu: string[] = [];
+type StartFigure = { what: string; value: string };
+const mb = (value: number | undefined) => (value === undefined ? "—" : `${Math.round(value)} MB`);
 const share = (cpu: number, wall: number) => `${Math.round((cpu / wall) * 100)} %`;
 
 function cpuTable(rows: BenchRow[]): string[] {
@@ -371,6 +376,17 @@ async function main() {
   const bare = await startBare(database.url, account.id);
   log(`bare server ready at ${bare.url}`);
 
+  // Start-up and memory as an operator meets them: the first start migrates and seeds; a restart
+  // on a populated database is every deploy's; idle RSS is read after a few quiet seconds.
+  const figures: StartFigure[] = [{ what: "start to the first 200 on /readyz, fresh database (migrations and seed), 1 worker", value: `${Math.round(innkeep.startMs)} ms` }];
+  await innkeep.child.stop();
+  innkeep = await startInnkeep(database.url, serverEnv, notes);
+  figures.push({ what: "start to the first 200 on /readyz, existing database, 1 worker", value: `${Math.round(innkeep.startMs)} ms` });
+  await fetch(`${innkeep.url}/signin`).then((r) => r.arrayBuffer()).catch(() => {});
+  await new Promise((r) => setTimeout(r, 5_000));
+  figures.push({ what: "idle RSS 5 s after that start and one page, 1 worker (API and dashboard threads)", value: mb(groupRssMb(innkeep.child.process.pid!)) });
+  log(`Innkeep restarted in ${Math.round(innkeep.startMs)} ms at ${innkeep.url}`);
+
   const innkeepGroup = innkeep.child.process.pid;
   const bareGroup = bare.child.process.pid;
   const targets: Target[] = [
@@ -381,6 +397,7 @@ async function main() {
 
   const rows: BenchRow[] = [];
   const all = scenarios(booking, report);
+  const underLoad = peakRss(innkeepGroup!);
   for (const scenario of all) {
     if (only && !only.some((o) => scenario.route.includes(o))) continue;
     rows.push(...(await measureScenario(scenario, targets)));
@@ -408,6 +425,8 @@ async function main() {
     notes.push("webhooks: not measured (scripts/bench/webhooks.ts missing).");
   }
 
+  figures.push({ what: "peak RSS under the per-route lines and webhooks (32 connections), 1 worker", value: mb(underLoad.stop()) });
+
   // Last, because it may restart Innkeep as a cluster.
   if (!only || only.some((o) => mixedRoute.includes(o))) {
     rows.push(await measureMixed(all, targets[0], workerLabel(webConcurrency)), await measureMixed(all, targets[1], "bare"));
@@ -416,8 +435,12 @@ async function main() {
       await innkeep.child.stop();
       const cluster = await startInnkeep(database.url, serverEnv, notes, mixedWorkers);
       log(`Innkeep restarted with ${mixedWorkers} workers at ${cluster.url}`);
-      const group = cluster.child.process.pid;
+      const group = cluster.child.process.pid!;
+      figures.push({ what: `start to the first 200 on /readyz, existing database, ${mixedWorkers} workers`, value: `${Math.round(cluster.startMs)} ms` });
+      figures.push({ what: `RSS just after that start, ${mixedWorkers} workers (primary with the dashboard thread, and the workers)`, value: mb(groupRssMb(group)) });
+      const clusterLoad = peakRss(group);
       rows.push(await measureMixed(all, { ...targets[0], url: cluster.url, meter: () => cpuMeter(group) }, workerLabel(mixedWorkers)));
+      figures.push({ what: `peak RSS under the mixed line, ${mixedWorkers} workers`, value: mb(clusterLoad.stop()) });
       innkeep = cluster;
     }
   }
@@ -444,6 +467,12 @@ async function main() {
       `The whole run took ${Math.round(seconds)} s.`,
     ].map((n) => `- ${n}`),
     ...cpuTable(rows),
+    "",
+    "Start-up and memory of `node dist/server.mjs` (what `npm start` runs) in this run; RSS sums every process of the server's group:",
+    "",
+    "| figure | measured |",
+    "|---|--:|",
+    ...figures.map((f) => `| ${f.what} | ${f.value} |`),
     "",
   ].join("\n");
 
