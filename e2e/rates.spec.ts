@@ -8,7 +8,7 @@ import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap } fro
 // Several sign-ins and API round trips each: more than the default 30 s on a busy machine.
 test.describe.configure({ timeout: 90_000 });
 
-test("a stop-sell set for a range in the grid closes those nights on the API", async ({ page, request }) => {
+test("a stop-sell set for a range in the grid closes those nights on the API, the calendar and the new-reservation page", async ({ page, request }) => {
   const api = v1(request, createApiKey());
   const suffix = Date.now().toString(36).slice(-5).toUpperCase();
   const property = (await api.get("/properties")).data[0];
@@ -53,6 +53,29 @@ test("a stop-sell set for a range in the grid closes those nights on the API", a
   expect(await quote(6)).toMatchObject({ bookable: true });
   const rates = await api.get(`/rate_plans/${plan.id}/rates?room_type_id=${roomType.id}&from=${addDays(today, 2)}&to=${addDays(today, 7)}`);
   expect(rates.data.map((r: { stop_sell: boolean }) => r.stop_sell)).toEqual([false, true, true, true, false]);
+
+  // The calendar shows the closed nights beside the rooms free, and the plan's restriction in the night's dialog.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Calendar" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Calendar" })).toBeVisible();
+  const night = (n: number) => page.getByTestId(`cell-E2R${suffix}-${addDays(today, n)}`);
+  for (const n of [3, 4, 5]) {
+    await expect(night(n)).toHaveAccessibleName(new RegExp(`1 available of 1.*stop-sell on every rate plan \\(E2P${suffix}\\)`));
+    await expect(night(n).getByTestId("cell-restrictions")).toHaveText("Stop-sell");
+  }
+  for (const n of [2, 6]) {
+    await expect(night(n)).not.toHaveAccessibleName(/stop-sell/);
+    await expect(night(n).getByTestId("cell-restrictions")).toHaveCount(0);
+  }
+  await night(4).scrollIntoViewIfNeeded();
+  await snap(page, "calendar-stop-sell");
+  await night(4).click();
+  const plans = page.getByRole("dialog").getByRole("list", { name: "Rate plans this night" });
+  await expect(plans).toContainText(`E2P${suffix}`);
+  await expect(plans).toContainText("Restrictions: stop-sell");
+  await page.keyboard.press("Escape");
+  await night(6).click();
+  await expect(plans).toContainText("Restrictions: none");
+  await page.keyboard.press("Escape");
 
   // So does the front desk's new-reservation page: the plan is offered, not bookable, with the reason.
   await page.goto("/reservations/new");

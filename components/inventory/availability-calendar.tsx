@@ -11,6 +11,8 @@ import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Field, Input, PageHeader, cx } from "@/components/ui";
 import { Dialog } from "@/components/ui/dialog";
+import { formatMoney } from "@/components/reservations/format";
+import { planNightWords, restrictionSummary } from "./restrictions";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 
@@ -18,27 +20,35 @@ type Calendar = inferRouterOutputs<AppRouter>["inventory"]["calendar"];
 type Cell = Calendar["data"][number];
 const days = 30;
 
-/** Green when rooms are free, amber when few are, red when none is. */
-const cellTone = (c: Cell) =>
-  c.available <= 0 ? "bg-red-50 text-red-900" : c.available <= Math.max(1, Math.floor(c.total / 5)) ? "bg-amber-50 text-amber-900" : "bg-white text-stone-900";
+/** Grey when no plan sells the night, red when no room is free, amber when few are. */
+const cellTone = (c: Cell, closed: boolean) =>
+  closed
+    ? "bg-stone-100 text-stone-500"
+    : c.available <= 0
+      ? "bg-red-50 text-red-900"
+      : c.available <= Math.max(1, Math.floor(c.total / 5))
+        ? "bg-amber-50 text-amber-900"
+        : "bg-white text-stone-900";
 
-const describe = (typeName: string, c: Cell) =>
-  `${typeName}, ${dayLabel(c.date)}: ${c.available} available of ${c.total}, ${c.sold} sold, ${c.held} held, ${c.out_of_order} out of order`;
+const describe = (typeName: string, c: Cell, restrictions: string[]) =>
+  `${typeName}, ${dayLabel(c.date)}: ${c.available} available of ${c.total}, ${c.sold} sold, ${c.held} held, ${c.out_of_order} out of order${restrictions.length ? `; ${restrictions.join("; ")}` : ""}`;
 
 /**
  * Room types × 30 nights from a chosen day: available in each cell, with sold / held / out of
  * order beneath; a cell opens that night's bookings. The grid scrolls inside its own box.
  */
-export function AvailabilityCalendar({ propertyId, today, canOpenReservations }: { propertyId: string; today: string; canOpenReservations: boolean }) {
+export function AvailabilityCalendar({ propertyId, currency, today, canOpenReservations }: { propertyId: string; currency: string; today: string; canOpenReservations: boolean }) {
   const trpc = useTRPC();
   const [from, setFrom] = useState(today);
   const [open, setOpen] = useState<{ typeName: string; cell: Cell } | null>(null);
   const calendar = useQuery({ ...trpc.inventory.calendar.queryOptions({ property_id: propertyId, from, days }), placeholderData: keepPreviousData });
-  // Bookings, holds and rooms out of order made elsewhere change the grid without a reload.
-  useLiveInvalidate(["reservation.*", "inventory.updated"], trpc.inventory.calendar.queryFilter(), trpc.inventory.night.queryFilter());
+  // Bookings, holds, rooms out of order and rate changes made elsewhere change the grid without a reload.
+  useLiveInvalidate(["reservation.*", "inventory.updated", "rate.updated"], trpc.inventory.calendar.queryFilter(), trpc.inventory.night.queryFilter());
   const data = calendar.data;
   const dates = Array.from({ length: days }, (_, i) => addDaysIso(from, i));
   const cells = new Map((data?.data ?? []).map((c) => [`${c.room_type_id}|${c.date}`, c]));
+  const planCodes = new Map((data?.rate_plans ?? []).map((p) => [p.id, p.code]));
+  const codeOf = (id: string) => planCodes.get(id) ?? id;
 
   return (
     <>
@@ -100,22 +110,32 @@ export function AvailabilityCalendar({ propertyId, today, canOpenReservations }:
                     </th>
                     {dates.map((d) => {
                       const c = cells.get(`${t.id}|${d}`);
+                      const restrictions = c ? restrictionSummary(c.rates, codeOf) : null;
                       return (
                         <td key={d} className="border-b border-l border-stone-100 p-0">
-                          {c ? (
+                          {c && restrictions ? (
                             <button
                               type="button"
                               data-testid={`cell-${t.code}-${d}`}
-                              aria-label={describe(t.name, c)}
+                              aria-label={describe(t.name, c, restrictions.words)}
                               onClick={() => setOpen({ typeName: t.name, cell: c })}
-                              className={cx("flex h-full w-full flex-col items-center px-1 py-1.5 hover:ring-2 hover:ring-inset hover:ring-teal-300 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-teal-600", cellTone(c))}
+                              className={cx("flex h-full w-full flex-col items-center px-1 py-1.5 hover:ring-2 hover:ring-inset hover:ring-teal-300 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-teal-600", cellTone(c, restrictions.closed))}
                             >
-                              <span className="text-base font-semibold tabular-nums">{c.available}</span>
+                              <span className={cx("text-base font-semibold tabular-nums", restrictions.closed && "line-through decoration-stone-400")}>{c.available}</span>
                               <span className="flex gap-1 text-[10px] leading-tight tabular-nums text-stone-500">
                                 {c.sold ? <span title="sold">S{c.sold}</span> : null}
                                 {c.held ? <span title="held">H{c.held}</span> : null}
                                 {c.out_of_order ? <span title="out of order">O{c.out_of_order}</span> : null}
                               </span>
+                              {restrictions.marks.length ? (
+                                <span className="mt-0.5 flex flex-col items-center text-[10px] font-medium leading-tight text-rose-800" data-testid="cell-restrictions">
+                                  {restrictions.marks.map((m) => (
+                                    <span key={m} className="whitespace-nowrap">
+                                      {m}
+                                    </span>
+                                  ))}
+                                </span>
+                              ) : null}
                             </button>
                           ) : (
                             <span className="block px-1 py-2 text-center text-xs text-stone-300">—</span>
@@ -130,7 +150,7 @@ export function AvailabilityCalendar({ propertyId, today, canOpenReservations }:
           </div>
         </>
       )}
-      <NightDialog propertyId={propertyId} open={open} canOpenReservations={canOpenReservations} onClose={() => setOpen(null)} />
+      <NightDialog propertyId={propertyId} currency={currency} codeOf={codeOf} open={open} canOpenReservations={canOpenReservations} onClose={() => setOpen(null)} />
     </>
   );
 }
@@ -144,6 +164,9 @@ function Legend() {
       <span>S: sold</span>
       <span>H: held back</span>
       <span>O: out of order</span>
+      <span>SS: stop-sell on some rate plans (Stop-sell: on all)</span>
+      <span>CTA / CTD: closed to arrival / departure</span>
+      <span>Min: minimum stay</span>
       <span className="flex items-center gap-1">
         <span className="inline-block h-3 w-3 rounded-sm bg-amber-100 ring-1 ring-amber-300" aria-hidden /> few left
       </span>
@@ -157,7 +180,21 @@ function Legend() {
 const reservationTone = { confirmed: "blue", checked_in: "violet", checked_out: "neutral", cancelled: "red", no_show: "red" } as const;
 
 /** One night of one room type: its counts and the bookings staying that night. */
-function NightDialog({ propertyId, open, canOpenReservations, onClose }: { propertyId: string; open: { typeName: string; cell: Cell } | null; canOpenReservations: boolean; onClose: () => void }) {
+function NightDialog({
+  propertyId,
+  currency,
+  codeOf,
+  open,
+  canOpenReservations,
+  onClose,
+}: {
+  propertyId: string;
+  currency: string;
+  codeOf: (planId: string) => string;
+  open: { typeName: string; cell: Cell } | null;
+  canOpenReservations: boolean;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const cell = open?.cell;
   const night = useQuery({
@@ -186,6 +223,20 @@ function NightDialog({ propertyId, open, canOpenReservations, onClose }: { prope
               </Fragment>
             ))}
           </dl>
+          <h3 className="text-sm font-semibold text-stone-800">Rate plans this night</h3>
+          {cell.rates.length === 0 ? (
+            <p className="text-sm text-stone-500">No active rate plan covers this room type.</p>
+          ) : (
+            <ul className="divide-y divide-stone-100 text-sm" aria-label="Rate plans this night">
+              {cell.rates.map((r) => (
+                <li key={r.rate_plan_id} className="flex flex-wrap items-baseline justify-between gap-x-3 py-1.5">
+                  <span className="font-medium text-stone-800">{codeOf(r.rate_plan_id)}</span>
+                  <span className="tabular-nums text-stone-700">{r.amount === null ? "no rate" : formatMoney({ amount: r.amount, currency })}</span>
+                  <span className={cx("basis-full text-xs", r.stop_sell ? "font-medium text-rose-800" : "text-stone-500")}>Restrictions: {planNightWords(r)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
           <h3 className="text-sm font-semibold text-stone-800">Bookings this night</h3>
           {night.error ? (
             <ErrorState message={callError(night.error).message} onRetry={() => night.refetch()} />

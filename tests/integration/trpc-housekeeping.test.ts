@@ -215,4 +215,50 @@ describe("availability calendar through tRPC", { timeout: 60_000 }, () => {
     const badDate = await failure(as("manager").inventory.night({ property_id: hotel.propertyId, date: "tomorrow" }));
     expect(badDate.api?.param).toBe("date");
   });
+
+  it("gives each cell every active rate plan's rate and restrictions that night, as the quotes read them", async () => {
+    const own = await buildRoomType(h, api, hotel.propertyId, hotel.today, { rooms: 2, days: 10, amount: 12_000 });
+    const d = (n: number) => addDays(hotel.today, n);
+    // A second plan on the same type, with rates on the first five nights only; a third, inactive.
+    const second = ok(await h.post("/v1/rate_plans", { property_id: hotel.propertyId, code: `NRF${Date.now().toString(36)}`, name: "Non-refundable", room_type_ids: [own.roomTypeId] }, api), 201);
+    ok(await h.post(`/v1/rate_plans/${second.id}/rates`, { room_type_id: own.roomTypeId, from: d(0), to: d(5), amount: 9_000 }, api));
+    const inactive = ok(await h.post("/v1/rate_plans", { property_id: hotel.propertyId, code: `OLD${Date.now().toString(36)}`, name: "Old", room_type_ids: [own.roomTypeId] }, api), 201);
+    ok(await h.patch(`/v1/rate_plans/${inactive.id}`, { active: false }, api));
+    // Night 1: stop-sell on both plans. Night 2: stop-sell on one, closed to arrival on the other. Night 3: minimum stay 3 and closed to departure.
+    ok(await h.post(`/v1/rate_plans/${own.ratePlanId}/rates`, { room_type_id: own.roomTypeId, from: d(1), to: d(3), stop_sell: true }, api));
+    ok(await h.post(`/v1/rate_plans/${second.id}/rates`, { room_type_id: own.roomTypeId, from: d(1), to: d(2), stop_sell: true }, api));
+    ok(await h.post(`/v1/rate_plans/${second.id}/rates`, { room_type_id: own.roomTypeId, from: d(2), to: d(3), closed_to_arrival: true }, api));
+    ok(await h.post(`/v1/rate_plans/${own.ratePlanId}/rates`, { room_type_id: own.roomTypeId, from: d(3), to: d(4), min_stay: 3, closed_to_departure: true }, api));
+
+    const cal = await as("front_desk").inventory.calendar({ property_id: hotel.propertyId, from: hotel.today, days: 7 });
+    const codes = new Map(cal.rate_plans.map((p) => [p.id, p.code]));
+    expect(codes.has(own.ratePlanId) && codes.has(second.id)).toBe(true);
+    expect(codes.has(inactive.id)).toBe(false);
+    const rates = (n: number) => cal.data.find((c) => c.room_type_id === own.roomTypeId && c.date === d(n))!.rates;
+    const of = (n: number, planId: string) => rates(n).find((r) => r.rate_plan_id === planId);
+    expect(rates(0)).toHaveLength(2);
+    expect(of(0, own.ratePlanId)).toEqual({ rate_plan_id: own.ratePlanId, amount: 12_000, min_stay: 1, closed_to_arrival: false, closed_to_departure: false, stop_sell: false });
+    expect(of(0, second.id)).toMatchObject({ amount: 9_000, stop_sell: false });
+    expect(rates(1).map((r) => r.stop_sell)).toEqual([true, true]);
+    expect(of(2, own.ratePlanId)).toMatchObject({ stop_sell: true, closed_to_arrival: false });
+    expect(of(2, second.id)).toMatchObject({ stop_sell: false, closed_to_arrival: true });
+    expect(of(3, own.ratePlanId)).toMatchObject({ min_stay: 3, closed_to_departure: true, stop_sell: false });
+    // The second plan has no rate past night 4: the cell says so rather than inventing one.
+    expect(of(5, second.id)).toMatchObject({ amount: null, stop_sell: false });
+    // The quotes agree with what the calendar shows.
+    const quote = ok(await h.get(`/v1/availability?property_id=${hotel.propertyId}&room_type_id=${own.roomTypeId}&check_in=${d(1)}&check_out=${d(2)}&adults=1`, api));
+    expect(quote.data[0].quotes.map((q: { reason?: string }) => q.reason)).toEqual(["stop_sell", "stop_sell"]);
+
+    // A type no active plan covers has cells with no rates.
+    const bare = await buildRoomType(h, api, hotel.propertyId, hotel.today, { rooms: 1, days: 1 });
+    ok(await h.patch(`/v1/rate_plans/${bare.ratePlanId}`, { active: false }, api));
+    const again = await as("manager").inventory.calendar({ property_id: hotel.propertyId, from: hotel.today, days: 2 });
+    expect(again.data.filter((c) => c.room_type_id === bare.roomTypeId).map((c) => c.rates)).toEqual([[], []]);
+  });
+
+  it("shows nothing of a property of another account, its rates included", async () => {
+    const other = await h.newAccount("Calendar elsewhere");
+    const refused = await failure(as("manager", { accountId: other.account.id }).inventory.calendar({ property_id: hotel.propertyId, from: hotel.today }));
+    expect(refused.api?.code).toBe("resource_missing");
+  });
 });

@@ -14,5 +14,5 @@ export default async function CalendarPage() {
   if (!can(user.role, "availability")) return <NoAccess />;
   const { current } = await dashboardProperties();
   if (!current) return <EmptyState title="No property yet">The calendar appears once the account has a property.</EmptyState>;
-  return <AvailabilityCalendar propertyId={current.id} today={todayIn(current.timezone)} canOpenReservations={can(user.role, "reservations")} />;
+  return <AvailabilityCalendar propertyId={current.id} currency={current.currency} today={todayIn(current.timezone)} canOpenReservations={can(user.role, "reservations")} />;
 }

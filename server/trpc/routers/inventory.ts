@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { addDays } from "@/server/dates";
 import { getInventory, typesOf } from "@/server/inventory/inventory";
+import { nightRestrictions } from "@/server/rates/night-restrictions";
 import { listNightReservations } from "@/server/reservations/by-night";
 import { presentReservation } from "@/server/reservations/present";
 import { date } from "@/server/schemas";
@@ -11,16 +12,23 @@ import { roles, router, staffProcedure } from "../init";
 const availability = staffProcedure.use(roles(...access.availability));
 
 export const inventoryRouter = router({
-  /** Room types × `days` nights from `from`: total, sold, out of order, held and available per cell. */
+  /**
+   * Room types × `days` nights from `from`: total, sold, out of order, held and available per
+   * cell, and each active rate plan's rate and restrictions that night.
+   */
   calendar: availability
     .input(z.strictObject({ property_id: z.string().min(1), from: date, days: z.number().int().min(1).max(62).default(30) }))
     .query(async ({ ctx, input }) => {
       const base = { db: ctx.db, tenant: ctx.tenant };
-      const inventory = await getInventory({ ...base, query: { property_id: input.property_id, from: input.from, to: addDays(input.from, input.days) } });
+      const to = addDays(input.from, input.days);
+      const inventory = await getInventory({ ...base, query: { property_id: input.property_id, from: input.from, to } });
       const types = await typesOf(base, input.property_id, undefined, "query");
+      const restrictions = await nightRestrictions({ ...base, propertyId: input.property_id, roomTypeIds: types.map((t) => t.id), from: input.from, to });
       return {
         ...inventory,
+        data: inventory.data.map((cell) => ({ ...cell, rates: restrictions.nights(cell.room_type_id, cell.date) })),
         room_types: types.sort((a, b) => a.name.localeCompare(b.name)).map((t) => ({ id: t.id, code: t.code, name: t.name })),
+        rate_plans: restrictions.plans,
       };
     }),
   /** The bookings staying one night (a calendar cell), optionally of one room type. */
