@@ -165,6 +165,31 @@ test("an overbooked room type cannot be booked from the new-reservation page", a
   await expect(page.getByTestId(`room-type-${t.typeId}`)).toContainText("0 free on every night");
 });
 
+test("the arrivals list follows bookings, check-ins and cancellations made through the API within two seconds", async ({ page, request }) => {
+  const t = await roomType(request, 2);
+  await deskInSandbox(page);
+  await page.goto("/reservations");
+  await expect(page.getByRole("tab", { name: "Arrivals", selected: true })).toBeVisible();
+  // Let the page's live stream open before the changes happen elsewhere.
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(700);
+
+  const arriving = await book(request, t, "Livia");
+  const row = page.getByTestId(`reservation-${arriving.id}`).first();
+  await expect(row).toBeVisible({ timeout: 2_000 });
+  await expect(row).toContainText("Livia Booker");
+  await snap(page, "reservations-arrivals-live");
+
+  await v1(request, "POST", `/reservations/${arriving.id}/check_in`, {});
+  await expect(row).toContainText("In house", { timeout: 2_000 });
+
+  const cancelled = await book(request, t, "Cassia");
+  await expect(page.getByTestId(`reservation-${cancelled.id}`).first()).toBeVisible({ timeout: 2_000 });
+  await v1(request, "POST", `/reservations/${cancelled.id}/cancel`, {});
+  await expect(page.getByTestId(`reservation-${cancelled.id}`)).toHaveCount(0, { timeout: 2_000 });
+  await expect(row).toBeVisible();
+});
+
 test("every reservations page fits 390 px without horizontal scrolling", async ({ page, request }) => {
   test.setTimeout(60_000);
   const t = await roomType(request, 1);
