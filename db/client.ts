@@ -12,6 +12,11 @@ export type Executor = Db | Tx;
 export type Database = {
   db: Db;
   kind: "pglite" | "postgres";
+  /**
+   * Calls `onMessage` for every NOTIFY on `channel` from any process on the server (PostgreSQL;
+   * postgres.js keeps one connection for it and reconnects). The embedded database has one process.
+   */
+  listen?(channel: string, onMessage: () => void): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -41,7 +46,12 @@ async function openPostgres(url: string, max = 10): Promise<Database> {
   // on the inventory upsert, 85 ms with JIT against 1.8 ms without (docs/benchmarks.md).
   const client = postgres(url, { max, onnotice: () => {}, connection: { jit: "off" } });
   const db = drizzle(preparing(client), { schema }) as unknown as Db;
-  return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+  return {
+    db,
+    kind: "postgres",
+    listen: async (channel, onMessage) => void (await client.listen(channel, () => onMessage())),
+    close: () => client.end({ timeout: 5 }),
+  };
 }
 
 type PostgresClient = import("postgres").Sql;

@@ -1,6 +1,6 @@
 import { openDatabase, processDatabase, type Database } from "@/db/client";
 import cluster from "node:cluster";
-import { CredentialCache } from "./auth/credential-cache";
+import { CredentialCache, followRevocations } from "./auth/credential-cache";
 import { getConfig, isProduction, pgliteDir, type Config } from "./config";
 import type { ApiDeps } from "./http/env";
 import { RateLimiter } from "./http/rate-limit";
@@ -37,7 +37,10 @@ export function getApiDeps(): Promise<ApiDeps> {
   const holder = globalThis as Holder;
   holder.__innkeepDeps ??= (async () => {
     const config = getConfig();
-    const { db } = await getDatabase();
+    const database = await getDatabase();
+    const { db } = database;
+    // A key or token revoked by another process (the dashboard's thread, another worker or instance) stops here at once.
+    await followRevocations(database);
     // In a cluster worker without Redis the counters live in the primary process (server/process/cluster.ts).
     let limiter = new RateLimiter(isClusterWorker() ? "cluster" : "memory");
     if (config.REDIS_URL) {

@@ -41,7 +41,7 @@ export async function revokeApiKey({ db, accountId, id }: { db: Executor; accoun
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
-  forgetCredentials();
+  await forgetCredentials(db);
   return rows.length > 0;
 }
 

@@ -1,4 +1,5 @@
-import type { Executor } from "@/db/client";
+import { sql } from "drizzle-orm";
+import type { Database, Executor } from "@/db/client";
 import { authenticateToken, type Principal } from "./authenticate-token";
 import { hashToken } from "./tokens";
 
@@ -12,8 +13,9 @@ const caches = new Set<CredentialCache>();
 /**
  * Remembers the principal of each valid bearer token for at most a second, so that a client
  * sending hundreds of requests a second costs one credential query a second instead of one per
- * request. A revocation in this isolate clears every cache at once (`forgetCredentials`); any
- * other process or thread sees it within the TTL. Failures (unknown, revoked) are never cached.
+ * request. A revocation clears every cache at once: in its own isolate directly, in other
+ * processes through NOTIFY (`forgetCredentials`), and at worst within the TTL. Failures (unknown,
+ * revoked) are never cached.
  */
 export class CredentialCache {
   private readonly entries = new Map<string, Entry>();
@@ -38,7 +40,25 @@ export class CredentialCache {
   }
 }
 
-/** After a credential is revoked or changed: nothing this isolate remembers outlives it. */
-export function forgetCredentials(): void {
+/** The NOTIFY channel on which a revocation reaches every process of every instance. */
+const channel = "innkeep_credentials";
+
+const forgetHere = () => {
   for (const cache of caches) cache.clear();
+};
+
+/**
+ * After a credential is revoked or changed: nothing this isolate remembers outlives it, and every
+ * other process listening on the database (cluster workers, other instances) forgets too when the
+ * change commits (NOTIFY inside a transaction is delivered at its commit). The TTL stays the bound
+ * if a notification is lost.
+ */
+export async function forgetCredentials(db: Executor): Promise<void> {
+  forgetHere();
+  await db.execute(sql`select pg_notify(${channel}, '')`);
+}
+
+/** Has this process's caches follow revocations made by any other process on the same database. */
+export async function followRevocations(database: Database): Promise<void> {
+  await database.listen?.(channel, forgetHere);
 }

@@ -171,6 +171,6 @@ export async function revokeToken(db: Db, clientId: string, token: string): Prom
   if (row.kind === "refresh") await revokeFamily(db, row.familyId);
   else {
     await db.update(oauthTokens).set({ revokedAt: new Date() }).where(and(eq(oauthTokens.id, row.id), isNull(oauthTokens.revokedAt)));
-    forgetCredentials();
+    await forgetCredentials(db);
   }
 }

@@ -12,8 +12,8 @@ export async function revokeFamily(db: Executor, familyId: string): Promise<void
     .update(oauthTokens)
     .set({ revokedAt: new Date() })
     .where(and(eq(oauthTokens.familyId, familyId), isNull(oauthTokens.revokedAt)));
-  // This process's cache of valid credentials forgets at once; other processes within its 1 s TTL.
-  forgetCredentials();
+  // Every process's cache of valid credentials forgets it when this commits.
+  await forgetCredentials(db);
 }
 
 /** Revokes every token of an install: the dashboard's "Revoke". */
@@ -22,5 +22,5 @@ export async function revokeInstallTokens(db: Executor, installId: string): Prom
     .update(oauthTokens)
     .set({ revokedAt: new Date() })
     .where(and(eq(oauthTokens.installId, installId), isNull(oauthTokens.revokedAt)));
-  forgetCredentials();
+  await forgetCredentials(db);
 }

@@ -1,10 +1,12 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys } from "@/db/schema";
 import { createApiKey, revokeApiKey } from "@/server/auth/api-keys";
-import { CredentialCache, credentialTtlMs } from "@/server/auth/credential-cache";
+import { openDatabase } from "@/db/client";
+import { CredentialCache, credentialTtlMs, followRevocations } from "@/server/auth/credential-cache";
 import { scopes } from "@/server/auth/scopes";
 import { expectError } from "../support/assertions";
+import { onPostgres } from "../support/database";
 import { startHarness, type Harness } from "../support/harness";
 
 // Production remembers valid credentials for up to a second; a revocation must still win at once
@@ -38,6 +40,32 @@ describe("the credential cache", () => {
     expectError(await h.get("/v1/guests", { token: key.key }), 401, "token_revoked", null);
     now += 10 * credentialTtlMs;
     expectError(await h.get("/v1/guests", { token: key.key }), 401, "token_revoked", null);
+  });
+
+  // Another process on the same PostgreSQL database: a cluster worker, the dashboard's thread, another instance.
+  it.runIf(onPostgres)("a revocation announced by another process on the database is followed at once, before the TTL", async () => {
+    const key = await newKey();
+    const other = await openDatabase({ url: h.databaseUrl!, migrate: false, max: 1 });
+    const listening = await openDatabase({ url: h.databaseUrl!, migrate: false, max: 1 });
+    try {
+      await followRevocations(listening);
+      expect((await h.get("/v1/guests", { token: key.key })).status).toBe(200);
+      // The other process revokes in a transaction and announces it, as forgetCredentials does; this clock never moves.
+      await other.db.transaction(async (tx) => {
+        await tx.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, key.id));
+        await tx.execute(sql`select pg_notify('innkeep_credentials', '')`);
+      });
+      // Only the notification can end the cached answer: poll until it arrives (milliseconds; the test's own timeout bounds it).
+      let status = 200;
+      while (status === 200) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        status = (await h.get("/v1/guests", { token: key.key })).status;
+      }
+      expectError(await h.get("/v1/guests", { token: key.key }), 401, "token_revoked", null);
+    } finally {
+      await other.close();
+      await listening.close();
+    }
   });
 
   it("failures are not remembered: a key is refused until it exists, and works as soon as it does", async () => {

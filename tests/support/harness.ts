@@ -77,6 +77,8 @@ export async function startHarness(
   return {
     db: database.db,
     kind: database.kind,
+    /** The PostgreSQL database's URL (absent on PGlite), for a second "process" on it. */
+    databaseUrl: database.url,
     baseUrl,
     main,
     newAccount,
