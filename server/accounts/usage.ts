@@ -1,4 +1,5 @@
-import { accountRateKey, type RateLimiter, type WindowUsage } from "@/server/http/rate-limit";
+import { accountRateKey, type WindowUsage } from "@/server/http/rate-limit";
+import type { UsageSource } from "@/server/process/usage-bridge";
 import { limitsFor } from "./plans";
 import type { accounts } from "@/db/schema";
 
@@ -8,7 +9,7 @@ const presentWindow = (w: WindowUsage) => ({ used: w.used, limit: w.limit, reset
  * The account's API usage in one environment as the rate limiter counts it: this second, this
  * minute and this UTC day against the limits in force. Reads the counters without adding to them.
  */
-export async function readUsage({ limiter, account, livemode, now }: { limiter: RateLimiter; account: typeof accounts.$inferSelect; livemode: boolean; now?: number }) {
+export async function readUsage({ limiter, account, livemode, now }: { limiter: UsageSource; account: typeof accounts.$inferSelect; livemode: boolean; now?: number }) {
   const usage = await limiter.peek(accountRateKey(account.id, livemode), limitsFor(account), now);
   return {
     object: "api_usage" as const,

@@ -7,6 +7,7 @@ import { getConfig, isProduction } from "@/server/config";
 import { logger } from "@/server/observability/logger";
 import { getDatabase } from "@/server/runtime";
 import { dashboardThreadFile, DashboardStartError, startDashboardThread, type Dashboard } from "./dashboard";
+import { askingOver } from "./usage-bridge";
 import { banner, checkStartupConfig, StartupError } from "./start";
 
 const log = logger.child({ component: "cluster" });
@@ -34,7 +35,16 @@ export async function runPrimary(workers: number): Promise<void> {
 
   const hostname = ["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST;
   const threadFile = config.INNKEEP_API_ONLY ? undefined : dashboardThreadFile();
-  const dashboardStarting = threadFile ? startDashboardThread({ file: threadFile, hostname, port: config.PORT }) : undefined;
+  // Only workers can ask the cluster's counter store: the dashboard's usage questions go to one of them.
+  const usage = askingOver(
+    (question) => {
+      const worker = Object.values(cluster.workers ?? {}).find((w) => w && !w.isDead() && w.isConnected());
+      if (!worker) throw new Error("No worker is running to read the API's usage.");
+      worker.send(question);
+    },
+    (onMessage) => cluster.on("message", (_worker, message) => onMessage(message)),
+  );
+  const dashboardStarting = threadFile ? startDashboardThread({ file: threadFile, hostname, port: config.PORT, usage }) : undefined;
   dashboardStarting?.catch(() => {});
   if (!config.INNKEEP_API_ONLY && !threadFile) throw new StartupError("No compiled dashboard thread next to the server: run `npm run build`.");
 

@@ -6,6 +6,7 @@ import { rmSync } from "node:fs";
 import http from "node:http";
 import { parentPort, workerData } from "node:worker_threads";
 import { logger } from "@/server/observability/logger";
+import { askParentThread, setUsageSource } from "./usage-bridge";
 
 export type DashboardThreadData = { socketPath: string; hostname: string; port: number };
 export type DashboardMessage = { type: "ready" } | { type: "failed"; message: string; noBuild: boolean } | { type: "stopped" };
@@ -13,6 +14,8 @@ export type DashboardMessage = { type: "ready" } | { type: "failed"; message: st
 const log = logger.child({ component: "dashboard" });
 const { socketPath, hostname, port } = workerData as DashboardThreadData;
 const post = (message: DashboardMessage) => parentPort!.postMessage(message);
+// The API counts requests outside this thread: the settings page asks the parent for usage.
+setUsageSource(askParentThread(parentPort!));
 
 try {
   const { default: next } = await import("next");

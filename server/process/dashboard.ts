@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { logger } from "@/server/observability/logger";
 import type { DashboardMessage, DashboardThreadData } from "./dashboard-thread";
+import { answerUsage, isUsageQuestion, type UsageSource } from "./usage-bridge";
 
 const log = logger.child({ component: "dashboard" });
 
@@ -28,7 +29,7 @@ export class DashboardStartError extends Error {
  * Starts Next in its own worker thread (see dashboard-thread.ts) and answers with a request
  * handler that forwards each page request to it over a private Unix socket, streaming both ways.
  */
-export async function startDashboardThread(options: { file: string; hostname: string; port: number }): Promise<Dashboard & { socketPath: string }> {
+export async function startDashboardThread(options: { file: string; hostname: string; port: number; usage: UsageSource }): Promise<Dashboard & { socketPath: string }> {
   const socketPath = path.join(os.tmpdir(), `innkeep-dashboard-${process.pid}-${Date.now().toString(36)}.sock`);
   const worker = new Worker(options.file, {
     workerData: { socketPath, hostname: options.hostname, port: options.port } satisfies DashboardThreadData,
@@ -37,6 +38,10 @@ export async function startDashboardThread(options: { file: string; hostname: st
     resourceLimits: { maxYoungGenerationSizeMb: 12 },
   });
   let stopping = false;
+  // The settings page's usage questions, answered from where the API counts.
+  worker.on("message", (message: unknown) => {
+    if (isUsageQuestion(message)) void answerUsage(message, options.usage).then((answer) => worker.postMessage(answer));
+  });
   await new Promise<void>((resolve, reject) => {
     const onMessage = (message: DashboardMessage) => {
       if (message.type === "ready") resolve();

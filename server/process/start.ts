@@ -17,6 +17,7 @@ import { startWebhookEngine } from "@/server/webhooks/engine";
 import { serveControl, socketPathFor, type ControlServer } from "./control";
 import { dashboardThreadFile, DashboardStartError, proxyTo, startDashboardThread, type Dashboard } from "./dashboard";
 import { acquireLock, embeddedLockRefusal, type Acquired } from "./lock";
+import { answerUsage, isUsageQuestion, type UsageSource } from "./usage-bridge";
 
 /** A failure to start that the operator can act on; printed without a stack trace. */
 export class StartupError extends Error {}
@@ -53,12 +54,21 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   // Next (the slowest part of starting) prepares in its own thread while the database opens.
   const hostname = ["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST;
   const threadFile = !config.INNKEEP_API_ONLY && !dev && !embedded && !dashboardSocket ? dashboardThreadFile() : undefined;
-  const dashboardStarting = threadFile ? startDashboardThread({ file: threadFile, hostname, port: config.PORT }) : undefined;
+  // The API's limiter lives in this thread: the dashboard's usage questions are answered from it.
+  const usage: UsageSource = { peek: async (...args) => (await getApiDeps()).limiter.peek(...args) };
+  const dashboardStarting = threadFile ? startDashboardThread({ file: threadFile, hostname, port: config.PORT, usage }) : undefined;
   dashboardStarting?.catch(() => {}); // Awaited below; a failure must not be an unhandled rejection meanwhile.
 
   const database = await getDatabase();
   const seeded = worker ? null : await seedDemo({ db: database.db, adminPassword: seedPassword({ production, adminPassword: config.ADMIN_PASSWORD }) });
   if (seeded) log.info({ account_id: seeded.accountId }, "seeded the demo account");
+
+  // A cluster worker answers the primary's usage questions (the dashboard's) from the shared counters.
+  if (worker) {
+    process.on("message", (message: unknown) => {
+      if (isUsageQuestion(message)) void answerUsage(message, usage).then((answer) => process.send?.(answer));
+    });
+  }
 
   // Webhook attempts (in process, or handed to Inngest); WEBHOOK_DISPATCHER=0 leaves them to another process.
   const webhooks = startWebhookEngine({ db: database.db });

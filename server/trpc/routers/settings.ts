@@ -3,6 +3,7 @@ import { presentAccount, presentStaffUser } from "@/server/accounts/present";
 import { accountSettingsUpdateSchema, planChangeSchema, staffInviteSchema, staffRoleChangeSchema } from "@/server/accounts/schemas";
 import { changePlan, getAccount, updateAccountSettings } from "@/server/accounts/settings";
 import { readUsage } from "@/server/accounts/usage";
+import { registeredUsageSource } from "@/server/process/usage-bridge";
 import { getApiDeps } from "@/server/runtime";
 import { access } from "@/server/staff/access";
 import { changeStaffRole, inviteStaffUser, listStaffUsers, removeStaffUser } from "@/server/staff/users";
@@ -52,7 +53,8 @@ export const settingsRouter = router({
   /** This second's, minute's and UTC day's API requests in the data set on screen, read without counting one. */
   usage: settingsProcedure.query(async ({ ctx }) => {
     const account = await getAccount({ db: ctx.db, accountId: ctx.user.accountId });
-    const limiter = ctx.limiter ?? (await getApiDeps()).limiter;
+    // In the dashboard's own thread the counters are elsewhere: the registered bridge reads them.
+    const limiter = ctx.limiter ?? registeredUsageSource() ?? (await getApiDeps()).limiter;
     return readUsage({ limiter, account, livemode: ctx.livemode });
   }),
   users: usersRouter,
