@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { createThrowawayDatabase } from "./e2e/database.mjs";
 
 // Chosen once in the runner and inherited by its workers through the environment, so every
 // process agrees on the server's address and database folder.
@@ -14,11 +15,19 @@ process.env.E2E_PORT ??= execFileSync(process.execPath, [
   .trim();
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "innkeep-e2e-"));
 
+/**
+ * Which database the production server runs on: `pglite` (the embedded one, one process) or
+ * `postgres` (a throwaway database on the local server; the server then runs as a cluster of one
+ * worker per core with the dashboard in the primary's thread, as production does).
+ */
+export const e2eDatabase = process.env.E2E_DB === "postgres" ? "postgres" : "pglite";
+if (e2eDatabase === "postgres") process.env.E2E_DATABASE_URL ??= createThrowawayDatabase();
+
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 export const adminPassword = "e2e-admin-password";
 
-/** Browser tests against the production server (`npm start`) on a fresh embedded database. */
+/** Browser tests against the production server (`npm start`) on a fresh database: embedded, or PostgreSQL with E2E_DB=postgres. */
 export default defineConfig({
   testDir: "e2e",
   timeout: 30_000,
@@ -28,7 +37,10 @@ export default defineConfig({
   workers: 2,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
+  // Each database's run keeps its own output and report, so two runs in a row lose nothing.
+  outputDir: `test-results/playwright-${e2eDatabase}`,
+  reporter: process.env.CI ? [["list"], ["html", { open: "never", outputFolder: `playwright-report/${e2eDatabase}` }]] : "list",
+  globalTeardown: "./e2e/teardown.ts",
   use: {
     baseURL,
     trace: "retain-on-failure",
@@ -60,6 +72,7 @@ export default defineConfig({
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: process.env.E2E_DATA_DIR,
+      ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       ADMIN_PASSWORD: adminPassword,
       NEXTAUTH_SECRET: "e2e-only-secret-0123456789abcdefghijklmnop",
       NEXTAUTH_URL: baseURL,

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { adminPassword } from "../playwright.config";
+import { adminPassword, e2eDatabase } from "../playwright.config";
 
 export const admin = { email: "admin@example.com", password: adminPassword };
 
@@ -19,12 +19,13 @@ export async function signIn(page: Page, credentials = admin) {
 export const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@e2e.example`;
 
 /**
- * Runs the CLI against the server under test (it holds the embedded database, so the CLI
- * carries the command out through it) and returns its `--json` answer.
+ * Runs the CLI against the server under test's database (on the embedded one the server holds
+ * it, so the CLI carries the command out through the server) and returns its `--json` answer.
  */
 export function cli<T = Record<string, unknown>>(...args: string[]): T {
+  const database = process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {};
   const out = execFileSync("npx", ["tsx", "scripts/innkeep.ts", ...args, "--json"], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, ...database },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return JSON.parse(out.toString()) as T;
@@ -43,11 +44,11 @@ export function createApiKey(scopes = "reservations:read reservations:write room
 }
 
 /**
- * Saves a full-page screenshot under `test-results/screenshots/` (kept with the test output, one
- * file per page and width), so every page can be looked at after a run.
+ * Saves a full-page screenshot under `test-results/screenshots/<database>/` (kept with the test
+ * output, one file per page and width), so every page can be looked at after a run.
  */
 export async function snap(page: Page, name: string) {
-  const dir = path.join("test-results", "screenshots");
+  const dir = path.join("test-results", "screenshots", e2eDatabase);
   mkdirSync(dir, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
   const file = path.join(dir, `${name}-${width}.png`);

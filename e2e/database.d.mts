@@ -1,0 +1,3 @@
+export function adminUrl(): string;
+export function createThrowawayDatabase(): string;
+export function dropDatabase(databaseUrl: string): Promise<void>;
