@@ -12,3 +12,4 @@ export * from "./housekeeping";
 export * from "./webhooks";
 export * from "./audit";
 export * from "./oauth";
+export * from "./reports";

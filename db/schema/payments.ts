@@ -28,7 +28,12 @@ export const payments = pgTable(
     capturedAt: ts("captured_at"),
     ...timestamps(),
   },
-  (t) => [index("payments_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id), index("payments_folio_idx").on(t.folioId)],
+  (t) => [
+    index("payments_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
+    index("payments_folio_idx").on(t.folioId),
+    // The revenue report's payments by capture time: a range of it, not the property's whole history.
+    index("payments_property_captured_idx").on(t.propertyId, t.capturedAt),
+  ],
 );
 
 export const refunds = pgTable(
@@ -45,5 +50,9 @@ export const refunds = pgTable(
     status: text("status", { enum: ["succeeded"] }).notNull().default("succeeded"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [index("refunds_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id), index("refunds_payment_idx").on(t.paymentId)],
+  (t) => [
+    index("refunds_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
+    index("refunds_payment_idx").on(t.paymentId),
+    index("refunds_property_created_idx").on(t.propertyId, t.createdAt),
+  ],
 );

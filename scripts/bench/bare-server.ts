@@ -236,11 +236,9 @@ async function revenueReport(url: URL) {
     const [capacity, sold] = await Promise.all([
       sql`select date, sum(total - out_of_order) as available from inventory_nights
           where property_id = ${property.id} and date >= ${from} and date < ${to} group by date`,
-      sql`select n->>'date' as date, count(*) as sold, sum((n->>'amount')::bigint) as revenue
-          from reservations r cross join lateral jsonb_array_elements(r.nightly) as n
-          where r.property_id = ${property.id} and r.status in ('confirmed', 'checked_in', 'checked_out')
-            and r.check_in < ${to} and r.check_out > ${from} and n->>'date' >= ${from} and n->>'date' < ${to}
-          group by 1`,
+      sql`select date, count(*) as sold, sum(amount) as revenue from sales_nights
+          where property_id = ${property.id} and sold = true and date >= ${from} and date < ${to}
+          group by date`,
     ]);
     const figures = new Map<string, NightFigures>();
     for (const c of capacity) figures.set(c.date, { date: c.date, roomsAvailable: Number(c.available), roomsSold: 0, roomRevenue: 0 });
@@ -254,10 +252,12 @@ async function revenueReport(url: URL) {
     Promise.all([
       sql`select to_char((captured_at at time zone ${tz})::date, 'YYYY-MM-DD') as date, sum(amount) as total from payments
           where property_id = ${property.id} and status in ('succeeded', 'partially_refunded', 'refunded')
+            and captured_at >= (${from}::date - 1)::timestamp at time zone 'UTC' and captured_at < (${to}::date + 1)::timestamp at time zone 'UTC'
             and (captured_at at time zone ${tz})::date >= ${from}::date and (captured_at at time zone ${tz})::date < ${to}::date
           group by 1`,
       sql`select to_char((created_at at time zone ${tz})::date, 'YYYY-MM-DD') as date, sum(amount) as total from refunds
           where property_id = ${property.id}
+            and created_at >= (${from}::date - 1)::timestamp at time zone 'UTC' and created_at < (${to}::date + 1)::timestamp at time zone 'UTC'
             and (created_at at time zone ${tz})::date >= ${from}::date and (created_at at time zone ${tz})::date < ${to}::date
           group by 1`,
     ]);

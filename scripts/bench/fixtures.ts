@@ -258,3 +258,40 @@ export async function seedReportHotel(sql: Sql, accountId: string, reservationCo
   await sql`analyze`;
   return { propertyId: property.id, from, to, today, reservations: reservations.length, payments: payments.length, refunds: refunds.length };
 }
+
+/**
+ * Years of departed and cancelled stays before the report hotel's window, written in one
+ * statement (the `reservations` trigger writes their nights), so that the same 365-day report
+ * can be measured over a history of `total` stays: its cost must follow the nights in the range,
+ * not the stays ever booked. No folios or payments: the report reads none from before its range.
+ */
+export async function addReportHistory(sql: Sql, accountId: string, report: ReportHotel, total: number): Promise<number> {
+  const count = total - report.reservations;
+  if (count <= 0) return 0;
+  const [{ n }] = await sql`
+    with p as (
+      select (select array_agg(id order by code) from room_types where property_id = ${report.propertyId}) as types,
+             (select array_agg(id order by code) from rate_plans where property_id = ${report.propertyId}) as plans,
+             (select array_agg(id) from (select id from guests where account_id = ${accountId} and email like '%@report.bench.example' limit 1000) g) as guests
+    ), stays as (
+      select g, (${report.from}::date - 2 - (g % 3285)) as check_in, 1 + (g % 3) as nights, p.*
+      from generate_series(1, ${count}::int) g, p
+    ), inserted as (
+      insert into reservations (id, account_id, livemode, property_id, guest_id, room_type_id, rate_plan_id, folio_id, status,
+        check_in, check_out, adults, children, total_amount, currency, nightly, source, checked_out_at, cancelled_at, created_at, updated_at)
+      select 'res_history' || g, ${accountId}, true, ${report.propertyId}, guests[1 + g % array_length(guests, 1)],
+        types[1 + g % array_length(types, 1)], plans[1 + g % array_length(plans, 1)], 'fol_history' || g,
+        case when g % 10 = 0 then 'cancelled' else 'checked_out' end,
+        check_in, check_in + nights, 2, 0, nights * 15900, 'EUR',
+        (select jsonb_agg(jsonb_build_object('date', to_char(check_in + i, 'YYYY-MM-DD'), 'amount', 15900) order by i) from generate_series(0, nights - 1) i),
+        'direct', case when g % 10 = 0 then null else (check_in + nights)::timestamptz + interval '10 hours' end,
+        case when g % 10 = 0 then check_in::timestamptz - interval '3 days' end,
+        check_in::timestamptz - interval '20 days', check_in::timestamptz - interval '20 days'
+      from stays
+      returning 1
+    )
+    select count(*)::int as n from inserted`;
+  await sql`analyze reservations`;
+  await sql`analyze sales_nights`;
+  return n as number;
+}

@@ -24,7 +24,7 @@ import { freePort, killAllNow, runToEnd, startChild, stopAll, waitReady, type Ch
 import { cpuMeter } from "./cpu";
 import { groupRssMb, peakRss } from "./memory";
 import { createBenchDatabase, type BenchDatabase } from "./database";
-import { apiClient, createAccount, createBookingHotel, seedReportHotel } from "./fixtures";
+import { addReportHistory, apiClient, createAccount, createBookingHotel, seedReportHotel } from "./fixtures";
 import { openLoop, type MixEntry } from "./open-loop";
 import { check, loadRound, sequentialRound, summarize, warmUp, type Measurement, type Round, type Target } from "./load";
 import { scenarios, type Scenario } from "./scenarios";
@@ -283,6 +283,8 @@ async function measureScenario(scenario: Scenario, targets: Target[]): Promise<B
 }
 
 const mixedRate = number("BENCH_MIXED_RATE", 500);
+/** Stays in the report hotel for the long-history revenue line. */
+const historyStays = number("BENCH_HISTORY_STAYS", 200_000);
 const mixedRoute = `mixed open loop, ${mixedRate} req/s (60 % availability and reservation reads, 25 % bookings, 10 % guest writes, 5 % revenue reports)`;
 
 /** The Scale plan's burst as a fixed arrival rate: p50, p99, p99.9 and errors of one server. */
@@ -401,6 +403,15 @@ async function main() {
   for (const scenario of all) {
     if (only && !only.some((o) => scenario.route.includes(o))) continue;
     rows.push(...(await measureScenario(scenario, targets)));
+  }
+  // The same report once the hotel has ten times the history before the window.
+  const revenue = all.find((s) => s.route.startsWith("GET /v1/reports/revenue"))!;
+  const longHistory = { ...revenue, route: `GET /v1/reports/revenue (365 days, ${Math.round(historyStays / 1000)}k reservations in the hotel's history)` };
+  if (!only || only.some((o) => longHistory.route.includes(o))) {
+    const added = performance.now();
+    const n = await addReportHistory(sql, account.id, report, historyStays);
+    log(`report hotel: ${n.toLocaleString("en-US")} more stays before the window (${Math.round(performance.now() - added)} ms)`);
+    rows.push(...(await measureScenario(longHistory, targets)));
   }
 
   if (only && !only.some((o) => "webhooks".includes(o))) {

@@ -1,6 +1,6 @@
-import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "@/db/client";
-import { inventoryNights, payments, properties, ratePlans, refunds, reservations, roomTypes } from "@/db/schema";
+import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { inventoryNights, payments, properties, ratePlans, refunds, roomTypes, salesNights } from "@/db/schema";
 import { type IsoDate } from "@/server/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { ApiError } from "@/server/errors";
@@ -12,9 +12,6 @@ import { occupancyRows, occupancyTotals, revenueRows, revenueTotals, type MoneyB
 export type ReportQuery = { property_id: string; from: IsoDate; to: IsoDate; group_by?: "source" | "channel" | "rate_plan" | "room_type" };
 export const maxReportDays = 731;
 
-/** Stays that count as sold: booked, in house or departed (not cancelled, not no-show). */
-const soldStatuses = ["confirmed", "checked_in", "checked_out"] as const;
-
 async function reportProperty(ctx: Ctx, query: ReportQuery) {
   const property = await findOwned(ctx.db, properties, ctx.tenant, query.property_id, "property", { param: "property_id" });
   assertDateRange(query.from, query.to, maxReportDays, "query", "report");
@@ -22,12 +19,11 @@ async function reportProperty(ctx: Ctx, query: ReportQuery) {
 }
 
 /**
- * Per night: rooms in service (total less out of order) and the nights sold with their revenue.
- * A stay checked out early counts only the nights before its departure day (at least the
- * arrival night), as check-out puts the others back on sale: counting them too sold a resold
- * night twice and took occupancy above 1.
+ * Per night: rooms in service (total less out of order) and the nights sold with their revenue,
+ * read from the per-night sales rows (db/schema/reports.ts), which apply the early-departure rule
+ * when a stay is written: the work grows with the nights in the range, not the stays ever booked.
  */
-async function nightFigures(db: Executor, property: { id: string; timezone: string }, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, NightFigures>> {
+async function nightFigures(db: Executor, property: { id: string }, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, NightFigures>> {
   const propertyId = property.id;
   const types = await db.select({ id: roomTypes.id }).from(roomTypes).where(eq(roomTypes.propertyId, propertyId));
   await ensureNights(db, types.map((t) => t.id), from, to);
@@ -37,44 +33,47 @@ async function nightFigures(db: Executor, property: { id: string; timezone: stri
       .from(inventoryNights)
       .where(and(eq(inventoryNights.propertyId, propertyId), gte(inventoryNights.date, from), lt(inventoryNights.date, to)))
       .groupBy(inventoryNights.date),
-    db.execute<{ date: string; sold: string; revenue: string }>(sql`
-      select n->>'date' as date, count(*) as sold, sum((n->>'amount')::bigint) as revenue
-      from ${reservations} r cross join lateral jsonb_array_elements(r.nightly) as n
-      where r.property_id = ${propertyId}
-        and r.status in (${sql.join(soldStatuses.map((s) => sql`${s}`), sql`, `)})
-        and r.check_in < ${to} and r.check_out > ${from}
-        and n->>'date' >= ${from} and n->>'date' < ${to}
-        and (r.status <> 'checked_out'
-          or (n->>'date')::date < greatest(coalesce((r.checked_out_at at time zone ${property.timezone})::date, r.check_out), r.check_in + 1))
-      group by 1`),
+    db
+      .select({ date: salesNights.date, sold: sql<number>`count(*)`.mapWith(Number), revenue: sql<number>`sum(${salesNights.amount})`.mapWith(Number) })
+      .from(salesNights)
+      .where(and(eq(salesNights.propertyId, propertyId), eq(salesNights.sold, true), gte(salesNights.date, from), lt(salesNights.date, to)))
+      .groupBy(salesNights.date),
   ]);
   const figures = new Map<IsoDate, NightFigures>();
   for (const c of capacity) figures.set(c.date, { date: c.date, roomsAvailable: c.available, roomsSold: 0, roomRevenue: 0 });
-  for (const s of rowsOf<{ date: string; sold: string; revenue: string }>(sold)) {
+  for (const s of sold) {
     const f = figures.get(s.date) ?? { date: s.date, roomsAvailable: 0, roomsSold: 0, roomRevenue: 0 };
-    figures.set(s.date, { ...f, roomsSold: Number(s.sold), roomRevenue: Number(s.revenue) });
+    figures.set(s.date, { ...f, roomsSold: s.sold, roomRevenue: s.revenue });
   }
   return figures;
 }
 
-
-/** Money per local date of the property: captured payments by capture time, refunds by creation. */
+/**
+ * Money per local date of the property: captured payments by capture time, refunds by creation.
+ * A local date lies within a day of the same UTC date, so an indexed UTC range (one day wider
+ * each side) bounds the rows read before the exact local-date test.
+ */
 async function moneyByDate(db: Executor, propertyId: string, timezone: string, from: IsoDate, to: IsoDate) {
-  const localDate = (column: unknown) => sql<string>`to_char((${column} at time zone ${timezone})::date, 'YYYY-MM-DD')`;
-  const [paid, refunded] = await Promise.all([
-    db
-      .select({ date: localDate(payments.capturedAt), total: sql<number>`sum(${payments.amount})`.mapWith(Number) })
-      .from(payments)
-      .where(and(eq(payments.propertyId, propertyId), inArray(payments.status, [...capturedStatuses]), sql`(${payments.capturedAt} at time zone ${timezone})::date >= ${from}::date`, sql`(${payments.capturedAt} at time zone ${timezone})::date < ${to}::date`))
-      .groupBy(sql`1`),
-    db
-      .select({ date: localDate(refunds.createdAt), total: sql<number>`sum(${refunds.amount})`.mapWith(Number) })
-      .from(refunds)
-      .where(and(eq(refunds.propertyId, propertyId), sql`(${refunds.createdAt} at time zone ${timezone})::date >= ${from}::date`, sql`(${refunds.createdAt} at time zone ${timezone})::date < ${to}::date`))
-      .groupBy(sql`1`),
-  ]);
-  const toMap = (rows: { date: string; total: number }[]): MoneyByDate => new Map(rows.map((r) => [r.date, r.total]));
-  return { payments: toMap(paid), refunds: toMap(refunded) };
+  const sum = async (table: typeof payments | typeof refunds, at: typeof payments.capturedAt | typeof refunds.createdAt, only?: SQL) => {
+    const local = sql<string>`(${at} at time zone ${timezone})::date`;
+    const rows = await db
+      .select({ date: sql<string>`to_char(${local}, 'YYYY-MM-DD')`, total: sql<number>`sum(${table.amount})`.mapWith(Number) })
+      .from(table)
+      .where(
+        and(
+          eq(table.propertyId, propertyId),
+          only,
+          sql`${at} >= (${from}::date - 1)::timestamp at time zone 'UTC'`,
+          sql`${at} < (${to}::date + 1)::timestamp at time zone 'UTC'`,
+          sql`${local} >= ${from}::date`,
+          sql`${local} < ${to}::date`,
+        ),
+      )
+      .groupBy(sql`1`);
+    return new Map(rows.map((r) => [r.date, r.total])) as MoneyByDate;
+  };
+  const [paid, refunded] = await Promise.all([sum(payments, payments.capturedAt, inArray(payments.status, [...capturedStatuses])), sum(refunds, refunds.createdAt)]);
+  return { payments: paid, refunds: refunded };
 }
 
 const header = (kind: string, property: typeof properties.$inferSelect, query: ReportQuery) => ({
@@ -109,24 +108,32 @@ export async function revenueReport(ctx: Ctx & { query: ReportQuery }) {
 
 /**
  * Production of the stays arriving in [from, to), grouped: reservations (all but cancelled),
- * room nights and room revenue (sold stays only), cancellations.
+ * room nights and room revenue (sold stays, every night booked), cancellations. Read from the
+ * per-night sales rows, which carry each stay's arrival, status and grouping keys.
  */
 export async function productionReport(ctx: Ctx & { query: ReportQuery }) {
   const { query, db, tenant } = ctx;
   const property = await reportProperty(ctx, query);
   const groupBy = query.group_by ?? "source";
-  const key = { source: reservations.source, channel: reservations.channel, rate_plan: reservations.ratePlanId, room_type: reservations.roomTypeId }[groupBy];
-  const sold = sql`${reservations.status} in (${sql.join(soldStatuses.map((s) => sql`${s}`), sql`, `)})`;
+  const key = { source: salesNights.source, channel: salesNights.channel, rate_plan: salesNights.ratePlanId, room_type: salesNights.roomTypeId }[groupBy];
   const rows = await db
     .select({
       group: key,
-      reservations: sql<number>`count(*) filter (where ${reservations.status} <> 'cancelled')`.mapWith(Number),
-      roomNights: sql<number>`coalesce(sum(${reservations.checkOut} - ${reservations.checkIn}) filter (where ${sold}), 0)`.mapWith(Number),
-      roomRevenue: sql<number>`coalesce(sum(${reservations.totalAmount}) filter (where ${sold}), 0)`.mapWith(Number),
-      cancellations: sql<number>`count(*) filter (where ${reservations.status} = 'cancelled')`.mapWith(Number),
+      reservations: sql<number>`count(distinct ${salesNights.reservationId}) filter (where ${salesNights.status} <> 'cancelled')`.mapWith(Number),
+      roomNights: sql<number>`count(*) filter (where ${salesNights.booked})`.mapWith(Number),
+      roomRevenue: sql<number>`coalesce(sum(${salesNights.amount}) filter (where ${salesNights.booked}), 0)`.mapWith(Number),
+      cancellations: sql<number>`count(distinct ${salesNights.reservationId}) filter (where ${salesNights.status} = 'cancelled')`.mapWith(Number),
     })
-    .from(reservations)
-    .where(ownedBy(reservations, tenant, eq(reservations.propertyId, property.id), gte(reservations.checkIn, query.from), lt(reservations.checkIn, query.to)))
+    .from(salesNights)
+    .where(
+      and(
+        eq(salesNights.accountId, tenant.accountId),
+        eq(salesNights.livemode, tenant.livemode),
+        eq(salesNights.propertyId, property.id),
+        gte(salesNights.checkIn, query.from),
+        lt(salesNights.checkIn, query.to),
+      ),
+    )
     .groupBy(key)
     .orderBy(key);
   const names = await groupNames(db, ctx, groupBy, property.id);
