@@ -1,5 +1,4 @@
-import { sql } from "drizzle-orm";
-import { boolean, date, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, date, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { tenantColumns } from "./columns";
 import { reservationStatuses } from "./reservations";
 
@@ -30,8 +29,24 @@ export const salesNights = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.reservationId, t.date] }),
-    // The nightly figures read only sold nights and their amounts: an index-only scan once vacuumed.
-    index("sales_nights_sold_idx").on(t.propertyId, t.date, t.amount).where(sql`${t.sold}`),
     index("sales_nights_property_arrival_idx").on(t.propertyId, t.checkIn),
   ],
+);
+
+/**
+ * The sold nights of `sales_nights` summed per room type and date, kept by the same trigger in
+ * the same transaction (minus a stay's old nights, plus its new ones): the occupancy and revenue
+ * reports read one row per room type and night of their range. The booking has already locked
+ * these (room type, date) pairs' inventory rows, so the sums add no new waiting.
+ */
+export const salesDays = pgTable(
+  "sales_days",
+  {
+    roomTypeId: text("room_type_id").notNull(),
+    date: date("date").notNull(),
+    propertyId: text("property_id").notNull(),
+    roomsSold: integer("rooms_sold").notNull(),
+    roomRevenue: bigint("room_revenue", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roomTypeId, t.date] }), index("sales_days_property_date_idx").on(t.propertyId, t.date)],
 );

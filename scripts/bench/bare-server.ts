@@ -236,8 +236,8 @@ async function revenueReport(url: URL) {
     const [capacity, sold] = await Promise.all([
       sql`select date, sum(total - out_of_order) as available from inventory_nights
           where property_id = ${property.id} and date >= ${from} and date < ${to} group by date`,
-      sql`select date, count(*) as sold, sum(amount) as revenue from sales_nights
-          where property_id = ${property.id} and sold = true and date >= ${from} and date < ${to}
+      sql`select date, sum(rooms_sold) as sold, sum(room_revenue) as revenue from sales_days
+          where property_id = ${property.id} and date >= ${from} and date < ${to}
           group by date`,
     ]);
     const figures = new Map<string, NightFigures>();
@@ -250,15 +250,13 @@ async function revenueReport(url: URL) {
   };
   const money = () =>
     Promise.all([
-      sql`select to_char((captured_at at time zone ${tz})::date, 'YYYY-MM-DD') as date, sum(amount) as total from payments
+      sql`select to_char(captured_at at time zone ${tz}, 'YYYY-MM-DD') as date, sum(amount) as total from payments
           where property_id = ${property.id} and status in ('succeeded', 'partially_refunded', 'refunded')
-            and captured_at >= (${from}::date - 1)::timestamp at time zone 'UTC' and captured_at < (${to}::date + 1)::timestamp at time zone 'UTC'
-            and (captured_at at time zone ${tz})::date >= ${from}::date and (captured_at at time zone ${tz})::date < ${to}::date
+            and captured_at >= (${from}::date::timestamp at time zone ${tz}) and captured_at < (${to}::date::timestamp at time zone ${tz})
           group by 1`,
-      sql`select to_char((created_at at time zone ${tz})::date, 'YYYY-MM-DD') as date, sum(amount) as total from refunds
+      sql`select to_char(created_at at time zone ${tz}, 'YYYY-MM-DD') as date, sum(amount) as total from refunds
           where property_id = ${property.id}
-            and created_at >= (${from}::date - 1)::timestamp at time zone 'UTC' and created_at < (${to}::date + 1)::timestamp at time zone 'UTC'
-            and (created_at at time zone ${tz})::date >= ${from}::date and (created_at at time zone ${tz})::date < ${to}::date
+            and created_at >= (${from}::date::timestamp at time zone ${tz}) and created_at < (${to}::date::timestamp at time zone ${tz})
           group by 1`,
     ]);
   const [nights, [paid, refunded]] = await Promise.all([nightFigures(), money()]);

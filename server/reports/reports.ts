@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { inventoryNights, payments, properties, ratePlans, refunds, roomTypes, salesNights } from "@/db/schema";
+import { inventoryNights, payments, properties, ratePlans, refunds, roomTypes, salesDays, salesNights } from "@/db/schema";
 import { type IsoDate } from "@/server/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { ApiError } from "@/server/errors";
@@ -20,8 +20,8 @@ async function reportProperty(ctx: Ctx, query: ReportQuery) {
 
 /**
  * Per night: rooms in service (total less out of order) and the nights sold with their revenue,
- * read from the per-night sales rows (db/schema/reports.ts), which apply the early-departure rule
- * when a stay is written: the work grows with the nights in the range, not the stays ever booked.
+ * read from the sums of sold nights per room type and date (db/schema/reports.ts), kept as each
+ * stay is written: the work grows with the nights in the range, not the stays ever booked.
  */
 async function nightFigures(db: Executor, property: { id: string }, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, NightFigures>> {
   const propertyId = property.id;
@@ -34,10 +34,10 @@ async function nightFigures(db: Executor, property: { id: string }, from: IsoDat
       .where(and(eq(inventoryNights.propertyId, propertyId), gte(inventoryNights.date, from), lt(inventoryNights.date, to)))
       .groupBy(inventoryNights.date),
     db
-      .select({ date: salesNights.date, sold: sql<number>`count(*)`.mapWith(Number), revenue: sql<number>`sum(${salesNights.amount})`.mapWith(Number) })
-      .from(salesNights)
-      .where(and(eq(salesNights.propertyId, propertyId), eq(salesNights.sold, true), gte(salesNights.date, from), lt(salesNights.date, to)))
-      .groupBy(salesNights.date),
+      .select({ date: salesDays.date, sold: sql<number>`sum(${salesDays.roomsSold})`.mapWith(Number), revenue: sql<number>`sum(${salesDays.roomRevenue})`.mapWith(Number) })
+      .from(salesDays)
+      .where(and(eq(salesDays.propertyId, propertyId), gte(salesDays.date, from), lt(salesDays.date, to)))
+      .groupBy(salesDays.date),
   ]);
   const figures = new Map<IsoDate, NightFigures>();
   for (const c of capacity) figures.set(c.date, { date: c.date, roomsAvailable: c.available, roomsSold: 0, roomRevenue: 0 });
@@ -50,23 +50,20 @@ async function nightFigures(db: Executor, property: { id: string }, from: IsoDat
 
 /**
  * Money per local date of the property: captured payments by capture time, refunds by creation.
- * A local date lies within a day of the same UTC date, so an indexed UTC range (one day wider
- * each side) bounds the rows read before the exact local-date test.
+ * The local dates [from, to) are one range of instants (local midnight to local midnight, DST
+ * included), which the index on (property, time) reads directly; each row is then converted once.
  */
 async function moneyByDate(db: Executor, propertyId: string, timezone: string, from: IsoDate, to: IsoDate) {
   const sum = async (table: typeof payments | typeof refunds, at: typeof payments.capturedAt | typeof refunds.createdAt, only?: SQL) => {
-    const local = sql<string>`(${at} at time zone ${timezone})::date`;
     const rows = await db
-      .select({ date: sql<string>`to_char(${local}, 'YYYY-MM-DD')`, total: sql<number>`sum(${table.amount})`.mapWith(Number) })
+      .select({ date: sql<string>`to_char(${at} at time zone ${timezone}, 'YYYY-MM-DD')`, total: sql<number>`sum(${table.amount})`.mapWith(Number) })
       .from(table)
       .where(
         and(
           eq(table.propertyId, propertyId),
           only,
-          sql`${at} >= (${from}::date - 1)::timestamp at time zone 'UTC'`,
-          sql`${at} < (${to}::date + 1)::timestamp at time zone 'UTC'`,
-          sql`${local} >= ${from}::date`,
-          sql`${local} < ${to}::date`,
+          sql`${at} >= (${from}::date::timestamp at time zone ${timezone})`,
+          sql`${at} < (${to}::date::timestamp at time zone ${timezone})`,
         ),
       )
       .groupBy(sql`1`);

@@ -41,6 +41,17 @@ async function kept(): Promise<Night[]> {
   return sorted(rows);
 }
 
+/** The per-day sums must equal the sold nights summed, whatever happened. */
+async function expectDaysToMatchNights() {
+  const days = rowsOf<{ room_type_id: string; date: string; rooms_sold: string; room_revenue: string }>(
+    await h.db.execute(sql`select room_type_id, date::text as date, rooms_sold, room_revenue from sales_days where rooms_sold <> 0 or room_revenue <> 0 order by 1, 2`),
+  ).map((d) => ({ ...d, rooms_sold: Number(d.rooms_sold), room_revenue: Number(d.room_revenue) }));
+  const nights = rowsOf<{ room_type_id: string; date: string; rooms_sold: string; room_revenue: string }>(
+    await h.db.execute(sql`select room_type_id, date::text as date, count(*) as rooms_sold, sum(amount) as room_revenue from sales_nights where sold group by 1, 2 order by 1, 2`),
+  ).map((d) => ({ ...d, rooms_sold: Number(d.rooms_sold), room_revenue: Number(d.room_revenue) }));
+  expect(days).toEqual(nights);
+}
+
 const sorted = (rows: Night[]) => rows.map((r) => ({ ...r, amount: Number(r.amount) })).sort((a, b) => `${a.reservation_id}${a.date}`.localeCompare(`${b.reservation_id}${b.date}`));
 
 describe("per-night sales rows", () => {
@@ -67,6 +78,7 @@ describe("per-night sales rows", () => {
 
     const rows = await kept();
     expect(rows).toEqual(await expanded());
+    await expectDaysToMatchNights();
     const of = (id: string) => rows.filter((r) => r.reservation_id === id);
     expect(of(kept1.id).map((r) => r.sold)).toEqual([true, true, true]);
     expect(of(moved.id).map((r) => r.date)).toEqual([d(4), d(5), d(6), d(7)]);
@@ -76,13 +88,16 @@ describe("per-night sales rows", () => {
 
     // The migration's backfill: from nothing, touching every stay rebuilds the same rows.
     await h.db.delete(salesNights);
+    await h.db.execute(sql`delete from sales_days`);
     await h.db.execute(sql`update reservations set status = status`);
     expect(await kept()).toEqual(rows);
+    await expectDaysToMatchNights();
 
     // A stay deleted (a sandbox reset) takes its nights with it.
     await h.db.delete(reservations).where(eq(reservations.id, kept1.id));
     expect((await kept()).some((r) => r.reservation_id === kept1.id)).toBe(false);
     expect(await kept()).toEqual(await expanded());
+    await expectDaysToMatchNights();
   });
 
   it("a refused booking leaves no rows behind", async () => {
@@ -95,5 +110,6 @@ describe("per-night sales rows", () => {
     expect(refused.status).toBe(409);
     expect((await kept()).length).toBe(before);
     expect(await kept()).toEqual(await expanded());
+    await expectDaysToMatchNights();
   });
 });
