@@ -3,6 +3,7 @@ import { properties, ratePlans } from "@/db/schema";
 import { addDays, todayIn } from "@/server/dates";
 import { asNightRate, loadRates } from "@/server/rates/daily-rates";
 import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
+import { preparedQuery } from "@/server/prepared";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { typesOf } from "./inventory";
 import { availableOf, readNights } from "./nights";
@@ -20,7 +21,15 @@ export async function getAvailability(ctx: Ctx & { query: AvailabilityQuery }) {
   const types = await typesOf(ctx, property.id, query.room_type_id, "query");
   const typeIds = types.map((t) => t.id);
   const inventory = await readNights(db, typeIds, query.check_in, query.check_out);
-  const plans = await db.select().from(ratePlans).where(ownedBy(ratePlans, tenant, and(eq(ratePlans.propertyId, property.id), eq(ratePlans.active, true))));
+  const plans =
+    tenant.propertyIds === null
+      ? await preparedQuery(db, "active_rate_plans", { account: tenant.accountId, livemode: tenant.livemode, property: property.id }, (p) =>
+          db
+            .select()
+            .from(ratePlans)
+            .where(and(eq(ratePlans.accountId, p("account")), eq(ratePlans.livemode, p("livemode")), eq(ratePlans.propertyId, p("property")), eq(ratePlans.active, true))),
+        )
+      : await db.select().from(ratePlans).where(ownedBy(ratePlans, tenant, and(eq(ratePlans.propertyId, property.id), eq(ratePlans.active, true))));
   // The departure day's row carries closed-to-departure, so rates are read one day past the stay.
   const ratesByPlan = new Map(await Promise.all(plans.map(async (p) => [p.id, await loadRates(db, p.id, typeIds, query.check_in, addDays(query.check_out, 1))] as const)));
   const guests = query.adults + query.children;

@@ -5,6 +5,7 @@ import { assertDateRange } from "@/server/date-ranges";
 import { ApiError, type ParamLocation } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
+import { preparedQuery } from "@/server/prepared";
 import { findOwned, ownedBy, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { emitInventoryUpdated } from "./events";
 import { availableOf, holdNights, readNights, unholdNights } from "./nights";
@@ -16,10 +17,19 @@ const assertRange = (from: IsoDate, to: IsoDate, location: ParamLocation) => ass
 
 /** The room types a request names: one (which must belong to the property) or all of it. */
 export async function typesOf(ctx: Ctx, propertyId: string, roomTypeId: string | undefined, location: ParamLocation) {
-  const types = await ctx.db
-    .select()
-    .from(roomTypes)
-    .where(ownedBy(roomTypes, ctx.tenant, eq(roomTypes.propertyId, propertyId), roomTypeId ? eq(roomTypes.id, roomTypeId) : undefined));
+  // All of a property's types (availability, the calendar) is the common case: prepared once.
+  const types =
+    !roomTypeId && ctx.tenant.propertyIds === null
+      ? await preparedQuery(ctx.db, "room_types_of_property", { account: ctx.tenant.accountId, livemode: ctx.tenant.livemode, property: propertyId }, (p) =>
+          ctx.db
+            .select()
+            .from(roomTypes)
+            .where(and(eq(roomTypes.accountId, p("account")), eq(roomTypes.livemode, p("livemode")), eq(roomTypes.propertyId, p("property")))),
+        )
+      : await ctx.db
+          .select()
+          .from(roomTypes)
+          .where(ownedBy(roomTypes, ctx.tenant, eq(roomTypes.propertyId, propertyId), roomTypeId ? eq(roomTypes.id, roomTypeId) : undefined));
   if (roomTypeId && !types.length) {
     throw new ApiError("parameter_invalid", `'${roomTypeId}' is not a room type of property '${propertyId}'.`, { param: "room_type_id", location });
   }

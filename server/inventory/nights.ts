@@ -1,6 +1,7 @@
-import { and, asc, count, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { inventoryNights } from "@/db/schema";
+import { anyOf, preparedQuery } from "@/server/prepared";
 import { ApiError } from "@/server/errors";
 import { daysBetween, type IsoDate } from "@/server/dates";
 
@@ -13,10 +14,12 @@ export async function ensureNights(tx: Executor, roomTypeIds: string[], from: Is
   if (!roomTypeIds.length || days <= 0) return;
   // Nearly always every row exists already: one index-only count spares the insert-select,
   // which counts rooms per night.
-  const [present] = await tx
-    .select({ n: count() })
-    .from(inventoryNights)
-    .where(and(inArray(inventoryNights.roomTypeId, roomTypeIds), gte(inventoryNights.date, from), lt(inventoryNights.date, to)));
+  const [present] = await preparedQuery(tx, "nights_present", { types: roomTypeIds, from, to }, (p) =>
+    tx
+      .select({ n: count() })
+      .from(inventoryNights)
+      .where(and(anyOf(inventoryNights.roomTypeId, p("types")), gte(inventoryNights.date, p("from")), lt(inventoryNights.date, p("to")))),
+  );
   if (Number(present.n) === roomTypeIds.length * days) return;
   await tx.execute(sql`
     insert into inventory_nights (room_type_id, date, account_id, livemode, property_id, total, out_of_order)
@@ -114,11 +117,13 @@ export async function adjustOutOfOrder(tx: Executor, roomTypeId: string, delta: 
 export async function readNights(tx: Executor, roomTypeIds: string[], from: IsoDate, to: IsoDate) {
   if (!roomTypeIds.length) return [];
   await ensureNights(tx, roomTypeIds, from, to);
-  return tx
-    .select()
-    .from(inventoryNights)
-    .where(and(inArray(inventoryNights.roomTypeId, roomTypeIds), gte(inventoryNights.date, from), lt(inventoryNights.date, to)))
-    .orderBy(asc(inventoryNights.date), asc(inventoryNights.roomTypeId));
+  return preparedQuery(tx, "nights_read", { types: roomTypeIds, from, to }, (p) =>
+    tx
+      .select()
+      .from(inventoryNights)
+      .where(and(anyOf(inventoryNights.roomTypeId, p("types")), gte(inventoryNights.date, p("from")), lt(inventoryNights.date, p("to"))))
+      .orderBy(asc(inventoryNights.date), asc(inventoryNights.roomTypeId)),
+  );
 }
 
 export const availableOf = (n: { total: number; outOfOrder: number; held: number; sold: number }) => Math.max(0, n.total - n.outOfOrder - n.held - n.sold);

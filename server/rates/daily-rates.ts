@@ -1,10 +1,11 @@
-import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { dailyRates, properties, ratePlans } from "@/db/schema";
 import { nightsOf, weekdayOf, type IsoDate } from "@/server/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
+import { anyOf, preparedQuery } from "@/server/prepared";
 import { findOwned, type Ctx } from "@/server/tenancy";
 import type { NightRate } from "./quote";
 import type { RateRangeSet } from "./schemas";
@@ -18,10 +19,12 @@ type RateRow = typeof dailyRates.$inferSelect;
 /** Rates of plan × room types × [from, to), keyed `${roomTypeId}:${date}`. */
 export async function loadRates(db: Executor, ratePlanId: string, roomTypeIds: string[], from: IsoDate, to: IsoDate) {
   if (!roomTypeIds.length) return new Map<string, RateRow>();
-  const rows = await db
-    .select()
-    .from(dailyRates)
-    .where(and(eq(dailyRates.ratePlanId, ratePlanId), inArray(dailyRates.roomTypeId, roomTypeIds), gte(dailyRates.date, from), lt(dailyRates.date, to)));
+  const rows = await preparedQuery(db, "rates_load", { plan: ratePlanId, types: roomTypeIds, from, to }, (p) =>
+    db
+      .select()
+      .from(dailyRates)
+      .where(and(eq(dailyRates.ratePlanId, p("plan")), anyOf(dailyRates.roomTypeId, p("types")), gte(dailyRates.date, p("from")), lt(dailyRates.date, p("to")))),
+  );
   return new Map(rows.map((r) => [`${r.roomTypeId}:${r.date}`, r]));
 }
 
