@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { ApiError } from "@/server/errors";
 import type { ApiEnv } from "./env";
@@ -17,7 +18,10 @@ const jsonWhitespace = /^[ \t\r\n]*$/;
 export async function readJsonBody(c: Context<ApiEnv>, { required }: { required: boolean }): Promise<unknown> {
   const declared = Number(c.req.header("content-length") ?? "NaN");
   if (declared > maxBodyBytes) throw tooLarge();
-  const raw = c.req.raw.body ? await readLimited(c.req.raw.body) : "";
+  // Behind the Node listener the body is read straight off the socket: asking Hono for
+  // `req.raw.body` first builds a full WHATWG Request and stream, a tenth of a POST's CPU.
+  const incoming = c.env?.incoming;
+  const raw = incoming ? await readIncoming(incoming) : c.req.raw.body ? await readLimited(c.req.raw.body) : "";
   const contentType = c.req.header("content-type");
   const blank = jsonWhitespace.test(raw);
   if (contentType !== undefined || !blank) {
@@ -39,6 +43,31 @@ export async function readJsonBody(c: Context<ApiEnv>, { required }: { required:
 }
 
 const tooLarge = () => new ApiError("request_too_large", `Request bodies are limited to ${maxBodyBytes} bytes.`);
+
+function readIncoming(incoming: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (error?: Error) => {
+      incoming.off("data", onData).off("end", onEnd).off("error", done).off("aborted", onAborted);
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBodyBytes) {
+        // Stop reading; the answer (413) is written and the rest of the body discarded by Node.
+        incoming.pause();
+        done(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onAborted = () => done(new Error("The client closed the request before its body ended."));
+    incoming.on("data", onData).on("end", onEnd).on("error", done).on("aborted", onAborted);
+  });
+}
 
 async function readLimited(stream: ReadableStream<Uint8Array>): Promise<string> {
   const reader = stream.getReader();
