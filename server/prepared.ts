@@ -1,5 +1,5 @@
-import { inArray, sql } from "drizzle-orm";
-import { PgTransaction, type PgColumn } from "drizzle-orm/pg-core";
+import { sql, type SQL } from "drizzle-orm";
+import { PgTransaction, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
 
 const statements = new WeakMap<Executor, Map<string, unknown>>();
@@ -17,22 +17,79 @@ export function prepared<T>(db: Executor, name: string, build: () => T): T {
   return statement;
 }
 
-/**
- * Whether `db` is the database itself rather than an open transaction: a statement prepared on
- * the database runs on its pool, so only queries outside a transaction may use one.
- */
+/** Whether `db` is the database itself rather than an open transaction. */
 export const outsideTransaction = (db: Executor) => !(db instanceof PgTransaction);
 
-type Query<R> = PromiseLike<R> & { prepare(name: string): { execute(values?: Record<string, unknown>): Promise<R> } };
+/** What `p(key)` gives a builder: it stands in for a value of whatever column it meets. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Placeholder = any;
+
+type Statement<R> = { execute(values?: Record<string, unknown>): Promise<R> };
+type Query<R> = PromiseLike<R> & { prepare(name: string): Statement<R> };
 
 /**
- * Runs a query prepared once (outside a transaction) or built with the values (inside one).
- * `build` gets `p(key)`: a placeholder when prepared, else the value; write `anyOf` for lists.
+ * Statements for transactions, built once per driver: a drizzle prepared statement holds the
+ * SQL text, its parameters' encoders and the result mapping, plus the `client` it runs on. Each
+ * transaction has its own client (a connection of the pool, or PGlite's transaction), so the
+ * statement built in the first transaction is run in later ones through a copy bound to theirs.
+ * Keyed by the session's class because PGlite's and postgres.js's statements call their client
+ * differently.
  */
-export function preparedQuery<R>(db: Executor, name: string, values: Record<string, unknown>, build: (p: (key: string) => any) => Query<R>): Promise<R> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  if (!outsideTransaction(db)) return Promise.resolve(build((key) => values[key]));
-  return prepared(db, name, () => build((key) => sql.placeholder(key)).prepare(name)).execute(values);
+const transactionStatements = new WeakMap<object, Map<string, Statement<unknown>>>();
+
+type Bound = { session: { client: unknown; constructor: object } };
+
+function inTransaction<R>(tx: Executor, name: string, build: () => Statement<R>): Statement<R> {
+  const session = (tx as unknown as Bound).session;
+  let byName = transactionStatements.get(session.constructor);
+  if (!byName) transactionStatements.set(session.constructor, (byName = new Map()));
+  let statement = byName.get(name) as Statement<R> | undefined;
+  if (!statement) byName.set(name, (statement = build()));
+  // The copy reads everything from the shared statement but runs on this transaction's client.
+  return Object.assign(Object.create(statement) as Statement<R>, { client: session.client });
 }
 
-/** `column = any(list)`: one array parameter when prepared, `in (…)` when built with the list. */
-export const anyOf = (column: PgColumn, list: unknown) => (Array.isArray(list) ? inArray(column, list) : sql`${column} = any(${list})`);
+/**
+ * Runs a query whose SQL text is built once per name and then only executed, inside or outside
+ * a transaction. `build` gets `p(key)`, a placeholder for `values[key]`; write `anyOf` for lists.
+ * Only for queries whose shape never changes; everything that varies goes in as a placeholder.
+ */
+export function preparedQuery<R>(
+  db: Executor,
+  name: string,
+  values: Record<string, unknown>,
+  build: (p: (key: string) => Placeholder) => Query<R>,
+): Promise<R> {
+  const make = () => build((key) => sql.placeholder(key)).prepare(name);
+  return (outsideTransaction(db) ? prepared(db, name, make) : inTransaction(db, name, make)).execute(values);
+}
+
+/** `column = any($n)`: a list as one array parameter, so the text does not depend on its length. */
+export const anyOf = (column: PgColumn, list: unknown) => sql`${column} = any(${list})`;
+
+/** Statements are cached per row count; a larger insert is built each time. */
+const maxPreparedRows = 64;
+
+/**
+ * Inserts rows through a statement built once per name, row count and set of columns: every
+ * value goes in as a placeholder, so nothing that varies may be hidden in the statement's text.
+ * `sqlValues` adds columns computed in SQL from placeholders (the same for every row).
+ */
+export function insertRows<R = unknown>(
+  db: Executor,
+  name: string,
+  table: PgTable,
+  rows: Record<string, unknown>[],
+  options: { returning?: boolean; sqlValues?: (p: (key: string) => unknown) => Record<string, SQL>; values?: Record<string, unknown> } = {},
+): Promise<R> {
+  const columns = Object.keys(rows[0]);
+  const build = (p: (key: string) => unknown) => {
+    const extra = options.sqlValues?.(p) ?? {};
+    const insert = db.insert(table).values(rows.map((_, i) => ({ ...Object.fromEntries(columns.map((c) => [c, p(`${c}_${i}`)])), ...extra })));
+    return (options.returning ? insert.returning() : insert) as unknown as Query<R>;
+  };
+  const values: Record<string, unknown> = { ...options.values };
+  rows.forEach((row, i) => columns.forEach((c) => (values[`${c}_${i}`] = row[c])));
+  if (rows.length > maxPreparedRows) return Promise.resolve(build((key) => values[key]));
+  return preparedQuery(db, `${name}_${rows.length}_${columns.join("_")}`, values, build);
+}

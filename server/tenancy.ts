@@ -3,7 +3,7 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db/client";
 import { ApiError, notFound } from "./errors";
 import { keyset, keysetShape, keysetValues, toPage, type Page, type PageRequest } from "./pagination";
-import { outsideTransaction, prepared } from "./prepared";
+import { prepared, preparedQuery } from "./prepared";
 
 /**
  * Who is asking: an account, one of its two environments, and (for OAuth installs) the
@@ -60,25 +60,15 @@ export async function findOwned<T extends TenantTable>(
   resource: string,
   options: { param?: string; forUpdate?: boolean } = {},
 ): Promise<T["$inferSelect"]> {
-  let rows: T["$inferSelect"][];
-  if (!options.forUpdate && outsideTransaction(exec)) {
-    // The lookup of nearly every request by id: built and prepared once per table.
-    const name = `find_${getTableName(table)}`;
-    const statement = prepared(exec, name, () =>
-      exec
-        .select()
-        .from(table as PgTable)
-        .where(and(eq(table.accountId, sql.placeholder("account")), eq(table.livemode, sql.placeholder("livemode")), eq(table.id, sql.placeholder("id"))))
-        .prepare(name),
-    );
-    rows = (await statement.execute({ account: tenant.accountId, livemode: tenant.livemode, id })) as T["$inferSelect"][];
-  } else {
-    const base = exec
+  // The lookup of nearly every request by id: built once per table (and lock), then only run.
+  const name = `find_${getTableName(table)}${options.forUpdate ? "_for_update" : ""}`;
+  const rows = (await preparedQuery(exec, name, { account: tenant.accountId, livemode: tenant.livemode, id }, (p) => {
+    const query = exec
       .select()
       .from(table as PgTable)
-      .where(and(eq(table.accountId, tenant.accountId), eq(table.livemode, tenant.livemode), eq(table.id, id)));
-    rows = (options.forUpdate ? await base.for("update") : await base) as T["$inferSelect"][];
-  }
+      .where(and(eq(table.accountId, p("account")), eq(table.livemode, p("livemode")), eq(table.id, p("id"))));
+    return options.forUpdate ? query.for("update") : query;
+  })) as T["$inferSelect"][];
   const row = rows[0];
   if (!row) throw notFound(resource, id, options.param);
   const propertyId = isPropertiesTable(table) ? (row as { id: string }).id : (row as { propertyId?: string }).propertyId;

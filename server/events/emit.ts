@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accounts, events } from "@/db/schema";
 import { newId } from "@/server/ids";
+import { insertRows } from "@/server/prepared";
 import type { Tenant } from "@/server/tenancy";
 import type { EventType } from "./types";
 
@@ -14,22 +15,26 @@ type Emit = { type: EventType; propertyId: string | null; object: Record<string,
  */
 export async function emitEvents(tx: Executor, tenant: Tenant, list: Emit[]): Promise<void> {
   if (!list.length) return;
-  // The pinned version is read by the insert itself: one round trip per change, not two.
-  const apiVersion = sql<string>`(select ${accounts.apiVersion} from ${accounts} where ${accounts.id} = ${tenant.accountId})`;
   const now = Date.now();
-  await tx.insert(events).values(
+  await insertRows(
+    tx,
+    "events_insert",
+    events,
     list.map((e, i) => ({
       id: newId("event"),
       accountId: tenant.accountId,
       livemode: tenant.livemode,
       propertyId: e.propertyId,
       type: e.type,
-      apiVersion,
       object: e.object,
       // Distinct, ordered timestamps keep events of one change in the order they were emitted.
       createdAt: new Date(now + i),
     })),
+    { sqlValues: (p) => ({ apiVersion: pinnedVersion(p("account")) }), values: { account: tenant.accountId } },
   );
 }
+
+/** The account's pinned version, read by the insert itself: one round trip per change, not two. */
+const pinnedVersion = (account: unknown) => sql<string>`(select ${accounts.apiVersion} from ${accounts} where ${accounts.id} = ${account})`;
 
 export const emitEvent = (tx: Executor, tenant: Tenant, e: Emit) => emitEvents(tx, tenant, [e]);

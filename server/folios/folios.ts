@@ -4,6 +4,7 @@ import type { Executor } from "@/db/client";
 import { folioCharges, folios, payments, refunds, reservations, type NightlyRate } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
+import { insertRows } from "@/server/prepared";
 import { idOf, money, timestamp } from "@/server/schemas";
 import { presentPayment, presentRefund } from "@/server/payments/present";
 import { paymentSchema, refundSchema } from "@/server/payments/schemas";
@@ -13,10 +14,13 @@ type FolioRow = typeof folios.$inferSelect;
 type ChargeRow = typeof folioCharges.$inferSelect;
 
 export async function openFolio(tx: Executor, tenant: Tenant, values: { propertyId: string; reservationId: string; currency: string }) {
-  const [row] = await tx
-    .insert(folios)
-    .values({ id: newId("folio"), ...tenantValues(tenant), propertyId: values.propertyId, reservationId: values.reservationId, currency: values.currency })
-    .returning();
+  const [row] = await insertRows<(typeof folios.$inferSelect)[]>(
+    tx,
+    "folio_insert",
+    folios,
+    [{ id: newId("folio"), ...tenantValues(tenant), propertyId: values.propertyId, reservationId: values.reservationId, currency: values.currency }],
+    { returning: true },
+  );
   return row;
 }
 
@@ -24,7 +28,10 @@ export async function openFolio(tx: Executor, tenant: Tenant, values: { property
 export async function postRoomNights(tx: Executor, tenant: Tenant, folioId: string, nightly: NightlyRate[], label: string) {
   if (!nightly.length) return;
   const base = Date.now();
-  await tx.insert(folioCharges).values(
+  await insertRows(
+    tx,
+    "room_nights_insert",
+    folioCharges,
     nightly.map((n, i) => ({
       id: newId("charge"),
       ...tenantValues(tenant),
@@ -48,9 +55,18 @@ export const capturedStatuses = ["succeeded", "partially_refunded", "refunded"] 
 /** What the guest owes: charges, less captured payments, plus what was refunded of them. */
 export async function folioBalance(tx: Executor, folioId: string): Promise<number> {
   const [[charged], [paid], [refunded]] = await Promise.all([
-    tx.select({ total: sum(folioCharges.amount) }).from(folioCharges).where(eq(folioCharges.folioId, folioId)),
-    tx.select({ total: sum(payments.amount) }).from(payments).where(and(eq(payments.folioId, folioId), inArray(payments.status, [...capturedStatuses]))),
-    tx.select({ total: sum(refunds.amount) }).from(refunds).where(eq(refunds.folioId, folioId)),
+    tx
+      .select({ total: sum(folioCharges.amount) })
+      .from(folioCharges)
+      .where(eq(folioCharges.folioId, folioId)),
+    tx
+      .select({ total: sum(payments.amount) })
+      .from(payments)
+      .where(and(eq(payments.folioId, folioId), inArray(payments.status, [...capturedStatuses]))),
+    tx
+      .select({ total: sum(refunds.amount) })
+      .from(refunds)
+      .where(eq(refunds.folioId, folioId)),
   ]);
   return Number(charged?.total ?? 0) - Number(paid?.total ?? 0) + Number(refunded?.total ?? 0);
 }
@@ -150,7 +166,14 @@ export async function addCharge({ db, tenant, folioId, input }: Ctx & { folioId:
     if (folio.status !== "open") throw new ApiError("invalid_state_transition", "The folio is closed; no charge can be added.");
     const [charge] = await tx
       .insert(folioCharges)
-      .values({ id: newId("charge"), ...tenantValues(tenant), folioId: folio.id, kind: "extra", description: input.description, amount: input.amount })
+      .values({
+        id: newId("charge"),
+        ...tenantValues(tenant),
+        folioId: folio.id,
+        kind: "extra",
+        description: input.description,
+        amount: input.amount,
+      })
       .returning();
     return presentCharge(charge, folio.currency);
   });

@@ -4,8 +4,9 @@ import { guests } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
-import { findOwned, ownedBy, tenantValues, type Ctx, type Tenant, listOwned } from "@/server/tenancy";
+import { findOwned, ownedBy, type Ctx, type Tenant, listOwned } from "@/server/tenancy";
 import { emitEvent } from "@/server/events/emit";
+import { preparedQuery } from "@/server/prepared";
 import { presentGuest } from "./present";
 import type { GuestCreate, GuestUpdate } from "./schemas";
 
@@ -30,19 +31,35 @@ export async function findGuestByEmail(db: Executor, tenant: Tenant, email: stri
  * guest writes `guest.created`, so call it inside the transaction that needs the guest.
  */
 export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: GuestCreate) {
-  const [created] = await db
-    .insert(guests)
-    .values({
+  const [created] = await preparedQuery(
+    db,
+    "guest_insert",
+    {
       id: newId("guest"),
-      ...tenantValues(tenant),
+      account: tenant.accountId,
+      livemode: tenant.livemode,
       firstName: input.first_name,
       lastName: input.last_name,
       email: input.email.trim(),
       emailKey: emailKey(input.email),
       phone: input.phone ?? null,
-    })
-    .onConflictDoNothing()
-    .returning();
+    },
+    (p) =>
+      db
+        .insert(guests)
+        .values({
+          id: p("id"),
+          accountId: p("account"),
+          livemode: p("livemode"),
+          firstName: p("firstName"),
+          lastName: p("lastName"),
+          email: p("email"),
+          emailKey: p("emailKey"),
+          phone: p("phone"),
+        })
+        .onConflictDoNothing()
+        .returning(),
+  );
   if (created) {
     await emitEvent(db, tenant, { type: "guest.created", propertyId: null, object: presentGuest(created) });
     return { guest: created, created: true };
@@ -67,7 +84,12 @@ export async function createGuest({ db, tenant, input }: Ctx & { input: GuestCre
 function guestInGrant(tenant: Tenant): SQL | undefined {
   const granted = tenant.propertyIds;
   if (!granted) return undefined;
-  const list = granted.length ? sql.join(granted.map((id) => sql`${id}`), sql`, `) : sql`null`;
+  const list = granted.length
+    ? sql.join(
+        granted.map((id) => sql`${id}`),
+        sql`, `,
+      )
+    : sql`null`;
   return sql`(not exists (select 1 from reservations r where r.guest_id = ${guests.id}) or exists (select 1 from reservations r where r.guest_id = ${guests.id} and r.property_id in (${list})))`;
 }
 
@@ -76,7 +98,10 @@ export async function findGuest(db: Executor, tenant: Tenant, id: string, option
   const guest = await findOwned(db, guests, tenant, id, "guest", options);
   const grant = guestInGrant(tenant);
   if (grant) {
-    const [visible] = await db.select({ id: guests.id }).from(guests).where(and(eq(guests.id, guest.id), grant));
+    const [visible] = await db
+      .select({ id: guests.id })
+      .from(guests)
+      .where(and(eq(guests.id, guest.id), grant));
     if (!visible) throw new ApiError("property_not_granted", `This app was not granted access to the properties guest '${id}' stayed at.`);
   }
   return guest;

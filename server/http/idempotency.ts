@@ -3,6 +3,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { idempotencyKeys } from "@/db/schema";
 import { ApiError } from "@/server/errors";
+import { preparedQuery } from "@/server/prepared";
 import type { Tenant } from "@/server/tenancy";
 
 export type StoredResponse = { status: number; body: string; replayed?: boolean };
@@ -58,12 +59,27 @@ export async function withIdempotency(request: Request, execute: () => Promise<S
   const scope = and(eq(idempotencyKeys.accountId, tenant.accountId), eq(idempotencyKeys.livemode, tenant.livemode), eq(idempotencyKeys.key, key));
 
   for (let attempt = 0; attempt < 3; attempt++) {
-    const claimed = await db
-      .insert(idempotencyKeys)
-      .values({ accountId: tenant.accountId, livemode: tenant.livemode, key, method: request.method, path: request.path, fingerprint, state: "in_flight" })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (claimed.length) return runAndStore(db, scope, execute);
+    // Claiming and completing are every keyed request's two statements: built once.
+    const claimed = await preparedQuery(
+      db,
+      "idempotency_claim",
+      { account: tenant.accountId, livemode: tenant.livemode, key, method: request.method, path: request.path, fingerprint },
+      (p) =>
+        db
+          .insert(idempotencyKeys)
+          .values({
+            accountId: p("account"),
+            livemode: p("livemode"),
+            key: p("key"),
+            method: p("method"),
+            path: p("path"),
+            fingerprint: p("fingerprint"),
+            state: "in_flight",
+          })
+          .onConflictDoNothing()
+          .returning({ key: idempotencyKeys.key }),
+    );
+    if (claimed.length) return runAndStore(db, request, scope, execute);
 
     const [existing] = await db.select().from(idempotencyKeys).where(scope);
     if (!existing) continue; // The first request failed and released the key meanwhile.
@@ -88,7 +104,7 @@ export async function withIdempotency(request: Request, execute: () => Promise<S
         .set({ lockedAt: sql`now()` })
         .where(and(scope, eq(idempotencyKeys.state, "in_flight"), eq(idempotencyKeys.lockedAt, existing.lockedAt)))
         .returning({ key: idempotencyKeys.key });
-      if (taken.length) return runAndStore(db, scope, execute);
+      if (taken.length) return runAndStore(db, request, scope, execute);
     }
     throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry after it completes.", {
       param: "Idempotency-Key",
@@ -99,7 +115,12 @@ export async function withIdempotency(request: Request, execute: () => Promise<S
   });
 }
 
-async function runAndStore(db: Db, scope: ReturnType<typeof and>, execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
+async function runAndStore(
+  db: Db,
+  { tenant, key }: Request,
+  scope: ReturnType<typeof and>,
+  execute: () => Promise<StoredResponse>,
+): Promise<StoredResponse> {
   let response: StoredResponse;
   try {
     response = await execute();
@@ -108,10 +129,16 @@ async function runAndStore(db: Db, scope: ReturnType<typeof and>, execute: () =>
     throw error;
   }
   if (storable(response.status)) {
-    await db
-      .update(idempotencyKeys)
-      .set({ state: "completed", responseStatus: response.status, responseBody: response.body })
-      .where(scope);
+    await preparedQuery(
+      db,
+      "idempotency_complete",
+      { account: tenant.accountId, livemode: tenant.livemode, key, status: response.status, body: response.body },
+      (p) =>
+        db
+          .update(idempotencyKeys)
+          .set({ state: "completed", responseStatus: p("status"), responseBody: p("body") })
+          .where(and(eq(idempotencyKeys.accountId, p("account")), eq(idempotencyKeys.livemode, p("livemode")), eq(idempotencyKeys.key, p("key")))),
+    );
   } else {
     await db.delete(idempotencyKeys).where(scope);
   }

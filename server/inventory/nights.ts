@@ -32,7 +32,10 @@ export async function ensureNights(tx: Executor, roomTypeIds: string[], from: Is
     from room_types rt
     join properties p on p.id = rt.property_id
     cross join generate_series(${from}::date, ${to}::date - 1, interval '1 day') as d
-    where rt.id in (${sql.join(roomTypeIds.map((id) => sql`${id}`), sql`, `)})
+    where rt.id in (${sql.join(
+      roomTypeIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})
     on conflict do nothing`);
 }
 
@@ -50,17 +53,35 @@ const nightRange = (roomTypeId: string, from: IsoDate, to: IsoDate) =>
  * to exactly one buyer. If any night fails the condition, the error rolls the whole
  * transaction back. PGlite runs one transaction at a time, which is trivially safe.
  */
-async function takeNights(tx: Executor, column: "sold" | "held", roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number, refusal: () => ApiError) {
+async function takeNights(
+  tx: Executor,
+  column: "sold" | "held",
+  roomTypeId: string,
+  from: IsoDate,
+  to: IsoDate,
+  rooms: number,
+  refusal: () => ApiError,
+) {
   const nights = daysBetween(from, to);
   await ensureNights(tx, [roomTypeId], from, to);
-  const range = nightRange(roomTypeId, from, to);
-  await tx.select({ date: inventoryNights.date }).from(inventoryNights).where(range).orderBy(asc(inventoryNights.date)).for("update");
+  const values = { type: roomTypeId, from, to, rooms };
+  const range = (p: (key: string) => unknown) => nightRange(p("type") as string, p("from") as IsoDate, p("to") as IsoDate);
+  await preparedQuery(tx, "nights_lock", values, (p) =>
+    tx.select({ date: inventoryNights.date }).from(inventoryNights).where(range(p)).orderBy(asc(inventoryNights.date)).for("update"),
+  );
   const counter = inventoryNights[column];
-  const taken = await tx
-    .update(inventoryNights)
-    .set({ [column]: sql`${counter} + ${rooms}` })
-    .where(and(range, sql`${inventoryNights.sold} + ${inventoryNights.held} + ${inventoryNights.outOfOrder} + ${rooms} <= ${inventoryNights.total}`))
-    .returning({ date: inventoryNights.date });
+  const taken = await preparedQuery(tx, `nights_take_${column}`, values, (p) =>
+    tx
+      .update(inventoryNights)
+      .set({ [column]: sql`${counter} + ${p("rooms")}` })
+      .where(
+        and(
+          range(p),
+          sql`${inventoryNights.sold} + ${inventoryNights.held} + ${inventoryNights.outOfOrder} + ${p("rooms")} <= ${inventoryNights.total}`,
+        ),
+      )
+      .returning({ date: inventoryNights.date }),
+  );
   if (taken.length !== nights) throw refusal();
 }
 
@@ -76,20 +97,34 @@ async function returnNights(tx: Executor, column: "sold" | "held", roomTypeId: s
 
 /** Sells rooms of a type for a stay (see `takeNights`), or 409 `no_availability`. */
 export const sellNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms = 1) =>
-  takeNights(tx, "sold", roomTypeId, from, to, rooms, () =>
-    new ApiError("no_availability", "No room of this type is available for every night of the stay.", { param: "room_type_id" }),
+  takeNights(
+    tx,
+    "sold",
+    roomTypeId,
+    from,
+    to,
+    rooms,
+    () => new ApiError("no_availability", "No room of this type is available for every night of the stay.", { param: "room_type_id" }),
   );
 
 /** Gives nights back to sale (cancellation, modification, no-show, early departure). */
-export const releaseNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms = 1) => returnNights(tx, "sold", roomTypeId, from, to, rooms);
+export const releaseNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms = 1) =>
+  returnNights(tx, "sold", roomTypeId, from, to, rooms);
 
 /** Holds rooms back from sale, under the same guarantee as `sellNights`. */
 export const holdNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number) =>
-  takeNights(tx, "held", roomTypeId, from, to, rooms, () =>
-    new ApiError("no_availability", `Fewer than ${rooms} unsold rooms remain on some night of the range.`, { param: "rooms" }),
+  takeNights(
+    tx,
+    "held",
+    roomTypeId,
+    from,
+    to,
+    rooms,
+    () => new ApiError("no_availability", `Fewer than ${rooms} unsold rooms remain on some night of the range.`, { param: "rooms" }),
   );
 
-export const unholdNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number) => returnNights(tx, "held", roomTypeId, from, to, rooms);
+export const unholdNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number) =>
+  returnNights(tx, "held", roomTypeId, from, to, rooms);
 
 /** A room joined or left a type: every existing night row from `from` on changes its total. */
 export async function adjustTotals(tx: Executor, roomTypeId: string, delta: number, from: IsoDate): Promise<void> {
@@ -104,13 +139,7 @@ export async function adjustOutOfOrder(tx: Executor, roomTypeId: string, delta: 
   await tx
     .update(inventoryNights)
     .set({ outOfOrder: sql`greatest(${inventoryNights.outOfOrder} + ${delta}, 0)` })
-    .where(
-      and(
-        eq(inventoryNights.roomTypeId, roomTypeId),
-        gte(inventoryNights.date, from),
-        until ? lt(inventoryNights.date, until) : undefined,
-      ),
-    );
+    .where(and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from), until ? lt(inventoryNights.date, until) : undefined));
 }
 
 /** Night rows for room types over [from, to), creating any missing. */
@@ -126,4 +155,5 @@ export async function readNights(tx: Executor, roomTypeIds: string[], from: IsoD
   );
 }
 
-export const availableOf = (n: { total: number; outOfOrder: number; held: number; sold: number }) => Math.max(0, n.total - n.outOfOrder - n.held - n.sold);
+export const availableOf = (n: { total: number; outOfOrder: number; held: number; sold: number }) =>
+  Math.max(0, n.total - n.outOfOrder - n.held - n.sold);

@@ -4,6 +4,7 @@ import { emitEvents } from "@/server/events/emit";
 import { openFolio, postRoomNights } from "@/server/folios/folios";
 import { insertGuestIfNew } from "@/server/guests/guests";
 import { newId } from "@/server/ids";
+import { insertRows } from "@/server/prepared";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { sellNights } from "@/server/inventory/nights";
 import { tenantValues, type Ctx } from "@/server/tenancy";
@@ -40,36 +41,44 @@ export async function createReservation({ db, tenant, input }: Ctx & { input: Re
     const id = newId("reservation");
     const folio = await openFolio(tx, tenant, { propertyId: property.id, reservationId: id, currency: property.currency });
     await postRoomNights(tx, tenant, folio.id, quote.nightly, `${roomType.name}, ${plan.name}`);
-    const [reservation] = await tx
-      .insert(reservations)
-      .values({
-        id,
-        ...tenantValues(tenant),
-        propertyId: property.id,
-        guestId: guest.id,
-        roomTypeId: roomType.id,
-        ratePlanId: plan.id,
-        folioId: folio.id,
-        status: "confirmed",
-        checkIn: stay.checkIn,
-        checkOut: stay.checkOut,
-        adults: stay.adults,
-        children: stay.children,
-        totalAmount: quote.total,
-        currency: property.currency,
-        nightly: quote.nightly,
-        source: input.source,
-        channel: input.channel ?? null,
-        notes: input.notes ?? null,
-        metadata: input.metadata ?? {},
-      })
-      .returning();
+    const [reservation] = await insertRows<(typeof reservations.$inferSelect)[]>(
+      tx,
+      "reservation_insert",
+      reservations,
+      [
+        {
+          id,
+          ...tenantValues(tenant),
+          propertyId: property.id,
+          guestId: guest.id,
+          roomTypeId: roomType.id,
+          ratePlanId: plan.id,
+          folioId: folio.id,
+          status: "confirmed",
+          checkIn: stay.checkIn,
+          checkOut: stay.checkOut,
+          adults: stay.adults,
+          children: stay.children,
+          totalAmount: quote.total,
+          currency: property.currency,
+          nightly: quote.nightly,
+          source: input.source,
+          channel: input.channel ?? null,
+          notes: input.notes ?? null,
+          metadata: input.metadata ?? {},
+        },
+      ],
+      { returning: true },
+    );
     const result = { reservation, guest };
     await emitEvents(tx, tenant, [
       { type: "reservation.created", propertyId: property.id, object: presentReservation(result) },
-      { type: "inventory.updated", propertyId: property.id, object: presentInventoryRange({ propertyId: property.id, roomTypeId: roomType.id, from: stay.checkIn, to: stay.checkOut }) },
+      {
+        type: "inventory.updated",
+        propertyId: property.id,
+        object: presentInventoryRange({ propertyId: property.id, roomTypeId: roomType.id, from: stay.checkIn, to: stay.checkOut }),
+      },
     ]);
     return result;
   });
 }
-
