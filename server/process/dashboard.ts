@@ -77,10 +77,12 @@ export async function startDashboardThread(options: { file: string; hostname: st
  * use it directly: the one dashboard thread lives in the primary process).
  */
 export function proxyTo(socketPath: string): Dashboard {
-  // Keep-alive connections to the thread: one per concurrent page request, reused.
-  const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 16 });
+  // Keep-alive connections to the thread: one per concurrent page request, reused. An idle one is
+  // dropped after 4 s, before Next's server closes it at 5 s: reusing a socket the other side is
+  // closing answered a page with 502 (seen in the browser suite on PostgreSQL).
+  const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 16, timeout: 4_000 });
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, retried = false) => {
     const upstream = http.request(
       { socketPath, agent, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
@@ -88,16 +90,23 @@ export function proxyTo(socketPath: string): Dashboard {
         answer.pipe(res);
       },
     );
-    upstream.on("error", (error) => {
+    upstream.on("error", (error: NodeJS.ErrnoException) => {
+      // A reused socket may still have been closed under us; a request without a body is sent again once.
+      const bodiless = req.method === "GET" || req.method === "HEAD";
+      if (!retried && bodiless && upstream.reusedSocket && error.code === "ECONNRESET" && !res.headersSent) {
+        handle(req, res, true);
+        return;
+      }
       log.error({ err: error, path: req.url }, "dashboard thread unreachable");
       if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
       res.end("Bad Gateway");
     });
-    req.pipe(upstream);
+    if (retried || req.method === "GET" || req.method === "HEAD") upstream.end();
+    else req.pipe(upstream);
     res.on("close", () => {
       if (!res.writableFinished) upstream.destroy();
     });
   };
 
-  return { handle, close: async () => agent.destroy() };
+  return { handle: (req, res) => handle(req, res), close: async () => agent.destroy() };
 }
