@@ -20,7 +20,10 @@ export function dashboardThreadFile(): string | undefined {
 
 /** A failure of the dashboard thread to start; `noBuild` when there is no production build. */
 export class DashboardStartError extends Error {
-  constructor(message: string, readonly noBuild: boolean) {
+  constructor(
+    message: string,
+    readonly noBuild: boolean,
+  ) {
     super(message);
   }
 }
@@ -29,7 +32,12 @@ export class DashboardStartError extends Error {
  * Starts Next in its own worker thread (see dashboard-thread.ts) and answers with a request
  * handler that forwards each page request to it over a private Unix socket, streaming both ways.
  */
-export async function startDashboardThread(options: { file: string; hostname: string; port: number; usage: UsageSource }): Promise<Dashboard & { socketPath: string }> {
+export async function startDashboardThread(options: {
+  file: string;
+  hostname: string;
+  port: number;
+  usage: UsageSource;
+}): Promise<Dashboard & { socketPath: string }> {
   const socketPath = path.join(os.tmpdir(), `innkeep-dashboard-${process.pid}-${Date.now().toString(36)}.sock`);
   const worker = new Worker(options.file, {
     workerData: { socketPath, hostname: options.hostname, port: options.port } satisfies DashboardThreadData,
@@ -83,13 +91,10 @@ export function proxyTo(socketPath: string): Dashboard {
   const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 16, timeout: 4_000 });
 
   const handle = (req: IncomingMessage, res: ServerResponse, retried = false) => {
-    const upstream = http.request(
-      { socketPath, agent, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders as unknown as http.OutgoingHttpHeaders);
-        answer.pipe(res);
-      },
-    );
+    const upstream = http.request({ socketPath, agent, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders as unknown as http.OutgoingHttpHeaders);
+      answer.pipe(res);
+    });
     upstream.on("error", (error: NodeJS.ErrnoException) => {
       // A reused socket may still have been closed under us; a request without a body is sent again once.
       const bodiless = req.method === "GET" || req.method === "HEAD";
