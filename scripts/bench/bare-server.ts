@@ -250,11 +250,11 @@ async function revenueReport(url: URL) {
   };
   const money = () =>
     Promise.all([
-      sql`select to_char(captured_at at time zone ${tz}, 'YYYY-MM-DD') as date, sum(amount) as total from payments
+      sql`select (captured_at at time zone ${tz})::date as date, sum(amount) as total from payments
           where property_id = ${property.id} and status in ('succeeded', 'partially_refunded', 'refunded')
             and captured_at >= (${from}::date::timestamp at time zone ${tz}) and captured_at < (${to}::date::timestamp at time zone ${tz})
           group by 1`,
-      sql`select to_char(created_at at time zone ${tz}, 'YYYY-MM-DD') as date, sum(amount) as total from refunds
+      sql`select (created_at at time zone ${tz})::date as date, sum(amount) as total from refunds
           where property_id = ${property.id}
             and created_at >= (${from}::date::timestamp at time zone ${tz}) and created_at < (${to}::date::timestamp at time zone ${tz})
           group by 1`,

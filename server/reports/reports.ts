@@ -55,8 +55,10 @@ async function nightFigures(db: Executor, property: { id: string }, from: IsoDat
  */
 async function moneyByDate(db: Executor, propertyId: string, timezone: string, from: IsoDate, to: IsoDate) {
   const sum = async (table: typeof payments | typeof refunds, at: typeof payments.capturedAt | typeof refunds.createdAt, only?: SQL) => {
+    // Grouped by the local date itself (the drivers hand dates over as `YYYY-MM-DD`): cheaper per
+    // row than formatting each instant with to_char.
     const rows = await db
-      .select({ date: sql<string>`to_char(${at} at time zone ${timezone}, 'YYYY-MM-DD')`, total: sql<number>`sum(${table.amount})`.mapWith(Number) })
+      .select({ date: sql<string>`(${at} at time zone ${timezone})::date`, total: sql<number>`sum(${table.amount})`.mapWith(Number) })
       .from(table)
       .where(
         and(
