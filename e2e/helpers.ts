@@ -45,9 +45,12 @@ export function createApiKey(scopes = "reservations:read reservations:write room
 
 /**
  * Saves a full-page screenshot under `test-results/screenshots/<database>/` (kept with the test
- * output, one file per page and width), so every page can be looked at after a run.
+ * output, one file per page and width), so every page can be looked at after a run. Taken once
+ * nothing on the page is still loading.
  */
 export async function snap(page: Page, name: string) {
+  // A screenshot of grey placeholder bars says nothing about the page: wait for the data first.
+  await expect(page.locator("[data-loading]")).toHaveCount(0);
   const dir = path.join("test-results", "screenshots", e2eDatabase);
   mkdirSync(dir, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;

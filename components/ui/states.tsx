@@ -17,7 +17,7 @@ export function EmptyState({ title, children, action }: { title: string; childre
 /** A placeholder while data loads: grey bars in the shape of the content. */
 export function LoadingState({ rows = 4, label = "Loading…" }: { rows?: number; label?: string }) {
   return (
-    <div role="status" aria-live="polite" className="space-y-2 rounded-lg border border-stone-200 bg-white p-4">
+    <div role="status" aria-live="polite" data-loading="" className="space-y-2 rounded-lg border border-stone-200 bg-white p-4">
       <span className="sr-only">{label}</span>
       {Array.from({ length: rows }, (_, i) => (
         <div key={i} className="h-4 animate-pulse rounded bg-stone-100" style={{ width: `${90 - ((i * 17) % 40)}%` }} />
