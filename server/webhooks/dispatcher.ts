@@ -4,7 +4,7 @@ import { randomToken } from "@/server/ids";
 import { logger } from "@/server/observability/logger";
 import { attemptDelivery, leaseMs, type EngineDeps } from "./attempt-delivery";
 import { advanceBackfills } from "./backfill";
-import { fanOutEvents } from "./fan-out";
+import { fanOutBatch, fanOutEvents } from "./fan-out";
 import { sendDueMail } from "./mail";
 import { countWaitingIn } from "./metrics";
 import { onDeliveriesQueued } from "./queue";
@@ -94,12 +94,17 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       mailCheckedAt = Date.now();
       await sendDueMailSafely(options);
     }
+    // Only a full batch says more events are waiting. Going round again after any event made the
+    // loop spin under a steady flow of bookings: a fan-out transaction every few milliseconds,
+    // which at 500 API requests a second took more of the process than the requests did. A
+    // partial batch drained the backlog; the next poll (or a queued delivery) wakes the loop.
+    const backlog = fanned.events >= fanOutBatch;
     if (options.handOff) {
       const ids = [...fanned.deliveryIds, ...backfilled];
       if (ids.length) await options.handOff(ids, "queued");
-      return fanned.events > 0;
+      return backlog;
     }
-    busy = fanned.events > 0;
+    busy = backlog;
     const free = concurrency - inFlight.size;
     if (free > 0) {
       const { ids, token } = await claimDueDeliveries(options, free);

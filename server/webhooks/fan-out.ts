@@ -15,7 +15,10 @@ export const selects = (enabledEvents: readonly string[], type: string) => enabl
  * deliveries, so a crash redoes a batch whole or not at all, and two processes share the work.
  * Disabled endpoints get their deliveries too: they wait for the endpoint to be re-enabled.
  */
-export async function fanOutEvents(db: Db, limit = 500): Promise<{ events: number; deliveryIds: string[] }> {
+/** Events fanned out per transaction. */
+export const fanOutBatch = 500;
+
+export async function fanOutEvents(db: Db, limit = fanOutBatch): Promise<{ events: number; deliveryIds: string[] }> {
   return db.transaction(async (tx) => {
     const batch = await tx
       .select({ id: events.id, accountId: events.accountId, livemode: events.livemode, type: events.type, createdAt: events.createdAt })
