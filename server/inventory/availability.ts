@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { properties, ratePlans } from "@/db/schema";
 import { addDays, todayIn } from "@/server/dates";
-import { asNightRate, loadRates } from "@/server/rates/daily-rates";
+import { asNightRate, loadRatesOfPlans } from "@/server/rates/daily-rates";
 import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
 import { preparedQuery } from "@/server/prepared";
+import { sideBySide } from "@/server/side-by-side";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { typesOf } from "./inventory";
 import { availableOf, readNights } from "./nights";
@@ -16,22 +17,32 @@ import { assertStayDates } from "./stay-rules";
  */
 export async function getAvailability(ctx: Ctx & { query: AvailabilityQuery }) {
   const { db, tenant, query } = ctx;
-  const property = await findOwned(db, properties, tenant, query.property_id, "property", { param: "property_id" });
-  const nights = assertStayDates(query.check_in, query.check_out, todayIn(property.timezone), "query");
-  const types = await typesOf(ctx, property.id, query.room_type_id, "query");
-  const typeIds = types.map((t) => t.id);
-  const inventory = await readNights(db, typeIds, query.check_in, query.check_out);
-  const plans =
+  // Everything a quote reads, in two round trips instead of one per statement; the checks below
+  // still fail in the contract's order (property, dates, room type).
+  const [propertyRead, typesRead, plansRead] = await sideBySide([
+    findOwned(db, properties, tenant, query.property_id, "property", { param: "property_id" }),
+    typesOf(ctx, query.property_id, query.room_type_id, "query"),
     tenant.propertyIds === null
-      ? await preparedQuery(db, "active_rate_plans", { account: tenant.accountId, livemode: tenant.livemode, property: property.id }, (p) =>
+      ? preparedQuery(db, "active_rate_plans", { account: tenant.accountId, livemode: tenant.livemode, property: query.property_id }, (p) =>
           db
             .select()
             .from(ratePlans)
             .where(and(eq(ratePlans.accountId, p("account")), eq(ratePlans.livemode, p("livemode")), eq(ratePlans.propertyId, p("property")), eq(ratePlans.active, true))),
         )
-      : await db.select().from(ratePlans).where(ownedBy(ratePlans, tenant, and(eq(ratePlans.propertyId, property.id), eq(ratePlans.active, true))));
-  // The departure day's row carries closed-to-departure, so rates are read one day past the stay.
-  const ratesByPlan = new Map(await Promise.all(plans.map(async (p) => [p.id, await loadRates(db, p.id, typeIds, query.check_in, addDays(query.check_out, 1))] as const)));
+      : db.select().from(ratePlans).where(ownedBy(ratePlans, tenant, and(eq(ratePlans.propertyId, query.property_id), eq(ratePlans.active, true)))),
+  ]);
+  const property = propertyRead();
+  const nights = assertStayDates(query.check_in, query.check_out, todayIn(property.timezone), "query");
+  const types = typesRead();
+  const plans = plansRead();
+  const typeIds = types.map((t) => t.id);
+  const [inventoryRead, ratesRead] = await sideBySide([
+    readNights(db, typeIds, query.check_in, query.check_out),
+    // The departure day's row carries closed-to-departure, so rates are read one day past the stay.
+    loadRatesOfPlans(db, plans.map((p) => p.id), typeIds, query.check_in, addDays(query.check_out, 1)),
+  ]);
+  const inventory = inventoryRead();
+  const ratesByPlan = ratesRead();
   const guests = query.adults + query.children;
   return {
     object: "availability" as const,

@@ -63,12 +63,18 @@ async function takeNights(
   refusal: () => ApiError,
 ) {
   const nights = daysBetween(from, to);
-  await ensureNights(tx, [roomTypeId], from, to);
   const values = { type: roomTypeId, from, to, rooms };
   const range = (p: (key: string) => unknown) => nightRange(p("type") as string, p("from") as IsoDate, p("to") as IsoDate);
-  await preparedQuery(tx, "nights_lock", values, (p) =>
-    tx.select({ date: inventoryNights.date }).from(inventoryNights).where(range(p)).orderBy(asc(inventoryNights.date)).for("update"),
-  );
+  const lock = () =>
+    preparedQuery(tx, "nights_lock", values, (p) =>
+      tx.select({ date: inventoryNights.date }).from(inventoryNights).where(range(p)).orderBy(asc(inventoryNights.date)).for("update"),
+    );
+  // The lock answers which rows exist: only when some night has none yet are rows made (and the
+  // whole range locked again), so a booking makes no statement just to count them.
+  if ((await lock()).length < nights) {
+    await ensureNights(tx, [roomTypeId], from, to);
+    await lock();
+  }
   const counter = inventoryNights[column];
   const taken = await preparedQuery(tx, `nights_take_${column}`, values, (p) =>
     tx
@@ -145,14 +151,19 @@ export async function adjustOutOfOrder(tx: Executor, roomTypeId: string, delta: 
 /** Night rows for room types over [from, to), creating any missing. */
 export async function readNights(tx: Executor, roomTypeIds: string[], from: IsoDate, to: IsoDate) {
   if (!roomTypeIds.length) return [];
+  const read = () =>
+    preparedQuery(tx, "nights_read", { types: roomTypeIds, from, to }, (p) =>
+      tx
+        .select()
+        .from(inventoryNights)
+        .where(and(anyOf(inventoryNights.roomTypeId, p("types")), gte(inventoryNights.date, p("from")), lt(inventoryNights.date, p("to"))))
+        .orderBy(asc(inventoryNights.date), asc(inventoryNights.roomTypeId)),
+    );
+  // Read first: nearly always every row exists, and the read itself says so.
+  const rows = await read();
+  if (rows.length >= roomTypeIds.length * daysBetween(from, to)) return rows;
   await ensureNights(tx, roomTypeIds, from, to);
-  return preparedQuery(tx, "nights_read", { types: roomTypeIds, from, to }, (p) =>
-    tx
-      .select()
-      .from(inventoryNights)
-      .where(and(anyOf(inventoryNights.roomTypeId, p("types")), gte(inventoryNights.date, p("from")), lt(inventoryNights.date, p("to"))))
-      .orderBy(asc(inventoryNights.date), asc(inventoryNights.roomTypeId)),
-  );
+  return read();
 }
 
 export const availableOf = (n: { total: number; outOfOrder: number; held: number; sold: number }) =>

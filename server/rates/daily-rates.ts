@@ -14,18 +14,39 @@ export const maxRateRangeDays = 730;
 
 const assertRange = (from: IsoDate, to: IsoDate, location: "query" | "body") => assertDateRange(from, to, maxRateRangeDays, location);
 
-type RateRow = typeof dailyRates.$inferSelect;
+/**
+ * What quotes, the grid and rate changes read of a night's rate: no timestamps or tenant columns,
+ * which every availability call would otherwise parse for hundreds of rows.
+ */
+const rateColumns = {
+  ratePlanId: dailyRates.ratePlanId,
+  roomTypeId: dailyRates.roomTypeId,
+  date: dailyRates.date,
+  amount: dailyRates.amount,
+  minStay: dailyRates.minStay,
+  closedToArrival: dailyRates.closedToArrival,
+  closedToDeparture: dailyRates.closedToDeparture,
+  stopSell: dailyRates.stopSell,
+};
+type RateRow = { [K in keyof typeof rateColumns]: (typeof dailyRates.$inferSelect)[K] };
+
+/** Rates of several plans × room types × [from, to) in one statement: per plan, keyed `${roomTypeId}:${date}`. */
+export async function loadRatesOfPlans(db: Executor, ratePlanIds: string[], roomTypeIds: string[], from: IsoDate, to: IsoDate) {
+  const byPlan = new Map<string, Map<string, RateRow>>(ratePlanIds.map((id) => [id, new Map()]));
+  if (!ratePlanIds.length || !roomTypeIds.length) return byPlan;
+  const rows = await preparedQuery(db, "rates_load_plans", { plans: ratePlanIds, types: roomTypeIds, from, to }, (p) =>
+    db
+      .select(rateColumns)
+      .from(dailyRates)
+      .where(and(anyOf(dailyRates.ratePlanId, p("plans")), anyOf(dailyRates.roomTypeId, p("types")), gte(dailyRates.date, p("from")), lt(dailyRates.date, p("to")))),
+  );
+  for (const r of rows) byPlan.get(r.ratePlanId)?.set(`${r.roomTypeId}:${r.date}`, r);
+  return byPlan;
+}
 
 /** Rates of plan × room types × [from, to), keyed `${roomTypeId}:${date}`. */
 export async function loadRates(db: Executor, ratePlanId: string, roomTypeIds: string[], from: IsoDate, to: IsoDate) {
-  if (!roomTypeIds.length) return new Map<string, RateRow>();
-  const rows = await preparedQuery(db, "rates_load", { plan: ratePlanId, types: roomTypeIds, from, to }, (p) =>
-    db
-      .select()
-      .from(dailyRates)
-      .where(and(eq(dailyRates.ratePlanId, p("plan")), anyOf(dailyRates.roomTypeId, p("types")), gte(dailyRates.date, p("from")), lt(dailyRates.date, p("to")))),
-  );
-  return new Map(rows.map((r) => [`${r.roomTypeId}:${r.date}`, r]));
+  return (await loadRatesOfPlans(db, [ratePlanId], roomTypeIds, from, to)).get(ratePlanId)!;
 }
 
 export const asNightRate = (r: RateRow | undefined): NightRate | undefined =>

@@ -7,6 +7,7 @@ import { asNightRate, loadRates } from "@/server/rates/daily-rates";
 import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
 import { keyset, keysetShape, keysetValues, toPage, type PageRequest } from "@/server/pagination";
 import { prepared } from "@/server/prepared";
+import { sideBySide } from "@/server/side-by-side";
 import { findOwned, ownedBy, type Ctx, type Tenant } from "@/server/tenancy";
 import { assertStayDates } from "@/server/inventory/stay-rules";
 import type { ReservationWithGuest } from "./present";
@@ -95,9 +96,17 @@ const restrictionParam: Partial<Record<UnbookableReason, string>> = {
  * Availability is last and belongs to the caller's sale of the nights.
  */
 export async function checkAndQuote(tx: Executor, tenant: Tenant, stay: Stay) {
-  const property = await findOwned(tx, properties, tenant, stay.propertyId, "property", { param: "property_id" });
+  // The four reads go out together (one round trip of the transaction's pipeline); each is then
+  // checked in the contract's order, as if read one after another.
+  const [propertyRead, roomTypeRead, planRead, ratesRead] = await sideBySide([
+    findOwned(tx, properties, tenant, stay.propertyId, "property", { param: "property_id" }),
+    findOwned(tx, roomTypes, tenant, stay.roomTypeId, "room_type", { param: "room_type_id" }),
+    findOwned(tx, ratePlans, tenant, stay.ratePlanId, "rate_plan", { param: "rate_plan_id" }),
+    loadRates(tx, stay.ratePlanId, [stay.roomTypeId], stay.checkIn, addDays(stay.checkOut, 1)),
+  ]);
+  const property = propertyRead();
   assertStayDates(stay.checkIn, stay.checkOut, todayIn(property.timezone), "body");
-  const roomType = await findOwned(tx, roomTypes, tenant, stay.roomTypeId, "room_type", { param: "room_type_id" });
+  const roomType = roomTypeRead();
   if (roomType.propertyId !== property.id) {
     throw new ApiError("parameter_invalid", `Room type '${roomType.id}' belongs to another property.`, { param: "room_type_id" });
   }
@@ -105,12 +114,13 @@ export async function checkAndQuote(tx: Executor, tenant: Tenant, stay: Stay) {
     const param = stay.adults > roomType.maxOccupancy ? "adults" : "children";
     throw new ApiError("parameter_invalid", `Room type ${roomType.code} sleeps at most ${roomType.maxOccupancy} guests.`, { param });
   }
-  const plan = await findOwned(tx, ratePlans, tenant, stay.ratePlanId, "rate_plan", { param: "rate_plan_id" });
+  const plan = planRead();
   if (plan.propertyId !== property.id || !plan.active || !plan.roomTypeIds.includes(roomType.id)) {
     const why = plan.propertyId !== property.id ? "belongs to another property" : !plan.active ? "is not active" : `does not cover room type ${roomType.code}`;
     throw new ApiError("parameter_invalid", `Rate plan '${plan.id}' ${why}.`, { param: "rate_plan_id" });
   }
-  const rates = await loadRates(tx, plan.id, [roomType.id], stay.checkIn, addDays(stay.checkOut, 1));
+  // Read for the ids asked for; used only now that the plan is known to cover the room type.
+  const rates = ratesRead();
   const quote = quoteStay(stay.checkIn, stay.checkOut, (date) => asNightRate(rates.get(`${roomType.id}:${date}`)));
   // The error body has only the contract's members (§2), so the reason travels in the message and
   // in `param` where one date is at fault; stop-sell and missing rates concern the whole stay.
