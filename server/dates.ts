@@ -1,9 +1,32 @@
 /** Calendar dates as `YYYY-MM-DD` strings; arithmetic in UTC so no time zone or DST can shift a day. */
 export type IsoDate = string;
 
-const toUtc = (d: IsoDate) => Date.parse(`${d}T00:00:00Z`);
-const fromUtc = (ms: number): IsoDate => new Date(ms).toISOString().slice(0, 10);
 const dayMs = 86_400_000;
+
+// Quotes, calendars and reports walk the same few hundred dates on every request: parsing and
+// formatting each through Date was a few percent of the API's CPU, a map lookup is not. Bounded,
+// because dates can come from anyone's query string.
+const cacheLimit = 20_000;
+const parsed = new Map<IsoDate, number>();
+const formatted = new Map<number, IsoDate>();
+
+function toUtc(d: IsoDate): number {
+  let ms = parsed.get(d);
+  if (ms === undefined) {
+    if (parsed.size >= cacheLimit) parsed.clear();
+    parsed.set(d, (ms = Date.parse(`${d}T00:00:00Z`)));
+  }
+  return ms;
+}
+
+function fromUtc(ms: number): IsoDate {
+  let d = formatted.get(ms);
+  if (d === undefined) {
+    if (formatted.size >= cacheLimit) formatted.clear();
+    formatted.set(ms, (d = new Date(ms).toISOString().slice(0, 10)));
+  }
+  return d;
+}
 
 export const addDays = (d: IsoDate, n: number): IsoDate => fromUtc(toUtc(d) + n * dayMs);
 export const daysBetween = (from: IsoDate, to: IsoDate): number => Math.round((toUtc(to) - toUtc(from)) / dayMs);

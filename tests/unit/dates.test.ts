@@ -66,3 +66,19 @@ describe("weekdayOf", () => {
     expect(nightsOf("2026-11-16", "2026-11-23").map(weekdayOf)).toEqual(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
   });
 });
+
+describe("date arithmetic past its caches", () => {
+  it("agrees with Date over more dates than the caches hold, and still refuses a date that is not one", () => {
+    // 60,000 days (164 years) overflows the parse and format caches (20,000 each) several times.
+    const start = Date.UTC(1950, 0, 1);
+    for (let i = 0; i < 60_000; i += 7) {
+      const expected = new Date(start + (i + 3) * 86_400_000).toISOString().slice(0, 10);
+      const from = new Date(start + i * 86_400_000).toISOString().slice(0, 10);
+      expect(addDays(from, 3)).toBe(expected);
+      expect(daysBetween(from, expected)).toBe(3);
+    }
+    expect(addDays("2026-02-28", 1)).toBe("2026-03-01");
+    expect(() => addDays("2026-13-45", 1)).toThrow(RangeError);
+    expect(() => addDays("2026-13-45", 1)).toThrow(RangeError);
+  });
+});
