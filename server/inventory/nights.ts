@@ -63,18 +63,15 @@ async function takeNights(
   refusal: () => ApiError,
 ) {
   const nights = daysBetween(from, to);
+  // Every row must exist before any is locked: locking the rows there are, making the missing
+  // ones and locking again would hold a set that is not a prefix in date order, and two sales
+  // could then wait on each other crosswise (a deadlock the race tests met).
+  await ensureNights(tx, [roomTypeId], from, to);
   const values = { type: roomTypeId, from, to, rooms };
   const range = (p: (key: string) => unknown) => nightRange(p("type") as string, p("from") as IsoDate, p("to") as IsoDate);
-  const lock = () =>
-    preparedQuery(tx, "nights_lock", values, (p) =>
-      tx.select({ date: inventoryNights.date }).from(inventoryNights).where(range(p)).orderBy(asc(inventoryNights.date)).for("update"),
-    );
-  // The lock answers which rows exist: only when some night has none yet are rows made (and the
-  // whole range locked again), so a booking makes no statement just to count them.
-  if ((await lock()).length < nights) {
-    await ensureNights(tx, [roomTypeId], from, to);
-    await lock();
-  }
+  await preparedQuery(tx, "nights_lock", values, (p) =>
+    tx.select({ date: inventoryNights.date }).from(inventoryNights).where(range(p)).orderBy(asc(inventoryNights.date)).for("update"),
+  );
   const counter = inventoryNights[column];
   const taken = await preparedQuery(tx, `nights_take_${column}`, values, (p) =>
     tx
