@@ -308,9 +308,11 @@ async function measureMixed(all: Scenario[], target: Target, server: string): Pr
   log(`  ${server} p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, p99.9 ${r.p999.toFixed(1)} ms${bad}`);
   // Where the two cores went: an open loop past saturation says so here before p99 does.
   if (cpu) mixedCpu.push(`${server}: server ${share(cpu.server, cpu.wall)}, PostgreSQL ${share(cpu.postgres, cpu.wall)}, load generator ${share(cpu.loadGenerator, cpu.wall)}`);
+  mixedKinds.push(`${server}: ${r.kinds.map((k) => `${k.name} ${k.p50.toFixed(1)}/${k.p99.toFixed(1)}`).join(", ")}`);
   return { route: mixedRoute, server, cells: { rps: `${mixedRate} offered${bad}`, p50: r.p50.toFixed(1), p99: `${r.p99.toFixed(1)} (p99.9 ${r.p999.toFixed(1)})` } };
 }
 const mixedCpu: string[] = [];
+const mixedKinds: string[] = [];
 type StartFigure = { what: string; value: string };
 const mb = (value: number | undefined) => (value === undefined ? "—" : `${Math.round(value)} MB`);
 const share = (cpu: number, wall: number) => `${Math.round((cpu / wall) * 100)} %`;
@@ -473,10 +475,11 @@ async function main() {
       ...anomalies(rows),
       ...notes,
       ...(mixedCpu.length ? [`CPU during the mixed line (share of one core; the machine has ${os.cpus().length}): ${mixedCpu.join("; ")}.`] : []),
+      ...(mixedKinds.length ? [`The mixed line per kind of request, p50/p99 ms: ${mixedKinds.join("; ")}.`] : []),
       `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; 1-minute load average ${load1.toFixed(1)} before the run and ${os.loadavg()[0].toFixed(1)} at its end (anything above ${cpus.length} means other work shared the cores). Node ${process.version}, ${database.version} on ${new URL(adminUrl).host} (${pgSettings}); code at ${gitDescription()}.`,
       `Innkeep: \`NODE_ENV=production node dist/server.mjs\` (what \`npm start\` runs), ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; ${webConcurrency === 1 ? "one worker (WEB_CONCURRENCY=1)" : `WEB_CONCURRENCY=${webConcurrency}`} for the per-route lines (the mixed line also with ${mixedWorkers}), Next in its own thread; the API key is looked up once a second (credential cache), every request counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
       `Bare: \`scripts/bench/bare-server.ts\`, node:http + postgres.js, pool of 10, ${barePrepared ? "statements prepared (postgres.js's default; drizzle's are unnamed, and postgres.js sends each one with parameters as two round trips, Describe then Execute)" : "⚠ statements unprepared (BENCH_BARE_PREPARE=0), as drizzle sends them"}; the same SQL statements and transactions as the Innkeep services, and nothing else: no auth, no rate limit, no idempotency, no validation beyond JSON.parse.`,
-      `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.seconds} s per server in ${options.rounds} rounds taken in turns (Innkeep, bare, Innkeep, bare); the load generator runs on the same machine. The revenue report: ${options.heavyRequests} requests one at a time in blocks of 10 taken in turns (req/s = sequential throughput), then ${options.heavyConnections} connections for ${options.heavySeconds} s per server. p50 and p99 are over every response of the line. Ratio = Innkeep req/s ÷ bare req/s. The mixed line sends its rate for the warm-up seconds first, unmeasured. ⚠ marks a line that met non-2xx answers or errors.`,
+      `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.seconds} s per server in ${options.rounds} rounds taken in turns (Innkeep, bare, Innkeep, bare); the load generator runs on the same machine. The revenue report: ${options.heavyRequests} requests one at a time in blocks of 10 taken in turns (req/s = sequential throughput), then ${options.heavyConnections} connections for ${options.heavySeconds} s per server. p50 and p99 are over every response of the line. Ratio = Innkeep req/s ÷ bare req/s. The mixed line (`scripts/bench/open-loop.ts`, node:http with kept-alive sockets) sends its rate for the warm-up seconds first, unmeasured; each latency counts from the request's scheduled departure. ⚠ marks a line that met non-2xx answers or errors.`,
       `Data: GET /v1/guests lists the account's ${"8,000+"} guests; POST /v1/guests uses a unique e-mail per request; POST /v1/reservations books 1–4 nights at random over the coming year into one 2,000-room type (a new guest each); availability and the report read the report hotel: 4 room types, 200 rooms, BAR and NRF rates, ${report.reservations.toLocaleString("en-US")} reservations over ${report.from} → ${report.to} in every status, ${report.payments.toLocaleString("en-US")} payments, ${report.refunds.toLocaleString("en-US")} refunds.`,
       `The whole run took ${Math.round(seconds)} s.`,
     ].map((n) => `- ${n}`),
@@ -501,7 +504,13 @@ async function main() {
       "`npm run bench` starts the production server on a fresh PostgreSQL database beside a bare `node:http` + postgres.js server that runs the same SQL, and loads both with autocannon in the same run (see `scripts/bench/run.ts` for the knobs). The table below is one such run, pasted; `bench-results/latest.md` holds the latest local one.",
       "",
     ].join("\n");
-    writeFileSync(path.join(root, "docs/benchmarks.md"), `${intro}\n${text}`);
+    // The run goes between the markers, so the hand-written reading of it around them stays.
+    const docs = path.join(root, "docs/benchmarks.md");
+    const current = existsSync(docs) ? readFileSync(docs, "utf8") : "";
+    const [start, end] = ["<!-- bench:start -->", "<!-- bench:end -->"];
+    const at = current.indexOf(start);
+    const until = current.indexOf(end);
+    writeFileSync(docs, at >= 0 && until > at ? `${current.slice(0, at + start.length)}\n${text}\n${current.slice(until)}` : `${intro}\n${start}\n${text}\n${end}\n`);
     log("wrote docs/benchmarks.md");
   }
   return rows.some((r) => r.failure) ? 1 : 0;
