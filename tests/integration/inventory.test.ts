@@ -307,4 +307,12 @@ describe("GET /v1/availability", () => {
     expectError(await query(d(1), d(2), 1, "&pets=1"), 400, "parameter_invalid", "pets");
     expectError(await h.get(`/v1/availability?property_id=prop_nope&check_in=${d(1)}&check_out=${d(2)}&adults=1`, caller), 404, "resource_missing", "property_id");
   });
+
+  it("meets several faults in the order of the checks, though it reads them side by side", async () => {
+    // Unknown property, past dates and a foreign room type at once: the property comes first,
+    // then the dates, then the room type, whichever query answered first.
+    expectError(await h.get(`/v1/availability?property_id=prop_nope&check_in=${d(-1)}&check_out=${d(2)}&adults=1&room_type_id=rt_nope`, caller), 404, "resource_missing", "property_id");
+    expectError(await query(d(-1), d(2), 1, "&room_type_id=rt_nope"), 400, "parameter_invalid", "check_in");
+    expectError(await query(d(1), d(2), 1, "&room_type_id=rt_nope"), 400, "parameter_invalid", "room_type_id");
+  });
 });

@@ -153,6 +153,11 @@ describe("POST /v1/reservations: the checks, in the contract's order", () => {
     expectError(await h.post("/v1/reservations", { ...bookingBody(setupOf(std), d(3), d(5)), property_id: "prop_nope" }, caller), 404, "resource_missing", "property_id");
     expectError(await book({ ...std, roomTypeId: "rt_nope" }, d(3), d(5)), 404, "resource_missing", "room_type_id");
     expectError(await book({ ...std, ratePlanId: "rp_nope" }, d(3), d(5)), 404, "resource_missing", "rate_plan_id");
+    // All three unknown (they are read side by side): the property is named, then the room type.
+    expectError(await h.post("/v1/reservations", { ...bookingBody(setupOf({ ...std, roomTypeId: "rt_nope", ratePlanId: "rp_nope" }), d(3), d(5)), property_id: "prop_nope" }, caller), 404, "resource_missing", "property_id");
+    expectError(await book({ ...std, roomTypeId: "rt_nope", ratePlanId: "rp_nope" }, d(3), d(5)), 404, "resource_missing", "room_type_id");
+    // Past dates beat an unknown room type and plan: the dates are checked right after the property.
+    expectError(await book({ ...std, roomTypeId: "rt_nope", ratePlanId: "rp_nope" }, d(-2), d(1)), 422, "parameter_invalid", "check_in");
   });
 
   it("refuses a room type or rate plan of another property of the account", async () => {
