@@ -34,7 +34,8 @@ export type Measurement = {
   cpu?: CpuUse;
 };
 
-function headersFor(spec: RequestSpec, target: Target): Record<string, string> {
+/** The headers both load generators send: credentials, the JSON content type when there is a body, the request's own. */
+export function headersFor(spec: RequestSpec, target: Target): Record<string, string> {
   return { ...target.auth, ...(spec.body ? { "content-type": "application/json" } : {}), ...spec.headers?.() };
 }
 

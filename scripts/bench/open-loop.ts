@@ -3,7 +3,7 @@
 // latency is timed from the request's scheduled departure, so a stalled server shows in p99.
 import http from "node:http";
 import type { RequestSpec, Target } from "./load";
-import { percentile } from "./load";
+import { headersFor, percentile } from "./load";
 
 /** One kind of request and its share of the mix. */
 export type MixEntry = { name: string; weight: number; request: RequestSpec };
@@ -86,8 +86,7 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
  */
 function send(agent: http.Agent, target: Target, request: RequestSpec): Promise<number> {
   const body = request.body ? JSON.stringify(request.body()) : undefined;
-  const headers: Record<string, string> = { ...target.auth, ...request.headers?.() };
-  if (body !== undefined) Object.assign(headers, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) });
+  const headers = { ...headersFor(request, target), ...(body === undefined ? {} : { "content-length": String(Buffer.byteLength(body)) }) };
   return new Promise((resolve, reject) => {
     const req = http.request(
       `${target.url}${request.path()}`,

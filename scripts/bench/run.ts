@@ -501,7 +501,7 @@ async function main() {
     const intro = [
       "# Benchmarks",
       "",
-      "`npm run bench` starts the production server on a fresh PostgreSQL database beside a bare `node:http` + postgres.js server that runs the same SQL, and loads both with autocannon in the same run (see `scripts/bench/run.ts` for the knobs). The table below is one such run, pasted; `bench-results/latest.md` holds the latest local one.",
+      "`npm run bench` starts the production server on a fresh PostgreSQL database beside a bare `node:http` + postgres.js server that runs the same SQL, and loads both in the same run (see `scripts/bench/run.ts` for the knobs). `npm run bench -- --write-docs` replaces the run between the markers below; `bench-results/latest.md` holds the latest local one.",
       "",
     ].join("\n");
     // The run goes between the markers, so the hand-written reading of it around them stays.

@@ -5,13 +5,15 @@ import { anyOf, preparedQuery } from "@/server/prepared";
 import { ApiError } from "@/server/errors";
 import { daysBetween, type IsoDate } from "@/server/dates";
 
+/** Whether `rows` night rows are one per room type and night of [from, to): none is missing. */
+export const hasEveryNight = (rows: number, roomTypeCount: number, from: IsoDate, to: IsoDate) => rows >= roomTypeCount * daysBetween(from, to);
+
 /**
  * Makes sure a night row exists for each room type and night of [from, to), counting the
  * type's rooms (and those out of order that night) when a row is first made.
  */
 export async function ensureNights(tx: Executor, roomTypeIds: string[], from: IsoDate, to: IsoDate): Promise<void> {
-  const days = daysBetween(from, to);
-  if (!roomTypeIds.length || days <= 0) return;
+  if (!roomTypeIds.length || daysBetween(from, to) <= 0) return;
   // Nearly always every row exists already: one index-only count spares the insert-select,
   // which counts rooms per night.
   const [present] = await preparedQuery(tx, "nights_present", { types: roomTypeIds, from, to }, (p) =>
@@ -20,7 +22,7 @@ export async function ensureNights(tx: Executor, roomTypeIds: string[], from: Is
       .from(inventoryNights)
       .where(and(anyOf(inventoryNights.roomTypeId, p("types")), gte(inventoryNights.date, p("from")), lt(inventoryNights.date, p("to")))),
   );
-  if (Number(present.n) === roomTypeIds.length * days) return;
+  if (hasEveryNight(Number(present.n), roomTypeIds.length, from, to)) return;
   await tx.execute(sql`
     insert into inventory_nights (room_type_id, date, account_id, livemode, property_id, total, out_of_order)
     select rt.id, d::date, rt.account_id, rt.livemode, rt.property_id,
@@ -158,7 +160,7 @@ export async function readNights(tx: Executor, roomTypeIds: string[], from: IsoD
     );
   // Read first: nearly always every row exists, and the read itself says so.
   const rows = await read();
-  if (rows.length >= roomTypeIds.length * daysBetween(from, to)) return rows;
+  if (hasEveryNight(rows.length, roomTypeIds.length, from, to)) return rows;
   await ensureNights(tx, roomTypeIds, from, to);
   return read();
 }

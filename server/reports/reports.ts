@@ -1,11 +1,11 @@
 import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { inventoryNights, payments, properties, ratePlans, refunds, roomTypes, salesDays, salesNights } from "@/db/schema";
-import { daysBetween, type IsoDate } from "@/server/dates";
+import { type IsoDate } from "@/server/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { ApiError } from "@/server/errors";
 import { capturedStatuses } from "@/server/folios/folios";
-import { ensureNights } from "@/server/inventory/nights";
+import { ensureNights, hasEveryNight } from "@/server/inventory/nights";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { occupancyRows, occupancyTotals, revenueRows, revenueTotals, type MoneyByDate, type NightFigures } from "./build";
 
@@ -47,7 +47,7 @@ async function nightFigures(db: Executor, property: { id: string }, from: IsoDat
   // The capacity read counts the night rows it summed: only a range with missing rows (nights
   // nobody has looked at yet) makes them and reads again.
   let capacity = capacityRead;
-  if (capacity.reduce((n, c) => n + c.rows, 0) < types.length * daysBetween(from, to)) {
+  if (!hasEveryNight(capacity.reduce((n, c) => n + c.rows, 0), types.length, from, to)) {
     await ensureNights(db, types.map((t) => t.id), from, to);
     capacity = await readCapacity();
   }

@@ -8,6 +8,9 @@ type Endpoint = Pick<typeof webhookEndpoints.$inferSelect, "id" | "accountId" | 
 /** Whether an endpoint's selector takes an event type. */
 export const selects = (enabledEvents: readonly string[], type: string) => enabledEvents.includes("*") || enabledEvents.includes(type);
 
+/** Events fanned out per transaction. */
+export const fanOutBatch = 500;
+
 /**
  * Turns new events into deliveries: one per (event, endpoint of the same account and
  * environment that selects its type and existed when it happened). Events are taken with
@@ -15,9 +18,6 @@ export const selects = (enabledEvents: readonly string[], type: string) => enabl
  * deliveries, so a crash redoes a batch whole or not at all, and two processes share the work.
  * Disabled endpoints get their deliveries too: they wait for the endpoint to be re-enabled.
  */
-/** Events fanned out per transaction. */
-export const fanOutBatch = 500;
-
 export async function fanOutEvents(db: Db, limit = fanOutBatch): Promise<{ events: number; deliveryIds: string[] }> {
   return db.transaction(async (tx) => {
     const batch = await tx
