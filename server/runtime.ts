@@ -3,7 +3,8 @@ import cluster from "node:cluster";
 import { CredentialCache, followRevocations } from "./auth/credential-cache";
 import { getConfig, isProduction, pgliteDir, type Config } from "./config";
 import type { ApiDeps } from "./http/env";
-import { RateLimiter } from "./http/rate-limit";
+import { RateLimiter, type RateCounter } from "./http/rate-limit";
+import { PrimaryCounters } from "./process/rate-counters";
 import { embeddedLockRefusal, tryAcquireLock } from "./process/lock";
 
 /**
@@ -41,8 +42,8 @@ export function getApiDeps(): Promise<ApiDeps> {
     const { db } = database;
     // A key or token revoked by another process (the dashboard's thread, another worker or instance) stops here at once.
     await followRevocations(database);
-    // In a cluster worker without Redis the counters live in the primary process (server/process/cluster.ts).
-    let limiter = new RateLimiter(isClusterWorker() ? "cluster" : "memory");
+    // In a cluster worker without Redis the counters live in the primary process (server/process/rate-counters.ts).
+    let limiter: RateCounter = isClusterWorker() ? new PrimaryCounters() : new RateLimiter("memory");
     if (config.REDIS_URL) {
       const { Redis } = await import("ioredis");
       limiter = new RateLimiter(new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }));

@@ -5,12 +5,12 @@ import type { Principal } from "@/server/auth/authenticate-token";
 import type { CredentialCache } from "@/server/auth/credential-cache";
 import type { Logger } from "@/server/observability/logger";
 import type { UrlPolicy } from "@/server/webhooks/endpoints";
-import type { RateLimiter, RateState } from "./rate-limit";
+import type { RateCounter, RateState } from "./rate-limit";
 
 /** What the REST app needs from the outside world; tests build their own. */
 export type ApiDeps = {
   db: Db;
-  limiter: RateLimiter;
+  limiter: RateCounter;
   /** Valid credentials remembered for up to a second (production); absent: every request asks the database. */
   credentials?: CredentialCache;
   /** Take the client address from X-Forwarded-For (TRUST_PROXY=1). */

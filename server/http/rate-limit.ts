@@ -1,4 +1,4 @@
-import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Redis } from "ioredis";
 import type { RateLimits } from "@/server/accounts/plans";
 import { logger } from "@/server/observability/logger";
@@ -19,13 +19,21 @@ const windows: Window[] = [
   { name: "day", seconds: 86_400, key: "perDay" },
 ];
 
-/** Where the counters live: this process, Redis, or the cluster's primary process (over IPC). */
-export type CounterStore = Redis | "memory" | "cluster";
+/** Where the counters live: this process or Redis (a cluster's workers ask the primary's: server/process/rate-counters.ts). */
+export type CounterStore = Redis | "memory";
+
+/** What the REST API counts with and the dashboard reads usage from: a RateLimiter, or a way to ask one. */
+export type RateCounter = Pick<RateLimiter, "consume" | "peek">;
+
+/** The state reported when no window applies, or the counter store cannot be reached (the request is served). */
+export function unlimitedState(limits: RateLimits, now: number): RateState {
+  const minuteLimit = limits.perMinute ?? limits.perSecond ?? 0;
+  return { limit: minuteLimit, remaining: minuteLimit, reset: Math.ceil(now / 1000) + 60 };
+}
 
 /**
  * Counts requests per key in three windows (second, minute, UTC day) with rate-limiter-flexible,
- * in memory, in Redis, or in the cluster primary's memory shared by every worker. One limiter
- * per (window, limit) pair, since accounts differ in limits.
+ * in memory or in Redis. One limiter per (window, limit) pair, since accounts differ in limits.
  */
 export class RateLimiter {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
@@ -37,12 +45,7 @@ export class RateLimiter {
     if (!limiter) {
       const options = { points, duration: window.seconds, keyPrefix: `innkeep:rl:${id}` };
       const store = this.store;
-      limiter =
-        store === "memory"
-          ? new RateLimiterMemory(options)
-          : store === "cluster"
-            ? new RateLimiterCluster({ ...options, timeoutMs: 2_000 })
-            : new RateLimiterRedis({ ...options, storeClient: store });
+      limiter = store === "memory" ? new RateLimiterMemory(options) : new RateLimiterRedis({ ...options, storeClient: store });
       this.limiters.set(id, limiter);
     }
     return limiter;
@@ -103,8 +106,8 @@ export class RateLimiter {
       }),
     );
     const active = results.filter((r) => r !== null);
+    if (active.length === 0) return unlimitedState(limits, now);
     const minuteLimit = limits.perMinute ?? limits.perSecond ?? 0;
-    if (active.length === 0) return { limit: minuteLimit, remaining: minuteLimit, reset: Math.ceil(now / 1000) + 60 };
     const tightest = active.reduce((a, b) => (b.remaining < a.remaining ? b : a));
     const exceeded = active.filter((r) => r.over);
     const state: RateState = { limit: minuteLimit, remaining: tightest.remaining, reset: Math.ceil(tightest.resetMs / 1000) };

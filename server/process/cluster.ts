@@ -1,12 +1,12 @@
 import cluster, { type Worker } from "node:cluster";
 import os from "node:os";
-import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { seedDemo } from "@/server/accounts/seed-demo";
 import { seedPassword } from "@/server/cli/db";
 import { getConfig, isProduction } from "@/server/config";
 import { logger } from "@/server/observability/logger";
 import { getDatabase } from "@/server/runtime";
 import { dashboardThreadFile, DashboardStartError, startDashboardThread, type Dashboard } from "./dashboard";
+import { serveRateCounters } from "./rate-counters";
 import { askingOver } from "./usage-bridge";
 import { banner, checkStartupConfig, StartupError } from "./start";
 
@@ -31,7 +31,7 @@ export function clusterSize(): number {
 export async function runPrimary(workers: number): Promise<void> {
   const config = getConfig();
   checkStartupConfig(config);
-  if (!config.REDIS_URL) new RateLimiterClusterMaster();
+  if (!config.REDIS_URL) serveRateCounters();
 
   const hostname = ["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST;
   const threadFile = config.INNKEEP_API_ONLY ? undefined : dashboardThreadFile();

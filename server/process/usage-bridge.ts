@@ -4,20 +4,20 @@
 // dashboard asks its parent thread, which reads its own limiter or asks a worker over IPC.
 import type { MessagePort } from "node:worker_threads";
 import type { RateLimits } from "@/server/accounts/plans";
-import type { RateLimiter } from "@/server/http/rate-limit";
+import type { RateCounter } from "@/server/http/rate-limit";
 
-type Usage = Awaited<ReturnType<RateLimiter["peek"]>>;
+export type Usage = Awaited<ReturnType<RateCounter["peek"]>>;
 /** What reads usage: a RateLimiter, or a bridge to the one that counts. */
-export type UsageSource = Pick<RateLimiter, "peek">;
+export type UsageSource = Pick<RateCounter, "peek">;
 
 type Question = { innkeep: "usage"; id: number; key: string; limits: RateLimits; now: number };
 type Answer = { innkeep: "usage"; id: number; usage: WireUsage | null; error?: string };
 // Cluster IPC is JSON: dates travel as milliseconds.
-type WireUsage = Record<keyof Usage, { used: number; limit: number | null; resetsAt: number | null }>;
+export type WireUsage = Record<keyof Usage, { used: number; limit: number | null; resetsAt: number | null }>;
 
-const toWire = (u: Usage): WireUsage =>
+export const toWire = (u: Usage): WireUsage =>
   Object.fromEntries(Object.entries(u).map(([k, w]) => [k, { ...w, resetsAt: w.resetsAt?.getTime() ?? null }])) as WireUsage;
-const fromWire = (u: WireUsage): Usage =>
+export const fromWire = (u: WireUsage): Usage =>
   Object.fromEntries(Object.entries(u).map(([k, w]) => [k, { ...w, resetsAt: w.resetsAt === null ? null : new Date(w.resetsAt) }])) as Usage;
 
 export const isUsageQuestion = (m: unknown): m is Question => (m as Question | null)?.innkeep === "usage" && typeof (m as Question).key === "string";

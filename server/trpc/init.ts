@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { Db } from "@/db/client";
 import { ApiError } from "@/server/errors";
 import type { StaffRole } from "@/server/auth/users";
-import type { RateLimiter } from "@/server/http/rate-limit";
+import type { RateCounter } from "@/server/http/rate-limit";
 import type { StaffSession } from "@/server/staff/session";
 import type { Tenant } from "@/server/tenancy";
 import { apiErrorData, apiErrorOf, toTRPCError, type ApiErrorData } from "./errors";
@@ -11,7 +11,7 @@ import { apiErrorData, apiErrorOf, toTRPCError, type ApiErrorData } from "./erro
  * What every procedure receives: the database, who is signed in, and the data set on screen;
  * `limiter` is the REST API's rate limiter (default: the process's own; tests pass theirs).
  */
-export type TRPCContext = { db: Db; session: StaffSession | null; livemode: boolean; limiter?: RateLimiter };
+export type TRPCContext = { db: Db; session: StaffSession | null; livemode: boolean; limiter?: RateCounter };
 
 const t = initTRPC.context<TRPCContext>().create({
   errorFormatter({ shape, error }) {
