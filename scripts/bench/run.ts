@@ -288,7 +288,7 @@ const historyStays = number("BENCH_HISTORY_STAYS", 200_000);
 const mixedRoute = `mixed open loop, ${mixedRate} req/s (60 % availability and reservation reads, 25 % bookings, 10 % guest writes, 5 % revenue reports)`;
 
 /** The Scale plan's burst as a fixed arrival rate: p50, p99, p99.9 and errors of one server. */
-async function measureMixed(all: Scenario[], target: Target, server: string): Promise<BenchRow> {
+async function measureMixed(all: Scenario[], target: Target, server: string, fresh: boolean): Promise<BenchRow> {
   const find = (prefix: string) => all.find((s) => s.route.startsWith(prefix))!.request;
   const mix: MixEntry[] = [
     { name: "availability", weight: 30, request: find("GET /v1/availability") },
@@ -297,9 +297,12 @@ async function measureMixed(all: Scenario[], target: Target, server: string): Pr
     { name: "guest", weight: 10, request: find("POST /v1/guests") },
     { name: "report", weight: 5, request: find("GET /v1/reports/revenue") },
   ];
-  log(`${mixedRoute}: ${server}, ${options.warmupSeconds} s warm-up, then ${options.seconds} s…`);
-  // As the per-route lines do: a fresh process (the cluster starts just before its turn) would
-  // otherwise be measured compiling its code and preparing statements on every new connection.
+  log(`${mixedRoute}: ${server}, ${fresh ? "fresh: each kind warmed first, then " : ""}${options.warmupSeconds} s warm-up, then ${options.seconds} s…`);
+  // A process that has not run the per-route lines (the cluster starts just before its turn)
+  // gets their warm-up first, each kind of request in closed loop: otherwise it meets the open
+  // loop still compiling its code and opening and preparing on every new connection, and on a
+  // machine with no spare core it falls behind and never catches up.
+  if (fresh) for (const m of mix) await warmUp(target, m.request, m.name === "report" ? options.heavyConnections : options.connections, options.warmupSeconds);
   await openLoop(target, mix, mixedRate, options.warmupSeconds);
   const read = target.meter?.();
   const r = await openLoop(target, mix, mixedRate, options.seconds);
@@ -445,7 +448,9 @@ async function main() {
 
   // Last, because it may restart Innkeep as a cluster.
   if (!only || only.some((o) => mixedRoute.includes(o))) {
-    rows.push(await measureMixed(all, targets[0], workerLabel(webConcurrency)), await measureMixed(all, targets[1], "bare"));
+    // Without the per-route lines before it, neither server has been warmed.
+    const fresh = rows.length === 0;
+    rows.push(await measureMixed(all, targets[0], workerLabel(webConcurrency), fresh), await measureMixed(all, targets[1], "bare", fresh));
     // The same line on a cluster of workers, restarted on the same database: do more cores pay?
     if (mixedWorkers > 1 && mixedWorkers !== webConcurrency) {
       await innkeep.child.stop();
@@ -455,7 +460,7 @@ async function main() {
       figures.push({ what: `start to the first 200 on /readyz, existing database, ${mixedWorkers} workers`, value: `${Math.round(cluster.startMs)} ms` });
       figures.push({ what: `RSS just after that start, ${mixedWorkers} workers (primary with the dashboard thread, and the workers)`, value: mb(groupRssMb(group)) });
       const clusterLoad = peakRss(group);
-      rows.push(await measureMixed(all, { ...targets[0], url: cluster.url, meter: () => cpuMeter(group) }, workerLabel(mixedWorkers)));
+      rows.push(await measureMixed(all, { ...targets[0], url: cluster.url, meter: () => cpuMeter(group) }, workerLabel(mixedWorkers), true));
       figures.push({ what: `peak RSS under the mixed line, ${mixedWorkers} workers`, value: mb(clusterLoad.stop()) });
       innkeep = cluster;
     }
@@ -479,7 +484,7 @@ async function main() {
       `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; 1-minute load average ${load1.toFixed(1)} before the run and ${os.loadavg()[0].toFixed(1)} at its end (anything above ${cpus.length} means other work shared the cores). Node ${process.version}, ${database.version} on ${new URL(adminUrl).host} (${pgSettings}); code at ${gitDescription()}.`,
       `Innkeep: \`NODE_ENV=production node dist/server.mjs\` (what \`npm start\` runs), ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; ${webConcurrency === 1 ? "one worker (WEB_CONCURRENCY=1)" : `WEB_CONCURRENCY=${webConcurrency}`} for the per-route lines (the mixed line also with ${mixedWorkers}), Next in its own thread; the API key is looked up once a second (credential cache), every request counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
       `Bare: \`scripts/bench/bare-server.ts\`, node:http + postgres.js, pool of 10, ${barePrepared ? "statements prepared (postgres.js's default; drizzle's are unnamed, and postgres.js sends each one with parameters as two round trips, Describe then Execute)" : "⚠ statements unprepared (BENCH_BARE_PREPARE=0), as drizzle sends them"}; the same SQL statements and transactions as the Innkeep services, and nothing else: no auth, no rate limit, no idempotency, no validation beyond JSON.parse.`,
-      `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.seconds} s per server in ${options.rounds} rounds taken in turns (Innkeep, bare, Innkeep, bare); the load generator runs on the same machine. The revenue report: ${options.heavyRequests} requests one at a time in blocks of 10 taken in turns (req/s = sequential throughput), then ${options.heavyConnections} connections for ${options.heavySeconds} s per server. p50 and p99 are over every response of the line. Ratio = Innkeep req/s ÷ bare req/s. The mixed line (\`scripts/bench/open-loop.ts\`, node:http with kept-alive sockets) sends its rate for the warm-up seconds first, unmeasured; each latency counts from the request's scheduled departure. ⚠ marks a line that met non-2xx answers or errors.`,
+      `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.seconds} s per server in ${options.rounds} rounds taken in turns (Innkeep, bare, Innkeep, bare); the load generator runs on the same machine. The revenue report: ${options.heavyRequests} requests one at a time in blocks of 10 taken in turns (req/s = sequential throughput), then ${options.heavyConnections} connections for ${options.heavySeconds} s per server. p50 and p99 are over every response of the line. Ratio = Innkeep req/s ÷ bare req/s. The mixed line (\`scripts/bench/open-loop.ts\`, node:http with kept-alive sockets) sends its rate for the warm-up seconds first, unmeasured (a server that has not run the per-route lines, such as the cluster started for its turn, first gets their warm-up: each kind of request in closed loop); each latency counts from the request's scheduled departure. ⚠ marks a line that met non-2xx answers or errors.`,
       `Data: GET /v1/guests lists the account's ${"8,000+"} guests; POST /v1/guests uses a unique e-mail per request; POST /v1/reservations books 1–4 nights at random over the coming year into one 2,000-room type (a new guest each); availability and the report read the report hotel: 4 room types, 200 rooms, BAR and NRF rates, ${report.reservations.toLocaleString("en-US")} reservations over ${report.from} → ${report.to} in every status, ${report.payments.toLocaleString("en-US")} payments, ${report.refunds.toLocaleString("en-US")} refunds.`,
       `The whole run took ${Math.round(seconds)} s.`,
     ].map((n) => `- ${n}`),
