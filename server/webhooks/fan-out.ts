@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { eventFanoutCursor, events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { newId } from "@/server/ids";
 
 type Endpoint = Pick<typeof webhookEndpoints.$inferSelect, "id" | "accountId" | "livemode" | "enabledEvents" | "createdAt">;
@@ -13,20 +13,33 @@ export const fanOutBatch = 500;
 
 /**
  * Turns new events into deliveries: one per (event, endpoint of the same account and
- * environment that selects its type and existed when it happened). Events are taken with
- * FOR UPDATE SKIP LOCKED and marked fanned out in the transaction that inserts their
- * deliveries, so a crash redoes a batch whole or not at all, and two processes share the work.
+ * environment that selects its type and existed when it happened).
+ *
+ * Events are taken in (xid, id) order after a one-row cursor, and only those whose writing
+ * transaction is older than the oldest one still running (`pg_snapshot_xmin`): every such
+ * transaction has ended, so no event can still appear behind the cursor, however late it
+ * commits. The deliveries and the cursor's move are one transaction, so a crash redoes a batch
+ * whole or not at all; the cursor is taken with SKIP LOCKED, so of two processes one fans out
+ * and the other goes on to deliver. Nothing is written to the event rows themselves.
  * Disabled endpoints get their deliveries too: they wait for the endpoint to be re-enabled.
  */
 export async function fanOutEvents(db: Db, limit = fanOutBatch): Promise<{ events: number; deliveryIds: string[] }> {
   return db.transaction(async (tx) => {
+    const [cursor] = await tx.select().from(eventFanoutCursor).where(eq(eventFanoutCursor.id, 1)).for("update", { skipLocked: true });
+    // Another process holds the cursor: it is fanning out now.
+    if (!cursor) return { events: 0, deliveryIds: [] };
     const batch = await tx
-      .select({ id: events.id, accountId: events.accountId, livemode: events.livemode, type: events.type, createdAt: events.createdAt })
+      .select({ id: events.id, accountId: events.accountId, livemode: events.livemode, type: events.type, createdAt: events.createdAt, xid: events.xid })
       .from(events)
-      .where(isNull(events.fannedOutAt))
-      .orderBy(asc(events.createdAt), asc(events.id))
-      .limit(limit)
-      .for("update", { skipLocked: true });
+      .where(
+        and(
+          isNull(events.fannedOutAt),
+          sql`(${events.xid}, ${events.id}) > (${cursor.xid}::xid8, ${cursor.eventId})`,
+          sql`${events.xid} < pg_snapshot_xmin(pg_current_snapshot())`,
+        ),
+      )
+      .orderBy(asc(events.xid), asc(events.id))
+      .limit(limit);
     if (!batch.length) return { events: 0, deliveryIds: [] };
 
     const accountIds = [...new Set(batch.map((e) => e.accountId))];
@@ -65,10 +78,8 @@ export async function fanOutEvents(db: Db, limit = fanOutBatch): Promise<{ event
     for (let i = 0; i < rows.length; i += 1000) {
       inserted.push(...(await tx.insert(webhookDeliveries).values(rows.slice(i, i + 1000)).onConflictDoNothing().returning({ id: webhookDeliveries.id })));
     }
-    await tx
-      .update(events)
-      .set({ fannedOutAt: new Date() })
-      .where(inArray(events.id, batch.map((e) => e.id)));
+    const last = batch[batch.length - 1];
+    await tx.update(eventFanoutCursor).set({ xid: last.xid, eventId: last.id }).where(eq(eventFanoutCursor.id, 1));
     return { events: batch.length, deliveryIds: inserted.map((r) => r.id) };
   });
 }
