@@ -1,3 +1,4 @@
+import { isoTime } from "@/server/dates";
 import type { accounts, users } from "@/db/schema";
 import { limitsFor } from "./plans";
 
@@ -13,7 +14,7 @@ export const presentAccount = (a: typeof accounts.$inferSelect) => {
     rate_limits: { per_second: limits.perSecond, per_minute: limits.perMinute, per_day: limits.perDay },
     custom_limits: a.ratePerSecond !== null || a.ratePerMinute !== null || a.ratePerDay !== null,
     api_version: a.apiVersion,
-    created_at: a.createdAt.toISOString(),
+    created_at: isoTime(a.createdAt),
   };
 };
 
@@ -24,5 +25,5 @@ export const presentStaffUser = (u: typeof users.$inferSelect) => ({
   email: u.email,
   name: u.name,
   role: u.role,
-  created_at: u.createdAt.toISOString(),
+  created_at: isoTime(u.createdAt),
 });

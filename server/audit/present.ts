@@ -1,3 +1,4 @@
+import { isoTime } from "@/server/dates";
 import type { auditLog } from "@/db/schema";
 
 type AuditRow = typeof auditLog.$inferSelect;
@@ -21,5 +22,5 @@ export const presentAudit = (row: AuditRow) => ({
   after: row.after,
   changed: changedFields(row.before, row.after),
   livemode: row.livemode,
-  created_at: row.createdAt.toISOString(),
+  created_at: isoTime(row.createdAt),
 });

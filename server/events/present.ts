@@ -1,3 +1,4 @@
+import { isoTime } from "@/server/dates";
 import type { events } from "@/db/schema";
 
 /** The envelope exactly as the specification gives it. */
@@ -5,7 +6,7 @@ export const presentEvent = (e: typeof events.$inferSelect) => ({
   id: e.id,
   object: "event" as const,
   type: e.type,
-  created_at: e.createdAt.toISOString(),
+  created_at: isoTime(e.createdAt),
   api_version: e.apiVersion,
   livemode: e.livemode,
   property_id: e.propertyId,

@@ -1,3 +1,4 @@
+import { isoTime } from "@/server/dates";
 import type { guestPreferences, guests } from "@/db/schema";
 
 type GuestRow = typeof guests.$inferSelect;
@@ -11,8 +12,8 @@ export const presentGuest = (g: GuestRow) => ({
   last_name: g.lastName,
   email: g.email,
   phone: g.phone,
-  created_at: g.createdAt.toISOString(),
-  updated_at: g.updatedAt.toISOString(),
+  created_at: isoTime(g.createdAt),
+  updated_at: isoTime(g.updatedAt),
 });
 
 export const presentPreferences = (guest: GuestRow, p: PreferencesRow | undefined) => ({
@@ -22,5 +23,5 @@ export const presentPreferences = (guest: GuestRow, p: PreferencesRow | undefine
   allergies: p?.allergies ?? [],
   room: p?.room ?? {},
   loyalty: p?.loyalty ?? {},
-  updated_at: p ? p.updatedAt.toISOString() : null,
+  updated_at: p ? isoTime(p.updatedAt) : null,
 });

@@ -1,3 +1,4 @@
+import { isoTime, isoTimeOrNull } from "@/server/dates";
 import type { oauthClients, oauthInstalls } from "@/db/schema";
 
 type AppRow = typeof oauthClients.$inferSelect;
@@ -13,8 +14,8 @@ export const presentApp = (row: AppRow) => ({
   redirect_uris: row.redirectUris,
   scopes: row.scopes,
   has_secret: Boolean(row.secretHash),
-  created_at: row.createdAt.toISOString(),
-  updated_at: row.updatedAt.toISOString(),
+  created_at: isoTime(row.createdAt),
+  updated_at: isoTime(row.updatedAt),
 });
 
 export type PresentedApp = ReturnType<typeof presentApp>;
@@ -30,10 +31,10 @@ export const presentInstall = (
   scopes: row.scopes,
   properties: extra.properties,
   installed_by: extra.installedBy,
-  installed_at: row.createdAt.toISOString(),
-  updated_at: row.updatedAt.toISOString(),
-  last_used_at: row.lastUsedAt?.toISOString() ?? null,
-  revoked_at: row.revokedAt?.toISOString() ?? null,
+  installed_at: isoTime(row.createdAt),
+  updated_at: isoTime(row.updatedAt),
+  last_used_at: isoTimeOrNull(row.lastUsedAt),
+  revoked_at: isoTimeOrNull(row.revokedAt),
 });
 
 export type PresentedInstall = ReturnType<typeof presentInstall>;

@@ -1,3 +1,4 @@
+import { isoTime } from "@/server/dates";
 import type { payments, refunds } from "@/db/schema";
 
 export const presentPayment = (p: typeof payments.$inferSelect) => ({
@@ -19,8 +20,8 @@ export const presentPayment = (p: typeof payments.$inferSelect) => ({
         : { type: "cash" as const },
   failure_code: p.failureCode,
   failure_message: p.failureMessage,
-  created_at: p.createdAt.toISOString(),
-  updated_at: p.updatedAt.toISOString(),
+  created_at: isoTime(p.createdAt),
+  updated_at: isoTime(p.updatedAt),
 });
 
 export const presentRefund = (r: typeof refunds.$inferSelect) => ({
@@ -32,5 +33,5 @@ export const presentRefund = (r: typeof refunds.$inferSelect) => ({
   amount: { amount: r.amount, currency: r.currency },
   reason: r.reason,
   status: r.status,
-  created_at: r.createdAt.toISOString(),
+  created_at: isoTime(r.createdAt),
 });

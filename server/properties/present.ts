@@ -1,3 +1,4 @@
+import { isoTime } from "@/server/dates";
 import type { PropertyWithRooms } from "./properties";
 
 export const presentProperty = (p: PropertyWithRooms) => ({
@@ -9,6 +10,6 @@ export const presentProperty = (p: PropertyWithRooms) => ({
   currency: p.currency,
   address: p.address,
   room_count: p.roomCount,
-  created_at: p.createdAt.toISOString(),
-  updated_at: p.updatedAt.toISOString(),
+  created_at: isoTime(p.createdAt),
+  updated_at: isoTime(p.updatedAt),
 });

@@ -1,3 +1,4 @@
+import { isoTime } from "@/server/dates";
 import type { ratePlans } from "@/db/schema";
 
 export const presentRatePlan = (p: typeof ratePlans.$inferSelect) => ({
@@ -11,6 +12,6 @@ export const presentRatePlan = (p: typeof ratePlans.$inferSelect) => ({
   refundable: p.refundable,
   cancellation_deadline_hours: p.cancellationDeadlineHours,
   active: p.active,
-  created_at: p.createdAt.toISOString(),
-  updated_at: p.updatedAt.toISOString(),
+  created_at: isoTime(p.createdAt),
+  updated_at: isoTime(p.updatedAt),
 });

@@ -1,5 +1,5 @@
 import type { guests, reservations } from "@/db/schema";
-import { daysBetween } from "@/server/dates";
+import { daysBetween, isoTime, isoTimeOrNull } from "@/server/dates";
 
 export type ReservationWithGuest = { reservation: typeof reservations.$inferSelect; guest: typeof guests.$inferSelect };
 
@@ -25,10 +25,10 @@ export const presentReservation = ({ reservation: r, guest: g }: ReservationWith
   channel: r.channel as "other" | null,
   notes: r.notes,
   metadata: r.metadata,
-  cancelled_at: r.cancelledAt?.toISOString() ?? null,
+  cancelled_at: isoTimeOrNull(r.cancelledAt),
   cancellation_reason: r.cancellationReason,
-  checked_in_at: r.checkedInAt?.toISOString() ?? null,
-  checked_out_at: r.checkedOutAt?.toISOString() ?? null,
-  created_at: r.createdAt.toISOString(),
-  updated_at: r.updatedAt.toISOString(),
+  checked_in_at: isoTimeOrNull(r.checkedInAt),
+  checked_out_at: isoTimeOrNull(r.checkedOutAt),
+  created_at: isoTime(r.createdAt),
+  updated_at: isoTime(r.updatedAt),
 });

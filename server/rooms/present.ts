@@ -1,3 +1,4 @@
+import { isoTime } from "@/server/dates";
 import type { roomTypes, rooms } from "@/db/schema";
 
 export const presentRoomType = (t: typeof roomTypes.$inferSelect & { roomCount: number }) => ({
@@ -12,8 +13,8 @@ export const presentRoomType = (t: typeof roomTypes.$inferSelect & { roomCount: 
   base_occupancy: t.baseOccupancy,
   room_count: t.roomCount,
   amenities: t.amenities,
-  created_at: t.createdAt.toISOString(),
-  updated_at: t.updatedAt.toISOString(),
+  created_at: isoTime(t.createdAt),
+  updated_at: isoTime(t.updatedAt),
 });
 
 export const presentRoom = (r: typeof rooms.$inferSelect) => ({
@@ -28,6 +29,6 @@ export const presentRoom = (r: typeof rooms.$inferSelect) => ({
   occupied: r.occupied,
   out_of_order_reason: r.outOfOrderReason,
   out_of_order_until: r.outOfOrderUntil,
-  created_at: r.createdAt.toISOString(),
-  updated_at: r.updatedAt.toISOString(),
+  created_at: isoTime(r.createdAt),
+  updated_at: isoTime(r.updatedAt),
 });

@@ -1,3 +1,4 @@
+import { isoTime, isoTimeOrNull } from "@/server/dates";
 import type { webhookBackfills, webhookEndpoints } from "@/db/schema";
 import { presentEvent } from "@/server/events/present";
 import type { DeliveryWithAttempts } from "./deliveries";
@@ -19,8 +20,8 @@ export const presentEndpoint = (e: Endpoint, secret?: string) => ({
   api_version: e.apiVersion,
   status: e.status,
   disabled_reason: e.disabledReason ?? null,
-  created_at: e.createdAt.toISOString(),
-  updated_at: e.updatedAt.toISOString(),
+  created_at: isoTime(e.createdAt),
+  updated_at: isoTime(e.updatedAt),
   ...(secret ? { secret } : {}),
 });
 
@@ -35,14 +36,14 @@ export const presentDelivery = (d: DeliveryWithAttempts) => ({
   backfill_id: d.backfillId,
   status: d.status,
   attempt_count: d.attemptCount,
-  next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
-  created_at: d.createdAt.toISOString(),
-  updated_at: d.updatedAt.toISOString(),
+  next_attempt_at: isoTimeOrNull(d.nextAttemptAt),
+  created_at: isoTime(d.createdAt),
+  updated_at: isoTime(d.updatedAt),
   attempts: d.attempts.map((a) => ({
     id: a.id,
     object: "webhook_attempt" as const,
     number: a.number,
-    started_at: a.startedAt.toISOString(),
+    started_at: isoTime(a.startedAt),
     latency_ms: a.latencyMs,
     response_status: a.responseStatus,
     response_headers: a.responseHeaders,
@@ -56,14 +57,14 @@ export const presentBackfill = (b: typeof webhookBackfills.$inferSelect) => ({
   object: "backfill" as const,
   livemode: b.livemode,
   endpoint_id: b.endpointId,
-  since: b.since.toISOString(),
-  until: b.until.toISOString(),
+  since: isoTime(b.since),
+  until: isoTime(b.until),
   event_types: b.eventTypes,
   status: b.status,
   events_total: b.eventsTotal,
   events_queued: b.eventsQueued,
-  created_at: b.createdAt.toISOString(),
-  updated_at: b.updatedAt.toISOString(),
+  created_at: isoTime(b.createdAt),
+  updated_at: isoTime(b.updatedAt),
 });
 
 // The dashboard's views (developer console): the API objects plus what a person debugging needs.
@@ -71,7 +72,7 @@ export const presentBackfill = (b: typeof webhookBackfills.$inferSelect) => ({
 /** The endpoint with when it was disabled and its 24-hour health. */
 export const presentEndpointHealth = (e: Endpoint, stats: EndpointStats | undefined) => ({
   ...presentEndpoint(e),
-  disabled_at: e.disabledAt?.toISOString() ?? null,
+  disabled_at: isoTimeOrNull(e.disabledAt),
   stats: {
     attempts_24h: stats?.attempts ?? 0,
     success_rate_24h: stats?.successRate ?? null,
@@ -91,10 +92,10 @@ export const presentLogRow = (d: DeliveryLogRow) => ({
   status: d.status,
   outcome: outcomeOf(d.status, d.endpoint?.status),
   attempt_count: d.attemptCount,
-  next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
-  created_at: d.createdAt.toISOString(),
+  next_attempt_at: isoTimeOrNull(d.nextAttemptAt),
+  created_at: isoTime(d.createdAt),
   last_attempt: d.lastAttempt
-    ? { started_at: d.lastAttempt.startedAt.toISOString(), response_status: d.lastAttempt.responseStatus, latency_ms: d.lastAttempt.latencyMs, error: d.lastAttempt.error }
+    ? { started_at: isoTime(d.lastAttempt.startedAt), response_status: d.lastAttempt.responseStatus, latency_ms: d.lastAttempt.latencyMs, error: d.lastAttempt.error }
     : null,
 });
 
@@ -107,7 +108,7 @@ export const presentDeliveryDetail = ({ delivery, endpoint, event, requestBody }
   attempts: delivery.attempts.map((a) => ({
     id: a.id,
     number: a.number,
-    started_at: a.startedAt.toISOString(),
+    started_at: isoTime(a.startedAt),
     latency_ms: a.latencyMs,
     outcome: a.outcome,
     request: { method: "POST" as const, url: a.requestUrl ?? endpoint?.url ?? null, headers: a.requestHeaders ?? null, body: requestBody },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, daysBetween, nightsOf, todayIn, weekdayOf } from "@/server/dates";
+import { addDays, daysBetween, isoTime, isoTimeOrNull, nightsOf, todayIn, weekdayOf } from "@/server/dates";
 
 describe("todayIn: the property's local date decides today", () => {
   it("gives each time zone its own date for one instant", () => {
@@ -80,5 +80,41 @@ describe("date arithmetic past its caches", () => {
     expect(addDays("2026-02-28", 1)).toBe("2026-03-01");
     expect(() => addDays("2026-13-45", 1)).toThrow(RangeError);
     expect(() => addDays("2026-13-45", 1)).toThrow(RangeError);
+  });
+});
+
+describe("isoTime", () => {
+  it("writes exactly what toISOString writes, at the edges of days, leap years and its range", () => {
+    const edges = [
+      0,
+      1,
+      86_399_999,
+      Date.parse("2024-02-29T23:59:59.999Z"),
+      Date.parse("2000-02-29T00:00:00.000Z"),
+      Date.parse("2026-11-24T10:05:09.007Z"),
+      Date.parse("2026-12-31T23:59:59.990Z"),
+      Date.parse("9999-12-31T23:59:59.999Z"),
+      // Outside 1970-9999 it hands over to toISOString, whose forms differ there.
+      -1,
+      Date.parse("1969-07-20T20:17:40.000Z"),
+      Date.parse("+010000-01-01T00:00:00.000Z"),
+    ];
+    for (const ms of edges) expect(isoTime(new Date(ms)), String(ms)).toBe(new Date(ms).toISOString());
+    let seed = 7;
+    for (let i = 0; i < 20_000; i++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      const ms = Math.floor((seed / 2_147_483_648) * Date.parse("2100-01-01T00:00:00Z"));
+      expect(isoTime(new Date(ms))).toBe(new Date(ms).toISOString());
+    }
+  });
+
+  it("keeps null as null", () => {
+    expect(isoTimeOrNull(null)).toBeNull();
+    expect(isoTimeOrNull(undefined)).toBeNull();
+    expect(isoTimeOrNull(new Date(5))).toBe("1970-01-01T00:00:00.005Z");
+  });
+
+  it("throws on an invalid date, as toISOString does", () => {
+    expect(() => isoTime(new Date(NaN))).toThrow(RangeError);
   });
 });
