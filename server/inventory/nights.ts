@@ -4,6 +4,7 @@ import { inventoryNights } from "@/db/schema";
 import { anyOf, preparedQuery } from "@/server/prepared";
 import { ApiError } from "@/server/errors";
 import { daysBetween, type IsoDate } from "@/server/dates";
+import { sideBySide } from "@/server/side-by-side";
 
 /** Whether `rows` night rows are one per room type and night of [from, to): none is missing. */
 export const hasEveryNight = (rows: number, roomTypeCount: number, from: IsoDate, to: IsoDate) => rows >= roomTypeCount * daysBetween(from, to);
@@ -45,6 +46,20 @@ const nightRange = (roomTypeId: string, from: IsoDate, to: IsoDate) =>
   and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from), lt(inventoryNights.date, to));
 
 /**
+ * Every night row of a type over [from, to), locked in date order: the order in which every sale
+ * and return takes them, so that no two wait on each other crosswise.
+ */
+const lockNights = (tx: Executor, values: { type: string; from: IsoDate; to: IsoDate }) =>
+  preparedQuery(tx, "nights_lock", values, (p) =>
+    tx
+      .select({ date: inventoryNights.date })
+      .from(inventoryNights)
+      .where(nightRange(p("type") as string, p("from") as IsoDate, p("to") as IsoDate))
+      .orderBy(asc(inventoryNights.date))
+      .for("update"),
+  );
+
+/**
  * Takes `rooms` of a type off sale (as `sold` or `held`) for every night of [from, to), or none
  * at all.
  *
@@ -71,22 +86,27 @@ async function takeNights(
   await ensureNights(tx, [roomTypeId], from, to);
   const values = { type: roomTypeId, from, to, rooms };
   const range = (p: (key: string) => unknown) => nightRange(p("type") as string, p("from") as IsoDate, p("to") as IsoDate);
-  await preparedQuery(tx, "nights_lock", values, (p) =>
-    tx.select({ date: inventoryNights.date }).from(inventoryNights).where(range(p)).orderBy(asc(inventoryNights.date)).for("update"),
-  );
   const counter = inventoryNights[column];
-  const taken = await preparedQuery(tx, `nights_take_${column}`, values, (p) =>
-    tx
-      .update(inventoryNights)
-      .set({ [column]: sql`${counter} + ${p("rooms")}` })
-      .where(
-        and(
-          range(p),
-          sql`${inventoryNights.sold} + ${inventoryNights.held} + ${inventoryNights.outOfOrder} + ${p("rooms")} <= ${inventoryNights.total}`,
-        ),
-      )
-      .returning({ date: inventoryNights.date }),
-  );
+  // The lock and the increment go out together, one round trip: on the transaction's one
+  // connection PostgreSQL runs them in the order sent, so every row is locked in date order
+  // before the increment reads it, exactly as when the lock was awaited first.
+  const [locked, took] = await sideBySide([
+    lockNights(tx, values),
+    preparedQuery(tx, `nights_take_${column}`, values, (p) =>
+      tx
+        .update(inventoryNights)
+        .set({ [column]: sql`${counter} + ${p("rooms")}` })
+        .where(
+          and(
+            range(p),
+            sql`${inventoryNights.sold} + ${inventoryNights.held} + ${inventoryNights.outOfOrder} + ${p("rooms")} <= ${inventoryNights.total}`,
+          ),
+        )
+        .returning({ date: inventoryNights.date }),
+    ),
+  ]);
+  locked();
+  const taken = took();
   if (taken.length !== nights) throw refusal();
 }
 
@@ -94,10 +114,18 @@ async function takeNights(
 async function returnNights(tx: Executor, column: "sold" | "held", roomTypeId: string, from: IsoDate, to: IsoDate, rooms: number) {
   if (daysBetween(from, to) <= 0) return;
   const counter = inventoryNights[column];
-  await tx
-    .update(inventoryNights)
-    .set({ [column]: sql`greatest(${counter} - ${rooms}, 0)` })
-    .where(nightRange(roomTypeId, from, to));
+  // Locked in date order first, as a sale locks them: an UPDATE alone takes its rows in the
+  // order it finds them, and a cancellation and a sale over the same nights could deadlock
+  // (PostgreSQL broke such cycles in the race tests; each cost a retry).
+  const [locked, returned] = await sideBySide([
+    lockNights(tx, { type: roomTypeId, from, to }),
+    tx
+      .update(inventoryNights)
+      .set({ [column]: sql`greatest(${counter} - ${rooms}, 0)` })
+      .where(nightRange(roomTypeId, from, to)),
+  ]);
+  locked();
+  returned();
 }
 
 /** Sells rooms of a type for a stay (see `takeNights`), or 409 `no_availability`. */
