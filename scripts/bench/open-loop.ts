@@ -21,6 +21,8 @@ export type OpenLoopResult = {
   statuses: Record<string, number>;
   /** p50 and p99 of each kind of request in the mix, to say which one makes the tail. */
   kinds: { name: string; count: number; p50: number; p99: number }[];
+  /** Every answered request: ms from the start to its scheduled departure, its latency, its kind. */
+  timeline: [number, number, string][];
 };
 
 /** Sends `rate` requests a second for `seconds`, drawn from `mix` by weight. */
@@ -32,6 +34,7 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
     return mix[mix.length - 1];
   };
   const latencies: number[] = [];
+  const timeline: [number, number, string][] = [];
   const byKind = new Map<string, number[]>(mix.map((m) => [m.name, []]));
   const statuses: Record<string, number> = {};
   let errors = 0;
@@ -50,6 +53,7 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
         (status) => {
           const latency = performance.now() - due;
           latencies.push(latency);
+          timeline.push([Math.round(due - started), Math.round(latency * 10) / 10, name]);
           byKind.get(name)!.push(latency);
           statuses[status] = (statuses[status] ?? 0) + 1;
         },
@@ -72,6 +76,7 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
     non2xx: Object.entries(statuses).reduce((n, [code, c]) => (code.startsWith("2") ? n : n + c), 0),
     errors,
     statuses,
+    timeline,
     kinds: [...byKind].map(([name, l]) => {
       l.sort((a, b) => a - b);
       return { name, count: l.length, p50: percentile(l, 50), p99: percentile(l, 99) };

@@ -14,9 +14,12 @@
 //   BENCH_WEB_CONCURRENCY Innkeep's worker processes for the per-route lines (default 1, like the bare server)
 //   BENCH_MIXED_WORKERS   the mixed line's second Innkeep run (default: one worker per core; 0 or 1: none)
 //   BENCH_MIXED_RATE      arrival rate of the mixed open-loop line (default 500 req/s)
+//   BENCH_TRACE           a file: each measured mixed run appends one JSON line, {server, timeline:
+//                         [[ms from start to scheduled departure, latency ms, kind], …]}, to see
+//                         whether the tail is a few stalls or spread evenly
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -307,6 +310,7 @@ async function measureMixed(all: Scenario[], target: Target, server: string, fre
   const read = target.meter?.();
   const r = await openLoop(target, mix, mixedRate, options.seconds);
   const cpu = read?.();
+  if (process.env.BENCH_TRACE) appendFileSync(process.env.BENCH_TRACE, `${JSON.stringify({ server, timeline: r.timeline })}\n`);
   const bad = r.non2xx || r.errors ? ` ⚠ ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}` : ` (0 errors of ${r.sent})`;
   log(`  ${server} p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, p99.9 ${r.p999.toFixed(1)} ms${bad}`);
   // Where the two cores went: an open loop past saturation says so here before p99 does.
