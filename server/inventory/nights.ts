@@ -10,20 +10,29 @@ import { sideBySide } from "@/server/side-by-side";
 export const hasEveryNight = (rows: number, roomTypeCount: number, from: IsoDate, to: IsoDate) => rows >= roomTypeCount * daysBetween(from, to);
 
 /**
- * Makes sure a night row exists for each room type and night of [from, to), counting the
- * type's rooms (and those out of order that night) when a row is first made.
+ * How many night rows the room types have over [from, to). Started early, it shares a round trip
+ * with the reads before it; `ensureNights` then takes the count instead of asking again.
  */
-export async function ensureNights(tx: Executor, roomTypeIds: string[], from: IsoDate, to: IsoDate): Promise<void> {
-  if (!roomTypeIds.length || daysBetween(from, to) <= 0) return;
-  // Nearly always every row exists already: one index-only count spares the insert-select,
-  // which counts rooms per night.
+export async function countNights(tx: Executor, roomTypeIds: string[], from: IsoDate, to: IsoDate): Promise<number> {
   const [present] = await preparedQuery(tx, "nights_present", { types: roomTypeIds, from, to }, (p) =>
     tx
       .select({ n: count() })
       .from(inventoryNights)
       .where(and(anyOf(inventoryNights.roomTypeId, p("types")), gte(inventoryNights.date, p("from")), lt(inventoryNights.date, p("to")))),
   );
-  if (hasEveryNight(Number(present.n), roomTypeIds.length, from, to)) return;
+  return Number(present.n);
+}
+
+/**
+ * Makes sure a night row exists for each room type and night of [from, to), counting the
+ * type's rooms (and those out of order that night) when a row is first made.
+ */
+export async function ensureNights(tx: Executor, roomTypeIds: string[], from: IsoDate, to: IsoDate, counted?: Promise<number>): Promise<void> {
+  if (!roomTypeIds.length || daysBetween(from, to) <= 0) return;
+  // Nearly always every row exists already: one index-only count spares the insert-select,
+  // which counts rooms per night.
+  const present = await (counted ?? countNights(tx, roomTypeIds, from, to));
+  if (hasEveryNight(present, roomTypeIds.length, from, to)) return;
   await tx.execute(sql`
     insert into inventory_nights (room_type_id, date, account_id, livemode, property_id, total, out_of_order)
     select rt.id, d::date, rt.account_id, rt.livemode, rt.property_id,
@@ -78,12 +87,13 @@ async function takeNights(
   to: IsoDate,
   rooms: number,
   refusal: () => ApiError,
+  counted?: Promise<number>,
 ) {
   const nights = daysBetween(from, to);
   // Every row must exist before any is locked: locking the rows there are, making the missing
   // ones and locking again would hold a set that is not a prefix in date order, and two sales
   // could then wait on each other crosswise (a deadlock the race tests met).
-  await ensureNights(tx, [roomTypeId], from, to);
+  await ensureNights(tx, [roomTypeId], from, to, counted);
   const values = { type: roomTypeId, from, to, rooms };
   const range = (p: (key: string) => unknown) => nightRange(p("type") as string, p("from") as IsoDate, p("to") as IsoDate);
   const counter = inventoryNights[column];
@@ -128,8 +138,11 @@ async function returnNights(tx: Executor, column: "sold" | "held", roomTypeId: s
   returned();
 }
 
-/** Sells rooms of a type for a stay (see `takeNights`), or 409 `no_availability`. */
-export const sellNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms = 1) =>
+/**
+ * Sells rooms of a type for a stay (see `takeNights`), or 409 `no_availability`. `counted`: the
+ * range's night rows as `countNights` found them earlier in this transaction.
+ */
+export const sellNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: IsoDate, rooms = 1, counted?: Promise<number>) =>
   takeNights(
     tx,
     "sold",
@@ -138,6 +151,7 @@ export const sellNights = (tx: Executor, roomTypeId: string, from: IsoDate, to: 
     to,
     rooms,
     () => new ApiError("no_availability", "No room of this type is available for every night of the stay.", { param: "room_type_id" }),
+    counted,
   );
 
 /** Gives nights back to sale (cancellation, modification, no-show, early departure). */

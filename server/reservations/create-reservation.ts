@@ -6,7 +6,7 @@ import { insertGuestIfNew } from "@/server/guests/guests";
 import { newId } from "@/server/ids";
 import { insertRows } from "@/server/prepared";
 import { presentInventoryRange } from "@/server/inventory/events";
-import { sellNights } from "@/server/inventory/nights";
+import { countNights, sellNights } from "@/server/inventory/nights";
 import { tenantValues, type Ctx } from "@/server/tenancy";
 import { sideBySide } from "@/server/side-by-side";
 import { inTransaction } from "@/server/transactions";
@@ -36,9 +36,13 @@ export async function createReservation({ db, tenant, input }: Ctx & { input: Re
       adults: input.adults,
       children: input.children,
     };
-    const { property, roomType, plan, quote } = await checkAndQuote(tx, tenant, stay);
+    const checked = checkAndQuote(tx, tenant, stay);
+    // Sent behind the checks, in their round trip: a count of rows, and used only once they pass.
+    const counted = countNights(tx, [stay.roomTypeId], stay.checkIn, stay.checkOut);
+    counted.catch(() => {}); // Awaited by the sale; a failed check must not leave it unhandled.
+    const { property, roomType, plan, quote } = await checked;
     const id = newId("reservation");
-    await sellNights(tx, roomType.id, stay.checkIn, stay.checkOut);
+    await sellNights(tx, roomType.id, stay.checkIn, stay.checkOut, 1, counted);
     // Once the nights are locked, the guest and the folio go out together: two round trips
     // instead of four. Not sooner: a booking must hold its nights before it may wait on another
     // booking's uncommitted guest of the same e-mail, or each could hold what the other waits for.
