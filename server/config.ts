@@ -12,6 +12,8 @@ const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATABASE_URL: z.string().url().optional(),
+  /** Connections each server process keeps to PostgreSQL (each cluster worker has its own pool). */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   DATA_DIR: z.string().default(".data"),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   REDIS_URL: z.string().url().optional(),

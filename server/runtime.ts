@@ -15,7 +15,7 @@ import { embeddedLockRefusal, tryAcquireLock } from "./process/lock";
 export function getDatabase(): Promise<Database> {
   const config = getConfig();
   return processDatabase(async () => {
-    if (config.DATABASE_URL) return openDatabase({ url: config.DATABASE_URL });
+    if (config.DATABASE_URL) return openDatabase({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX });
     holdEmbeddedDatabase(config);
     return openDatabase({ dataDir: pgliteDir(config) });
   });
