@@ -33,9 +33,7 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
     for (const m of mix) if ((r -= m.weight) < 0) return m;
     return mix[mix.length - 1];
   };
-  const latencies: number[] = [];
   const timeline: [number, number, string][] = [];
-  const byKind = new Map<string, number[]>(mix.map((m) => [m.name, []]));
   const statuses: Record<string, number> = {};
   let errors = 0;
   const count = Math.round(rate * seconds);
@@ -51,10 +49,7 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
     inFlight.push(
       send(agent, target, request).then(
         (status) => {
-          const latency = performance.now() - due;
-          latencies.push(latency);
-          timeline.push([Math.round(due - started), Math.round(latency * 10) / 10, name]);
-          byKind.get(name)!.push(latency);
+          timeline.push([due - started, performance.now() - due, name]);
           statuses[status] = (statuses[status] ?? 0) + 1;
         },
         () => {
@@ -65,7 +60,8 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
   }
   await Promise.all(inFlight);
   agent.destroy();
-  latencies.sort((a, b) => a - b);
+  const sorted = (of: (typeof timeline)[number][]) => of.map(([, latency]) => latency).sort((a, b) => a - b);
+  const latencies = sorted(timeline);
   return {
     rate,
     seconds,
@@ -77,8 +73,8 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
     errors,
     statuses,
     timeline,
-    kinds: [...byKind].map(([name, l]) => {
-      l.sort((a, b) => a - b);
+    kinds: mix.map(({ name }) => {
+      const l = sorted(timeline.filter(([, , kind]) => kind === name));
       return { name, count: l.length, p50: percentile(l, 50), p99: percentile(l, 99) };
     }),
   };

@@ -310,7 +310,10 @@ async function measureMixed(all: Scenario[], target: Target, server: string, fre
   const read = target.meter?.();
   const r = await openLoop(target, mix, mixedRate, options.seconds);
   const cpu = read?.();
-  if (process.env.BENCH_TRACE) appendFileSync(process.env.BENCH_TRACE, `${JSON.stringify({ server, timeline: r.timeline })}\n`);
+  if (process.env.BENCH_TRACE) {
+    const timeline = r.timeline.map(([at, latency, kind]) => [Math.round(at), Math.round(latency * 10) / 10, kind]);
+    appendFileSync(process.env.BENCH_TRACE, `${JSON.stringify({ server, timeline })}\n`);
+  }
   const bad = r.non2xx || r.errors ? ` ⚠ ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}` : ` (0 errors of ${r.sent})`;
   log(`  ${server} p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, p99.9 ${r.p999.toFixed(1)} ms${bad}`);
   // Where the two cores went: an open loop past saturation says so here before p99 does.

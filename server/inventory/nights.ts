@@ -54,19 +54,25 @@ export async function ensureNights(tx: Executor, roomTypeIds: string[], from: Is
 const nightRange = (roomTypeId: string, from: IsoDate, to: IsoDate) =>
   and(eq(inventoryNights.roomTypeId, roomTypeId), gte(inventoryNights.date, from), lt(inventoryNights.date, to));
 
+/** The night range of a prepared statement's `type`, `from` and `to` placeholders. */
+const nightRangeOf = (p: (key: string) => unknown) => nightRange(p("type") as string, p("from") as IsoDate, p("to") as IsoDate);
+
 /**
- * Every night row of a type over [from, to), locked in date order: the order in which every sale
- * and return takes them, so that no two wait on each other crosswise.
+ * Runs `write` on a type's night rows over [from, to) once they are locked in date order: the
+ * order in which every sale and return takes them, so that no two wait on each other crosswise.
+ * The lock and the write go out together, one round trip: on the transaction's one connection
+ * PostgreSQL runs them in the order sent, so every row is locked before the write reads it,
+ * exactly as when the lock was awaited first.
  */
-const lockNights = (tx: Executor, values: { type: string; from: IsoDate; to: IsoDate }) =>
-  preparedQuery(tx, "nights_lock", values, (p) =>
-    tx
-      .select({ date: inventoryNights.date })
-      .from(inventoryNights)
-      .where(nightRange(p("type") as string, p("from") as IsoDate, p("to") as IsoDate))
-      .orderBy(asc(inventoryNights.date))
-      .for("update"),
+async function withNightsLocked<T>(tx: Executor, values: { type: string; from: IsoDate; to: IsoDate }, write: () => Promise<T>): Promise<T> {
+  // Sent first: `write` is only started after it, whatever its query does when built.
+  const lock = preparedQuery(tx, "nights_lock", values, (p) =>
+    tx.select({ date: inventoryNights.date }).from(inventoryNights).where(nightRangeOf(p)).orderBy(asc(inventoryNights.date)).for("update"),
   );
+  const [locked, written] = await sideBySide([lock, write()]);
+  locked();
+  return written();
+}
 
 /**
  * Takes `rooms` of a type off sale (as `sold` or `held`) for every night of [from, to), or none
@@ -95,28 +101,21 @@ async function takeNights(
   // could then wait on each other crosswise (a deadlock the race tests met).
   await ensureNights(tx, [roomTypeId], from, to, counted);
   const values = { type: roomTypeId, from, to, rooms };
-  const range = (p: (key: string) => unknown) => nightRange(p("type") as string, p("from") as IsoDate, p("to") as IsoDate);
   const counter = inventoryNights[column];
-  // The lock and the increment go out together, one round trip: on the transaction's one
-  // connection PostgreSQL runs them in the order sent, so every row is locked in date order
-  // before the increment reads it, exactly as when the lock was awaited first.
-  const [locked, took] = await sideBySide([
-    lockNights(tx, values),
+  const taken = await withNightsLocked(tx, values, () =>
     preparedQuery(tx, `nights_take_${column}`, values, (p) =>
       tx
         .update(inventoryNights)
         .set({ [column]: sql`${counter} + ${p("rooms")}` })
         .where(
           and(
-            range(p),
+            nightRangeOf(p),
             sql`${inventoryNights.sold} + ${inventoryNights.held} + ${inventoryNights.outOfOrder} + ${p("rooms")} <= ${inventoryNights.total}`,
           ),
         )
         .returning({ date: inventoryNights.date }),
     ),
-  ]);
-  locked();
-  const taken = took();
+  );
   if (taken.length !== nights) throw refusal();
 }
 
@@ -127,15 +126,12 @@ async function returnNights(tx: Executor, column: "sold" | "held", roomTypeId: s
   // Locked in date order first, as a sale locks them: an UPDATE alone takes its rows in the
   // order it finds them, and a cancellation and a sale over the same nights could deadlock
   // (PostgreSQL broke such cycles in the race tests; each cost a retry).
-  const [locked, returned] = await sideBySide([
-    lockNights(tx, { type: roomTypeId, from, to }),
-    tx
+  await withNightsLocked(tx, { type: roomTypeId, from, to }, async () => {
+    await tx
       .update(inventoryNights)
       .set({ [column]: sql`greatest(${counter} - ${rooms}, 0)` })
-      .where(nightRange(roomTypeId, from, to)),
-  ]);
-  locked();
-  returned();
+      .where(nightRange(roomTypeId, from, to));
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import { seedDemo } from "@/server/accounts/seed-demo";
 import { seedPassword } from "@/server/cli/db";
 import { getConfig, isProduction } from "@/server/config";
 import { logger } from "@/server/observability/logger";
+import { RateLimiter } from "@/server/http/rate-limit";
 import { getDatabase } from "@/server/runtime";
 import { dashboardThreadFile, DashboardStartError, startDashboardThread, type Dashboard } from "./dashboard";
 import { serveRateCounters } from "./rate-counters";
@@ -31,12 +32,14 @@ export function clusterSize(): number {
 export async function runPrimary(workers: number): Promise<void> {
   const config = getConfig();
   checkStartupConfig(config);
-  if (!config.REDIS_URL) serveRateCounters();
+  // Without Redis the workers' counters live here, and the dashboard's thread reads them here too.
+  const counters = config.REDIS_URL ? undefined : new RateLimiter("memory");
+  if (counters) serveRateCounters(counters);
 
   const hostname = ["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST;
   const threadFile = config.INNKEEP_API_ONLY ? undefined : dashboardThreadFile();
-  // Only workers can ask the cluster's counter store: the dashboard's usage questions go to one of them.
-  const usage = askingOver(
+  // With Redis only the workers hold a client: the dashboard's usage questions go to one of them.
+  const usage = counters ?? askingOver(
     (question) => {
       const worker = Object.values(cluster.workers ?? {}).find((w) => w && !w.isDead() && w.isConnected());
       if (!worker) throw new Error("No worker is running to read the API's usage.");

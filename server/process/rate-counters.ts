@@ -5,8 +5,9 @@
 // the N-worker bench line (docs/decisions.md).
 import cluster from "node:cluster";
 import type { RateLimits } from "@/server/accounts/plans";
-import { RateLimiter, unlimitedState, type RateCounter, type RateState } from "@/server/http/rate-limit";
+import { unlimitedState, type RateCounter, type RateState } from "@/server/http/rate-limit";
 import { logger } from "@/server/observability/logger";
+import { askOver } from "./ask-over";
 import { fromWire, toWire, type Usage, type WireUsage } from "./usage-bridge";
 
 export type Ask = { innkeep: "rate"; id: number; op: "consume" | "peek"; key: string; limits: RateLimits; now: number };
@@ -25,8 +26,8 @@ export async function answerRateAsk({ id, op, key, limits, now }: Ask, counters:
   }
 }
 
-/** In the primary: counts and reads for every worker, in this process's memory. */
-export function serveRateCounters(counters: RateCounter = new RateLimiter("memory")): void {
+/** In the primary: counts and reads for every worker with `counters` (the primary's in-memory RateLimiter). */
+export function serveRateCounters(counters: RateCounter): void {
   cluster.on("message", (worker, message: unknown) => {
     if (!isAsk(message)) return;
     void answerRateAsk(message, counters).then((reply) => worker.isConnected() && worker.send(reply));
@@ -38,45 +39,23 @@ export function serveRateCounters(counters: RateCounter = new RateLimiter("memor
  * primary is gone or stuck), a request is served, as when Redis is down, and the failure logged.
  */
 export class PrimaryCounters implements RateCounter {
-  private next = 0;
-  private readonly waiting = new Map<number, (reply: Reply) => void>();
+  private readonly ask: (send: (id: number) => void) => Promise<Reply>;
 
   /** `send` reaches the primary and `subscribe` hears its replies: the worker's IPC channel unless told otherwise (tests). */
   constructor(
     private readonly send: (ask: Ask) => void = (ask) => process.send!(ask),
     subscribe: (onMessage: (message: unknown) => void) => void = (on) => process.on("message", on),
   ) {
-    subscribe((message) => {
-      if (isReply(message)) this.waiting.get(message.id)?.(message);
-    });
+    this.ask = askOver(subscribe, isReply, "The cluster's rate-limit counters did not answer within 2 s.");
   }
 
-  private ask(op: Ask["op"], key: string, limits: RateLimits, now: number): Promise<Reply> {
-    const id = ++this.next;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        reject(new Error("The cluster's rate-limit counters did not answer within 2 s."));
-      }, 2_000);
-      this.waiting.set(id, (reply) => {
-        clearTimeout(timer);
-        this.waiting.delete(id);
-        if (reply.error !== undefined) reject(new Error(reply.error));
-        else resolve(reply);
-      });
-      try {
-        this.send({ innkeep: "rate", id, op, key, limits, now });
-      } catch (error) {
-        clearTimeout(timer);
-        this.waiting.delete(id);
-        reject(error);
-      }
-    });
+  private question(op: Ask["op"], key: string, limits: RateLimits, now: number): Promise<Reply> {
+    return this.ask((id) => this.send({ innkeep: "rate", id, op, key, limits, now }));
   }
 
   async consume(key: string, limits: RateLimits, now = Date.now()): Promise<RateState> {
     try {
-      return (await this.ask("consume", key, limits, now)).state!;
+      return (await this.question("consume", key, limits, now)).state!;
     } catch (error) {
       logger.error({ err: error }, "rate limiter store unavailable");
       return unlimitedState(limits, now);
@@ -84,6 +63,6 @@ export class PrimaryCounters implements RateCounter {
   }
 
   async peek(key: string, limits: RateLimits, now = Date.now()): Promise<Usage> {
-    return fromWire((await this.ask("peek", key, limits, now)).usage!);
+    return fromWire((await this.question("peek", key, limits, now)).usage!);
   }
 }

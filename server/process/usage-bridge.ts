@@ -1,10 +1,11 @@
 // The settings page's API usage, read where the counters are. The dashboard runs in its own
 // thread (and in a cluster, in the primary process), while /v1 counts requests in the listener's
-// thread or, across workers, in the primary's cluster store that only workers can ask. So the
-// dashboard asks its parent thread, which reads its own limiter or asks a worker over IPC.
+// thread or, across workers, in the primary (or in Redis). So the dashboard asks its parent
+// thread, which reads its own limiter, the primary's counters, or with Redis asks a worker.
 import type { MessagePort } from "node:worker_threads";
 import type { RateLimits } from "@/server/accounts/plans";
 import type { RateCounter } from "@/server/http/rate-limit";
+import { askOver } from "./ask-over";
 
 export type Usage = Awaited<ReturnType<RateCounter["peek"]>>;
 /** What reads usage: a RateLimiter, or a bridge to the one that counts. */
@@ -37,33 +38,12 @@ export async function answerUsage(question: Question, source: UsageSource): Prom
  * the question, `subscribe` delivers every incoming message. Unanswered within 2 s: an error.
  */
 export function askingOver(send: (q: Question) => void, subscribe: (onMessage: (m: unknown) => void) => void): UsageSource {
-  let next = 0;
-  const waiting = new Map<number, (a: Answer) => void>();
-  subscribe((m) => {
-    if (isUsageAnswer(m)) waiting.get(m.id)?.(m);
-  });
+  const ask = askOver(subscribe, isUsageAnswer, "The API's rate-limit counters did not answer within 2 s.");
   return {
-    peek(key, limits, now = Date.now()) {
-      const id = ++next;
-      return new Promise<Usage>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiting.delete(id);
-          reject(new Error("The API's rate-limit counters did not answer within 2 s."));
-        }, 2_000);
-        waiting.set(id, (a) => {
-          clearTimeout(timer);
-          waiting.delete(id);
-          if (a.usage) resolve(fromWire(a.usage));
-          else reject(new Error(a.error ?? "The API's rate-limit counters could not be read."));
-        });
-        try {
-          send({ innkeep: "usage", id, key, limits, now });
-        } catch (error) {
-          clearTimeout(timer);
-          waiting.delete(id);
-          reject(error);
-        }
-      });
+    async peek(key, limits, now = Date.now()) {
+      const { usage } = await ask((id) => send({ innkeep: "usage", id, key, limits, now }));
+      if (!usage) throw new Error("The API's rate-limit counters could not be read.");
+      return fromWire(usage);
     },
   };
 }

@@ -8,6 +8,9 @@ type Endpoint = Pick<typeof webhookEndpoints.$inferSelect, "id" | "accountId" | 
 /** Whether an endpoint's selector takes an event type. */
 export const selects = (enabledEvents: readonly string[], type: string) => enabledEvents.includes("*") || enabledEvents.includes(type);
 
+/** The cursor's one row. */
+const cursorRow = eq(eventFanoutCursor.id, 1);
+
 /** Events fanned out per transaction. */
 export const fanOutBatch = 500;
 
@@ -25,7 +28,7 @@ export const fanOutBatch = 500;
  */
 export async function fanOutEvents(db: Db, limit = fanOutBatch): Promise<{ events: number; deliveryIds: string[] }> {
   return db.transaction(async (tx) => {
-    const [cursor] = await tx.select().from(eventFanoutCursor).where(eq(eventFanoutCursor.id, 1)).for("update", { skipLocked: true });
+    const [cursor] = await tx.select().from(eventFanoutCursor).where(cursorRow).for("update", { skipLocked: true });
     // Another process holds the cursor: it is fanning out now.
     if (!cursor) return { events: 0, deliveryIds: [] };
     const batch = await tx
@@ -79,7 +82,7 @@ export async function fanOutEvents(db: Db, limit = fanOutBatch): Promise<{ event
       inserted.push(...(await tx.insert(webhookDeliveries).values(rows.slice(i, i + 1000)).onConflictDoNothing().returning({ id: webhookDeliveries.id })));
     }
     const last = batch[batch.length - 1];
-    await tx.update(eventFanoutCursor).set({ xid: last.xid, eventId: last.id }).where(eq(eventFanoutCursor.id, 1));
+    await tx.update(eventFanoutCursor).set({ xid: last.xid, eventId: last.id }).where(cursorRow);
     return { events: batch.length, deliveryIds: inserted.map((r) => r.id) };
   });
 }
