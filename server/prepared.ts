@@ -1,6 +1,63 @@
-import { sql, type SQL } from "drizzle-orm";
+import { Column, is, noopDecoder, sql, SQL, Subquery } from "drizzle-orm";
 import { PgTransaction, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
+
+type Decoder = { mapFromDriverValue(value: unknown): unknown };
+type SelectedField = { path: string[]; field: unknown };
+
+/** The decoder drizzle's own row mapping picks for a selected field (drizzle-orm/utils, mapResultRow). */
+function decoderOf(field: unknown): Decoder {
+  // `decoder` is internal to drizzle's types, hence the casts.
+  type Decoded = { decoder: Decoder };
+  if (is(field, Column)) return field;
+  if (is(field, SQL)) return (field as unknown as Decoded).decoder;
+  if (is(field, Subquery)) return (field as unknown as { _: { sql: Decoded } })._.sql.decoder;
+  return (field as { sql: Decoded }).sql.decoder;
+}
+
+/** Text, integer, boolean columns and plain `sql` keep the driver's value: no call needed. */
+const passesThrough = (decoder: Decoder) =>
+  decoder.mapFromDriverValue === Column.prototype.mapFromDriverValue || decoder.mapFromDriverValue === noopDecoder.mapFromDriverValue;
+
+/**
+ * Maps a statement's rows (arrays, in the order of its fields) to objects as drizzle's
+ * `mapResultRow` does, with what drizzle works out per row and per column (which decoder, the
+ * field's path) worked out once per statement: on a list of 240 rates that was two thirds of
+ * the mapping's time. Only for flat rows (no joined objects, whose nulling drizzle decides per
+ * row); `undefined` leaves the rest to drizzle.
+ */
+export function compileRowMapper(fields: SelectedField[]): ((rows: unknown[][]) => Record<string, unknown>[]) | undefined {
+  if (!fields.length || fields.some((f) => f.path.length !== 1)) return undefined;
+  const keys = fields.map((f) => f.path[0]);
+  const decoders = fields.map((f) => {
+    const decoder = decoderOf(f.field);
+    return passesThrough(decoder) ? null : decoder;
+  });
+  const mapRow = (row: unknown[]) => {
+    const result: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) {
+      const value = row[i];
+      const decoder = decoders[i];
+      result[keys[i]] = value === null ? null : decoder ? decoder.mapFromDriverValue(value) : value;
+    }
+    return result;
+  };
+  return (rows) => rows.map(mapRow);
+}
+
+/**
+ * Gives a freshly prepared statement the compiled mapping. Both drivers' prepared queries call
+ * `customResultMapper(rows)` with the rows as arrays when it is set (drizzle's relational
+ * queries set it for their own rows; a statement that has one keeps it).
+ */
+function withCompiledRows<S>(statement: S): S {
+  const target = statement as { fields?: SelectedField[]; customResultMapper?: unknown };
+  if (target.fields && !target.customResultMapper) {
+    const mapper = compileRowMapper(target.fields);
+    if (mapper) target.customResultMapper = mapper;
+  }
+  return statement;
+}
 
 const statements = new WeakMap<Executor, Map<string, unknown>>();
 
@@ -60,7 +117,7 @@ export function preparedQuery<R>(
   values: Record<string, unknown>,
   build: (p: (key: string) => Placeholder) => Query<R>,
 ): Promise<R> {
-  const make = () => build((key) => sql.placeholder(key)).prepare(name);
+  const make = () => withCompiledRows(build((key) => sql.placeholder(key)).prepare(name));
   return (outsideTransaction(db) ? prepared(db, name, make) : inTransaction(db, name, make)).execute(values);
 }
 

@@ -1,0 +1,73 @@
+import { count, eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { describe, expect, it } from "vitest";
+import { dailyRates, guests, reservations } from "@/db/schema";
+import { compileRowMapper } from "@/server/prepared";
+
+// drizzle's own row mapping: exported by drizzle-orm/utils at run time, not in its types.
+const { mapResultRow } = (await import("drizzle-orm/utils" as string)) as { mapResultRow(fields: unknown, row: unknown[], joins: unknown): unknown };
+
+// Statements are only built and prepared here, never sent: the client never connects.
+const db = drizzle(postgres("postgres://nobody@127.0.0.1:1/none"));
+type Fields = Parameters<typeof compileRowMapper>[0];
+const fieldsOf = (query: { prepare(name: string): unknown }) => (query.prepare("rows_test") as unknown as { fields: Fields }).fields;
+
+/** The compiled mapping must give exactly what drizzle's own does, row for row. */
+function expectSameAsDrizzle(fields: Fields, rows: unknown[][]) {
+  const mapper = compileRowMapper(fields);
+  expect(mapper).toBeDefined();
+  const ours = mapper!(rows);
+  const theirs = rows.map((row) => mapResultRow(fields, row, undefined));
+  expect(ours).toEqual(theirs);
+  // toEqual treats a missing key like an undefined one; the keys and their order must match too.
+  ours.forEach((row, i) => expect(Object.keys(row)).toEqual(Object.keys(theirs[i] as object)));
+  return ours;
+}
+
+describe("compiled row mapping of prepared statements", () => {
+  it("maps a rates read like drizzle (text, date, integers, booleans)", () => {
+    const query = db
+      .select({
+        ratePlanId: dailyRates.ratePlanId,
+        roomTypeId: dailyRates.roomTypeId,
+        date: dailyRates.date,
+        amount: dailyRates.amount,
+        minStay: dailyRates.minStay,
+        closedToArrival: dailyRates.closedToArrival,
+        stopSell: dailyRates.stopSell,
+      })
+      .from(dailyRates);
+    const [row] = expectSameAsDrizzle(fieldsOf(query), [
+      ["rp_1", "rt_1", "2026-12-01", 12000, 1, false, true],
+      ["rp_1", "rt_2", "2026-12-02", 0, 3, true, false],
+    ]);
+    expect(row).toEqual({ ratePlanId: "rp_1", roomTypeId: "rt_1", date: "2026-12-01", amount: 12000, minStay: 1, closedToArrival: false, stopSell: true });
+  });
+
+  it("decodes timestamps, JSON and nulls of a whole table's row like drizzle", () => {
+    const fields = fieldsOf(db.select().from(reservations));
+    const row = fields.map(({ path: [key] }) =>
+      key.endsWith("At") ? "2026-11-25 10:11:12.345+00" : key === "nightly" ? '[{"date":"2026-12-01","amount":100}]' : key === "metadata" ? '{"a":"b"}' : key === "notes" ? null : `${key}-value`,
+    );
+    const [mapped] = expectSameAsDrizzle(fields, [row]);
+    expect(mapped.createdAt).toEqual(new Date("2026-11-25T10:11:12.345Z"));
+    expect(mapped.notes).toBeNull();
+  });
+
+  it("maps computed columns (count, sql with and without a decoder) and RETURNING rows", () => {
+    const counted = db
+      .select({ n: count(), upper: sql<string>`upper(${guests.email})`, doubled: sql<number>`2`.mapWith(Number) })
+      .from(guests)
+      .where(eq(guests.id, sql.placeholder("id")));
+    const [row] = expectSameAsDrizzle(fieldsOf(counted), [["7", "A@B.C", "4"]]);
+    expect(row).toEqual({ n: 7, upper: "A@B.C", doubled: 4 });
+    const returning = db.update(guests).set({ phone: sql`${sql.placeholder("phone")}` }).returning({ id: guests.id, updatedAt: guests.updatedAt });
+    expectSameAsDrizzle(fieldsOf(returning), [["gst_1", "2026-11-25 10:11:12.345+00"]]);
+  });
+
+  it("leaves joined rows, whose objects drizzle nulls per row, to drizzle", () => {
+    const joined = db.select({ reservation: reservations, guest: guests }).from(reservations).leftJoin(guests, eq(guests.id, reservations.guestId));
+    expect(compileRowMapper(fieldsOf(joined))).toBeUndefined();
+  });
+});
