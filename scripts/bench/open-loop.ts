@@ -19,6 +19,8 @@ export type OpenLoopResult = {
   non2xx: number;
   errors: number;
   statuses: Record<string, number>;
+  /** The first few failures, each as "kind: 409 no_availability" or "kind: ECONNRESET", to say what went wrong. */
+  failures: string[];
   /** p50 and p99 of each kind of request in the mix, to say which one makes the tail. */
   kinds: { name: string; count: number; p50: number; p99: number }[];
   /** Every answered request: ms from the start to its scheduled departure, its latency, its kind. */
@@ -35,6 +37,8 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
   };
   const timeline: [number, number, string][] = [];
   const statuses: Record<string, number> = {};
+  const failures: string[] = [];
+  const noteFailure = (line: string) => failures.length < maxFailuresKept && failures.push(line);
   let errors = 0;
   const count = Math.round(rate * seconds);
   const started = performance.now();
@@ -48,12 +52,14 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
     const { name, request } = pick();
     inFlight.push(
       send(agent, target, request).then(
-        (status) => {
+        ({ status, code }) => {
           timeline.push([due - started, performance.now() - due, name]);
           statuses[status] = (statuses[status] ?? 0) + 1;
+          if (status < 200 || status > 299) noteFailure(`${name}: ${status}${code ? ` ${code}` : ""}`);
         },
-        () => {
+        (error: NodeJS.ErrnoException) => {
           errors++;
+          noteFailure(`${name}: ${error.code ?? error.name}${error.message ? ` (${error.message})` : ""}`);
         },
       ),
     );
@@ -72,6 +78,7 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
     non2xx: Object.entries(statuses).reduce((n, [code, c]) => (code.startsWith("2") ? n : n + c), 0),
     errors,
     statuses,
+    failures,
     timeline,
     kinds: mix.map(({ name }) => {
       const l = sorted(timeline.filter(([, , kind]) => kind === name));
@@ -80,12 +87,15 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
   };
 }
 
+const maxFailuresKept = 5;
+
 /**
- * One request through node:http, answering its status once the whole body is read. Not fetch: its
+ * One request through node:http, answering its status once the whole body is read, and for an
+ * answer outside 2xx the contract's error code from its body. Not fetch: its
  * WHATWG streams cost the load generator, which shares the machine's two cores with both servers,
  * about twice the CPU per request.
  */
-function send(agent: http.Agent, target: Target, request: RequestSpec): Promise<number> {
+function send(agent: http.Agent, target: Target, request: RequestSpec): Promise<{ status: number; code?: string }> {
   const body = request.body ? JSON.stringify(request.body()) : undefined;
   const headers = { ...headersFor(request, target), ...(body === undefined ? {} : { "content-length": String(Buffer.byteLength(body)) }) };
   return new Promise((resolve, reject) => {
@@ -93,12 +103,25 @@ function send(agent: http.Agent, target: Target, request: RequestSpec): Promise<
       `${target.url}${request.path()}`,
       { method: request.method, headers, agent, signal: AbortSignal.timeout(10_000) },
       (res) => {
-        res.on("data", () => {});
-        res.on("end", () => resolve(res.statusCode ?? 0));
+        const status = res.statusCode ?? 0;
+        const ok = status >= 200 && status <= 299;
+        let text = "";
+        res.on("data", (chunk: Buffer) => {
+          if (!ok && text.length < 4096) text += chunk.toString();
+        });
+        res.on("end", () => resolve(ok ? { status } : { status, code: errorCode(text) }));
         res.on("error", reject);
       },
     );
     req.on("error", reject);
     req.end(body);
   });
+}
+
+function errorCode(body: string): string | undefined {
+  try {
+    return (JSON.parse(body) as { error?: { code?: string } }).error?.code;
+  } catch {
+    return body ? body.slice(0, 80) : undefined;
+  }
 }

@@ -316,12 +316,17 @@ async function measureMixed(all: Scenario[], target: Target, server: string, fre
   }
   const bad = r.non2xx || r.errors ? ` ⚠ ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}` : ` (0 errors of ${r.sent})`;
   log(`  ${server} p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, p99.9 ${r.p999.toFixed(1)} ms${bad}`);
+  if (r.failures.length) {
+    log(`  ${server}, the first failures: ${r.failures.join("; ")}`);
+    mixedFailures.push(`${server}: ${r.failures.join("; ")}${r.non2xx + r.errors > r.failures.length ? " …" : ""}`);
+  }
   // Where the two cores went: an open loop past saturation says so here before p99 does.
   if (cpu) mixedCpu.push(`${server}: server ${share(cpu.server, cpu.wall)}, PostgreSQL ${share(cpu.postgres, cpu.wall)}, load generator ${share(cpu.loadGenerator, cpu.wall)}`);
   mixedKinds.push(`${server}: ${r.kinds.map((k) => `${k.name} ${k.p50.toFixed(1)}/${k.p99.toFixed(1)}`).join(", ")}`);
   return { route: mixedRoute, server, cells: { rps: `${mixedRate} offered${bad}`, p50: r.p50.toFixed(1), p99: `${r.p99.toFixed(1)} (p99.9 ${r.p999.toFixed(1)})` } };
 }
 const mixedCpu: string[] = [];
+const mixedFailures: string[] = [];
 const mixedKinds: string[] = [];
 type StartFigure = { what: string; value: string };
 const mb = (value: number | undefined) => (value === undefined ? "—" : `${Math.round(value)} MB`);
@@ -488,6 +493,7 @@ async function main() {
       ...notes,
       ...(mixedCpu.length ? [`CPU during the mixed line (share of one core; the machine has ${os.cpus().length}): ${mixedCpu.join("; ")}.`] : []),
       ...(mixedKinds.length ? [`The mixed line per kind of request, p50/p99 ms: ${mixedKinds.join("; ")}.`] : []),
+      ...(mixedFailures.length ? [`What failed in the mixed line (the first few of each server): ${mixedFailures.join(". ")}.`] : []),
       `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; 1-minute load average ${load1.toFixed(1)} before the run and ${os.loadavg()[0].toFixed(1)} at its end (anything above ${cpus.length} means other work shared the cores). Node ${process.version}, ${database.version} on ${new URL(adminUrl).host} (${pgSettings}); code at ${gitDescription()}.`,
       `Innkeep: \`NODE_ENV=production node dist/server.mjs\` (what \`npm start\` runs), ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; ${webConcurrency === 1 ? "one worker (WEB_CONCURRENCY=1)" : `WEB_CONCURRENCY=${webConcurrency}`} for the per-route lines (the mixed line also with ${mixedWorkers}), Next in its own thread; the API key is looked up once a second (credential cache), every request counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
       `Bare: \`scripts/bench/bare-server.ts\`, node:http + postgres.js, pool of 10, ${barePrepared ? "statements prepared (postgres.js's default; drizzle's are unnamed, and postgres.js sends each one with parameters as two round trips, Describe then Execute)" : "⚠ statements unprepared (BENCH_BARE_PREPARE=0), as drizzle sends them"}; the same SQL statements and transactions as the Innkeep services, and nothing else: no auth, no rate limit, no idempotency, no validation beyond JSON.parse.`,
