@@ -2,7 +2,7 @@ import { count, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { dailyRates, guests, reservations } from "@/db/schema";
+import { dailyRates, guests, reservations, rooms, roomTypes } from "@/db/schema";
 import { compileRowMapper } from "@/server/prepared";
 
 // drizzle's own row mapping: exported by drizzle-orm/utils at run time, not in its types.
@@ -11,14 +11,20 @@ const { mapResultRow } = (await import("drizzle-orm/utils" as string)) as { mapR
 // Statements are only built and prepared here, never sent: the client never connects.
 const db = drizzle(postgres("postgres://nobody@127.0.0.1:1/none"));
 type Fields = Parameters<typeof compileRowMapper>[0];
-const fieldsOf = (query: { prepare(name: string): unknown }) => (query.prepare("rows_test") as unknown as { fields: Fields }).fields;
+type Prepared = { fields: Fields; joinsNotNullableMap?: Record<string, boolean> };
+const preparedOf = (query: { prepare(name: string): unknown }) => query.prepare("rows_test") as unknown as Prepared;
+const fieldsOf = (query: { prepare(name: string): unknown }) => preparedOf(query).fields;
+/** A row for `fields`: each column's value from `value(object, key)`. */
+const rowFor = (fields: Fields, value: (object: string, key: string) => unknown) => fields.map(({ path }) => value(path[0], path[path.length - 1]));
+const columnValue = (key: string) =>
+  key.endsWith("At") ? "2026-11-25 10:11:12.345+00" : key === "nightly" ? "[]" : key === "metadata" ? "{}" : key === "adults" || key === "children" ? 2 : `${key}-value`;
 
 /** The compiled mapping must give exactly what drizzle's own does, row for row. */
-function expectSameAsDrizzle(fields: Fields, rows: unknown[][]) {
-  const mapper = compileRowMapper(fields);
+function expectSameAsDrizzle(fields: Fields, rows: unknown[][], joins?: Record<string, boolean>) {
+  const mapper = compileRowMapper(fields, joins);
   expect(mapper).toBeDefined();
   const ours = mapper!(rows);
-  const theirs = rows.map((row) => mapResultRow(fields, row, undefined));
+  const theirs = rows.map((row) => mapResultRow(fields, row, joins));
   expect(ours).toEqual(theirs);
   // toEqual treats a missing key like an undefined one; the keys and their order must match too.
   ours.forEach((row, i) => expect(Object.keys(row)).toEqual(Object.keys(theirs[i] as object)));
@@ -66,8 +72,46 @@ describe("compiled row mapping of prepared statements", () => {
     expectSameAsDrizzle(fieldsOf(returning), [["gst_1", "2026-11-25 10:11:12.345+00"]]);
   });
 
-  it("leaves joined rows, whose objects drizzle nulls per row, to drizzle", () => {
-    const joined = db.select({ reservation: reservations, guest: guests }).from(reservations).leftJoin(guests, eq(guests.id, reservations.guestId));
-    expect(compileRowMapper(fieldsOf(joined))).toBeUndefined();
+  it("maps joined objects like drizzle: an inner join's never null, a left join's null when it found nothing", () => {
+    const inner = preparedOf(db.select({ reservation: reservations, guest: guests }).from(reservations).innerJoin(guests, eq(guests.id, reservations.guestId)));
+    const [both] = expectSameAsDrizzle(inner.fields, [rowFor(inner.fields, (_, key) => columnValue(key))], inner.joinsNotNullableMap);
+    expect(both.guest).toMatchObject({ id: "id-value", email: "email-value" });
+
+    const left = preparedOf(
+      db
+        .select({ reservation: reservations, roomType: { code: roomTypes.code, name: roomTypes.name }, roomNumber: rooms.number })
+        .from(reservations)
+        .leftJoin(roomTypes, eq(roomTypes.id, reservations.roomTypeId))
+        .leftJoin(rooms, eq(rooms.id, reservations.roomId)),
+    );
+    const rows = [
+      rowFor(left.fields, (object, key) => (object === "reservation" ? columnValue(key) : null)),
+      rowFor(left.fields, (object, key) => (object === "reservation" ? columnValue(key) : `${object}.${key}`)),
+      // A joined row whose first column is null but not the rest: drizzle goes by the first.
+      rowFor(left.fields, (object, key) => (object === "reservation" ? columnValue(key) : key === "code" ? null : "Deluxe")),
+    ];
+    const [missing, found, firstNull] = expectSameAsDrizzle(left.fields, rows, left.joinsNotNullableMap);
+    expect(missing.roomType).toBeNull();
+    expect(missing.roomNumber).toBeNull();
+    expect(found.roomType).toEqual({ code: "roomType.code", name: "roomType.name" });
+    expect(firstNull.roomType).toBeNull();
+  });
+
+  it("never nulls an object mixing two tables' columns, as drizzle does not", () => {
+    const mixed = preparedOf(
+      db
+        .select({ stay: { roomCode: roomTypes.code, id: reservations.id }, guest: { email: guests.email } })
+        .from(reservations)
+        .leftJoin(roomTypes, eq(roomTypes.id, reservations.roomTypeId))
+        .leftJoin(guests, eq(guests.id, reservations.guestId)),
+    );
+    const [row] = expectSameAsDrizzle(mixed.fields, [[null, null, null]], mixed.joinsNotNullableMap);
+    expect(row).toEqual({ stay: { roomCode: null, id: null }, guest: null });
+  });
+
+  it("leaves paths deeper than two levels to drizzle", () => {
+    // drizzle's types stop at two levels; its run time does not.
+    const deep = db.select({ a: { b: { id: reservations.id } } } as never).from(reservations);
+    expect(compileRowMapper(fieldsOf(deep))).toBeUndefined();
   });
 });
