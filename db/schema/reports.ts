@@ -50,3 +50,21 @@ export const salesDays = pgTable(
   },
   (t) => [primaryKey({ columns: [t.roomTypeId, t.date] }), index("sales_days_property_date_idx").on(t.propertyId, t.date)],
 );
+
+/**
+ * Money per property and local date: captured payments (succeeded, partially refunded or
+ * refunded, by capture time) and refunds (by creation time), summed in the property's time zone.
+ * Kept by triggers on `payments` and `refunds` (migration 0009) in the writing transaction, and
+ * rebuilt for a property whose time zone changes: the revenue report reads one row per night of
+ * its range instead of every payment in it.
+ */
+export const moneyDays = pgTable(
+  "money_days",
+  {
+    propertyId: text("property_id").notNull(),
+    date: date("date").notNull(),
+    payments: bigint("payments", { mode: "number" }).notNull(),
+    refunds: bigint("refunds", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.propertyId, t.date] })],
+);

@@ -229,7 +229,6 @@ async function revenueReport(url: URL) {
   const { property_id, from, to } = Object.fromEntries(url.searchParams);
   const property = await owned(sql, "properties", property_id);
   if (!property) throw new Refused(404, "no such property");
-  const tz = property.timezone;
   const nightFigures = async () => {
     const types = await sql`select id from room_types where property_id = ${property.id}`;
     await ensureNights(sql, types.map((t) => t.id), from, to);
@@ -248,20 +247,12 @@ async function revenueReport(url: URL) {
     }
     return figures;
   };
-  const money = () =>
-    Promise.all([
-      sql`select (captured_at at time zone ${tz})::date as date, sum(amount) as total from payments
-          where property_id = ${property.id} and status in ('succeeded', 'partially_refunded', 'refunded')
-            and captured_at >= (${from}::date::timestamp at time zone ${tz}) and captured_at < (${to}::date::timestamp at time zone ${tz})
-          group by 1`,
-      sql`select (created_at at time zone ${tz})::date as date, sum(amount) as total from refunds
-          where property_id = ${property.id}
-            and created_at >= (${from}::date::timestamp at time zone ${tz}) and created_at < (${to}::date::timestamp at time zone ${tz})
-          group by 1`,
-    ]);
-  const [nights, [paid, refunded]] = await Promise.all([nightFigures(), money()]);
-  const toMap = (rows: Row[]) => new Map(rows.map((r) => [r.date as string, Number(r.total)]));
-  const rows = revenueRows(from, to, nights, toMap(paid), toMap(refunded));
+  // Money per local date as the triggers keep it (db/migrations/0009_money_days.sql).
+  const money = () => sql`select date, payments, refunds from money_days where property_id = ${property.id} and date >= ${from} and date < ${to}`;
+  const [nights, days] = await Promise.all([nightFigures(), money()]);
+  const paid = new Map(days.map((r) => [r.date as string, Number(r.payments)]));
+  const refunded = new Map(days.map((r) => [r.date as string, Number(r.refunds)]));
+  const rows = revenueRows(from, to, nights, paid, refunded);
   return {
     object: "report", type: "revenue", livemode: property.livemode, property_id: property.id, currency: property.currency, from, to,
     data: rows, totals: revenueTotals(rows, nights),

@@ -128,7 +128,8 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /** One request, which must answer `status`: a route that fails is reported, not benchmarked. */
-export async function check(target: Target, spec: RequestSpec, status: number): Promise<void> {
+/** Sends the request once and throws unless it answers `status`; gives the answer's JSON (or undefined). */
+export async function check(target: Target, spec: RequestSpec, status: number): Promise<unknown> {
   const res = await fetch(`${target.url}${spec.path()}`, {
     method: spec.method,
     headers: headersFor(spec, target),
@@ -136,4 +137,9 @@ export async function check(target: Target, spec: RequestSpec, status: number): 
   });
   const text = await res.text();
   if (res.status !== status) throw new Error(`${target.name} answered ${spec.method} ${res.url} with ${res.status}, expected ${status}: ${text.slice(0, 600)}`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

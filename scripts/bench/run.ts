@@ -230,18 +230,28 @@ async function inTurns(targets: Target[], times: number, round: (t: Target) => P
   return new Map(targets.map((t) => [t.name, summarize(rounds.get(t.name)!, kind, connections)]));
 }
 
+/** Lines whose two servers disagreed on an answer that must be the same (Scenario.sameAnswer). */
+const mismatches: string[] = [];
+
 /** Measures one scenario on both servers; a route that does not answer as expected becomes a failed row. */
 async function measureScenario(scenario: Scenario, targets: Target[]): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const working: Target[] = [];
+  const answers = new Map<string, string>();
   for (const target of targets) {
     try {
-      await check(target, scenario.request, scenario.status);
+      const body = await check(target, scenario.request, scenario.status);
+      if (scenario.sameAnswer) answers.set(target.name, JSON.stringify(scenario.sameAnswer(body as Record<string, unknown>)));
       working.push(target);
     } catch (error) {
       log(`✗ ${scenario.route}: ${(error as Error).message}`);
       rows.push({ route: scenario.route, server: target.name, failure: firstLines((error as Error).message).slice(0, 300) });
     }
+  }
+  if (new Set(answers.values()).size > 1) {
+    const [[a, first], [b, second]] = [...answers];
+    log(`✗ ${scenario.route}: ${a} and ${b} answered differently`);
+    mismatches.push(`⚠ ${scenario.route}: ${a} and ${b} gave different answers (${first.slice(0, 160)}… against ${second.slice(0, 160)}…): the bare server no longer does the same work.`);
   }
   const stages: { label: string; measure: () => Promise<Map<string, Measurement>> }[] =
     scenario.mode === "load"
@@ -493,6 +503,7 @@ async function main() {
       ...notes,
       ...(mixedCpu.length ? [`CPU during the mixed line (share of one core; the machine has ${os.cpus().length}): ${mixedCpu.join("; ")}.`] : []),
       ...(mixedKinds.length ? [`The mixed line per kind of request, p50/p99 ms: ${mixedKinds.join("; ")}.`] : []),
+      ...mismatches,
       ...(mixedFailures.length ? [`What failed in the mixed line (the first few of each server): ${mixedFailures.join(". ")}.`] : []),
       `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; 1-minute load average ${load1.toFixed(1)} before the run and ${os.loadavg()[0].toFixed(1)} at its end (anything above ${cpus.length} means other work shared the cores). Node ${process.version}, ${database.version} on ${new URL(adminUrl).host} (${pgSettings}); code at ${gitDescription()}.`,
       `Innkeep: \`NODE_ENV=production node dist/server.mjs\` (what \`npm start\` runs), ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; ${webConcurrency === 1 ? "one worker (WEB_CONCURRENCY=1)" : `WEB_CONCURRENCY=${webConcurrency}`} for the per-route lines (the mixed line also with ${mixedWorkers}), Next in its own thread; the API key is looked up once a second (credential cache), every request counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,

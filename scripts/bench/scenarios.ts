@@ -12,6 +12,8 @@ export type Scenario = {
   status: number;
   /** "load": autocannon with the run's connections; "heavy": sequential requests, then a short, narrower load. */
   mode: "load" | "heavy";
+  /** The part of the answer both servers must agree on, for a request whose answer is fixed: checked before measuring. */
+  sameAnswer?: (body: Record<string, unknown>) => unknown;
 };
 
 const runTag = randomBytes(4).toString("hex");
@@ -86,6 +88,8 @@ export function scenarios(booking: BookingHotel, report: ReportHotel): Scenario[
       request: { method: "GET", path: () => `/v1/reports/revenue?property_id=${report.propertyId}&from=${report.from}&to=${report.to}` },
       status: 200,
       mode: "heavy",
+      // The bare server reads the same tables: its figures must be Innkeep's, night for night.
+      sameAnswer: (body) => ({ data: body.data, totals: body.totals }),
     },
   ];
 }

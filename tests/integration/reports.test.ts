@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { payments, refunds, reservations } from "@/db/schema";
+import { moneyDays, payments, properties, refunds, reservations } from "@/db/schema";
 import { addDays, todayIn, type IsoDate } from "@/server/dates";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
@@ -349,6 +349,68 @@ describe("money is reported on the property's local date", () => {
         [0, 1, 2, 3, 4].map((n) => [addDays(local, n), n === captureDay ? 4_000 : 0, n === refundDay ? 1_000 : 0]),
       );
     }
+  });
+});
+
+describe("money per night (money_days) is the sum of the raw payments and refunds", () => {
+  /** What the report summed before money_days: every captured payment and every refund, by local date. */
+  async function rawSums(property: string) {
+    const rows = await h.db.execute<{ date: string; payments: string; refunds: string }>(sql`
+      select to_char(date, 'YYYY-MM-DD') as date, sum(paid)::text as payments, sum(refunded)::text as refunds from (
+        select (p.captured_at at time zone pr.timezone)::date as date, p.amount as paid, 0 as refunded
+          from payments p join properties pr on pr.id = p.property_id
+          where p.property_id = ${property} and p.status in ('succeeded', 'partially_refunded', 'refunded') and p.captured_at is not null
+        union all
+        select (r.created_at at time zone pr.timezone)::date, 0, r.amount from refunds r join properties pr on pr.id = r.property_id where r.property_id = ${property}
+      ) m group by 1 order by 1`);
+    return rowsOf<{ date: string; payments: string; refunds: string }>(rows).map((r) => ({ date: r.date, payments: Number(r.payments), refunds: Number(r.refunds) }));
+  }
+  /** The kept days, without those a deletion has brought back to zero. */
+  async function keptDays(property: string) {
+    const rows = await h.db
+      .select({ date: moneyDays.date, payments: moneyDays.payments, refunds: moneyDays.refunds })
+      .from(moneyDays)
+      .where(eq(moneyDays.propertyId, property))
+      .orderBy(moneyDays.date);
+    return rows.filter((r) => r.payments !== 0 || r.refunds !== 0);
+  }
+  const rowsOf = <T,>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+
+  it("after the fixture's payments and refunds, a move of their times, a change of time zone and deletions", async () => {
+    const fixture = await rawSums(propertyId);
+    expect(fixture.length).toBeGreaterThan(0);
+    expect(await keptDays(propertyId)).toEqual(fixture);
+
+    // Times moved across local midnight (an import correcting them): each moves to its new day.
+    const [payment] = await h.db.select().from(payments).where(eq(payments.propertyId, propertyId)).limit(1);
+    await h.db.update(payments).set({ capturedAt: new Date(payment.capturedAt!.getTime() - 36 * 3600_000) }).where(eq(payments.id, payment.id));
+    const [refund] = await h.db.select().from(refunds).where(eq(refunds.propertyId, propertyId)).limit(1);
+    await h.db.update(refunds).set({ createdAt: new Date(refund.createdAt.getTime() + 30 * 3600_000) }).where(eq(refunds.id, refund.id));
+    expect(await keptDays(propertyId)).toEqual(await rawSums(propertyId));
+
+    // The property moves about half a day away (the fixture's money is near local noon, so every
+    // day changes): its days are summed again on the new local dates.
+    const before = await keptDays(propertyId);
+    const offsetHours = (Number(new Intl.DateTimeFormat("en-GB", { timeZone: timezone, hour: "numeric", hourCycle: "h23" }).format(new Date())) - new Date().getUTCHours() + 36) % 24 - 12;
+    const far = offsetHours <= 1 ? "Pacific/Kiritimati" : "Pacific/Pago_Pago";
+    await h.db.update(properties).set({ timezone: far }).where(eq(properties.id, propertyId));
+    const moved = await keptDays(propertyId);
+    expect(moved).toEqual(await rawSums(propertyId));
+    expect(moved.map((m) => m.date)).not.toEqual(before.map((b) => b.date));
+    await h.db.update(properties).set({ timezone }).where(eq(properties.id, propertyId));
+    expect(await keptDays(propertyId)).toEqual(before);
+
+    // Deleted rows (the sandbox's reset deletes) leave the sums.
+    await h.db.delete(refunds).where(eq(refunds.id, refund.id));
+    await h.db.delete(payments).where(eq(payments.id, payment.id));
+    expect(await keptDays(propertyId)).toEqual(await rawSums(propertyId));
+  });
+
+  it("a property that goes takes its days with it", async () => {
+    const property = await insertProperty(h, h.main.account.id, { timezone: "UTC", name: "Gone Inn" });
+    await h.db.insert(moneyDays).values({ propertyId: property.id, date: today, payments: 100, refunds: 0 });
+    await h.db.delete(properties).where(eq(properties.id, property.id));
+    expect(await h.db.select().from(moneyDays).where(eq(moneyDays.propertyId, property.id))).toEqual([]);
   });
 });
 
