@@ -18,7 +18,7 @@ const assertRange = (from: IsoDate, to: IsoDate, location: "query" | "body") => 
  * What quotes, the grid and rate changes read of a night's rate: no timestamps or tenant columns,
  * which every availability call would otherwise parse for hundreds of rows.
  */
-const rateColumns = {
+export const rateColumns = {
   ratePlanId: dailyRates.ratePlanId,
   roomTypeId: dailyRates.roomTypeId,
   date: dailyRates.date,
