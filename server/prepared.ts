@@ -124,7 +124,7 @@ function inTransaction<R>(tx: Executor, name: string, build: () => Statement<R>)
   let byName = transactionStatements.get(session.constructor);
   if (!byName) transactionStatements.set(session.constructor, (byName = new Map()));
   let statement = byName.get(name) as Statement<R> | undefined;
-  if (!statement) byName.set(name, (statement = build()));
+  if (!statement) byName.set(name, (statement = withCompiledRows(build())));
   // The copy reads everything from the shared statement but runs on this transaction's client.
   return Object.assign(Object.create(statement) as Statement<R>, { client: session.client });
 }
@@ -140,7 +140,7 @@ export function preparedQuery<R>(
   values: Record<string, unknown>,
   build: (p: (key: string) => Placeholder) => Query<R>,
 ): Promise<R> {
-  const make = () => withCompiledRows(build((key) => sql.placeholder(key)).prepare(name));
+  const make = () => build((key) => sql.placeholder(key)).prepare(name);
   return (outsideTransaction(db) ? prepared(db, name, make) : inTransaction(db, name, make)).execute(values);
 }
 

@@ -19,10 +19,15 @@ CREATE FUNCTION "innkeep_money_day"("p_property" text, "p_at" timestamptz, "p_pa
     SET "payments" = "money_days"."payments" + excluded."payments", "refunds" = "money_days"."refunds" + excluded."refunds"
 $$;
 --> statement-breakpoint
+-- Whether a payment counts as captured money: the statuses of `capturedStatuses` (server/folios/folios.ts).
+CREATE FUNCTION "innkeep_payment_captured"("p_status" text, "p_captured_at" timestamptz) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+  SELECT "p_status" IN ('succeeded', 'partially_refunded', 'refunded') AND "p_captured_at" IS NOT NULL
+$$;
+--> statement-breakpoint
 CREATE FUNCTION "innkeep_sync_money_payments"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  "counted_before" boolean := TG_OP <> 'INSERT' AND OLD."status" IN ('succeeded', 'partially_refunded', 'refunded') AND OLD."captured_at" IS NOT NULL;
-  "counted_now" boolean := TG_OP <> 'DELETE' AND NEW."status" IN ('succeeded', 'partially_refunded', 'refunded') AND NEW."captured_at" IS NOT NULL;
+  "counted_before" boolean := TG_OP <> 'INSERT' AND "innkeep_payment_captured"(OLD."status", OLD."captured_at");
+  "counted_now" boolean := TG_OP <> 'DELETE' AND "innkeep_payment_captured"(NEW."status", NEW."captured_at");
 BEGIN
   -- A refund moves a payment from succeeded to (partially) refunded: it still counts, unchanged.
   IF "counted_before" AND "counted_now" AND OLD."property_id" = NEW."property_id" AND OLD."captured_at" = NEW."captured_at" AND OLD."amount" = NEW."amount" THEN
@@ -54,13 +59,10 @@ CREATE FUNCTION "innkeep_rebuild_money_days"() RETURNS trigger LANGUAGE plpgsql 
 BEGIN
   DELETE FROM "money_days" WHERE "property_id" = OLD."id";
   IF TG_OP = 'UPDATE' THEN
-    INSERT INTO "money_days" ("property_id", "date", "payments", "refunds")
-    SELECT NEW."id", "date", sum("paid"), sum("refunded") FROM (
-      SELECT ("captured_at" AT TIME ZONE NEW."timezone")::date AS "date", "amount" AS "paid", 0 AS "refunded" FROM "payments"
-        WHERE "property_id" = NEW."id" AND "status" IN ('succeeded', 'partially_refunded', 'refunded') AND "captured_at" IS NOT NULL
-      UNION ALL
-      SELECT ("created_at" AT TIME ZONE NEW."timezone")::date, 0, "amount" FROM "refunds" WHERE "property_id" = NEW."id"
-    ) AS "money" GROUP BY "date";
+    -- Row by row through the triggers' own upsert: rare (a change of time zone, the backfill below).
+    PERFORM "innkeep_money_day"("property_id", "captured_at", "amount", 0) FROM "payments"
+      WHERE "property_id" = NEW."id" AND "innkeep_payment_captured"("status", "captured_at");
+    PERFORM "innkeep_money_day"("property_id", "created_at", 0, "amount") FROM "refunds" WHERE "property_id" = NEW."id";
   END IF;
   RETURN NULL;
 END

@@ -127,8 +127,7 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-/** One request, which must answer `status`: a route that fails is reported, not benchmarked. */
-/** Sends the request once and throws unless it answers `status`; gives the answer's JSON (or undefined). */
+/** One request, which must answer `status` (a route that fails is reported, not benchmarked); gives the answer's JSON, if any. */
 export async function check(target: Target, spec: RequestSpec, status: number): Promise<unknown> {
   const res = await fetch(`${target.url}${spec.path()}`, {
     method: spec.method,

@@ -55,7 +55,7 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
         ({ status, code }) => {
           timeline.push([due - started, performance.now() - due, name]);
           statuses[status] = (statuses[status] ?? 0) + 1;
-          if (status < 200 || status > 299) noteFailure(`${name}: ${status}${code ? ` ${code}` : ""}`);
+          if (!isOk(status)) noteFailure(`${name}: ${status}${code ? ` ${code}` : ""}`);
         },
         (error: NodeJS.ErrnoException) => {
           errors++;
@@ -75,7 +75,7 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     p999: percentile(latencies, 99.9),
-    non2xx: Object.entries(statuses).reduce((n, [code, c]) => (code.startsWith("2") ? n : n + c), 0),
+    non2xx: Object.entries(statuses).reduce((n, [code, c]) => (isOk(Number(code)) ? n : n + c), 0),
     errors,
     statuses,
     failures,
@@ -88,6 +88,7 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
 }
 
 const maxFailuresKept = 5;
+const isOk = (status: number) => status >= 200 && status <= 299;
 
 /**
  * One request through node:http, answering its status once the whole body is read, and for an
@@ -104,7 +105,7 @@ function send(agent: http.Agent, target: Target, request: RequestSpec): Promise<
       { method: request.method, headers, agent, signal: AbortSignal.timeout(10_000) },
       (res) => {
         const status = res.statusCode ?? 0;
-        const ok = status >= 200 && status <= 299;
+        const ok = isOk(status);
         let text = "";
         res.on("data", (chunk: Buffer) => {
           if (!ok && text.length < 4096) text += chunk.toString();

@@ -1,6 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "@/db/client";
 import { moneyDays, payments, properties, refunds, reservations } from "@/db/schema";
 import { addDays, todayIn, type IsoDate } from "@/server/dates";
 import { expectError } from "../support/assertions";
@@ -374,7 +375,6 @@ describe("money per night (money_days) is the sum of the raw payments and refund
       .orderBy(moneyDays.date);
     return rows.filter((r) => r.payments !== 0 || r.refunds !== 0);
   }
-  const rowsOf = <T,>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
   it("after the fixture's payments and refunds, a move of their times, a change of time zone and deletions", async () => {
     const fixture = await rawSums(propertyId);
