@@ -29,26 +29,59 @@ function snapshot(): Stat[] {
   }
 }
 
-/** CPU seconds each party used over `wall` seconds. */
-export type CpuUse = { wall: number; server: number; postgres: number; loadGenerator: number };
+/**
+ * CPU seconds each party used over `wall` seconds. `primary`, for a cluster, is its primary
+ * process (with the dashboard's thread), the part of `server` that is not its workers.
+ */
+export type CpuUse = { wall: number; server: number; primary?: number; postgres: number; loadGenerator: number; machine?: number };
 
 export const addCpu = (a: CpuUse | undefined, b: CpuUse | undefined): CpuUse | undefined =>
-  a && b ? { wall: a.wall + b.wall, server: a.server + b.server, postgres: a.postgres + b.postgres, loadGenerator: a.loadGenerator + b.loadGenerator } : (a ?? b);
+  a && b
+    ? {
+        wall: a.wall + b.wall,
+        server: a.server + b.server,
+        postgres: a.postgres + b.postgres,
+        loadGenerator: a.loadGenerator + b.loadGenerator,
+        ...(a.primary !== undefined && b.primary !== undefined ? { primary: a.primary + b.primary } : {}),
+        ...(a.machine !== undefined && b.machine !== undefined ? { machine: a.machine + b.machine } : {}),
+      }
+    : (a ?? b);
 
-/** Starts counting; the returned function reads the CPU seconds used since then. */
-export function cpuMeter(serverGroup: number | undefined): () => CpuUse | undefined {
+/**
+ * CPU seconds the whole machine spent busy (every core, every process, the kernel's own work),
+ * from /proc/stat: whether the cores had any left, which the parties above do not say.
+ */
+function machineBusy(): number | undefined {
+  try {
+    const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/).map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already in user).
+    const [user, nice, system, , , irq, softirq, steal] = ticks;
+    return (user + nice + system + irq + softirq + steal) / ticksPerSecond;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts counting; the returned function reads the CPU seconds used since then. With `cluster`,
+ * the group's leader is a cluster's primary and is also counted apart.
+ */
+export function cpuMeter(serverGroup: number | undefined, { cluster = false } = {}): () => CpuUse | undefined {
   const started = performance.now();
   const before = snapshot();
   if (!before.length) return () => undefined;
   const base = new Map(before.map((s) => [s.pid, s.ticks]));
+  const busyBefore = machineBusy();
   const sum = (stats: Stat[], keep: (s: Stat) => boolean) => stats.filter(keep).reduce((total, s) => total + s.ticks - (base.get(s.pid) ?? 0), 0) / ticksPerSecond;
   return () => {
     const after = snapshot();
     return {
       wall: (performance.now() - started) / 1000,
       server: sum(after, (s) => serverGroup !== undefined && s.pgrp === serverGroup),
+      ...(cluster ? { primary: sum(after, (s) => s.pid === serverGroup) } : {}),
       postgres: sum(after, (s) => s.comm === "postgres"),
       loadGenerator: sum(after, (s) => s.pid === process.pid),
+      ...(busyBefore === undefined ? {} : { machine: machineBusy()! - busyBefore }),
     };
   };
 }

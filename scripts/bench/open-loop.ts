@@ -4,6 +4,7 @@
 import http from "node:http";
 import type { RequestSpec, Target } from "./load";
 import { headersFor, percentile } from "./load";
+import type { CpuUse } from "./cpu";
 
 /** One kind of request and its share of the mix. */
 export type MixEntry = { name: string; weight: number; request: RequestSpec };
@@ -35,12 +36,10 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
     for (const m of mix) if ((r -= m.weight) < 0) return m;
     return mix[mix.length - 1];
   };
-  const timeline: [number, number, string][] = [];
-  const statuses: Record<string, number> = {};
-  const failures: string[] = [];
-  const noteFailure = (line: string) => failures.length < maxFailuresKept && failures.push(line);
-  let errors = 0;
+  const run: Run = { sent: 0, seconds, timeline: [], statuses: {}, failures: [], errors: 0 };
+  const noteFailure = (line: string) => run.failures.length < maxFailuresKept && run.failures.push(line);
   const count = Math.round(rate * seconds);
+  run.sent = count;
   const started = performance.now();
   const inFlight: Promise<void>[] = [];
   // Kept-alive sockets, as many as the backlog needs (an open loop never waits for a free one).
@@ -53,12 +52,12 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
     inFlight.push(
       send(agent, target, request).then(
         ({ status, code }) => {
-          timeline.push([due - started, performance.now() - due, name]);
-          statuses[status] = (statuses[status] ?? 0) + 1;
+          run.timeline.push([due - started, performance.now() - due, name]);
+          run.statuses[status] = (run.statuses[status] ?? 0) + 1;
           if (!isOk(status)) noteFailure(`${name}: ${status}${code ? ` ${code}` : ""}`);
         },
         (error: NodeJS.ErrnoException) => {
-          errors++;
+          run.errors++;
           noteFailure(`${name}: ${error.code ?? error.name}${error.message ? ` (${error.message})` : ""}`);
         },
       ),
@@ -66,19 +65,34 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
   }
   await Promise.all(inFlight);
   agent.destroy();
+  return combineRuns([run], rate, mix);
+}
+
+/** What one stretch of open loop gave, before percentiles. */
+type Run = Pick<OpenLoopResult, "sent" | "seconds" | "timeline" | "statuses" | "failures" | "errors">;
+
+/**
+ * Stretches of the same rate and mix against one server as one result (rounds taken in turns
+ * with other servers): percentiles over every answer of every stretch. The timeline keeps each
+ * stretch's own clock.
+ */
+export function combineRuns(runs: Run[], rate: number, mix: MixEntry[]): OpenLoopResult {
+  const timeline = runs.flatMap((r) => r.timeline);
+  const statuses: Record<string, number> = {};
+  for (const r of runs) for (const [code, n] of Object.entries(r.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
   const sorted = (of: (typeof timeline)[number][]) => of.map(([, latency]) => latency).sort((a, b) => a - b);
   const latencies = sorted(timeline);
   return {
     rate,
-    seconds,
-    sent: count,
+    seconds: runs.reduce((s, r) => s + r.seconds, 0),
+    sent: runs.reduce((s, r) => s + r.sent, 0),
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     p999: percentile(latencies, 99.9),
     non2xx: Object.entries(statuses).reduce((n, [code, c]) => (isOk(Number(code)) ? n : n + c), 0),
-    errors,
+    errors: runs.reduce((n, r) => n + r.errors, 0),
     statuses,
-    failures,
+    failures: runs.flatMap((r) => r.failures).slice(0, maxFailuresKept),
     timeline,
     kinds: mix.map(({ name }) => {
       const l = sorted(timeline.filter(([, , kind]) => kind === name));
@@ -125,4 +139,42 @@ function errorCode(body: string): string | undefined {
   } catch {
     return body ? body.slice(0, 80) : undefined;
   }
+}
+
+/** One server at one rate of a ramp, and whether it held that rate. */
+export type RampStep = { rate: number; held: boolean; p50: number; p99: number; failed: number; cpu?: CpuUse; kinds: OpenLoopResult["kinds"] };
+
+/**
+ * The highest arrival rate each server holds, the servers taken in turns at every rate, the
+ * first of each turn rotating (so a slower minute of the machine, or the database growing with
+ * the bookings, meets them all alike). From `from`, `step` more each time; at each rate one
+ * unmeasured second, then `seconds` measured; held = no failure and p99 under `goalP99`. A miss
+ * is taken again once (on cores shared with PostgreSQL and this generator one stall can push a
+ * held rate's p99 over); a server that misses twice is out, and the ramp ends when all are.
+ */
+export async function rampInTurns(
+  targets: Target[],
+  mix: MixEntry[],
+  { from, step, seconds, goalP99, upTo }: { from: number; step: number; seconds: number; goalP99: number; upTo: number },
+  onStep: (server: string, step: RampStep) => void = () => {},
+): Promise<Map<string, RampStep[]>> {
+  const steps = new Map<string, RampStep[]>(targets.map((t) => [t.name, []]));
+  let racing = targets;
+  for (let rate = from, turn = 0; rate <= upTo && racing.length; rate += step, turn++) {
+    const order = racing.map((_, i) => racing[(i + turn) % racing.length]);
+    for (const target of order) {
+      let last: RampStep | undefined;
+      for (let attempt = 0; attempt < 2 && !last?.held; attempt++) {
+        await openLoop(target, mix, rate, 1);
+        const read = target.meter?.();
+        const r = await openLoop(target, mix, rate, seconds);
+        const failed = r.non2xx + r.errors;
+        last = { rate, held: failed === 0 && r.p99 < goalP99, p50: r.p50, p99: r.p99, failed, cpu: read?.(), kinds: r.kinds };
+      }
+      steps.get(target.name)!.push(last!);
+      onStep(target.name, last!);
+    }
+    racing = racing.filter((t) => steps.get(t.name)!.at(-1)!.held);
+  }
+  return steps;
 }

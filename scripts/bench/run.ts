@@ -14,6 +14,9 @@
 //   BENCH_WEB_CONCURRENCY Innkeep's worker processes for the per-route lines (default 1, like the bare server)
 //   BENCH_MIXED_WORKERS   the mixed line's second Innkeep run (default: one worker per core; 0 or 1: none)
 //   BENCH_MIXED_RATE      arrival rate of the mixed open-loop line (default 500 req/s)
+//   BENCH_RAMP=0          no ramp after the mixed line (the highest rate each server holds, in
+//                         turns: BENCH_RAMP_STEP req/s more at a time, default 50, for
+//                         BENCH_RAMP_SECONDS each, default 5)
 //   BENCH_TRACE           a file: each measured mixed run appends one JSON line, {server, timeline:
 //                         [[ms from start to scheduled departure, latency ms, kind], …]}, to see
 //                         whether the tail is a few stalls or spread evenly
@@ -24,11 +27,11 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { freePort, killAllNow, runToEnd, startChild, stopAll, waitReady, type Child } from "./children";
-import { cpuMeter } from "./cpu";
+import { addCpu, cpuMeter, type CpuUse } from "./cpu";
 import { groupRssMb, peakRss } from "./memory";
 import { createBenchDatabase, type BenchDatabase } from "./database";
 import { addReportHistory, apiClient, createAccount, createBookingHotel, seedReportHotel } from "./fixtures";
-import { openLoop, type MixEntry } from "./open-loop";
+import { combineRuns, openLoop, rampInTurns, type MixEntry, type OpenLoopResult, type RampStep } from "./open-loop";
 import { check, loadRound, sequentialRound, summarize, warmUp, type Measurement, type Round, type Target } from "./load";
 import { scenarios, type Scenario } from "./scenarios";
 import { anomalies, renderTable } from "./table";
@@ -300,43 +303,112 @@ const mixedRate = number("BENCH_MIXED_RATE", 500);
 const historyStays = number("BENCH_HISTORY_STAYS", 200_000);
 const mixedRoute = `mixed open loop, ${mixedRate} req/s (60 % availability and reservation reads, 25 % bookings, 10 % guest writes, 5 % revenue reports)`;
 
-/** The Scale plan's burst as a fixed arrival rate: p50, p99, p99.9 and errors of one server. */
-async function measureMixed(all: Scenario[], target: Target, server: string, fresh: boolean): Promise<BenchRow> {
+/** The Scale plan's burst: 60 % reads, 25 % bookings, 10 % guest writes, 5 % reports. */
+function scaleMix(all: Scenario[]): MixEntry[] {
   const find = (prefix: string) => all.find((s) => s.route.startsWith(prefix))!.request;
-  const mix: MixEntry[] = [
+  return [
     { name: "availability", weight: 30, request: find("GET /v1/availability") },
     { name: "reservations", weight: 30, request: find("GET /v1/reservations") },
     { name: "booking", weight: 25, request: find("POST /v1/reservations") },
     { name: "guest", weight: 10, request: find("POST /v1/guests") },
     { name: "report", weight: 5, request: find("GET /v1/reports/revenue") },
   ];
-  log(`${mixedRoute}: ${server}, ${fresh ? "fresh: each kind warmed first, then " : ""}${options.warmupSeconds} s warm-up, then ${options.seconds} s…`);
-  // A process that has not run the per-route lines (the cluster starts just before its turn)
-  // gets their warm-up first, each kind of request in closed loop: otherwise it meets the open
-  // loop still compiling its code and opening and preparing on every new connection, and on a
-  // machine with no spare core it falls behind and never catches up.
-  if (fresh) for (const m of mix) await warmUp(target, m.request, m.name === "report" ? options.heavyConnections : options.connections, options.warmupSeconds);
-  await openLoop(target, mix, mixedRate, options.warmupSeconds);
-  const read = target.meter?.();
-  const r = await openLoop(target, mix, mixedRate, options.seconds);
-  const cpu = read?.();
-  if (process.env.BENCH_TRACE) {
-    const timeline = r.timeline.map(([at, latency, kind]) => [Math.round(at), Math.round(latency * 10) / 10, kind]);
-    appendFileSync(process.env.BENCH_TRACE, `${JSON.stringify({ server, timeline })}\n`);
+}
+
+/** A server in the mixed line's turns; `fresh`: it has not run the per-route lines. */
+type MixedServer = { target: Target; fresh: boolean };
+
+/**
+ * The Scale plan's burst as a fixed arrival rate: p50, p99, p99.9 and errors of each server,
+ * the servers taken in turns (rounds of equal length, each after a second of lead-in at the
+ * rate), so that the machine's slower minutes and the database's growth meet them all alike.
+ */
+async function measureMixed(all: Scenario[], servers: MixedServer[]): Promise<BenchRow[]> {
+  const mix = scaleMix(all);
+  const each = options.seconds / options.rounds;
+  log(`${mixedRoute}: ${servers.map((s) => s.target.name).join(", ")}: ${options.warmupSeconds} s warm-up each, then ${options.rounds} rounds of ${each} s in turns…`);
+  // A process that has not run the per-route lines (the cluster, or every server of a
+  // mixed-only run) gets their warm-up first, each kind of request in closed loop: otherwise it
+  // meets the open loop still compiling its code and opening and preparing on every new
+  // connection, and on a machine with no spare core it falls behind and never catches up.
+  for (const { target, fresh } of servers) {
+    if (fresh) for (const m of mix) await warmUp(target, m.request, m.name === "report" ? options.heavyConnections : options.connections, options.warmupSeconds);
+    await openLoop(target, mix, mixedRate, options.warmupSeconds);
   }
-  const bad = r.non2xx || r.errors ? ` ⚠ ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}` : ` (0 errors of ${r.sent})`;
-  log(`  ${server} p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, p99.9 ${r.p999.toFixed(1)} ms${bad}`);
-  if (r.failures.length) {
-    log(`  ${server}, the first failures: ${r.failures.join("; ")}`);
-    mixedFailures.push(`${server}: ${r.failures.join("; ")}${r.non2xx + r.errors > r.failures.length ? " …" : ""}`);
+  const runs = new Map<string, OpenLoopResult[]>(servers.map((s) => [s.target.name, []]));
+  const cpus = new Map<string, CpuUse | undefined>();
+  for (let round = 0; round < options.rounds; round++) {
+    for (const { target } of servers) {
+      await openLoop(target, mix, mixedRate, 1);
+      const read = target.meter?.();
+      runs.get(target.name)!.push(await openLoop(target, mix, mixedRate, each));
+      cpus.set(target.name, addCpu(cpus.get(target.name), read?.()));
+    }
   }
-  // Where the two cores went: an open loop past saturation says so here before p99 does.
-  if (cpu) mixedCpu.push(`${server}: server ${share(cpu.server, cpu.wall)}, PostgreSQL ${share(cpu.postgres, cpu.wall)}, load generator ${share(cpu.loadGenerator, cpu.wall)}`);
-  mixedKinds.push(`${server}: ${r.kinds.map((k) => `${k.name} ${k.p50.toFixed(1)}/${k.p99.toFixed(1)}`).join(", ")}`);
-  return { route: mixedRoute, server, cells: { rps: `${mixedRate} offered${bad}`, p50: r.p50.toFixed(1), p99: `${r.p99.toFixed(1)} (p99.9 ${r.p999.toFixed(1)})` } };
+  return servers.map(({ target: { name: server } }) => {
+    const r = combineRuns(runs.get(server)!, mixedRate, mix);
+    const cpu = cpus.get(server);
+    if (process.env.BENCH_TRACE) {
+      const timeline = r.timeline.map(([at, latency, kind]) => [Math.round(at), Math.round(latency * 10) / 10, kind]);
+      appendFileSync(process.env.BENCH_TRACE, `${JSON.stringify({ server, timeline })}\n`);
+    }
+    const bad = r.non2xx || r.errors ? ` ⚠ ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}` : ` (0 errors of ${r.sent})`;
+    log(`  ${server} p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, p99.9 ${r.p999.toFixed(1)} ms${bad}`);
+    if (r.failures.length) {
+      log(`  ${server}, the first failures: ${r.failures.join("; ")}`);
+      mixedFailures.push(`${server}: ${r.failures.join("; ")}${r.non2xx + r.errors > r.failures.length ? " …" : ""}`);
+    }
+    if (cpu) mixedCpu.push(`${server}: ${cpuShares(cpu)}`);
+    mixedKinds.push(`${server}: ${r.kinds.map((k) => `${k.name} ${k.p50.toFixed(1)}/${k.p99.toFixed(1)}`).join(", ")}`);
+    return { route: mixedRoute, server, cells: { rps: `${mixedRate} offered${bad}`, p50: r.p50.toFixed(1), p99: `${r.p99.toFixed(1)} (p99.9 ${r.p999.toFixed(1)})` } };
+  });
+}
+
+/**
+ * Where the two cores went: an open loop past saturation says so here before p99 does. A
+ * cluster's primary is named apart (what it costs, connections handed over and the counters'
+ * IPC, is what N workers pay over one), and so is the whole machine's busy share: whether
+ * any core was left for more workers to use.
+ */
+function cpuShares(cpu: CpuUse): string {
+  const primary = cpu.primary !== undefined ? ` (primary ${share(cpu.primary, cpu.wall)})` : "";
+  const machine = cpu.machine !== undefined ? `; the machine ${share(cpu.machine, cpu.wall * os.availableParallelism())} busy` : "";
+  return `server ${share(cpu.server, cpu.wall)}${primary}, PostgreSQL ${share(cpu.postgres, cpu.wall)}, load generator ${share(cpu.loadGenerator, cpu.wall)}${machine}`;
 }
 const mixedCpu: string[] = [];
 const mixedFailures: string[] = [];
+const rampSteps: string[] = [];
+
+const rampOptions = { step: number("BENCH_RAMP_STEP", 50), seconds: number("BENCH_RAMP_SECONDS", quick ? 3 : 5), goalP99: 50, upTo: 10_000 };
+const rampRoute = `mixed open loop, the highest rate held (same mix; from ${mixedRate + rampOptions.step} req/s up in steps of ${rampOptions.step}, ${rampOptions.seconds} s each, servers in turns; held = p99 < ${rampOptions.goalP99} ms and no errors)`;
+
+/**
+ * What more workers are for: the rate at which a server stops keeping up. At the Scale burst a
+ * server with a core to spare answers about as fast with one worker as with two; past the rate
+ * one worker's core can serve, only more workers hold it, if the machine has the cores.
+ */
+async function measureCapacity(all: Scenario[], servers: MixedServer[]): Promise<BenchRow[]> {
+  log(`${rampRoute}…`);
+  // Which kind of request made the tail, and whether the machine had a core left.
+  const slowest = (s: RampStep) => {
+    const k = s.kinds.reduce((a, b) => (b.p99 > a.p99 ? b : a));
+    return `${k.name} p99 ${k.p99.toFixed(1)}`;
+  };
+  const said = (s: RampStep) =>
+    `${s.rate} ${s.held ? "held" : "missed"} (p50 ${s.p50.toFixed(1)}, p99 ${s.p99.toFixed(1)}${s.failed ? `, ${s.failed} failed` : ""}; slowest ${slowest(s)}${s.cpu ? `; ${cpuShares(s.cpu)}` : ""})`;
+  const targets = servers.map((s) => s.target);
+  const steps = await rampInTurns(targets, scaleMix(all), { ...rampOptions, from: mixedRate + rampOptions.step }, (server, step) => log(`  ${server}: ${said(step)}`));
+  const int = (n: number) => n.toLocaleString("en-US");
+  return targets.map(({ name: server }) => {
+    const tried = steps.get(server)!;
+    rampSteps.push(`${server}: ${tried.map(said).join(", ")}`);
+    const held = tried.filter((s) => s.held).at(-1);
+    const missed = tried.find((s) => !s.held);
+    const rps = held ? `${int(held.rate)} held${missed ? `; ${int(missed.rate)} missed` : ""}` : `none above ${mixedRate}; ${int(missed!.rate)} missed`;
+    const at = held ?? missed!;
+    return { route: rampRoute, server, cells: { rps, p50: at.p50.toFixed(1), p99: at.p99.toFixed(1) } };
+  });
+}
 const mixedKinds: string[] = [];
 type StartFigure = { what: string; value: string };
 const mb = (value: number | undefined) => (value === undefined ? "—" : `${Math.round(value)} MB`);
@@ -472,20 +544,26 @@ async function main() {
   if (!only || only.some((o) => mixedRoute.includes(o))) {
     // Without the per-route lines before it, neither server has been warmed.
     const fresh = rows.length === 0;
-    rows.push(await measureMixed(all, targets[0], workerLabel(webConcurrency), fresh), await measureMixed(all, targets[1], "bare", fresh));
-    // The same line on a cluster of workers, restarted on the same database: do more cores pay?
+    const servers: MixedServer[] = [
+      { target: { ...targets[0], name: workerLabel(webConcurrency) }, fresh },
+      { target: { ...targets[1], name: "bare" }, fresh },
+    ];
+    // The same line on a cluster of workers, started beside the others on the same database and
+    // taken in turns with them: do more cores pay?
+    let clusterLoad: ReturnType<typeof peakRss> | undefined;
     if (mixedWorkers > 1 && mixedWorkers !== webConcurrency) {
-      await innkeep.child.stop();
       const cluster = await startInnkeep(database.url, serverEnv, notes, mixedWorkers);
-      log(`Innkeep restarted with ${mixedWorkers} workers at ${cluster.url}`);
+      log(`Innkeep with ${mixedWorkers} workers ready at ${cluster.url}`);
       const group = cluster.child.process.pid!;
       figures.push({ what: `start to the first 200 on /readyz, existing database, ${mixedWorkers} workers`, value: `${Math.round(cluster.startMs)} ms` });
       figures.push({ what: `RSS just after that start, ${mixedWorkers} workers (primary with the dashboard thread, and the workers)`, value: mb(groupRssMb(group)) });
-      const clusterLoad = peakRss(group);
-      rows.push(await measureMixed(all, { ...targets[0], url: cluster.url, meter: () => cpuMeter(group) }, workerLabel(mixedWorkers), true));
-      figures.push({ what: `peak RSS under the mixed line, ${mixedWorkers} workers`, value: mb(clusterLoad.stop()) });
-      innkeep = cluster;
+      clusterLoad = peakRss(group);
+      servers.push({ target: { ...targets[0], name: workerLabel(mixedWorkers), url: cluster.url, meter: () => cpuMeter(group, { cluster: true }) }, fresh: true });
     }
+    rows.push(...(await measureMixed(all, servers)));
+    const rampWanted = process.env.BENCH_RAMP !== "0";
+    if (rampWanted) rows.push(...(await measureCapacity(all, servers)));
+    if (clusterLoad) figures.push({ what: `peak RSS under the mixed line${rampWanted ? " and its ramp" : ""}, ${mixedWorkers} workers`, value: mb(clusterLoad.stop()) });
   }
 
   const seconds = (performance.now() - started) / 1000;
@@ -503,12 +581,13 @@ async function main() {
       ...notes,
       ...(mixedCpu.length ? [`CPU during the mixed line (share of one core; the machine has ${os.cpus().length}): ${mixedCpu.join("; ")}.`] : []),
       ...(mixedKinds.length ? [`The mixed line per kind of request, p50/p99 ms: ${mixedKinds.join("; ")}.`] : []),
+      ...(rampSteps.length ? [`The ramp, every rate tried (req/s, ms; a rate missed once was taken again and the second try is shown): ${rampSteps.join("; ")}.`] : []),
       ...mismatches,
       ...(mixedFailures.length ? [`What failed in the mixed line (the first few of each server): ${mixedFailures.join(". ")}.`] : []),
       `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; 1-minute load average ${load1.toFixed(1)} before the run and ${os.loadavg()[0].toFixed(1)} at its end (anything above ${cpus.length} means other work shared the cores). Node ${process.version}, ${database.version} on ${new URL(adminUrl).host} (${pgSettings}); code at ${gitDescription()}.`,
       `Innkeep: \`NODE_ENV=production node dist/server.mjs\` (what \`npm start\` runs), ${innkeep.mode}, LOG_LEVEL=warn, postgres.js pool of 10; ${webConcurrency === 1 ? "one worker (WEB_CONCURRENCY=1)" : `WEB_CONCURRENCY=${webConcurrency}`} for the per-route lines (the mixed line also with ${mixedWorkers}), Next in its own thread; the API key is looked up once a second (credential cache), every request counts against the in-memory rate limiter, and POST /v1/reservations carries a fresh Idempotency-Key (two more statements).`,
       `Bare: \`scripts/bench/bare-server.ts\`, node:http + postgres.js, pool of 10, ${barePrepared ? "statements prepared (postgres.js's default; drizzle's are unnamed, and postgres.js sends each one with parameters as two round trips, Describe then Execute)" : "⚠ statements unprepared (BENCH_BARE_PREPARE=0), as drizzle sends them"}; the same SQL statements and transactions as the Innkeep services, and nothing else: no auth, no rate limit, no idempotency, no validation beyond JSON.parse.`,
-      `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.seconds} s per server in ${options.rounds} rounds taken in turns (Innkeep, bare, Innkeep, bare); the load generator runs on the same machine. The revenue report: ${options.heavyRequests} requests one at a time in blocks of 10 taken in turns (req/s = sequential throughput), then ${options.heavyConnections} connections for ${options.heavySeconds} s per server. p50 and p99 are over every response of the line. Ratio = Innkeep req/s ÷ bare req/s. The mixed line (\`scripts/bench/open-loop.ts\`, node:http with kept-alive sockets) sends its rate for the warm-up seconds first, unmeasured (a server that has not run the per-route lines, such as the cluster started for its turn, first gets their warm-up: each kind of request in closed loop); each latency counts from the request's scheduled departure. ⚠ marks a line that met non-2xx answers or errors.`,
+      `Load: autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${options.seconds} s per server in ${options.rounds} rounds taken in turns (Innkeep, bare, Innkeep, bare); the load generator runs on the same machine. The revenue report: ${options.heavyRequests} requests one at a time in blocks of 10 taken in turns (req/s = sequential throughput), then ${options.heavyConnections} connections for ${options.heavySeconds} s per server. p50 and p99 are over every response of the line. Ratio = Innkeep req/s ÷ bare req/s. The mixed line (\`scripts/bench/open-loop.ts\`, node:http with kept-alive sockets) runs every server at once on the same database and takes them in turns: each gets its rate for the warm-up seconds, unmeasured (a server that has not run the per-route lines, such as the cluster, first gets their warm-up: each kind of request in closed loop), then ${options.rounds} measured rounds of ${options.seconds / options.rounds} s each in turns, each round after one unmeasured second at the rate; the ramp after it takes the servers in turns at each rate; each latency counts from the request's scheduled departure. ⚠ marks a line that met non-2xx answers or errors.`,
       `Data: GET /v1/guests lists the account's ${"8,000+"} guests; POST /v1/guests uses a unique e-mail per request; POST /v1/reservations books 1–4 nights at random over the coming year into one 2,000-room type (a new guest each); availability and the report read the report hotel: 4 room types, 200 rooms, BAR and NRF rates, ${report.reservations.toLocaleString("en-US")} reservations over ${report.from} → ${report.to} in every status, ${report.payments.toLocaleString("en-US")} payments, ${report.refunds.toLocaleString("en-US")} refunds.`,
       `The whole run took ${Math.round(seconds)} s.`,
     ].map((n) => `- ${n}`),
