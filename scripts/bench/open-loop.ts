@@ -155,12 +155,22 @@ export type RampStep = { rate: number; held: boolean; p50: number; p99: number; 
 export async function rampInTurns(
   targets: Target[],
   mix: MixEntry[],
-  { from, step, seconds, goalP99, upTo }: { from: number; step: number; seconds: number; goalP99: number; upTo: number },
-  onStep: (server: string, step: RampStep) => void = () => {},
+  options: {
+    from: number;
+    step: number;
+    seconds: number;
+    goalP99: number;
+    upTo: number;
+    /** Runs before each rate's turns, unmeasured (the bench's stand-in for autovacuum). */
+    beforeRate?: (rate: number) => Promise<void>;
+    onStep?: (server: string, step: RampStep) => void;
+  },
 ): Promise<Map<string, RampStep[]>> {
+  const { from, step, seconds, goalP99, upTo, beforeRate, onStep } = options;
   const steps = new Map<string, RampStep[]>(targets.map((t) => [t.name, []]));
   let racing = targets;
   for (let rate = from, turn = 0; rate <= upTo && racing.length; rate += step, turn++) {
+    await beforeRate?.(rate);
     const order = racing.map((_, i) => racing[(i + turn) % racing.length]);
     for (const target of order) {
       let last: RampStep | undefined;
@@ -172,7 +182,7 @@ export async function rampInTurns(
         last = { rate, held: failed === 0 && r.p99 < goalP99, p50: r.p50, p99: r.p99, failed, cpu: read?.(), kinds: r.kinds };
       }
       steps.get(target.name)!.push(last!);
-      onStep(target.name, last!);
+      onStep?.(target.name, last!);
     }
     racing = racing.filter((t) => steps.get(t.name)!.at(-1)!.held);
   }

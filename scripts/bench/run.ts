@@ -315,6 +315,30 @@ function scaleMix(all: Scenario[]): MixEntry[] {
   ];
 }
 
+/**
+ * What autovacuum would have done by now, where the PostgreSQL server runs without it (these
+ * machines' CI configuration sets `autovacuum = off`; PostgreSQL's default, and any production
+ * server's, is on). Bookings update the same night rows and per-day sales rows again and again,
+ * and the dispatcher its one cursor row; left unvacuumed, those dead rows make every later read
+ * and update of them slower, so minutes into a run PostgreSQL spent half again as much CPU on the
+ * same mixed load. Run between measurements, at most once a minute (autovacuum's own nap), and
+ * only when the server's autovacuum is off; BENCH_VACUUM=0 never.
+ */
+async function vacuumIfDue(sql: postgres.Sql, when: string): Promise<void> {
+  if (process.env.BENCH_VACUUM === "0" || performance.now() - lastVacuum < 60_000) return;
+  if (autovacuumOn ??= (await sql`show autovacuum`)[0].autovacuum === "on") return;
+  const dead = await sql<{ relname: string; dead: number }[]>`select relname, n_dead_tup::int as dead from pg_stat_user_tables where n_dead_tup > 0 order by n_dead_tup desc limit 3`;
+  const started = performance.now();
+  await sql`vacuum (analyze)`;
+  lastVacuum = performance.now();
+  const said = `${when}: ${dead.length ? dead.map((d) => `${d.relname} ${d.dead.toLocaleString("en-US")}`).join(", ") : "none"} dead rows; vacuumed in ${Math.round(lastVacuum - started)} ms`;
+  vacuums.push(said);
+  log(`VACUUM (ANALYZE), as autovacuum would: ${said}`);
+}
+let lastVacuum = -Infinity;
+let autovacuumOn: boolean | undefined;
+const vacuums: string[] = [];
+
 /** A server in the mixed line's turns; `fresh`: it has not run the per-route lines. */
 type MixedServer = { target: Target; fresh: boolean };
 
@@ -335,6 +359,7 @@ async function measureMixed(all: Scenario[], servers: MixedServer[]): Promise<Be
     if (fresh) for (const m of mix) await warmUp(target, m.request, m.name === "report" ? options.heavyConnections : options.connections, options.warmupSeconds);
     await openLoop(target, mix, mixedRate, options.warmupSeconds);
   }
+  await vacuumIfDue(sql!, "before the mixed line");
   const runs = new Map<string, OpenLoopResult[]>(servers.map((s) => [s.target.name, []]));
   const cpus = new Map<string, CpuUse | undefined>();
   for (let round = 0; round < options.rounds; round++) {
@@ -397,7 +422,12 @@ async function measureCapacity(all: Scenario[], servers: MixedServer[]): Promise
   const said = (s: RampStep) =>
     `${s.rate} ${s.held ? "held" : "missed"} (p50 ${s.p50.toFixed(1)}, p99 ${s.p99.toFixed(1)}${s.failed ? `, ${s.failed} failed` : ""}; slowest ${slowest(s)}${s.cpu ? `; ${cpuShares(s.cpu)}` : ""})`;
   const targets = servers.map((s) => s.target);
-  const steps = await rampInTurns(targets, scaleMix(all), { ...rampOptions, from: mixedRate + rampOptions.step }, (server, step) => log(`  ${server}: ${said(step)}`));
+  const steps = await rampInTurns(targets, scaleMix(all), {
+    ...rampOptions,
+    from: mixedRate + rampOptions.step,
+    beforeRate: (rate) => vacuumIfDue(sql!, `before the ramp's ${rate} req/s`),
+    onStep: (server, step) => log(`  ${server}: ${said(step)}`),
+  });
   const int = (n: number) => n.toLocaleString("en-US");
   return targets.map(({ name: server }) => {
     const tried = steps.get(server)!;
@@ -435,7 +465,7 @@ function cpuTable(rows: BenchRow[]): string[] {
 
 /** Settings that change what the numbers mean, as the bench database sees them. */
 async function postgresSettings(sql: postgres.Sql): Promise<string> {
-  const rows = await sql`select name, setting from pg_settings where name in ('jit', 'jit_above_cost', 'shared_buffers', 'max_connections', 'synchronous_commit')`;
+  const rows = await sql`select name, setting from pg_settings where name in ('jit', 'jit_above_cost', 'shared_buffers', 'max_connections', 'synchronous_commit', 'autovacuum')`;
   return rows.map((r) => `${r.name}=${r.setting}`).join(", ");
 }
 
@@ -581,6 +611,7 @@ async function main() {
       ...notes,
       ...(mixedCpu.length ? [`CPU during the mixed line (share of one core; the machine has ${os.cpus().length}): ${mixedCpu.join("; ")}.`] : []),
       ...(mixedKinds.length ? [`The mixed line per kind of request, p50/p99 ms: ${mixedKinds.join("; ")}.`] : []),
+      ...(vacuums.length ? [`The PostgreSQL server runs with autovacuum off, so the bench ran VACUUM (ANALYZE) between measurements where autovacuum would have, at most once a minute (the tables with the most dead rows, and the time it took): ${vacuums.join("; ")}.`] : []),
       ...(rampSteps.length ? [`The ramp, every rate tried (req/s, ms; a rate missed once was taken again and the second try is shown): ${rampSteps.join("; ")}.`] : []),
       ...mismatches,
       ...(mixedFailures.length ? [`What failed in the mixed line (the first few of each server): ${mixedFailures.join(". ")}.`] : []),
