@@ -435,7 +435,7 @@ async function measureCapacity(all: Scenario[], servers: MixedServer[]): Promise
     const held = tried.filter((s) => s.held).at(-1);
     const missed = tried.find((s) => !s.held);
     // The p99 at the rate missed says how it missed: just over the goal, or a collapse.
-    const miss = missed ? `${int(missed.rate)} missed (p99 ${int(missed.p99)} ms${missed.failed ? `, ${missed.failed} failed` : ""})` : "";
+    const miss = missed ? `${int(missed.rate)} missed (p99 ${int(Math.round(missed.p99))} ms${missed.failed ? `, ${missed.failed} failed` : ""})` : "";
     const rps = held ? `${int(held.rate)} held${missed ? `; ${miss}` : ""}` : `none above ${mixedRate}; ${miss}`;
     const at = held ?? missed!;
     return { route: rampRoute, server, cells: { rps, p50: at.p50.toFixed(1), p99: at.p99.toFixed(1) } };
