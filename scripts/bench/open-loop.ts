@@ -36,10 +36,9 @@ export async function openLoop(target: Target, mix: MixEntry[], rate: number, se
     for (const m of mix) if ((r -= m.weight) < 0) return m;
     return mix[mix.length - 1];
   };
-  const run: Run = { sent: 0, seconds, timeline: [], statuses: {}, failures: [], errors: 0 };
-  const noteFailure = (line: string) => run.failures.length < maxFailuresKept && run.failures.push(line);
   const count = Math.round(rate * seconds);
-  run.sent = count;
+  const run: Run = { sent: count, seconds, timeline: [], statuses: {}, failures: [], errors: 0 };
+  const noteFailure = (line: string) => run.failures.length < maxFailuresKept && run.failures.push(line);
   const started = performance.now();
   const inFlight: Promise<void>[] = [];
   // Kept-alive sockets, as many as the backlog needs (an open loop never waits for a free one).
@@ -141,6 +140,18 @@ function errorCode(body: string): string | undefined {
   }
 }
 
+/**
+ * One measured stretch of a server taken in turns with others: a second of lead-in at the rate,
+ * unmeasured (the server sat idle through its neighbours' turns), then `seconds` measured, with
+ * the CPU each party used while measuring.
+ */
+export async function measuredStretch(target: Target, mix: MixEntry[], rate: number, seconds: number): Promise<{ result: OpenLoopResult; cpu?: CpuUse }> {
+  await openLoop(target, mix, rate, 1);
+  const read = target.meter?.();
+  const result = await openLoop(target, mix, rate, seconds);
+  return { result, cpu: read?.() };
+}
+
 /** One server at one rate of a ramp, and whether it held that rate. */
 export type RampStep = { rate: number; held: boolean; p50: number; p99: number; failed: number; cpu?: CpuUse; kinds: OpenLoopResult["kinds"] };
 
@@ -175,11 +186,9 @@ export async function rampInTurns(
     for (const target of order) {
       let last: RampStep | undefined;
       for (let attempt = 0; attempt < 2 && !last?.held; attempt++) {
-        await openLoop(target, mix, rate, 1);
-        const read = target.meter?.();
-        const r = await openLoop(target, mix, rate, seconds);
+        const { result: r, cpu } = await measuredStretch(target, mix, rate, seconds);
         const failed = r.non2xx + r.errors;
-        last = { rate, held: failed === 0 && r.p99 < goalP99, p50: r.p50, p99: r.p99, failed, cpu: read?.(), kinds: r.kinds };
+        last = { rate, held: failed === 0 && r.p99 < goalP99, p50: r.p50, p99: r.p99, failed, cpu, kinds: r.kinds };
       }
       steps.get(target.name)!.push(last!);
       onStep?.(target.name, last!);

@@ -31,10 +31,10 @@ import { addCpu, cpuMeter, type CpuUse } from "./cpu";
 import { groupRssMb, peakRss } from "./memory";
 import { createBenchDatabase, type BenchDatabase } from "./database";
 import { addReportHistory, apiClient, createAccount, createBookingHotel, seedReportHotel } from "./fixtures";
-import { combineRuns, openLoop, rampInTurns, type MixEntry, type OpenLoopResult, type RampStep } from "./open-loop";
+import { combineRuns, measuredStretch, openLoop, rampInTurns, type MixEntry, type OpenLoopResult, type RampStep } from "./open-loop";
 import { check, loadRound, sequentialRound, summarize, warmUp, type Measurement, type Round, type Target } from "./load";
 import { scenarios, type Scenario } from "./scenarios";
-import { anomalies, renderTable } from "./table";
+import { anomalies, integer, renderTable } from "./table";
 import type { BenchContext, BenchRow } from "./types";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -325,18 +325,18 @@ function scaleMix(all: Scenario[]): MixEntry[] {
  * only when the server's autovacuum is off; BENCH_VACUUM=0 never.
  */
 async function vacuumIfDue(sql: postgres.Sql, when: string): Promise<void> {
-  if (process.env.BENCH_VACUUM === "0" || performance.now() - lastVacuum < 60_000) return;
-  if (autovacuumOn ??= (await sql`show autovacuum`)[0].autovacuum === "on") return;
+  if (!standInForAutovacuum || performance.now() - lastVacuum < 60_000) return;
   const dead = await sql<{ relname: string; dead: number }[]>`select relname, n_dead_tup::int as dead from pg_stat_user_tables where n_dead_tup > 0 order by n_dead_tup desc limit 3`;
   const started = performance.now();
   await sql`vacuum (analyze)`;
   lastVacuum = performance.now();
-  const said = `${when}: ${dead.length ? dead.map((d) => `${d.relname} ${d.dead.toLocaleString("en-US")}`).join(", ") : "none"} dead rows; vacuumed in ${Math.round(lastVacuum - started)} ms`;
+  const said = `${when}: ${dead.length ? dead.map((d) => `${d.relname} ${integer(d.dead)}`).join(", ") : "none"} dead rows; vacuumed in ${Math.round(lastVacuum - started)} ms`;
   vacuums.push(said);
   log(`VACUUM (ANALYZE), as autovacuum would: ${said}`);
 }
 let lastVacuum = -Infinity;
-let autovacuumOn: boolean | undefined;
+/** Whether the bench vacuums: set from the server's settings once they are read (main). */
+let standInForAutovacuum = false;
 const vacuums: string[] = [];
 
 /** A server in the mixed line's turns; `fresh`: it has not run the per-route lines. */
@@ -364,10 +364,9 @@ async function measureMixed(all: Scenario[], servers: MixedServer[]): Promise<Be
   const cpus = new Map<string, CpuUse | undefined>();
   for (let round = 0; round < options.rounds; round++) {
     for (const { target } of servers) {
-      await openLoop(target, mix, mixedRate, 1);
-      const read = target.meter?.();
-      runs.get(target.name)!.push(await openLoop(target, mix, mixedRate, each));
-      cpus.set(target.name, addCpu(cpus.get(target.name), read?.()));
+      const { result, cpu } = await measuredStretch(target, mix, mixedRate, each);
+      runs.get(target.name)!.push(result);
+      cpus.set(target.name, addCpu(cpus.get(target.name), cpu));
     }
   }
   return servers.map(({ target: { name: server } }) => {
@@ -428,15 +427,14 @@ async function measureCapacity(all: Scenario[], servers: MixedServer[]): Promise
     beforeRate: (rate) => vacuumIfDue(sql!, `before the ramp's ${rate} req/s`),
     onStep: (server, step) => log(`  ${server}: ${said(step)}`),
   });
-  const int = (n: number) => n.toLocaleString("en-US");
   return targets.map(({ name: server }) => {
     const tried = steps.get(server)!;
     rampSteps.push(`${server}: ${tried.map(said).join(", ")}`);
     const held = tried.filter((s) => s.held).at(-1);
     const missed = tried.find((s) => !s.held);
     // The p99 at the rate missed says how it missed: just over the goal, or a collapse.
-    const miss = missed ? `${int(missed.rate)} missed (p99 ${int(Math.round(missed.p99))} ms${missed.failed ? `, ${missed.failed} failed` : ""})` : "";
-    const rps = held ? `${int(held.rate)} held${missed ? `; ${miss}` : ""}` : `none above ${mixedRate}; ${miss}`;
+    const miss = missed ? `${integer(missed.rate)} missed (p99 ${integer(missed.p99)} ms${missed.failed ? `, ${missed.failed} failed` : ""})` : "";
+    const rps = held ? `${integer(held.rate)} held${missed ? `; ${miss}` : ""}` : `none above ${mixedRate}; ${miss}`;
     const at = held ?? missed!;
     return { route: rampRoute, server, cells: { rps, p50: at.p50.toFixed(1), p99: at.p99.toFixed(1) } };
   });
@@ -449,7 +447,6 @@ const share = (cpu: number, wall: number) => `${Math.round((cpu / wall) * 100)} 
 function cpuTable(rows: BenchRow[]): string[] {
   const measured = rows.filter((r) => r.measurement?.cpu);
   if (!measured.length) return [];
-  const pct = (cpu: number, wall: number) => `${Math.round((cpu / wall) * 100)} %`;
   const perRequest = (cpu: number, m: Measurement) => (m.requests ? (cpu * 1000 / m.requests).toFixed(2) : "—");
   return [
     "",
@@ -460,15 +457,15 @@ function cpuTable(rows: BenchRow[]): string[] {
     ...measured.map((r) => {
       const m = r.measurement!;
       const c = m.cpu!;
-      return `| ${r.route.replace(/\|/g, "\\|")} | ${r.server} | ${pct(c.server, c.wall)} | ${perRequest(c.server, m)} | ${pct(c.postgres, c.wall)} | ${perRequest(c.postgres, m)} | ${pct(c.loadGenerator, c.wall)} |`;
+      return `| ${r.route.replace(/\|/g, "\\|")} | ${r.server} | ${share(c.server, c.wall)} | ${perRequest(c.server, m)} | ${share(c.postgres, c.wall)} | ${perRequest(c.postgres, m)} | ${share(c.loadGenerator, c.wall)} |`;
     }),
   ];
 }
 
 /** Settings that change what the numbers mean, as the bench database sees them. */
-async function postgresSettings(sql: postgres.Sql): Promise<string> {
-  const rows = await sql`select name, setting from pg_settings where name in ('jit', 'jit_above_cost', 'shared_buffers', 'max_connections', 'synchronous_commit', 'autovacuum')`;
-  return rows.map((r) => `${r.name}=${r.setting}`).join(", ");
+async function postgresSettings(sql: postgres.Sql): Promise<Map<string, string>> {
+  const rows = await sql<{ name: string; setting: string }[]>`select name, setting from pg_settings where name in ('jit', 'jit_above_cost', 'shared_buffers', 'max_connections', 'synchronous_commit', 'autovacuum') order by name`;
+  return new Map(rows.map((r) => [r.name, r.setting]));
 }
 
 function gitDescription(): string {
@@ -529,7 +526,9 @@ async function main() {
     { name: "Innkeep", url: innkeep.url, auth: { authorization: `Bearer ${account.key}` }, meter: () => cpuMeter(innkeepGroup) },
     { name: "bare", url: bare.url, auth: {}, meter: () => cpuMeter(bareGroup) },
   ];
-  const pgSettings = await postgresSettings(sql);
+  const settings = await postgresSettings(sql);
+  const pgSettings = [...settings].map(([name, setting]) => `${name}=${setting}`).join(", ");
+  standInForAutovacuum = settings.get("autovacuum") === "off" && process.env.BENCH_VACUUM !== "0";
 
   const rows: BenchRow[] = [];
   const all = scenarios(booking, report);

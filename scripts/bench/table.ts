@@ -4,6 +4,9 @@ import type { BenchRow } from "./types";
 const int = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 const one = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 
+/** A whole number as the tables write it: rounded, with thousands separators. */
+export const integer = (n: number) => int.format(n);
+
 const rate = (n: number) => (n >= 100 ? int.format(n) : one.format(n));
 const ms = (n: number) => (Number.isFinite(n) ? (n >= 10 ? int.format(n) : one.format(n)) : "—");
 

@@ -13,22 +13,23 @@ import { askOver } from "./ask-over";
 import { fromWire, toWire, type Usage, type WireUsage } from "./usage-bridge";
 
 export type Ask = { id: number; op: "consume" | "peek"; key: string; limits: RateLimits; now: number };
-export type Reply = { innkeep: "rate"; id: number; state?: RateState; usage?: WireUsage; error?: string };
+export type Reply = { id: number; state?: RateState; usage?: WireUsage; error?: string };
 /** The questions of one turn of a worker's event loop, and their answers, each as one message. */
 export type Asks = { innkeep: "rates"; asks: Ask[] };
 export type Replies = { innkeep: "rates"; replies: Reply[] };
 
 const isAsks = (m: unknown): m is Asks => (m as Asks | null)?.innkeep === "rates" && Array.isArray((m as Asks).asks);
 const isReplies = (m: unknown): m is Replies => (m as Replies | null)?.innkeep === "rates" && Array.isArray((m as Replies).replies);
-const isReply = (m: unknown): m is Reply => (m as Reply | null)?.innkeep === "rate" && typeof (m as Reply).id === "number";
+// Replies come only unpacked from a Replies message, so an id is all that tells one.
+const isReply = (m: unknown): m is Reply => typeof (m as Reply | null)?.id === "number";
 
 /** The primary's answer to one worker's question, from `counters`. */
 export async function answerRateAsk({ id, op, key, limits, now }: Ask, counters: RateCounter): Promise<Reply> {
   try {
-    if (op === "consume") return { innkeep: "rate", id, state: await counters.consume(key, limits, now) };
-    return { innkeep: "rate", id, usage: toWire(await counters.peek(key, limits, now)) };
+    if (op === "consume") return { id, state: await counters.consume(key, limits, now) };
+    return { id, usage: toWire(await counters.peek(key, limits, now)) };
   } catch (error) {
-    return { innkeep: "rate", id, error: (error as Error).message };
+    return { id, error: (error as Error).message };
   }
 }
 
@@ -83,7 +84,7 @@ export class PrimaryCounters implements RateCounter {
       this.send({ innkeep: "rates", asks });
     } catch (error) {
       // The channel is closed: each question fails now rather than after 2 s of silence.
-      for (const { id } of asks) this.deliver({ innkeep: "rate", id, error: (error as Error).message });
+      for (const { id } of asks) this.deliver({ id, error: (error as Error).message });
     }
   }
 
