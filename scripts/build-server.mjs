@@ -9,8 +9,13 @@ const root = path.resolve(import.meta.dirname, "..");
 const started = performance.now();
 await build({
   absWorkingDir: root,
-  // The dashboard thread (Next, apart from the API's isolate) is its own entry, loaded by path.
-  entryPoints: { server: "server/main.ts", "dashboard-thread": "server/process/dashboard-thread.ts" },
+  // The dashboard thread (Next, apart from the API's isolate) is its own entry, loaded by path; the
+  // CLI is built too, so production needs no TypeScript loader for it either (`node dist/innkeep.mjs`).
+  entryPoints: {
+    server: "server/main.ts",
+    "dashboard-thread": "server/process/dashboard-thread.ts",
+    innkeep: "scripts/innkeep.ts",
+  },
   outdir: "dist",
   outExtension: { ".js": ".mjs" },
   bundle: true,
@@ -22,4 +27,4 @@ await build({
   sourcemap: "linked",
   logLevel: "warning",
 });
-process.stderr.write(`built dist/server.mjs and dist/dashboard-thread.mjs in ${Math.round(performance.now() - started)} ms\n`);
+process.stderr.write(`built dist/server.mjs, dist/dashboard-thread.mjs and dist/innkeep.mjs in ${Math.round(performance.now() - started)} ms\n`);

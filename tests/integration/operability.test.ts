@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
 import { createApiKey } from "@/server/auth/api-keys";
 import { scopes } from "@/server/auth/scopes";
-import { onPostgres, testDatabase } from "../support/database";
+import { onPostgres, testDatabase, testRedisUrl } from "../support/database";
 import { startHarness, type Harness } from "../support/harness";
 
 /** Probes and metrics on the app itself, on both databases. */
@@ -122,7 +122,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
 }
 
 // Two server processes need a database both can open: PostgreSQL. (PGlite is one process's.)
-describe.skipIf(!onPostgres)("two production servers sharing PostgreSQL and Redis", { timeout: 120_000 }, () => {
+describe.skipIf(!onPostgres || !testRedisUrl)("two production servers sharing PostgreSQL and Redis", { timeout: 120_000 }, () => {
   let database: Awaited<ReturnType<typeof testDatabase>>;
   let servers: Server[] = [];
   let key = "";
@@ -131,7 +131,7 @@ describe.skipIf(!onPostgres)("two production servers sharing PostgreSQL and Redi
     database = await testDatabase();
     const account = await createAccount({ db: database.db, input: { name: "Shared Limits", plan: "starter", limits: { perMinute: 6 } } });
     key = (await createApiKey({ db: database.db, input: { accountId: account.id, scopes: [...scopes] } })).key;
-    const env = { DATABASE_URL: database.url!, REDIS_URL: "redis://127.0.0.1:6379" };
+    const env = { DATABASE_URL: database.url!, REDIS_URL: testRedisUrl! };
     servers = await Promise.all([startServer(env), startServer(env)]);
   }, 120_000);
   afterAll(async () => {

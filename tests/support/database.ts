@@ -1,9 +1,13 @@
 import postgres from "postgres";
+import { inject } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
 import { randomToken } from "@/server/ids";
 
-export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 export const onPostgres = process.env.TEST_DB === "postgres";
+/** The PostgreSQL server of this run (tests/support/services.ts): TEST_DATABASE_URL's, or the run's own. */
+export const testDatabaseUrl = onPostgres ? inject("testDatabaseUrl") : "";
+/** A Redis server of this run, or null where none could be had (the setup said so, and CI fails instead). */
+export const testRedisUrl = onPostgres ? inject("testRedisUrl") : null;
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or a new database on the
