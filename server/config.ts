@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseProxyTrust } from "./http/client-address";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])
@@ -17,7 +18,18 @@ const configSchema = z.object({
   DATA_DIR: z.string().default(".data"),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   REDIS_URL: z.string().url().optional(),
-  TRUST_PROXY: flag,
+  /** Proxies trusted to say the client's address (server/http/client-address.ts): `0`, a hop count, or addresses and CIDRs. */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return parseProxyTrust(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NEXTAUTH_SECRET: z.string().optional(),
   NEXTAUTH_URL: z.string().url().optional(),

@@ -1,11 +1,15 @@
 import { forgetCredentials } from "@/server/auth/credential-cache";
-import { Hono, type Context } from "hono";
+import type { IncomingMessage } from "node:http";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import OAuth2Server from "@node-oauth/oauth2-server";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { oauthTokens } from "@/db/schema";
 import { hashToken } from "@/server/auth/tokens";
 import { scopes } from "@/server/auth/scopes";
+import { addressOf, type ProxyTrust } from "@/server/http/client-address";
+import type { ApiDeps } from "@/server/http/env";
+import type { RateLimits } from "@/server/accounts/plans";
 import { logger } from "@/server/observability/logger";
 import { authenticateClient } from "./client-auth";
 import { revokeFamily } from "./families";
@@ -42,7 +46,7 @@ async function readForm(c: Context): Promise<{ form: Record<string, string> } | 
 }
 
 /** The issuer identifier: this server's origin, as the client reached it. */
-function issuerOf(c: Context, trustProxy: boolean): string {
+function issuerOf(c: Context, trustProxy: ProxyTrust): string {
   const url = new URL(c.req.url);
   const proto = trustProxy ? (c.req.header("x-forwarded-proto")?.split(",")[0].trim() ?? url.protocol.replace(":", "")) : url.protocol.replace(":", "");
   const host = (trustProxy ? c.req.header("x-forwarded-host") : undefined) ?? c.req.header("host") ?? url.host;
@@ -86,9 +90,27 @@ function clientCredentials(c: Context, form: Record<string, string>): { id?: str
   return { id: form.client_id, secret: form.client_secret, basic: false };
 }
 
+/**
+ * Limits of `/oauth/token` and `/oauth/revoke`. Every request counts against the client it names
+ * (an integrator refreshing tokens for many hotels makes many, all from one address); an address
+ * is held back only by its failed requests (wrong secrets, codes or tokens: what guessing looks
+ * like), so a busy integrator's server is never throttled for its address alone.
+ */
+export const oauthLimits = {
+  failuresByAddress: { perSecond: 5, perMinute: 30, perDay: 1_000 },
+  client: { perSecond: 25, perMinute: 1_200, perDay: 200_000 },
+} as const satisfies Record<string, RateLimits>;
+
+type OAuthEnv = { Bindings: { incoming?: IncomingMessage } };
+type OAuthDeps = Pick<ApiDeps, "db" | "trustProxy" | "limiter" | "oauthLimits">;
+
+const tooMany = (c: Context, retryAfter: number) =>
+  c.json(oauthError("too_many_requests", `Too many requests; retry after ${retryAfter} seconds.`), 429, { ...noStore, "Retry-After": String(retryAfter) });
+
 /** `/oauth/token`, `/oauth/revoke` and the RFC 8414 document, beside `/v1` on the fast path. */
-export function createOAuthEndpoints(deps: { db: Db; trustProxy: boolean }) {
-  const app = new Hono();
+export function createOAuthEndpoints(deps: OAuthDeps) {
+  const app = new Hono<OAuthEnv>();
+  const limits = deps.oauthLimits ?? oauthLimits;
   const server = new OAuth2Server({
     model: oauthModel(deps.db),
     accessTokenLifetime,
@@ -101,12 +123,35 @@ export function createOAuthEndpoints(deps: { db: Db; trustProxy: boolean }) {
     allowEmptyState: true,
   });
 
+  /** Refuses an address whose failures are spent; counts this request's failure, if it fails. */
+  const guardAddress: MiddlewareHandler<OAuthEnv> = async (c, next) => {
+    const key = `oauth-failures:${addressOf(c.env?.incoming, deps.trustProxy) ?? "unknown"}`;
+    const usage = await deps.limiter.peek(key, limits.failuresByAddress);
+    const now = Date.now();
+    const waits = Object.values(usage)
+      .filter((window) => window.limit !== null && window.used >= window.limit)
+      .map((window) => Math.max(1, Math.ceil(((window.resetsAt?.getTime() ?? now + 1_000) - now) / 1_000)));
+    if (waits.length) return tooMany(c, Math.max(...waits));
+    await next();
+    if (c.res.status >= 400 && c.res.status < 500 && c.res.status !== 429) await deps.limiter.consume(key, limits.failuresByAddress);
+  };
+  /** Counts the request against the client it names; the 429 to answer once that is spent. */
+  const refusedForClient = async (c: Context, id: string | undefined): Promise<Response | undefined> => {
+    if (!id) return undefined;
+    const state = await deps.limiter.consume(`oauth-client:${id}`, limits.client);
+    return state.retryAfter === undefined ? undefined : tooMany(c, state.retryAfter);
+  };
+  app.use("/oauth/token", guardAddress);
+  app.use("/oauth/revoke", guardAddress);
+
   app.get("/.well-known/oauth-authorization-server", (c) => c.json(authorizationServerMetadata(issuerOf(c, deps.trustProxy)), 200, { "Cache-Control": "public, max-age=300" }));
 
   app.post("/oauth/token", async (c) => {
     const read = await readForm(c);
     if ("error" in read) return c.json(read.error, 400, noStore);
     const credentials = clientCredentials(c, read.form);
+    const limited = await refusedForClient(c, credentials.id);
+    if (limited) return limited;
     if (credentials.basic && !credentials.id) {
       return c.json(oauthError("invalid_client", "The Basic credentials could not be read."), 401, { ...noStore, ...basicChallenge });
     }
@@ -142,6 +187,8 @@ export function createOAuthEndpoints(deps: { db: Db; trustProxy: boolean }) {
     const read = await readForm(c);
     if ("error" in read) return c.json(read.error, 400, noStore);
     const credentials = clientCredentials(c, read.form);
+    const limited = await refusedForClient(c, credentials.id);
+    if (limited) return limited;
     const client = credentials.id ? await authenticateClient(deps.db, credentials.id, credentials.secret || undefined) : undefined;
     if (!client) {
       const answer = oauthError("invalid_client", "Client authentication failed.");

@@ -1,8 +1,12 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { count } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { guests } from "@/db/schema";
 import { createApiKey, revokeApiKey } from "@/server/auth/api-keys";
 import { scopes } from "@/server/auth/scopes";
+import { parseProxyTrust } from "@/server/http/client-address";
+import { RateLimiter } from "@/server/http/rate-limit";
 import { expectError, expectStandardHeaders } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 
@@ -120,24 +124,55 @@ describe("403 permission_error", () => {
   });
 });
 
-describe("behind a trusted proxy (TRUST_PROXY=1)", () => {
-  let proxied: Harness;
-  beforeAll(async () => {
-    proxied = await startHarness({ trustProxy: true });
+/**
+ * A reverse proxy as nginx's `$proxy_add_x_forwarded_for` behaves: it passes the caller's
+ * X-Forwarded-For on and appends the address it saw the caller at (`sees`, standing in for a
+ * client on another network, since every test connection comes from 127.0.0.1).
+ */
+async function appendingProxy(target: string, sees: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(async (req, res) => {
+    const incoming = req.headers["x-forwarded-for"];
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string" && name !== "host" && name !== "connection") headers[name] = value;
+    headers["x-forwarded-for"] = incoming ? `${incoming}, ${sees}` : sees;
+    const answer = await fetch(`${target}${req.url}`, { method: req.method, headers });
+    res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+    res.end(Buffer.from(await answer.arrayBuffer()));
   });
-  afterAll(async () => proxied?.close());
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
-  it("takes the client address from the left-most X-Forwarded-For entry", async () => {
+describe("behind one trusted proxy that appends to X-Forwarded-For (TRUST_PROXY=1)", () => {
+  let proxied: Harness;
+  const proxies: Array<{ close(): Promise<void> }> = [];
+  beforeAll(async () => {
+    proxied = await startHarness({ trustProxy: parseProxyTrust("1") });
+  });
+  afterAll(async () => {
+    await Promise.all(proxies.map((p) => p.close()));
+    await proxied?.close();
+  });
+  const through = async (sees: string) => {
+    const proxy = await appendingProxy(proxied.baseUrl, sees);
+    proxies.push(proxy);
+    return (token: string, xff?: string) => fetch(`${proxy.url}/v1/guests`, { headers: { authorization: `Bearer ${token}`, ...(xff ? { "x-forwarded-for": xff } : {}) } });
+  };
+
+  it("takes the address the proxy appended, so a caller cannot choose its own", async () => {
     const tenOnly = await proxied.keyWith([...scopes], ["10.0.0.0/8"]);
-    const get = (xff?: string) => proxied.get("/v1/guests", { token: tenOnly, headers: xff ? { "x-forwarded-for": xff } : {} });
-    expect((await get("10.1.2.3")).status).toBe(200);
-    expect((await get("10.1.2.3, 127.0.0.1")).status).toBe(200);
-    expect((await get("::ffff:10.1.2.3")).status).toBe(200);
-    expectError(await get("192.168.0.1"), 403, "ip_not_allowed");
-    expectError(await get("127.0.0.1, 10.1.2.3"), 403, "ip_not_allowed");
-    expectError(await get("not-an-address"), 403, "ip_not_allowed");
-    // No header: the socket's address (127.0.0.1) decides.
-    expectError(await get(), 403, "ip_not_allowed");
+    const fromTen = await through("10.1.2.3");
+    expect((await fromTen(tenOnly)).status).toBe(200);
+    // Whatever the caller wrote before the proxy's entry proves nothing, either way.
+    expect((await fromTen(tenOnly, "192.168.0.1")).status).toBe(200);
+    const fromElsewhere = await through("192.168.7.9");
+    const spoofed = await fromElsewhere(tenOnly, "10.1.2.3");
+    expect(spoofed.status).toBe(403);
+    expect(((await spoofed.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "ip_not_allowed", message: expect.stringContaining("192.168.7.9") });
+    expect((await fromElsewhere(tenOnly, "10.1.2.3, 10.4.4.4")).status).toBe(403);
   });
 
   it("matches an IPv4-mapped client against an IPv4 range", async () => {
@@ -145,5 +180,51 @@ describe("behind a trusted proxy (TRUST_PROXY=1)", () => {
     const res = await proxied.get("/v1/guests", { token: loopback, headers: { "x-forwarded-for": "::ffff:127.0.0.1" } });
     expect(res.status).toBe(200);
     expectStandardHeaders(res);
+  });
+
+  it("counts anonymous requests by the appended address: a made-up X-Forwarded-For buys no fresh allowance", async () => {
+    const limiter = new RateLimiter();
+    const limited = await startHarness({ trustProxy: parseProxyTrust("1"), limiter });
+    try {
+      const proxy = await appendingProxy(limited.baseUrl, "10.8.8.8");
+      proxies.push(proxy);
+      // The anonymous per-second allowance is 50: spend it with a different made-up address each time.
+      const answers = [];
+      for (let i = 0; i < 51; i++) answers.push((await fetch(`${proxy.url}/v1/guests`, { headers: { "x-forwarded-for": `172.16.0.${i}` } })).status);
+      expect(answers.slice(0, 50).every((status) => status === 401)).toBe(true);
+      expect(answers[50]).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("behind two proxies, trusted by address (TRUST_PROXY=loopback, 10.0.0.0/8)", () => {
+  let proxied: Harness;
+  beforeAll(async () => {
+    proxied = await startHarness({ trustProxy: parseProxyTrust("loopback, 10.0.0.0/8") });
+  });
+  afterAll(async () => proxied?.close());
+
+  it("walks from the right past every trusted proxy to the first address that is not one", async () => {
+    const key = await proxied.keyWith([...scopes], ["203.0.113.0/24"]);
+    const get = (xff: string) => proxied.get("/v1/guests", { token: key, headers: { "x-forwarded-for": xff } });
+    // client → edge proxy (10.0.0.5 saw 203.0.113.7) → this proxy on loopback.
+    expect((await get("203.0.113.7, 10.0.0.5")).status).toBe(200);
+    expect((await get("198.51.100.1, 203.0.113.7, 10.0.0.5")).status).toBe(200);
+    expectError(await get("203.0.113.7, 198.51.100.1, 10.0.0.5"), 403, "ip_not_allowed");
+  });
+});
+
+describe("TRUST_PROXY's forms", () => {
+  it("reads 0 and nothing as no proxy, a number as hops, a list as addresses; refuses true and nonsense", () => {
+    expect(parseProxyTrust(undefined)).toBe(false);
+    expect(parseProxyTrust("0")).toBe(false);
+    const two = parseProxyTrust("2");
+    expect(two && [two("1.2.3.4", 0), two("1.2.3.4", 1), two("1.2.3.4", 2)]).toEqual([true, true, false]);
+    const listed = parseProxyTrust("loopback, 10.0.0.0/8");
+    expect(listed && [listed("127.0.0.1", 0), listed("10.9.9.9", 1), listed("11.0.0.1", 1)]).toEqual([true, true, false]);
+    expect(() => parseProxyTrust("true")).toThrow(/every hop/);
+    expect(() => parseProxyTrust("10.0.0.0/99")).toThrow();
   });
 });

@@ -6,6 +6,8 @@ import { createApiKey } from "@/server/auth/api-keys";
 import { scopes, type Scope } from "@/server/auth/scopes";
 import type { CredentialCache } from "@/server/auth/credential-cache";
 import { createApp } from "@/server/http/app";
+import type { ProxyTrust } from "@/server/http/client-address";
+import { answerClientError } from "@/server/listener";
 import type { ApiDeps, MetricsAccess } from "@/server/http/env";
 import { RateLimiter } from "@/server/http/rate-limit";
 import type { UrlPolicy } from "@/server/webhooks/endpoints";
@@ -19,8 +21,10 @@ type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string;
  * The real app on a real socket over a fresh database, with one account (all scopes) ready.
  * Tests speak HTTP to it exactly as an integrator would.
  */
+const noLimits = { perSecond: null, perMinute: null, perDay: null };
+
 export async function startHarness(
-  options: { trustProxy?: boolean; limiter?: RateLimiter; max?: number; webhookUrlPolicy?: UrlPolicy; metricsAccess?: MetricsAccess; credentials?: CredentialCache } = {},
+  options: { trustProxy?: ProxyTrust; oauthLimits?: ApiDeps["oauthLimits"]; limiter?: RateLimiter; max?: number; webhookUrlPolicy?: UrlPolicy; metricsAccess?: MetricsAccess; credentials?: CredentialCache } = {},
 ) {
   const database = await testDatabase({ max: options.max });
   let databaseOpen = true;
@@ -31,11 +35,16 @@ export async function startHarness(
     webhookUrlPolicy: options.webhookUrlPolicy,
     metricsAccess: options.metricsAccess,
     credentials: options.credentials,
+    // OAuth suites make dozens of deliberately failing token requests from one address; the
+    // limits themselves are tested with small ones (bad-input.test.ts).
+    oauthLimits: options.oauthLimits ?? { failuresByAddress: noLimits, client: noLimits },
   };
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
   });
+  // As the production listener does (server/process/start.ts): what Node's parser refuses gets the contract's error.
+  server.on("clientError", answerClientError);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   async function newAccount(name = "Test Hotels", plan: Plan = "scale", limits?: { perSecond?: number; perMinute?: number; perDay?: number }) {
