@@ -7,6 +7,8 @@ export const errorCodes = {
   invalid_cursor: { status: 400, type: "invalid_request_error" },
   invalid_environment: { status: 400, type: "invalid_request_error" },
   invalid_version: { status: 400, type: "invalid_request_error" },
+  /** The request line or headers could not be parsed (Node's HTTP parser refused them). */
+  malformed_request: { status: 400, type: "invalid_request_error" },
   missing_token: { status: 401, type: "authentication_error" },
   invalid_token: { status: 401, type: "authentication_error" },
   token_expired: { status: 401, type: "authentication_error" },
@@ -28,6 +30,7 @@ export const errorCodes = {
   idempotency_key_in_use: { status: 409, type: "idempotency_error" },
   request_too_large: { status: 413, type: "invalid_request_error" },
   unsupported_content_type: { status: 415, type: "invalid_request_error" },
+  headers_too_large: { status: 431, type: "invalid_request_error" },
   parameter_missing: { status: 422, type: "invalid_request_error" },
   /** 422 in a body; 400 when the parameter is a header or in the query string. */
   parameter_invalid: { status: 422, type: "invalid_request_error" },

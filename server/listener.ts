@@ -1,4 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { errorCodes, type ErrorCode } from "@/server/errors";
+import { newId } from "@/server/ids";
 
 export type Target = "api" | "next";
 
@@ -25,4 +28,28 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
 /** The Node request listener: each request goes to exactly one of the two apps. */
 export function createListener(handlers: { api: Handler; next: Handler }): Handler {
   return (req, res) => (routeFor(req.url) === "api" ? handlers.api(req, res) : handlers.next(req, res));
+}
+
+/**
+ * Node's `clientError`: a request its parser refused before any app saw it (headers over 16 KB,
+ * raw non-ASCII or spaces in the URL, a broken request line). Node's own answer has no body; this
+ * one is the contract's JSON error with a `Service-Request-Id`, then the connection closes.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [code, message]: [ErrorCode, string] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? ["headers_too_large", "The request's headers are larger than the server accepts (16 KB in all)."]
+      : ["malformed_request", "The request could not be read as HTTP: characters outside ASCII in the URL must be percent-encoded, and the request line and headers must follow RFC 9112."];
+  const requestId = newId("request");
+  const { status, type } = errorCodes[code];
+  const body = JSON.stringify({ error: { type, code, message, request_id: requestId } });
+  const reason = status === 431 ? "Request Header Fields Too Large" : "Bad Request";
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Service-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -42,9 +42,20 @@ export const queryTimestamp = (description: string) =>
 
 /**
  * An e-mail address as the server accepts it: zod's rule, stricter than JSON Schema's `email`
- * format (a dotted domain with a TLD of 2+ letters: `0@com` is refused), so the document states it.
+ * format (a dotted domain with a TLD of 2+ letters: `0@com` is refused), so the document states it,
+ * within RFC 5321's lengths: 254 characters in all (a 256-octet path less its angle brackets), a
+ * local part of at most 64, each domain label at most 63.
  */
 export const emailAddress = z
   .email()
-  .max(320)
-  .openapi({ pattern: z.regexes.email.source, description: "An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`)." });
+  .max(254)
+  .refine((value) => value.slice(0, value.lastIndexOf("@")).length <= 64, { message: "The part before the @ may be at most 64 characters (RFC 5321)." })
+  .refine((value) => value.slice(value.lastIndexOf("@") + 1).split(".").every((label) => label.length <= 63), {
+    message: "Each dot-separated part of the domain may be at most 63 characters (RFC 5321).",
+  })
+  .openapi({
+    pattern: z.regexes.email.source,
+    description:
+      "An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`), " +
+      "at most 254 characters, with at most 64 before the `@` and at most 63 in each part of the domain (RFC 5321).",
+  });

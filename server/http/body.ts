@@ -4,6 +4,10 @@ import { ApiError } from "@/server/errors";
 import type { ApiEnv } from "./env";
 
 export const maxBodyBytes = 1024 * 1024;
+/** How deep objects and arrays may nest in a body (no operation needs more than a handful). */
+export const maxBodyDepth = 32;
+/** Strict UTF-8: an invalid byte, an overlong form or an encoded surrogate is an error, never U+FFFD. */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const jsonType = /^application\/json\s*(;|$)/i;
 
 /** JSON's own whitespace (RFC 8259 §2); `String.prototype.trim` strips far more (VT, FF, NBSP, BOM…). */
@@ -35,10 +39,46 @@ export async function readJsonBody(c: Context<ApiEnv>, { required }: { required:
     if (required) throw new ApiError("parameter_missing", "This request needs a JSON object as its body; the body was empty.");
     return {};
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(raw);
+    parsed = JSON.parse(raw);
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid JSON.");
+  }
+  checkShape(parsed);
+  return parsed;
+}
+
+/**
+ * Walks the parsed body without recursion: refuses nesting deeper than `maxBodyDepth` (400
+ * `invalid_json`, before anything else reads the body recursively) and a `__proto__` key, which
+ * JSON.parse keeps as an own property but schema parsing would silently drop (422, naming it).
+ */
+function checkShape(body: unknown): void {
+  const stack: Array<{ value: unknown; depth: number; path: string }> = [{ value: body, depth: 0, path: "" }];
+  while (stack.length) {
+    const { value, depth, path } = stack.pop()!;
+    if (value === null || typeof value !== "object") continue;
+    if (depth >= maxBodyDepth) {
+      throw new ApiError("invalid_json", `The request body nests objects and arrays deeper than ${maxBodyDepth} levels.`);
+    }
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => stack.push({ value: item, depth: depth + 1, path: `${path}[${index}]` }));
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (key === "__proto__") throw new ApiError("parameter_invalid", `The key '__proto__' is not allowed (at '${at}').`, { param: at });
+      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, path: at });
+    }
+  }
+}
+
+function decode(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid UTF-8.");
   }
 }
 
@@ -51,7 +91,13 @@ function readIncoming(incoming: IncomingMessage): Promise<string> {
     const done = (error?: Error) => {
       incoming.off("data", onData).off("end", onEnd).off("error", done).off("aborted", onAborted);
       if (error) reject(error);
-      else resolve(chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+      else {
+        try {
+          resolve(decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+        } catch (invalid) {
+          reject(invalid);
+        }
+      }
     };
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
@@ -83,5 +129,5 @@ async function readLimited(stream: ReadableStream<Uint8Array>): Promise<string> 
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return decode(Buffer.concat(chunks));
 }

@@ -24,16 +24,39 @@ const secretFields = new Set(["number", "cvc"]);
 const redact = (key: string, value: unknown) =>
   secretFields.has(key) && typeof value === "string" ? `redacted:${value.length}:${key === "number" ? value.slice(-4) : ""}` : value;
 
-/** JSON with sorted keys, so that the same body written differently is still the same body. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(redact(k, v))}`).join(",")}}`;
+/**
+ * JSON with sorted keys, so that the same body written differently is still the same body.
+ * Iterative (a stack of pieces still to write), so no body's depth can exhaust the call stack.
+ */
+function canonical(root: unknown): string {
+  const out: string[] = [];
+  const pending: Array<string | { value: unknown }> = [{ value: root }];
+  while (pending.length) {
+    const piece = pending.pop()!;
+    if (typeof piece === "string") {
+      out.push(piece);
+      continue;
+    }
+    const { value } = piece;
+    const parts: Array<string | { value: unknown }> = [];
+    if (Array.isArray(value)) {
+      parts.push("[");
+      value.forEach((item, index) => parts.push(...(index ? [","] : []), { value: item }));
+      parts.push("]");
+    } else if (value && typeof value === "object") {
+      const entries = Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : 1));
+      parts.push("{");
+      entries.forEach(([k, v], index) => parts.push(`${index ? "," : ""}${JSON.stringify(k)}:`, { value: redact(k, v) }));
+      parts.push("}");
+    } else {
+      out.push(JSON.stringify(value));
+      continue;
+    }
+    for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]);
   }
-  return JSON.stringify(value);
+  return out.join("");
 }
 
 export function validateIdempotencyKey(key: string): void {

@@ -28,6 +28,7 @@ const statusText: Record<number, string> = {
   409: "Conflict",
   413: "Request too large",
   415: "Unsupported content type",
+  431: "Request headers too large",
   422: "Invalid parameters",
   429: "Rate limit exceeded",
   500: "Internal error",

@@ -10,7 +10,7 @@ import { defaultAdminPassword, seedPassword } from "@/server/cli/db";
 import { controlHandler } from "@/server/cli/serve";
 import { getConfig, isProduction, type Config } from "@/server/config";
 import { createApp } from "@/server/http/app";
-import { createListener } from "@/server/listener";
+import { answerClientError, createListener } from "@/server/listener";
 import { logger } from "@/server/observability/logger";
 import { getApiDeps, getDatabase, isClusterWorker } from "@/server/runtime";
 import { startWebhookEngine } from "@/server/webhooks/engine";
@@ -109,6 +109,7 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
       });
   }
   server.on("request", createListener({ api, next: pages }));
+  server.on("clientError", answerClientError);
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>

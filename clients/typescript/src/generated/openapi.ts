@@ -1094,7 +1094,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "conflict_error" | "idempotency_error" | "rate_limit_exceeded" | "api_error";
                 /** @enum {string} */
-                code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
+                code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "malformed_request" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "headers_too_large" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
                 message: string;
                 /** @description Dotted path of the parameter at fault, e.g. `guest.email`. */
                 param?: string;
@@ -2077,7 +2077,7 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2169,6 +2169,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2216,7 +2225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Property"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2308,6 +2317,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2359,7 +2377,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoomTypeList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2451,6 +2469,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2508,7 +2535,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoomType"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2600,6 +2627,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2647,7 +2683,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoomType"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2739,6 +2775,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2797,7 +2842,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoomType"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2889,6 +2934,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2942,7 +2996,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoomList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3034,6 +3088,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3087,7 +3150,7 @@ export interface operations {
                     "application/json": components["schemas"]["Room"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3179,6 +3242,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3226,7 +3298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Room"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3318,6 +3390,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3373,7 +3454,7 @@ export interface operations {
                     "application/json": components["schemas"]["Room"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3465,6 +3546,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3517,7 +3607,7 @@ export interface operations {
                     "application/json": components["schemas"]["RatePlanList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3609,6 +3699,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3669,7 +3768,7 @@ export interface operations {
                     "application/json": components["schemas"]["RatePlan"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3761,6 +3860,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3808,7 +3916,7 @@ export interface operations {
                     "application/json": components["schemas"]["RatePlan"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3900,6 +4008,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3958,7 +4075,7 @@ export interface operations {
                     "application/json": components["schemas"]["RatePlan"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4050,6 +4167,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4101,7 +4227,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateCalendar"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4193,6 +4319,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4264,7 +4399,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateCalendar"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4356,6 +4491,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4406,7 +4550,7 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryCalendar"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4498,6 +4642,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4550,7 +4703,7 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryHoldList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4642,6 +4795,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4705,7 +4867,7 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryHold"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4797,6 +4959,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4850,7 +5021,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4942,6 +5113,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4994,7 +5174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Availability"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5086,6 +5266,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5144,7 +5333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReservationList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5243,6 +5432,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error: `internal_error` */
             500: {
                 headers: {
@@ -5279,7 +5477,7 @@ export interface operations {
                         last_name: string;
                         /**
                          * Format: email
-                         * @description An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`).
+                         * @description An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`), at most 254 characters, with at most 64 before the `@` and at most 63 in each part of the domain (RFC 5321).
                          */
                         email: string;
                         phone?: string | null;
@@ -5324,7 +5522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reservation"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5416,6 +5614,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5463,7 +5670,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reservation"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5555,6 +5762,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5630,7 +5846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reservation"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5722,6 +5938,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5775,7 +6000,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reservation"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5867,6 +6092,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5920,7 +6154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reservation"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6012,6 +6246,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6063,7 +6306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reservation"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6155,6 +6398,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6206,7 +6458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reservation"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6298,6 +6550,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6345,7 +6606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Folio"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6437,6 +6698,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6492,7 +6762,7 @@ export interface operations {
                     "application/json": components["schemas"]["FolioCharge"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6584,6 +6854,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6636,7 +6915,7 @@ export interface operations {
                     "application/json": components["schemas"]["GuestList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6728,6 +7007,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6769,7 +7057,7 @@ export interface operations {
                     last_name: string;
                     /**
                      * Format: email
-                     * @description An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`).
+                     * @description An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`), at most 254 characters, with at most 64 before the `@` and at most 63 in each part of the domain (RFC 5321).
                      */
                     email: string;
                     phone?: string | null;
@@ -6786,7 +7074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Guest"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6878,6 +7166,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6925,7 +7222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Guest"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7017,6 +7314,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7060,7 +7366,7 @@ export interface operations {
                     last_name?: string;
                     /**
                      * Format: email
-                     * @description An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`).
+                     * @description An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`), at most 254 characters, with at most 64 before the `@` and at most 63 in each part of the domain (RFC 5321).
                      */
                     email?: string;
                     phone?: string | null;
@@ -7077,7 +7383,7 @@ export interface operations {
                     "application/json": components["schemas"]["Guest"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7169,6 +7475,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7216,7 +7531,7 @@ export interface operations {
                     "application/json": components["schemas"]["GuestPreferences"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7308,6 +7623,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7379,7 +7703,7 @@ export interface operations {
                     "application/json": components["schemas"]["GuestPreferences"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7471,6 +7795,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7539,7 +7872,7 @@ export interface operations {
                     "application/json": components["schemas"]["GuestPreferences"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7631,6 +7964,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7684,7 +8026,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7776,6 +8118,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7850,7 +8201,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7942,6 +8293,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7989,7 +8349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8081,6 +8441,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8132,7 +8501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8224,6 +8593,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8275,7 +8653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8367,6 +8745,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8418,7 +8805,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefundList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8510,6 +8897,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8564,7 +8960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8656,6 +9052,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8703,7 +9108,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8795,6 +9200,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8857,7 +9271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Room"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8949,6 +9363,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9003,7 +9426,7 @@ export interface operations {
                     "application/json": components["schemas"]["HousekeepingAssignmentList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9095,6 +9518,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9154,7 +9586,7 @@ export interface operations {
                     "application/json": components["schemas"]["HousekeepingAssignment"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9246,6 +9678,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9299,7 +9740,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9391,6 +9832,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9452,7 +9902,7 @@ export interface operations {
                     "application/json": components["schemas"]["HousekeepingAssignment"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9544,6 +9994,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9600,7 +10059,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9692,6 +10151,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9748,7 +10216,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9840,6 +10308,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9896,7 +10373,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9988,6 +10465,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10043,7 +10529,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10135,6 +10621,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10182,7 +10677,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10274,6 +10769,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10324,7 +10828,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10416,6 +10920,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10483,7 +10996,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10575,6 +11088,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10622,7 +11144,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10714,6 +11236,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10767,7 +11298,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10859,6 +11390,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10928,7 +11468,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11020,6 +11560,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11077,7 +11626,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11169,6 +11718,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11220,7 +11778,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11312,6 +11870,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11363,7 +11930,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11455,6 +12022,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11508,7 +12084,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookReplayResult"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11600,6 +12176,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11660,7 +12245,7 @@ export interface operations {
                     "application/json": components["schemas"]["Backfill"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11752,6 +12337,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11800,7 +12394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Backfill"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11892,6 +12486,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11947,7 +12550,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12039,6 +12642,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12086,7 +12698,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12178,6 +12790,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12227,7 +12848,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxReset"];
                 };
             };
-            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `malformed_request`, `parameter_invalid` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12319,6 +12940,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded: `too_many_requests` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large: `headers_too_large` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
