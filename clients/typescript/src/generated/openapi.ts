@@ -3525,7 +3525,7 @@ export interface operations {
                      *           "base_occupancy": 0,
                      *           "room_count": 0,
                      *           "amenities": [
-                     *             "string"
+                     *             "wifi"
                      *           ],
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -3830,15 +3830,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "code": "A",
                  *       "name": "string",
-                 *       "description": "string",
-                 *       "max_occupancy": 1,
-                 *       "base_occupancy": 1,
-                 *       "amenities": [
-                 *         "string"
-                 *       ]
+                 *       "max_occupancy": 1
                  *     }
                  */
                 "application/json": {
@@ -3878,7 +3873,7 @@ export interface operations {
                      *       "base_occupancy": 0,
                      *       "room_count": 0,
                      *       "amenities": [
-                     *         "string"
+                     *         "wifi"
                      *       ],
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -4348,7 +4343,7 @@ export interface operations {
                      *       "base_occupancy": 0,
                      *       "room_count": 0,
                      *       "amenities": [
-                     *         "string"
+                     *         "wifi"
                      *       ],
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -4651,7 +4646,7 @@ export interface operations {
                  *       "max_occupancy": 1,
                  *       "base_occupancy": 1,
                  *       "amenities": [
-                 *         "string"
+                 *         "wifi"
                  *       ]
                  *     }
                  */
@@ -4690,7 +4685,7 @@ export interface operations {
                      *       "base_occupancy": 0,
                      *       "room_count": 0,
                      *       "amenities": [
-                     *         "string"
+                     *         "wifi"
                      *       ],
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -5123,7 +5118,7 @@ export interface operations {
                      *           "livemode": true,
                      *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *           "number": "string",
+                     *           "number": "101",
                      *           "floor": 0,
                      *           "housekeeping_status": "dirty",
                      *           "occupied": true,
@@ -5432,9 +5427,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "room_type_id": "string",
-                 *       "number": "string",
-                 *       "floor": -5
+                 *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "number": "101"
                  *     }
                  */
                 "application/json": {
@@ -5464,7 +5458,7 @@ export interface operations {
                      *       "livemode": true,
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *       "number": "string",
+                     *       "number": "101",
                      *       "floor": 0,
                      *       "housekeeping_status": "dirty",
                      *       "occupied": true,
@@ -5932,7 +5926,7 @@ export interface operations {
                      *       "livemode": true,
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *       "number": "string",
+                     *       "number": "101",
                      *       "floor": 0,
                      *       "housekeeping_status": "dirty",
                      *       "occupied": true,
@@ -6233,8 +6227,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "room_type_id": "string",
-                 *       "number": "string",
+                 *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "number": "101",
                  *       "floor": -5
                  *     }
                  */
@@ -6264,7 +6258,7 @@ export interface operations {
                      *       "livemode": true,
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *       "number": "string",
+                     *       "number": "101",
                      *       "floor": 0,
                      *       "housekeeping_status": "dirty",
                      *       "occupied": true,
@@ -6739,7 +6733,7 @@ export interface operations {
                      *           "code": "string",
                      *           "name": "string",
                      *           "room_type_ids": [
-                     *             "string"
+                     *             "rt_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *           ],
                      *           "refundable": true,
                      *           "cancellation_deadline_hours": 0,
@@ -7047,15 +7041,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "code": "A",
                  *       "name": "string",
                  *       "room_type_ids": [
-                 *         "string"
-                 *       ],
-                 *       "refundable": true,
-                 *       "cancellation_deadline_hours": 24,
-                 *       "active": true
+                 *         "rt_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -7094,7 +7085,7 @@ export interface operations {
                      *       "code": "string",
                      *       "name": "string",
                      *       "room_type_ids": [
-                     *         "string"
+                     *         "rt_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *       ],
                      *       "refundable": true,
                      *       "cancellation_deadline_hours": 0,
@@ -7563,7 +7554,7 @@ export interface operations {
                      *       "code": "string",
                      *       "name": "string",
                      *       "room_type_ids": [
-                     *         "string"
+                     *         "rt_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *       ],
                      *       "refundable": true,
                      *       "cancellation_deadline_hours": 0,
@@ -7866,7 +7857,7 @@ export interface operations {
                  *       "code": "A",
                  *       "name": "string",
                  *       "room_type_ids": [
-                 *         "string"
+                 *         "rt_1a2B3c4D5e6F7g8H9i0J1k2L"
                  *       ],
                  *       "refundable": true,
                  *       "cancellation_deadline_hours": 0,
@@ -7904,7 +7895,7 @@ export interface operations {
                      *       "code": "string",
                      *       "name": "string",
                      *       "room_type_ids": [
-                     *         "string"
+                     *         "rt_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *       ],
                      *       "refundable": true,
                      *       "cancellation_deadline_hours": 0,
@@ -8334,7 +8325,7 @@ export interface operations {
                      *       "livemode": true,
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "from": "2026-12-24",
-                     *       "to": "2026-12-24",
+                     *       "to": "2026-12-31",
                      *       "data": [
                      *         {
                      *           "date": "2026-12-24",
@@ -8645,17 +8636,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "room_type_id": "string",
+                 *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "from": "2026-12-24",
-                 *       "to": "2026-12-24",
-                 *       "amount": 0,
-                 *       "min_stay": 1,
-                 *       "closed_to_arrival": true,
-                 *       "closed_to_departure": true,
-                 *       "stop_sell": true,
-                 *       "days_of_week": [
-                 *         "sun"
-                 *       ]
+                 *       "to": "2026-12-31"
                  *     }
                  */
                 "application/json": {
@@ -8700,7 +8683,7 @@ export interface operations {
                      *       "livemode": true,
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "from": "2026-12-24",
-                     *       "to": "2026-12-24",
+                     *       "to": "2026-12-31",
                      *       "data": [
                      *         {
                      *           "date": "2026-12-24",
@@ -9175,7 +9158,7 @@ export interface operations {
                      *       "livemode": true,
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "from": "2026-12-24",
-                     *       "to": "2026-12-24",
+                     *       "to": "2026-12-31",
                      *       "data": [
                      *         {
                      *           "date": "2026-12-24",
@@ -9505,7 +9488,7 @@ export interface operations {
                      *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "from": "2026-12-24",
-                     *           "to": "2026-12-24",
+                     *           "to": "2026-12-31",
                      *           "rooms": 0,
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "released_at": "2026-11-21T09:30:00.000Z"
@@ -9810,10 +9793,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "property_id": "string",
-                 *       "room_type_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "from": "2026-12-24",
-                 *       "to": "2026-12-24",
+                 *       "to": "2026-12-31",
                  *       "rooms": 1
                  *     }
                  */
@@ -9855,7 +9838,7 @@ export interface operations {
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "from": "2026-12-24",
-                     *       "to": "2026-12-24",
+                     *       "to": "2026-12-31",
                      *       "rooms": 0,
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "released_at": "2026-11-21T09:30:00.000Z"
@@ -10636,7 +10619,7 @@ export interface operations {
                      *       "livemode": true,
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "check_in": "2026-12-24",
-                     *       "check_out": "2026-12-24",
+                     *       "check_out": "2026-12-27",
                      *       "nights": 0,
                      *       "adults": 0,
                      *       "children": 0,
@@ -10990,13 +10973,13 @@ export interface operations {
                      *           "status": "confirmed",
                      *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "check_in": "2026-12-24",
-                     *           "check_out": "2026-12-24",
+                     *           "check_out": "2026-12-27",
                      *           "nights": 0,
                      *           "adults": 0,
                      *           "children": 0,
                      *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *           "room_id": "string",
+                     *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "total": {
                      *             "amount": 0,
@@ -11010,13 +10993,13 @@ export interface operations {
                      *           ],
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *             "first_name": "string",
-                     *             "last_name": "string",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
                      *             "email": "string"
                      *           },
                      *           "source": "direct",
                      *           "channel": "booking_com",
-                     *           "notes": "string",
+                     *           "notes": "Late arrival, around 23:00.",
                      *           "metadata": {
                      *             "property1": "string",
                      *             "property2": "string"
@@ -11328,26 +11311,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "guest": {
-                 *         "first_name": "string",
-                 *         "last_name": "string",
-                 *         "email": "user@example.com",
-                 *         "phone": "+1 212 555 0100"
+                 *         "first_name": "Ada",
+                 *         "last_name": "Lovelace",
+                 *         "email": "user@example.com"
                  *       },
                  *       "check_in": "2026-12-24",
-                 *       "check_out": "2026-12-24",
-                 *       "room_type_id": "string",
-                 *       "rate_plan_id": "string",
-                 *       "adults": 1,
-                 *       "children": 0,
-                 *       "source": "direct",
-                 *       "channel": "booking_com",
-                 *       "notes": "string",
-                 *       "metadata": {
-                 *         "property1": "string",
-                 *         "property2": "string"
-                 *       }
+                 *       "check_out": "2026-12-27",
+                 *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "adults": 1
                  *     }
                  */
                 "application/json": {
@@ -11414,13 +11388,13 @@ export interface operations {
                      *       "status": "confirmed",
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "check_in": "2026-12-24",
-                     *       "check_out": "2026-12-24",
+                     *       "check_out": "2026-12-27",
                      *       "nights": 0,
                      *       "adults": 0,
                      *       "children": 0,
                      *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *       "room_id": "string",
+                     *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
@@ -11434,13 +11408,13 @@ export interface operations {
                      *       ],
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
                      *         "email": "string"
                      *       },
                      *       "source": "direct",
                      *       "channel": "booking_com",
-                     *       "notes": "string",
+                     *       "notes": "Late arrival, around 23:00.",
                      *       "metadata": {
                      *         "property1": "string",
                      *         "property2": "string"
@@ -11914,13 +11888,13 @@ export interface operations {
                      *       "status": "confirmed",
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "check_in": "2026-12-24",
-                     *       "check_out": "2026-12-24",
+                     *       "check_out": "2026-12-27",
                      *       "nights": 0,
                      *       "adults": 0,
                      *       "children": 0,
                      *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *       "room_id": "string",
+                     *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
@@ -11934,13 +11908,13 @@ export interface operations {
                      *       ],
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
                      *         "email": "string"
                      *       },
                      *       "source": "direct",
                      *       "channel": "booking_com",
-                     *       "notes": "string",
+                     *       "notes": "Late arrival, around 23:00.",
                      *       "metadata": {
                      *         "property1": "string",
                      *         "property2": "string"
@@ -12245,16 +12219,16 @@ export interface operations {
                 /**
                  * @example {
                  *       "check_in": "2026-12-24",
-                 *       "check_out": "2026-12-24",
-                 *       "room_type_id": "string",
-                 *       "rate_plan_id": "string",
+                 *       "check_out": "2026-12-27",
+                 *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "adults": 1,
                  *       "children": 0,
                  *       "guest": {
-                 *         "first_name": "string",
-                 *         "last_name": "string"
+                 *         "first_name": "Ada",
+                 *         "last_name": "Lovelace"
                  *       },
-                 *       "notes": "string",
+                 *       "notes": "Late arrival, around 23:00.",
                  *       "metadata": {
                  *         "property1": "string",
                  *         "property2": "string"
@@ -12308,13 +12282,13 @@ export interface operations {
                      *       "status": "confirmed",
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "check_in": "2026-12-24",
-                     *       "check_out": "2026-12-24",
+                     *       "check_out": "2026-12-27",
                      *       "nights": 0,
                      *       "adults": 0,
                      *       "children": 0,
                      *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *       "room_id": "string",
+                     *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
@@ -12328,13 +12302,13 @@ export interface operations {
                      *       ],
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
                      *         "email": "string"
                      *       },
                      *       "source": "direct",
                      *       "channel": "booking_com",
-                     *       "notes": "string",
+                     *       "notes": "Late arrival, around 23:00.",
                      *       "metadata": {
                      *         "property1": "string",
                      *         "property2": "string"
@@ -12793,7 +12767,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reason": "string"
+                 *       "reason": "Guest request"
                  *     }
                  */
                 "application/json": {
@@ -12822,13 +12796,13 @@ export interface operations {
                      *       "status": "confirmed",
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "check_in": "2026-12-24",
-                     *       "check_out": "2026-12-24",
+                     *       "check_out": "2026-12-27",
                      *       "nights": 0,
                      *       "adults": 0,
                      *       "children": 0,
                      *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *       "room_id": "string",
+                     *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
@@ -12842,13 +12816,13 @@ export interface operations {
                      *       ],
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
                      *         "email": "string"
                      *       },
                      *       "source": "direct",
                      *       "channel": "booking_com",
-                     *       "notes": "string",
+                     *       "notes": "Late arrival, around 23:00.",
                      *       "metadata": {
                      *         "property1": "string",
                      *         "property2": "string"
@@ -13308,7 +13282,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "room_id": "string"
+                 *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L"
                  *     }
                  */
                 "application/json": {
@@ -13337,13 +13311,13 @@ export interface operations {
                      *       "status": "confirmed",
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "check_in": "2026-12-24",
-                     *       "check_out": "2026-12-24",
+                     *       "check_out": "2026-12-27",
                      *       "nights": 0,
                      *       "adults": 0,
                      *       "children": 0,
                      *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *       "room_id": "string",
+                     *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
@@ -13357,13 +13331,13 @@ export interface operations {
                      *       ],
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
                      *         "email": "string"
                      *       },
                      *       "source": "direct",
                      *       "channel": "booking_com",
-                     *       "notes": "string",
+                     *       "notes": "Late arrival, around 23:00.",
                      *       "metadata": {
                      *         "property1": "string",
                      *         "property2": "string"
@@ -13846,13 +13820,13 @@ export interface operations {
                      *       "status": "confirmed",
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "check_in": "2026-12-24",
-                     *       "check_out": "2026-12-24",
+                     *       "check_out": "2026-12-27",
                      *       "nights": 0,
                      *       "adults": 0,
                      *       "children": 0,
                      *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *       "room_id": "string",
+                     *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
@@ -13866,13 +13840,13 @@ export interface operations {
                      *       ],
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
                      *         "email": "string"
                      *       },
                      *       "source": "direct",
                      *       "channel": "booking_com",
-                     *       "notes": "string",
+                     *       "notes": "Late arrival, around 23:00.",
                      *       "metadata": {
                      *         "property1": "string",
                      *         "property2": "string"
@@ -14355,13 +14329,13 @@ export interface operations {
                      *       "status": "confirmed",
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "check_in": "2026-12-24",
-                     *       "check_out": "2026-12-24",
+                     *       "check_out": "2026-12-27",
                      *       "nights": 0,
                      *       "adults": 0,
                      *       "children": 0,
                      *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *       "room_id": "string",
+                     *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
@@ -14375,13 +14349,13 @@ export interface operations {
                      *       ],
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *         "first_name": "string",
-                     *         "last_name": "string",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
                      *         "email": "string"
                      *       },
                      *       "source": "direct",
                      *       "channel": "booking_com",
-                     *       "notes": "string",
+                     *       "notes": "Late arrival, around 23:00.",
                      *       "metadata": {
                      *         "property1": "string",
                      *         "property2": "string"
@@ -14911,7 +14885,7 @@ export interface operations {
                      *             "amount": 0,
                      *             "currency": "USD"
                      *           },
-                     *           "reason": "string",
+                     *           "reason": "Guest request",
                      *           "status": "succeeded",
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -15725,8 +15699,8 @@ export interface operations {
                      *           "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "object": "guest",
                      *           "livemode": true,
-                     *           "first_name": "string",
-                     *           "last_name": "string",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace",
                      *           "email": "string",
                      *           "phone": "string",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
@@ -15995,10 +15969,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "first_name": "string",
-                 *       "last_name": "string",
-                 *       "email": "user@example.com",
-                 *       "phone": "+1 212 555 0100"
+                 *       "first_name": "Ada",
+                 *       "last_name": "Lovelace",
+                 *       "email": "user@example.com"
                  *     }
                  */
                 "application/json": {
@@ -16032,8 +16005,8 @@ export interface operations {
                      *       "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "object": "guest",
                      *       "livemode": true,
-                     *       "first_name": "string",
-                     *       "last_name": "string",
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
@@ -16458,8 +16431,8 @@ export interface operations {
                      *       "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "object": "guest",
                      *       "livemode": true,
-                     *       "first_name": "string",
-                     *       "last_name": "string",
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
@@ -16757,8 +16730,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "first_name": "string",
-                 *       "last_name": "string",
+                 *       "first_name": "Ada",
+                 *       "last_name": "Lovelace",
                  *       "email": "user@example.com",
                  *       "phone": "+1 212 555 0100"
                  *     }
@@ -16793,8 +16766,8 @@ export interface operations {
                      *       "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "object": "guest",
                      *       "livemode": true,
-                     *       "first_name": "string",
-                     *       "last_name": "string",
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
@@ -17218,20 +17191,20 @@ export interface operations {
                      *       "guest_id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "livemode": true,
                      *       "allergies": [
-                     *         "string"
+                     *         "peanuts"
                      *       ],
                      *       "room": {
-                     *         "bed": "string",
+                     *         "bed": "king",
                      *         "floor": "high",
                      *         "smoking": true,
                      *         "quiet": true,
                      *         "accessible": true,
-                     *         "notes": "string"
+                     *         "notes": "Late arrival, around 23:00."
                      *       },
                      *       "loyalty": {
-                     *         "program": "string",
-                     *         "tier": "string",
-                     *         "number": "string",
+                     *         "program": "Harbor Rewards",
+                     *         "tier": "gold",
+                     *         "number": "101",
                      *         "points": 0
                      *       },
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -17574,20 +17547,20 @@ export interface operations {
                      *       "guest_id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "livemode": true,
                      *       "allergies": [
-                     *         "string"
+                     *         "peanuts"
                      *       ],
                      *       "room": {
-                     *         "bed": "string",
+                     *         "bed": "king",
                      *         "floor": "high",
                      *         "smoking": true,
                      *         "quiet": true,
                      *         "accessible": true,
-                     *         "notes": "string"
+                     *         "notes": "Late arrival, around 23:00."
                      *       },
                      *       "loyalty": {
-                     *         "program": "string",
-                     *         "tier": "string",
-                     *         "number": "string",
+                     *         "program": "Harbor Rewards",
+                     *         "tier": "gold",
+                     *         "number": "101",
                      *         "points": 0
                      *       },
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -17996,20 +17969,20 @@ export interface operations {
                 /**
                  * @example {
                  *       "allergies": [
-                 *         "string"
+                 *         "peanuts"
                  *       ],
                  *       "room": {
-                 *         "bed": "string",
+                 *         "bed": "king",
                  *         "floor": "high",
                  *         "smoking": true,
                  *         "quiet": true,
                  *         "accessible": true,
-                 *         "notes": "string"
+                 *         "notes": "Late arrival, around 23:00."
                  *       },
                  *       "loyalty": {
-                 *         "program": "string",
-                 *         "tier": "string",
-                 *         "number": "string",
+                 *         "program": "Harbor Rewards",
+                 *         "tier": "gold",
+                 *         "number": "101",
                  *         "points": 0
                  *       }
                  *     }
@@ -18052,20 +18025,20 @@ export interface operations {
                      *       "guest_id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "livemode": true,
                      *       "allergies": [
-                     *         "string"
+                     *         "peanuts"
                      *       ],
                      *       "room": {
-                     *         "bed": "string",
+                     *         "bed": "king",
                      *         "floor": "high",
                      *         "smoking": true,
                      *         "quiet": true,
                      *         "accessible": true,
-                     *         "notes": "string"
+                     *         "notes": "Late arrival, around 23:00."
                      *       },
                      *       "loyalty": {
-                     *         "program": "string",
-                     *         "tier": "string",
-                     *         "number": "string",
+                     *         "program": "Harbor Rewards",
+                     *         "tier": "gold",
+                     *         "number": "101",
                      *         "points": 0
                      *       },
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -20749,7 +20722,7 @@ export interface operations {
                      *             "amount": 0,
                      *             "currency": "USD"
                      *           },
-                     *           "reason": "string",
+                     *           "reason": "Guest request",
                      *           "status": "succeeded",
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -21053,9 +21026,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment_id": "string",
-                 *       "amount": 1,
-                 *       "reason": "string"
+                 *       "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                  *     }
                  */
                 "application/json": {
@@ -21090,7 +21061,7 @@ export interface operations {
                      *         "amount": 0,
                      *         "currency": "USD"
                      *       },
-                     *       "reason": "string",
+                     *       "reason": "Guest request",
                      *       "status": "succeeded",
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -21557,7 +21528,7 @@ export interface operations {
                      *         "amount": 0,
                      *         "currency": "USD"
                      *       },
-                     *       "reason": "string",
+                     *       "reason": "Guest request",
                      *       "status": "succeeded",
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -21858,9 +21829,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "status": "dirty",
-                 *       "reason": "string",
-                 *       "until": "2026-12-24"
+                 *       "status": "dirty"
                  *     }
                  */
                 "application/json": {
@@ -21897,7 +21866,7 @@ export interface operations {
                      *       "livemode": true,
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *       "number": "string",
+                     *       "number": "101",
                      *       "floor": 0,
                      *       "housekeeping_status": "dirty",
                      *       "occupied": true,
@@ -22376,8 +22345,8 @@ export interface operations {
                      *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "date": "2026-12-24",
-                     *           "assignee": "string",
-                     *           "notes": "string",
+                     *           "assignee": "maria@harbor-hotel.example",
+                     *           "notes": "Late arrival, around 23:00.",
                      *           "status": "pending",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -22682,11 +22651,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "date": "2026-12-24",
-                 *       "room_id": "string",
-                 *       "assignee": "string",
-                 *       "notes": "string"
+                 *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "assignee": "maria@harbor-hotel.example"
                  *     }
                  */
                 "application/json": {
@@ -22723,8 +22691,8 @@ export interface operations {
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "date": "2026-12-24",
-                     *       "assignee": "string",
-                     *       "notes": "string",
+                     *       "assignee": "maria@harbor-hotel.example",
+                     *       "notes": "Late arrival, around 23:00.",
                      *       "status": "pending",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -23486,8 +23454,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "date": "2026-12-24",
-                 *       "assignee": "string",
-                 *       "notes": "string",
+                 *       "assignee": "maria@harbor-hotel.example",
+                 *       "notes": "Late arrival, around 23:00.",
                  *       "status": "pending"
                  *     }
                  */
@@ -23524,8 +23492,8 @@ export interface operations {
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "date": "2026-12-24",
-                     *       "assignee": "string",
-                     *       "notes": "string",
+                     *       "assignee": "maria@harbor-hotel.example",
+                     *       "notes": "Late arrival, around 23:00.",
                      *       "status": "pending",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -23993,7 +23961,7 @@ export interface operations {
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "currency": "string",
                      *       "from": "2026-12-24",
-                     *       "to": "2026-12-24",
+                     *       "to": "2026-12-31",
                      *       "type": "occupancy",
                      *       "data": [
                      *         {
@@ -24325,7 +24293,7 @@ export interface operations {
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "currency": "string",
                      *       "from": "2026-12-24",
-                     *       "to": "2026-12-24",
+                     *       "to": "2026-12-31",
                      *       "type": "revenue",
                      *       "data": [
                      *         {
@@ -24661,7 +24629,7 @@ export interface operations {
                      *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "currency": "string",
                      *       "from": "2026-12-24",
-                     *       "to": "2026-12-24",
+                     *       "to": "2026-12-31",
                      *       "type": "production",
                      *       "group_by": "string",
                      *       "data": [
@@ -25002,7 +24970,7 @@ export interface operations {
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "api_version": "2025-09-01",
                      *           "livemode": true,
-                     *           "property_id": "string",
+                     *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "data": {
                      *             "object": {
                      *               "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -25011,13 +24979,13 @@ export interface operations {
                      *               "status": "confirmed",
                      *               "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *               "check_in": "2026-12-24",
-                     *               "check_out": "2026-12-24",
+                     *               "check_out": "2026-12-27",
                      *               "nights": 0,
                      *               "adults": 0,
                      *               "children": 0,
                      *               "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *               "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *               "room_id": "string",
+                     *               "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *               "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *               "total": {
                      *                 "amount": 0,
@@ -25031,13 +24999,13 @@ export interface operations {
                      *               ],
                      *               "guest": {
                      *                 "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *                 "first_name": "string",
-                     *                 "last_name": "string",
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace",
                      *                 "email": "string"
                      *               },
                      *               "source": "direct",
                      *               "channel": "booking_com",
-                     *               "notes": "string",
+                     *               "notes": "Late arrival, around 23:00.",
                      *               "metadata": {
                      *                 "property1": "string",
                      *                 "property2": "string"
@@ -25328,7 +25296,7 @@ export interface operations {
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "api_version": "2025-09-01",
                      *       "livemode": true,
-                     *       "property_id": "string",
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "data": {
                      *         "object": {
                      *           "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -25337,13 +25305,13 @@ export interface operations {
                      *           "status": "confirmed",
                      *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "check_in": "2026-12-24",
-                     *           "check_out": "2026-12-24",
+                     *           "check_out": "2026-12-27",
                      *           "nights": 0,
                      *           "adults": 0,
                      *           "children": 0,
                      *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *           "room_id": "string",
+                     *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "total": {
                      *             "amount": 0,
@@ -25357,13 +25325,13 @@ export interface operations {
                      *           ],
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *             "first_name": "string",
-                     *             "last_name": "string",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
                      *             "email": "string"
                      *           },
                      *           "source": "direct",
                      *           "channel": "booking_com",
-                     *           "notes": "string",
+                     *           "notes": "Late arrival, around 23:00.",
                      *           "metadata": {
                      *             "property1": "string",
                      *             "property2": "string"
@@ -25964,12 +25932,10 @@ export interface operations {
                 /**
                  * @example {
                  *       "url": "https://example.com/innkeep/webhooks",
-                 *       "description": "string",
                  *       "enabled_events": [
                  *         "reservation.created",
                  *         "reservation.cancelled"
-                 *       ],
-                 *       "api_version": "2025-03-01"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -28972,7 +28938,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "event_id": "string"
+                 *       "event_id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L"
                  *     }
                  */
                 "application/json": {
@@ -28996,8 +28962,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "replayed": true,
-                     *       "event_id": "string",
-                     *       "delivery_id": "string",
+                     *       "event_id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "delivery_id": "del_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "status": "queued"
                      *     }
                      */
@@ -29449,10 +29415,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "since": "2019-08-24T14:15:22Z",
-                 *       "until": "2019-08-24T14:15:22Z",
-                 *       "event_types": [
-                 *         "reservation.created"
-                 *       ]
+                 *       "until": "2019-08-24T14:15:22Z"
                  *     }
                  */
                 "application/json": {
@@ -30285,10 +30248,10 @@ export interface operations {
                      *           "object": "webhook_delivery",
                      *           "livemode": true,
                      *           "endpoint_id": "string",
-                     *           "event_id": "string",
+                     *           "event_id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "event_type": "string",
                      *           "source": "event",
-                     *           "backfill_id": "string",
+                     *           "backfill_id": "bf_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "status": "queued",
                      *           "attempt_count": 0,
                      *           "next_attempt_at": "2026-11-21T09:30:00.000Z",
@@ -30623,10 +30586,10 @@ export interface operations {
                      *       "object": "webhook_delivery",
                      *       "livemode": true,
                      *       "endpoint_id": "string",
-                     *       "event_id": "string",
+                     *       "event_id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "event_type": "string",
                      *       "source": "event",
-                     *       "backfill_id": "string",
+                     *       "backfill_id": "bf_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "status": "queued",
                      *       "attempt_count": 0,
                      *       "next_attempt_at": "2026-11-21T09:30:00.000Z",
@@ -30963,7 +30926,7 @@ export interface operations {
                      * @example {
                      *       "object": "sandbox_reset",
                      *       "livemode": false,
-                     *       "property_id": "string",
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "reset_at": "2026-11-21T09:30:00.000Z"
                      *     }
                      */
@@ -31375,7 +31338,7 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -31384,13 +31347,13 @@ export interface operations {
                  *           "status": "confirmed",
                  *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "check_in": "2026-12-24",
-                 *           "check_out": "2026-12-24",
+                 *           "check_out": "2026-12-27",
                  *           "nights": 0,
                  *           "adults": 0,
                  *           "children": 0,
                  *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *           "room_id": "string",
+                 *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "total": {
                  *             "amount": 0,
@@ -31404,13 +31367,13 @@ export interface operations {
                  *           ],
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *             "first_name": "string",
-                 *             "last_name": "string",
+                 *             "first_name": "Ada",
+                 *             "last_name": "Lovelace",
                  *             "email": "string"
                  *           },
                  *           "source": "direct",
                  *           "channel": "booking_com",
-                 *           "notes": "string",
+                 *           "notes": "Late arrival, around 23:00.",
                  *           "metadata": {
                  *             "property1": "string",
                  *             "property2": "string"
@@ -31480,7 +31443,7 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -31489,13 +31452,13 @@ export interface operations {
                  *           "status": "confirmed",
                  *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "check_in": "2026-12-24",
-                 *           "check_out": "2026-12-24",
+                 *           "check_out": "2026-12-27",
                  *           "nights": 0,
                  *           "adults": 0,
                  *           "children": 0,
                  *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *           "room_id": "string",
+                 *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "total": {
                  *             "amount": 0,
@@ -31509,13 +31472,13 @@ export interface operations {
                  *           ],
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *             "first_name": "string",
-                 *             "last_name": "string",
+                 *             "first_name": "Ada",
+                 *             "last_name": "Lovelace",
                  *             "email": "string"
                  *           },
                  *           "source": "direct",
                  *           "channel": "booking_com",
-                 *           "notes": "string",
+                 *           "notes": "Late arrival, around 23:00.",
                  *           "metadata": {
                  *             "property1": "string",
                  *             "property2": "string"
@@ -31585,7 +31548,7 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -31594,13 +31557,13 @@ export interface operations {
                  *           "status": "confirmed",
                  *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "check_in": "2026-12-24",
-                 *           "check_out": "2026-12-24",
+                 *           "check_out": "2026-12-27",
                  *           "nights": 0,
                  *           "adults": 0,
                  *           "children": 0,
                  *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *           "room_id": "string",
+                 *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "total": {
                  *             "amount": 0,
@@ -31614,13 +31577,13 @@ export interface operations {
                  *           ],
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *             "first_name": "string",
-                 *             "last_name": "string",
+                 *             "first_name": "Ada",
+                 *             "last_name": "Lovelace",
                  *             "email": "string"
                  *           },
                  *           "source": "direct",
                  *           "channel": "booking_com",
-                 *           "notes": "string",
+                 *           "notes": "Late arrival, around 23:00.",
                  *           "metadata": {
                  *             "property1": "string",
                  *             "property2": "string"
@@ -31690,7 +31653,7 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -31699,13 +31662,13 @@ export interface operations {
                  *           "status": "confirmed",
                  *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "check_in": "2026-12-24",
-                 *           "check_out": "2026-12-24",
+                 *           "check_out": "2026-12-27",
                  *           "nights": 0,
                  *           "adults": 0,
                  *           "children": 0,
                  *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *           "room_id": "string",
+                 *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "total": {
                  *             "amount": 0,
@@ -31719,13 +31682,13 @@ export interface operations {
                  *           ],
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *             "first_name": "string",
-                 *             "last_name": "string",
+                 *             "first_name": "Ada",
+                 *             "last_name": "Lovelace",
                  *             "email": "string"
                  *           },
                  *           "source": "direct",
                  *           "channel": "booking_com",
-                 *           "notes": "string",
+                 *           "notes": "Late arrival, around 23:00.",
                  *           "metadata": {
                  *             "property1": "string",
                  *             "property2": "string"
@@ -31795,7 +31758,7 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -31804,13 +31767,13 @@ export interface operations {
                  *           "status": "confirmed",
                  *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "check_in": "2026-12-24",
-                 *           "check_out": "2026-12-24",
+                 *           "check_out": "2026-12-27",
                  *           "nights": 0,
                  *           "adults": 0,
                  *           "children": 0,
                  *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *           "room_id": "string",
+                 *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "total": {
                  *             "amount": 0,
@@ -31824,13 +31787,13 @@ export interface operations {
                  *           ],
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *             "first_name": "string",
-                 *             "last_name": "string",
+                 *             "first_name": "Ada",
+                 *             "last_name": "Lovelace",
                  *             "email": "string"
                  *           },
                  *           "source": "direct",
                  *           "channel": "booking_com",
-                 *           "notes": "string",
+                 *           "notes": "Late arrival, around 23:00.",
                  *           "metadata": {
                  *             "property1": "string",
                  *             "property2": "string"
@@ -31900,7 +31863,7 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -31920,12 +31883,7 @@ export interface operations {
                  *           "status": "pending",
                  *           "captured": true,
                  *           "payment_method": {
-                 *             "type": "card",
-                 *             "brand": "string",
-                 *             "last4": "string",
-                 *             "exp_month": 0,
-                 *             "exp_year": 0,
-                 *             "reference": "string"
+                 *             "type": "card"
                  *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
@@ -31990,7 +31948,7 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -32010,12 +31968,7 @@ export interface operations {
                  *           "status": "pending",
                  *           "captured": true,
                  *           "payment_method": {
-                 *             "type": "card",
-                 *             "brand": "string",
-                 *             "last4": "string",
-                 *             "exp_month": 0,
-                 *             "exp_year": 0,
-                 *             "reference": "string"
+                 *             "type": "card"
                  *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
@@ -32080,7 +32033,7 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -32100,12 +32053,7 @@ export interface operations {
                  *           "status": "pending",
                  *           "captured": true,
                  *           "payment_method": {
-                 *             "type": "card",
-                 *             "brand": "string",
-                 *             "last4": "string",
-                 *             "exp_month": 0,
-                 *             "exp_year": 0,
-                 *             "reference": "string"
+                 *             "type": "card"
                  *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
@@ -32171,14 +32119,14 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "object": "guest",
                  *           "livemode": true,
-                 *           "first_name": "string",
-                 *           "last_name": "string",
+                 *           "first_name": "Ada",
+                 *           "last_name": "Lovelace",
                  *           "email": "string",
                  *           "phone": "string",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
@@ -32242,7 +32190,7 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -32250,7 +32198,7 @@ export interface operations {
                  *           "livemode": true,
                  *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *           "number": "string",
+                 *           "number": "101",
                  *           "floor": 0,
                  *           "housekeeping_status": "dirty",
                  *           "occupied": true,
@@ -32318,7 +32266,7 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -32328,7 +32276,7 @@ export interface operations {
                  *           "code": "string",
                  *           "name": "string",
                  *           "room_type_ids": [
-                 *             "string"
+                 *             "rt_1a2B3c4D5e6F7g8H9i0J1k2L"
                  *           ],
                  *           "refundable": true,
                  *           "cancellation_deadline_hours": 0,
@@ -32394,14 +32342,14 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "object": "inventory_range",
                  *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "from": "2026-12-24",
-                 *           "to": "2026-12-24"
+                 *           "to": "2026-12-31"
                  *         }
                  *       }
                  *     }
@@ -32461,7 +32409,7 @@ export interface operations {
                  *       "created_at": "2026-11-21T09:30:00.000Z",
                  *       "api_version": "2025-09-01",
                  *       "livemode": true,
-                 *       "property_id": "string",
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "data": {
                  *         "object": {
                  *           "object": "ping",
