@@ -1,33 +1,50 @@
+import type { ReactNode } from "react";
 import { errorCodes } from "@/server/errors";
-import { Prose, SchemaTable, TypeLabel, refName, schemaAnchor, type JsonSchema } from "./schema";
+import { clientExample, curlExample, resolveParameter } from "./examples";
+import { Markdown } from "./markdown";
+import { Field, Prose, SchemaTable, TypeLabel, refName, schemaAnchor, type JsonSchema } from "./schema";
+import { DocsSearch, type SearchEntry } from "./search";
 
-type Parameter = { name: string; in: string; required?: boolean; description?: string; schema: JsonSchema };
-type Content = { content?: Record<string, { schema: JsonSchema }>; description?: string };
+type Parameter = { name: string; in: string; required?: boolean; description?: string; schema: JsonSchema; $ref?: string };
+type Content = { content?: Record<string, { schema: JsonSchema; example?: unknown }>; description?: string; headers?: Record<string, { $ref?: string }> };
 type Operation = {
   operationId: string;
   summary?: string;
   description?: string;
   tags?: string[];
+  security?: Record<string, string[]>[];
   parameters?: Parameter[];
   requestBody?: Content & { required?: boolean };
   responses: Record<string, Content>;
 };
+type Flow = { authorizationUrl: string; tokenUrl: string; refreshUrl?: string; scopes: Record<string, string> };
 export type OpenApiDoc = {
   info: { title: string; version: string; description?: string };
   servers?: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components?: { schemas?: Record<string, JsonSchema> };
+  webhooks?: Record<string, { post: Operation }>;
+  components?: {
+    schemas?: Record<string, JsonSchema>;
+    parameters?: Record<string, Parameter>;
+    securitySchemes?: { oauth2?: { description?: string; flows: { authorizationCode: Flow } } };
+  };
 };
+
+/** The documents the page renders beside the generated reference. */
+export type Guides = { quickstart: string; conventions: string };
 
 const methodTone: Record<string, string> = {
-  get: "bg-sky-50 text-sky-800 ring-sky-600/20",
-  post: "bg-teal-50 text-teal-800 ring-teal-600/20",
-  put: "bg-amber-50 text-amber-800 ring-amber-600/20",
-  patch: "bg-violet-50 text-violet-800 ring-violet-600/20",
-  delete: "bg-rose-50 text-rose-800 ring-rose-600/20",
+  get: "bg-sky-50 text-sky-900 ring-sky-700/30",
+  post: "bg-teal-50 text-teal-900 ring-teal-700/30",
+  put: "bg-amber-50 text-amber-900 ring-amber-700/30",
+  patch: "bg-violet-50 text-violet-900 ring-violet-700/30",
+  delete: "bg-rose-50 text-rose-900 ring-rose-700/30",
 };
 
-const jsonSchemaOf = (c?: Content) => c?.content?.["application/json"]?.schema;
+const jsonOf = (c?: Content) => c?.content?.["application/json"];
+/** Links between the rendered documents: file name → the section that shows it. */
+const guideLinks = { "api-conventions.md": "conventions", "quickstart.md": "quickstart" };
+const tagAnchor = (tag: string) => `tag-${tag.toLowerCase().replace(/\W+/g, "-")}`;
 
 /** Operations grouped by their first tag, in document order. */
 function byTag(doc: OpenApiDoc) {
@@ -43,9 +60,25 @@ function byTag(doc: OpenApiDoc) {
 
 function Method({ method }: { method: string }) {
   return (
-    <span className={`inline-block w-16 rounded px-1.5 py-0.5 text-center font-mono text-xs font-semibold uppercase ring-1 ${methodTone[method] ?? "bg-stone-100 text-stone-700 ring-stone-300"}`}>
+    <span className={`inline-block min-w-14 shrink-0 rounded px-1.5 py-0.5 text-center font-mono text-xs font-semibold uppercase ring-1 ${methodTone[method] ?? "bg-stone-100 text-stone-800 ring-stone-400"}`}>
       {method}
     </span>
+  );
+}
+
+function Heading({ children }: { children: ReactNode }) {
+  return <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-stone-600">{children}</h4>;
+}
+
+/** A code sample that scrolls inside itself on a narrow screen (focusable, so keyboards can scroll it). */
+function Code({ label, children }: { label: string; children: string }) {
+  return (
+    <div>
+      <p className="mb-1 text-xs font-medium text-stone-600">{label}</p>
+      <pre tabIndex={0} aria-label={label} className="overflow-x-auto rounded-md bg-stone-900 p-3 font-mono text-[0.78rem] leading-relaxed text-stone-100 focus:outline-2 focus:outline-teal-700">
+        <code>{children}</code>
+      </pre>
+    </div>
   );
 }
 
@@ -54,9 +87,9 @@ function BodySchema({ schema, schemas }: { schema: JsonSchema; schemas: Record<s
   const resolved = schema.$ref ? schemas[refName(schema.$ref)] : schema;
   return (
     <>
-      {schema.$ref ? (
+      {schema.$ref || schema.title ? (
         <p className="mb-1 text-sm">
-          <TypeLabel schema={schema} />
+          <TypeLabel schema={schema.$ref ? schema : { type: "object", title: schema.title }} />
         </p>
       ) : null}
       {resolved ? <SchemaTable schema={resolved} /> : null}
@@ -64,79 +97,91 @@ function BodySchema({ schema, schemas }: { schema: JsonSchema; schemas: Record<s
   );
 }
 
-function OperationCard({ method, path, op, base, schemas }: { method: string; path: string; op: Operation; base: string; schemas: Record<string, JsonSchema> }) {
-  const body = jsonSchemaOf(op.requestBody);
+function OperationCard({ method, path, op, doc, origin }: { method: string; path: string; op: Operation; doc: OpenApiDoc; origin: string }) {
+  const schemas = doc.components?.schemas ?? {};
+  const base = doc.servers?.[0]?.url ?? "";
+  const body = jsonOf(op.requestBody)?.schema;
   const [success, ...errors] = Object.entries(op.responses);
-  const params = op.parameters ?? [];
+  const params = (op.parameters ?? []).map((p) => resolveParameter(doc, p) as Parameter);
+  const scope = op.security?.[0] ? Object.values(op.security[0])[0]?.[0] : undefined;
+  const client = clientExample(doc, { ...op, operationId: op.operationId }, origin);
   return (
-    <article id={op.operationId} className="scroll-mt-6 rounded-lg border border-stone-200 bg-white shadow-sm">
-      <header className="border-b border-stone-100 px-5 py-3">
-        <div className="flex flex-wrap items-center gap-3">
+    <article id={op.operationId} className="scroll-mt-20 rounded-lg border border-stone-200 bg-white shadow-sm">
+      <header className="border-b border-stone-100 px-4 py-3 sm:px-5">
+        <div className="flex flex-wrap items-center gap-2">
           <Method method={method} />
-          <code className="font-mono text-sm text-stone-900">
+          <code className="font-mono text-sm break-all text-stone-900">
             {base}
             {path}
           </code>
         </div>
-        <h3 className="mt-2 text-sm font-semibold text-stone-800">{op.summary}</h3>
-        {op.description ? (
-          <p className="mt-0.5 text-sm text-stone-600">
-            <Prose text={op.description} />
-          </p>
-        ) : null}
+        <h3 className="mt-2 font-semibold text-stone-900">{op.summary}</h3>
+        {op.description ? <div className="text-sm [&_p]:my-1">{<Markdown source={op.description} />}</div> : null}
+        <p className="mt-1 text-xs text-stone-600">
+          {path === "/openapi.json" ? "Public: no credential." : scope ? <>Scope <code className="font-mono text-stone-900">{scope}</code> (API key or OAuth token)</> : "Any valid credential."}
+        </p>
       </header>
-      <div className="space-y-5 px-5 py-4">
+      <div className="space-y-5 px-4 py-4 sm:px-5">
         {params.length ? (
           <section>
-            <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-stone-500">Parameters</h4>
-            <table className="w-full text-left text-sm">
-              <tbody className="divide-y divide-stone-100">
-                {params.map((p) => (
-                  <tr key={`${p.in}:${p.name}`} className="align-top">
-                    <td className="w-56 py-2 pr-4">
-                      <span className="font-mono text-stone-900">{p.name}</span>
-                      {p.required ? <span className="ml-1.5 text-[0.7rem] font-medium uppercase text-rose-700">required</span> : null}
-                    </td>
-                    <td className="w-20 py-2 pr-4 text-xs text-stone-500">{p.in}</td>
-                    <td className="py-2 pr-4 text-stone-700">
+            <Heading>Parameters</Heading>
+            <ul className="divide-y divide-stone-100">
+              {params.map((p) => (
+                <Field
+                  key={`${p.in}:${p.name}`}
+                  name={p.name}
+                  type={
+                    <>
+                      <span className="mr-2 text-xs text-stone-600">{p.in}</span>
                       <TypeLabel schema={p.schema} />
-                    </td>
-                    <td className="py-2 text-stone-600">
-                      <Prose text={p.description} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  }
+                  required={p.required}
+                  description={p.description ? <Prose text={p.description} /> : undefined}
+                />
+              ))}
+            </ul>
           </section>
         ) : null}
         {body ? (
           <section>
-            <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-stone-500">Request body (application/json)</h4>
+            <Heading>Request body (application/json)</Heading>
             <BodySchema schema={body} schemas={schemas} />
           </section>
         ) : null}
         {success ? (
           <section>
-            <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-stone-500">Response {success[0]}</h4>
-            {jsonSchemaOf(success[1]) ? <BodySchema schema={jsonSchemaOf(success[1])!} schemas={schemas} /> : <p className="text-sm text-stone-600">{success[1].description}</p>}
+            <Heading>Response {success[0]}</Heading>
+            {jsonOf(success[1])?.schema ? <BodySchema schema={jsonOf(success[1])!.schema} schemas={schemas} /> : <p className="text-sm text-stone-700">{success[1].description}</p>}
+            {success[1].headers ? (
+              <p className="mt-2 text-xs text-stone-600">
+                Headers: {Object.keys(success[1].headers).map((h, i) => <span key={h}>{i ? ", " : ""}<code className="font-mono text-stone-800">{h}</code></span>)}
+              </p>
+            ) : null}
+          </section>
+        ) : null}
+        {path !== "/openapi.json" ? (
+          <section className="space-y-3">
+            <Heading>Example request</Heading>
+            <Code label="curl">{curlExample(doc, method, path, op, origin)}</Code>
+            {client ? <Code label="TypeScript (@innkeep/node)">{client}</Code> : null}
           </section>
         ) : null}
         {errors.length ? (
           <details className="text-sm">
-            <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-stone-500">
+            <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-stone-600">
               Errors <span className="font-normal normal-case tracking-normal">({errors.map(([status]) => status).join(", ")})</span>
             </summary>
-            <ul className="mt-2 space-y-1 text-stone-600">
+            <ul className="mt-2 space-y-1 text-stone-700">
               {errors.map(([status, response]) => (
                 <li key={status}>
-                  <span className="mr-2 font-mono text-stone-800">{status}</span>
+                  <span className="mr-2 font-mono text-stone-900">{status}</span>
                   <Prose text={response.description} />
                 </li>
               ))}
             </ul>
-            <p className="mt-2 text-xs text-stone-500">
-              Each with the <a href="#errors" className="text-teal-800 hover:underline">error object</a>.
+            <p className="mt-2 text-xs text-stone-600">
+              Each with the <a href="#errors" className="text-teal-800 underline">error object</a>.
             </p>
           </details>
         ) : null}
@@ -145,104 +190,235 @@ function OperationCard({ method, path, op, base, schemas }: { method: string; pa
   );
 }
 
+/** The OAuth endpoints, at the server's origin (not under `/v1`), from the document's oauth2 scheme. */
+function OAuthEndpoints({ doc, origin }: { doc: OpenApiDoc; origin: string }) {
+  const scheme = doc.components?.securitySchemes?.oauth2;
+  if (!scheme) return null;
+  const flow = scheme.flows.authorizationCode;
+  const endpoints = [
+    { method: "get", path: flow.authorizationUrl, what: "The consent page: `response_type=code`, `client_id`, `redirect_uri`, `scope`, `state`, `code_challenge` and `code_challenge_method=S256`. Redirects back with `code` and `state`, or `error`." },
+    { method: "post", path: flow.tokenUrl, what: "Form-encoded. `grant_type=authorization_code` (`code`, `redirect_uri`, `code_verifier`) or `grant_type=refresh_token` (`refresh_token`, optional narrower `scope`); client credentials by HTTP Basic or in the form. Answers `access_token`, `refresh_token`, `expires_in`, `token_type`, `scope`; errors as RFC 6749 §5.2." },
+    { method: "post", path: "/oauth/revoke", what: "Form-encoded `token` (RFC 7009): revokes an access or refresh token (a refresh token takes its access tokens with it)." },
+    { method: "get", path: "/.well-known/oauth-authorization-server", what: "Authorization server metadata (RFC 8414), which OAuth libraries read to find the endpoints above." },
+  ];
+  return (
+    <section id="oauth-endpoints" className="scroll-mt-20 space-y-3">
+      <h2 className="text-lg font-semibold">OAuth endpoints</h2>
+      <div className="text-sm">
+        <Markdown source={scheme.description ?? ""} />
+      </div>
+      <ul className="space-y-3">
+        {endpoints.map((e) => (
+          <li key={e.path} className="rounded-lg border border-stone-200 bg-white px-4 py-3 shadow-sm">
+            <div className="flex flex-wrap items-center gap-2">
+              <Method method={e.method} />
+              <code className="font-mono text-sm break-all text-stone-900">
+                {origin}
+                {e.path}
+              </code>
+            </div>
+            <p className="mt-1 text-sm text-stone-700">
+              <Prose text={e.what} />
+            </p>
+          </li>
+        ))}
+      </ul>
+      <h3 className="pt-2 font-semibold">Scopes</h3>
+      <ul className="divide-y divide-stone-100 rounded-lg border border-stone-200 bg-white px-4">
+        {Object.entries(flow.scopes).map(([scope, words]) => (
+          <Field key={scope} name={scope} type={null} description={words} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The document's webhooks: what each event's `data.object` is. */
+function WebhookEvents({ doc }: { doc: OpenApiDoc }) {
+  const schemas = doc.components?.schemas ?? {};
+  return (
+    <section id="webhook-events" className="scroll-mt-20 space-y-3">
+      <h2 className="text-lg font-semibold">Webhook events</h2>
+      <p className="text-sm text-stone-700">
+        Each delivery is a signed <code className="font-mono">POST</code> of the event envelope to your endpoint (see{" "}
+        <a href="#conventions-7-webhooks" className="text-teal-800 underline">Webhooks</a> for the signature and how to verify it). Its{" "}
+        <code className="font-mono">data.object</code> is, by <code className="font-mono">type</code>:
+      </p>
+      <ul className="divide-y divide-stone-100 rounded-lg border border-stone-200 bg-white px-4 shadow-sm">
+        {Object.entries(doc.webhooks ?? {}).map(([type, item]) => {
+          const envelope = jsonOf(item.post.requestBody)?.schema;
+          const object = envelope?.$ref ? schemas[refName(envelope.$ref)]?.properties?.data?.properties?.object : undefined;
+          return (
+            <li key={type} id={`event-${type}`} className="scroll-mt-20 py-3">
+              <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+                <code className="font-mono text-sm font-semibold text-stone-900">{type}</code>
+                {object ? <span className="text-sm text-stone-700"><TypeLabel schema={object} /></span> : null}
+                {envelope?.$ref ? <a href={`#${schemaAnchor(refName(envelope.$ref))}`} className="text-xs text-teal-800 underline">envelope</a> : null}
+              </div>
+              <div className="text-sm [&_p]:my-1">
+                <Markdown source={item.post.description ?? ""} />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 /** Every code of the one error table, grouped by status. */
 function ErrorTable() {
   const entries = Object.entries(errorCodes).sort(([, a], [, b]) => a.status - b.status);
   return (
-    <table className="w-full text-left text-sm">
-      <thead className="border-b border-stone-200 text-xs uppercase tracking-wide text-stone-500">
-        <tr>
-          <th className="py-2 pr-4 font-medium">Status</th>
-          <th className="py-2 pr-4 font-medium">Type</th>
-          <th className="py-2 font-medium">Code</th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-stone-100">
-        {entries.map(([code, { status, type }]) => (
-          <tr key={code}>
-            <td className="py-1.5 pr-4 font-mono text-stone-700">{code === "parameter_invalid" ? "422 / 400" : status}</td>
-            <td className="py-1.5 pr-4 font-mono text-stone-600">{type}</td>
-            <td className="py-1.5 font-mono text-stone-900">{code}</td>
+    <div tabIndex={0} role="region" aria-label="Error codes" className="overflow-x-auto rounded-lg border border-stone-200 bg-white px-4 py-2 shadow-sm focus:outline-2 focus:outline-teal-700">
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-stone-200 text-xs uppercase tracking-wide text-stone-600">
+          <tr>
+            <th className="py-2 pr-4 font-medium">Status</th>
+            <th className="py-2 pr-4 font-medium">Type</th>
+            <th className="py-2 font-medium">Code</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody className="divide-y divide-stone-100">
+          {entries.map(([code, { status, type }]) => (
+            <tr key={code}>
+              <td className="py-1.5 pr-4 font-mono text-stone-800">{code === "parameter_invalid" ? "422 / 400" : status}</td>
+              <td className="py-1.5 pr-4 font-mono text-stone-700">{type}</td>
+              <td className="py-1.5 font-mono text-stone-900">{code}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
-/** The API reference, rendered from the generated OpenAPI document. */
-export function ApiReference({ doc }: { doc: OpenApiDoc }) {
+/** `## 2. Errors` → its heading id as rehype-slug makes it, for the contents. */
+const headingsOf = (markdown: string, section: string) =>
+  [...markdown.matchAll(/^## (.+)$/gm)].map(([, title]) => ({
+    title: title.replace(/`/g, ""),
+    href: `#${section}-${title.toLowerCase().replace(/`/g, "").replace(/[^\p{L}\p{N}\s-]/gu, "").trim().replace(/\s/g, "-")}`,
+  }));
+
+/** The API reference: the guides, then every operation, event and schema of the generated OpenAPI document. */
+export function ApiReference({ doc, origin, guides }: { doc: OpenApiDoc; origin: string; guides: Guides }) {
   const base = doc.servers?.[0]?.url ?? "";
   const groups = byTag(doc);
-  const components = doc.components?.schemas ?? {};
-  const schemas = Object.entries(components);
+  const schemas = Object.entries(doc.components?.schemas ?? {});
+  const conventions = headingsOf(guides.conventions, "conventions");
+  const entries: SearchEntry[] = [
+    ...groups.flatMap(([tag, ops]) => ops.map(({ method, path, op }) => ({ href: `#${op.operationId}`, title: op.summary ?? op.operationId, detail: `${method.toUpperCase()} ${base}${path} ${op.operationId}`, group: tag }))),
+    ...Object.keys(doc.webhooks ?? {}).map((type) => ({ href: `#event-${type}`, title: type, detail: "webhook event", group: "Events" })),
+    ...conventions.map((c) => ({ href: c.href, title: c.title, detail: "conventions", group: "Guide" })),
+    { href: "#quickstart", title: "Quickstart: OAuth with openid-client or oauth4webapi", detail: "integrators", group: "Guide" },
+    { href: "#oauth-endpoints", title: "OAuth endpoints", detail: "/oauth/authorize /oauth/token /oauth/revoke", group: "Guide" },
+    ...schemas.map(([name]) => ({ href: `#${schemaAnchor(name)}`, title: name, detail: "schema", group: "Schemas" })),
+  ];
+  const contents = (
+    <>
+      <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-stone-600">Guide</p>
+      <a href="#overview" className="block py-1 text-stone-700 hover:text-stone-950">Overview</a>
+      <a href="#quickstart" className="block py-1 text-stone-700 hover:text-stone-950">Quickstart</a>
+      {conventions.map((c) => (
+        <a key={c.href} href={c.href} className="block truncate py-1 text-stone-700 hover:text-stone-950">{c.title}</a>
+      ))}
+      <a href="#oauth-endpoints" className="block py-1 text-stone-700 hover:text-stone-950">OAuth endpoints</a>
+      <a href="#webhook-events" className="block py-1 text-stone-700 hover:text-stone-950">Webhook events</a>
+      {groups.map(([tag, ops]) => (
+        <div key={tag} className="mt-4">
+          <a href={`#${tagAnchor(tag)}`} className="block py-1 text-xs font-semibold uppercase tracking-wide text-stone-600">{tag}</a>
+          {ops.map(({ op }) => (
+            <a key={op.operationId} href={`#${op.operationId}`} className="block truncate py-0.5 pl-2 text-stone-700 hover:text-stone-950">
+              {op.summary ?? op.operationId}
+            </a>
+          ))}
+        </div>
+      ))}
+      <a href="#errors" className="mt-4 block py-1 text-xs font-semibold uppercase tracking-wide text-stone-600">Errors</a>
+      <a href="#schemas" className="block py-1 text-xs font-semibold uppercase tracking-wide text-stone-600">Schemas</a>
+    </>
+  );
   return (
-    <div className="mx-auto flex max-w-7xl gap-10 px-6 py-8">
-      <nav aria-label="Reference" className="sticky top-6 hidden max-h-[calc(100vh-3rem)] w-56 shrink-0 self-start overflow-y-auto text-sm lg:block">
-        <a href="#overview" className="block py-1 text-stone-600 hover:text-stone-900">Overview</a>
-        {groups.map(([tag, ops]) => (
-          <div key={tag} className="mt-4">
-            <a href={`#tag-${tag}`} className="block py-1 text-xs font-semibold uppercase tracking-wide text-stone-500">{tag}</a>
-            {ops.map(({ op }) => (
-              <a key={op.operationId} href={`#${op.operationId}`} className="block truncate py-0.5 pl-2 text-stone-600 hover:text-stone-900">
-                {op.summary ?? op.operationId}
-              </a>
-            ))}
-          </div>
-        ))}
-        <a href="#errors" className="mt-4 block py-1 text-xs font-semibold uppercase tracking-wide text-stone-500">Errors</a>
-        <a href="#schemas" className="block py-1 text-xs font-semibold uppercase tracking-wide text-stone-500">Schemas</a>
+    <div className="mx-auto flex max-w-7xl gap-10 px-4 py-6 sm:px-6 sm:py-8">
+      <nav aria-label="Reference" className="sticky top-6 hidden max-h-[calc(100vh-3rem)] w-60 shrink-0 self-start overflow-y-auto text-sm lg:block">
+        <div className="mb-4">
+          <DocsSearch entries={entries} />
+        </div>
+        {contents}
       </nav>
-      <div className="min-w-0 flex-1 space-y-12">
-        <section id="overview" className="space-y-3">
+      <main className="min-w-0 flex-1 space-y-12">
+        <div className="space-y-3 lg:hidden">
+          <DocsSearch entries={entries} />
+          <details className="rounded-md border border-stone-200 bg-white px-3 py-2 text-sm">
+            <summary className="cursor-pointer font-medium text-stone-800">Contents</summary>
+            <nav aria-label="Contents" className="mt-2 max-h-96 overflow-y-auto">{contents}</nav>
+          </details>
+        </div>
+        <section id="overview" className="scroll-mt-20 space-y-3">
           <h1 className="text-2xl font-semibold tracking-tight">{doc.info.title}</h1>
-          <p className="text-stone-600">{doc.info.description}</p>
-          <dl className="grid max-w-2xl grid-cols-[10rem_1fr] gap-y-2 text-sm">
-            <dt className="text-stone-500">Base URL</dt>
-            <dd className="font-mono">{base}</dd>
-            <dt className="text-stone-500">Latest version</dt>
+          <div className="text-sm">
+            <Markdown source={doc.info.description ?? ""} />
+          </div>
+          <dl className="grid max-w-2xl grid-cols-1 gap-y-1 text-sm sm:grid-cols-[10rem_1fr] sm:gap-y-2">
+            <dt className="text-stone-600">Base URL</dt>
+            <dd className="font-mono break-all">{origin}{base}</dd>
+            <dt className="text-stone-600">Latest version</dt>
             <dd className="font-mono">{doc.info.version}</dd>
-            <dt className="text-stone-500">Authentication</dt>
-            <dd><code className="font-mono">Authorization: Bearer hk_…</code> (API key) or an OAuth access token</dd>
-            <dt className="text-stone-500">Environment</dt>
+            <dt className="text-stone-600">Authentication</dt>
+            <dd><code className="font-mono">Authorization: Bearer hk_…</code> (API key) or an OAuth access token (<code className="font-mono">hat_…</code>)</dd>
+            <dt className="text-stone-600">Environment</dt>
             <dd><code className="font-mono">Service-Environment: live | sandbox</code> (absent: live)</dd>
-            <dt className="text-stone-500">Version pin</dt>
+            <dt className="text-stone-600">Version pin</dt>
             <dd><code className="font-mono">Service-Version: YYYY-MM-DD</code></dd>
-            <dt className="text-stone-500">Machine-readable</dt>
+            <dt className="text-stone-600">Retries</dt>
+            <dd><code className="font-mono">Idempotency-Key: &lt;unique&gt;</code> on every POST</dd>
+            <dt className="text-stone-600">Machine-readable</dt>
             <dd>
-              <a href="/v1/openapi.json" className="text-teal-800 hover:underline">/v1/openapi.json</a> (OpenAPI 3.1)
+              <a href="/v1/openapi.json" className="text-teal-800 underline">/v1/openapi.json</a> (OpenAPI 3.1)
             </dd>
           </dl>
         </section>
+        <section id="quickstart" className="scroll-mt-20">
+          <Markdown source={guides.quickstart} idPrefix="quickstart-" links={guideLinks} />
+        </section>
+        <section id="conventions" className="scroll-mt-20">
+          <Markdown source={guides.conventions} idPrefix="conventions-" links={guideLinks} />
+        </section>
+        <OAuthEndpoints doc={doc} origin={origin} />
+        <WebhookEvents doc={doc} />
         {groups.map(([tag, ops]) => (
-          <section key={tag} id={`tag-${tag}`} className="scroll-mt-6 space-y-4">
+          <section key={tag} id={tagAnchor(tag)} className="scroll-mt-20 space-y-4">
             <h2 className="text-lg font-semibold">{tag}</h2>
             {ops.map(({ method, path, op }) => (
-              <OperationCard key={op.operationId} method={method} path={path} op={op} base={base} schemas={components} />
+              <OperationCard key={op.operationId} method={method} path={path} op={op} doc={doc} origin={origin} />
             ))}
           </section>
         ))}
-        <section id="errors" className="scroll-mt-6 space-y-3">
+        <section id="errors" className="scroll-mt-20 space-y-3">
           <h2 className="text-lg font-semibold">Errors</h2>
-          <p className="text-sm text-stone-600">
+          <p className="text-sm text-stone-700">
             Every error answers <code className="font-mono">{"{ \"error\": { type, code, message, param?, request_id } }"}</code>; <code className="font-mono">param</code> is the
-            dotted path of the field at fault. <code className="font-mono">parameter_invalid</code> is 400 for headers and query parameters, 422 in a body.
+            dotted path of the field at fault. <code className="font-mono">parameter_invalid</code> is 400 for headers and query parameters, 422 in a body. Each operation lists the codes it can answer.
           </p>
-          <div className="rounded-lg border border-stone-200 bg-white px-5 py-3 shadow-sm">
-            <ErrorTable />
-          </div>
+          <ErrorTable />
         </section>
-        <section id="schemas" className="scroll-mt-6 space-y-4">
+        <section id="schemas" className="scroll-mt-20 space-y-4">
           <h2 className="text-lg font-semibold">Schemas</h2>
           {schemas.map(([name, schema]) => (
-            <article key={name} id={schemaAnchor(name)} className="scroll-mt-6 rounded-lg border border-stone-200 bg-white px-5 py-3 shadow-sm">
-              <h3 className="mb-1 font-mono text-sm font-semibold">{name}</h3>
-              {schema.description ? <p className="mb-2 text-sm text-stone-600"><Prose text={schema.description} /></p> : null}
-              <SchemaTable schema={schema} />
+            <article key={name} id={schemaAnchor(name)} className="scroll-mt-20 rounded-lg border border-stone-200 bg-white px-4 py-3 shadow-sm sm:px-5">
+              <h3 className="mb-1 font-mono text-sm font-semibold break-all">{name}</h3>
+              {schema.description ? <p className="mb-2 text-sm text-stone-700"><Prose text={schema.description} /></p> : null}
+              {schema.oneOf ? (
+                <p className="text-sm text-stone-700">
+                  One of: <TypeLabel schema={schema} />
+                </p>
+              ) : (
+                <SchemaTable schema={schema} />
+              )}
             </article>
           ))}
         </section>
-      </div>
+      </main>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 /** The parts of a JSON Schema (OpenAPI 3.1) the reference shows. */
 export type JsonSchema = {
   $ref?: string;
+  title?: string;
   type?: string | string[];
   format?: string;
   enum?: unknown[];
@@ -28,12 +29,12 @@ export type JsonSchema = {
 export const refName = (ref: string) => ref.split("/").pop()!;
 export const schemaAnchor = (name: string) => `schema-${name}`;
 
-/** `code` spans in descriptions written with backticks. */
+/** `code` spans in short descriptions written with backticks. */
 export function Prose({ text }: { text?: string }): ReactNode {
   if (!text) return null;
   return text.split(/(`[^`]+`)/g).map((part, i) =>
-    part.startsWith("`") && part.endsWith("`") ? (
-      <code key={i} className="rounded bg-stone-100 px-1 py-0.5 font-mono text-[0.8em] text-stone-800">
+    part.startsWith("`") && part.endsWith("`") && part.length > 1 ? (
+      <code key={i} className="rounded bg-stone-100 px-1 py-0.5 font-mono text-[0.85em] break-words text-stone-900">
         {part.slice(1, -1)}
       </code>
     ) : (
@@ -47,14 +48,15 @@ export function TypeLabel({ schema }: { schema: JsonSchema }): ReactNode {
   if (schema.$ref) {
     const name = refName(schema.$ref);
     return (
-      <a href={`#${schemaAnchor(name)}`} className="font-mono text-teal-800 hover:underline">
+      <a href={`#${schemaAnchor(name)}`} className="font-mono text-teal-800 underline decoration-teal-800/30 underline-offset-2 hover:decoration-teal-800">
         {name}
       </a>
     );
   }
   const union = schema.anyOf ?? schema.oneOf;
   if (union) return join(union.map((s, i) => <TypeLabel key={i} schema={s} />));
-  if (schema.enum) return <span className="font-mono">{schema.enum.map((v) => JSON.stringify(v)).join(" | ")}</span>;
+  if (schema.enum) return <span className="font-mono break-words">{schema.enum.map((v) => JSON.stringify(v)).join(" | ")}</span>;
+  if (schema.const !== undefined) return <span className="font-mono">{JSON.stringify(schema.const)}</span>;
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (types.includes("array") && schema.items) {
     return (
@@ -65,7 +67,7 @@ export function TypeLabel({ schema }: { schema: JsonSchema }): ReactNode {
       </>
     );
   }
-  const label = types.length ? types.join(" | ") : "any";
+  const label = types.length ? types.join(" | ") : schema.title ?? "any";
   return <span className="font-mono">{schema.format ? `${label} (${schema.format})` : label}</span>;
 }
 
@@ -81,7 +83,7 @@ function constraints(schema: JsonSchema): string[] {
   if (schema.maximum !== undefined) out.push(`≤ ${schema.maximum}`);
   if (schema.maxItems !== undefined) out.push(`at most ${schema.maxItems} items`);
   if (schema.default !== undefined) out.push(`default ${JSON.stringify(schema.default)}`);
-  if (schema.example !== undefined && !schema.$ref) out.push(`e.g. ${JSON.stringify(schema.example)}`);
+  if (schema.example !== undefined && !schema.$ref && typeof schema.example !== "object") out.push(`e.g. ${JSON.stringify(schema.example)}`);
   return out;
 }
 
@@ -89,7 +91,7 @@ const objectOf = (schema: JsonSchema) => (schema.properties ? schema : schema.it
 
 type Row = { path: string[]; name: string; schema: JsonSchema; required: boolean };
 
-/** Properties as rows, nested objects (not $refs) flattened under their parent with indentation. */
+/** Properties as rows, nested objects (not $refs) flattened under their parent. */
 function rows(schema: JsonSchema, path: string[] = []): Row[] {
   const obj = objectOf(schema);
   if (!obj?.properties) return [];
@@ -99,7 +101,25 @@ function rows(schema: JsonSchema, path: string[] = []): Row[] {
   ]);
 }
 
-/** A schema as a table of its properties; a bare $ref or scalar as one line. */
+/** One field: its name, type and badges on a line that wraps, its description and constraints beneath. */
+export function Field({ name, prefix, type, required, description, note, depth = 0 }: { name: string; prefix?: string; type: ReactNode; required?: boolean; description?: ReactNode; note?: string; depth?: number }) {
+  return (
+    <li className="py-2" style={depth ? { paddingLeft: `${Math.min(depth, 3) * 0.75}rem` } : undefined}>
+      <div className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5 text-sm">
+        <span className="font-mono break-all text-stone-900">
+          {prefix ? <span className="text-stone-600">{prefix}</span> : null}
+          {name}
+        </span>
+        <span className="text-stone-700">{type}</span>
+        {required ? <span className="text-xs font-medium uppercase text-rose-800">required</span> : null}
+      </div>
+      {description ? <div className="mt-0.5 text-sm text-stone-700">{description}</div> : null}
+      {note ? <div className="text-xs text-stone-600">{note}</div> : null}
+    </li>
+  );
+}
+
+/** A schema as a list of its properties; a bare $ref or scalar as one line. */
 export function SchemaTable({ schema }: { schema: JsonSchema }) {
   const list = rows(schema);
   if (!list.length) {
@@ -110,24 +130,19 @@ export function SchemaTable({ schema }: { schema: JsonSchema }) {
     );
   }
   return (
-    <table className="w-full text-left text-sm">
-      <tbody className="divide-y divide-stone-100">
-        {list.map((row) => (
-          <tr key={[...row.path, row.name].join(".")} className="align-top">
-            <td className="w-56 py-2 pr-4" style={{ paddingLeft: `${row.path.length * 1.25}rem` }}>
-              <span className="font-mono text-stone-900">{row.path.length ? <span className="text-stone-400">{row.path.join(".")}.</span> : null}{row.name}</span>
-              {row.required ? <span className="ml-1.5 text-[0.7rem] font-medium uppercase text-rose-700">required</span> : null}
-            </td>
-            <td className="py-2 pr-4 text-stone-700">
-              <TypeLabel schema={row.schema} />
-            </td>
-            <td className="py-2 text-stone-600">
-              <Prose text={row.schema.description} />
-              {constraints(row.schema).length ? <span className="block text-xs text-stone-400">{constraints(row.schema).join(" · ")}</span> : null}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <ul className="divide-y divide-stone-100">
+      {list.map((row) => (
+        <Field
+          key={[...row.path, row.name].join(".")}
+          name={row.name}
+          prefix={row.path.length ? `${row.path.join(".")}.` : undefined}
+          depth={row.path.length}
+          type={<TypeLabel schema={row.schema} />}
+          required={row.required}
+          description={row.schema.description ? <Prose text={row.schema.description} /> : undefined}
+          note={constraints(row.schema).join(" · ") || undefined}
+        />
+      ))}
+    </ul>
   );
 }

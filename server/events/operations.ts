@@ -1,23 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
-import { idOf, idParam, queryTimestamp, timestamp } from "@/server/schemas";
+import { idParam, queryTimestamp } from "@/server/schemas";
 import { getEvent, listEvents } from "./events";
 import { presentEvent } from "./present";
+import { eventSchema } from "./payloads";
 import { eventTypes } from "./types";
-
-export const eventSchema = z
-  .object({
-    id: idOf("evt"),
-    object: z.literal("event"),
-    type: z.enum(eventTypes),
-    created_at: timestamp,
-    api_version: z.string().openapi({ example: "2025-09-01" }),
-    livemode: z.boolean(),
-    property_id: z.string().nullable(),
-    data: z.object({ object: z.record(z.string(), z.unknown()) }),
-  })
-  .openapi("Event");
 
 const tag = "Events";
 

@@ -3,7 +3,7 @@ import { emailAddress, idOf, timestamp } from "@/server/schemas";
 
 const name = z.string().trim().min(1).max(200);
 const email = emailAddress;
-const phone = z.string().trim().min(3).max(40).regex(/^[+0-9 ()./-]+$/, "Expected a phone number.");
+const phone = z.string().trim().min(3).max(40).regex(/^[+0-9 ()./-]+$/, "Expected a phone number.").openapi({ example: "+1 212 555 0100" });
 
 export const guestSchema = z
   .object({

@@ -15,6 +15,7 @@ export const housekeepingOperations = [
   defineOperation({
     method: "post", path: "/rooms/{id}/housekeeping", operationId: "changeRoomStatus", summary: "Change a room's housekeeping status", tag, scope: "rooms:write",
     params: idParam("room"), body: statusChangeSchema, response: roomSchema,
+    errors: ["invalid_state_transition"],
     handler: async ({ ctx, params, body }) => presentRoom(await changeRoomStatus({ ...ctx, roomId: params.id, input: body })),
   }),
   // GET /v1/housekeeping/assignments: who cleans which room when (v1.6)
@@ -33,6 +34,7 @@ export const housekeepingOperations = [
   defineOperation({
     method: "patch", path: "/housekeeping/assignments/{id}", operationId: "updateAssignment", summary: "Update a housekeeping assignment", tag, scope: "rooms:write",
     params, body: assignmentUpdateSchema, response: assignmentSchema,
+    errors: ["invalid_state_transition"],
     handler: async ({ ctx, params, body }) => presentAssignment(await updateAssignment({ ...ctx, id: params.id, input: body })),
   }),
   // DELETE /v1/housekeeping/assignments/{id}: delete an assignment

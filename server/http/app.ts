@@ -7,7 +7,10 @@ import { authenticate, requireAuth } from "./authenticate";
 import type { ApiDeps, ApiEnv } from "./env";
 import { environment } from "./environment";
 import { observe } from "./observe";
-import { errorResponses } from "./openapi-errors";
+import { withExamples } from "./openapi-examples";
+import { describeOperation, registerContractComponents } from "./openapi-operation";
+import { registerWebhooks } from "./openapi-webhooks";
+import { eventEnvelopes } from "@/server/events/payloads";
 import { refuseMetrics } from "./metrics-access";
 import { mountOperation, type AnyOperation } from "./operation";
 import { withInputShapedBodies } from "./openapi-input-shapes";
@@ -30,7 +33,7 @@ const documentInfo = {
       "length is checked, so `\"  \"` is too short. In every string, key and value, NUL characters (U+0000) and unpaired UTF-16",
       "surrogates are refused with 422 `parameter_invalid` (400 in the query string).",
       "Integers in the query string are digits only (an empty value is not 0). Date-times are RFC 3339 with `Z` or an offset; answers are in UTC with `Z`.",
-      "Conventions (errors, idempotency, pagination, rate limits, sandbox, webhooks, OAuth): `docs/api-conventions.md` in the repository; shapes: this document and `/docs`.",
+      "Conventions (errors, idempotency, pagination, rate limits, sandbox, versioning, OAuth, webhooks and their signatures) are on the `/docs` page of this server, with this document rendered and an example of every request.",
     ].join("\n"),
     // The repository carries no open licence; an SPDX LicenseRef says so in the form tools expect.
     license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
@@ -41,7 +44,8 @@ const documentInfo = {
 /** The `/v1` façade: every operation behind the same chain of small steps. */
 export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
   const api = new OpenAPIHono<ApiEnv>();
-  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key (`hk_…`) or OAuth access token (`hat_…`)." });
+  registerContractComponents(api.openAPIRegistry);
+  registerWebhooks(api.openAPIRegistry, eventEnvelopes);
   api.onError(renderError);
   api.use("*", async (c, next) => {
     c.set("deps", deps);
@@ -49,19 +53,19 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
   });
   api.use("*", observe);
   // GET /v1/openapi.json: the description of the API itself; public, and described in itself.
-  api.openAPIRegistry.registerPath({
-    method: "get", path: "/openapi.json", operationId: "getOpenApiDocument", summary: "This API's OpenAPI 3.1 document", tags: ["Meta"],
-    security: [],
-    responses: {
-      200: { description: "The OpenAPI document", content: { "application/json": { schema: z.looseObject({ openapi: z.string() }) } } },
-      // Counted like any request (below), so it too can be refused for the rate limit.
-      429: errorResponses()[429],
-    },
-  });
+  // Public: no credential, no environment; counted like any request (below), so it answers the
+  // rate-limit headers and can be refused with 429.
+  const meta = describeOperation(
+    { method: "get", path: "/openapi.json", operationId: "getOpenApiDocument", summary: "This API's OpenAPI 3.1 document", tag: "Meta", scope: null, public: true, response: z.looseObject({ openapi: z.string() }), handler: async () => undefined },
+    undefined,
+  );
+  api.openAPIRegistry.registerPath(meta);
   // Counted like any request (by account, or by address without a credential), so even this
   // public answer carries the X-RateLimit headers; only authentication is not required.
   api.use("*", authenticate, rateLimit);
-  api.get("/openapi.json", (c) => c.json(withInputShapedBodies(api.getOpenAPI31Document(documentInfo))));
+  // Made once per app, on the first request for it: the routes are all mounted by then.
+  let served: object | undefined;
+  api.get("/openapi.json", (c) => c.json((served ??= withExamples(withInputShapedBodies(api.getOpenAPI31Document(documentInfo))))));
   api.use("*", requireAuth, environment);
   for (const op of ops) mountOperation(api, op);
 

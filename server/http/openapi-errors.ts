@@ -4,21 +4,45 @@ import { errorCodes, type ErrorCode } from "@/server/errors";
 const codes = Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]];
 const types = [...new Set(Object.values(errorCodes).map((e) => e.type))] as [string, ...string[]];
 
+const fields = {
+  message: z.string().openapi({ description: "A sentence for the developer; branch on `code`, never on `message`." }),
+  param: z.string().optional().openapi({ description: "Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is." }),
+  request_id: z.string().openapi({ example: "req_1a2B3c4D5e6F7g8H9i0J1k2L" }),
+};
+const paymentId = z.string().openapi({ description: "Card errors: the failed payment, recorded.", example: "pay_1a2B3c4D5e6F7g8H9i0J1k2L" });
+const reason = z.string().optional().openapi({ description: "`restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate)." });
+
+/** The error object with every code and type of the one table (contract §2). */
 export const errorSchema = z
-  .object({
-    error: z.object({
-      type: z.enum(types),
-      code: z.enum(codes),
-      message: z.string(),
-      param: z.string().optional().openapi({ description: "Dotted path of the parameter at fault, e.g. `guest.email`." }),
-      request_id: z.string(),
-      payment_id: z.string().optional().openapi({ description: "Card errors: the failed payment, recorded." }),
-      reason: z.string().optional().openapi({ description: "`restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate)." }),
-    }),
-  })
+  .object({ error: z.object({ type: z.enum(types), code: z.enum(codes), ...fields, payment_id: paymentId.optional(), reason }) })
   .openapi("Error");
 
-const statusText: Record<number, string> = {
+/**
+ * The error object as one operation answers it at one status: `type` and `code` only those it can
+ * give, `payment_id` only beside card errors (always there), `reason` only beside `restriction_violated`.
+ */
+export function errorSchemaFor(status: number, list: ErrorCode[]) {
+  const own = [...new Set(list.map((c) => errorCodes[c].type))];
+  const card = list.every((c) => errorCodes[c].type === "card_error");
+  const anyCard = list.some((c) => errorCodes[c].type === "card_error");
+  const object = z.object({
+    type: z.enum(own as [string, ...string[]]),
+    code: z.enum(list as [ErrorCode, ...ErrorCode[]]),
+    ...fields,
+    ...(anyCard ? { payment_id: card ? paymentId : paymentId.optional() } : {}),
+    ...(list.includes("restriction_violated") ? { reason } : {}),
+  });
+  const example = {
+    type: errorCodes[list[0]].type,
+    code: list[0],
+    message: `${statusText[status]}.`,
+    request_id: "req_1a2B3c4D5e6F7g8H9i0J1k2L",
+    ...(card ? { payment_id: "pay_1a2B3c4D5e6F7g8H9i0J1k2L" } : {}),
+  };
+  return z.object({ error: object }).openapi({ title: "Error", example: { error: example } });
+}
+
+export const statusText: Record<number, string> = {
   400: "Bad request",
   401: "Missing or invalid credentials",
   402: "Card error",
@@ -34,16 +58,3 @@ const statusText: Record<number, string> = {
   500: "Internal error",
   503: "Service unavailable",
 };
-
-/** The error responses of every operation, from the one code table. */
-export function errorResponses() {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const [code, { status }] of Object.entries(errorCodes)) byStatus.set(status, [...(byStatus.get(status) ?? []), code as ErrorCode]);
-  byStatus.set(400, [...(byStatus.get(400) ?? []), "parameter_invalid"]);
-  return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [
-      status,
-      { description: `${statusText[status]}: ${list.map((c) => `\`${c}\``).join(", ")}`, content: { "application/json": { schema: errorSchema } } },
-    ]),
-  );
-}

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
-import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import type { Db } from "@/db/client";
-import { ApiError } from "@/server/errors";
+import { ApiError, type ErrorCode } from "@/server/errors";
 import type { Scope } from "@/server/auth/scopes";
 import type { Principal } from "@/server/auth/authenticate-token";
 import type { Tenant } from "@/server/tenancy";
@@ -13,7 +13,7 @@ import { withIdempotency, type StoredResponse } from "./idempotency";
 import { filterFingerprint, listEnvelope, listQuery, pageRequest } from "./pagination";
 import { parseOrThrow } from "./validation";
 import { queryInteger } from "@/server/schemas";
-import { errorResponses } from "./openapi-errors";
+import { bodyRequired, describeOperation } from "./openapi-operation";
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -38,6 +38,8 @@ export type Operation<P, Q, B> = {
   tag: string;
   /** The scope required; null for any valid credential. */
   scope: Scope | null;
+  /** Answered before authentication, to anyone (`GET /openapi.json`): no credential, no environment, no scope. */
+  public?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -49,6 +51,12 @@ export type Operation<P, Q, B> = {
   /** Also answers `text/csv` (reports' `format=csv`): what its columns are, for the document. */
   csv?: string;
   status?: 200 | 201 | 202;
+  /**
+   * Errors of its own, beyond those its definition and the chain imply (authentication, scope,
+   * environment, body, idempotency, path, query, list and lookups: see openapi-operation.ts),
+   * such as a state transition or a card decline. The document lists exactly these and those.
+   */
+  errors?: ErrorCode[];
   handler(args: {
     ctx: RequestCtx;
     params: Out<P>;
@@ -78,44 +86,15 @@ function querySchema(op: AnyOperation): AnyObject | undefined {
   return z.strictObject({ ...(op.query?.shape ?? {}), ...listQuery, ...extra });
 }
 
-/**
- * Whether the operation needs a body: every create, PUT and PATCH, and any action whose body has a
- * required field. Only the others (`/cancel`, `/check_out`, …) read an empty body as `{}`.
- */
-function bodyRequired(op: AnyOperation): boolean {
-  if (!op.body) return false;
-  return op.method === "put" || op.method === "patch" || op.status === 201 || !op.body.safeParse({}).success;
-}
-
 /** Registers an operation: its OpenAPI description and its handler, from the same schemas. */
 export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void {
   const query = querySchema(op);
   const required = bodyRequired(op);
-  const status = op.status ?? 200;
-  const route: RouteConfig = {
-    method: op.method,
-    path: op.path,
-    operationId: op.operationId,
-    summary: op.summary,
-    description: op.description ?? (op.scope ? `Requires scope \`${op.scope}\`.` : "Any valid credential."),
-    tags: [op.tag],
-    security: [{ bearerAuth: [] }],
-    request: {
-      ...(op.params ? { params: op.params } : {}),
-      ...(query ? { query } : {}),
-      ...(op.body ? { body: { required, content: { "application/json": { schema: op.body } } } } : {}),
-    },
-    responses: {
-      [status]: op.csv
-        ? {
-            description: `Success: JSON by default; with \`format=csv\`, \`text/csv\` (RFC 4180, header row first) as an attachment. ${op.csv}`,
-            headers: { "Content-Disposition": { description: "With `format=csv`: `attachment; filename=\"…\"`.", schema: { type: "string" } } },
-            content: { "application/json": { schema: op.response }, "text/csv": { schema: { type: "string", description: op.csv } } },
-          }
-        : { description: "Success", content: { "application/json": { schema: op.response } } },
-      ...errorResponses(),
-    },
-  };
+  const route = describeOperation(op, {
+    ...(op.params ? { params: op.params } : {}),
+    ...(query ? { query } : {}),
+    ...(op.body ? { body: { required, content: { "application/json": { schema: op.body } } } } : {}),
+  });
   app.openAPIRegistry.registerPath(route);
   app.on(op.method.toUpperCase(), honoPath(op.path), async (c) => {
     c.set("route", op.path);

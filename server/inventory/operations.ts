@@ -24,6 +24,7 @@ export const inventoryOperations = [
   defineOperation({
     method: "post", path: "/inventory/holds", operationId: "createHold", summary: "Hold rooms back from sale", tag, scope: "rooms:write",
     body: holdCreateSchema, response: holdSchema, status: 201,
+    errors: ["no_availability"],
     handler: async ({ ctx, body }) => presentHold(await createHold({ ...ctx, input: body })),
   }),
   // DELETE /v1/inventory/holds/{id}: release a hold (emits inventory.updated)

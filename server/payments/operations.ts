@@ -1,4 +1,4 @@
-import { ApiError } from "@/server/errors";
+import { ApiError, errorCodes, type ErrorCode } from "@/server/errors";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { emptyActionSchema } from "@/server/reservations/schemas";
@@ -10,6 +10,8 @@ import { paymentCreateSchema, paymentListQuery, paymentSchema, refundCreateSchem
 
 const tag = "Payments";
 const params = idParam("pay");
+/** A card charge that fails answers 402 with the decline's code (and records the failed payment). */
+const cardErrors = (Object.keys(errorCodes) as ErrorCode[]).filter((code) => errorCodes[code].type === "card_error");
 
 export const paymentOperations = [
   // GET /v1/payments: payments, newest first (cursor; offset still served, deprecated in v1.7)
@@ -32,6 +34,7 @@ export const paymentOperations = [
   defineOperation({
     method: "post", path: "/payments", operationId: "createPayment", summary: "Create a payment", tag, scope: "payments:write",
     body: paymentCreateSchema, response: paymentSchema, status: 201,
+    errors: ["invalid_state_transition", ...cardErrors],
     handler: async ({ ctx, body }) => presentPayment(await createPayment({ ...ctx, input: body })),
   }),
   // GET /v1/payments/{id}: retrieve a payment
@@ -44,12 +47,14 @@ export const paymentOperations = [
   defineOperation({
     method: "post", path: "/payments/{id}/capture", operationId: "capturePayment", summary: "Capture an authorized payment", tag, scope: "payments:write",
     params, body: emptyActionSchema, response: paymentSchema,
+    errors: ["invalid_state_transition"],
     handler: async ({ ctx, params }) => presentPayment(await capturePayment({ ...ctx, id: params.id })),
   }),
   // POST /v1/payments/{id}/void: release an authorization
   defineOperation({
     method: "post", path: "/payments/{id}/void", operationId: "voidPayment", summary: "Void an authorized payment", tag, scope: "payments:write",
     params, body: emptyActionSchema, response: paymentSchema,
+    errors: ["invalid_state_transition"],
     handler: async ({ ctx, params }) => presentPayment(await voidPayment({ ...ctx, id: params.id })),
   }),
   // GET /v1/refunds: refunds, newest first
@@ -62,6 +67,7 @@ export const paymentOperations = [
   defineOperation({
     method: "post", path: "/refunds", operationId: "createRefund", summary: "Create a refund", tag: "Refunds", scope: "payments:write",
     body: refundCreateSchema, response: refundSchema, status: 201,
+    errors: ["invalid_state_transition", "amount_exceeds_refundable"],
     handler: async ({ ctx, body }) => presentRefund(await createRefund({ ...ctx, input: body })),
   }),
   // GET /v1/refunds/{id}: retrieve a refund

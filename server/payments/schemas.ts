@@ -14,7 +14,7 @@ export const paymentMethodInput = z
     z.strictObject({ type: z.literal("cash") }),
     z.strictObject({ type: z.literal("bank_transfer"), reference: z.string().trim().min(1).max(100).optional() }),
   ])
-  .openapi("PaymentMethodInput");
+  .openapi("PaymentMethodInput", { example: { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123" } });
 
 export const paymentCreateSchema = z
   .strictObject({
@@ -23,7 +23,9 @@ export const paymentCreateSchema = z
     payment_method: paymentMethodInput,
     capture: z.boolean().default(true).openapi({ description: "false authorizes a card only; capture or void it later." }),
   })
-  .openapi("PaymentCreate");
+  .openapi("PaymentCreate", {
+    example: { reservation_id: "res_1a2B3c4D5e6F7g8H9i0J1k2L", payment_method: { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123" } },
+  });
 
 export const paymentSchema = z
   .object({

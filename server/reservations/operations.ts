@@ -33,6 +33,7 @@ export const reservationOperations = [
     body: reservationCreateSchema, response: reservationSchema, status: 201,
     description:
       "Requires scope `reservations:write`. Checks, in order: shapes (422), check_out after check_in, check_in not in the past, at most 30 nights, occupancy, the rate plan covering the room type (422), rate restrictions (409 `restriction_violated`), availability (409 `no_availability`).",
+    errors: ["restriction_violated", "no_availability"],
     handler: async ({ ctx, body }) => presentReservation(await createReservation({ ...ctx, input: body })),
   }),
   // GET /v1/reservations/{id}: retrieve a reservation
@@ -45,30 +46,35 @@ export const reservationOperations = [
   defineOperation({
     method: "patch", path: "/reservations/{id}", operationId: "updateReservation", summary: "Modify a reservation", tag, scope: "reservations:write",
     params, body: reservationUpdateSchema, response: reservationSchema,
+    errors: ["invalid_state_transition", "restriction_violated", "no_availability"],
     handler: async ({ ctx, params, body }) => presentReservation(await updateReservation({ ...ctx, id: params.id, input: body })),
   }),
   // POST /v1/reservations/{id}/cancel: cancel a confirmed reservation
   defineOperation({
     method: "post", path: "/reservations/{id}/cancel", operationId: "cancelReservation", summary: "Cancel a reservation", tag, scope: "reservations:write",
     params, body: cancelSchema, response: reservationSchema,
+    errors: ["invalid_state_transition"],
     handler: async ({ ctx, params, body }) => presentReservation(await cancelReservation({ ...ctx, id: params.id, reason: body.reason })),
   }),
   // POST /v1/reservations/{id}/check_in: check in on the arrival date and assign a room
   defineOperation({
     method: "post", path: "/reservations/{id}/check_in", operationId: "checkInReservation", summary: "Check a reservation in", tag, scope: "reservations:write",
     params, body: checkInSchema, response: reservationSchema,
+    errors: ["invalid_state_transition", "no_availability"],
     handler: async ({ ctx, params, body }) => presentReservation(await checkInReservation({ ...ctx, id: params.id, roomId: body.room_id })),
   }),
   // POST /v1/reservations/{id}/check_out: check out; the folio must be settled
   defineOperation({
     method: "post", path: "/reservations/{id}/check_out", operationId: "checkOutReservation", summary: "Check a reservation out", tag, scope: "reservations:write",
     params, body: emptyActionSchema, response: reservationSchema,
+    errors: ["invalid_state_transition", "balance_outstanding"],
     handler: async ({ ctx, params }) => presentReservation(await checkOutReservation({ ...ctx, id: params.id })),
   }),
   // POST /v1/reservations/{id}/no_show: record a guest who never arrived
   defineOperation({
     method: "post", path: "/reservations/{id}/no_show", operationId: "noShowReservation", summary: "Mark a reservation as no-show", tag, scope: "reservations:write",
     params, body: emptyActionSchema, response: reservationSchema,
+    errors: ["invalid_state_transition"],
     handler: async ({ ctx, params }) => presentReservation(await noShowReservation({ ...ctx, id: params.id })),
   }),
   // GET /v1/reservations/{id}/folio: charges, payments, refunds and balance
@@ -81,6 +87,7 @@ export const reservationOperations = [
   defineOperation({
     method: "post", path: "/folios/{id}/charges", operationId: "createFolioCharge", summary: "Add a charge to a folio", tag: "Folios",
     scope: "reservations:write", params: idParam("fol"), body: chargeCreateSchema, response: chargeSchema, status: 201,
+    errors: ["invalid_state_transition"],
     handler: async ({ ctx, params, body }) => addCharge({ ...ctx, folioId: params.id, input: body }),
   }),
 ];

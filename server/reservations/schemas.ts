@@ -51,7 +51,7 @@ export const reservationSchema = z
 export const reservationCreateSchema = z
   .strictObject({
     property_id: z.string().min(1),
-    guest: z.strictObject({ first_name: name, last_name: name, email: emailAddress, phone: z.string().trim().min(3).max(40).nullish() }),
+    guest: z.strictObject({ first_name: name, last_name: name, email: emailAddress, phone: z.string().trim().min(3).max(40).nullish().openapi({ example: "+1 212 555 0100" }) }),
     check_in: date,
     check_out: date,
     room_type_id: z.string().min(1),

@@ -62,6 +62,7 @@ export const roomOperations = [
   defineOperation({
     method: "patch", path: "/rooms/{id}", operationId: "updateRoom", summary: "Update a room", tag: "Rooms", scope: "rooms:write",
     params: idParam("room"), body: roomUpdateSchema, response: roomSchema,
+    errors: ["invalid_state_transition"],
     handler: async ({ ctx, params, body }) => presentRoom(await updateRoom({ ...ctx, id: params.id, input: body })),
   }),
 ];

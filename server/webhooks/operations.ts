@@ -53,6 +53,7 @@ export const webhookOperations = [
   defineOperation({
     method: "post", path: "/webhook_endpoints", operationId: "createWebhookEndpoint", summary: "Create a webhook endpoint", tag, scope,
     body: endpointCreateSchema, response: endpointWithSecretSchema, status: 201,
+    errors: ["url_not_allowed"],
     handler: async ({ ctx, body, c }) => {
       const { endpoint, secret } = await createEndpoint({ ...ctx, input: body, version: ctx.version, policy: urlPolicy(c) });
       return presentEndpoint(endpoint, secret);
@@ -68,6 +69,7 @@ export const webhookOperations = [
   defineOperation({
     method: "patch", path: "/webhook_endpoints/{id}", operationId: "updateWebhookEndpoint", summary: "Update a webhook endpoint", tag, scope,
     params, body: endpointUpdateSchema, response: endpointSchema,
+    errors: ["url_not_allowed"],
     handler: async ({ ctx, params, body, c }) => presentEndpoint(await updateEndpoint({ ...ctx, id: params.id, input: body, policy: urlPolicy(c) })),
   }),
   // DELETE /v1/webhook_endpoints/{id}: delete an endpoint and its delivery log
@@ -101,12 +103,14 @@ export const webhookOperations = [
   defineOperation({
     method: "post", path: "/webhook_endpoints/{id}/replay", operationId: "replayWebhookEvent", summary: "Replay an event to an endpoint", tag, scope,
     params, body: replaySchema, response: replayResultSchema, status: 202,
+    errors: ["outside_replay_window"],
     handler: async ({ ctx, params, body }) => replayEvent({ ...ctx, endpointId: params.id, eventId: body.event_id }),
   }),
   // POST /v1/webhook_endpoints/{id}/backfill: deliver a window of past events again, in order
   defineOperation({
     method: "post", path: "/webhook_endpoints/{id}/backfill", operationId: "createWebhookBackfill", summary: "Backfill events to an endpoint", tag, scope,
     params, body: backfillCreateSchema, response: backfillSchema, status: 202,
+    errors: ["outside_replay_window"],
     handler: async ({ ctx, params, body }) => presentBackfill(await createBackfill({ ...ctx, endpointId: params.id, input: body })),
   }),
   // GET /v1/webhook_endpoints/{id}/backfills/{backfill_id}: a backfill's progress

@@ -72,7 +72,7 @@ export async function startHarness(
     const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
     const text = await res.text();
     // Every answer must be one the served document describes: a drift fails the test that met it.
-    const drift = await undocumented({ method, path, status: res.status, contentType: res.headers.get("content-type"), text });
+    const drift = await undocumented({ method, path, status: res.status, contentType: res.headers.get("content-type"), text, headers: res.headers, requestHeaders: headers });
     if (drift.length) throw new Error(`The answer is not what /v1/openapi.json describes:\n  ${drift.join("\n  ")}\n${text.slice(0, 500)}`);
     let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
     try {

@@ -31,6 +31,24 @@ describe("the project's documents stand on their own", () => {
     expect(text).toContain("`/docs`");
   });
 
+  // Issue 24, item 2: /docs renders these two for users of a hosted API, who have no repository.
+  it.each(["docs/api-conventions.md", "docs/quickstart.md"])("%s, shown on /docs, sends nobody to a file or the repository", (file) => {
+    const text = readFileSync(file, "utf8");
+    expect(text).not.toMatch(/repository|README|decisions\.md|webhooks\.md|npm run|\bserver\/|\bclients\//);
+    for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue;
+      expect(["api-conventions.md", "quickstart.md"], `${file} → ${target}`).toContain(target);
+    }
+  });
+
+  it("the conventions page covers versioning and signature verification, the quickstart both OAuth libraries and local http", () => {
+    const conventions = readFileSync("docs/api-conventions.md", "utf8");
+    for (const topic of ["## 9. Versioning", "Service-Version", "Verifying a delivery", "timingSafeEqual", "Service-Signature"]) expect(conventions).toContain(topic);
+    const quickstart = readFileSync("docs/quickstart.md", "utf8");
+    for (const topic of ["openid-client", "oauth4webapi", "allowInsecureRequests", "code_challenge_method", "/.well-known/oauth-authorization-server"]) expect(quickstart).toContain(topic);
+    expect(readFileSync("README.md", "utf8")).toContain("allowInsecureRequests");
+  });
+
   it("README and decisions send the reader to it", () => {
     expect(readFileSync("README.md", "utf8")).toContain("docs/api-conventions.md");
     expect(readFileSync("docs/decisions.md", "utf8")).toContain("api-conventions.md");

@@ -1,0 +1,107 @@
+import Ajv from "ajv";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { events } from "@/db/schema";
+import { presentEvent } from "@/server/events/present";
+import { eventTypes } from "@/server/events/types";
+import { sendTestEvent } from "@/server/webhooks/test-event";
+import { addDays } from "@/server/dates";
+import { startHarness, type Harness } from "../support/harness";
+import { bookingBody, buildRoomType, liveHotel, ok, type Caller } from "../support/hotel";
+import { undocumented } from "../support/openapi-validator";
+
+// Issue 24, item 1: the document's `webhooks` has one entry per event type (the 12 and `ping`),
+// each with its typed `data.object`; every payload the server really writes matches its entry.
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let h: Harness;
+let doc: Json;
+let caller: Caller;
+let ajv: Ajv.Ajv;
+
+beforeAll(async () => {
+  h = await startHarness();
+  doc = (await h.get("/v1/openapi.json", { token: null })).json;
+  caller = { token: h.main.token };
+  ajv = new Ajv({ allErrors: true, unknownFormats: "ignore" });
+  ajv.addSchema({ ...doc, $id: "openapi" }, "openapi");
+
+  // One of every event, through the API as an integrator makes them.
+  const hotel = await liveHotel(h, h.main.account.id, "Europe/Lisbon");
+  const t = await buildRoomType(h, caller, hotel.propertyId, hotel.today, { rooms: 2, days: 10, amount: 10_000 }); // inventory.updated, rate.updated ×2
+  ok(await h.patch(`/v1/rate_plans/${t.ratePlanId}`, { name: "Renamed" }, caller));
+  const stay = ok(await h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, ...t }, hotel.today, addDays(hotel.today, 1)), caller), 201); // reservation.created, guest.created
+  ok(await h.patch(`/v1/reservations/${stay.id}`, { notes: "Late arrival" }, caller)); // reservation.updated
+  // Card charges are the sandbox's (live ones need a processor): a declined test card there.
+  const seeded = ok(await h.get("/v1/reservations?status=confirmed&limit=1", { ...caller, sandbox: true })).data[0];
+  const declined = { reservation_id: seeded.id, amount: 100, payment_method: { type: "card", number: "4000000000000002", exp_month: 12, exp_year: 2030, cvc: "123" } };
+  expect((await h.post("/v1/payments", declined, { ...caller, sandbox: true })).status).toBe(402); // payment.failed
+  const paid = ok(await h.post("/v1/payments", { reservation_id: stay.id, payment_method: { type: "cash" } }, caller), 201); // payment.succeeded
+  ok(await h.post("/v1/refunds", { payment_id: paid.id, amount: 500 }, caller), 201); // payment.refunded
+  ok(await h.post("/v1/payments", { reservation_id: stay.id, payment_method: { type: "cash" } }, caller), 201);
+  ok(await h.post(`/v1/reservations/${stay.id}/check_in`, {}, caller)); // reservation.checked_in
+  ok(await h.post(`/v1/reservations/${stay.id}/check_out`, {}, caller)); // reservation.checked_out, housekeeping.status_changed
+  const other = ok(await h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, ...t }, addDays(hotel.today, 2), addDays(hotel.today, 3)), caller), 201);
+  ok(await h.post(`/v1/reservations/${other.id}/cancel`, {}, caller)); // reservation.cancelled
+  const endpoint = ok(await h.post("/v1/webhook_endpoints", { url: "http://127.0.0.1:9/hooks", enabled_events: ["*"] }, caller), 201);
+  await sendTestEvent({ db: h.db, tenant: { accountId: h.main.account.id, livemode: true, propertyIds: null }, endpointId: endpoint.id }); // ping
+});
+afterAll(async () => h?.close());
+
+/** The schema a webhook of this type is documented to carry. */
+const bodySchema = (type: string) => doc.webhooks[type].post.requestBody.content["application/json"].schema;
+const validate = (type: string, event: unknown) => (ajv.validate({ $ref: `openapi${bodySchema(type).$ref}` }, event) ? [] : ajv.errors!.map((e) => `${e.dataPath} ${e.message}`));
+
+async function written(type: string) {
+  const rows = await h.db.select().from(events).where(and(eq(events.accountId, h.main.account.id), eq(events.type, type)));
+  return rows.map(presentEvent);
+}
+
+describe("the document's webhooks", () => {
+  it("has 13 entries: the 12 event types and ping, each a signed POST of the envelope", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...eventTypes, "ping"].sort());
+    for (const [type, item] of Object.entries(doc.webhooks as Record<string, Json>)) {
+      const names = item.post.parameters.map((p: Json) => doc.components.parameters[p.$ref.split("/").pop()].name);
+      expect(names, type).toEqual(["Service-Signature", "Service-Request-Id"]);
+      const envelope = doc.components.schemas[bodySchema(type).$ref.split("/").pop()];
+      expect(envelope.properties.type, type).toMatchObject({ type: "string", enum: [type] });
+      expect(envelope.properties.data.properties.object, type).not.toEqual({ type: "object", additionalProperties: {} });
+    }
+  });
+
+  it.each([...eventTypes, "ping"])("%s: every event of that type the server wrote matches its entry, and no other type's", async (type) => {
+    const list = await written(type);
+    expect(list.length, `no ${type} event was written`).toBeGreaterThan(0);
+    for (const event of list) {
+      expect(validate(type, event), `${type}: ${JSON.stringify(event.data.object).slice(0, 300)}`).toEqual([]);
+      // The envelope of another type refuses it: the union is discriminated by `type`.
+      const other = type === "ping" ? "guest.created" : "ping";
+      expect(validate(other, event).length).toBeGreaterThan(0);
+    }
+  });
+
+  it("data.object is typed: an event missing a field of its object fails its entry", async () => {
+    const [event] = await written("reservation.created");
+    const broken = structuredClone(event) as Json;
+    delete broken.data.object.check_in;
+    expect(validate("reservation.created", broken).join()).toMatch(/check_in/);
+    // The same check bites on GET /v1/events/{id}, whose answer is the same union.
+    const drift = await undocumented({ method: "GET", path: `/v1/events/${event.id}`, status: 200, contentType: "application/json", text: JSON.stringify(broken) });
+    expect(drift.length).toBeGreaterThan(0);
+  });
+
+  it("GET /v1/events answers each of the 12 types typed by the same schemas (the harness checks each answer)", async () => {
+    for (const type of eventTypes) {
+      // payment.failed was written in the sandbox.
+      const where = { ...caller, sandbox: type === "payment.failed" };
+      const list = ok(await h.get(`/v1/events?type=${type}&limit=100`, where));
+      expect(list.data.length, type).toBeGreaterThan(0);
+      const one = ok(await h.get(`/v1/events/${list.data[0].id}`, where));
+      expect(validate(type, one)).toEqual([]);
+    }
+    const members = doc.components.schemas.Event.oneOf.map((s: Json) => s.$ref);
+    expect(members.sort()).toEqual(eventTypes.map((t) => bodySchema(t).$ref).sort());
+    expect(doc.components.schemas.Event.discriminator.propertyName).toBe("type");
+  });
+});
