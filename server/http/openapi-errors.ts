@@ -13,6 +13,21 @@ export const errorSchema = z
       param: z.string().optional().openapi({ description: "Dotted path of the parameter at fault, e.g. `guest.email`." }),
       request_id: z.string(),
       payment_id: z.string().optional().openapi({ description: "Card errors: the failed payment, recorded." }),
+      errors: z
+        .array(
+          z
+            .object({
+              code: z.enum(codes),
+              param: z.string().optional().openapi({ description: "Dotted path of this parameter, e.g. `guest.email`." }),
+              message: z.string(),
+            })
+            .openapi("ParameterFault"),
+        )
+        .optional()
+        .openapi({
+          description:
+            "400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix.",
+        }),
       reason: z.string().optional().openapi({ description: "`restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate)." }),
     }),
   })
