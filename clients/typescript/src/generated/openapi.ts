@@ -1101,9 +1101,18 @@ export interface components {
                 request_id: string;
                 /** @description Card errors: the failed payment, recorded. */
                 payment_id?: string;
+                /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                errors?: components["schemas"]["ParameterFault"][];
                 /** @description `restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate). */
                 reason?: string;
             };
+        };
+        ParameterFault: {
+            /** @enum {string} */
+            code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
+            /** @description Dotted path of this parameter, e.g. `guest.email`. */
+            param?: string;
+            message: string;
         };
         PropertyList: {
             /** @enum {string} */
