@@ -36,10 +36,27 @@ mkdirSync(path.join(dist, "cjs"), { recursive: true });
 cpSync(path.join(dist, "esm"), path.join(dist, "cjs"), { recursive: true, filter: (f) => !f.endsWith(".js") && !f.endsWith(".js.map") });
 renameSync(path.join(dist, "cjs/index.d.ts"), path.join(dist, "cjs/lib.d.ts"));
 
-// Every name the package exports, read from its own declarations.
+// Every name the package exports, read from its own declarations: values (classes, functions,
+// constants) are aliased with `export import`, which TypeScript refuses for type-only exports;
+// those become type aliases with the same type parameters.
 const program = ts.createProgram([path.join(dist, "esm/index.d.ts")], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true });
-const entry = program.getTypeChecker().getSymbolAtLocation(program.getSourceFile(path.join(dist, "esm/index.d.ts")));
-const names = program.getTypeChecker().getExportsOfModule(entry).map((s) => s.getName()).filter((n) => n !== "default" && n !== "Innkeep").sort();
+const checker = program.getTypeChecker();
+const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(path.join(dist, "esm/index.d.ts"))));
+const exportedNames = new Set(exported.map((s) => s.getName()));
+const qualify = (text) => text.replace(/\b[A-Za-z_]\w*\b/g, (name) => (exportedNames.has(name) ? `lib.${name}` : name));
+const members = exported
+  .filter((symbol) => !["default", "Innkeep"].includes(symbol.getName()))
+  .sort((a, b) => a.getName().localeCompare(b.getName()))
+  .map((symbol) => {
+    const name = symbol.getName();
+    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+    if (target.flags & ts.SymbolFlags.Value) return `  export import ${name} = lib.${name};`;
+    const params = target.declarations?.find((d) => d.typeParameters)?.typeParameters ?? [];
+    const list = params.map((p) => `${p.name.text}${p.constraint ? ` extends ${qualify(p.constraint.getText())}` : ""}${p.default ? ` = ${qualify(p.default.getText())}` : ""}`);
+    return list.length
+      ? `  export type ${name}<${list.join(", ")}> = lib.${name}<${params.map((p) => p.name.text).join(", ")}>;`
+      : `  export type ${name} = lib.${name};`;
+  });
 
 writeFileSync(
   path.join(dist, "cjs/index.js"),
@@ -61,7 +78,7 @@ declare class Innkeep extends lib.Innkeep {
   static readonly default: typeof Innkeep;
 }
 declare namespace Innkeep {
-${names.map((n) => `  export import ${n} = lib.${n};`).join("\n")}
+${members.join("\n")}
 }
 export = Innkeep;
 `,
