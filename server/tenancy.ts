@@ -70,10 +70,35 @@ export async function findOwned<T extends TenantTable>(
     return options.forUpdate ? query.for("update") : query;
   })) as T["$inferSelect"][];
   const row = rows[0];
-  if (!row) throw notFound(resource, id, options.param);
+  if (!row) throw await notFoundHere(exec, table, tenant, id, resource, options.param);
   const propertyId = isPropertiesTable(table) ? (row as { id: string }).id : (row as { propertyId?: string }).propertyId;
   assertPropertyGranted(tenant, propertyId);
   return row;
+}
+
+/**
+ * The 404 for an id this environment does not hold. Only here, off the hot path, one more lookup
+ * by primary key: when the same account's other environment holds the object (within the
+ * install's granted properties), the message says so and names the header that reaches it.
+ * Another account's object gets the plain 404: nothing crosses accounts.
+ */
+async function notFoundHere(exec: Executor, table: TenantTable, tenant: Tenant, id: string, resource: string, param?: string): Promise<ApiError> {
+  const plain = notFound(resource, id, param);
+  const property = isPropertiesTable(table) ? table.id : propertyColumn(table);
+  const [elsewhere] = await exec
+    .select({ id: table.id, ...(property ? { propertyId: property } : {}) })
+    .from(table as PgTable)
+    .where(and(eq(table.accountId, tenant.accountId), eq(table.livemode, !tenant.livemode), eq(table.id, id)))
+    .limit(1);
+  if (!elsewhere) return plain;
+  const propertyId = (elsewhere as { propertyId?: string }).propertyId;
+  if (tenant.propertyIds && propertyId !== undefined && !tenant.propertyIds.includes(propertyId)) return plain;
+  const [here, there] = tenant.livemode ? ["live", "sandbox"] : ["sandbox", "live"];
+  const header = tenant.livemode ? "`Service-Environment: sandbox`" : "`Service-Environment: live` (or no `Service-Environment` header)";
+  return new ApiError("resource_missing", `${plain.message} in the ${here} environment. It exists in this account's ${there} environment: send ${header} to reach it.`, {
+    param: plain.param,
+    location: "path",
+  });
 }
 
 export function assertPropertyGranted(tenant: Tenant, propertyId: string | undefined): void {

@@ -29,7 +29,7 @@ export const events = pgTable(
      * over, and no event row is written again once inserted.
      */
     xid: xid8("xid").notNull().default(sql`pg_current_xact_id()`),
-    /** Set at insert on events that are never fanned out (a test event goes to one endpoint). */
+    /** Set at insert on events that are never fanned out: test events (a ping or a sample, to one endpoint), and only those. */
     fannedOutAt: ts("fanned_out_at"),
   },
   (t) => [

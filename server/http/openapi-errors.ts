@@ -10,11 +10,27 @@ const fields = {
   request_id: z.string().openapi({ example: "req_1a2B3c4D5e6F7g8H9i0J1k2L" }),
 };
 const paymentId = z.string().openapi({ description: "Card errors: the failed payment, recorded.", example: "pay_1a2B3c4D5e6F7g8H9i0J1k2L" });
+/** 400 and 422: every parameter at fault, where there are several (contract-client's decision, docs/decisions.md). */
+const faults = z
+  .array(
+    z
+      .object({
+        code: z.enum(codes),
+        param: z.string().optional().openapi({ description: "Dotted path of this parameter, e.g. `guest.email`." }),
+        message: z.string(),
+      })
+      .openapi("ParameterFault"),
+  )
+  .optional()
+  .openapi({
+    description:
+      "400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix.",
+  });
 const reason = z.string().optional().openapi({ description: "`restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate)." });
 
 /** The error object with every code and type of the one table (contract §2). */
 export const errorSchema = z
-  .object({ error: z.object({ type: z.enum(types), code: z.enum(codes), ...fields, payment_id: paymentId.optional(), reason }) })
+  .object({ error: z.object({ type: z.enum(types), code: z.enum(codes), ...fields, payment_id: paymentId.optional(), errors: faults, reason }) })
   .openapi("Error");
 
 /**
@@ -30,6 +46,7 @@ export function errorSchemaFor(status: number, list: ErrorCode[]) {
     code: z.enum(list as [ErrorCode, ...ErrorCode[]]),
     ...fields,
     ...(anyCard ? { payment_id: card ? paymentId : paymentId.optional() } : {}),
+    ...(status === 400 || status === 422 ? { errors: faults } : {}),
     ...(list.includes("restriction_violated") ? { reason } : {}),
   });
   const example = {

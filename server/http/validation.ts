@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ApiError, type ParamLocation } from "@/server/errors";
+import { ApiError, type ErrorCode, type ParamLocation } from "@/server/errors";
 import { plainWords } from "./plain-words";
 
 const describe: Record<ParamLocation, string> = { body: "parameter", query: "query parameter", header: "header", path: "path parameter" };
@@ -13,33 +13,41 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return value;
 }
 
-/**
- * Turns the first zod issue into the contract's error: `parameter_missing`, `parameter_unknown`
- * or `parameter_invalid`, with `param` as the dotted path. Query and header faults are 400
- * `parameter_invalid` whatever the cause (contract §2).
- */
-export function toApiError(error: z.ZodError, input: unknown, location: ParamLocation): ApiError {
-  const issue = error.issues[0];
+/** One zod issue as the contract's fault: code, dotted `param` and message. */
+function fault(issue: z.core.$ZodIssue, input: unknown, location: ParamLocation): { code: ErrorCode; param?: string; message: string }[] {
   const base = issue.path.map(String);
   const inBody = location === "body";
   if (issue.code === "unrecognized_keys") {
-    const param = [...base, issue.keys[0]].join(".");
-    return new ApiError(inBody ? "parameter_unknown" : "parameter_invalid", `Received unknown ${describe[location]}: '${param}'.`, {
-      param,
-      location,
+    return issue.keys.map((key) => {
+      const param = [...base, key].join(".");
+      return { code: inBody ? "parameter_unknown" : "parameter_invalid", param, message: `Received unknown ${describe[location]}: '${param}'.` };
     });
   }
   const param = base.join(".") || undefined;
   const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
-  if (missing) {
-    return new ApiError(inBody ? "parameter_missing" : "parameter_invalid", `Missing required ${describe[location]}: '${param}'.`, {
-      param,
-      location,
-    });
-  }
+  if (missing) return [{ code: inBody ? "parameter_missing" : "parameter_invalid", param, message: `Missing required ${describe[location]}: '${param}'.` }];
   const where = param ? `Invalid ${describe[location]} '${param}': ` : "Invalid request body: ";
   const message = /[.!?]$/.test(issue.message) ? issue.message : `${issue.message}.`;
-  return new ApiError("parameter_invalid", `${where}${message}`, { param, location });
+  return [{ code: "parameter_invalid", param, message: `${where}${message}` }];
+}
+
+/**
+ * Turns zod's issues into the contract's error: `parameter_missing`, `parameter_unknown` or
+ * `parameter_invalid`, with `param` as the dotted path. The first fault is the error itself;
+ * when there are several, `errors` lists every one (the first included), each with its own
+ * code, `param` and message, so one answer names every field to fix. Query and header faults
+ * are 400 `parameter_invalid` whatever the cause (contract §2).
+ */
+export function toApiError(error: z.ZodError, input: unknown, location: ParamLocation): ApiError {
+  const faults = error.issues.flatMap((issue) => fault(issue, input, location));
+  const [first] = faults;
+  const more = faults.length - 1;
+  const message = more ? `${first.message} ${more === 1 ? "One more parameter is" : `${more} more parameters are`} at fault: see \`errors\`.` : first.message;
+  return new ApiError(first.code, message, {
+    param: first.param,
+    location,
+    ...(more ? { extra: { errors: faults.map((f) => ({ code: f.code, ...(f.param !== undefined ? { param: f.param } : {}), message: f.message })) } } : {}),
+  });
 }
 
 /** U+0000, or half of a surrogate pair: PostgreSQL text and jsonb cannot hold them (a 500 there). */

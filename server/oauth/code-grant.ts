@@ -29,7 +29,12 @@ export class CodeGrant extends AuthorizationCodeGrantType {
   }
   validateRedirectUri(request: unknown, code: unknown) {
     // A missing redirect_uri stays `invalid_request`; a different one is a grant mismatch.
-    if (!(request as { body: Record<string, string> }).body.redirect_uri) return super.validateRedirectUri(request, code);
+    const given = (request as { body: Record<string, string> }).body.redirect_uri;
+    if (!given) return super.validateRedirectUri(request, code);
+    const expected = (code as { redirectUri?: string }).redirectUri;
+    if (expected && given !== expected) {
+      throw new OAuth2Server.InvalidGrantError("`redirect_uri` differs from the one the authorization request used; send exactly the same value (RFC 6749 §4.1.3).");
+    }
     asInvalidGrant(() => super.validateRedirectUri(request, code));
   }
 }

@@ -15,7 +15,7 @@ import { authenticateClient } from "./client-auth";
 import { revokeFamily } from "./families";
 import { accessTokenLifetime, refreshTokenLifetime } from "./lifetimes";
 import { CodeGrant } from "./code-grant";
-import { oauthModel } from "./model";
+import { grantTypes, oauthModel } from "./model";
 import { RefreshGrant } from "./refresh-grant";
 
 /** Every answer of the token endpoints: never cached (RFC 6749 §5.1). */
@@ -61,7 +61,7 @@ export function authorizationServerMetadata(issuer: string) {
     token_endpoint: `${issuer}/oauth/token`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
     response_types_supported: ["code"],
-    grant_types_supported: ["authorization_code", "refresh_token"],
+    grant_types_supported: grantTypes,
     code_challenge_methods_supported: ["S256"],
     token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
     revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
@@ -149,6 +149,12 @@ export function createOAuthEndpoints(deps: OAuthDeps) {
   app.post("/oauth/token", async (c) => {
     const read = await readForm(c);
     if ("error" in read) return c.json(read.error, 400, noStore);
+    // RFC 6749 §5.2: a grant type this server does not support is `unsupported_grant_type`,
+    // whoever asks (the library would call a known but unsupported one `unauthorized_client`).
+    const grantType = read.form.grant_type;
+    if (grantType && !grantTypes.includes(grantType)) {
+      return c.json(oauthError("unsupported_grant_type", `The grant type '${grantType.slice(0, 64)}' is not supported: use ${grantTypes.join(" or ")}.`), 400, noStore);
+    }
     const credentials = clientCredentials(c, read.form);
     const limited = await refusedForClient(c, credentials.id);
     if (limited) return limited;

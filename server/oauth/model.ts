@@ -12,7 +12,9 @@ import { tokenPrefixes } from "./lifetimes";
 /** What the library carries as its "user": who consented, which install, which token family. */
 export type GrantUser = User & { id: string; installId: string; familyId: string };
 
-const grants = ["authorization_code", "refresh_token"];
+/** The grant types this server supports (RFC 8414 metadata, and the token endpoint's first check). */
+export const grantTypes = ["authorization_code", "refresh_token"];
+const grants = grantTypes;
 
 /** Whether an install still stands (the dashboard can revoke it at any moment). */
 async function installActive(db: Executor, installId: string): Promise<boolean> {
@@ -45,7 +47,9 @@ export function oauthModel(db: Executor): AuthorizationCodeModel & RefreshTokenM
       if (row.usedAt) {
         // A second use means the code leaked: whatever was issued from it must stop working.
         await revokeFamily(db, row.id);
-        return null;
+        throw new OAuth2Server.InvalidGrantError(
+          "The authorization code was already used; every token issued from it has been revoked. Send the user through authorization again.",
+        );
       }
       if (!(await installActive(db, row.installId))) return null;
       const user: GrantUser = { id: row.userId, installId: row.installId, familyId: row.id };
@@ -72,7 +76,8 @@ export function oauthModel(db: Executor): AuthorizationCodeModel & RefreshTokenM
         .set({ usedAt: new Date() })
         .where(and(eq(oauthCodes.id, code.authorizationCode), isNull(oauthCodes.usedAt)))
         .returning({ id: oauthCodes.id });
-      return rows.length === 1;
+      if (rows.length === 1) return true;
+      throw new OAuth2Server.InvalidGrantError("The authorization code was used by another request at the same moment; it can be used only once.");
     },
 
     async saveToken(token: Token, client: Client, user: User): Promise<Token> {

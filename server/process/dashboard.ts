@@ -91,6 +91,8 @@ export function proxyTo(socketPath: string): Dashboard {
   const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 16, timeout: 4_000 });
 
   const handle = (req: IncomingMessage, res: ServerResponse, retried = false) => {
+    // Set when the browser closed its connection first: the upstream is then torn down on purpose.
+    let clientGone = false;
     const upstream = http.request({ socketPath, agent, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders as unknown as http.OutgoingHttpHeaders);
       answer.pipe(res);
@@ -102,6 +104,11 @@ export function proxyTo(socketPath: string): Dashboard {
         handle(req, res, true);
         return;
       }
+      if (clientGone) {
+        // Not a fault: the browser left (navigated away, closed the tab) before the page was answered.
+        log.debug({ err: error, path: req.url }, "client closed the connection before the page was answered");
+        return;
+      }
       log.error({ err: error, path: req.url }, "dashboard thread unreachable");
       if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
       res.end("Bad Gateway");
@@ -109,7 +116,9 @@ export function proxyTo(socketPath: string): Dashboard {
     if (retried || req.method === "GET" || req.method === "HEAD") upstream.end();
     else req.pipe(upstream);
     res.on("close", () => {
-      if (!res.writableFinished) upstream.destroy();
+      if (res.writableFinished) return;
+      clientGone = true;
+      upstream.destroy();
     });
   };
 

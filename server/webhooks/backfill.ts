@@ -1,9 +1,9 @@
-import { and, asc, count, eq, gte, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, events, webhookBackfills, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { limitsFor } from "@/server/accounts/plans";
 import { ApiError } from "@/server/errors";
-import { testEventType, type EventType } from "@/server/events/types";
+import type { EventType } from "@/server/events/types";
 import { newId } from "@/server/ids";
 import { findOwned, type Ctx } from "@/server/tenancy";
 import { selects } from "./fan-out";
@@ -23,8 +23,9 @@ function windowConditions(b: Pick<Backfill, "accountId" | "livemode" | "since" |
     eq(events.livemode, b.livemode),
     gte(events.createdAt, b.since),
     lte(events.createdAt, b.until),
-    // Test events (ping) went to one endpoint on request; a backfill never sends them again.
-    types ? inArray(events.type, types) : ne(events.type, testEventType),
+    // Test events (a ping or a sample) went to one endpoint on request; a backfill never sends them again.
+    isNull(events.fannedOutAt),
+    types ? inArray(events.type, types) : undefined,
   )!;
 }
 

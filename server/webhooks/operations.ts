@@ -32,7 +32,10 @@ import {
   replayResultSchema,
   replaySchema,
   rotateSecretSchema,
+  testEventResultSchema,
+  testEventSchema,
 } from "./schemas";
+import { sendTestEvent } from "./test-event";
 import { webhookSettings } from "./settings";
 
 const tag = "Webhooks";
@@ -105,6 +108,17 @@ export const webhookOperations = [
     params, body: replaySchema, response: replayResultSchema, status: 202,
     errors: ["outside_replay_window"],
     handler: async ({ ctx, params, body }) => replayEvent({ ...ctx, endpointId: params.id, eventId: body.event_id }),
+  }),
+  // POST /v1/webhook_endpoints/{id}/test: send this endpoint a signed ping, or a sample of an event type
+  defineOperation({
+    method: "post", path: "/webhook_endpoints/{id}/test", operationId: "testWebhookEndpoint", summary: "Send a test event to an endpoint", tag, scope,
+    description:
+      "Requires scope `webhooks:manage`. Sends this endpoint one test event, whatever events it selects: `ping` (the default), or a sample of any event type whose `data.object` is this environment's newest object of that kind, presented as a real event presents it (422 `parameter_invalid` on `type` when the environment has none). Signed, retried and recorded like any delivery; the test event is never listed, backfilled or sent to another endpoint.",
+    params, body: testEventSchema, response: testEventResultSchema, status: 202,
+    handler: async ({ ctx, params, body }) => {
+      const sent = await sendTestEvent({ ...ctx, endpointId: params.id, type: body.type });
+      return { event_id: sent.event_id, delivery_id: sent.delivery_id, type: sent.type, status: "queued" as const };
+    },
   }),
   // POST /v1/webhook_endpoints/{id}/backfill: deliver a window of past events again, in order
   defineOperation({

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { deliveryStatuses } from "@/db/schema";
-import { eventTypes } from "@/server/events/types";
+import { eventTypes, testEventType } from "@/server/events/types";
 import { apiVersions } from "@/server/http/versions";
 import { idOf, timestamp } from "@/server/schemas";
 
@@ -102,6 +102,23 @@ export const replaySchema = z.strictObject({ event_id: z.string().min(1).max(64)
 export const replayResultSchema = z
   .object({ replayed: z.literal(true), event_id: z.string(), delivery_id: z.string(), status: z.literal("queued") })
   .openapi("WebhookReplayResult");
+
+export const testEventSchema = z
+  .strictObject({
+    type: z
+      .enum([testEventType, ...eventTypes])
+      .optional()
+      .openapi({ description: "`ping` (default), or an event type: a sample of it, built from this environment's newest object of that kind." }),
+  })
+  .openapi("WebhookTest");
+export const testEventResultSchema = z
+  .object({
+    event_id: z.string().openapi({ description: "The test event: never listed, replayed by a backfill or sent to another endpoint." }),
+    delivery_id: z.string(),
+    type: z.enum([testEventType, ...eventTypes]),
+    status: z.literal("queued"),
+  })
+  .openapi("WebhookTestResult");
 
 export const backfillCreateSchema = z
   .strictObject({

@@ -96,7 +96,12 @@ describe("authorization code grant", { timeout: 30_000 }, () => {
     const first = await exchangeCode(h, confidential, code);
     expect(first.status).toBe(200);
     expect((await api(first.json.access_token)).status).toBe(200);
-    expectOAuthError(await exchangeCode(h, confidential, code), 400, "invalid_grant");
+    const again = await exchangeCode(h, confidential, code);
+    expectOAuthError(again, 400, "invalid_grant");
+    // Not "invalid": the code was real and used; the description says so and what followed.
+    expect(again.json.error_description).toBe(
+      "The authorization code was already used; every token issued from it has been revoked. Send the user through authorization again.",
+    );
     expectError(await api(first.json.access_token), 401, "invalid_token");
     expectOAuthError(await refresh(h, confidential, first.json.refresh_token), 400, "invalid_grant");
   });
@@ -115,7 +120,10 @@ describe("authorization code grant", { timeout: 30_000 }, () => {
 
   it("refuses a redirect_uri that differs from the authorization request's", async () => {
     for (const uri of [`${redirectUri}/`, "https://app.example.com/callback2", "https://APP.example.com/callback"]) {
-      expectOAuthError(await exchangeCode(h, confidential, await codeFor(), { redirect_uri: uri }), 400, "invalid_grant");
+      const res = await exchangeCode(h, confidential, await codeFor(), { redirect_uri: uri });
+      expectOAuthError(res, 400, "invalid_grant");
+      // RFC 6749 §5.2: invalid_grant, "does not match the redirection URI used in the authorization request".
+      expect(res.json.error_description).toBe("`redirect_uri` differs from the one the authorization request used; send exactly the same value (RFC 6749 §4.1.3).");
     }
   });
 
@@ -174,11 +182,18 @@ describe("authorization code grant", { timeout: 30_000 }, () => {
     expectOAuthError(await tokenRequest(h, { grant_type: "authorization_code", code: "hac_x", redirect_uri: redirectUri, client_id: "app_nobody", client_secret: "x" }), 400, "invalid_client");
   });
 
-  it("answers unsupported_grant_type, unauthorized_client and invalid_request as RFC 6749 §5.2 says", async () => {
+  it("answers unsupported_grant_type and invalid_request as RFC 6749 §5.2 says", async () => {
     const creds = { client_id: confidential.id, client_secret: confidential.secret };
-    expectOAuthError(await tokenRequest(h, { grant_type: "urn:example:magic", ...creds }), 400, "unsupported_grant_type");
-    expectOAuthError(await tokenRequest(h, { grant_type: "client_credentials", ...creds }), 400, "unauthorized_client");
-    expectOAuthError(await tokenRequest(h, { grant_type: "password", username: "a", password: "b", ...creds }), 400, "unauthorized_client");
+    // §5.2: unsupported_grant_type is a grant type the server does not support at all; the server
+    // supports only authorization_code and refresh_token, so `password` and `client_credentials`
+    // are that too (unauthorized_client would mean "supported, but not for this client").
+    for (const grantType of ["urn:example:magic", "client_credentials", "password", "implicit"]) {
+      const res = await tokenRequest(h, { grant_type: grantType, username: "a", password: "b", ...creds });
+      expectOAuthError(res, 400, "unsupported_grant_type");
+      expect(res.json.error_description).toBe(`The grant type '${grantType}' is not supported: use authorization_code or refresh_token.`);
+    }
+    // Without credentials at all, the grant type is still what is wrong.
+    expectOAuthError(await tokenRequest(h, { grant_type: "password" }), 400, "unsupported_grant_type");
     expectOAuthError(await tokenRequest(h, { ...creds }), 400, "invalid_request");
     expectOAuthError(await tokenRequest(h, { grant_type: "authorization_code", redirect_uri: redirectUri, ...creds }), 400, "invalid_request");
     const json = await fetch(`${h.baseUrl}/oauth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "authorization_code" }) });

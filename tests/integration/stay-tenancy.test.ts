@@ -135,13 +135,19 @@ describe.each(viewers)("seen from %s", (viewer) => {
     expect(await Promise.all(Object.values(worlds).map(ownerView))).toEqual(before);
   });
 
-  it("a foreign object's 404 reads exactly like one that never existed", async () => {
+  it("a foreign object's 404 reads exactly like one that never existed (the own account's other environment adds where it is)", async () => {
     const own = worlds[viewer];
-    const shape = (res: HttpAnswer, id: string) => {
-      const { request_id: _, ...rest } = res.json.error;
-      return { status: res.status, ...rest, message: rest.message.replace(id, "<id>") };
-    };
+    const [here, there] = viewer === "mineLive" ? ["live", "sandbox"] : ["sandbox", "live"];
+    const header = there === "sandbox" ? "`Service-Environment: sandbox`" : "`Service-Environment: live` (or no `Service-Environment` header)";
+    const hint = ` in the ${here} environment. It exists in this account's ${there} environment: send ${header} to reach it.`;
     for (const w of foreignOf()) {
+      const sameAccount = w === worlds.mineLive || w === worlds.mineSandbox;
+      const shape = (res: HttpAnswer, id: string) => {
+        const { request_id: _, ...rest } = res.json.error;
+        const message = rest.message.replace(id, "<id>");
+        if (sameAccount && id === w.reservationId) expect(message.endsWith(hint), message).toBe(true);
+        return { status: res.status, ...rest, message: sameAccount ? message.replace(hint, "") : message };
+      };
       const pairs: [string, string, (id: string) => Promise<HttpAnswer>][] = [
         [w.reservationId, "res_neverexisted0000000000", (id) => h.get(`/v1/reservations/${id}`, own.caller)],
         [w.roomTypeId, "rt_neverexisted00000000000", (id) => h.get(`/v1/room_types/${id}`, own.caller)],

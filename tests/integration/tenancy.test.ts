@@ -60,12 +60,10 @@ describe("guests", () => {
     expect(await listIds(h.main.token, true, `?email=${encodeURIComponent(email.toUpperCase())}`)).toEqual([ids.mineSandbox]);
   });
 
-  it("a foreign guest answers 404 exactly like one that never existed", async () => {
+  it("another account's guest answers 404 exactly like one that never existed", async () => {
     const foreign = [
-      { id: ids.mineSandbox, sandbox: false },
       { id: ids.otherLive, sandbox: false },
       { id: ids.otherSandbox, sandbox: false },
-      { id: ids.mineLive, sandbox: true },
       { id: ids.otherLive, sandbox: true },
       { id: ids.otherSandbox, sandbox: true },
     ];
@@ -75,6 +73,19 @@ describe("guests", () => {
       for (const path of [`/v1/guests/${id}`, `/v1/guests/${id}/preferences`]) {
         const error = expectError(await h.get(path, { sandbox }), 404, "resource_missing", "id");
         expect(shape({ message: error.message, param: error.param }, id)).toEqual(shape({ message: missing.message, param: missing.param }, "gst_neverexisted"));
+      }
+    }
+  });
+
+  it("the account's own guest of the other environment is a 404 that names the environment that holds it", async () => {
+    for (const { id, sandbox } of [
+      { id: ids.mineSandbox, sandbox: false },
+      { id: ids.mineLive, sandbox: true },
+    ]) {
+      for (const path of [`/v1/guests/${id}`, `/v1/guests/${id}/preferences`]) {
+        const error = expectError(await h.get(path, { sandbox }), 404, "resource_missing", "id");
+        expect(error.message).toContain(`No such guest: '${id}' in the ${sandbox ? "sandbox" : "live"} environment.`);
+        expect(error.message).toContain(`It exists in this account's ${sandbox ? "live" : "sandbox"} environment`);
       }
     }
   });

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import Innkeep, { type PagePromise, type Schemas } from "@innkeep/node";
+import Innkeep, { type PagePromise, type RequestOptions, type Schemas } from "@innkeep/node";
 import { typeCheck } from "../support/typecheck";
 
 // Type-level tests of @innkeep/node: the types come from the generated OpenAPI types, so a
@@ -16,7 +16,8 @@ describe("@innkeep/node types", () => {
     expectTypeOf(innkeep.reservations.create).parameter(0).toHaveProperty("adults").toEqualTypeOf<number>();
     expectTypeOf(innkeep.reservations.retrieve).returns.resolves.toEqualTypeOf<Reservation>();
     expectTypeOf(innkeep.reservations.list).returns.toEqualTypeOf<PagePromise<Reservation>>();
-    expectTypeOf(innkeep.reservations.list).parameter(0).exclude<undefined>().toHaveProperty("status");
+    // Its first argument is the query, or (as the query is optional) the per-call options alone.
+    expectTypeOf(innkeep.reservations.list).parameter(0).exclude<undefined>().exclude<RequestOptions>().toHaveProperty("status");
     expectTypeOf(innkeep.webhookEndpoints.retrieveBackfill).parameters.toMatchTypeOf<[string, string, ...unknown[]]>();
     expectTypeOf(Innkeep.webhooks.constructEvent).returns.toHaveProperty("type").toEqualTypeOf<
       | "reservation.created"
@@ -31,6 +32,7 @@ describe("@innkeep/node types", () => {
       | "housekeeping.status_changed"
       | "rate.updated"
       | "inventory.updated"
+      | "ping"
     >();
     const typed = () =>
       // @ts-expect-error an unknown resource does not exist
@@ -57,7 +59,18 @@ export async function run() {
   await innkeep.reservations.checkOut(r.id);
   for await (const x of innkeep.reservations.list({ status: "confirmed" })) x.id.toUpperCase();
   const all: string[] = (await innkeep.guests.list().toArray({ limit: 10 })).map((g) => g.email);
-  return [n, all];`);
+  // Options alone where the body or query is optional: no \`{}\` placeholder.
+  await innkeep.reservations.cancel(r.id, { idempotencyKey: "k2" });
+  await innkeep.guests.list({ timeout: 5_000 });
+  // Events are typed by their type, \`ping\` included, in lists as in deliveries.
+  for await (const e of innkeep.events.list()) if (e.type === "inventory.updated") e.data.object.room_type_id.toUpperCase();
+  const ev = Innkeep.webhooks.constructEvent("", "", "");
+  const endpoint: string = ev.type === "ping" ? ev.data.object.endpoint_id : "";
+  // Error codes and types are the document's enums.
+  const failure = new Error() as unknown as import("@innkeep/node").InnkeepError;
+  const missing: boolean = failure.code === "resource_missing" && failure.type === "invalid_request_error";
+  const fields: (string | undefined)[] = (failure.errors ?? []).map((f) => f.param);
+  return [n, all, endpoint, missing, fields];`);
     expect(errors).toEqual([]);
   }, 60_000);
 
@@ -69,6 +82,9 @@ export async function run() {
       [`await innkeep.reservations.create({ ${required}, adultz: 1 });`, /adultz/],
       [`await innkeep.reservations.create({ ${required}, source: "fax" });`, /"fax"/],
       [`await innkeep.reservations.list({ status: "asleep" });`, /"asleep"/],
+      [`if ((new Error() as unknown as import("@innkeep/node").InnkeepError).code === "resouce_missing") return;`, /resouce_missing/],
+      [`await innkeep.guests.list().toArray();`, /Expected 1 arguments/],
+      [`for await (const e of innkeep.events.list()) if (e.type === "inventory.updated") e.data.object.first_name;`, /first_name/],
     ];
     // One program, one call per line: each line must carry its own error.
     const errors = check(wrong.map(([call]) => call).join("\n  "));

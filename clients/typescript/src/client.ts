@@ -25,6 +25,11 @@ export type InnkeepOptions = {
   fetch?: typeof fetch;
 };
 
+/** The keys of RequestOptions; no body or query of the API has a field of these names. */
+const requestOptionKeys = new Set<string>(["idempotencyKey", "maxRetries", "timeout", "environment", "version", "headers", "signal"]);
+const isRequestOptions = (value: unknown): value is RequestOptions =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => requestOptionKeys.has(k));
+
 const table = operationTable as Record<string, { method: string; path: string; pathParams: readonly string[]; list: boolean }>;
 
 // The resources are properties the constructor builds from the table; the interface types them.
@@ -84,7 +89,9 @@ export class Innkeep {
         if (typeof value !== "string" || !value) throw new TypeError(`${id}: \`${op.pathParams[i]}\` must be a non-empty string.`);
       });
       const path = op.pathParams.reduce((p, name, i) => p.replace(`{${name}}`, encodeURIComponent(ids[i] as string)), op.path);
-      const [input, options] = args.slice(op.pathParams.length) as [Record<string, unknown> | undefined, RequestOptions | undefined];
+      const rest = args.slice(op.pathParams.length);
+      // Where the body or query is optional, the options may come alone: `cancel(id, { idempotencyKey })`.
+      const [input, options] = (rest.length === 1 && isRequestOptions(rest[0]) ? [undefined, rest[0]] : rest) as [Record<string, unknown> | undefined, RequestOptions | undefined];
       const reads = op.method === "GET" || op.method === "DELETE";
       const call = { method: op.method, path, options, ...(reads ? { query: input } : { body: input }) };
       if (!op.list) return send(this.#transport, call);

@@ -1,32 +1,53 @@
-/** The error body every Innkeep error answer carries. */
-export type ErrorBody = {
-  error: { type: string; code: string; message: string; param?: string; request_id: string; payment_id?: string; reason?: string };
-};
+import type { ApiErrorBody, ApiErrorCode, ApiErrorType } from "./types.js";
 
-type ErrorInit = { status: number; body?: ErrorBody; headers?: Headers; message?: string };
+/** The error body every Innkeep error answer carries, as the API's document declares it. */
+export type ErrorBody = ApiErrorBody;
+type ErrorObject = ErrorBody["error"];
+type FaultOf<E> = E extends { errors?: (infer F)[] } ? F : never;
+/** One fault of a parameter error that names several (`error.errors`). */
+export type ParameterFault = FaultOf<ErrorObject>;
+/** The members some error bodies carry, read the same way whichever body it is. */
+type Members = { errors?: ParameterFault[]; payment_id?: string };
+
+/**
+ * Codes the client itself gives, for failures that are not an answer of the API:
+ * `connection_failed` (no answer: refused, reset, DNS, TLS), `timeout` (no answer in time) and
+ * `unexpected_response` (an answer that is not the API's JSON, such as a proxy's or another
+ * server's HTML page: usually a wrong `baseUrl`).
+ */
+export type ClientErrorCode = "connection_failed" | "timeout" | "unexpected_response";
+/** `error.code`: the document's codes, or the client's own. A misspelt code does not compile. */
+export type InnkeepErrorCode = ApiErrorCode | ClientErrorCode;
+/** `error.type`: the document's types, or `connection_error` when no answer came. */
+export type InnkeepErrorType = ApiErrorType | "connection_error";
+
+type ErrorInit = { status: number; body?: ErrorBody; headers?: Headers; message?: string; code?: ClientErrorCode; type?: InnkeepErrorType };
 
 /** Base of every error the client throws for an answer of the API. */
 export class InnkeepError extends Error {
   /** HTTP status of the answer (0 for network failures and timeouts). */
   readonly status: number;
   /** `error.type` of the body, e.g. `invalid_request_error`. */
-  readonly type: string;
+  readonly type: InnkeepErrorType;
   /** `error.code` of the body, e.g. `parameter_missing`. */
-  readonly code: string;
+  readonly code: InnkeepErrorCode;
   /** Dotted path of the parameter at fault (`guest.email`), when one is. */
   readonly param: string | undefined;
+  /** Every parameter at fault, when the answer names several (each with `code`, `param`, `message`). */
+  readonly errors: ParameterFault[] | undefined;
   /** `Service-Request-Id` of the answer: quote it to support. */
   readonly requestId: string | undefined;
   readonly headers: Headers | undefined;
   readonly body: ErrorBody | undefined;
 
-  constructor({ status, body, headers, message }: ErrorInit) {
+  constructor({ status, body, headers, message, code, type }: ErrorInit) {
     super(message ?? body?.error.message ?? `HTTP ${status}`);
     this.name = new.target.name;
     this.status = status;
-    this.type = body?.error.type ?? "api_error";
-    this.code = body?.error.code ?? "unknown";
+    this.type = type ?? body?.error.type ?? "api_error";
+    this.code = code ?? body?.error.code ?? "unexpected_response";
     this.param = body?.error.param;
+    this.errors = (body?.error as Members | undefined)?.errors;
     this.requestId = body?.error.request_id ?? headers?.get("service-request-id") ?? undefined;
     this.headers = headers;
     this.body = body;
@@ -47,7 +68,7 @@ export class ConflictError extends InnkeepError {}
 export class IdempotencyError extends InnkeepError {}
 /** 402: a card was declined; `paymentId` names the failed payment, recorded. */
 export class CardError extends InnkeepError {
-  readonly paymentId: string | undefined = this.body?.error.payment_id;
+  readonly paymentId: string | undefined = (this.body?.error as Members | undefined)?.payment_id;
 }
 /** 429: over the rate limit; `retryAfter` is the server's `Retry-After`, in seconds. */
 export class RateLimitError extends InnkeepError {
@@ -56,15 +77,25 @@ export class RateLimitError extends InnkeepError {
 /** 500 and 503, and any answer the client cannot read. */
 export class ApiError extends InnkeepError {}
 
-/** The request never got an answer: DNS, refused or reset connection. */
+/**
+ * The request never got an answer: refused or reset connection, unknown host, TLS failure. The
+ * message names the cause (`ECONNREFUSED 127.0.0.1:3000`…); `cause` is the underlying error.
+ */
 export class ConnectionError extends InnkeepError {
-  constructor(message: string, readonly cause?: unknown) {
-    super({ status: 0, message });
-    (this as { type: string }).type = "connection_error";
+  constructor(
+    message: string,
+    readonly cause?: unknown,
+    code: ClientErrorCode = "connection_failed",
+  ) {
+    super({ status: 0, message, code, type: "connection_error" });
   }
 }
 /** No answer within the `timeout`. */
-export class TimeoutError extends ConnectionError {}
+export class TimeoutError extends ConnectionError {
+  constructor(message: string) {
+    super(message, undefined, "timeout");
+  }
+}
 
 const byType: Record<string, typeof InnkeepError> = {
   authentication_error: AuthenticationError,
@@ -76,13 +107,33 @@ const byType: Record<string, typeof InnkeepError> = {
   api_error: ApiError,
 };
 
-/** The typed error for an error answer, chosen by its `error.type` (and 404 for NotFoundError). */
-export function errorFromResponse(status: number, body: unknown, headers: Headers): InnkeepError {
-  const parsed = isErrorBody(body) ? body : undefined;
-  const type = parsed?.error.type;
-  const Class =
-    status === 404 ? NotFoundError : type === "invalid_request_error" ? InvalidRequestError : (type && byType[type]) || (status === 429 ? RateLimitError : ApiError);
-  return new Class({ status, body: parsed, headers, message: parsed ? undefined : `Unexpected answer: HTTP ${status}` });
+/**
+ * The typed error for an error answer, chosen by its `error.type` (and 404 for NotFoundError).
+ * An answer that is not the API's error JSON is an ApiError `unexpected_response` whose message
+ * says what came instead, and from where (a wrong `baseUrl` answers someone else's HTML 404).
+ */
+export function errorFromResponse(status: number, body: unknown, headers: Headers, url?: URL): InnkeepError {
+  if (!isErrorBody(body)) {
+    const contentType = headers.get("content-type")?.split(";")[0].trim() || "no content type";
+    const text = typeof body === "string" ? body.trim().replace(/\s+/g, " ") : "";
+    const start = text ? `, starting '${text.length > 60 ? `${text.slice(0, 60)}…` : text}'` : "";
+    const where = url ? `${url.origin}${url.pathname}` : "the server";
+    const hint =
+      status === 404 || /html/i.test(contentType)
+        ? " Is `baseUrl` right? It must be the Innkeep server's origin (or `<origin>/v1`), and nothing in between may answer for it."
+        : status >= 500
+          ? " A proxy or load balancer in front of Innkeep may have answered; retry later."
+          : "";
+    return new (status === 429 ? RateLimitError : ApiError)({
+      status,
+      headers,
+      code: "unexpected_response",
+      message: `${where} answered HTTP ${status} with ${contentType}${start}: not an Innkeep API answer.${hint}`,
+    });
+  }
+  const type = body.error.type;
+  const Class = status === 404 ? NotFoundError : type === "invalid_request_error" ? InvalidRequestError : byType[type] || (status === 429 ? RateLimitError : ApiError);
+  return new Class({ status, body, headers });
 }
 
 function isErrorBody(body: unknown): body is ErrorBody {

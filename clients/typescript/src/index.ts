@@ -12,6 +12,6 @@ export * from "./errors.js";
 export { PagePromise, type Page } from "./pagination.js";
 export type { RequestOptions, ResponseInfo } from "./request.js";
 export { resourceTable, type Resources } from "./resources.js";
-export type { BodyOf, QueryOf, ResultOf, OperationId, Schemas } from "./types.js";
-export { SignatureVerificationError, webhooks, type WebhookEvent, type WebhookEventType } from "./webhooks.js";
+export type { BodyOf, QueryOf, ResultOf, OperationId, Schemas, ApiErrorBody, ApiErrorCode, ApiErrorType, ErrorBodyOf } from "./types.js";
+export { SignatureVerificationError, webhooks, type WebhookEvent, type WebhookEventType, type InventoryRange, type PingObject } from "./webhooks.js";
 export type { paths, operations, components } from "./generated/openapi.js";

@@ -43,8 +43,11 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
    * Every item, in order, up to `limit` (required, so that a huge list is never read by
    * accident; pass `Infinity` to mean it). Stops fetching as soon as the cap is reached.
    */
-  async toArray({ limit }: { limit: number }): Promise<T[]> {
-    if (!(limit >= 0)) throw new RangeError("toArray needs a limit >= 0");
+  async toArray(options: { limit: number }): Promise<T[]> {
+    const limit = options?.limit;
+    if (typeof limit !== "number" || !(limit >= 0)) {
+      throw new TypeError(`toArray needs { limit } (a number >= 0), not ${limit === undefined ? "nothing" : JSON.stringify(limit)}: e.g. toArray({ limit: 500 }), or { limit: Infinity } to read every item.`);
+    }
     const items: T[] = [];
     if (limit === 0) return items;
     for await (const item of this) {

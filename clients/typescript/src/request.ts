@@ -99,7 +99,7 @@ export async function send<T>(t: Transport, call: Call): Promise<T> {
       const failure =
         controller.signal.reason instanceof TimeoutError
           ? controller.signal.reason
-          : new ConnectionError(`Could not reach Innkeep at ${url.origin}: ${(error as Error)?.message ?? error}`, error);
+          : new ConnectionError(`Could not reach Innkeep at ${url.origin} (${call.method} ${url.pathname}): ${describeFailure(error)}`, error);
       if (attempt < maxRetries) {
         await t.sleep(backoff(attempt));
         continue;
@@ -114,7 +114,7 @@ export async function send<T>(t: Transport, call: Call): Promise<T> {
     t.onResponse(info(response, idempotencyKey, attempt + 1));
     if (response.ok) return json as T;
 
-    const error = errorFromResponse(response.status, json, response.headers);
+    const error = errorFromResponse(response.status, json, response.headers, url);
     if (error instanceof AuthenticationError && t.refresh && !refreshed && ["token_expired", "invalid_token"].includes(error.code)) {
       // An expired OAuth access token: refresh once, and try again at no cost to the retry budget.
       refreshed = true;
@@ -129,6 +129,27 @@ export async function send<T>(t: Transport, call: Call): Promise<T> {
     }
     throw error;
   }
+}
+
+/** What a network error's causes say, innermost first: `fetch failed` alone says nothing. */
+const causeWords: Record<string, string> = {
+  ECONNREFUSED: "the connection was refused: nothing listens there (is the server running, and is `baseUrl` right?)",
+  ENOTFOUND: "the host name does not resolve (is `baseUrl` right?)",
+  EAI_AGAIN: "the host name could not be resolved just now (DNS)",
+  ECONNRESET: "the connection was reset",
+  ETIMEDOUT: "connecting timed out",
+  EHOSTUNREACH: "the host is unreachable",
+  ENETUNREACH: "the network is unreachable",
+  UND_ERR_SOCKET: "the connection closed before the answer was complete",
+};
+
+export function describeFailure(error: unknown): string {
+  const chain: { message?: string; code?: string }[] = [];
+  for (let e = error as { message?: string; code?: string; cause?: unknown } | undefined; e && chain.length < 5; e = e.cause as typeof e) chain.push(e);
+  const coded = chain.reverse().find((e) => typeof e.code === "string" && e.code);
+  if (!coded) return chain.map((e) => e.message).filter(Boolean).reverse().join(": ") || String(error);
+  const words = causeWords[coded.code!] ?? (coded.code!.startsWith("ERR_TLS") || /CERT/.test(coded.code!) ? "the TLS handshake failed (certificate)" : undefined);
+  return words ? `${words} [${coded.message ?? coded.code}]` : (coded.message ?? coded.code!);
 }
 
 function retryable(error: InnkeepError): boolean {

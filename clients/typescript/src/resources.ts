@@ -53,6 +53,7 @@ export const resourceTable = {
     enable: "enableWebhookEndpoint",
     disable: "disableWebhookEndpoint",
     replay: "replayWebhookEvent",
+    test: "testWebhookEndpoint",
     backfill: "createWebhookBackfill",
     retrieveBackfill: "getWebhookBackfill",
     listDeliveries: "listWebhookDeliveries",

@@ -11,16 +11,21 @@ type Envelope<T extends string, O> = {
   data: { object: O };
 };
 
-/** A webhook event: the union over the 12 event types, each with its `data.object`. */
+/** The object of an `inventory.updated` event: the range whose availability changed (`to` exclusive, null: from then on). */
+export type InventoryRange = { object: "inventory_range"; property_id: string; room_type_id: string; from: string; to: string | null };
+/** The object of a `ping`, the test event (`webhookEndpoints.test(id)` or the dashboard's "Send test event"). */
+export type PingObject = { object: "ping"; endpoint_id: string; message: string };
+
+/** A webhook event: the union over the 12 event types and `ping`, each with its `data.object`. */
 export type WebhookEvent =
   | Envelope<"reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out", Schemas["Reservation"]>
   | Envelope<"payment.succeeded" | "payment.failed", Schemas["Payment"]>
   | Envelope<"payment.refunded", Schemas["Payment"] & { refund_id: string }>
   | Envelope<"guest.created", Schemas["Guest"]>
-  | Envelope<"housekeeping.status_changed", Schemas["Room"] & { previous_status: string }>
+  | Envelope<"housekeeping.status_changed", Schemas["Room"] & { previous_status: Schemas["Room"]["housekeeping_status"] }>
   | Envelope<"rate.updated", Schemas["RatePlan"] | (Schemas["RateCalendar"] & { room_type_id: string; days_of_week: number[] | null })>
-  // The inventory range object: property, room type, `from`/`to` and the per-day counts.
-  | Envelope<"inventory.updated", Record<string, unknown>>;
+  | Envelope<"inventory.updated", InventoryRange>
+  | Envelope<"ping", PingObject>;
 
 export type WebhookEventType = WebhookEvent["type"];
 

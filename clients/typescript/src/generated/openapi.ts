@@ -988,6 +988,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook_endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to an endpoint
+         * @description Requires scope `webhooks:manage`. Sends this endpoint one test event, whatever events it selects: `ping` (the default), or a sample of any event type whose `data.object` is this environment's newest object of that kind, presented as a real event presents it (422 `parameter_invalid` on `type` when the environment has none). Signed, retried and recorded like any delivery; the test event is never listed, backfilled or sent to another endpoint.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook_endpoints/{id}/backfill": {
         parameters: {
             query?: never;
@@ -1971,6 +1991,13 @@ export interface components {
             endpoint_id: string;
             message: string;
         };
+        ParameterFault: {
+            /** @enum {string} */
+            code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "malformed_request" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "headers_too_large" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
+            /** @description Dotted path of this parameter, e.g. `guest.email`. */
+            param?: string;
+            message: string;
+        };
         PropertyList: {
             /** @enum {string} */
             object: "list";
@@ -2517,6 +2544,15 @@ export interface components {
             /** @enum {string} */
             status: "queued";
         };
+        WebhookTestResult: {
+            /** @description The test event: never listed, replayed by a backfill or sent to another endpoint. */
+            event_id: string;
+            delivery_id: string;
+            /** @enum {string} */
+            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated";
+            /** @enum {string} */
+            status: "queued";
+        };
         Backfill: {
             /** @example bf_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -2957,6 +2993,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -3241,6 +3279,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -3572,6 +3612,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -3916,6 +3958,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -4178,6 +4222,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -4385,6 +4431,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -4727,6 +4775,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -4950,6 +5000,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -5169,6 +5221,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -5505,6 +5559,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -5767,6 +5823,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -5972,6 +6030,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -6304,6 +6364,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -6564,6 +6626,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -6783,6 +6847,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -7131,6 +7197,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -7393,6 +7461,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -7599,6 +7669,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -7940,6 +8012,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -8163,6 +8237,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -8376,6 +8452,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -8735,6 +8813,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -8997,6 +9077,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -9208,6 +9290,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -9535,6 +9619,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -9881,6 +9967,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -10143,6 +10231,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -10344,6 +10434,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -10687,6 +10779,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -11053,6 +11147,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -11464,6 +11560,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -11728,6 +11826,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -11963,6 +12063,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -12357,6 +12459,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -12619,6 +12723,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -12872,6 +12978,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -13134,6 +13242,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -13387,6 +13497,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -13649,6 +13761,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -13896,6 +14010,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -14158,6 +14274,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -14405,6 +14523,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -14667,6 +14787,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -14935,6 +15057,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -15272,6 +15396,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -15534,6 +15660,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -15748,6 +15876,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -16050,6 +16180,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -16274,6 +16406,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -16475,6 +16609,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -16810,6 +16946,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -17033,6 +17171,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -17246,6 +17386,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -17602,6 +17744,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -17825,6 +17969,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -18080,6 +18226,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -18303,6 +18451,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -18539,6 +18689,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -18926,6 +19078,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -19232,6 +19386,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -19452,6 +19608,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -19796,6 +19954,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -20058,6 +20218,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -20290,6 +20452,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -20552,6 +20716,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -20768,6 +20934,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -21103,6 +21271,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -21365,6 +21535,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -21569,6 +21741,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -21913,6 +22087,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -22175,6 +22351,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -22393,6 +22571,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -22735,6 +22915,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -22997,6 +23179,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -23198,6 +23382,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -23535,6 +23721,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -23795,6 +23983,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -24015,6 +24205,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -24351,6 +24543,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -24687,6 +24881,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -25061,6 +25257,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -25382,6 +25580,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -25710,6 +25910,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -26027,6 +26229,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -26251,6 +26455,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -26456,6 +26662,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -26769,6 +26977,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -27119,6 +27329,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -27342,6 +27554,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -27570,6 +27784,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -27832,6 +28048,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -28049,6 +28267,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -28311,6 +28531,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -28528,6 +28750,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -28790,6 +29014,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -29004,6 +29230,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -29266,6 +29494,492 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+                 * @example 5f0c7e0a-2b7e-4c4e-9a57-4c1f3e0e9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "ping"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description `ping` (default), or an event type: a sample of it, built from this environment's newest object of that kind.
+                     * @enum {string}
+                     */
+                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event_id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "delivery_id": "del_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "type": "ping",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "idempotency_error",
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "Conflict.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "idempotency_error";
+                            /** @enum {string} */
+                            code: "idempotency_key_in_use";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -29498,6 +30212,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -29760,6 +30476,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -29967,6 +30685,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -30316,6 +31036,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -30649,6 +31371,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -30967,6 +31691,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };
@@ -31191,6 +31917,8 @@ export interface operations {
                             param?: string;
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
                         };
                     };
                 };

@@ -70,6 +70,7 @@ export const operationTable = {
   enableWebhookEndpoint: { method: "POST", path: "/webhook_endpoints/{id}/enable", pathParams: ["id"], list: false },
   disableWebhookEndpoint: { method: "POST", path: "/webhook_endpoints/{id}/disable", pathParams: ["id"], list: false },
   replayWebhookEvent: { method: "POST", path: "/webhook_endpoints/{id}/replay", pathParams: ["id"], list: false },
+  testWebhookEndpoint: { method: "POST", path: "/webhook_endpoints/{id}/test", pathParams: ["id"], list: false },
   createWebhookBackfill: { method: "POST", path: "/webhook_endpoints/{id}/backfill", pathParams: ["id"], list: false },
   getWebhookBackfill: { method: "GET", path: "/webhook_endpoints/{id}/backfills/{backfill_id}", pathParams: ["id", "backfill_id"], list: false },
   listWebhookDeliveries: { method: "GET", path: "/webhook_endpoints/{id}/deliveries", pathParams: ["id"], list: true },

@@ -1,0 +1,93 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Executor } from "@/db/client";
+import { guests, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes } from "@/db/schema";
+import { addDays, todayIn } from "@/server/dates";
+import type { EventType } from "@/server/events/types";
+import { presentGuest } from "@/server/guests/present";
+import { presentInventoryRange } from "@/server/inventory/events";
+import { presentPayment } from "@/server/payments/present";
+import { presentRatePlan } from "@/server/rates/present";
+import { presentReservation } from "@/server/reservations/present";
+import { presentRoom } from "@/server/rooms/present";
+import { ownedBy, type Tenant } from "@/server/tenancy";
+
+type Sample = { propertyId: string | null; object: Record<string, unknown> };
+type Table = PgTable & { accountId: PgColumn; livemode: PgColumn; id: PgColumn; createdAt: PgColumn };
+
+/** The tenant's newest row of a table, within its granted properties. */
+async function newest<T extends Table>(db: Executor, table: T, tenant: Tenant): Promise<T["$inferSelect"] | undefined> {
+  const [row] = await db
+    .select()
+    .from(table as PgTable)
+    .where(ownedBy(table, tenant))
+    .orderBy(desc(table.createdAt), desc(table.id))
+    .limit(1);
+  return row as T["$inferSelect"] | undefined;
+}
+
+/** What each event type is about, in words, for the answer when there is nothing to sample. */
+export const sampleSource: Record<EventType, string> = {
+  "reservation.created": "reservation",
+  "reservation.updated": "reservation",
+  "reservation.cancelled": "reservation",
+  "reservation.checked_in": "reservation",
+  "reservation.checked_out": "reservation",
+  "payment.succeeded": "payment",
+  "payment.failed": "payment",
+  "payment.refunded": "refund",
+  "guest.created": "guest",
+  "housekeeping.status_changed": "room",
+  "rate.updated": "rate plan",
+  "inventory.updated": "room type",
+};
+
+/**
+ * A sample `data.object` for an event type, built from the environment's own newest object of
+ * that kind and presented exactly as a real event of the type presents it, so a receiver sees
+ * the shape it will get. Undefined when the environment has no such object yet.
+ */
+export async function sampleObject(db: Executor, tenant: Tenant, type: EventType): Promise<Sample | undefined> {
+  switch (type) {
+    case "reservation.created":
+    case "reservation.updated":
+    case "reservation.cancelled":
+    case "reservation.checked_in":
+    case "reservation.checked_out": {
+      const reservation = await newest(db, reservations, tenant);
+      if (!reservation) return undefined;
+      const [guest] = await db.select().from(guests).where(eq(guests.id, reservation.guestId)).limit(1);
+      return { propertyId: reservation.propertyId, object: presentReservation({ reservation, guest }) };
+    }
+    case "payment.succeeded":
+    case "payment.failed": {
+      const payment = await newest(db, payments, tenant);
+      return payment && { propertyId: payment.propertyId, object: presentPayment(payment) };
+    }
+    case "payment.refunded": {
+      const refund = await newest(db, refunds, tenant);
+      if (!refund) return undefined;
+      const [payment] = await db.select().from(payments).where(and(eq(payments.id, refund.paymentId), ownedBy(payments, tenant))).limit(1);
+      return payment && { propertyId: payment.propertyId, object: { ...presentPayment(payment), refund_id: refund.id } };
+    }
+    case "guest.created": {
+      const guest = await newest(db, guests, tenant);
+      return guest && { propertyId: null, object: presentGuest(guest) };
+    }
+    case "housekeeping.status_changed": {
+      const room = await newest(db, rooms, tenant);
+      return room && { propertyId: room.propertyId, object: { ...presentRoom(room), previous_status: room.housekeepingStatus } };
+    }
+    case "rate.updated": {
+      const plan = await newest(db, ratePlans, tenant);
+      return plan && { propertyId: plan.propertyId, object: presentRatePlan(plan) };
+    }
+    case "inventory.updated": {
+      const roomType = await newest(db, roomTypes, tenant);
+      if (!roomType) return undefined;
+      const [property] = await db.select({ timezone: properties.timezone }).from(properties).where(eq(properties.id, roomType.propertyId)).limit(1);
+      const from = todayIn(property.timezone);
+      return { propertyId: roomType.propertyId, object: presentInventoryRange({ propertyId: roomType.propertyId, roomTypeId: roomType.id, from, to: addDays(from, 1) }) };
+    }
+  }
+}
