@@ -34,7 +34,11 @@ export interface paths {
          */
         get: operations["listProperties"];
         put?: never;
-        post?: never;
+        /**
+         * Create a property
+         * @description Requires scope `rooms:write`.
+         */
+        post: operations["createProperty"];
         delete?: never;
         options?: never;
         head?: never;
@@ -58,7 +62,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a property
+         * @description Requires scope `rooms:write`.
+         */
+        patch: operations["updateProperty"];
         trace?: never;
     };
     "/room_types": {
@@ -133,6 +141,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rooms/range": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the rooms of a number range
+         * @description Requires scope `rooms:write`.
+         */
+        post: operations["createRoomRange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rooms/{id}": {
         parameters: {
             query?: never;
@@ -155,6 +183,26 @@ export interface paths {
          * @description Requires scope `rooms:write`.
          */
         patch: operations["updateRoom"];
+        trace?: never;
+    };
+    "/rooms/{id}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire a room
+         * @description Requires scope `rooms:write`.
+         */
+        post: operations["retireRoom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/rate_plans": {
@@ -1128,6 +1176,17 @@ export interface components {
             /** @example USD */
             currency: string;
             address: components["schemas"]["Address"];
+            /**
+             * @description Local time from which guests may check in, HH:MM.
+             * @example 15:00
+             */
+            check_in_time: string;
+            /**
+             * @description Local time by which guests check out, HH:MM.
+             * @example 11:00
+             */
+            check_out_time: string;
+            /** @description Rooms in service (retired rooms are not counted). */
             room_count: number;
             /**
              * Format: date-time
@@ -1167,8 +1226,14 @@ export interface components {
             code: string;
             name: string;
             description: string | null;
+            /**
+             * @description The beds in words.
+             * @example 1 king
+             */
+            beds: string | null;
             max_occupancy: number;
             base_occupancy: number;
+            /** @description Rooms in service (retired rooms are not counted). */
             room_count: number;
             amenities: string[];
             /**
@@ -1210,6 +1275,12 @@ export interface components {
             out_of_order_until: string | null;
             /**
              * Format: date-time
+             * @description When the room was taken out of the hotel: no longer sold, assigned or cleaned. Its stays and history remain.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            retired_at: string | null;
+            /**
+             * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
              */
             created_at: string;
@@ -1218,6 +1289,14 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             updated_at: string;
+        };
+        RoomRange: {
+            /** @enum {string} */
+            object: "room_range";
+            livemode: boolean;
+            /** @example rt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            room_type_id: string;
+            data: components["schemas"]["Room"][];
         };
         RatePlanList: {
             /** @enum {string} */
@@ -1240,6 +1319,9 @@ export interface components {
             room_type_ids: string[];
             refundable: boolean;
             cancellation_deadline_hours: number;
+            /** @enum {string} */
+            meal_plan: "room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive";
+            derived_from: components["schemas"]["RatePlanDerivation"];
             active: boolean;
             /**
              * Format: date-time
@@ -1252,6 +1334,21 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description A derived plan's daily rates are its parent's, night by night, with the amount adjusted (rounded half up to a whole minor unit, never below 0) and the parent's restrictions; they change whenever the parent's do, and cannot be set directly. */
+        RatePlanDerivation: {
+            /**
+             * @description The parent plan whose daily rates this plan follows.
+             * @example rp_1a2B3c4D5e6F7g8H9i0J1k2L
+             */
+            rate_plan_id: string;
+            /**
+             * @description Percent added to each of the parent's nightly amounts (-10: ten percent below), or null.
+             * @example -10
+             */
+            adjustment_percent: number | null;
+            /** @description Minor units added to each of the parent's nightly amounts (-1500: 15.00 below), or null. */
+            adjustment_amount: number | null;
+        } | null;
         RateCalendar: {
             /** @enum {string} */
             object: "rate_calendar";
@@ -2196,6 +2293,178 @@ export interface operations {
             };
         };
     };
+    createProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description IANA time zone; the property's local date decides "today".
+                     * @example Europe/Lisbon
+                     */
+                    timezone: string;
+                    /**
+                     * @description ISO 4217 currency code; every amount of the property is in its minor units.
+                     * @example EUR
+                     */
+                    currency: string;
+                    /** AddressInput */
+                    address?: {
+                        line1?: string;
+                        line2?: string;
+                        city?: string;
+                        region?: string;
+                        postal_code?: string;
+                        country?: string;
+                    };
+                    /**
+                     * @default 15:00
+                     * @example 15:00
+                     */
+                    check_in_time?: string;
+                    /**
+                     * @default 11:00
+                     * @example 15:00
+                     */
+                    check_out_time?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Property"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`, `route_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `no_availability`, `invalid_state_transition`, `restriction_violated`, `balance_outstanding`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request too large: `request_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `outside_replay_window`, `amount_exceeds_refundable`, `url_not_allowed`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getProperty: {
         parameters: {
             query?: never;
@@ -2206,6 +2475,173 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Property"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`, `route_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `no_availability`, `invalid_state_transition`, `restriction_violated`, `balance_outstanding`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request too large: `request_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `outside_replay_window`, `amount_exceeds_refundable`, `url_not_allowed`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * @description IANA time zone; the property's local date decides "today".
+                     * @example Europe/Lisbon
+                     */
+                    timezone?: string;
+                    /**
+                     * @description Changeable only while the property has no daily rate and no reservation.
+                     * @example EUR
+                     */
+                    currency?: string;
+                    address?: {
+                        line1?: string;
+                        line2?: string;
+                        city?: string;
+                        region?: string;
+                        postal_code?: string;
+                        country?: string;
+                    } & unknown;
+                    /** @example 15:00 */
+                    check_in_time?: string;
+                    /** @example 15:00 */
+                    check_out_time?: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -2492,6 +2928,11 @@ export interface operations {
                     code: string;
                     name: string;
                     description?: string | null;
+                    /**
+                     * @description The beds in words.
+                     * @example 1 king
+                     */
+                    beds?: string | null;
                     max_occupancy: number;
                     base_occupancy?: number;
                     amenities?: string[];
@@ -2781,6 +3222,11 @@ export interface operations {
                     code?: string;
                     name?: string;
                     description?: string | null;
+                    /**
+                     * @description The beds in words.
+                     * @example 1 king
+                     */
+                    beds?: string | null;
                     max_occupancy?: number;
                     base_occupancy?: number;
                     amenities?: string[];
@@ -2922,6 +3368,8 @@ export interface operations {
                 property_id?: string;
                 room_type_id?: string;
                 housekeeping_status?: "dirty" | "clean" | "inspected" | "out-of-order";
+                /** @description `true`: only retired rooms; absent or `false`: only rooms in service. */
+                retired?: "true" | "false";
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
@@ -3085,6 +3533,160 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Room"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`, `route_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `no_availability`, `invalid_state_transition`, `restriction_violated`, `balance_outstanding`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request too large: `request_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `outside_replay_window`, `amount_exceeds_refundable`, `url_not_allowed`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRoomRange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    room_type_id: string;
+                    /**
+                     * @description First number of the range (digits; leading zeros keep their width).
+                     * @example 101
+                     */
+                    from_number: string;
+                    /**
+                     * @description Last number of the range, included.
+                     * @example 120
+                     */
+                    to_number: string;
+                    floor?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomRange"];
                 };
             };
             /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
@@ -3492,6 +4094,149 @@ export interface operations {
             };
         };
     };
+    retireRoom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Room"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`, `route_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `no_availability`, `invalid_state_transition`, `restriction_violated`, `balance_outstanding`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request too large: `request_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `outside_replay_window`, `amount_exceeds_refundable`, `url_not_allowed`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listRatePlans: {
         parameters: {
             query?: {
@@ -3649,11 +4394,26 @@ export interface operations {
                     property_id: string;
                     code: string;
                     name: string;
-                    room_type_ids: string[];
+                    /** @description Required, except for a derived plan, which defaults to its parent's room types. */
+                    room_type_ids?: string[];
                     /** @default true */
                     refundable?: boolean;
                     /** @default 24 */
                     cancellation_deadline_hours?: number;
+                    /**
+                     * @default room_only
+                     * @enum {string}
+                     */
+                    meal_plan?: "room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive";
+                    /**
+                     * RatePlanDerivationInput
+                     * @description Exactly one of `adjustment_percent` and `adjustment_amount`.
+                     */
+                    derived_from?: {
+                        rate_plan_id: string;
+                        adjustment_percent?: number;
+                        adjustment_amount?: number;
+                    };
                     /** @default true */
                     active?: boolean;
                 };
@@ -3944,6 +4704,14 @@ export interface operations {
                     room_type_ids?: string[];
                     refundable?: boolean;
                     cancellation_deadline_hours?: number;
+                    /** @enum {string} */
+                    meal_plan?: "room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive";
+                    /** @description null: the plan stops following its parent and keeps its current rates as its own. */
+                    derived_from?: {
+                        rate_plan_id: string;
+                        adjustment_percent?: number;
+                        adjustment_amount?: number;
+                    } | null;
                     active?: boolean;
                 };
             };
