@@ -49,7 +49,7 @@ for (const width of [1280, 390]) {
     await property.getByRole("button", { name: "Create property" }).click();
     await expect(page.getByText("Casa Azul created.")).toBeVisible();
     await expect(page.getByRole("form", { name: "Property" }).getByRole("button", { name: "Save changes" })).toBeVisible();
-    await expect(page.getByTestId("audit-entry").filter({ visible: true })).toBeVisible();
+    await expect(page.getByTestId("audit-entry").filter({ visible: true }).first()).toBeVisible();
     await snap(page, "setup-property");
     if (width < 1024) await expectNoHorizontalScroll(page);
 
@@ -57,7 +57,7 @@ for (const width of [1280, 390]) {
     await go(page, "Room types");
     await expect(page.getByText("No room types yet")).toBeVisible();
     await snap(page, "setup-room-types-empty");
-    await page.getByRole("button", { name: "Add room type" }).filter({ visible: true }).click();
+    await page.getByRole("button", { name: "Add room type" }).filter({ visible: true }).first().click();
     const type = page.getByRole("form", { name: "Room type" });
     await type.getByLabel("Name").fill("Double room");
     await type.getByLabel("Code").fill("DBL");
@@ -65,21 +65,21 @@ for (const width of [1280, 390]) {
     await type.getByLabel("Beds").fill("1 double");
     await type.getByRole("button", { name: "Add room type" }).click();
     await expect(page.getByText("Double room added.")).toBeVisible();
-    await expect(page.getByTestId("room-type-DBL").filter({ visible: true })).toContainText("Up to 2 guests");
+    await expect(page.getByTestId("room-type-DBL").filter({ visible: true }).first()).toContainText("Up to 2 guests");
     await snap(page, "setup-room-types");
 
     // Rooms 101 to 120 at once; a range that overlaps is refused whole; one room retired.
     await go(page, "Rooms");
     await expect(page.getByText("No rooms yet")).toBeVisible();
-    await page.getByRole("button", { name: "Add rooms" }).filter({ visible: true }).click();
+    await page.getByRole("button", { name: "Add rooms" }).filter({ visible: true }).first().click();
     let rooms = page.getByRole("form", { name: "Add rooms" });
     await rooms.getByLabel("First number").fill("101");
     await expect(rooms.getByLabel("Floor")).toHaveValue("1");
     await rooms.getByLabel("Last number").fill("120");
     await rooms.getByRole("button", { name: "Add rooms" }).click();
     await expect(page.getByText("20 rooms added: 101 to 120.")).toBeVisible();
-    await expect(page.getByTestId("room-120").filter({ visible: true })).toBeVisible();
-    await page.getByRole("button", { name: "Add rooms" }).filter({ visible: true }).click();
+    await expect(page.getByTestId("room-120").filter({ visible: true }).first()).toBeVisible();
+    await page.getByRole("button", { name: "Add rooms" }).filter({ visible: true }).first().click();
     rooms = page.getByRole("form", { name: "Add rooms" });
     await rooms.getByLabel("First number").fill("118");
     await rooms.getByLabel("Last number").fill("125");
@@ -88,26 +88,26 @@ for (const width of [1280, 390]) {
     await expect(rooms.getByLabel("First number")).toHaveAttribute("aria-invalid", "true");
     await page.getByRole("dialog", { name: "Add rooms" }).getByRole("button", { name: "Cancel" }).click();
     await expect(page.getByTestId("room-121")).toHaveCount(0);
-    await page.getByRole("button", { name: "Retire room 120" }).filter({ visible: true }).click();
+    await page.getByRole("button", { name: "Retire room 120" }).filter({ visible: true }).first().click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Retire room" }).click();
     await expect(page.getByText("Room 120 retired.")).toBeVisible();
     await expect(page.getByTestId("room-120")).toHaveCount(0);
     await snap(page, "setup-rooms");
     await page.getByRole("tab", { name: "Retired" }).click();
-    await expect(page.getByTestId("room-120").filter({ visible: true })).toBeVisible();
+    await expect(page.getByTestId("room-120").filter({ visible: true }).first()).toBeVisible();
     if (width < 1024) await expectNoHorizontalScroll(page);
 
     // A refundable plan with breakfast, and a non-refundable one 10 % below it.
     await go(page, "Rate plans");
     await expect(page.getByText("No rate plans yet")).toBeVisible();
-    await page.getByRole("button", { name: "Add rate plan" }).filter({ visible: true }).click();
+    await page.getByRole("button", { name: "Add rate plan" }).filter({ visible: true }).first().click();
     let plan = page.getByRole("form", { name: "Rate plan" });
     await plan.getByLabel("Name").fill("Best available");
     await plan.getByLabel("Code").fill("BAR");
     await plan.getByLabel("Meals").selectOption({ label: "Breakfast included" });
     await plan.getByRole("button", { name: "Add rate plan" }).click();
     await expect(page.getByText("Best available added.")).toBeVisible();
-    await page.getByRole("button", { name: "Add rate plan" }).filter({ visible: true }).click();
+    await page.getByRole("button", { name: "Add rate plan" }).filter({ visible: true }).first().click();
     plan = page.getByRole("form", { name: "Rate plan" });
     await plan.getByLabel("Name").fill("Non-refundable");
     await plan.getByLabel("Code").fill("NRF");
@@ -117,10 +117,10 @@ for (const width of [1280, 390]) {
     await plan.getByLabel("Cancellation").selectOption({ label: "Non-refundable" });
     await plan.getByRole("button", { name: "Add rate plan" }).click();
     await expect(page.getByText("Non-refundable added.")).toBeVisible();
-    const nrf = page.getByTestId("rate-plan-NRF").filter({ visible: true });
+    const nrf = page.getByTestId("rate-plan-NRF").filter({ visible: true }).first();
     await expect(nrf).toContainText("10 % below Best available");
     await expect(nrf).toContainText("Non-refundable");
-    await expect(page.getByTestId("rate-plan-BAR").filter({ visible: true })).toContainText("Free cancellation until 1 day before arrival");
+    await expect(page.getByTestId("rate-plan-BAR").filter({ visible: true }).first()).toContainText("Free cancellation until 1 day before arrival");
     await snap(page, "setup-rate-plans");
     if (width < 1024) await expectNoHorizontalScroll(page);
 

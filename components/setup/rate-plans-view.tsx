@@ -149,7 +149,11 @@ export function RatePlansView({ property }: { property: SetupProperty }) {
     { id: "cancellation", header: "Cancellation", cell: ({ row }) => cancellationWords(row.original) },
     { id: "meals", header: "Meals", cell: ({ row }) => mealPlanLabels[row.original.meal_plan] ?? "—" },
     { id: "types", header: "Room types", cell: ({ row }) => typeNames(row.original.room_type_ids) },
-    { id: "status", header: "Status", cell: ({ row }) => (row.original.active ? <Badge tone="teal">On sale</Badge> : <Badge>Not on sale</Badge>) },
+    {
+      id: "status",
+      header: "Status",
+      cell: ({ row }) => <span className="whitespace-nowrap">{row.original.active ? <Badge tone="teal">On sale</Badge> : <Badge>Not on sale</Badge>}</span>,
+    },
     {
       id: "actions",
       header: "",
