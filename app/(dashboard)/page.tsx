@@ -32,7 +32,16 @@ export default async function HomePage() {
         ))}
         {properties.length === 0 ? (
           <Card>
-            <p className="text-sm text-stone-600">There is no property in this data set yet.</p>
+            <p className="text-sm text-stone-600">
+              There is no property in this data set yet.{" "}
+              {can(user.role, "setup") ? (
+                <Link href="/settings/property" className="font-medium text-teal-800 underline">
+                  Set it up
+                </Link>
+              ) : (
+                "An owner or manager sets it up."
+              )}
+            </p>
           </Card>
         ) : null}
       </div>

@@ -2,9 +2,11 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight } from "lucide-react";
+import Link from "next/link";
 import { useMemo, useState } from "react";
 import { AuditTrail } from "@/components/audit/audit-trail";
 import { addDays, dayLabel, todayIn } from "@/components/reports/format";
+import { pricingWords } from "@/components/setup/format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Field, Input, PageHeader, Select } from "@/components/ui";
@@ -28,6 +30,8 @@ export function RatesView({ property }: { property: RateProperty }) {
   const setup = useQuery(trpc.rates.setup.queryOptions({ property_id: property.id }));
   const plans = setup.data?.rate_plans ?? [];
   const plan = plans.find((p) => p.id === planId) ?? plans[0];
+  // A derived plan's rates follow its parent's: shown, never set here.
+  const parent = plan?.derived_from ? plans.find((p) => p.id === plan.derived_from!.rate_plan_id) : undefined;
   const roomTypes = (setup.data?.room_types ?? []).filter((t) => plan?.room_type_ids.includes(t.id));
   const end = addDays(start, spanDays);
   const calendar = useQuery({
@@ -55,7 +59,16 @@ export function RatesView({ property }: { property: RateProperty }) {
     return (
       <>
         {header}
-        <EmptyState title="No rate plans yet">Create a rate plan through the API (POST /v1/rate_plans); its nightly rates can then be set here.</EmptyState>
+        <EmptyState
+          title="No rate plans yet"
+          action={
+            <Link href="/settings/rate-plans" className="inline-flex rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600">
+              Add a rate plan
+            </Link>
+          }
+        >
+          Add a rate plan under Settings; its nightly rates are then set here.
+        </EmptyState>
       </>
     );
   }
@@ -110,13 +123,21 @@ export function RatesView({ property }: { property: RateProperty }) {
           </Button>
         </div>
         <div className="sm:ml-auto">
-          <Button onClick={() => setDialog("blank")}>Set rates…</Button>
+          <Button onClick={() => setDialog("blank")} disabled={!!parent}>
+            Set rates…
+          </Button>
         </div>
       </div>
 
       <p className="mb-2 text-xs text-stone-500">
-        {plan.refundable ? `Refundable, free cancellation until ${plan.cancellation_deadline_hours} h before arrival.` : "Non-refundable."} Select a night, then
-        Shift-click (or Shift+Enter) another to select a range across nights and room types.
+        {plan.refundable ? `Refundable, free cancellation until ${plan.cancellation_deadline_hours} h before arrival.` : "Non-refundable."}{" "}
+        {parent ? (
+          <span data-testid="derived-plan-note">
+            Its prices follow {parent.name} ({pricingWords(plan, () => parent.name, property.currency)}) and change when that plan&apos;s do; set them there.
+          </span>
+        ) : (
+          "Select a night, then Shift-click (or Shift+Enter) another to select a range across nights and room types."
+        )}
       </p>
       {roomTypes.length === 0 ? (
         <EmptyState title="This rate plan covers no room type of this property" />
@@ -150,7 +171,9 @@ export function RatesView({ property }: { property: RateProperty }) {
               <Button variant="ghost" onClick={() => setSelection(null)}>
                 Clear
               </Button>
-              <Button onClick={() => setDialog(selection)}>Set rates for selection…</Button>
+              <Button onClick={() => setDialog(selection)} disabled={!!parent}>
+                Set rates for selection…
+              </Button>
             </div>
           </>
         ) : (

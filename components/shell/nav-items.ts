@@ -1,6 +1,6 @@
 import type { Area } from "@/server/staff/access";
 
-export type NavItem = { href: string; label: string; area: Area; section?: "Developers" };
+export type NavItem = { href: string; label: string; area: Area; section?: "Hotel" | "Developers" };
 
 /**
  * The dashboard's pages, each under the access area that decides who sees it. A page is
@@ -15,6 +15,10 @@ export const navItems: NavItem[] = [
   { href: "/rates", label: "Rates", area: "rates" },
   { href: "/reports", label: "Reports", area: "reports" },
   { href: "/settings", label: "Settings", area: "settings" },
+  { href: "/settings/property", label: "Property", area: "setup", section: "Hotel" },
+  { href: "/settings/room-types", label: "Room types", area: "setup", section: "Hotel" },
+  { href: "/settings/rooms", label: "Rooms", area: "setup", section: "Hotel" },
+  { href: "/settings/rate-plans", label: "Rate plans", area: "setup", section: "Hotel" },
   { href: "/developers/webhooks", label: "Webhooks", area: "developers", section: "Developers" },
   { href: "/developers/deliveries", label: "Deliveries", area: "developers", section: "Developers" },
   { href: "/developers/events", label: "Events", area: "developers", section: "Developers" },

@@ -4,10 +4,12 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { NavItem } from "./nav-items";
 
-const isActive = (pathname: string, href: string) => (href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`));
+const matches = (pathname: string, href: string) => (href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`));
 
 export function Nav({ items }: { items: NavItem[] }) {
   const pathname = usePathname();
+  // The deepest item that contains the page is the current one (/settings/rooms is Rooms, not Settings).
+  const current = items.filter((i) => matches(pathname, i.href)).sort((a, b) => b.href.length - a.href.length)[0]?.href;
   const sections = [...new Set(items.map((i) => i.section ?? ""))];
   return (
     <nav aria-label="Main" className="space-y-6">
@@ -18,7 +20,7 @@ export function Nav({ items }: { items: NavItem[] }) {
             {items
               .filter((i) => (i.section ?? "") === section)
               .map((item) => {
-                const active = isActive(pathname, item.href);
+                const active = item.href === current;
                 return (
                   <li key={item.href}>
                     <Link

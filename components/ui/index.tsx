@@ -25,16 +25,20 @@ export function Button({ variant = "primary", className, ...props }: ButtonProps
 const control =
   "block w-full rounded-md border bg-white px-2.5 py-1.5 text-sm text-stone-900 shadow-sm placeholder:text-stone-400 focus:border-teal-600 focus:outline-none focus:ring-2 focus:ring-teal-600/20";
 
+/** Invalid by the `invalid` flag or by an `aria-invalid` already wired (the Form primitive's fields). */
+const isInvalid = (invalid: boolean | undefined, aria: InputHTMLAttributes<HTMLInputElement>["aria-invalid"]) => !!invalid || aria === true || aria === "true";
+
 export function Input({ invalid, className, ...props }: InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean }) {
-  return <input {...props} aria-invalid={invalid || undefined} className={cx(control, invalid ? "border-red-400" : "border-stone-300", className)} />;
+  const bad = isInvalid(invalid, props["aria-invalid"]);
+  return <input {...props} aria-invalid={bad || undefined} className={cx(control, bad ? "border-red-400" : "border-stone-300", className)} />;
 }
 
 export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
-  return <select {...props} className={cx(control, "border-stone-300", className)} />;
+  return <select {...props} className={cx(control, isInvalid(false, props["aria-invalid"]) ? "border-red-400" : "border-stone-300", className)} />;
 }
 
 export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  return <textarea {...props} className={cx(control, "border-stone-300", className)} />;
+  return <textarea {...props} className={cx(control, isInvalid(false, props["aria-invalid"]) ? "border-red-400" : "border-stone-300", className)} />;
 }
 
 /** A labelled form control with its error, if any, underneath. */

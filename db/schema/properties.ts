@@ -12,6 +12,9 @@ export const properties = pgTable(
     timezone: text("timezone").notNull(),
     currency: text("currency").notNull(),
     address: jsonb("address").$type<Address>().notNull().default({}),
+    /** Local clock times, "HH:MM". */
+    checkInTime: text("check_in_time").notNull().default("15:00"),
+    checkOutTime: text("check_out_time").notNull().default("11:00"),
     ...timestamps(),
   },
   (t) => [index("properties_tenant_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],

@@ -1,5 +1,9 @@
+import { sql } from "drizzle-orm";
 import { boolean, date, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps, ts } from "./columns";
+
+export const mealPlans = ["room_only", "breakfast", "half_board", "full_board", "all_inclusive"] as const;
+export type MealPlan = (typeof mealPlans)[number];
 
 export const ratePlans = pgTable(
   "rate_plans",
@@ -13,9 +17,19 @@ export const ratePlans = pgTable(
     refundable: boolean("refundable").notNull(),
     cancellationDeadlineHours: integer("cancellation_deadline_hours").notNull().default(24),
     active: boolean("active").notNull().default(true),
+    mealPlan: text("meal_plan", { enum: mealPlans }).notNull().default("room_only"),
+    /** A derived plan's parent: its daily rates are the parent's, adjusted, and follow them. */
+    parentRatePlanId: text("parent_rate_plan_id"),
+    /** The adjustment in hundredths of a percent (-1000 = -10 %); or `adjustmentAmount` in minor units. */
+    adjustmentPercentBp: integer("adjustment_percent_bp"),
+    adjustmentAmount: integer("adjustment_amount"),
     ...timestamps(),
   },
-  (t) => [uniqueIndex("rate_plans_code_key").on(t.propertyId, t.code), index("rate_plans_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],
+  (t) => [
+    uniqueIndex("rate_plans_code_key").on(t.propertyId, t.code),
+    index("rate_plans_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
+    index("rate_plans_parent_idx").on(t.parentRatePlanId).where(sql`${t.parentRatePlanId} is not null`),
+  ],
 );
 
 /** One price and its restrictions per rate plan, room type and night. */

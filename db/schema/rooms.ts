@@ -1,5 +1,5 @@
 import { boolean, date, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { tenantColumns, timestamps } from "./columns";
+import { tenantColumns, timestamps, ts } from "./columns";
 
 export const roomTypes = pgTable(
   "room_types",
@@ -10,6 +10,8 @@ export const roomTypes = pgTable(
     code: text("code").notNull(),
     name: text("name").notNull(),
     description: text("description"),
+    /** Beds in words ("1 king", "2 queens"). */
+    beds: text("beds"),
     maxOccupancy: integer("max_occupancy").notNull(),
     baseOccupancy: integer("base_occupancy").notNull(),
     amenities: text("amenities").array().notNull().default([]),
@@ -38,6 +40,8 @@ export const rooms = pgTable(
     outOfOrderReason: text("out_of_order_reason"),
     /** First night the room is back in service; null while out of order means "until further notice". */
     outOfOrderUntil: date("out_of_order_until"),
+    /** Taken out of the hotel: no longer sold, assigned or cleaned; the row stays for its history. */
+    retiredAt: ts("retired_at"),
     ...timestamps(),
   },
   (t) => [

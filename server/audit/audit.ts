@@ -39,6 +39,7 @@ const auditAreas: Record<string, Area> = {
   webhook_endpoint: "developers",
   api_key: "developers",
   account: "settings",
+  property: "setup",
   user: "users",
 };
 

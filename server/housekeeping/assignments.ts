@@ -13,6 +13,7 @@ const next: Record<Status, Status[]> = { pending: ["in_progress", "done"], in_pr
 export async function createAssignment({ db, tenant, input }: Ctx & { input: AssignmentCreate }) {
   const property = await findOwned(db, properties, tenant, input.property_id, "property", { param: "property_id" });
   const room = await findOwned(db, rooms, tenant, input.room_id, "room", { param: "room_id" });
+  if (room.retiredAt) throw new ApiError("parameter_invalid", `Room ${room.number} is retired.`, { param: "room_id" });
   if (room.propertyId !== property.id) throw new ApiError("parameter_invalid", "The room belongs to another property.", { param: "room_id" });
   const [row] = await db
     .insert(housekeepingAssignments)

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, or } from "drizzle-orm";
+import { and, asc, eq, gte, isNull, or } from "drizzle-orm";
 import { guests, properties, reservations, roomTypes, rooms } from "@/db/schema";
 import { todayIn, type IsoDate } from "@/server/dates";
 import { presentRoom } from "@/server/rooms/present";
@@ -40,7 +40,7 @@ export async function getHousekeepingBoard({ db, tenant, propertyId }: Ctx & { p
   const today = todayIn(property.timezone);
   const [types, roomRows, stays] = await Promise.all([
     db.select().from(roomTypes).where(ownedBy(roomTypes, tenant, eq(roomTypes.propertyId, property.id))).orderBy(asc(roomTypes.name)),
-    db.select().from(rooms).where(ownedBy(rooms, tenant, eq(rooms.propertyId, property.id))).orderBy(asc(rooms.floor), asc(rooms.number)),
+    db.select().from(rooms).where(ownedBy(rooms, tenant, eq(rooms.propertyId, property.id), isNull(rooms.retiredAt))).orderBy(asc(rooms.floor), asc(rooms.number)),
     db
       .select({ reservation: reservations, firstName: guests.firstName, lastName: guests.lastName })
       .from(reservations)

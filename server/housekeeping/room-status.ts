@@ -19,6 +19,7 @@ import { canMove } from "./transitions";
 export async function changeRoomStatus({ db, tenant, roomId, input }: Ctx & { roomId: string; input: StatusChange }) {
   return inTransaction(db, async (tx) => {
     const room = await findOwned(tx, rooms, tenant, roomId, "room", { forUpdate: true });
+    if (room.retiredAt) throw new ApiError("invalid_state_transition", `Room ${room.number} is retired.`, { param: "status" });
     const from = room.housekeepingStatus;
     if (!canMove(from, input.status)) {
       throw new ApiError("invalid_state_transition", `A room cannot go from ${from} to ${input.status}.`, { param: "status" });

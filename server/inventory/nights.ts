@@ -23,6 +23,9 @@ export async function countNights(tx: Executor, roomTypeIds: string[], from: Iso
   return Number(present.n);
 }
 
+/** A room counts for a night unless it was retired on or before that night's date at the property. */
+const inService = sql`(r.retired_at is null or d::date < (r.retired_at at time zone p.timezone)::date)`;
+
 /**
  * Makes sure a night row exists for each room type and night of [from, to), counting the
  * type's rooms (and those out of order that night) when a row is first made.
@@ -36,8 +39,8 @@ export async function ensureNights(tx: Executor, roomTypeIds: string[], from: Is
   await tx.execute(sql`
     insert into inventory_nights (room_type_id, date, account_id, livemode, property_id, total, out_of_order)
     select rt.id, d::date, rt.account_id, rt.livemode, rt.property_id,
-      (select count(*) from rooms r where r.room_type_id = rt.id),
-      (select count(*) from rooms r where r.room_type_id = rt.id and r.housekeeping_status = 'out-of-order'
+      (select count(*) from rooms r where r.room_type_id = rt.id and ${inService}),
+      (select count(*) from rooms r where r.room_type_id = rt.id and ${inService} and r.housekeeping_status = 'out-of-order'
          and (r.out_of_order_until is null or r.out_of_order_until > d::date)
          -- A room out of order now says nothing about nights already past at the property.
          and d::date >= (now() at time zone p.timezone)::date)

@@ -1,9 +1,9 @@
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { idParam } from "@/server/schemas";
-import { getProperty, listProperties } from "./properties";
+import { createProperty, getProperty, listProperties, updateProperty } from "./properties";
 import { presentProperty } from "./present";
-import { propertySchema } from "./schemas";
+import { propertyCreateSchema, propertySchema, propertyUpdateSchema } from "./schemas";
 
 const tag = "Properties";
 
@@ -14,10 +14,22 @@ export const propertyOperations = [
     list: true, response: listSchema(propertySchema, "PropertyList"),
     handler: async ({ ctx, list }) => list.envelope(await listProperties({ ...ctx, page: list.page }), presentProperty),
   }),
+  // POST /v1/properties: create a property (no rooms yet)
+  defineOperation({
+    method: "post", path: "/properties", operationId: "createProperty", summary: "Create a property", tag, scope: "rooms:write",
+    body: propertyCreateSchema, response: propertySchema, status: 201,
+    handler: async ({ ctx, body }) => presentProperty(await createProperty({ ...ctx, input: body })),
+  }),
   // GET /v1/properties/{id}: retrieve a property
   defineOperation({
     method: "get", path: "/properties/{id}", operationId: "getProperty", summary: "Retrieve a property", tag, scope: "rooms:read",
     params: idParam("prop"), response: propertySchema,
     handler: async ({ ctx, params }) => presentProperty(await getProperty({ ...ctx, id: params.id })),
+  }),
+  // PATCH /v1/properties/{id}: update a property's name, address, time zone, currency or times
+  defineOperation({
+    method: "patch", path: "/properties/{id}", operationId: "updateProperty", summary: "Update a property", tag, scope: "rooms:write",
+    params: idParam("prop"), body: propertyUpdateSchema, response: propertySchema,
+    handler: async ({ ctx, params, body }) => presentProperty(await updateProperty({ ...ctx, id: params.id, input: body })),
   }),
 ];

@@ -9,6 +9,8 @@ export const presentProperty = (p: PropertyWithRooms) => ({
   timezone: p.timezone,
   currency: p.currency,
   address: p.address,
+  check_in_time: p.checkInTime,
+  check_out_time: p.checkOutTime,
   room_count: p.roomCount,
   created_at: isoTime(p.createdAt),
   updated_at: isoTime(p.updatedAt),

@@ -1,20 +1,28 @@
-import { count, inArray } from "drizzle-orm";
-import { properties, rooms } from "@/db/schema";
+import { and, count, eq, inArray, isNull } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { dailyRates, properties, reservations, rooms, type Address } from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
-import { findOwned, type Ctx, listOwned } from "@/server/tenancy";
+import { findOwned, type Ctx, listOwned, tenantValues } from "@/server/tenancy";
+import type { PropertyCreate, PropertyUpdate } from "./schemas";
 
 type PropertyRow = typeof properties.$inferSelect;
 export type PropertyWithRooms = PropertyRow & { roomCount: number };
 
-async function withRoomCounts(db: Ctx["db"], rows: PropertyRow[]): Promise<PropertyWithRooms[]> {
+/** Rooms in service per property: a retired room no longer counts. */
+async function withRoomCounts(db: Executor, rows: PropertyRow[]): Promise<PropertyWithRooms[]> {
   if (!rows.length) return [];
   const counts = await db
     .select({ propertyId: rooms.propertyId, n: count() })
     .from(rooms)
     .where(
-      inArray(
-        rooms.propertyId,
-        rows.map((r) => r.id),
+      and(
+        inArray(
+          rooms.propertyId,
+          rows.map((r) => r.id),
+        ),
+        isNull(rooms.retiredAt),
       ),
     )
     .groupBy(rooms.propertyId);
@@ -31,4 +39,65 @@ export async function getProperty({ db, tenant, id, param }: Ctx & { id: string;
   const row = await findOwned(db, properties, tenant, id, "property", { param });
   const [withCount] = await withRoomCounts(db, [row]);
   return withCount;
+}
+
+/** The address as stored: lines left empty are dropped. */
+const cleanAddress = (address: PropertyCreate["address"]): Address =>
+  Object.fromEntries(Object.entries(address ?? {}).filter(([, v]) => typeof v === "string" && v !== "")) as Address;
+
+/**
+ * A new property of the account in this environment, with no rooms yet. An OAuth install is
+ * bound to the properties it was granted, so it cannot add one (it could never see it).
+ */
+export async function createProperty({ db, tenant, input }: Ctx & { input: PropertyCreate }) {
+  if (tenant.propertyIds) throw new ApiError("property_not_granted", "This app is bound to the properties it was granted and cannot create one; use an API key.");
+  const [row] = await db
+    .insert(properties)
+    .values({
+      id: newId("property"),
+      ...tenantValues(tenant),
+      name: input.name,
+      timezone: input.timezone,
+      currency: input.currency,
+      address: cleanAddress(input.address),
+      checkInTime: input.check_in_time,
+      checkOutTime: input.check_out_time,
+    })
+    .returning();
+  return { ...row, roomCount: 0 };
+}
+
+/**
+ * Changes a property's attributes. The currency is what every stored amount of the property is
+ * counted in, so it changes only while no daily rate and no reservation exists.
+ */
+export async function updateProperty({ db, tenant, id, input }: Ctx & { id: string; input: PropertyUpdate }) {
+  return db.transaction(async (tx) => {
+    const current = await findOwned(tx, properties, tenant, id, "property", { forUpdate: true });
+    if (input.currency && input.currency !== current.currency) {
+      const [[rate], [stay]] = await Promise.all([
+        tx.select({ id: dailyRates.ratePlanId }).from(dailyRates).where(eq(dailyRates.propertyId, current.id)).limit(1),
+        tx.select({ id: reservations.id }).from(reservations).where(eq(reservations.propertyId, current.id)).limit(1),
+      ]);
+      if (rate || stay) {
+        throw new ApiError("parameter_invalid", `The currency cannot change once the property has ${stay ? "reservations" : "daily rates"} in ${current.currency}.`, {
+          param: "currency",
+        });
+      }
+    }
+    const [row] = await tx
+      .update(properties)
+      .set({
+        name: input.name ?? current.name,
+        timezone: input.timezone ?? current.timezone,
+        currency: input.currency ?? current.currency,
+        address: input.address ? cleanAddress(input.address) : current.address,
+        checkInTime: input.check_in_time ?? current.checkInTime,
+        checkOutTime: input.check_out_time ?? current.checkOutTime,
+        updatedAt: new Date(),
+      })
+      .where(eq(properties.id, current.id))
+      .returning();
+    return (await withRoomCounts(tx, [row]))[0];
+  });
 }

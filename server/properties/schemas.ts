@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { idOf, timestamp } from "@/server/schemas";
 
+const addressLine = (max: number) => z.string().trim().max(max);
+
 export const addressSchema = z
   .object({
     line1: z.string().optional(),
@@ -12,6 +14,42 @@ export const addressSchema = z
   })
   .openapi("Address");
 
+/** An address as sent: every line optional, trimmed; an empty line is dropped. */
+export const addressInputSchema = z
+  .strictObject({
+    line1: addressLine(200).optional(),
+    line2: addressLine(200).optional(),
+    city: addressLine(100).optional(),
+    region: addressLine(100).optional(),
+    postal_code: addressLine(20).optional(),
+    country: z
+      .string()
+      .trim()
+      .regex(/^([A-Za-z]{2})?$/, "Expected a two-letter country code (ISO 3166-1), such as US.")
+      .transform((c) => c.toUpperCase())
+      .optional(),
+  })
+  .openapi("AddressInput");
+
+/** Every IANA zone this runtime knows, and UTC (which `supportedValuesOf` leaves out). */
+const timeZones = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", "Etc/UTC"]);
+const currencies = new Set(Intl.supportedValuesOf("currency"));
+
+export const timezoneInput = z
+  .string()
+  .refine((zone) => timeZones.has(zone), "Expected an IANA time zone, such as Europe/Lisbon.")
+  .openapi({ description: "IANA time zone; the property's local date decides \"today\".", example: "Europe/Lisbon" });
+export const currencyInput = z
+  .string()
+  .transform((c) => c.toUpperCase())
+  .refine((c) => currencies.has(c), "Expected an ISO 4217 currency code, such as EUR.")
+  .openapi({ description: "ISO 4217 currency code; every amount of the property is in its minor units.", example: "EUR" });
+/** A local clock time, 24-hour "HH:MM". */
+export const clockTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Expected a 24-hour time as HH:MM, such as 15:00.")
+  .openapi({ example: "15:00" });
+
 export const propertySchema = z
   .object({
     id: idOf("prop"),
@@ -21,8 +59,35 @@ export const propertySchema = z
     timezone: z.string().openapi({ description: "IANA time zone; the property's local date decides \"today\".", example: "America/New_York" }),
     currency: z.string().openapi({ example: "USD" }),
     address: addressSchema,
-    room_count: z.number().int(),
+    check_in_time: z.string().openapi({ description: "Local time from which guests may check in, HH:MM.", example: "15:00" }),
+    check_out_time: z.string().openapi({ description: "Local time by which guests check out, HH:MM.", example: "11:00" }),
+    room_count: z.number().int().openapi({ description: "Rooms in service (retired rooms are not counted)." }),
     created_at: timestamp,
     updated_at: timestamp,
   })
   .openapi("Property");
+
+export const propertyCreateSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100),
+    timezone: timezoneInput,
+    currency: currencyInput,
+    address: addressInputSchema.optional(),
+    check_in_time: clockTime.default("15:00"),
+    check_out_time: clockTime.default("11:00"),
+  })
+  .openapi("PropertyCreate");
+
+export const propertyUpdateSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).optional(),
+    timezone: timezoneInput.optional(),
+    currency: currencyInput.optional().openapi({ description: "Changeable only while the property has no daily rate and no reservation." }),
+    address: addressInputSchema.optional().openapi({ description: "Replaces the whole address." }),
+    check_in_time: clockTime.optional(),
+    check_out_time: clockTime.optional(),
+  })
+  .openapi("PropertyUpdate");
+
+export type PropertyCreate = z.output<typeof propertyCreateSchema>;
+export type PropertyUpdate = z.output<typeof propertyUpdateSchema>;

@@ -7,6 +7,7 @@ import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
 import { anyOf, preparedQuery } from "@/server/prepared";
 import { findOwned, type Ctx } from "@/server/tenancy";
+import { followParent } from "./derived";
 import type { NightRate } from "./quote";
 import type { RateRangeSet } from "./schemas";
 
@@ -52,6 +53,28 @@ export async function loadRates(db: Executor, ratePlanId: string, roomTypeIds: s
 export const asNightRate = (r: RateRow | undefined): NightRate | undefined =>
   r && { amount: r.amount, minStay: r.minStay, closedToArrival: r.closedToArrival, closedToDeparture: r.closedToDeparture, stopSell: r.stopSell };
 
+type RateWrite = typeof dailyRates.$inferInsert;
+
+/** Writes nights' rates, replacing what the same plan, room type and night had. */
+export async function upsertRates(tx: Executor, rows: RateWrite[]) {
+  for (let i = 0; i < rows.length; i += 500) {
+    await tx
+      .insert(dailyRates)
+      .values(rows.slice(i, i + 500))
+      .onConflictDoUpdate({
+        target: [dailyRates.ratePlanId, dailyRates.roomTypeId, dailyRates.date],
+        set: {
+          amount: sql`excluded.amount`,
+          minStay: sql`excluded.min_stay`,
+          closedToArrival: sql`excluded.closed_to_arrival`,
+          closedToDeparture: sql`excluded.closed_to_departure`,
+          stopSell: sql`excluded.stop_sell`,
+          updatedAt: sql`excluded.updated_at`,
+        },
+      });
+  }
+}
+
 async function calendar(db: Executor, plan: typeof ratePlans.$inferSelect, roomTypeIds: string[], from: IsoDate, to: IsoDate) {
   const [property] = await db.select({ currency: properties.currency }).from(properties).where(eq(properties.id, plan.propertyId));
   const rates = await loadRates(db, plan.id, roomTypeIds, from, to);
@@ -93,6 +116,12 @@ export async function getRateCalendar({ db, tenant, ratePlanId, query }: Ctx & {
 export async function setRates({ db, tenant, ratePlanId, input }: Ctx & { ratePlanId: string; input: RateRangeSet }) {
   return db.transaction(async (tx) => {
     const plan = await findOwned(tx, ratePlans, tenant, ratePlanId, "rate_plan", { forUpdate: true });
+    if (plan.parentRatePlanId) {
+      throw new ApiError(
+        "parameter_invalid",
+        `Rate plan '${plan.code}' is derived from another plan: its rates follow that plan's and cannot be set directly. Set the parent's rates, or stop deriving it (PATCH derived_from: null).`,
+      );
+    }
     assertRange(input.from, input.to, "body");
     planRoomType(plan, input.room_type_id, "body");
     const days = input.days_of_week ? new Set(input.days_of_week) : null;
@@ -120,28 +149,18 @@ export async function setRates({ db, tenant, ratePlanId, input }: Ctx & { ratePl
         updatedAt: now,
       };
     });
-    for (let i = 0; i < rows.length; i += 500) {
-      await tx
-        .insert(dailyRates)
-        .values(rows.slice(i, i + 500))
-        .onConflictDoUpdate({
-          target: [dailyRates.ratePlanId, dailyRates.roomTypeId, dailyRates.date],
-          set: {
-            amount: sql`excluded.amount`,
-            minStay: sql`excluded.min_stay`,
-            closedToArrival: sql`excluded.closed_to_arrival`,
-            closedToDeparture: sql`excluded.closed_to_departure`,
-            stopSell: sql`excluded.stop_sell`,
-            updatedAt: sql`excluded.updated_at`,
-          },
-        });
-    }
+    await upsertRates(tx, rows);
     const result = await calendar(tx, plan, [input.room_type_id], input.from, input.to);
     await emitEvent(tx, tenant, {
       type: "rate.updated",
       propertyId: plan.propertyId,
       object: { ...result, object: "rate_calendar", room_type_id: input.room_type_id, days_of_week: input.days_of_week ?? null },
     });
+    // Plans derived from this one follow it in the same transaction, each with its own event.
+    for (const child of await followParent(tx, plan, input.room_type_id, input.from, input.to)) {
+      const followed = await calendar(tx, child, [input.room_type_id], input.from, input.to);
+      await emitEvent(tx, tenant, { type: "rate.updated", propertyId: child.propertyId, object: { ...followed, room_type_id: input.room_type_id, days_of_week: null } });
+    }
     return result;
   });
 }

@@ -11,6 +11,14 @@ export const presentRatePlan = (p: typeof ratePlans.$inferSelect) => ({
   room_type_ids: p.roomTypeIds,
   refundable: p.refundable,
   cancellation_deadline_hours: p.cancellationDeadlineHours,
+  meal_plan: p.mealPlan,
+  derived_from: p.parentRatePlanId
+    ? {
+        rate_plan_id: p.parentRatePlanId,
+        adjustment_percent: p.adjustmentPercentBp === null ? null : p.adjustmentPercentBp / 100,
+        adjustment_amount: p.adjustmentAmount,
+      }
+    : null,
   active: p.active,
   created_at: isoTime(p.createdAt),
   updated_at: isoTime(p.updatedAt),

@@ -7,7 +7,46 @@ import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, ownedBy, tenantValues, type Ctx, type Tenant, listOwned } from "@/server/tenancy";
 import { presentRatePlan } from "./present";
-import type { RatePlanCreate, RatePlanUpdate } from "./schemas";
+import { rederive } from "./derived";
+import type { DerivationInput, RatePlanCreate, RatePlanUpdate } from "./schemas";
+
+type Plan = typeof ratePlans.$inferSelect;
+type Derivation = Pick<Plan, "parentRatePlanId" | "adjustmentPercentBp" | "adjustmentAmount">;
+const notDerived: Derivation = { parentRatePlanId: null, adjustmentPercentBp: null, adjustmentAmount: null };
+
+/**
+ * A derivation as stored, after its rules: the parent is another, underived plan of the same
+ * property, covering every room type of the derived plan; exactly one adjustment is given.
+ * Answers the parent too (its room types are the derived plan's default).
+ */
+async function derivationOf(tx: Executor, tenant: Tenant, propertyId: string, input: DerivationInput, selfId?: string) {
+  const param = "derived_from.rate_plan_id";
+  const hasPercent = input.adjustment_percent !== undefined;
+  if (hasPercent === (input.adjustment_amount !== undefined)) {
+    throw new ApiError(hasPercent ? "parameter_invalid" : "parameter_missing", "Send exactly one of adjustment_percent and adjustment_amount.", {
+      param: hasPercent ? "derived_from.adjustment_amount" : "derived_from.adjustment_percent",
+    });
+  }
+  const parent = await findOwned(tx, ratePlans, tenant, input.rate_plan_id, "rate_plan", { param, forUpdate: true });
+  if (parent.propertyId !== propertyId) throw new ApiError("parameter_invalid", "The parent rate plan belongs to another property.", { param });
+  if (parent.id === selfId) throw new ApiError("parameter_invalid", "A rate plan cannot be derived from itself.", { param });
+  if (parent.parentRatePlanId) {
+    throw new ApiError("parameter_invalid", `Rate plan '${parent.code}' is itself derived; derive from its parent instead.`, { param });
+  }
+  const derivation: Derivation = {
+    parentRatePlanId: parent.id,
+    adjustmentPercentBp: hasPercent ? Math.round(input.adjustment_percent! * 100) : null,
+    adjustmentAmount: hasPercent ? null : input.adjustment_amount!,
+  };
+  return { parent, derivation };
+}
+
+function assertParentCovers(parent: Plan, typeIds: string[]) {
+  const index = typeIds.findIndex((id) => !parent.roomTypeIds.includes(id));
+  if (index >= 0) {
+    throw new ApiError("parameter_invalid", `The parent rate plan '${parent.code}' does not cover room type '${typeIds[index]}'.`, { param: `room_type_ids.${index}` });
+  }
+}
 
 /** Every id must name a room type of this property. */
 async function assertRoomTypes(db: Executor, tenant: Tenant, propertyId: string, ids: string[]) {
@@ -53,7 +92,11 @@ export const getRatePlan = ({ db, tenant, id }: Ctx & { id: string }) => findOwn
 export async function createRatePlan({ db, tenant, input }: Ctx & { input: RatePlanCreate }) {
   return db.transaction(async (tx) => {
     const property = await findOwned(tx, properties, tenant, input.property_id, "property", { param: "property_id" });
-    const typeIds = await assertRoomTypes(tx, tenant, property.id, input.room_type_ids);
+    const derived = input.derived_from ? await derivationOf(tx, tenant, property.id, input.derived_from) : null;
+    const requested = input.room_type_ids ?? derived?.parent.roomTypeIds;
+    if (!requested) throw new ApiError("parameter_missing", "room_type_ids is required (a derived plan defaults to its parent's).", { param: "room_type_ids" });
+    const typeIds = await assertRoomTypes(tx, tenant, property.id, requested);
+    if (derived) assertParentCovers(derived.parent, typeIds);
     await assertCodeFree(tx, property.id, input.code);
     const [row] = await tx
       .insert(ratePlans)
@@ -66,9 +109,12 @@ export async function createRatePlan({ db, tenant, input }: Ctx & { input: RateP
         roomTypeIds: typeIds,
         refundable: input.refundable,
         cancellationDeadlineHours: input.cancellation_deadline_hours,
+        mealPlan: input.meal_plan,
+        ...(derived?.derivation ?? notDerived),
         active: input.active,
       })
       .returning();
+    if (row.parentRatePlanId) await rederive(tx, row);
     await emitEvent(tx, tenant, { type: "rate.updated", propertyId: row.propertyId, object: presentRatePlan(row) });
     return row;
   });
@@ -79,6 +125,31 @@ export async function updateRatePlan({ db, tenant, id, input }: Ctx & { id: stri
     const plan = await findOwned(tx, ratePlans, tenant, id, "rate_plan", { forUpdate: true });
     const typeIds = input.room_type_ids ? await assertRoomTypes(tx, tenant, plan.propertyId, input.room_type_ids) : plan.roomTypeIds;
     if (input.code && input.code !== plan.code) await assertCodeFree(tx, plan.propertyId, input.code, plan.id);
+    // A derivation stays as it is unless sent: null ends it (the plan keeps its rates as its own).
+    let derivation: Derivation = plan;
+    if (input.derived_from) {
+      const children = await tx.select({ code: ratePlans.code }).from(ratePlans).where(eq(ratePlans.parentRatePlanId, plan.id)).limit(1);
+      if (children.length) {
+        throw new ApiError("parameter_invalid", `Rate plan '${children[0].code}' is derived from this plan, so it cannot be derived itself.`, { param: "derived_from" });
+      }
+      derivation = (await derivationOf(tx, tenant, plan.propertyId, input.derived_from, plan.id)).derivation;
+    } else if (input.derived_from === null) derivation = notDerived;
+    if (derivation.parentRatePlanId) {
+      const [parent] = await tx.select().from(ratePlans).where(eq(ratePlans.id, derivation.parentRatePlanId));
+      assertParentCovers(parent, typeIds);
+    }
+    if (input.room_type_ids) {
+      // A parent keeps every room type its derived plans follow it for.
+      const children = await tx.select().from(ratePlans).where(eq(ratePlans.parentRatePlanId, plan.id));
+      for (const child of children) {
+        const dropped = child.roomTypeIds.find((t) => !typeIds.includes(t));
+        if (dropped) {
+          throw new ApiError("parameter_invalid", `Derived rate plan '${child.code}' follows this plan for room type '${dropped}'; keep it or change '${child.code}' first.`, {
+            param: "room_type_ids",
+          });
+        }
+      }
+    }
     const [row] = await tx
       .update(ratePlans)
       .set({
@@ -87,11 +158,22 @@ export async function updateRatePlan({ db, tenant, id, input }: Ctx & { id: stri
         roomTypeIds: typeIds,
         refundable: input.refundable ?? plan.refundable,
         cancellationDeadlineHours: input.cancellation_deadline_hours ?? plan.cancellationDeadlineHours,
+        mealPlan: input.meal_plan ?? plan.mealPlan,
+        parentRatePlanId: derivation.parentRatePlanId,
+        adjustmentPercentBp: derivation.adjustmentPercentBp,
+        adjustmentAmount: derivation.adjustmentAmount,
         active: input.active ?? plan.active,
         updatedAt: new Date(),
       })
       .where(eq(ratePlans.id, plan.id))
       .returning();
+    const followsAnew =
+      row.parentRatePlanId &&
+      (row.parentRatePlanId !== plan.parentRatePlanId ||
+        row.adjustmentPercentBp !== plan.adjustmentPercentBp ||
+        row.adjustmentAmount !== plan.adjustmentAmount ||
+        row.roomTypeIds.join() !== plan.roomTypeIds.join());
+    if (followsAnew) await rederive(tx, row);
     await emitEvent(tx, tenant, { type: "rate.updated", propertyId: row.propertyId, object: presentRatePlan(row) });
     return row;
   });

@@ -1,6 +1,33 @@
 import { z } from "@hono/zod-openapi";
+import { mealPlans } from "@/db/schema";
 import { weekdays } from "@/server/dates";
 import { date, idOf, timestamp } from "@/server/schemas";
+
+export const derivationSchema = z
+  .object({
+    rate_plan_id: idOf("rp").openapi({ description: "The parent plan whose daily rates this plan follows." }),
+    adjustment_percent: z.number().nullable().openapi({ description: "Percent added to each of the parent's nightly amounts (-10: ten percent below), or null.", example: -10 }),
+    adjustment_amount: z.number().int().nullable().openapi({ description: "Minor units added to each of the parent's nightly amounts (-1500: 15.00 below), or null." }),
+  })
+  .openapi("RatePlanDerivation", {
+    description:
+      "A derived plan's daily rates are its parent's, night by night, with the amount adjusted (rounded half up to a whole minor unit, never below 0) and the parent's restrictions; they change whenever the parent's do, and cannot be set directly.",
+  });
+
+/** Percent with at most two decimals, from -100 (free) to +1000. */
+const percent = z
+  .number()
+  .min(-100)
+  .max(1000)
+  .refine((p) => Math.abs(p * 100 - Math.round(p * 100)) < 1e-6, "At most two decimals.");
+
+export const derivationInputSchema = z
+  .strictObject({
+    rate_plan_id: z.string().min(1),
+    adjustment_percent: percent.optional(),
+    adjustment_amount: z.number().int().min(-100_000_000).max(100_000_000).optional(),
+  })
+  .openapi("RatePlanDerivationInput", { description: "Exactly one of `adjustment_percent` and `adjustment_amount`." });
 
 export const ratePlanSchema = z
   .object({
@@ -13,6 +40,8 @@ export const ratePlanSchema = z
     room_type_ids: z.array(z.string()),
     refundable: z.boolean(),
     cancellation_deadline_hours: z.number().int(),
+    meal_plan: z.enum(mealPlans),
+    derived_from: derivationSchema.nullable(),
     active: z.boolean(),
     created_at: timestamp,
     updated_at: timestamp,
@@ -26,9 +55,16 @@ export const ratePlanCreateSchema = z
     property_id: z.string().min(1),
     code,
     name: z.string().trim().min(1).max(100),
-    room_type_ids: z.array(z.string().min(1)).min(1).max(100),
+    room_type_ids: z
+      .array(z.string().min(1))
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: "Required, except for a derived plan, which defaults to its parent's room types." }),
     refundable: z.boolean().default(true),
     cancellation_deadline_hours: z.number().int().min(0).max(8760).default(24),
+    meal_plan: z.enum(mealPlans).default("room_only"),
+    derived_from: derivationInputSchema.optional(),
     active: z.boolean().default(true),
   })
   .openapi("RatePlanCreate");
@@ -40,6 +76,8 @@ export const ratePlanUpdateSchema = z
     room_type_ids: z.array(z.string().min(1)).min(1).max(100).optional(),
     refundable: z.boolean().optional(),
     cancellation_deadline_hours: z.number().int().min(0).max(8760).optional(),
+    meal_plan: z.enum(mealPlans).optional(),
+    derived_from: derivationInputSchema.nullable().optional().openapi({ description: "null: the plan stops following its parent and keeps its current rates as its own." }),
     active: z.boolean().optional(),
   })
   .openapi("RatePlanUpdate");
@@ -89,3 +127,4 @@ export const rateRangeSetSchema = z
 export type RatePlanCreate = z.output<typeof ratePlanCreateSchema>;
 export type RatePlanUpdate = z.output<typeof ratePlanUpdateSchema>;
 export type RateRangeSet = z.output<typeof rateRangeSetSchema>;
+export type DerivationInput = z.output<typeof derivationInputSchema>;

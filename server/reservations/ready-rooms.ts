@@ -1,13 +1,13 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { reservations, rooms } from "@/db/schema";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 
 /** Housekeeping states a guest may be put in. */
 export const readyStatuses = ["clean", "inspected"] as const;
 
-/** A free room of the type, ready for a guest: clean or inspected, not occupied. */
+/** A free room of the type, ready for a guest: in service, clean or inspected, not occupied. */
 export const readyRoomWhere = (roomTypeId: string) =>
-  and(eq(rooms.roomTypeId, roomTypeId), eq(rooms.occupied, false), inArray(rooms.housekeepingStatus, [...readyStatuses]));
+  and(eq(rooms.roomTypeId, roomTypeId), isNull(rooms.retiredAt), eq(rooms.occupied, false), inArray(rooms.housekeepingStatus, [...readyStatuses]));
 
 /** Inspected rooms first (they have been checked twice), then by number. */
 export const readyRoomOrder = [sql`case when ${rooms.housekeepingStatus} = 'inspected' then 0 else 1 end`, asc(rooms.number)];

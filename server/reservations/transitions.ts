@@ -106,6 +106,7 @@ export const checkInReservation = (args: Ctx & { id: string; roomId?: string }) 
     if (args.roomId) {
       room = await findOwned(tx, rooms, args.tenant, args.roomId, "room", { param: "room_id", forUpdate: true });
       if (room.roomTypeId !== r.roomTypeId) throw new ApiError("parameter_invalid", "The room is of another room type.", { param: "room_id" });
+      if (room.retiredAt) throw new ApiError("parameter_invalid", `Room ${room.number} is retired.`, { param: "room_id" });
       if (room.occupied || !(readyStatuses as readonly string[]).includes(room.housekeepingStatus)) {
         throw new ApiError("parameter_invalid", `Room ${room.number} is not ready (${room.occupied ? "occupied" : room.housekeepingStatus}).`, { param: "room_id" });
       }

@@ -1,12 +1,15 @@
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
+import { emptyActionSchema } from "@/server/reservations/schemas";
 import { idParam } from "@/server/schemas";
 import { presentRoom, presentRoomType } from "./present";
 import { createRoomType, getRoomType, listRoomTypes, updateRoomType } from "./room-types";
-import { createRoom, getRoom, listRooms, updateRoom } from "./rooms";
+import { createRoom, createRoomRange, getRoom, listRooms, retireRoom, updateRoom } from "./rooms";
 import {
   roomCreateSchema,
   roomListQuery,
+  roomRangeCreateSchema,
+  roomRangeSchema,
   roomSchema,
   roomTypeCreateSchema,
   roomTypeListQuery,
@@ -52,6 +55,15 @@ export const roomOperations = [
     body: roomCreateSchema, response: roomSchema, status: 201,
     handler: async ({ ctx, body }) => presentRoom(await createRoom({ ...ctx, input: body })),
   }),
+  // POST /v1/rooms/range: add the rooms of a number range (101–120) to a type, all or none
+  defineOperation({
+    method: "post", path: "/rooms/range", operationId: "createRoomRange", summary: "Create the rooms of a number range", tag: "Rooms", scope: "rooms:write",
+    body: roomRangeCreateSchema, response: roomRangeSchema, status: 201,
+    handler: async ({ ctx, body }) => {
+      const { type, rooms } = await createRoomRange({ ...ctx, input: body });
+      return { object: "room_range" as const, livemode: type.livemode, room_type_id: type.id, data: rooms.map(presentRoom) };
+    },
+  }),
   // GET /v1/rooms/{id}: retrieve a room
   defineOperation({
     method: "get", path: "/rooms/{id}", operationId: "getRoom", summary: "Retrieve a room", tag: "Rooms", scope: "rooms:read",
@@ -64,5 +76,12 @@ export const roomOperations = [
     params: idParam("room"), body: roomUpdateSchema, response: roomSchema,
     errors: ["invalid_state_transition"],
     handler: async ({ ctx, params, body }) => presentRoom(await updateRoom({ ...ctx, id: params.id, input: body })),
+  }),
+  // POST /v1/rooms/{id}/retire: take a room out of the hotel for good (its history stays)
+  defineOperation({
+    method: "post", path: "/rooms/{id}/retire", operationId: "retireRoom", summary: "Retire a room", tag: "Rooms", scope: "rooms:write",
+    errors: ["invalid_state_transition", "no_availability"],
+    params: idParam("room"), body: emptyActionSchema, response: roomSchema,
+    handler: async ({ ctx, params }) => presentRoom(await retireRoom({ ...ctx, id: params.id })),
   }),
 ];

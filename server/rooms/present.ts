@@ -1,4 +1,4 @@
-import { isoTime } from "@/server/dates";
+import { isoTime, isoTimeOrNull } from "@/server/dates";
 import type { roomTypes, rooms } from "@/db/schema";
 
 export const presentRoomType = (t: typeof roomTypes.$inferSelect & { roomCount: number }) => ({
@@ -9,6 +9,7 @@ export const presentRoomType = (t: typeof roomTypes.$inferSelect & { roomCount: 
   code: t.code,
   name: t.name,
   description: t.description,
+  beds: t.beds,
   max_occupancy: t.maxOccupancy,
   base_occupancy: t.baseOccupancy,
   room_count: t.roomCount,
@@ -29,6 +30,7 @@ export const presentRoom = (r: typeof rooms.$inferSelect) => ({
   occupied: r.occupied,
   out_of_order_reason: r.outOfOrderReason,
   out_of_order_until: r.outOfOrderUntil,
+  retired_at: isoTimeOrNull(r.retiredAt),
   created_at: isoTime(r.createdAt),
   updated_at: isoTime(r.updatedAt),
 });

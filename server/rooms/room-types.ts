@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, ne } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, ne } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { properties, roomTypes, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
@@ -15,9 +15,12 @@ async function withRoomCounts(db: Executor, rows: RoomTypeRow[]) {
     .select({ id: rooms.roomTypeId, n: count() })
     .from(rooms)
     .where(
-      inArray(
-        rooms.roomTypeId,
-        rows.map((r) => r.id),
+      and(
+        inArray(
+          rooms.roomTypeId,
+          rows.map((r) => r.id),
+        ),
+        isNull(rooms.retiredAt),
       ),
     )
     .groupBy(rooms.roomTypeId);
@@ -62,7 +65,8 @@ export async function createRoomType({ db, tenant, input }: Ctx & { input: RoomT
       propertyId: property.id,
       code: input.code,
       name: input.name,
-      description: input.description ?? null,
+      description: input.description || null,
+      beds: input.beds || null,
       maxOccupancy: input.max_occupancy,
       baseOccupancy: base,
       amenities: input.amenities ?? [],
@@ -85,7 +89,8 @@ export async function updateRoomType({ db, tenant, id, input }: Ctx & { id: stri
       .set({
         code: input.code ?? current.code,
         name: input.name ?? current.name,
-        description: input.description === undefined ? current.description : input.description,
+        description: input.description === undefined ? current.description : input.description || null,
+        beds: input.beds === undefined ? current.beds : input.beds || null,
         maxOccupancy: max,
         baseOccupancy: base,
         amenities: input.amenities ?? current.amenities,

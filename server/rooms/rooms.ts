@@ -1,16 +1,16 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, isNull, ne } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { properties, roomTypes, rooms, type HousekeepingStatus } from "@/db/schema";
+import { inventoryNights, properties, roomTypes, rooms, type HousekeepingStatus } from "@/db/schema";
 import { todayIn } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { adjustOutOfOrder, adjustTotals } from "@/server/inventory/nights";
+import { adjustOutOfOrder, adjustTotals, availableOf } from "@/server/inventory/nights";
 import { emitInventoryUpdated } from "@/server/inventory/events";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
-import type { RoomCreate, RoomUpdate } from "./schemas";
+import { maxRoomsPerRange, type RoomCreate, type RoomRangeCreate, type RoomUpdate } from "./schemas";
 
-export type RoomFilters = { property_id?: string; room_type_id?: string; housekeeping_status?: HousekeepingStatus };
+export type RoomFilters = { property_id?: string; room_type_id?: string; housekeeping_status?: HousekeepingStatus; retired?: "true" | "false" };
 
 export async function listRooms({ db, tenant, filters, page }: Ctx & { filters: RoomFilters; page: PageRequest }) {
   return listOwned(
@@ -21,6 +21,7 @@ export async function listRooms({ db, tenant, filters, page }: Ctx & { filters: 
     filters.property_id ? eq(rooms.propertyId, filters.property_id) : undefined,
     filters.room_type_id ? eq(rooms.roomTypeId, filters.room_type_id) : undefined,
     filters.housekeeping_status ? eq(rooms.housekeepingStatus, filters.housekeeping_status) : undefined,
+    filters.retired === "true" ? isNotNull(rooms.retiredAt) : isNull(rooms.retiredAt),
   );
 }
 
@@ -72,6 +73,7 @@ export async function createRoom({ db, tenant, input }: Ctx & { input: RoomCreat
 export async function updateRoom({ db, tenant, id, input }: Ctx & { id: string; input: RoomUpdate }) {
   return db.transaction(async (tx) => {
     const room = await findOwned(tx, rooms, tenant, id, "room", { forUpdate: true });
+    if (room.retiredAt) throw new ApiError("invalid_state_transition", `Room ${room.number} is retired and cannot change.`);
     if (input.number && input.number !== room.number) await assertNumberFree(tx, room.propertyId, input.number, room.id);
     let roomTypeId = room.roomTypeId;
     if (input.room_type_id && input.room_type_id !== room.roomTypeId) {
@@ -99,4 +101,91 @@ export async function updateRoom({ db, tenant, id, input }: Ctx & { id: string; 
       .returning();
     return row;
   });
+}
+
+/** The numbers of a range, keeping the first number's width ("001"–"020"). */
+function rangeNumbers(input: RoomRangeCreate): string[] {
+  const [from, to] = [Number(input.from_number), Number(input.to_number)];
+  if (to < from) throw new ApiError("parameter_invalid", "to_number must not be below from_number.", { param: "to_number" });
+  if (to - from + 1 > maxRoomsPerRange) throw new ApiError("parameter_invalid", `A range may add at most ${maxRoomsPerRange} rooms.`, { param: "to_number" });
+  const width = input.from_number.length;
+  return Array.from({ length: to - from + 1 }, (_, i) => String(from + i).padStart(width, "0"));
+}
+
+/**
+ * Adds a room for every number of a range ("101"–"120"), all of one type, or none: a number the
+ * property already has (a retired room's too) refuses the whole range and names the clashes.
+ */
+export async function createRoomRange({ db, tenant, input }: Ctx & { input: RoomRangeCreate }) {
+  const numbers = rangeNumbers(input);
+  return db.transaction(async (tx) => {
+    const type = await findOwned(tx, roomTypes, tenant, input.room_type_id, "room_type", { param: "room_type_id" });
+    const clashes = async () =>
+      (await tx.select({ number: rooms.number }).from(rooms).where(and(eq(rooms.propertyId, type.propertyId), inArray(rooms.number, numbers)))).map((r) => r.number);
+    const refuse = (taken: string[]) =>
+      new ApiError("parameter_invalid", `The property already has room${taken.length === 1 ? "" : "s"} ${taken.sort().join(", ")}; no room was added.`, { param: "from_number" });
+    const taken = await clashes();
+    if (taken.length) throw refuse(taken);
+    const created = await tx
+      .insert(rooms)
+      .values(numbers.map((number) => ({ id: newId("room"), ...tenantValues(tenant), propertyId: type.propertyId, roomTypeId: type.id, number, floor: input.floor ?? null })))
+      .onConflictDoNothing()
+      .returning();
+    // A concurrent create took a number between the check and the insert: undo them all.
+    if (created.length !== numbers.length) throw refuse(await clashes());
+    const today = await propertyToday(tx, type.propertyId);
+    await adjustTotals(tx, type.id, created.length, today);
+    await emitInventoryUpdated(tx, tenant, { propertyId: type.propertyId, roomTypeId: type.id, from: today, to: null });
+    const byNumber = new Map(created.map((r) => [r.number, r]));
+    return { type, rooms: numbers.map((n) => byNumber.get(n)!) };
+  });
+}
+
+/**
+ * Takes a room out of the hotel for good: it leaves its type's inventory from today on, is no
+ * longer listed, assigned or cleaned, and its row stays so stays and the audit trail that name it
+ * keep it. Refused while a guest is in it, and when its type would then have more rooms sold (or
+ * held) than rooms on some night from today: those stays need a room, so move or cancel them first.
+ */
+export async function retireRoom({ db, tenant, id }: Ctx & { id: string }) {
+  return db.transaction(async (tx) => {
+    const room = await findOwned(tx, rooms, tenant, id, "room", { forUpdate: true });
+    if (room.retiredAt) throw new ApiError("invalid_state_transition", `Room ${room.number} is already retired.`);
+    if (room.occupied) throw new ApiError("invalid_state_transition", `Room ${room.number} is occupied; check the guest out first.`);
+    const today = await propertyToday(tx, room.propertyId);
+    const outOfOrder = room.housekeepingStatus === "out-of-order";
+    // An out-of-order room was not for sale anyway: retiring it frees and removes one alike.
+    if (!outOfOrder) {
+      // Every night from today locked in date order, as a sale locks them: no booking slips in
+      // between this check and the change.
+      const nights = await tx
+        .select({ date: inventoryNights.date, total: inventoryNights.total, outOfOrder: inventoryNights.outOfOrder, held: inventoryNights.held, sold: inventoryNights.sold })
+        .from(inventoryNights)
+        .where(and(eq(inventoryNights.roomTypeId, room.roomTypeId), gte(inventoryNights.date, today)))
+        .orderBy(asc(inventoryNights.date))
+        .for("update");
+      const short = nights.find((n) => availableOf(n) < 1);
+      if (short) {
+        throw new ApiError(
+          "no_availability",
+          `Room ${room.number} cannot be retired: every room of its type is sold or held on the night of ${short.date}. Move or cancel a stay of that night first.`,
+        );
+      }
+    }
+    await adjustTotals(tx, room.roomTypeId, -1, today);
+    if (outOfOrder) await adjustOutOfOrder(tx, room.roomTypeId, -1, today, room.outOfOrderUntil);
+    const [row] = await tx.update(rooms).set({ retiredAt: new Date(), updatedAt: new Date() }).where(eq(rooms.id, room.id)).returning();
+    await emitInventoryUpdated(tx, tenant, { propertyId: room.propertyId, roomTypeId: room.roomTypeId, from: today, to: null });
+    return row;
+  });
+}
+
+/** Every room of a property, in service or retired, by number: the dashboard's rooms page. */
+export async function listPropertyRooms({ db, tenant, propertyId, retired }: Ctx & { propertyId: string; retired: boolean }) {
+  const property = await findOwned(db, properties, tenant, propertyId, "property", { param: "property_id" });
+  return db
+    .select()
+    .from(rooms)
+    .where(and(eq(rooms.propertyId, property.id), retired ? isNotNull(rooms.retiredAt) : isNull(rooms.retiredAt)))
+    .orderBy(asc(rooms.floor), asc(rooms.number));
 }

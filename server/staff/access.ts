@@ -20,6 +20,8 @@ export const access = {
   /** Webhooks, events, API keys, OAuth apps, the mail outbox. */
   developers: ["owner", "manager"],
   settings: ["owner", "manager"],
+  /** The hotel itself: property, room types, rooms, rate plans (`/settings/…`). */
+  setup: ["owner", "manager"],
   users: ["owner"],
   plan: ["owner"],
 } as const satisfies Record<string, readonly StaffRole[]>;

@@ -63,6 +63,7 @@ beforeAll(async () => {
     "/guests/{id}/preferences": guest.id,
     "/reservations/{id}": reservation.id,
     "/folios/{id}/charges": reservation.folio_id,
+    "/properties/{id}": property.id,
     "/room_types/{id}": (await first("/v1/room_types")).id,
     "/rooms/{id}": room.id,
     "/rate_plans/{id}": (await first("/v1/rate_plans")).id,
@@ -86,6 +87,7 @@ describe("blank and non-JSON bodies on every PUT, PATCH and create", () => {
   it("the document lists them all, and each has an object to aim at", () => {
     expect(ops.length).toBeGreaterThanOrEqual(20);
     expect(ops).toContainEqual({ method: "put", path: "/guests/{id}/preferences" });
+    for (const op of [{ method: "post", path: "/properties" }, { method: "patch", path: "/properties/{id}" }, { method: "post", path: "/rooms/range" }]) expect(ops).toContainEqual(op);
     for (const op of ops) if (op.path.includes("{id}")) expect(ids[op.path], op.path).toBeTruthy();
   });
 

@@ -8,10 +8,7 @@ import type { Harness } from "./harness";
 /** Who is asking: a token and an environment. */
 export type Caller = { token: string; sandbox?: boolean };
 
-/**
- * A property in the live environment. The API has no POST /properties (properties are
- * provisioned with the account), so tests insert the row, exactly as the seed does.
- */
+/** A property in the live environment, inserted as the seed does (POST /v1/properties is tested on its own). */
 export async function insertProperty(h: Harness, accountId: string, options: { timezone?: string; currency?: string; name?: string; livemode?: boolean } = {}) {
   const [row] = await h.db
     .insert(properties)

@@ -14,6 +14,7 @@ import { reservationsRouter } from "./reservations";
 import { ratesRouter } from "./rates";
 import { reportsRouter } from "./reports";
 import { settingsRouter } from "./settings";
+import { setupRouter } from "./setup";
 
 /** The dashboard's API: one sub-router per capability, each calling that capability's services. */
 export const appRouter = router({
@@ -32,6 +33,7 @@ export const appRouter = router({
   rates: ratesRouter,
   reports: reportsRouter,
   settings: settingsRouter,
+  setup: setupRouter,
 });
 
 export type AppRouter = typeof appRouter;
