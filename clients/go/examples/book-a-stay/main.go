@@ -1,0 +1,48 @@
+// Book a stay in the sandbox hotel and walk every confirmed reservation.
+// INNKEEP_API_KEY=hk_… INNKEEP_BASE_URL=http://localhost:3000 go run ./examples/book-a-stay
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"time"
+
+	"github.com/innkeep/innkeep-go"
+)
+
+func main() {
+	ctx := context.Background()
+	client := innkeep.NewClient(os.Getenv("INNKEEP_API_KEY"), innkeep.WithBaseURL(os.Getenv("INNKEEP_BASE_URL")), innkeep.WithEnvironment("sandbox"))
+	props, err := client.Properties.List(ctx, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	property := props.Data[0].Id
+	roomTypes, _ := client.RoomTypes.List(ctx, &innkeep.ListRoomTypesParams{PropertyId: &property})
+	ratePlans, _ := client.RatePlans.List(ctx, &innkeep.ListRatePlansParams{PropertyId: &property})
+	now := time.Now()
+	checkIn := innkeep.NewDate(now.Year(), now.Month(), now.Day()).AddDays(14)
+	body := &innkeep.CreateReservationJSONRequestBody{
+		PropertyId: property, RoomTypeId: roomTypes.Data[0].Id, RatePlanId: ratePlans.Data[0].Id,
+		CheckIn: checkIn, CheckOut: checkIn.AddDays(2), Adults: 2,
+	}
+	body.Guest.FirstName, body.Guest.LastName, body.Guest.Email = "Ada", "Lovelace", "ada@example.com"
+	stay, err := client.Reservations.Create(ctx, body)
+	var apiErr *innkeep.Error
+	if errors.As(err, &apiErr) && apiErr.Kind == innkeep.KindConflict {
+		log.Fatalf("not bookable: %s", apiErr.Code)
+	} else if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("booked %s: %d nights, %d %s\n", stay.Id, stay.Nights, stay.Total.Amount, stay.Total.Currency)
+	status := innkeep.ListReservationsParamsStatus("confirmed")
+	for r, err := range client.Reservations.ListAutoPaging(ctx, &innkeep.ListReservationsParams{Status: &status}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(r.Id, r.CheckIn)
+	}
+}

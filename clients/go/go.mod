@@ -1,0 +1,3 @@
+module github.com/innkeep/innkeep-go
+
+go 1.23
