@@ -14,15 +14,19 @@ class Operation(NamedTuple):
 
 OPERATIONS: dict[str, Operation] = {
     "listProperties": Operation("GET", "/properties", (), True),
+    "createProperty": Operation("POST", "/properties", (), False),
     "getProperty": Operation("GET", "/properties/{id}", ("id",), False),
+    "updateProperty": Operation("PATCH", "/properties/{id}", ("id",), False),
     "listRoomTypes": Operation("GET", "/room_types", (), True),
     "createRoomType": Operation("POST", "/room_types", (), False),
     "getRoomType": Operation("GET", "/room_types/{id}", ("id",), False),
     "updateRoomType": Operation("PATCH", "/room_types/{id}", ("id",), False),
     "listRooms": Operation("GET", "/rooms", (), True),
     "createRoom": Operation("POST", "/rooms", (), False),
+    "createRoomRange": Operation("POST", "/rooms/range", (), False),
     "getRoom": Operation("GET", "/rooms/{id}", ("id",), False),
     "updateRoom": Operation("PATCH", "/rooms/{id}", ("id",), False),
+    "retireRoom": Operation("POST", "/rooms/{id}/retire", ("id",), False),
     "listRatePlans": Operation("GET", "/rate_plans", (), True),
     "createRatePlan": Operation("POST", "/rate_plans", (), False),
     "getRatePlan": Operation("GET", "/rate_plans/{id}", ("id",), False),
@@ -78,6 +82,7 @@ OPERATIONS: dict[str, Operation] = {
     "enableWebhookEndpoint": Operation("POST", "/webhook_endpoints/{id}/enable", ("id",), False),
     "disableWebhookEndpoint": Operation("POST", "/webhook_endpoints/{id}/disable", ("id",), False),
     "replayWebhookEvent": Operation("POST", "/webhook_endpoints/{id}/replay", ("id",), False),
+    "testWebhookEndpoint": Operation("POST", "/webhook_endpoints/{id}/test", ("id",), False),
     "createWebhookBackfill": Operation("POST", "/webhook_endpoints/{id}/backfill", ("id",), False),
     "getWebhookBackfill": Operation(
         "GET",

@@ -5,30 +5,236 @@
 from __future__ import annotations
 
 from datetime import date as date_aliased
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
 
 
-class ErrorError(BaseModel):
+class ReservationNightlyItem(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    type: Literal[
-        "invalid_request_error",
-        "authentication_error",
-        "card_error",
-        "permission_error",
-        "conflict_error",
-        "idempotency_error",
-        "rate_limit_exceeded",
-        "api_error",
-    ]
+    date: date_aliased = Field(..., examples=["2026-12-24"])
+    amount: int
+
+
+class ReservationGuest(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["gst_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    first_name: str
+    last_name: str
+    email: str
+
+
+class Money(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    amount: int = Field(..., description="Minor units: 12900 USD is $129.00.")
+    currency: str = Field(..., examples=["USD"], max_length=3, min_length=3)
+
+
+class PaymentPaymentMethod(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["card", "cash", "bank_transfer"]
+    brand: str | None = None
+    last4: str | None = None
+    exp_month: int | None = None
+    exp_year: int | None = None
+    reference: str | None = None
+
+
+class Payment(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["pay_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["payment"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    amount: Money
+    amount_refunded: Money
+    status: Literal["pending", "authorized", "succeeded", "failed", "voided", "partially_refunded", "refunded"]
+    captured: bool
+    payment_method: PaymentPaymentMethod
+    failure_code: str | None
+    failure_message: str | None
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class PaymentFailedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Payment
+
+
+class PaymentFailedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["payment.failed"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PaymentFailedEventData
+
+
+class RefundedPayment(Payment):
+    """
+    The payment after the refund, with the refund's id.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    refund_id: str = Field(
+        ..., description="The refund that this event announces.", examples=["re_1a2B3c4D5e6F7g8H9i0J1k2L"]
+    )
+
+
+class Guest(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["gst_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["guest"]
+    livemode: bool
+    first_name: str
+    last_name: str
+    email: str
+    phone: str | None
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class Room(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["room_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["room"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    number: str
+    floor: int | None
+    housekeeping_status: Literal["dirty", "clean", "inspected", "out-of-order"]
+    occupied: bool
+    out_of_order_reason: str | None
+    out_of_order_until: date_aliased | None
+    retired_at: AwareDatetime | None = Field(
+        ...,
+        description="When the room was taken out of the hotel: no longer sold, assigned or cleaned. Its stays and history remain.",
+        examples=["2026-11-21T09:30:00.000Z"],
+    )
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class RatePlanDerivation(BaseModel):
+    """
+    A derived plan's daily rates are its parent's, night by night, with the amount adjusted (rounded half up to a whole minor unit, never below 0) and the parent's restrictions; they change whenever the parent's do, and cannot be set directly.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    rate_plan_id: str = Field(
+        ...,
+        description="The parent plan whose daily rates this plan follows.",
+        examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+    adjustment_percent: float | None = Field(
+        ...,
+        description="Percent added to each of the parent's nightly amounts (-10: ten percent below), or null.",
+        examples=[-10],
+    )
+    adjustment_amount: int | None = Field(
+        ..., description="Minor units added to each of the parent's nightly amounts (-1500: 15.00 below), or null."
+    )
+
+
+class RateCalendarChangeDaysOfWeekItem(RootModel[int]):
+    root: int = Field(..., ge=0, le=6)
+
+
+class DailyRate(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    date: date_aliased = Field(..., examples=["2026-12-24"])
+    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    amount: int | None = Field(
+        ..., description="Minor units; null when no rate is loaded for the night (not bookable)."
+    )
+    currency: str
+    min_stay: int
+    closed_to_arrival: bool
+    closed_to_departure: bool
+    stop_sell: bool
+
+
+class RateCalendar(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["rate_calendar"]
+    livemode: bool
+    rate_plan_id: str = Field(..., examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    from_: date_aliased = Field(..., alias="from", examples=["2026-12-24"])
+    to: date_aliased = Field(..., examples=["2026-12-24"])
+    data: list[DailyRate]
+
+
+class InventoryRange(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["inventory_range"]
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    from_: date_aliased = Field(..., alias="from", examples=["2026-12-24"])
+    to: date_aliased | None = Field(
+        ..., description="Exclusive; null: from `from` on, with no end.", examples=["2026-12-24"]
+    )
+
+
+class Ping(BaseModel):
+    """
+    The dashboard's test event: sent to one endpoint, never listed under `/events`, never backfilled.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["ping"]
+    endpoint_id: str = Field(..., examples=["we_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    message: str
+
+
+class ParameterFault(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
     code: Literal[
         "invalid_json",
         "invalid_cursor",
         "invalid_environment",
         "invalid_version",
+        "malformed_request",
         "missing_token",
         "invalid_token",
         "token_expired",
@@ -50,6 +256,7 @@ class ErrorError(BaseModel):
         "idempotency_key_in_use",
         "request_too_large",
         "unsupported_content_type",
+        "headers_too_large",
         "parameter_missing",
         "parameter_invalid",
         "parameter_unknown",
@@ -61,21 +268,8 @@ class ErrorError(BaseModel):
         "internal_error",
         "service_unavailable",
     ]
+    param: str | None = Field(None, description="Dotted path of this parameter, e.g. `guest.email`.")
     message: str
-    param: str | None = Field(None, description="Dotted path of the parameter at fault, e.g. `guest.email`.")
-    request_id: str
-    payment_id: str | None = Field(None, description="Card errors: the failed payment, recorded.")
-    reason: str | None = Field(
-        None,
-        description="`restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate).",
-    )
-
-
-class Error(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    error: ErrorError
 
 
 class Address(BaseModel):
@@ -101,65 +295,34 @@ class RoomType(BaseModel):
     code: str
     name: str
     description: str | None
+    beds: str | None = Field(..., description="The beds in words.", examples=["1 king"])
     max_occupancy: int
     base_occupancy: int
-    room_count: int
+    room_count: int = Field(..., description="Rooms in service (retired rooms are not counted).")
     amenities: list[str]
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
-class Room(BaseModel):
+class RoomList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    id: str = Field(..., examples=["room_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["room"]
+    object: Literal["list"]
+    data: list[Room]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class RoomRange(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["room_range"]
     livemode: bool
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
     room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    number: str
-    floor: int | None
-    housekeeping_status: Literal["dirty", "clean", "inspected", "out-of-order"]
-    occupied: bool
-    out_of_order_reason: str | None
-    out_of_order_until: date_aliased | None
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-
-
-class RatePlan(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["rate_plan"]
-    livemode: bool
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    code: str
-    name: str
-    room_type_ids: list[str]
-    refundable: bool
-    cancellation_deadline_hours: int
-    active: bool
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-
-
-class DailyRate(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    date: date_aliased = Field(..., examples=["2026-12-24"])
-    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    amount: int | None = Field(
-        ..., description="Minor units; null when no rate is loaded for the night (not bookable)."
-    )
-    currency: str
-    min_stay: int
-    closed_to_arrival: bool
-    closed_to_departure: bool
-    stop_sell: bool
+    data: list[Room]
 
 
 class InventoryCalendarDatum(BaseModel):
@@ -211,63 +374,26 @@ class QuoteNightlyItem(BaseModel):
     amount: int
 
 
-class Money(BaseModel):
+class Quote(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    amount: int = Field(..., description="Minor units: 12900 USD is $129.00.")
-    currency: str = Field(..., examples=["USD"], max_length=3, min_length=3)
-
-
-class ReservationNightlyItem(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    date: date_aliased = Field(..., examples=["2026-12-24"])
-    amount: int
-
-
-class ReservationGuest(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["gst_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    first_name: str
-    last_name: str
-    email: str
-
-
-class Reservation(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["reservation"]
-    livemode: bool
-    status: Literal["confirmed", "checked_in", "checked_out", "cancelled", "no_show"]
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    check_in: date_aliased = Field(..., examples=["2026-12-24"])
-    check_out: date_aliased = Field(..., examples=["2026-12-24"])
-    nights: int
-    adults: int
-    children: int
-    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
     rate_plan_id: str = Field(..., examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    room_id: str | None
-    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
     total: Money
-    nightly: list[ReservationNightlyItem]
-    guest: ReservationGuest
-    source: Literal["direct", "api", "phone", "email", "walk_in", "channel"]
-    channel: Literal["booking_com", "expedia", "airbnb", "agoda", "hotelbeds", "other"] | None
-    notes: str | None
-    metadata: dict[str, str]
-    cancelled_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    cancellation_reason: str | None
-    checked_in_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    checked_out_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    nightly: list[QuoteNightlyItem]
+    bookable: bool
+    reason: (
+        Literal[
+            "no_rate",
+            "stop_sell",
+            "closed_to_arrival",
+            "closed_to_departure",
+            "min_stay",
+            "max_occupancy",
+            "no_availability",
+        ]
+        | None
+    ) = None
 
 
 class FolioCharge(BaseModel):
@@ -285,39 +411,6 @@ class FolioCharge(BaseModel):
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
-class PaymentPaymentMethod(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    type: Literal["card", "cash", "bank_transfer"]
-    brand: str | None = None
-    last4: str | None = None
-    exp_month: int | None = None
-    exp_year: int | None = None
-    reference: str | None = None
-
-
-class Payment(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["pay_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["payment"]
-    livemode: bool
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    amount: Money
-    amount_refunded: Money
-    status: Literal["pending", "authorized", "succeeded", "failed", "voided", "partially_refunded", "refunded"]
-    captured: bool
-    payment_method: PaymentPaymentMethod
-    failure_code: str | None
-    failure_message: str | None
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-
-
 class Refund(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -333,19 +426,15 @@ class Refund(BaseModel):
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
-class Guest(BaseModel):
+class GuestList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    id: str = Field(..., examples=["gst_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["guest"]
-    livemode: bool
-    first_name: str
-    last_name: str
-    email: str
-    phone: str | None
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    object: Literal["list"]
+    data: list[Guest]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
 
 
 class GuestPreferencesRoom(BaseModel):
@@ -534,40 +623,6 @@ class ProductionReport(BaseModel):
     totals: ProductionReportTotals
 
 
-class EventData(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: dict[str, Any]
-
-
-class Event(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal[
-        "reservation.created",
-        "reservation.updated",
-        "reservation.cancelled",
-        "reservation.checked_in",
-        "reservation.checked_out",
-        "payment.succeeded",
-        "payment.failed",
-        "payment.refunded",
-        "guest.created",
-        "housekeeping.status_changed",
-        "rate.updated",
-        "inventory.updated",
-    ]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(..., examples=["2025-09-01"])
-    livemode: bool
-    property_id: str | None
-    data: EventData
-
-
 class WebhookEndpoint(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -601,6 +656,32 @@ class WebhookReplayResult(BaseModel):
     replayed: Literal[True]
     event_id: str
     delivery_id: str
+    status: Literal["queued"]
+
+
+class WebhookTestResult(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    event_id: str = Field(
+        ..., description="The test event: never listed, replayed by a backfill or sent to another endpoint."
+    )
+    delivery_id: str
+    type: Literal[
+        "ping",
+        "reservation.created",
+        "reservation.updated",
+        "reservation.cancelled",
+        "reservation.checked_in",
+        "reservation.checked_out",
+        "payment.succeeded",
+        "payment.failed",
+        "payment.refunded",
+        "guest.created",
+        "housekeeping.status_changed",
+        "rate.updated",
+        "inventory.updated",
+    ]
     status: Literal["queued"]
 
 
@@ -647,6 +728,291 @@ class SandboxReset(BaseModel):
     reset_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
+class Reservation(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["reservation"]
+    livemode: bool
+    status: Literal["confirmed", "checked_in", "checked_out", "cancelled", "no_show"]
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    check_in: date_aliased = Field(..., examples=["2026-12-24"])
+    check_out: date_aliased = Field(..., examples=["2026-12-24"])
+    nights: int
+    adults: int
+    children: int
+    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    rate_plan_id: str = Field(..., examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    room_id: str | None
+    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    total: Money
+    nightly: list[ReservationNightlyItem]
+    guest: ReservationGuest
+    source: Literal["direct", "api", "phone", "email", "walk_in", "channel"]
+    channel: Literal["booking_com", "expedia", "airbnb", "agoda", "hotelbeds", "other"] | None
+    notes: str | None
+    metadata: dict[str, str]
+    cancelled_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    cancellation_reason: str | None
+    checked_in_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    checked_out_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class ReservationUpdatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Reservation
+
+
+class ReservationUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["reservation.updated"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: ReservationUpdatedEventData
+
+
+class ReservationCancelledEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Reservation
+
+
+class ReservationCancelledEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["reservation.cancelled"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: ReservationCancelledEventData
+
+
+class ReservationCheckedInEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Reservation
+
+
+class ReservationCheckedInEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["reservation.checked_in"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: ReservationCheckedInEventData
+
+
+class ReservationCheckedOutEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Reservation
+
+
+class ReservationCheckedOutEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["reservation.checked_out"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: ReservationCheckedOutEventData
+
+
+class PaymentSucceededEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Payment
+
+
+class PaymentSucceededEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["payment.succeeded"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PaymentSucceededEventData
+
+
+class PaymentRefundedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: RefundedPayment
+
+
+class PaymentRefundedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["payment.refunded"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PaymentRefundedEventData
+
+
+class GuestCreatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Guest
+
+
+class GuestCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["guest.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: GuestCreatedEventData
+
+
+class RoomStatusChange(Room):
+    """
+    The room after the change, with the status it left.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    previous_status: Literal["dirty", "clean", "inspected", "out-of-order"]
+
+
+class RatePlan(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["rate_plan"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    code: str
+    name: str
+    room_type_ids: list[str]
+    refundable: bool
+    cancellation_deadline_hours: int
+    meal_plan: Literal["room_only", "breakfast", "half_board", "full_board", "all_inclusive"]
+    derived_from: RatePlanDerivation | None
+    active: bool
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class RateCalendarChange(RateCalendar):
+    """
+    Daily rates set over a range (`POST /rate_plans/{id}/rates`): the range as it now stands.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    days_of_week: list[RateCalendarChangeDaysOfWeekItem] | None = Field(
+        ..., description="The weekdays the change applied to (0 = Sunday); null: every day."
+    )
+
+
+class InventoryUpdatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: InventoryRange
+
+
+class InventoryUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["inventory.updated"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: InventoryUpdatedEventData
+
+
+class PingEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Ping
+
+
+class PingEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["ping"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PingEventData
+
+
 class Property(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -660,7 +1026,9 @@ class Property(BaseModel):
     )
     currency: str = Field(..., examples=["USD"])
     address: Address
-    room_count: int
+    check_in_time: str = Field(..., description="Local time from which guests may check in, HH:MM.", examples=["15:00"])
+    check_out_time: str = Field(..., description="Local time by which guests check out, HH:MM.", examples=["11:00"])
+    room_count: int = Field(..., description="Rooms in service (retired rooms are not counted).")
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
@@ -671,17 +1039,6 @@ class RoomTypeList(BaseModel):
     )
     object: Literal["list"]
     data: list[RoomType]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class RoomList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[Room]
     has_more: bool
     next_cursor: str | None
     prev_cursor: str | None
@@ -698,18 +1055,6 @@ class RatePlanList(BaseModel):
     prev_cursor: str | None
 
 
-class RateCalendar(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["rate_calendar"]
-    livemode: bool
-    rate_plan_id: str = Field(..., examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    from_: date_aliased = Field(..., alias="from", examples=["2026-12-24"])
-    to: date_aliased = Field(..., examples=["2026-12-24"])
-    data: list[DailyRate]
-
-
 class InventoryHoldList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -721,26 +1066,31 @@ class InventoryHoldList(BaseModel):
     prev_cursor: str | None
 
 
-class Quote(BaseModel):
+class AvailabilityDatum(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    rate_plan_id: str = Field(..., examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    total: Money
-    nightly: list[QuoteNightlyItem]
-    bookable: bool
-    reason: (
-        Literal[
-            "no_rate",
-            "stop_sell",
-            "closed_to_arrival",
-            "closed_to_departure",
-            "min_stay",
-            "max_occupancy",
-            "no_availability",
-        ]
-        | None
-    ) = None
+    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    code: str
+    name: str
+    max_occupancy: int
+    available: int = Field(..., description="Rooms free on every night of the stay (the minimum over the nights).")
+    quotes: list[Quote]
+
+
+class Availability(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["availability"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    check_in: date_aliased = Field(..., examples=["2026-12-24"])
+    check_out: date_aliased = Field(..., examples=["2026-12-24"])
+    nights: int
+    adults: int
+    children: int
+    data: list[AvailabilityDatum]
 
 
 class ReservationList(BaseModel):
@@ -772,34 +1122,12 @@ class Folio(BaseModel):
     closed_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
-class GuestList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[Guest]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
 class HousekeepingAssignmentList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
     object: Literal["list"]
     data: list[HousekeepingAssignment]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class EventList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[Event]
     has_more: bool
     next_cursor: str | None
     prev_cursor: str | None
@@ -836,6 +1164,78 @@ class WebhookDelivery(BaseModel):
     attempts: list[WebhookAttempt]
 
 
+class ReservationCreatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Reservation
+
+
+class ReservationCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["reservation.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: ReservationCreatedEventData
+
+
+class HousekeepingStatusChangedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: RoomStatusChange
+
+
+class HousekeepingStatusChangedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["housekeeping.status_changed"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: HousekeepingStatusChangedEventData
+
+
+class RateUpdatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: RatePlan | RateCalendarChange = Field(
+        ...,
+        description="A rate plan created or changed (`object: rate_plan`), or daily rates set over a range (`object: rate_calendar`).",
+    )
+
+
+class RateUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["rate.updated"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: RateUpdatedEventData
+
+
 class PropertyList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -847,31 +1247,36 @@ class PropertyList(BaseModel):
     prev_cursor: str | None
 
 
-class AvailabilityDatum(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    code: str
-    name: str
-    max_occupancy: int
-    available: int = Field(..., description="Rooms free on every night of the stay (the minimum over the nights).")
-    quotes: list[Quote]
-
-
-class Availability(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["availability"]
-    livemode: bool
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    check_in: date_aliased = Field(..., examples=["2026-12-24"])
-    check_out: date_aliased = Field(..., examples=["2026-12-24"])
-    nights: int
-    adults: int
-    children: int
-    data: list[AvailabilityDatum]
+class Event(
+    RootModel[
+        ReservationCreatedEvent
+        | ReservationUpdatedEvent
+        | ReservationCancelledEvent
+        | ReservationCheckedInEvent
+        | ReservationCheckedOutEvent
+        | PaymentSucceededEvent
+        | PaymentFailedEvent
+        | PaymentRefundedEvent
+        | GuestCreatedEvent
+        | HousekeepingStatusChangedEvent
+        | RateUpdatedEvent
+        | InventoryUpdatedEvent
+    ]
+):
+    root: (
+        ReservationCreatedEvent
+        | ReservationUpdatedEvent
+        | ReservationCancelledEvent
+        | ReservationCheckedInEvent
+        | ReservationCheckedOutEvent
+        | PaymentSucceededEvent
+        | PaymentFailedEvent
+        | PaymentRefundedEvent
+        | GuestCreatedEvent
+        | HousekeepingStatusChangedEvent
+        | RateUpdatedEvent
+        | InventoryUpdatedEvent
+    ) = Field(..., discriminator="type")
 
 
 class WebhookDeliveryList(BaseModel):
@@ -880,6 +1285,17 @@ class WebhookDeliveryList(BaseModel):
     )
     object: Literal["list"]
     data: list[WebhookDelivery]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class EventList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[Event]
     has_more: bool
     next_cursor: str | None
     prev_cursor: str | None
