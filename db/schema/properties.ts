@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps } from "./columns";
 
 export type Address = { line1?: string; line2?: string; city?: string; region?: string; postal_code?: string; country?: string };
@@ -12,6 +12,8 @@ export const properties = pgTable(
     timezone: text("timezone").notNull(),
     currency: text("currency").notNull(),
     address: jsonb("address").$type<Address>().notNull().default({}),
+    /** Whether a walk-in may be booked without the guest's e-mail (docs/decisions.md). */
+    walkInsWithoutEmail: boolean("walk_ins_without_email").notNull().default(false),
     ...timestamps(),
   },
   (t) => [index("properties_tenant_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],

@@ -10,6 +10,7 @@ export const presentProperty = (p: PropertyWithRooms) => ({
   currency: p.currency,
   address: p.address,
   room_count: p.roomCount,
+  walk_ins_without_email: p.walkInsWithoutEmail,
   created_at: isoTime(p.createdAt),
   updated_at: isoTime(p.updatedAt),
 });

@@ -1,4 +1,4 @@
-import { count, inArray } from "drizzle-orm";
+import { count, eq, inArray } from "drizzle-orm";
 import { properties, rooms } from "@/db/schema";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, type Ctx, listOwned } from "@/server/tenancy";
@@ -31,4 +31,11 @@ export async function getProperty({ db, tenant, id, param }: Ctx & { id: string;
   const row = await findOwned(db, properties, tenant, id, "property", { param });
   const [withCount] = await withRoomCounts(db, [row]);
   return withCount;
+}
+
+/** Allows or refuses walk-ins without an e-mail at one property (docs/decisions.md, "Find anyone"). */
+export async function setWalkInsWithoutEmail({ db, tenant, id, allowed }: Ctx & { id: string; allowed: boolean }) {
+  const row = await findOwned(db, properties, tenant, id, "property", { param: "id" });
+  await db.update(properties).set({ walkInsWithoutEmail: allowed, updatedAt: new Date() }).where(eq(properties.id, row.id));
+  return getProperty({ db, tenant, id: row.id });
 }

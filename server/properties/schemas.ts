@@ -22,6 +22,9 @@ export const propertySchema = z
     currency: z.string().openapi({ example: "USD" }),
     address: addressSchema,
     room_count: z.number().int(),
+    walk_ins_without_email: z.boolean().openapi({
+      description: "Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail.",
+    }),
     created_at: timestamp,
     updated_at: timestamp,
   })

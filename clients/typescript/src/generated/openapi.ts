@@ -1129,6 +1129,8 @@ export interface components {
             currency: string;
             address: components["schemas"]["Address"];
             room_count: number;
+            /** @description Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail. */
+            walk_ins_without_email: boolean;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -1461,7 +1463,7 @@ export interface components {
                 id: string;
                 first_name: string;
                 last_name: string;
-                email: string;
+                email: string | null;
             };
             /** @enum {string} */
             source: "direct" | "api" | "phone" | "email" | "walk_in" | "channel";
@@ -1622,7 +1624,8 @@ export interface components {
             livemode: boolean;
             first_name: string;
             last_name: string;
-            email: string;
+            /** @description null only for a walk-in booked without one, where the property allows it. */
+            email: string | null;
             phone: string | null;
             /**
              * Format: date-time
@@ -5116,6 +5119,10 @@ export interface operations {
     listReservations: {
         parameters: {
             query?: {
+                /** @description Any part of the guest's first or last name, e-mail or phone, or of the reservation's id; case- and accent-insensitive, every word must match. */
+                search?: string;
+                /** @description `created`: newest first, id breaking ties (the default). `check_in`: by arrival date, earliest first, id breaking ties. */
+                order?: "created" | "check_in";
                 status?: "confirmed" | "checked_in" | "checked_out" | "cancelled" | "no_show";
                 property_id?: string;
                 guest_id?: string;
@@ -5279,9 +5286,9 @@ export interface operations {
                         last_name: string;
                         /**
                          * Format: email
-                         * @description An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`).
+                         * @description Required, except for a walk-in (`source: walk_in`) at a property with `walk_ins_without_email`; without it the guest is matched by phone and last name.
                          */
-                        email: string;
+                        email?: string;
                         phone?: string | null;
                     };
                     /**
@@ -6616,6 +6623,8 @@ export interface operations {
             query?: {
                 /** @description Exact e-mail, case-insensitive. */
                 email?: string;
+                /** @description Any part of a guest's first or last name, e-mail or phone, case- and accent-insensitive; every word must match. Words of digits match the phone's digits whatever its punctuation. */
+                search?: string;
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
