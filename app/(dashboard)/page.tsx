@@ -13,16 +13,17 @@ import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 export default async function HomePage() {
   const { user, environment } = await requireStaff();
   const { properties, current } = await dashboardProperties();
+  const title = `Welcome, ${user.name ?? user.email}`;
   if (current) {
-    if (user.role === "housekeeping") return <MyRooms propertyId={current.id} />;
-    if (user.role === "front_desk") return <FrontDeskHome propertyId={current.id} propertyName={current.name} />;
-    if (can(user.role, "reports")) return <OwnerHome propertyId={current.id} propertyName={current.name} currency={current.currency} today={todayIn(current.timezone)} />;
+    if (user.role === "housekeeping") return <MyRooms title={title} propertyId={current.id} />;
+    if (user.role === "front_desk") return <FrontDeskHome title={title} propertyId={current.id} propertyName={current.name} />;
+    if (can(user.role, "reports")) return <OwnerHome title={title} propertyId={current.id} propertyName={current.name} currency={current.currency} today={todayIn(current.timezone)} />;
   }
   const shortcuts = navItems.filter((item) => item.href !== "/" && can(user.role, item.area));
   return (
     <>
       <PageHeader
-        title={`Welcome, ${user.name ?? user.email}`}
+        title={title}
         description={environment === "sandbox" ? "You are in the sandbox: try anything, it is all test data." : "Your live properties at a glance."}
       />
       <div className="grid gap-4 md:grid-cols-2">

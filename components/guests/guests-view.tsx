@@ -6,11 +6,32 @@ import { useState } from "react";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Alert, Button, Card, Input, PageHeader } from "@/components/ui";
+import { Button, Card, Input, PageHeader } from "@/components/ui";
+import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { useDebounced } from "@/components/ui/use-debounced";
+import type { AppRouter } from "@/server/trpc/routers/_app";
+import type { inferRouterOutputs } from "@trpc/server";
 import { GuestForm, type GuestFields } from "./guest-form";
 
 const pageSize = 20;
+
+type GuestRow = inferRouterOutputs<AppRouter>["guests"]["list"]["data"][number];
+
+const columns: ColumnDef<GuestRow>[] = [
+  {
+    id: "name",
+    header: "Name",
+    meta: { primary: true },
+    cell: ({ row: { original: g } }) => (
+      <Link href={`/guests/${g.id}`} className="font-medium text-teal-800 hover:underline">
+        {g.first_name} {g.last_name}
+      </Link>
+    ),
+  },
+  { id: "email", header: "E-mail", cell: ({ row: { original: g } }) => <span className="break-all">{g.email ?? <span className="text-stone-400">None given</span>}</span> },
+  { id: "phone", header: "Phone", cell: ({ row: { original: g } }) => <span className="whitespace-nowrap">{g.phone ?? "—"}</span> },
+  { id: "added", header: "Added", cell: ({ row: { original: g } }) => formatDate(g.created_at) },
+];
 
 const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
 
@@ -86,47 +107,18 @@ export function GuestsView() {
           </Button>
         ) : null}
       </form>
-      {list.error ? <Alert>{callError(list.error).message}</Alert> : null}
-      <div className="overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm">
-        <table className="w-full text-left text-sm">
-          <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase tracking-wide text-stone-500">
-            <tr>
-              <th className="px-4 py-2 font-medium">Name</th>
-              <th className="px-4 py-2 font-medium">E-mail</th>
-              <th className="px-4 py-2 font-medium">Phone</th>
-              <th className="px-4 py-2 font-medium">Added</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-stone-100" aria-busy={list.isFetching}>
-            {page?.data.map((g) => (
-              <tr key={g.id} className="hover:bg-stone-50">
-                <td className="px-4 py-2.5">
-                  <Link href={`/guests/${g.id}`} className="font-medium text-teal-800 hover:underline">
-                    {g.first_name} {g.last_name}
-                  </Link>
-                </td>
-                <td className="break-all px-4 py-2.5 text-stone-700">{g.email ?? <span className="text-stone-400">No e-mail</span>}</td>
-                <td className="px-4 py-2.5 text-stone-500">{g.phone ?? "—"}</td>
-                <td className="px-4 py-2.5 text-stone-500">{formatDate(g.created_at)}</td>
-              </tr>
-            ))}
-            {page && page.data.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="px-4 py-8 text-center text-stone-500">
-                  {searching ? `Nobody matches “${term}”. Try part of the name, e-mail or phone.` : "No guests yet."}
-                </td>
-              </tr>
-            ) : null}
-            {!page && list.isLoading ? (
-              <tr>
-                <td colSpan={4} className="px-4 py-8 text-center text-stone-400">
-                  Loading…
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label={searching ? "Guests found" : "Guests"}
+        columns={columns}
+        data={page?.data}
+        loading={list.isLoading}
+        error={list.error ? callError(list.error).message : null}
+        onRetry={() => list.refetch()}
+        empty={searching ? { title: `Nobody matches “${term}”`, children: "Try part of the name, e-mail or phone." } : { title: "No guests yet" }}
+        rowKey={(g) => g.id}
+        rowProps={(g) => ({ "data-testid": `guest-${g.id}` })}
+        fetching={list.isFetching}
+      />
       <div className="mt-3 flex justify-end gap-2">
         <Button variant="secondary" disabled={!page?.prev_cursor} onClick={() => setCursor(page?.prev_cursor ?? undefined)}>
           ← Newer

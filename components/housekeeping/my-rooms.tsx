@@ -77,15 +77,21 @@ function RoomCard({ room, assignment }: { room: BoardRoom; assignment: Assignmen
  * A housekeeper's home: the rooms assigned to them today, in floor and number order, each with
  * big buttons (one tap per status) that work on a phone held in one hand.
  */
-export function MyRooms({ propertyId }: { propertyId: string }) {
+export function MyRooms({ title, propertyId }: { title: string; propertyId: string }) {
   const trpc = useTRPC();
   const board = useQuery(trpc.housekeeping.board.queryOptions({ property_id: propertyId }));
   const today = board.data?.today;
   const mine = useQuery({ ...trpc.housekeeping.assignments.list.queryOptions({ property_id: propertyId, date: today ?? "", limit: 100 }), enabled: Boolean(today) });
   useLiveInvalidate(["housekeeping.status_changed", "reservation.*"], trpc.housekeeping.board.queryFilter());
   const error = board.error ?? mine.error;
-  if (error) return <ErrorState message={callError(error).message} onRetry={() => (board.refetch(), mine.refetch())} />;
-  if (!board.data || !mine.data) return <LoadingState rows={4} label="Loading your rooms…" />;
+  if (error || !board.data || !mine.data) {
+    return (
+      <>
+        <PageHeader title={title} description="Your rooms today" />
+        {error ? <ErrorState message={callError(error).message} onRetry={() => (board.refetch(), mine.refetch())} /> : <LoadingState rows={4} label="Loading your rooms…" />}
+      </>
+    );
+  }
   const byRoom = new Map(mine.data.data.map((a) => [a.room_id, a]));
   // The board lists rooms by floor and number: the walking order.
   const rooms = board.data.rooms.filter((r) => byRoom.has(r.id));
@@ -93,8 +99,8 @@ export function MyRooms({ propertyId }: { propertyId: string }) {
   return (
     <>
       <PageHeader
-        title="My rooms"
-        description={`${board.data.property.name} · ${dayLabel(board.data.today, { weekday: "long", day: "numeric", month: "long" })}${rooms.length ? ` · ${left} of ${rooms.length} to do` : ""}`}
+        title={title}
+        description={`Your rooms at ${board.data.property.name} · ${dayLabel(board.data.today, { weekday: "long", day: "numeric", month: "long" })}${rooms.length ? ` · ${left} of ${rooms.length} to do` : ""}`}
       />
       {rooms.length === 0 ? (
         <EmptyState title="No rooms assigned to you today" action={<Link href="/housekeeping" className="text-sm text-teal-800 hover:underline">See the whole board</Link>}>

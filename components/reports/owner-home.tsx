@@ -25,7 +25,7 @@ function Figure({ label, value, note, testId }: { label: string; value: string; 
  * today) and the week ahead, all from the occupancy and revenue reports, so the home and the
  * reports page never disagree; beside them, today's arrivals and departures at the desk.
  */
-export function OwnerHome({ propertyId, propertyName, currency, today }: { propertyId: string; propertyName: string; currency: string; today: string }) {
+export function OwnerHome({ title, propertyId, propertyName, currency, today }: { title: string; propertyId: string; propertyName: string; currency: string; today: string }) {
   const trpc = useTRPC();
   const week = { property_id: propertyId, from: today, to: addDays(today, 7) };
   const occupancy = useQuery(trpc.reports.occupancy.queryOptions(week));
@@ -34,7 +34,7 @@ export function OwnerHome({ propertyId, propertyName, currency, today }: { prope
   useLiveInvalidate(["reservation.*", "payment.*", "inventory.updated"], trpc.reports.occupancy.queryFilter(), trpc.reports.revenue.queryFilter(), trpc.reservations.deskDay.queryFilter());
   const money = (amount: number) => formatMoney(amount, currency);
   const error = occupancy.error ?? revenue.error;
-  const header = <PageHeader title="Tonight at a glance" description={`${propertyName} · ${dayLabel(today, { weekday: "long", day: "numeric", month: "long" })}`} />;
+  const header = <PageHeader title={title} description={`Tonight at ${propertyName} · ${dayLabel(today, { weekday: "long", day: "numeric", month: "long" })}`} />;
   if (error) {
     return (
       <>

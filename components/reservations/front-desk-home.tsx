@@ -66,7 +66,7 @@ function useStayButtons(onDone: () => Promise<void>) {
  * occupancy tonight, the rooms that keep arriving guests waiting, and check-in or check-out in
  * one click from the lists (check-in takes the room the desk would pick: inspected first).
  */
-export function FrontDeskHome({ propertyId, propertyName }: { propertyId: string; propertyName: string }) {
+export function FrontDeskHome({ title, propertyId, propertyName }: { title: string; propertyId: string; propertyName: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const day = useQuery(trpc.reservations.deskDay.queryOptions({ property_id: propertyId }));
@@ -78,8 +78,14 @@ export function FrontDeskHome({ propertyId, propertyName }: { propertyId: string
   const buttons = useStayButtons(refresh);
   const [tab, setTab] = useState<View>("arrivals");
 
-  if (day.error) return <ErrorState message={callError(day.error).message} onRetry={() => day.refetch()} />;
-  if (!day.data) return <LoadingState rows={6} label="Loading today…" />;
+  if (day.error || !day.data) {
+    return (
+      <>
+        <PageHeader title={title} description={`Front desk at ${propertyName}`} />
+        {day.error ? <ErrorState message={callError(day.error).message} onRetry={() => day.refetch()} /> : <LoadingState rows={6} label="Loading today…" />}
+      </>
+    );
+  }
   const d = day.data;
   const c = d.counts;
   const list = (view: View, label: string, emptyTitle: string, action?: (row: ReservationRow) => ReactNode) => ({
@@ -90,7 +96,7 @@ export function FrontDeskHome({ propertyId, propertyName }: { propertyId: string
 
   return (
     <>
-      <PageHeader title="Front desk" description={`${propertyName} · ${formatDate(d.today, "long")}`} />
+      <PageHeader title={title} description={`Front desk at ${propertyName} · ${formatDate(d.today, "long")}`} />
       <div className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Tile testId="count-arrivals" label="Arrivals" value={c.arrivals} note={c.arrivals_pending ? `${c.arrivals_pending} still to check in` : "All checked in"} />
         <Tile testId="count-in-house" label="In house" value={c.in_house} />

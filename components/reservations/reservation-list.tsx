@@ -57,6 +57,9 @@ const columns: ColumnDef<ReservationRow>[] = [
   { id: "total", header: "Total", meta: { numeric: true }, cell: ({ row: { original: r } }) => formatMoney(r.total) },
 ];
 
+/** Columns a list with actions leaves out, so its buttons fit beside the stay. */
+const dayListDrops = ["guests", "source"];
+
 /**
  * One cursor-paged list of reservations for the given search; a new search starts on page one.
  * `action` adds a last column with what a row offers (the front desk's one-click check-in).
@@ -83,7 +86,7 @@ export function ReservationList({
     <>
       <DataTable
         label={label}
-        columns={action ? [...columns, { id: "action", header: "", cell: ({ row }) => action(row.original) }] : columns}
+        columns={action ? [...columns.filter((c) => !dayListDrops.includes(c.id!)), { id: "action", header: "", cell: ({ row }) => action(row.original) }] : columns}
         data={list.data?.data}
         loading={list.isLoading}
         error={list.error ? callError(list.error).message : null}
