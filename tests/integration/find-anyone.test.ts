@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guests, reservations } from "@/db/schema";
+import { auditLog, guests, reservations } from "@/db/schema";
+import type { StaffRole } from "@/server/auth/users";
+import { createCaller } from "@/server/trpc/routers/_app";
 import { addDays } from "@/server/dates";
 import { setWalkInsWithoutEmail } from "@/server/properties/properties";
 import { expectError } from "../support/assertions";
@@ -215,5 +217,20 @@ describe("walk-ins without an e-mail", () => {
     expect(ids(await h.get("/v1/guests?search=goodman"))).toEqual([first.guest.id]);
     expect(ids(await h.get("/v1/reservations?search=goodman&order=check_in"))).toEqual([first.id, again.id].sort());
     expect((await h.db.select().from(guests).where(eq(guests.id, first.guest.id)))[0].emailKey).toBeNull();
+  });
+
+  it("is switched by owners and managers, not the front desk, and the switch is audited", async () => {
+    const as = (role: StaffRole) =>
+      createCaller({
+        db: h.db,
+        session: { user: { id: `usr_${role}`, accountId: h.main.account.id, role, name: role, email: `${role}@walkin.example` }, expires: new Date(Date.now() + 3_600_000).toISOString() },
+        livemode: true,
+      });
+    await expect(as("front_desk").properties.setWalkInsWithoutEmail({ id: hotel.propertyId, allowed: false })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const after = await as("manager").properties.setWalkInsWithoutEmail({ id: hotel.propertyId, allowed: false });
+    expect(after.walk_ins_without_email).toBe(false);
+    const [entry] = await h.db.select().from(auditLog).where(eq(auditLog.objectId, hotel.propertyId));
+    expect(entry).toMatchObject({ action: "property.updated", before: expect.objectContaining({ walk_ins_without_email: true }), after: expect.objectContaining({ walk_ins_without_email: false }) });
+    expectError(await h.post("/v1/reservations", walkIn({ first_name: "Saul", last_name: "Goodman", phone: "+1 505 555 0199" })), 422, "parameter_missing", "guest.email");
   });
 });
