@@ -1,7 +1,11 @@
 import { asc, desc, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 
-/** A place in a list ordered newest first: the row at the edge of a page, and which way to go. */
+/**
+ * A place in a list: the row at the edge of a page, and which way to go. `createdAt` is the value
+ * of the list's sort key at that row: its creation time, or (for `ListOrder` on a date) that date
+ * at midnight UTC.
+ */
 export type CursorPosition = { direction: "next" | "prev"; createdAt: Date; id: string };
 export type PageRequest = { limit: number; cursor: CursorPosition | null };
 export type Page<T> = { data: T[]; hasMore: boolean; next: CursorPosition | null; prev: CursorPosition | null };
@@ -9,14 +13,32 @@ export type Page<T> = { data: T[]; hasMore: boolean; next: CursorPosition | null
 type Keyed = { createdAt: PgColumn; id: PgColumn };
 
 /**
+ * An order other than newest first: ascending on a date column, the id breaking ties (the
+ * reservations' stay order: arrival date, then id). Rows are paged by (key, id) as below.
+ */
+export type ListOrder = { key: PgColumn; id: PgColumn; type: "date" };
+
+/** A date column's value as a cursor carries it: that date at midnight UTC. */
+export const dateKey = (date: string) => new Date(`${date}T00:00:00Z`);
+
+/**
  * Keyset conditions for one page. Lists are ordered by (created_at, id) descending; a "next"
  * page takes rows strictly older than the cursor, a "prev" page rows strictly newer (read
  * ascending, then flipped). Rows inserted meanwhile are newer than any cursor's row, so a walk
- * in either direction never skips nor repeats a row.
+ * in either direction never skips nor repeats a row. With an ascending `order`, the same walk
+ * runs the other way round: "next" takes rows strictly after the cursor's (key, id).
  */
-export function keyset(table: Keyed, page: PageRequest): { where: SQL | undefined; orderBy: SQL[]; limit: number } {
+export function keyset(table: Keyed, page: PageRequest, order?: ListOrder): { where: SQL | undefined; orderBy: SQL[]; limit: number } {
   const cursor = page.cursor;
   const limit = page.limit + 1;
+  if (order) {
+    const forward = [asc(order.key), asc(order.id)];
+    if (!cursor) return { where: undefined, orderBy: forward, limit };
+    const at = sql`(${cursor.createdAt.toISOString().slice(0, 10)}::date, ${cursor.id}::text)`;
+    return cursor.direction === "next"
+      ? { where: sql`(${order.key}, ${order.id}) > ${at}`, orderBy: forward, limit }
+      : { where: sql`(${order.key}, ${order.id}) < ${at}`, orderBy: [desc(order.key), desc(order.id)], limit };
+  }
   if (!cursor) return { where: undefined, orderBy: [desc(table.createdAt), desc(table.id)], limit };
   const at = sql`(${cursor.createdAt.toISOString()}::timestamptz, ${cursor.id}::text)`;
   return cursor.direction === "next"
@@ -53,8 +75,9 @@ const position = (direction: CursorPosition["direction"], row: { createdAt: Date
 });
 
 /**
- * Cuts the fetched rows (one more than asked) to a page, newest first, with cursors both ways.
- * `hasMore` speaks of the direction travelled.
+ * Cuts the fetched rows (one more than asked) to a page, in the list's order, with cursors both
+ * ways. `hasMore` speaks of the direction travelled. `createdAt` is the row's sort key (see
+ * `CursorPosition`).
  */
 export function toPage<T extends { createdAt: Date; id: string }>(rows: T[], page: PageRequest): Page<T> {
   const hasMore = rows.length > page.limit;

@@ -1,18 +1,29 @@
 import Link from "next/link";
+import { MyRooms } from "@/components/housekeeping/my-rooms";
+import { OwnerHome } from "@/components/reports/owner-home";
+import { FrontDeskHome } from "@/components/reservations/front-desk-home";
 import { navItems } from "@/components/shell/nav-items";
 import { Badge, Card, PageHeader } from "@/components/ui";
+import { todayIn } from "@/server/dates";
 import { can } from "@/server/staff/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
-// /: the dashboard's home: the properties of the data set on screen, and where to go next
+// /: each role's home at the property on screen: the front desk's day, a housekeeper's rooms,
+// the owner's figures; without a property, the data set's properties and where to go next
 export default async function HomePage() {
   const { user, environment } = await requireStaff();
-  const { properties } = await dashboardProperties();
+  const { properties, current } = await dashboardProperties();
+  const title = `Welcome, ${user.name ?? user.email}`;
+  if (current) {
+    if (user.role === "housekeeping") return <MyRooms title={title} propertyId={current.id} />;
+    if (user.role === "front_desk") return <FrontDeskHome title={title} propertyId={current.id} propertyName={current.name} />;
+    if (can(user.role, "reports")) return <OwnerHome title={title} propertyId={current.id} propertyName={current.name} currency={current.currency} today={todayIn(current.timezone)} />;
+  }
   const shortcuts = navItems.filter((item) => item.href !== "/" && can(user.role, item.area));
   return (
     <>
       <PageHeader
-        title={`Welcome, ${user.name ?? user.email}`}
+        title={title}
         description={environment === "sandbox" ? "You are in the sandbox: try anything, it is all test data." : "Your live properties at a glance."}
       />
       <div className="grid gap-4 md:grid-cols-2">

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { AuditTrail } from "@/components/audit/audit-trail";
@@ -16,6 +17,8 @@ export function GuestDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const guest = useQuery(trpc.guests.get.queryOptions({ id }));
+  // Stays booked, checked in or out elsewhere (another desk, the API) show without a reload.
+  useLiveInvalidate(["reservation.*"], trpc.reservations.search.queryFilter({ guest_id: id }), trpc.audit.list.queryFilter());
   const [editing, setEditing] = useState(false);
   const update = useMutation(
     trpc.guests.update.mutationOptions({
@@ -48,7 +51,7 @@ export function GuestDetail({ id }: { id: string }) {
   if (!g) return <p className="text-sm text-stone-400">Loading…</p>;
 
   const save = (values: GuestFields) =>
-    update.mutate({ id, first_name: values.first_name, last_name: values.last_name, email: values.email, phone: values.phone.trim() || null });
+    update.mutate({ id, first_name: values.first_name, last_name: values.last_name, email: values.email.trim() || undefined, phone: values.phone.trim() || null });
 
   return (
     <>
@@ -77,7 +80,7 @@ export function GuestDetail({ id }: { id: string }) {
             <GuestForm
               idPrefix="edit-guest"
               label="Contact details"
-              initial={{ first_name: g.first_name, last_name: g.last_name, email: g.email, phone: g.phone ?? "" }}
+              initial={{ first_name: g.first_name, last_name: g.last_name, email: g.email ?? "", phone: g.phone ?? "" }}
               submitLabel="Save"
               pending={update.isPending}
               error={update.error}
@@ -87,7 +90,7 @@ export function GuestDetail({ id }: { id: string }) {
           ) : (
             <dl className="grid grid-cols-[8rem_minmax(0,1fr)] gap-y-2 text-sm">
               <dt className="text-stone-500">E-mail</dt>
-              <dd className="break-all">{g.email}</dd>
+              <dd className="break-all">{g.email ?? "None given (walk-in)"}</dd>
               <dt className="text-stone-500">Phone</dt>
               <dd>{g.phone ?? "—"}</dd>
               <dt className="text-stone-500">Added</dt>

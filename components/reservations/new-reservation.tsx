@@ -24,7 +24,7 @@ const guestFields: { name: keyof Guest; label: string; type: string }[] = [
  * /reservations/new: dates and party → every room type × rate plan priced, the unbookable ones
  * with their reason; pick one, enter the guest (an existing guest is matched by e-mail), book.
  */
-export function NewReservation({ propertyId, today }: { propertyId: string; today: string }) {
+export function NewReservation({ propertyId, today, walkInsWithoutEmail = false }: { propertyId: string; today: string; walkInsWithoutEmail?: boolean }) {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -69,7 +69,8 @@ export function NewReservation({ propertyId, today }: { propertyId: string; toda
       property_id: propertyId,
       ...stay,
       ...choice,
-      guest: { first_name: guest.first_name, last_name: guest.last_name, email: guest.email, ...(guest.phone.trim() ? { phone: guest.phone.trim() } : {}) },
+      // An empty e-mail is left out: the server accepts that only for a walk-in where the property allows it, and says so otherwise.
+      guest: { first_name: guest.first_name, last_name: guest.last_name, ...(guest.email.trim() ? { email: guest.email.trim() } : {}), ...(guest.phone.trim() ? { phone: guest.phone.trim() } : {}) },
       source: source as "walk_in",
       ...(notes.trim() ? { notes: notes.trim() } : {}),
     });
@@ -172,7 +173,7 @@ export function NewReservation({ propertyId, today }: { propertyId: string; toda
           {failure && !guestParam ? <Alert>{failure.message}</Alert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
             {guestFields.map((f) => (
-              <Field key={f.name} label={f.label} htmlFor={`new-guest-${f.name}`} error={guestParam === f.name ? failure!.message.replace(/^Invalid parameter '[^']*': /, "") : null}>
+              <Field key={f.name} label={f.name === "email" && walkInsWithoutEmail && source === "walk_in" ? "E-mail (optional for a walk-in)" : f.label} htmlFor={`new-guest-${f.name}`} error={guestParam === f.name ? failure!.message.replace(/^Invalid parameter '[^']*': /, "") : null}>
                 <Input
                   id={`new-guest-${f.name}`}
                   type={f.type}

@@ -10,6 +10,7 @@ import { Badge, Button, Card, PageHeader, cx } from "@/components/ui";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { AddChargeDialog, PaymentDialog, RefundDialog } from "./folio-dialogs";
 import { channelLabels, formatDate, formatMoney, formatTimestamp, housekeepingLabels, nightsLabel, sourceLabels, statusLabels } from "./format";
+import { GuestPanel } from "./guest-panel";
 import { StayActions } from "./stay-actions";
 
 const paymentStatus: Record<string, { label: string; tone: "teal" | "red" | "amber" | "neutral" }> = {
@@ -145,14 +146,7 @@ export function ReservationDetail({ id }: { id: string }) {
             </dl>
           </Card>
           <Card title="Guest" actions={<Link href={`/guests/${r.guest.id}`} className="text-sm text-teal-800 hover:underline">Guest profile</Link>}>
-            <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-y-2 text-sm">
-              <dt className="text-stone-500">Name</dt>
-              <dd>
-                {r.guest.first_name} {r.guest.last_name}
-              </dd>
-              <dt className="text-stone-500">E-mail</dt>
-              <dd className="break-all">{r.guest.email}</dd>
-            </dl>
+            <GuestPanel guestId={r.guest.id} />
           </Card>
         </div>
         <Card

@@ -57,8 +57,26 @@ const columns: ColumnDef<ReservationRow>[] = [
   { id: "total", header: "Total", meta: { numeric: true }, cell: ({ row: { original: r } }) => formatMoney(r.total) },
 ];
 
-/** One cursor-paged list of reservations for the given search; a new search starts on page one. */
-export function ReservationList({ label, input, empty, pageSize = 25 }: { label: string; input: SearchInput; empty: { title: string; children?: ReactNode; action?: ReactNode }; pageSize?: number }) {
+/** Columns a list with actions leaves out, so its buttons fit beside the stay. */
+const dayListDrops = ["guests", "source"];
+
+/**
+ * One cursor-paged list of reservations for the given search; a new search starts on page one.
+ * `action` adds a last column with what a row offers (the front desk's one-click check-in).
+ */
+export function ReservationList({
+  label,
+  input,
+  empty,
+  pageSize = 25,
+  action,
+}: {
+  label: string;
+  input: SearchInput;
+  empty: { title: string; children?: ReactNode; action?: ReactNode };
+  pageSize?: number;
+  action?: (row: ReservationRow) => ReactNode;
+}) {
   const trpc = useTRPC();
   const key = JSON.stringify(input);
   const [paging, setPaging] = useState<{ key: string; cursor?: string }>({ key });
@@ -68,7 +86,7 @@ export function ReservationList({ label, input, empty, pageSize = 25 }: { label:
     <>
       <DataTable
         label={label}
-        columns={columns}
+        columns={action ? [...columns.filter((c) => !dayListDrops.includes(c.id!)), { id: "action", header: "", cell: ({ row }) => action(row.original) }] : columns}
         data={list.data?.data}
         loading={list.isLoading}
         error={list.error ? callError(list.error).message : null}

@@ -2,11 +2,12 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { Button, Field, Input, PageHeader, Select } from "@/components/ui";
 import { Tabs } from "@/components/ui/tabs";
+import { useDebounced } from "@/components/ui/use-debounced";
 import { formatDate, sourceLabels, statusLabels } from "./format";
 import { ReservationList, type SearchInput } from "./reservation-list";
 
@@ -22,7 +23,8 @@ function toSearch(propertyId: string, f: Filters): SearchInput {
 
 /**
  * /reservations: today's arrivals, in-house guests and departures as tabs, and a search of all
- * reservations by guest name, e-mail or id with filters. "Today" is the property's date.
+ * reservations by any part of the guest's name, e-mail or phone, or of the id, with filters; the
+ * list follows as the clerk types. Every list is in order of stay. "Today" is the property's date.
  */
 export function ReservationsView({ propertyId, propertyName, today, initialTab }: { propertyId: string; propertyName: string; today: string; initialTab?: string }) {
   const trpc = useTRPC();
@@ -30,19 +32,13 @@ export function ReservationsView({ propertyId, propertyName, today, initialTab }
   // A booking, check-in or cancellation made elsewhere (another desk, the API) shows within seconds.
   useLiveInvalidate(["reservation.*"], trpc.reservations.search.queryFilter());
   const [tab, setTab] = useState(initialTab ?? "arrivals");
-  const [draft, setDraft] = useState<Filters>(noFilters);
-  const [applied, setApplied] = useState<Filters>(noFilters);
+  // Upcoming stays first: "arriving from" starts at today, a filter the clerk sees and can clear.
+  const initial = { ...noFilters, check_in_from: today };
+  const [draft, setDraft] = useState<Filters>(initial);
+  const q = useDebounced(draft.q);
+  const applied = { ...draft, q };
   const set = (key: keyof Filters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setApplied(draft);
-    setTab("search");
-  };
-  const clear = () => {
-    setDraft(noFilters);
-    setApplied(noFilters);
-  };
+  const clear = () => setDraft(noFilters);
   const newButton = (
     <Link href="/reservations/new" className="inline-flex items-center rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-teal-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600 focus-visible:ring-offset-1">
       New reservation
@@ -53,7 +49,7 @@ export function ReservationsView({ propertyId, propertyName, today, initialTab }
     label,
     content: <ReservationList label={`${label}, ${formatDate(today, "long")}`} input={{ property_id: propertyId, view }} empty={{ title: emptyTitle }} />,
   });
-  const filtered = Object.values(applied).some((v) => v.trim());
+  const filtered = Object.values(draft).some((v) => v.trim());
 
   return (
     <>
@@ -71,19 +67,18 @@ export function ReservationsView({ propertyId, propertyName, today, initialTab }
             label: "Search all",
             content: (
               <>
-                <form onSubmit={submit} role="search" aria-label="Search reservations" className="mb-4 space-y-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
+                <form onSubmit={(e) => e.preventDefault()} role="search" aria-label="Search reservations" className="mb-4 space-y-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
                   <div className="flex flex-col gap-2 sm:flex-row">
                     <div className="min-w-0 flex-1">
                       <label htmlFor="res-q" className="sr-only">
-                        Guest name, e-mail or reservation id
+                        Guest name, e-mail, phone or reservation id
                       </label>
-                      <Input id="res-q" type="search" placeholder="Guest name, e-mail or reservation id" value={draft.q} onChange={set("q")} />
+                      <Input id="res-q" type="search" autoComplete="off" placeholder="Guest name, e-mail, phone or reservation id" value={draft.q} onChange={set("q")} />
                     </div>
                     <div className="flex gap-2">
-                      <Button type="submit">Search</Button>
                       {filtered ? (
                         <Button type="button" variant="ghost" onClick={clear}>
-                          Clear
+                          Clear all
                         </Button>
                       ) : null}
                     </div>

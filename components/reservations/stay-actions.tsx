@@ -11,6 +11,7 @@ import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterOutputs } from "@trpc/server";
 import { formatDate, formatMoney, housekeepingLabels, nightsLabel, type Money } from "./format";
 import { PaymentDialog } from "./folio-dialogs";
+import { GuestPanel } from "./guest-panel";
 
 type Desk = inferRouterOutputs<AppRouter>["reservations"]["get"];
 type Done = () => Promise<void> | void;
@@ -143,6 +144,9 @@ function CheckInDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
   return (
     <Dialog open={open} onOpenChange={(o) => (setOpen(o), setRoomId(""), checkIn.reset())} title="Check in" description={`${desk.room_type.name}: free rooms that are clean or inspected.`} size="sm" trigger={<Button>Check in</Button>}>
       <div className="space-y-3">
+        <section aria-label="About the guest" className="rounded-md border border-stone-200 bg-stone-50 p-3">
+          <GuestPanel guestId={desk.reservation.guest.id} compact />
+        </section>
         {ready.error ? (
           <Alert>{callError(ready.error).message}</Alert>
         ) : !ready.data ? (

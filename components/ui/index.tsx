@@ -106,8 +106,9 @@ export function Alert({ children }: { children: ReactNode }) {
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
-      <div>
-        <h1 className="text-xl font-semibold tracking-tight text-stone-900">{title}</h1>
+      <div className="min-w-0 max-w-full">
+        {/* A long name (a staff member known only by e-mail) wraps instead of widening a phone's page. */}
+        <h1 className="text-xl font-semibold tracking-tight text-stone-900 [overflow-wrap:anywhere]">{title}</h1>
         {description ? <p className="mt-1 text-sm text-stone-500">{description}</p> : null}
       </div>
       {actions}

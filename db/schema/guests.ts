@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps, ts } from "./columns";
 
@@ -8,15 +9,26 @@ export const guests = pgTable(
     ...tenantColumns(),
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
-    email: text("email").notNull(),
+    /** null only for a walk-in booked without one, where the property allows it. */
+    email: text("email"),
     /** Lower-cased e-mail: one guest per address within an account and environment. */
-    emailKey: text("email_key").notNull(),
+    emailKey: text("email_key"),
     phone: text("phone"),
+    /** The phone's digits alone (db/migrations/0012_find_anyone.sql). */
+    phoneKey: text("phone_key").generatedAlwaysAs(sql`regexp_replace(coalesce("phone", ''), '[^0-9]', '', 'g')`),
+    /** Names, e-mail (folded: lower case, no accents) and the phone's digits, for search. */
+    searchText: text("search_text").generatedAlwaysAs(
+      sql`"innkeep_fold"("first_name" || ' ' || "last_name" || ' ' || coalesce("email", '')) || ' ' || regexp_replace(coalesce("phone", ''), '[^0-9]', '', 'g')`,
+    ),
     ...timestamps(),
   },
   (t) => [
     uniqueIndex("guests_email_key").on(t.accountId, t.livemode, t.emailKey),
     index("guests_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
+    index("guests_search_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
+    uniqueIndex("guests_no_email_key")
+      .on(t.accountId, t.livemode, t.phoneKey, sql`"innkeep_fold"(${t.lastName})`)
+      .where(sql`${t.emailKey} is null and ${t.phoneKey} <> ''`),
   ],
 );
 

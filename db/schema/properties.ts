@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps } from "./columns";
 
 export type Address = { line1?: string; line2?: string; city?: string; region?: string; postal_code?: string; country?: string };
@@ -15,6 +15,8 @@ export const properties = pgTable(
     /** Local clock times, "HH:MM". */
     checkInTime: text("check_in_time").notNull().default("15:00"),
     checkOutTime: text("check_out_time").notNull().default("11:00"),
+    /** Whether a walk-in may be booked without the guest's e-mail (docs/decisions.md). */
+    walkInsWithoutEmail: boolean("walk_ins_without_email").notNull().default(false),
     ...timestamps(),
   },
   (t) => [index("properties_tenant_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { date, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps, ts } from "./columns";
 
@@ -38,6 +39,8 @@ export const reservations = pgTable(
     index("reservations_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
     index("reservations_property_dates_idx").on(t.propertyId, t.checkIn),
     index("reservations_guest_idx").on(t.guestId),
+    index("reservations_stay_idx").on(t.accountId, t.livemode, t.checkIn, t.id),
+    index("reservations_id_search_idx").using("gin", sql`${t.id} gin_trgm_ops`),
   ],
 );
 

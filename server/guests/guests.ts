@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { guests } from "@/db/schema";
 import { ApiError } from "@/server/errors";
@@ -8,7 +8,8 @@ import { findOwned, ownedBy, type Ctx, type Tenant, listOwned } from "@/server/t
 import { emitEvent } from "@/server/events/emit";
 import { preparedQuery } from "@/server/prepared";
 import { presentGuest } from "./present";
-import type { GuestCreate, GuestUpdate } from "./schemas";
+import type { BookingGuest, GuestCreate, GuestUpdate } from "./schemas";
+import { guestSearch } from "./search";
 
 export const emailKey = (email: string) => email.trim().toLowerCase();
 
@@ -26,11 +27,33 @@ export async function findGuestByEmail(db: Executor, tenant: Tenant, email: stri
 }
 
 /**
- * Inserts a guest unless one with the e-mail exists; returns the row and whether it is new.
- * ON CONFLICT makes two concurrent bookings for one new e-mail share a single guest. A new
- * guest writes `guest.created`, so call it inside the transaction that needs the guest.
+ * The guest without an e-mail who has this phone (by its digits) and last name (folded), if any:
+ * how a returning walk-in without an e-mail is recognised (index `guests_no_email_key`).
  */
-export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: GuestCreate) {
+async function findGuestWithoutEmail(db: Executor, tenant: Tenant, input: BookingGuest) {
+  const [row] = await db
+    .select()
+    .from(guests)
+    .where(
+      ownedBy(
+        guests,
+        tenant,
+        isNull(guests.emailKey),
+        sql`${guests.phoneKey} = regexp_replace(${input.phone ?? ""}, '[^0-9]', '', 'g')`,
+        sql`${guests.phoneKey} <> ''`,
+        sql`innkeep_fold(${guests.lastName}) = innkeep_fold(${input.last_name})`,
+      ),
+    );
+  return row;
+}
+
+/**
+ * Inserts a guest unless one with the e-mail exists; returns the row and whether it is new.
+ * ON CONFLICT makes two concurrent bookings for one new e-mail share a single guest. A guest
+ * without an e-mail is the one with the same phone and last name, if any, else a new one. A
+ * new guest writes `guest.created`, so call it inside the transaction that needs the guest.
+ */
+export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: BookingGuest) {
   const [created] = await preparedQuery(
     db,
     "guest_insert",
@@ -40,8 +63,8 @@ export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: Gues
       livemode: tenant.livemode,
       firstName: input.first_name,
       lastName: input.last_name,
-      email: input.email.trim(),
-      emailKey: emailKey(input.email),
+      email: input.email?.trim() ?? null,
+      emailKey: input.email ? emailKey(input.email) : null,
       phone: input.phone ?? null,
     },
     (p) =>
@@ -64,7 +87,7 @@ export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: Gues
     await emitEvent(db, tenant, { type: "guest.created", propertyId: null, object: presentGuest(created) });
     return { guest: created, created: true };
   }
-  const existing = await findGuestByEmail(db, tenant, input.email);
+  const existing = input.email ? await findGuestByEmail(db, tenant, input.email) : await findGuestWithoutEmail(db, tenant, input);
   return { guest: existing!, created: false };
 }
 
@@ -111,8 +134,17 @@ export async function getGuest({ db, tenant, id }: Ctx & { id: string }) {
   return findGuest(db, tenant, id);
 }
 
-export async function listGuests({ db, tenant, filters, page }: Ctx & { filters: { email?: string }; page: PageRequest }) {
-  return listOwned(db, guests, tenant, page, filters.email ? eq(guests.emailKey, emailKey(filters.email)) : undefined, guestInGrant(tenant));
+/** Guests newest first, by exact e-mail and/or a search of any part of name, e-mail or phone. */
+export async function listGuests({ db, tenant, filters, page }: Ctx & { filters: { email?: string; search?: string }; page: PageRequest }) {
+  return listOwned(
+    db,
+    guests,
+    tenant,
+    page,
+    filters.email ? eq(guests.emailKey, emailKey(filters.email)) : undefined,
+    filters.search ? guestSearch(filters.search) : undefined,
+    guestInGrant(tenant),
+  );
 }
 
 export async function updateGuest({ db, tenant, id, input }: Ctx & { id: string; input: GuestUpdate }) {

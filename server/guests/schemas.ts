@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { emailAddress, idOf, timestamp } from "@/server/schemas";
+import { searchTerm } from "./search";
 
 const name = z.string().trim().min(1).max(200);
 const email = emailAddress;
@@ -12,7 +13,7 @@ export const guestSchema = z
     livemode: z.boolean(),
     first_name: z.string(),
     last_name: z.string(),
-    email: z.string(),
+    email: z.string().nullable().openapi({ description: "null only for a walk-in booked without one, where the property allows it." }),
     phone: z.string().nullable(),
     created_at: timestamp,
     updated_at: timestamp,
@@ -29,6 +30,7 @@ export const guestUpdateSchema = z
 
 export const guestListQuery = z.strictObject({
   email: z.string().max(320).optional().openapi({ description: "Exact e-mail, case-insensitive." }),
+  search: searchTerm.optional(),
 });
 
 const roomPreferences = {
@@ -82,6 +84,8 @@ export const preferencesMergeSchema = z
   .openapi("GuestPreferencesMerge");
 
 export type GuestCreate = z.output<typeof guestCreateSchema>;
+/** A guest as a booking names them: a walk-in may come without an e-mail where the property allows it. */
+export type BookingGuest = Omit<GuestCreate, "email"> & { email?: string | null };
 export type GuestUpdate = z.output<typeof guestUpdateSchema>;
 export type PreferencesReplace = z.output<typeof preferencesReplaceSchema>;
 export type PreferencesMerge = z.output<typeof preferencesMergeSchema>;

@@ -12,6 +12,7 @@ export const presentProperty = (p: PropertyWithRooms) => ({
   check_in_time: p.checkInTime,
   check_out_time: p.checkOutTime,
   room_count: p.roomCount,
+  walk_ins_without_email: p.walkInsWithoutEmail,
   created_at: isoTime(p.createdAt),
   updated_at: isoTime(p.updatedAt),
 });

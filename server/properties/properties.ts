@@ -101,3 +101,10 @@ export async function updateProperty({ db, tenant, id, input }: Ctx & { id: stri
     return (await withRoomCounts(tx, [row]))[0];
   });
 }
+
+/** Allows or refuses walk-ins without an e-mail at one property (docs/decisions.md, "Find anyone"). */
+export async function setWalkInsWithoutEmail({ db, tenant, id, allowed }: Ctx & { id: string; allowed: boolean }) {
+  const row = await findOwned(db, properties, tenant, id, "property", { param: "id" });
+  await db.update(properties).set({ walkInsWithoutEmail: allowed, updatedAt: new Date() }).where(eq(properties.id, row.id));
+  return getProperty({ db, tenant, id: row.id });
+}

@@ -62,6 +62,9 @@ export const propertySchema = z
     check_in_time: z.string().openapi({ description: "Local time from which guests may check in, HH:MM.", example: "15:00" }),
     check_out_time: z.string().openapi({ description: "Local time by which guests check out, HH:MM.", example: "11:00" }),
     room_count: z.number().int().openapi({ description: "Rooms in service (retired rooms are not counted)." }),
+    walk_ins_without_email: z.boolean().openapi({
+      description: "Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail.",
+    }),
     created_at: timestamp,
     updated_at: timestamp,
   })

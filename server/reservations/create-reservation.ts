@@ -1,4 +1,5 @@
-import { reservations } from "@/db/schema";
+import type { Executor } from "@/db/client";
+import { properties, reservations } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { openFolio, postRoomNights } from "@/server/folios/folios";
@@ -7,7 +8,7 @@ import { newId } from "@/server/ids";
 import { insertRows } from "@/server/prepared";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { countNights, sellNights } from "@/server/inventory/nights";
-import { tenantValues, type Ctx } from "@/server/tenancy";
+import { findOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
 import { sideBySide } from "@/server/side-by-side";
 import { inTransaction } from "@/server/transactions";
 import { presentReservation } from "./present";
@@ -15,8 +16,24 @@ import { checkAndQuote } from "./reservations";
 import type { ReservationCreate } from "./schemas";
 
 /**
+ * A booking without the guest's e-mail is a walk-in at a property that allows it; anything else
+ * is refused as a missing parameter, before any other check of the stay (docs/decisions.md).
+ */
+async function assertEmailOptional(db: Executor, tenant: Tenant, input: ReservationCreate) {
+  const property = await findOwned(db, properties, tenant, input.property_id, "property", { param: "property_id" });
+  if (input.source !== "walk_in") {
+    throw new ApiError("parameter_missing", "guest.email is required; only a walk-in (source 'walk_in') may come without one, where the property allows it.", {
+      param: "guest.email",
+    });
+  }
+  if (!property.walkInsWithoutEmail) {
+    throw new ApiError("parameter_missing", `guest.email is required: property '${property.id}' does not allow walk-ins without an e-mail.`, { param: "guest.email" });
+  }
+}
+
+/**
  * Books a stay: checks in the contract's order, sells the nights (or 409), finds or creates the
- * guest by e-mail, opens the folio with one charge per night, and writes reservation.created,
+ * guest by e-mail (or a walk-in's by phone and name), opens the folio with one charge per night, and writes reservation.created,
  * inventory.updated (and guest.created) in the same transaction.
  */
 export async function createReservation({ db, tenant, input }: Ctx & { input: ReservationCreate }) {
@@ -26,6 +43,7 @@ export async function createReservation({ db, tenant, input }: Ctx & { input: Re
   if (input.source !== "channel" && input.channel) {
     throw new ApiError("parameter_invalid", "channel must be null unless source is 'channel'.", { param: "channel" });
   }
+  if (!input.guest.email) await assertEmailOptional(db, tenant, input);
   return inTransaction(db, async (tx) => {
     const stay = {
       propertyId: input.property_id,

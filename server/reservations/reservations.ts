@@ -5,7 +5,8 @@ import { addDays, todayIn, type IsoDate } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import { asNightRate, loadRates } from "@/server/rates/daily-rates";
 import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
-import { keyset, keysetShape, keysetValues, toPage, type PageRequest } from "@/server/pagination";
+import { reservationSearch } from "@/server/guests/search";
+import { dateKey, keyset, keysetShape, keysetValues, toPage, type ListOrder, type PageRequest } from "@/server/pagination";
 import { prepared } from "@/server/prepared";
 import { sideBySide } from "@/server/side-by-side";
 import { findOwned, ownedBy, type Ctx, type Tenant } from "@/server/tenancy";
@@ -21,17 +22,28 @@ export async function loadReservation(db: Executor, tenant: Tenant, id: string, 
 
 export const getReservation = ({ db, tenant, id }: Ctx & { id: string }) => loadReservation(db, tenant, id);
 
+/** The stay order: arrival date, earliest first, then id (both ways stable under inserts). */
+export const stayOrder: ListOrder = { key: reservations.checkIn, id: reservations.id, type: "date" };
+
+/** A row's place in its list: its creation time, or its arrival date in the stay order. */
+export const sortKey = (order: ReservationFilters["order"] | undefined, r: typeof reservations.$inferSelect) =>
+  order === "check_in" ? dateKey(r.checkIn) : r.createdAt;
+
 export async function listReservations({ db, tenant, filters, page }: Ctx & { filters: ReservationFilters; page: PageRequest }) {
   const rows = unfiltered(tenant, filters) ? await listAllReservations(db, tenant, page) : await listFilteredReservations(db, tenant, filters, page);
   return toPage(
-    rows.map((r) => ({ ...r, createdAt: r.reservation.createdAt, id: r.reservation.id })),
+    rows.map((r) => ({ ...r, createdAt: sortKey(filters.order, r.reservation), id: r.reservation.id })),
     page,
   );
 }
 
-/** No filter set (the parsed query also carries `limit` and `cursor`, which are not filters). */
+/**
+ * No filter set and the default order (the parsed query also carries `limit` and `cursor`,
+ * which are not filters).
+ */
 const unfiltered = (tenant: Tenant, filters: ReservationFilters) =>
-  tenant.propertyIds === null && Object.entries(filters).every(([name, value]) => name === "limit" || name === "cursor" || value === undefined);
+  tenant.propertyIds === null &&
+  Object.entries(filters).every(([name, value]) => name === "limit" || name === "cursor" || value === undefined || (name === "order" && value === "created"));
 
 /** The whole account's list, the common case: one prepared statement per direction. */
 function listAllReservations(db: Db, tenant: Tenant, page: PageRequest) {
@@ -52,7 +64,7 @@ function listAllReservations(db: Db, tenant: Tenant, page: PageRequest) {
 }
 
 async function listFilteredReservations(db: Db, tenant: Tenant, filters: ReservationFilters, page: PageRequest) {
-  const q = keyset(reservations, page);
+  const q = keyset(reservations, page, filters.order === "check_in" ? stayOrder : undefined);
   return db
     .select({ reservation: reservations, guest: guests })
     .from(reservations)
@@ -61,6 +73,7 @@ async function listFilteredReservations(db: Db, tenant: Tenant, filters: Reserva
       ownedBy(
         reservations,
         tenant,
+        filters.search ? reservationSearch(filters.search, reservations.id) : undefined,
         filters.status ? eq(reservations.status, filters.status) : undefined,
         filters.property_id ? eq(reservations.propertyId, filters.property_id) : undefined,
         filters.guest_id ? eq(reservations.guestId, filters.guest_id) : undefined,

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { reservationStatuses } from "@/db/schema";
+import { searchTerm } from "@/server/guests/search";
 import { date, emailAddress, idOf, money, queryTimestamp, timestamp } from "@/server/schemas";
 
 export const sources = ["direct", "api", "phone", "email", "walk_in", "channel"] as const;
@@ -34,7 +35,7 @@ export const reservationSchema = z
     folio_id: idOf("fol"),
     total: money,
     nightly: z.array(z.object({ date, amount: z.number().int() })),
-    guest: z.object({ id: idOf("gst"), first_name: z.string(), last_name: z.string(), email: z.string() }),
+    guest: z.object({ id: idOf("gst"), first_name: z.string(), last_name: z.string(), email: z.string().nullable() }),
     source: z.enum(sources),
     channel: z.enum(channels).nullable(),
     notes: z.string().nullable(),
@@ -51,7 +52,14 @@ export const reservationSchema = z
 export const reservationCreateSchema = z
   .strictObject({
     property_id: z.string().min(1),
-    guest: z.strictObject({ first_name: name, last_name: name, email: emailAddress, phone: z.string().trim().min(3).max(40).nullish().openapi({ example: "+1 212 555 0100" }) }),
+    guest: z.strictObject({
+      first_name: name,
+      last_name: name,
+      email: emailAddress.optional().openapi({
+        description: "Required, except for a walk-in (`source: walk_in`) at a property with `walk_ins_without_email`; without it the guest is matched by phone and last name.",
+      }),
+      phone: z.string().trim().min(3).max(40).nullish().openapi({ example: "+1 212 555 0100" }),
+    }),
     check_in: date,
     check_out: date,
     room_type_id: z.string().min(1),
@@ -79,7 +87,17 @@ export const reservationUpdateSchema = z
   })
   .openapi("ReservationUpdate");
 
+/** The orders a reservation list can be read in (docs/api-conventions.md §5). */
+export const reservationOrders = ["created", "check_in"] as const;
+
 export const reservationListQuery = z.strictObject({
+  search: searchTerm.optional().openapi({
+    description:
+      "Any part of the guest's first or last name, e-mail or phone, or of the reservation's id; case- and accent-insensitive, every word must match.",
+  }),
+  order: z.enum(reservationOrders).default("created").openapi({
+    description: "`created`: newest first, id breaking ties (the default). `check_in`: by arrival date, earliest first, id breaking ties.",
+  }),
   status: z.enum(reservationStatuses).optional(),
   property_id: z.string().optional(),
   guest_id: z.string().optional(),

@@ -1,4 +1,4 @@
-import { and, eq, gte, ilike, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { guests, properties, reservationStatuses, reservations, roomTypes, rooms } from "@/db/schema";
 import { todayIn } from "@/server/dates";
@@ -7,7 +7,9 @@ import { keyset, toPage, type PageRequest } from "@/server/pagination";
 import { date } from "@/server/schemas";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { presentReservation } from "./present";
-import { sources } from "./schemas";
+import { reservationSearch } from "@/server/guests/search";
+import { sortKey, stayOrder } from "./reservations";
+import { reservationOrders, sources } from "./schemas";
 
 /** The front desk's three lists of the day, "today" being the property's date. */
 export const dayViews = ["arrivals", "in_house", "departures"] as const;
@@ -20,7 +22,9 @@ export type DayView = (typeof dayViews)[number];
  */
 export const reservationSearchQuery = z.strictObject({
   property_id: z.string().min(1).max(64).optional(),
+  /** Any part of the guest's name, e-mail or phone, or of the reservation id (as `search` of /v1). */
   q: z.string().trim().max(200).optional(),
+  order: z.enum(reservationOrders).default("check_in"),
   status: z.enum(reservationStatuses).optional(),
   guest_id: z.string().min(1).max(64).optional(),
   room_type_id: z.string().min(1).max(64).optional(),
@@ -32,28 +36,12 @@ export const reservationSearchQuery = z.strictObject({
 });
 export type ReservationSearch = z.output<typeof reservationSearchQuery>;
 
-/** `%` and `_` typed by a clerk are letters, not wildcards. */
-const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** Guest name (first, last or both, in either order), e-mail, or a reservation id. */
-function textMatch(q: string): SQL | undefined {
-  if (!q) return undefined;
-  if (/^res_\w+$/.test(q)) return eq(reservations.id, q);
-  const pattern = `%${likeEscape(q)}%`;
-  return or(
-    ilike(guests.email, pattern),
-    ilike(sql`${guests.firstName} || ' ' || ${guests.lastName}`, pattern),
-    ilike(sql`${guests.lastName} || ' ' || ${guests.firstName}`, pattern),
-    ilike(sql`${guests.lastName} || ', ' || ${guests.firstName}`, pattern),
-  );
-}
-
 /**
  * The day's lists: arrivals are stays starting today (still to arrive, or arrived); in-house
  * are checked-in stays; departures are checked-in stays due out today or overdue, and those
  * that checked out today.
  */
-function dayMatch(view: DayView, today: string, timezone: string): SQL | undefined {
+export function dayMatch(view: DayView, today: string, timezone: string): SQL | undefined {
   switch (view) {
     case "arrivals":
       return and(eq(reservations.checkIn, today), inArray(reservations.status, ["confirmed", "checked_in"]));
@@ -69,9 +57,9 @@ function dayMatch(view: DayView, today: string, timezone: string): SQL | undefin
 }
 
 /**
- * Reservations for the front desk, newest first and cursor-paged like every list, each with
- * its room type and room number for display. A day view needs the property (its time zone
- * decides "today").
+ * Reservations for the front desk, in order of stay (arrival date, then id) unless asked newest
+ * first, cursor-paged like every list, each with its room type and room number for display. A
+ * day view needs the property (its time zone decides "today").
  */
 export async function searchReservations({ db, tenant, query, page }: Ctx & { query: ReservationSearch; page: PageRequest }) {
   if (query.view && !query.property_id) {
@@ -84,7 +72,7 @@ export async function searchReservations({ db, tenant, query, page }: Ctx & { qu
     timezone = property.timezone;
     today = todayIn(timezone);
   }
-  const q = keyset(reservations, page);
+  const q = keyset(reservations, page, query.order === "check_in" ? stayOrder : undefined);
   const rows = await db
     .select({ reservation: reservations, guest: guests, roomType: { code: roomTypes.code, name: roomTypes.name }, roomNumber: rooms.number })
     .from(reservations)
@@ -96,7 +84,7 @@ export async function searchReservations({ db, tenant, query, page }: Ctx & { qu
         reservations,
         tenant,
         query.property_id ? eq(reservations.propertyId, query.property_id) : undefined,
-        query.q ? textMatch(query.q) : undefined,
+        query.q ? reservationSearch(query.q, reservations.id) : undefined,
         query.status ? eq(reservations.status, query.status) : undefined,
         query.guest_id ? eq(reservations.guestId, query.guest_id) : undefined,
         query.room_type_id ? eq(reservations.roomTypeId, query.room_type_id) : undefined,
@@ -109,7 +97,7 @@ export async function searchReservations({ db, tenant, query, page }: Ctx & { qu
     )
     .orderBy(...q.orderBy)
     .limit(q.limit);
-  return { today: today ?? null, page: toPage(rows.map((r) => ({ ...r, createdAt: r.reservation.createdAt, id: r.reservation.id })), page) };
+  return { today: today ?? null, page: toPage(rows.map((r) => ({ ...r, createdAt: sortKey(query.order, r.reservation), id: r.reservation.id })), page) };
 }
 
 /** A reservation as the front desk's lists show it: the API object plus room type and room. */

@@ -211,7 +211,8 @@ describe("booking and modifying", () => {
     const b = await front.reservations.create(booking(std, d(22), d(23), { first_name: "Mia", last_name: "Match", email: "MIA@example.com" }));
     expect(b.guest.id).toBe(a.guest.id);
     const stays = await front.reservations.search({ guest_id: a.guest.id });
-    expect(stays.data.map((r) => r.id)).toEqual([b.id, a.id]);
+    // In order of stay: a arrives first.
+    expect(stays.data.map((r) => r.id)).toEqual([a.id, b.id]);
   });
 
   it("previews a modification re-quoted without keeping it, then applies it", async () => {
@@ -261,9 +262,11 @@ describe("search", () => {
     const a = await front.reservations.create(booking(std, d(60), d(61), { first_name: "Zelda", last_name: "Quince", email: "zq@search.example" }, { source: "phone" }));
     const b = await front.reservations.create(booking(std, d(62), d(63), { first_name: "Zelda", last_name: "Quince", email: "zq@search.example" }));
     const ids = (page: { data: { id: string }[] }) => page.data.map((r) => r.id);
-    expect(ids(await front.reservations.search({ q: "zelda quince" }))).toEqual([b.id, a.id]);
-    expect(ids(await front.reservations.search({ q: "Quince, Zelda" }))).toEqual([b.id, a.id]);
-    expect(ids(await front.reservations.search({ q: "@SEARCH.example" }))).toEqual([b.id, a.id]);
+    // In order of stay (a arrives first); newest first when asked.
+    expect(ids(await front.reservations.search({ q: "zelda quince" }))).toEqual([a.id, b.id]);
+    expect(ids(await front.reservations.search({ q: "zelda quince", order: "created" }))).toEqual([b.id, a.id]);
+    expect(ids(await front.reservations.search({ q: "Quince, Zelda" }))).toEqual([a.id, b.id]);
+    expect(ids(await front.reservations.search({ q: "@SEARCH.example" }))).toEqual([a.id, b.id]);
     expect(ids(await front.reservations.search({ q: a.id }))).toEqual([a.id]);
     expect(ids(await front.reservations.search({ q: "zelda", source: "phone" }))).toEqual([a.id]);
     expect(ids(await front.reservations.search({ q: "zelda", check_in_from: d(62), check_in_to: d(63) }))).toEqual([b.id]);
@@ -272,7 +275,7 @@ describe("search", () => {
     const first = await front.reservations.search({ q: "zelda", limit: 1 });
     expect(first.has_more).toBe(true);
     const second = await front.reservations.search({ q: "zelda", limit: 1, cursor: first.next_cursor! });
-    expect(ids(second)).toEqual([a.id]);
+    expect(ids(second)).toEqual([b.id]);
     const wrong = await failure(front.reservations.search({ q: "other", limit: 1, cursor: first.next_cursor! }));
     expect(wrong.api).toMatchObject({ code: "invalid_cursor" });
     const noProperty = await failure(front.reservations.search({ view: "arrivals" }));

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { listProperties } from "@/server/properties/properties";
+import { getProperty, listProperties, setWalkInsWithoutEmail } from "@/server/properties/properties";
 import { presentProperty } from "@/server/properties/present";
 import { access } from "@/server/staff/access";
+import { audit } from "../audit";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 
@@ -13,5 +14,15 @@ export const propertiesRouter = router({
     .query(async ({ ctx, input }) => {
       const list = cursorList("properties.list", {}, input);
       return list.envelope(await listProperties({ db: ctx.db, tenant: ctx.tenant, page: list.page }), presentProperty);
+    }),
+  /** Whether walk-ins may be booked without an e-mail at a property (owners and managers). */
+  setWalkInsWithoutEmail: staffProcedure
+    .use(roles(...access.settings))
+    .input(z.strictObject({ id: z.string().min(1).max(64), allowed: z.boolean() }))
+    .mutation(async ({ ctx, input }) => {
+      const before = presentProperty(await getProperty({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
+      const after = presentProperty(await setWalkInsWithoutEmail({ db: ctx.db, tenant: ctx.tenant, id: input.id, allowed: input.allowed }));
+      await audit(ctx, { action: "property.updated", objectType: "property", objectId: after.id, before, after });
+      return after;
     }),
 });

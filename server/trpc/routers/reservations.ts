@@ -4,6 +4,7 @@ import { availabilityQuery } from "@/server/inventory/schemas";
 import { presentRatePlan } from "@/server/rates/present";
 import { listRatePlans } from "@/server/rates/rate-plans";
 import { createReservation } from "@/server/reservations/create-reservation";
+import { getDeskDay } from "@/server/reservations/desk-day";
 import { getReservationDesk } from "@/server/reservations/desk-view";
 import { presentReservation, type ReservationWithGuest } from "@/server/reservations/present";
 import { listReadyRooms } from "@/server/reservations/ready-rooms";
@@ -53,6 +54,8 @@ export const reservationsRouter = router({
     const { today, page } = await searchReservations({ db: ctx.db, tenant: ctx.tenant, query, page: list.page });
     return { today, ...list.envelope(page, presentReservationRow) };
   }),
+  /** The front desk's day: counts of arrivals, in-house and departures, occupancy tonight, rooms not ready for arrivals. */
+  deskDay: reservationProcedure.input(z.strictObject({ property_id: id })).query(({ ctx, input }) => getDeskDay({ db: ctx.db, tenant: ctx.tenant, propertyId: input.property_id })),
   /** One reservation with its names, the property's today, its policy and the actions its state allows. */
   get: reservationProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => getReservationDesk({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
   /** Every room type × rate plan for a stay, priced, with why an unbookable one is not bookable (as GET /v1/availability). */

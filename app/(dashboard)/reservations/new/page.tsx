@@ -13,5 +13,5 @@ export default async function NewReservationPage() {
   const [{ user }, { current }] = await Promise.all([requireStaff(), dashboardProperties()]);
   if (!can(user.role, "reservations")) return <NoAccess />;
   if (!current) return <EmptyState title="No property in this data set">Reservations belong to a property; none exists here yet.</EmptyState>;
-  return <NewReservation propertyId={current.id} today={todayIn(current.timezone)} />;
+  return <NewReservation propertyId={current.id} today={todayIn(current.timezone)} walkInsWithoutEmail={current.walk_ins_without_email} />;
 }

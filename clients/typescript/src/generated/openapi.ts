@@ -1491,7 +1491,7 @@ export interface components {
                 id: string;
                 first_name: string;
                 last_name: string;
-                email: string;
+                email: string | null;
             };
             /** @enum {string} */
             source: "direct" | "api" | "phone" | "email" | "walk_in" | "channel";
@@ -1797,7 +1797,8 @@ export interface components {
             livemode: boolean;
             first_name: string;
             last_name: string;
-            email: string;
+            /** @description null only for a walk-in booked without one, where the property allows it. */
+            email: string | null;
             phone: string | null;
             /**
              * Format: date-time
@@ -2105,6 +2106,8 @@ export interface components {
             check_out_time: string;
             /** @description Rooms in service (retired rooms are not counted). */
             room_count: number;
+            /** @description Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail. */
+            walk_ins_without_email: boolean;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -3047,6 +3050,7 @@ export interface operations {
                      *           "check_in_time": "15:00",
                      *           "check_out_time": "11:00",
                      *           "room_count": 0,
+                     *           "walk_ins_without_email": true,
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -3386,6 +3390,7 @@ export interface operations {
                      *       "check_in_time": "15:00",
                      *       "check_out_time": "11:00",
                      *       "room_count": 0,
+                     *       "walk_ins_without_email": true,
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -3826,6 +3831,7 @@ export interface operations {
                      *       "check_in_time": "15:00",
                      *       "check_out_time": "11:00",
                      *       "room_count": 0,
+                     *       "walk_ins_without_email": true,
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -4196,6 +4202,7 @@ export interface operations {
                      *       "check_in_time": "15:00",
                      *       "check_out_time": "11:00",
                      *       "room_count": 0,
+                     *       "walk_ins_without_email": true,
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -13148,6 +13155,10 @@ export interface operations {
     listReservations: {
         parameters: {
             query?: {
+                /** @description Any part of the guest's first or last name, e-mail or phone, or of the reservation's id; case- and accent-insensitive, every word must match. */
+                search?: string;
+                /** @description `created`: newest first, id breaking ties (the default). `check_in`: by arrival date, earliest first, id breaking ties. */
+                order?: "created" | "check_in";
                 status?: "confirmed" | "checked_in" | "checked_out" | "cancelled" | "no_show";
                 property_id?: string;
                 guest_id?: string;
@@ -13543,8 +13554,7 @@ export interface operations {
                  *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *       "guest": {
                  *         "first_name": "Ada",
-                 *         "last_name": "Lovelace",
-                 *         "email": "user@example.com"
+                 *         "last_name": "Lovelace"
                  *       },
                  *       "check_in": "2026-12-24",
                  *       "check_out": "2026-12-27",
@@ -13560,9 +13570,9 @@ export interface operations {
                         last_name: string;
                         /**
                          * Format: email
-                         * @description An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`), at most 254 characters, with at most 64 before the `@` and at most 63 in each part of the domain (RFC 5321).
+                         * @description Required, except for a walk-in (`source: walk_in`) at a property with `walk_ins_without_email`; without it the guest is matched by phone and last name.
                          */
-                        email: string;
+                        email?: string;
                         /** @example +1 212 555 0100 */
                         phone?: string | null;
                     };
@@ -17919,6 +17929,8 @@ export interface operations {
             query?: {
                 /** @description Exact e-mail, case-insensitive. */
                 email?: string;
+                /** @description Any part of a guest's first or last name, e-mail or phone, case- and accent-insensitive; every word must match. Words of digits match the phone's digits whatever its punctuation. */
+                search?: string;
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
