@@ -1,5 +1,8 @@
-import { boolean, date, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps, ts } from "./columns";
+
+/** A fee of a rate plan (server/rates/fees.ts): a fixed amount, a number of nights or a percentage. */
+export type PlanFee = { type: "fixed"; amount: number } | { type: "nights"; nights: number } | { type: "percent"; percent: number };
 
 export const ratePlans = pgTable(
   "rate_plans",
@@ -13,6 +16,9 @@ export const ratePlans = pgTable(
     refundable: boolean("refundable").notNull(),
     cancellationDeadlineHours: integer("cancellation_deadline_hours").notNull().default(24),
     active: boolean("active").notNull().default(true),
+    earlyDepartureFee: jsonb("early_departure_fee").$type<PlanFee>(),
+    noShowFee: jsonb("no_show_fee").$type<PlanFee>(),
+    lateCheckOutFee: jsonb("late_check_out_fee").$type<PlanFee>(),
     ...timestamps(),
   },
   (t) => [uniqueIndex("rate_plans_code_key").on(t.propertyId, t.code), index("rate_plans_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],

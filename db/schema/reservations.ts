@@ -41,6 +41,10 @@ export const reservations = pgTable(
   ],
 );
 
+/** Kinds of folio lines: room nights, extras staff add, and the rate plan's fees. */
+export const chargeKinds = ["room_night", "extra", "early_departure_fee", "no_show_fee", "late_check_out_fee"] as const;
+export type ChargeKind = (typeof chargeKinds)[number];
+
 export const folios = pgTable("folios", {
   id: text("id").primaryKey(),
   ...tenantColumns(),
@@ -58,7 +62,7 @@ export const folioCharges = pgTable(
     id: text("id").primaryKey(),
     ...tenantColumns(),
     folioId: text("folio_id").notNull(),
-    kind: text("kind", { enum: ["room_night", "extra"] }).notNull(),
+    kind: text("kind", { enum: chargeKinds }).notNull(),
     description: text("description").notNull(),
     /** The night a room charge is for; null for extras. */
     date: date("date"),

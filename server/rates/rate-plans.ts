@@ -67,6 +67,9 @@ export async function createRatePlan({ db, tenant, input }: Ctx & { input: RateP
         refundable: input.refundable,
         cancellationDeadlineHours: input.cancellation_deadline_hours,
         active: input.active,
+        earlyDepartureFee: input.early_departure_fee,
+        noShowFee: input.no_show_fee,
+        lateCheckOutFee: input.late_check_out_fee,
       })
       .returning();
     await emitEvent(tx, tenant, { type: "rate.updated", propertyId: row.propertyId, object: presentRatePlan(row) });
@@ -88,6 +91,9 @@ export async function updateRatePlan({ db, tenant, id, input }: Ctx & { id: stri
         refundable: input.refundable ?? plan.refundable,
         cancellationDeadlineHours: input.cancellation_deadline_hours ?? plan.cancellationDeadlineHours,
         active: input.active ?? plan.active,
+        earlyDepartureFee: input.early_departure_fee === undefined ? plan.earlyDepartureFee : input.early_departure_fee,
+        noShowFee: input.no_show_fee === undefined ? plan.noShowFee : input.no_show_fee,
+        lateCheckOutFee: input.late_check_out_fee === undefined ? plan.lateCheckOutFee : input.late_check_out_fee,
         updatedAt: new Date(),
       })
       .where(eq(ratePlans.id, plan.id))

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { weekdays } from "@/server/dates";
 import { date, idOf, timestamp } from "@/server/schemas";
+import { planFeeSchema } from "./fees";
 
 export const ratePlanSchema = z
   .object({
@@ -14,6 +15,9 @@ export const ratePlanSchema = z
     refundable: z.boolean(),
     cancellation_deadline_hours: z.number().int(),
     active: z.boolean(),
+    early_departure_fee: planFeeSchema.nullable().openapi({ description: "Charged when a guest leaves before the booked departure, on the nights given back; null: none." }),
+    no_show_fee: planFeeSchema.nullable().openapi({ description: "Charged for a no-show, on the nights booked, in place of them; null: the whole stay on a non-refundable plan, nothing on a refundable one." }),
+    late_check_out_fee: planFeeSchema.nullable().openapi({ description: "Charged for a late check-out on the departure day, on the stay's last night; null: none." }),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -30,6 +34,9 @@ export const ratePlanCreateSchema = z
     refundable: z.boolean().default(true),
     cancellation_deadline_hours: z.number().int().min(0).max(8760).default(24),
     active: z.boolean().default(true),
+    early_departure_fee: planFeeSchema.nullable().default(null),
+    no_show_fee: planFeeSchema.nullable().default(null),
+    late_check_out_fee: planFeeSchema.nullable().default(null),
   })
   .openapi("RatePlanCreate");
 
@@ -41,6 +48,9 @@ export const ratePlanUpdateSchema = z
     refundable: z.boolean().optional(),
     cancellation_deadline_hours: z.number().int().min(0).max(8760).optional(),
     active: z.boolean().optional(),
+    early_departure_fee: planFeeSchema.nullable().optional().openapi({ description: "null removes the fee." }),
+    no_show_fee: planFeeSchema.nullable().optional().openapi({ description: "null removes the fee." }),
+    late_check_out_fee: planFeeSchema.nullable().optional().openapi({ description: "null removes the fee." }),
   })
   .openapi("RatePlanUpdate");
 

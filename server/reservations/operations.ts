@@ -5,8 +5,10 @@ import { idParam } from "@/server/schemas";
 import { createReservation } from "./create-reservation";
 import { presentReservation } from "./present";
 import { getReservation, listReservations } from "./reservations";
+import { changeDeparture } from "./change-departure";
 import {
   cancelSchema,
+  changeDepartureSchema,
   checkInSchema,
   emptyActionSchema,
   reservationCreateSchema,
@@ -63,12 +65,24 @@ export const reservationOperations = [
   defineOperation({
     method: "post", path: "/reservations/{id}/check_out", operationId: "checkOutReservation", summary: "Check a reservation out", tag, scope: "reservations:write",
     params, body: emptyActionSchema, response: reservationSchema,
+    description:
+      "Requires scope `reservations:write`. The stay ends on the property's today: one left early is shortened first (as `change_departure` does, with the early-departure fee), one that stayed past its departure is extended to today. The folio must then be settled (409 `balance_outstanding`, and nothing changes); it closes and the room becomes dirty.",
     handler: async ({ ctx, params }) => presentReservation(await checkOutReservation({ ...ctx, id: params.id })),
+  }),
+  // POST /v1/reservations/{id}/change_departure: shorten or extend a stay in house
+  defineOperation({
+    method: "post", path: "/reservations/{id}/change_departure", operationId: "changeReservationDeparture", summary: "Change the departure of a stay in house", tag,
+    scope: "reservations:write", params, body: changeDepartureSchema, response: reservationSchema,
+    description:
+      "Requires scope `reservations:write`. For a checked-in reservation only. An earlier date is an early departure: the nights from it on go back on sale, their room charges leave the folio and the rate plan's `early_departure_fee` is posted as its own line (once per stay). A later date extends the stay: the new nights need a rate, no stop-sell and a departure not closed to departure (409 `restriction_violated`), and free rooms (409 `no_availability`); their charges are posted. `nights`, `nightly` and `total` follow. Emits `reservation.updated` and `inventory.updated`.",
+    handler: async ({ ctx, params, body }) => presentReservation(await changeDeparture({ ...ctx, id: params.id, checkOut: body.check_out })),
   }),
   // POST /v1/reservations/{id}/no_show: record a guest who never arrived
   defineOperation({
     method: "post", path: "/reservations/{id}/no_show", operationId: "noShowReservation", summary: "Mark a reservation as no-show", tag, scope: "reservations:write",
     params, body: emptyActionSchema, response: reservationSchema,
+    description:
+      "Requires scope `reservations:write`. Once the arrival night is over: from the property's night-audit hour after the arrival date (03:00 the next morning by default), or once an audit closed that day. The nights go back on sale; the room-night charges are replaced by the rate plan's `no_show_fee` (without one: the whole stay on a non-refundable plan, nothing on a refundable one).",
     handler: async ({ ctx, params }) => presentReservation(await noShowReservation({ ...ctx, id: params.id })),
   }),
   // GET /v1/reservations/{id}/folio: charges, payments, refunds and balance

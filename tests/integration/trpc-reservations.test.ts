@@ -138,10 +138,13 @@ describe("a front-desk day through tRPC", () => {
     expect(open).toMatchObject({ code: "CONFLICT", api: { code: "balance_outstanding" } });
     expect(open.message).toMatch(/outstanding balance/);
 
-    const paid = await front.payments.create({ reservation_id: created.id, payment_method: { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2040, cvc: "123" }, capture: true });
-    expect(paid).toMatchObject({ status: "succeeded", amount: { amount: 27_000 }, payment_method: { type: "card", last4: "4242" } });
+    // The guest leaves today, a night early: what is due is the arrival night and the minibar
+    // (12,900 + 1,200); the second night comes off the folio at check-out.
+    const paid = await front.payments.create({ reservation_id: created.id, amount: 14_100, payment_method: { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2040, cvc: "123" }, capture: true });
+    expect(paid).toMatchObject({ status: "succeeded", amount: { amount: 14_100 }, payment_method: { type: "card", last4: "4242" } });
     const out = await front.reservations.checkOut({ id: created.id });
-    expect(out.status).toBe("checked_out");
+    expect(out).toMatchObject({ status: "checked_out", check_out: d(1), nights: 1, total: { amount: 12_900 } });
+    expect((await front.folios.get({ reservation_id: created.id })).balance.amount).toBe(0);
     const [room] = await h.db.select().from(rooms).where(eq(rooms.id, std.roomIds[2]));
     expect(room).toMatchObject({ housekeepingStatus: "dirty", occupied: false });
     expect((await front.reservations.search({ property_id: hotel.propertyId, view: "departures" })).data.map((r) => r.id)).toContain(created.id);
@@ -155,7 +158,7 @@ describe("a front-desk day through tRPC", () => {
       "reservation.created",
     ]);
     expect(trail.data[0]).toMatchObject({ actor: { email: "front_desk@desk.example" }, before: { status: "checked_in" }, after: { status: "checked_out" } });
-    expect(trail.data[1]).toMatchObject({ before: { balance: "270.00 USD" }, after: { balance: "0.00 USD", payment: expect.stringContaining("visa •••• 4242") } });
+    expect(trail.data[1]).toMatchObject({ before: { balance: "270.00 USD" }, after: { balance: "129.00 USD", payment: expect.stringContaining("visa •••• 4242") } });
     expect(trail.data[2]).toMatchObject({ before: { balance: "258.00 USD" }, after: { balance: "270.00 USD", charge: expect.stringContaining("Minibar: 12.00 USD") } });
   });
 
@@ -250,7 +253,7 @@ describe("booking and modifying", () => {
     expect(again).toMatchObject({ code: "CONFLICT", message: "A cancelled reservation cannot become cancelled.", api: { code: "invalid_state_transition" } });
     const early = await front.reservations.create(booking(std, d(52), d(53), { first_name: "No", last_name: "Show", email: "noshow@example.com" }));
     const noShow = await failure(front.reservations.noShow({ id: early.id }));
-    expect(noShow.message).toContain("after the arrival date");
+    expect(noShow.message).toContain("once the arrival night");
     expect((await front.reservations.get({ id: early.id })).reservation.status).toBe("confirmed");
   });
 });

@@ -19,6 +19,7 @@ export const resourceTable = {
     cancel: "cancelReservation",
     checkIn: "checkInReservation",
     checkOut: "checkOutReservation",
+    changeDeparture: "changeReservationDeparture",
     noShow: "noShowReservation",
     retrieveFolio: "getReservationFolio",
   },

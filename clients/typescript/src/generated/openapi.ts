@@ -412,9 +412,29 @@ export interface paths {
         put?: never;
         /**
          * Check a reservation out
-         * @description Requires scope `reservations:write`.
+         * @description Requires scope `reservations:write`. The stay ends on the property's today: one left early is shortened first (as `change_departure` does, with the early-departure fee), one that stayed past its departure is extended to today. The folio must then be settled (409 `balance_outstanding`, and nothing changes); it closes and the room becomes dirty.
          */
         post: operations["checkOutReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reservations/{id}/change_departure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the departure of a stay in house
+         * @description Requires scope `reservations:write`. For a checked-in reservation only. An earlier date is an early departure: the nights from it on go back on sale, their room charges leave the folio and the rate plan's `early_departure_fee` is posted as its own line (once per stay). A later date extends the stay: the new nights need a rate, no stop-sell and a departure not closed to departure (409 `restriction_violated`), and free rooms (409 `no_availability`); their charges are posted. `nights`, `nightly` and `total` follow. Emits `reservation.updated` and `inventory.updated`.
+         */
+        post: operations["changeReservationDeparture"];
         delete?: never;
         options?: never;
         head?: never;
@@ -432,7 +452,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a reservation as no-show
-         * @description Requires scope `reservations:write`.
+         * @description Requires scope `reservations:write`. Once the arrival night is over: from the property's night-audit hour after the arrival date (03:00 the next morning by default), or once an audit closed that day. The nights go back on sale; the room-night charges are replaced by the rate plan's `no_show_fee` (without one: the whole stay on a non-refundable plan, nothing on a refundable one).
          */
         post: operations["noShowReservation"];
         delete?: never;
@@ -1241,6 +1261,9 @@ export interface components {
             refundable: boolean;
             cancellation_deadline_hours: number;
             active: boolean;
+            early_departure_fee: components["schemas"]["RatePlanFee"];
+            no_show_fee: components["schemas"]["RatePlanFee"] & unknown;
+            late_check_out_fee: components["schemas"]["RatePlanFee"] & unknown;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -1252,6 +1275,23 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description Charged when a guest leaves before the booked departure, on the nights given back; null: none. */
+        RatePlanFee: {
+            /** @enum {string} */
+            type: "fixed";
+            /** @description Minor units of the property's currency. */
+            amount: number;
+        } | {
+            /** @enum {string} */
+            type: "nights";
+            /** @description The rates of the first this many nights concerned. */
+            nights: number;
+        } | {
+            /** @enum {string} */
+            type: "percent";
+            /** @description Percent of the nights concerned, rounded to a minor unit. */
+            percent: number;
+        } | null;
         RateCalendar: {
             /** @enum {string} */
             object: "rate_calendar";
@@ -1536,8 +1576,11 @@ export interface components {
             livemode: boolean;
             /** @example fol_1a2B3c4D5e6F7g8H9i0J1k2L */
             folio_id: string;
-            /** @enum {string} */
-            kind: "room_night" | "extra";
+            /**
+             * @description `room_night` (posted per night of the stay), `extra` (added by staff), or a fee of the rate plan.
+             * @enum {string}
+             */
+            kind: "room_night" | "extra" | "early_departure_fee" | "no_show_fee" | "late_check_out_fee";
             description: string;
             date: string | null;
             amount: components["schemas"]["Money"];
@@ -3656,6 +3699,54 @@ export interface operations {
                     cancellation_deadline_hours?: number;
                     /** @default true */
                     active?: boolean;
+                    early_departure_fee?: ({
+                        /** @enum {string} */
+                        type: "fixed";
+                        /** @description Minor units of the property's currency. */
+                        amount: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "nights";
+                        /** @description The rates of the first this many nights concerned. */
+                        nights: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "percent";
+                        /** @description Percent of the nights concerned, rounded to a minor unit. */
+                        percent: number;
+                    } | null) & unknown;
+                    no_show_fee?: ({
+                        /** @enum {string} */
+                        type: "fixed";
+                        /** @description Minor units of the property's currency. */
+                        amount: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "nights";
+                        /** @description The rates of the first this many nights concerned. */
+                        nights: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "percent";
+                        /** @description Percent of the nights concerned, rounded to a minor unit. */
+                        percent: number;
+                    } | null) & unknown;
+                    late_check_out_fee?: ({
+                        /** @enum {string} */
+                        type: "fixed";
+                        /** @description Minor units of the property's currency. */
+                        amount: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "nights";
+                        /** @description The rates of the first this many nights concerned. */
+                        nights: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "percent";
+                        /** @description Percent of the nights concerned, rounded to a minor unit. */
+                        percent: number;
+                    } | null) & unknown;
                 };
             };
         };
@@ -3945,6 +4036,57 @@ export interface operations {
                     refundable?: boolean;
                     cancellation_deadline_hours?: number;
                     active?: boolean;
+                    /** @description null removes the fee. */
+                    early_departure_fee?: {
+                        /** @enum {string} */
+                        type: "fixed";
+                        /** @description Minor units of the property's currency. */
+                        amount: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "nights";
+                        /** @description The rates of the first this many nights concerned. */
+                        nights: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "percent";
+                        /** @description Percent of the nights concerned, rounded to a minor unit. */
+                        percent: number;
+                    } | null;
+                    /** @description null removes the fee. */
+                    no_show_fee?: {
+                        /** @enum {string} */
+                        type: "fixed";
+                        /** @description Minor units of the property's currency. */
+                        amount: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "nights";
+                        /** @description The rates of the first this many nights concerned. */
+                        nights: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "percent";
+                        /** @description Percent of the nights concerned, rounded to a minor unit. */
+                        percent: number;
+                    } | null;
+                    /** @description null removes the fee. */
+                    late_check_out_fee?: {
+                        /** @enum {string} */
+                        type: "fixed";
+                        /** @description Minor units of the property's currency. */
+                        amount: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "nights";
+                        /** @description The rates of the first this many nights concerned. */
+                        nights: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "percent";
+                        /** @description Percent of the nights concerned, rounded to a minor unit. */
+                        percent: number;
+                    } | null;
                 };
             };
         };
@@ -6051,6 +6193,156 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reservation"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`, `route_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `no_availability`, `invalid_state_transition`, `restriction_violated`, `balance_outstanding`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request too large: `request_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `outside_replay_window`, `amount_exceeds_refundable`, `url_not_allowed`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeReservationDeparture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The new departure date. Earlier than the booked one: an early departure (not before the property's today, nor before the arrival night is over). Later: an extension, priced at the rate plan's rates and sold like a booking's nights.
+                     * @example 2026-12-24
+                     */
+                    check_out: string;
+                };
             };
         };
         responses: {

@@ -33,6 +33,7 @@ export const operationTable = {
   cancelReservation: { method: "POST", path: "/reservations/{id}/cancel", pathParams: ["id"], list: false },
   checkInReservation: { method: "POST", path: "/reservations/{id}/check_in", pathParams: ["id"], list: false },
   checkOutReservation: { method: "POST", path: "/reservations/{id}/check_out", pathParams: ["id"], list: false },
+  changeReservationDeparture: { method: "POST", path: "/reservations/{id}/change_departure", pathParams: ["id"], list: false },
   noShowReservation: { method: "POST", path: "/reservations/{id}/no_show", pathParams: ["id"], list: false },
   getReservationFolio: { method: "GET", path: "/reservations/{id}/folio", pathParams: ["id"], list: false },
   createFolioCharge: { method: "POST", path: "/folios/{id}/charges", pathParams: ["id"], list: false },
