@@ -28,6 +28,7 @@ export const idPrefixes = {
   user: "usr",
   hold: "hold",
   audit: "aud",
+  nightAudit: "na",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

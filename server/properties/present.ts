@@ -1,4 +1,5 @@
 import { isoTime } from "@/server/dates";
+import { businessToday } from "./business-date";
 import type { PropertyWithRooms } from "./properties";
 
 export const presentProperty = (p: PropertyWithRooms) => ({
@@ -10,6 +11,8 @@ export const presentProperty = (p: PropertyWithRooms) => ({
   currency: p.currency,
   address: p.address,
   room_count: p.roomCount,
+  audit_hour: p.auditHour,
+  business_date: businessToday(p),
   created_at: isoTime(p.createdAt),
   updated_at: isoTime(p.updatedAt),
 });

@@ -9,6 +9,7 @@ import {
   housekeepingAssignments,
   inventoryHolds,
   inventoryNights,
+  nightAudits,
   properties,
   payments,
   ratePlans,
@@ -29,6 +30,7 @@ type TenantTable = PgTable & { accountId: PgColumn; livemode: PgColumn };
  * developer's own setup and history, and survive a reset.
  */
 export const sandboxDataTables: TenantTable[] = [
+  nightAudits,
   refunds,
   payments,
   housekeepingAssignments,

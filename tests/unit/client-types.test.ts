@@ -31,6 +31,7 @@ describe("@innkeep/node types", () => {
       | "housekeeping.status_changed"
       | "rate.updated"
       | "inventory.updated"
+      | "night_audit.completed"
     >();
     const typed = () =>
       // @ts-expect-error an unknown resource does not exist

@@ -43,6 +43,7 @@ export const resourceTable = {
     deleteAssignment: "deleteAssignment",
   },
   reports: { occupancy: "occupancyReport", revenue: "revenueReport", production: "productionReport" },
+  nightAudits: { list: "listNightAudits", retrieve: "getNightAudit" },
   events: { list: "listEvents", retrieve: "getEvent" },
   webhookEndpoints: {
     list: "listWebhookEndpoints",
@@ -59,7 +60,7 @@ export const resourceTable = {
     listDeliveries: "listWebhookDeliveries",
   },
   deliveries: { retrieve: "getWebhookDelivery" },
-  sandbox: { reset: "resetSandbox" },
+  sandbox: { reset: "resetSandbox", advanceDay: "advanceSandboxDay" },
 } as const satisfies Record<string, Record<string, OperationId>>;
 
 type Table = typeof resourceTable;

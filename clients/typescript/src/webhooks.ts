@@ -11,7 +11,7 @@ type Envelope<T extends string, O> = {
   data: { object: O };
 };
 
-/** A webhook event: the union over the 12 event types, each with its `data.object`. */
+/** A webhook event: the union over the event types (the specification's 12 and the night audit's), each with its `data.object`. */
 export type WebhookEvent =
   | Envelope<"reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out", Schemas["Reservation"]>
   | Envelope<"payment.succeeded" | "payment.failed", Schemas["Payment"]>
@@ -20,7 +20,8 @@ export type WebhookEvent =
   | Envelope<"housekeeping.status_changed", Schemas["Room"] & { previous_status: string }>
   | Envelope<"rate.updated", Schemas["RatePlan"] | (Schemas["RateCalendar"] & { room_type_id: string; days_of_week: number[] | null })>
   // The inventory range object: property, room type, `from`/`to` and the per-day counts.
-  | Envelope<"inventory.updated", Record<string, unknown>>;
+  | Envelope<"inventory.updated", Record<string, unknown>>
+  | Envelope<"night_audit.completed", Schemas["NightAudit"]>;
 
 export type WebhookEventType = WebhookEvent["type"];
 

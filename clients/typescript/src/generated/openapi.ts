@@ -833,6 +833,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/night_audits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List night audits
+         * @description Requires scope `reports:read`. The night audit closes each business day of a property at its audit hour (03:00 by default): no-shows with their fees, departures still in house, the day's flash report.
+         */
+        get: operations["listNightAudits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/night_audits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a night audit
+         * @description Requires scope `reports:read`. The night audit closes each business day of a property at its audit hour (03:00 by default): no-shows with their fees, departures still in house, the day's flash report.
+         */
+        get: operations["getNightAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -1105,6 +1145,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/advance_day": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the night audit and advance the sandbox a day
+         * @description Sandbox only, any scope. Runs the night audit of each sandbox property (or of `property_id`) at once: confirmed arrivals of the current business day that never arrived become no-shows with their rate plan's fee, departures still in house are flagged, the day's flash report is written and `night_audit.completed` is emitted; the property's business date (its "today" for bookings, check-in and check-out) moves a day forward.
+         */
+        post: operations["advanceSandboxDay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1149,6 +1209,14 @@ export interface components {
             currency: string;
             address: components["schemas"]["Address"];
             room_count: number;
+            /** @description Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on. */
+            audit_hour: number;
+            /**
+             * Format: date
+             * @description The property's "today": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it.
+             * @example 2026-12-24
+             */
+            business_date: string;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -1872,6 +1940,83 @@ export interface components {
                 cancellations: number;
             };
         };
+        NightAuditList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["NightAudit"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            prev_cursor: string | null;
+        };
+        NightAudit: {
+            /** @example na_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "night_audit";
+            livemode: boolean;
+            /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
+            property_id: string;
+            /**
+             * Format: date
+             * @description The business day the audit closed; the property's business date is then the next day.
+             * @example 2026-12-24
+             */
+            business_date: string;
+            /** @enum {string} */
+            trigger: "scheduled" | "manual" | "advance_day";
+            /** @description Reservations the audit marked as no-shows (fees posted). */
+            no_shows: string[];
+            /** @description Stays still checked in on or after their departure date, flagged for the desk. */
+            departures_in_house: string[];
+            flash: components["schemas"]["FlashReport"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+        };
+        FlashReport: {
+            /**
+             * Format: date
+             * @example 2026-12-24
+             */
+            business_date: string;
+            currency: string;
+            rooms_available: number;
+            rooms_sold: number;
+            /** @description 0–1 */
+            occupancy: number;
+            room_revenue: number;
+            adr: number;
+            revpar: number;
+            /** @description What the folios charged for the day: room nights of that night, fees of that date, extras added that day. */
+            revenue_by_kind: {
+                room_night: number;
+                extra: number;
+                early_departure_fee: number;
+                no_show_fee: number;
+                late_check_out_fee: number;
+            };
+            /** @description Payments captured that local day, by method; a method with none is absent. */
+            payments_by_method: {
+                card?: {
+                    amount: number;
+                    count: number;
+                };
+                cash?: {
+                    amount: number;
+                    count: number;
+                };
+                bank_transfer?: {
+                    amount: number;
+                    count: number;
+                };
+            };
+            payments: number;
+            refunds: number;
+            /** @description Reserved for the taxes of the day; null until taxes are computed. */
+            taxes: null;
+        };
         EventList: {
             /** @enum {string} */
             object: "list";
@@ -1886,7 +2031,7 @@ export interface components {
             /** @enum {string} */
             object: "event";
             /** @enum {string} */
-            type: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated";
+            type: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed";
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -2054,6 +2199,13 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             reset_at: string;
+        };
+        SandboxAdvanceDay: {
+            /** @enum {string} */
+            object: "sandbox_advance_day";
+            /** @enum {boolean} */
+            livemode: false;
+            audits: components["schemas"]["NightAudit"][];
         };
     };
     responses: never;
@@ -10307,10 +10459,292 @@ export interface operations {
             };
         };
     };
+    listNightAudits: {
+        parameters: {
+            query?: {
+                property_id?: string;
+                /** @description Items per page, 1–100. */
+                limit?: number;
+                /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NightAuditList"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`, `route_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `no_availability`, `invalid_state_transition`, `restriction_violated`, `balance_outstanding`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request too large: `request_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `outside_replay_window`, `amount_exceeds_refundable`, `url_not_allowed`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNightAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NightAudit"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`, `route_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `no_availability`, `invalid_state_transition`, `restriction_violated`, `balance_outstanding`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request too large: `request_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `outside_replay_window`, `amount_exceeds_refundable`, `url_not_allowed`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
-                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated";
+                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed";
                 /** @description Events created at or after this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
                 created_gte?: string;
                 /** @description Events created at or before this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
@@ -10753,13 +11187,13 @@ export interface operations {
                     url: string;
                     description?: string | null;
                     /**
-                     * @description `["*"]` for all 12 event types, or a list of types.
+                     * @description `["*"]` for every event type (the specification's 12 and `night_audit.completed`), or a list of types.
                      * @example [
                      *       "reservation.created",
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated")[];
+                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -11198,13 +11632,13 @@ export interface operations {
                     url?: string;
                     description?: string | null;
                     /**
-                     * @description `["*"]` for all 12 event types, or a list of types.
+                     * @description `["*"]` for every event type (the specification's 12 and `night_audit.completed`), or a list of types.
                      * @example [
                      *       "reservation.created",
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated")[];
+                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -11938,7 +12372,7 @@ export interface operations {
                     since: string;
                     /** Format: date-time */
                     until: string;
-                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated")[];
+                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed")[];
                 };
             };
         };
@@ -12216,7 +12650,7 @@ export interface operations {
             query?: {
                 status?: "queued" | "retry_scheduled" | "succeeded" | "failed";
                 event_id?: string;
-                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated";
+                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed";
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
@@ -12517,6 +12951,149 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxReset"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`, `route_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `no_availability`, `invalid_state_transition`, `restriction_violated`, `balance_outstanding`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request too large: `request_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `outside_replay_window`, `amount_exceeds_refundable`, `url_not_allowed`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    advanceSandboxDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    property_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxAdvanceDay"];
                 };
             };
             /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */

@@ -60,6 +60,8 @@ export const operationTable = {
   occupancyReport: { method: "GET", path: "/reports/occupancy", pathParams: [], list: false },
   revenueReport: { method: "GET", path: "/reports/revenue", pathParams: [], list: false },
   productionReport: { method: "GET", path: "/reports/production", pathParams: [], list: false },
+  listNightAudits: { method: "GET", path: "/night_audits", pathParams: [], list: true },
+  getNightAudit: { method: "GET", path: "/night_audits/{id}", pathParams: ["id"], list: false },
   listEvents: { method: "GET", path: "/events", pathParams: [], list: true },
   getEvent: { method: "GET", path: "/events/{id}", pathParams: ["id"], list: false },
   listWebhookEndpoints: { method: "GET", path: "/webhook_endpoints", pathParams: [], list: true },
@@ -76,4 +78,5 @@ export const operationTable = {
   listWebhookDeliveries: { method: "GET", path: "/webhook_endpoints/{id}/deliveries", pathParams: ["id"], list: true },
   getWebhookDelivery: { method: "GET", path: "/deliveries/{id}", pathParams: ["id"], list: false },
   resetSandbox: { method: "POST", path: "/sandbox/reset", pathParams: [], list: false },
+  advanceSandboxDay: { method: "POST", path: "/sandbox/advance_day", pathParams: [], list: false },
 } as const;
