@@ -29,6 +29,7 @@ export const idPrefixes = {
   hold: "hold",
   audit: "aud",
   nightAudit: "na",
+  roomMove: "rmv",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -194,6 +194,70 @@ function DepartureQuote({ preview, was }: { preview: DeparturePreview; was: Mone
 const balanceWords = (balance: Money) =>
   balance.amount > 0 ? `owes ${formatMoney(balance)}` : balance.amount < 0 ? `holds ${formatMoney({ ...balance, amount: -balance.amount })} to refund` : "is settled";
 
+/** Move the guest in house to another free, clean or inspected room of the type; the room left turns dirty. */
+function MoveRoomDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
+  const trpc = useTRPC();
+  const [open, setOpen] = useState(false);
+  const [roomId, setRoomId] = useState("");
+  const [reason, setReason] = useState("");
+  const ready = useQuery({ ...trpc.reservations.readyRooms.queryOptions({ id: desk.reservation.id }), enabled: open, staleTime: 0 });
+  const move = useMutation(
+    trpc.reservations.moveRoom.mutationOptions({
+      onSuccess: async () => {
+        toast.success(`Moved; room ${desk.room?.number ?? ""} is now dirty`);
+        setOpen(false);
+        await onDone();
+      },
+    }),
+  );
+  const chosen = roomId || ready.data?.[0]?.id || "";
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => (setOpen(o), setRoomId(""), setReason(""), move.reset())}
+      title="Move to another room"
+      description={`${desk.room_type.name}: free rooms that are clean or inspected. Room ${desk.room?.number ?? ""} will be marked dirty.`}
+      size="sm"
+      trigger={<Button variant="secondary">Move room</Button>}
+    >
+      <div className="space-y-3">
+        {ready.error ? (
+          <Alert>{callError(ready.error).message}</Alert>
+        ) : !ready.data ? (
+          <p className="text-sm text-stone-500">Loading rooms…</p>
+        ) : ready.data.length === 0 ? (
+          <Alert>No other room of this type is clean and free.</Alert>
+        ) : (
+          <Field label="New room" htmlFor="move-room">
+            <Select id="move-room" value={chosen} onChange={(e) => setRoomId(e.target.value)}>
+              {ready.data.map((room) => (
+                <option key={room.id} value={room.id}>
+                  Room {room.number}
+                  {room.floor !== null ? `, floor ${room.floor}` : ""} · {housekeepingLabels[room.housekeeping_status]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        )}
+        <Field label="Reason (optional)" htmlFor="move-reason">
+          <Input id="move-reason" value={reason} onChange={(e) => setReason(e.target.value)} />
+        </Field>
+        {move.error ? <Alert>{callError(move.error).message}</Alert> : null}
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Cancel
+            </Button>
+          </DialogClose>
+          <Button disabled={!chosen || move.isPending} onClick={() => move.mutate({ id: desk.reservation.id, room_id: chosen, ...(reason.trim() ? { reason: reason.trim() } : {}) })}>
+            {move.isPending ? "Moving…" : "Move guest"}
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
 /** Check in: the clerk picks one of the free clean or inspected rooms of the type. */
 function CheckInDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
   const trpc = useTRPC();
@@ -290,6 +354,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         {a.check_in.allowed ? <CheckInDialog desk={desk} onDone={onDone} /> : null}
         {a.check_out.allowed ? <Button onClick={open("checkout")}>Check out</Button> : null}
         {a.change_departure.allowed ? <DepartureDialog desk={desk} onDone={onDone} /> : null}
+        {a.move_room.allowed ? <MoveRoomDialog desk={desk} onDone={onDone} /> : null}
         {a.modify.allowed ? <ModifyDialog desk={desk} onDone={onDone} /> : null}
         {a.no_show.allowed ? (
           <Button variant="secondary" onClick={open("noshow")}>

@@ -80,3 +80,20 @@ FROM (
   WHERE r2."status" = 'checked_out' AND r2."checked_out_at" IS NOT NULL
 ) t
 WHERE t."id" = r."id" AND t."departed" < r."check_out";
+--> statement-breakpoint
+-- Every move of a guest in house from one room to another: the stay's room history.
+CREATE TABLE "room_moves" (
+	"id" text PRIMARY KEY NOT NULL,
+	"account_id" text NOT NULL,
+	"livemode" boolean NOT NULL,
+	"property_id" text NOT NULL,
+	"reservation_id" text NOT NULL,
+	"from_room_id" text NOT NULL,
+	"to_room_id" text NOT NULL,
+	"reason" text,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "room_moves_reservation_idx" ON "room_moves" USING btree ("reservation_id","created_at");
+--> statement-breakpoint
+CREATE INDEX "room_moves_list_idx" ON "room_moves" USING btree ("account_id","livemode","created_at","id");

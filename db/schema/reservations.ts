@@ -71,3 +71,19 @@ export const folioCharges = pgTable(
   },
   (t) => [index("folio_charges_folio_idx").on(t.folioId)],
 );
+
+/** A guest in house moved from one room to another (the stay's room history). */
+export const roomMoves = pgTable(
+  "room_moves",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    propertyId: text("property_id").notNull(),
+    reservationId: text("reservation_id").notNull(),
+    fromRoomId: text("from_room_id").notNull(),
+    toRoomId: text("to_room_id").notNull(),
+    reason: text("reason"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("room_moves_reservation_idx").on(t.reservationId, t.createdAt), index("room_moves_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],
+);

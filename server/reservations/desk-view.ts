@@ -56,6 +56,7 @@ export async function getReservationDesk({ db, tenant, id, now = new Date() }: C
       cancel: state("cancelled"),
       check_in: checkIn,
       check_out: state("checked_out"),
+      move_room: r.status === "checked_in" ? allow : refuse(`Only a guest in house can change rooms; this reservation is ${status}.`),
       change_departure: r.status === "checked_in" ? allow : refuse(`Only a stay in house can leave early or be extended; this one is ${status}.`),
       no_show: noShow,
     },

@@ -103,3 +103,23 @@ export const changeDepartureSchema = z
 export type ReservationCreate = z.output<typeof reservationCreateSchema>;
 export type ReservationUpdate = z.output<typeof reservationUpdateSchema>;
 export type ReservationFilters = z.output<typeof reservationListQuery>;
+
+export const moveRoomSchema = z
+  .strictObject({
+    room_id: z.string().min(1).openapi({ description: "A free, clean or inspected room of the stay's room type." }),
+    reason: z.string().trim().min(1).max(500).optional(),
+  })
+  .openapi("ReservationMoveRoom");
+
+export const roomMoveSchema = z
+  .object({
+    id: idOf("rmv"),
+    object: z.literal("room_move"),
+    livemode: z.boolean(),
+    reservation_id: idOf("res"),
+    from_room_id: idOf("room"),
+    to_room_id: idOf("room"),
+    reason: z.string().nullable(),
+    created_at: timestamp,
+  })
+  .openapi("RoomMove");

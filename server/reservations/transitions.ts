@@ -151,20 +151,21 @@ export const checkOutReservation = (args: Ctx & { id: string }) =>
       );
     }
     await closeFolio(tx, r.folioId);
-    const events: Parameters<typeof emitEvents>[2] = [...moved.events];
-    if (r.roomId) {
-      const [before] = await tx.select().from(rooms).where(eq(rooms.id, r.roomId)).for("update");
-      const [after] = await tx
-        .update(rooms)
-        .set({ occupied: false, housekeepingStatus: before.housekeepingStatus === "out-of-order" ? "out-of-order" : "dirty", updatedAt: new Date() })
-        .where(eq(rooms.id, r.roomId))
-        .returning();
-      if (after.housekeepingStatus !== before.housekeepingStatus) {
-        events.push({ type: "housekeeping.status_changed", propertyId: r.propertyId, object: { ...presentRoom(after), previous_status: before.housekeepingStatus } });
-      }
-    }
+    const events = [...moved.events, ...(r.roomId ? await vacateRoom(tx, r.roomId, r.propertyId) : [])];
     return { changes: { ...moved.changes, checkedOutAt: new Date() }, events };
   })(args);
+
+/** A room the guest leaves (check-out, a move): vacated and dirty (out of order stays so); its housekeeping event. */
+export async function vacateRoom(tx: Tx, roomId: string, propertyId: string): Promise<Parameters<typeof emitEvents>[2]> {
+  const [before] = await tx.select().from(rooms).where(eq(rooms.id, roomId)).for("update");
+  const [after] = await tx
+    .update(rooms)
+    .set({ occupied: false, housekeepingStatus: before.housekeepingStatus === "out-of-order" ? "out-of-order" : "dirty", updatedAt: new Date() })
+    .where(eq(rooms.id, roomId))
+    .returning();
+  if (after.housekeepingStatus === before.housekeepingStatus) return [];
+  return [{ type: "housekeeping.status_changed", propertyId, object: { ...presentRoom(after), previous_status: before.housekeepingStatus } }];
+}
 
 /**
  * Marks a guest who never arrived, once the arrival night is over (its audit hour, or an audit

@@ -10,6 +10,7 @@ import {
   inventoryHolds,
   inventoryNights,
   nightAudits,
+  roomMoves,
   properties,
   payments,
   ratePlans,
@@ -31,6 +32,7 @@ type TenantTable = PgTable & { accountId: PgColumn; livemode: PgColumn };
  */
 export const sandboxDataTables: TenantTable[] = [
   nightAudits,
+  roomMoves,
   refunds,
   payments,
   housekeepingAssignments,

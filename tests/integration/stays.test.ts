@@ -281,3 +281,48 @@ async function footprint(hotel: Hotel) {
     events: await digest(sql`select count(*)::text as d from events e where e.property_id = ${hotel.propertyId}`),
   };
 }
+
+describe("in house: room moves and late check-out", () => {
+  it("moves a guest to another ready room: the old one turns dirty, the history is kept; anything else changes nothing", async () => {
+    const hotel = await hotelWith(3);
+    const [first, second, third] = hotel.type.roomIds;
+    const r = ok(await book(hotel, hotel.today, addDays(hotel.today, 2)), 201);
+    ok(await act(r.id, "check_in", { room_id: first }));
+    const before = await footprint(hotel);
+    await h.db.execute(sql`update rooms set housekeeping_status = 'dirty' where id = ${third}`);
+    const dirtyBefore = await footprint(hotel);
+    expectError(await act(r.id, "move_room", { room_id: first }), 422, "parameter_invalid", "room_id"); // already there
+    expectError(await act(r.id, "move_room", { room_id: third }), 422, "parameter_invalid", "room_id"); // dirty
+    expectError(await act(r.id, "move_room", { room_id: "room_nope" }), 404, "resource_missing", "room_id");
+    expectError(await act(r.id, "move_room", {}), 422, "parameter_missing", "room_id");
+    expectError(await act(r.id, "move_room", { room_id: second, floor: 2 }), 422, "parameter_unknown", "floor");
+    expect(await footprint(hotel)).toEqual(dirtyBefore);
+    expect(before.reservations).toEqual(dirtyBefore.reservations);
+
+    const moved = ok(await act(r.id, "move_room", { room_id: second, reason: "Noisy air conditioning" }));
+    expect(moved).toMatchObject({ status: "checked_in", room_id: second });
+    expect(ok(await h.get(`/v1/rooms/${first}`, caller))).toMatchObject({ occupied: false, housekeeping_status: "dirty" });
+    expect(ok(await h.get(`/v1/rooms/${second}`, caller))).toMatchObject({ occupied: true, housekeeping_status: "clean" });
+    const history = ok(await h.get(`/v1/reservations/${r.id}/room_moves`, caller));
+    expect(history.data).toMatchObject([{ object: "room_move", reservation_id: r.id, from_room_id: first, to_room_id: second, reason: "Noisy air conditioning" }]);
+    // The folio and the nights are untouched by a move.
+    await assertAgreement(hotel, r.id, { checkOut: addDays(hotel.today, 2), nights: [hotel.today, addDays(hotel.today, 1)], roomCharges: 20_000, fees: {}, sold: [1, 1], from: hotel.today, to: addDays(hotel.today, 2), rooms: 3 });
+    // A confirmed stay has no room to move from.
+    const later = ok(await book(hotel, addDays(hotel.today, 1), addDays(hotel.today, 2), "grace@example.com"), 201);
+    expectError(await act(later.id, "move_room", { room_id: first }), 409, "invalid_state_transition");
+  });
+
+  it("grants a late check-out on the departure day with the plan's fee, once", async () => {
+    const hotel = await hotelWith(1, { late_check_out_fee: { type: "percent", percent: 50 } });
+    const T = hotel.today;
+    const r = ok(await book(hotel, T, addDays(T, 2)), 201);
+    ok(await act(r.id, "check_in"));
+    expectError(await act(r.id, "late_check_out"), 409, "invalid_state_transition"); // not the departure day
+    await setBusinessDate(hotel, addDays(T, 2));
+    ok(await act(r.id, "late_check_out"));
+    expectError(await act(r.id, "late_check_out"), 409, "invalid_state_transition");
+    // 50 % of the last night (10,000) = 5,000.
+    expect(Object.fromEntries((await folioOf(r.id)).charges.filter((c: { kind: string }) => c.kind.endsWith("_fee")).map((c: { kind: string; amount: { amount: number } }) => [c.kind, c.amount.amount]))).toEqual({ late_check_out_fee: 5_000 });
+    expectError(await act(r.id, "late_check_out", { late: true }), 422, "parameter_unknown", "late");
+  });
+});

@@ -6,10 +6,11 @@ import { listRatePlans } from "@/server/rates/rate-plans";
 import { createReservation } from "@/server/reservations/create-reservation";
 import { changeDeparture, previewDeparture } from "@/server/reservations/change-departure";
 import { getReservationDesk } from "@/server/reservations/desk-view";
+import { moveRoom } from "@/server/reservations/in-house";
 import { presentReservation, type ReservationWithGuest } from "@/server/reservations/present";
 import { listReadyRooms } from "@/server/reservations/ready-rooms";
 import { getReservation } from "@/server/reservations/reservations";
-import { cancelSchema, changeDepartureSchema, checkInSchema, reservationCreateSchema, reservationUpdateSchema } from "@/server/reservations/schemas";
+import { cancelSchema, changeDepartureSchema, checkInSchema, moveRoomSchema, reservationCreateSchema, reservationUpdateSchema } from "@/server/reservations/schemas";
 import { presentReservationRow, reservationSearchQuery, searchReservations } from "@/server/reservations/search-reservations";
 import { cancelReservation, checkInReservation, checkOutReservation, noShowReservation } from "@/server/reservations/transitions";
 import { previewReservationUpdate, updateReservation } from "@/server/reservations/update-reservation";
@@ -90,6 +91,9 @@ export const reservationsRouter = router({
   changeDeparture: reservationProcedure
     .input(changeDepartureSchema.extend({ id }))
     .mutation(({ ctx, input }) => recorded(ctx, "reservation.departure_changed", input.id, () => changeDeparture({ db: ctx.db, tenant: ctx.tenant, id: input.id, checkOut: input.check_out }))),
+  moveRoom: reservationProcedure
+    .input(moveRoomSchema.extend({ id }))
+    .mutation(({ ctx, input }) => recorded(ctx, "reservation.room_moved", input.id, () => moveRoom({ db: ctx.db, tenant: ctx.tenant, id: input.id, roomId: input.room_id, reason: input.reason }))),
   noShow: reservationProcedure
     .input(z.strictObject({ id }))
     .mutation(({ ctx, input }) => recorded(ctx, "reservation.no_show", input.id, () => noShowReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),

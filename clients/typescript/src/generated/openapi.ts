@@ -441,6 +441,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reservations/{id}/move_room": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a guest in house to another room
+         * @description Requires scope `reservations:write`. For a checked-in reservation: the new room must be of the stay's room type, free, and clean or inspected (422 `parameter_invalid`, param `room_id`). The room left becomes dirty and free; the move is kept in the stay's room history (`GET /v1/reservations/{id}/room_moves`). Emits `reservation.updated` and `housekeeping.status_changed`.
+         */
+        post: operations["moveReservationRoom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reservations/{id}/room_moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a stay's room moves
+         * @description Requires scope `reservations:read`. Every move of the stay, newest first.
+         */
+        get: operations["listReservationRoomMoves"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reservations/{id}/late_check_out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant a late check-out
+         * @description Requires scope `reservations:write`. For a guest in house on the departure day: posts the rate plan's `late_check_out_fee` (on the stay's last night) as its own folio line, once per stay (409 `invalid_state_transition` on another day or a second time). Emits `reservation.updated`.
+         */
+        post: operations["grantReservationLateCheckOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reservations/{id}/no_show": {
         parameters: {
             query?: never;
@@ -1605,6 +1665,33 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             updated_at: string;
+        };
+        RoomMoveList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["RoomMove"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            prev_cursor: string | null;
+        };
+        RoomMove: {
+            /** @example rmv_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "room_move";
+            livemode: boolean;
+            /** @example res_1a2B3c4D5e6F7g8H9i0J1k2L */
+            reservation_id: string;
+            /** @example room_1a2B3c4D5e6F7g8H9i0J1k2L */
+            from_room_id: string;
+            /** @example room_1a2B3c4D5e6F7g8H9i0J1k2L */
+            to_room_id: string;
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
         };
         Folio: {
             /** @example fol_1a2B3c4D5e6F7g8H9i0J1k2L */
@@ -6495,6 +6582,440 @@ export interface operations {
                      */
                     check_out: string;
                 };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reservation"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`, `route_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `no_availability`, `invalid_state_transition`, `restriction_violated`, `balance_outstanding`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request too large: `request_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `outside_replay_window`, `amount_exceeds_refundable`, `url_not_allowed`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moveReservationRoom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A free, clean or inspected room of the stay's room type. */
+                    room_id: string;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reservation"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`, `route_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `no_availability`, `invalid_state_transition`, `restriction_violated`, `balance_outstanding`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request too large: `request_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `outside_replay_window`, `amount_exceeds_refundable`, `url_not_allowed`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReservationRoomMoves: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1–100. */
+                limit?: number;
+                /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomMoveList"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`, `route_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: `method_not_allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: `no_availability`, `invalid_state_transition`, `restriction_violated`, `balance_outstanding`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request too large: `request_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `outside_replay_window`, `amount_exceeds_refundable`, `url_not_allowed`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    grantReservationLateCheckOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
             };
         };
         responses: {
