@@ -405,7 +405,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
             ) : null}
             {owing ? (
               <p data-testid="checkout-balance">
-                The balance {moved ? "after that" : ""} is {formatMoney(due!)}. Check-out is refused until the folio is settled: {due!.amount > 0 ? "take a payment" : "refund the overpayment"} first. Confirm only to try anyway.
+                The balance{moved ? " after that" : ""} is {formatMoney(due!)}. Check-out is refused until the folio is settled: {due!.amount > 0 ? "take a payment" : "refund the overpayment"} first. Confirm only to try anyway.
               </p>
             ) : (
               <p>The folio closes and room {desk.room?.number ?? ""} is marked dirty for housekeeping.</p>
