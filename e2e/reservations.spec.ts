@@ -135,6 +135,40 @@ test("a front-desk day: book a walk-in, check in to a clean room, charge, pay by
   await housekeeper.close();
 });
 
+test("an early check-out shows the shortened stay and what is then owed before confirming, and the folio follows", async ({ page, request }) => {
+  test.setTimeout(60_000);
+  const t = await roomType(request, 1);
+  const r = await v1(request, "POST", "/reservations", {
+    property_id: t.propertyId, room_type_id: t.typeId, rate_plan_id: t.planId, check_in: todayAt(0), check_out: todayAt(2), adults: 1,
+    guest: { first_name: "Early", last_name: "Leaver", email: uniqueEmail("early") },
+  });
+  await v1(request, "POST", `/reservations/${r.id}/check_in`, { room_id: t.roomIds[0] });
+  await deskInSandbox(page);
+  await page.goto(`/reservations/${r.id}`);
+  await expect(page.getByTestId("folio-balance")).toHaveText("$200.00");
+
+  // Leaving today: the arrival night stays, the second goes; $100.00 is what is owed.
+  await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog.getByTestId("checkout-departure")).toContainText("Leaving early");
+  await expect(dialog.getByTestId("checkout-departure")).toContainText("1 night");
+  await expect(dialog.getByTestId("checkout-balance")).toContainText("$100.00");
+  await snap(page, "reservation-early-check-out");
+  await dialog.getByRole("button", { name: "Take payment of $100.00" }).click();
+  const pay = page.getByRole("dialog", { name: "Take a payment" });
+  await expect(pay.getByLabel(/Amount/)).toHaveValue("100.00");
+  await pay.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await pay.getByLabel("CVC").fill("123");
+  await pay.getByRole("button", { name: "Take payment" }).click();
+  await expect(page.getByTestId("folio-balance")).toHaveText("$100.00");
+
+  await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Check out" }).click();
+  await expect(page.getByText("Checked out", { exact: true }).first()).toBeVisible();
+  await expect(page.getByTestId("folio-balance")).toHaveText("$0.00");
+  expect(await v1(request, "GET", `/reservations/${r.id}`)).toMatchObject({ status: "checked_out", check_out: todayAt(1), nights: 1, total: { amount: 10_000 } });
+});
+
 test("a declined card shows the decline and changes nothing", async ({ page, request }) => {
   const t = await roomType(request, 1);
   const r = await book(request, t, "Declan");

@@ -28,6 +28,8 @@ export const idPrefixes = {
   user: "usr",
   hold: "hold",
   audit: "aud",
+  nightAudit: "na",
+  roomMove: "rmv",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -22,3 +22,26 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
     }
   }
 }
+
+/** Carries a rolled-back transaction's result out of it. */
+class RolledBack<T> extends Error {
+  constructor(readonly result: T) {
+    super("rolled back");
+  }
+}
+
+/**
+ * Runs `work` in a transaction that is then rolled back, and answers what it returned: a
+ * preview that applies every rule of the real change, and refuses exactly what it would refuse.
+ */
+export async function rolledBack<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    await db.transaction(async (tx) => {
+      throw new RolledBack(await work(tx));
+    });
+  } catch (error) {
+    if (error instanceof RolledBack) return error.result as T;
+    throw error;
+  }
+  throw new Error("unreachable: the transaction always rolls back");
+}

@@ -98,13 +98,14 @@ export function HeaderList({ headers, label }: { headers: Record<string, string>
   );
 }
 
-/** The 12 event types by resource, for selectors and filters. */
+/** The event types by resource (the specification's 12 and the night audit's), for selectors and filters. */
 export const eventGroups: { resource: string; types: string[] }[] = [
   { resource: "Reservations", types: ["reservation.created", "reservation.updated", "reservation.cancelled", "reservation.checked_in", "reservation.checked_out"] },
   { resource: "Payments", types: ["payment.succeeded", "payment.failed", "payment.refunded"] },
   { resource: "Guests", types: ["guest.created"] },
   { resource: "Housekeeping", types: ["housekeeping.status_changed"] },
   { resource: "Rates and inventory", types: ["rate.updated", "inventory.updated"] },
+  { resource: "Night audit", types: ["night_audit.completed"] },
 ];
 export const allEventTypes = eventGroups.flatMap((g) => g.types);
 

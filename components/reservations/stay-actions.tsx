@@ -125,6 +125,140 @@ function ModifyDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
   );
 }
 
+/** Leave early or extend a stay in house: priced first (nights, total, fee, balance), applied on confirmation. */
+function DepartureDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
+  const trpc = useTRPC();
+  const r = desk.reservation;
+  const [open, setOpen] = useState(false);
+  const [date, setDate] = useState(r.check_out);
+  const [asked, setAsked] = useState<string | null>(null);
+  const preview = useQuery({ ...trpc.reservations.previewDeparture.queryOptions({ id: r.id, check_out: asked ?? r.check_out }), enabled: open && asked !== null, retry: false, staleTime: 0 });
+  const change = useMutation(
+    trpc.reservations.changeDeparture.mutationOptions({
+      onSuccess: async () => {
+        toast.success("Departure changed");
+        setOpen(false);
+        await onDone();
+      },
+    }),
+  );
+  const matches = asked === date && preview.data;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => (setOpen(o), setDate(r.check_out), setAsked(null), change.reset())}
+      title="Change the departure"
+      description="An earlier date gives the nights back and posts the rate plan's early-departure fee; a later one sells and charges the extra nights."
+      size="sm"
+      trigger={<Button variant="secondary">Change departure</Button>}
+    >
+      <div className="space-y-3">
+        <Field label="New check-out" htmlFor="departure-date">
+          <Input id="departure-date" type="date" value={date} min={desk.property.today} onChange={(e) => (setDate(e.target.value), setAsked(null))} />
+        </Field>
+        {asked && preview.error ? <Alert>{callError(preview.error).message}</Alert> : null}
+        {change.error ? <Alert>{callError(change.error).message}</Alert> : null}
+        {matches ? <DepartureQuote preview={preview.data!} was={r.total} /> : null}
+        <div className="flex flex-wrap justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Cancel
+            </Button>
+          </DialogClose>
+          {matches ? (
+            <Button disabled={change.isPending} onClick={() => change.mutate({ id: r.id, check_out: date })}>
+              {change.isPending ? "Saving…" : "Confirm new departure"}
+            </Button>
+          ) : (
+            <Button disabled={date === r.check_out || (asked !== null && preview.isFetching)} onClick={() => setAsked(date)}>
+              {asked !== null && preview.isFetching ? "Pricing…" : "Price it"}
+            </Button>
+          )}
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+type DeparturePreview = inferRouterOutputs<AppRouter>["reservations"]["previewDeparture"];
+
+/** The stay a departure gives, in words: the new end, its total, the fee and what the folio then owes. */
+function DepartureQuote({ preview, was }: { preview: DeparturePreview; was: Money }) {
+  return (
+    <p className="rounded-md bg-teal-50 px-3 py-2 text-sm text-teal-900" role="status" data-testid="departure-quote">
+      The stay ends on {formatDate(preview.check_out)}, {nightsLabel(preview.nights)}, room total <strong>{formatMoney(preview.total)}</strong> (was {formatMoney(was)})
+      {preview.fee.amount ? <>, plus an early-departure fee of {formatMoney(preview.fee)}</> : null}. The folio then {balanceWords(preview.balance)}.
+    </p>
+  );
+}
+
+const balanceWords = (balance: Money) =>
+  balance.amount > 0 ? `owes ${formatMoney(balance)}` : balance.amount < 0 ? `holds ${formatMoney({ ...balance, amount: -balance.amount })} to refund` : "is settled";
+
+/** Move the guest in house to another free, clean or inspected room of the type; the room left turns dirty. */
+function MoveRoomDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
+  const trpc = useTRPC();
+  const [open, setOpen] = useState(false);
+  const [roomId, setRoomId] = useState("");
+  const [reason, setReason] = useState("");
+  const ready = useQuery({ ...trpc.reservations.readyRooms.queryOptions({ id: desk.reservation.id }), enabled: open, staleTime: 0 });
+  const move = useMutation(
+    trpc.reservations.moveRoom.mutationOptions({
+      onSuccess: async () => {
+        toast.success(`Moved; room ${desk.room?.number ?? ""} is now dirty`);
+        setOpen(false);
+        await onDone();
+      },
+    }),
+  );
+  const chosen = roomId || ready.data?.[0]?.id || "";
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => (setOpen(o), setRoomId(""), setReason(""), move.reset())}
+      title="Move to another room"
+      description={`${desk.room_type.name}: free rooms that are clean or inspected. Room ${desk.room?.number ?? ""} will be marked dirty.`}
+      size="sm"
+      trigger={<Button variant="secondary">Move room</Button>}
+    >
+      <div className="space-y-3">
+        {ready.error ? (
+          <Alert>{callError(ready.error).message}</Alert>
+        ) : !ready.data ? (
+          <p className="text-sm text-stone-500">Loading rooms…</p>
+        ) : ready.data.length === 0 ? (
+          <Alert>No other room of this type is clean and free.</Alert>
+        ) : (
+          <Field label="New room" htmlFor="move-room">
+            <Select id="move-room" value={chosen} onChange={(e) => setRoomId(e.target.value)}>
+              {ready.data.map((room) => (
+                <option key={room.id} value={room.id}>
+                  Room {room.number}
+                  {room.floor !== null ? `, floor ${room.floor}` : ""} · {housekeepingLabels[room.housekeeping_status]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        )}
+        <Field label="Reason (optional)" htmlFor="move-reason">
+          <Input id="move-reason" value={reason} onChange={(e) => setReason(e.target.value)} />
+        </Field>
+        {move.error ? <Alert>{callError(move.error).message}</Alert> : null}
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Cancel
+            </Button>
+          </DialogClose>
+          <Button disabled={!chosen || move.isPending} onClick={() => move.mutate({ id: desk.reservation.id, room_id: chosen, ...(reason.trim() ? { reason: reason.trim() } : {}) })}>
+            {move.isPending ? "Moving…" : "Move guest"}
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
 /** Check in: the clerk picks one of the free clean or inspected rooms of the type. */
 function CheckInDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
   const trpc = useTRPC();
@@ -199,13 +333,17 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
   const cancel = useMutation(trpc.reservations.cancel.mutationOptions({ onSuccess: () => done("Reservation cancelled") }));
   const checkOut = useMutation(trpc.reservations.checkOut.mutationOptions({ onSuccess: () => done("Checked out; the room is now dirty") }));
   const noShow = useMutation(trpc.reservations.noShow.mutationOptions({ onSuccess: () => done("Recorded as a no-show") }));
+  // What checking out now gives the stay (shortened when leaving early, longer when staying on): shown before confirming.
+  const departure = useQuery({ ...trpc.reservations.previewDeparture.queryOptions({ id: r.id }), enabled: dialog === "checkout" || dialog === "pay", retry: false, staleTime: 0 });
   const open = (which: typeof dialog) => () => {
     cancel.reset();
     checkOut.reset();
     noShow.reset();
     setDialog(which);
   };
-  const owing = balance && balance.amount !== 0;
+  const moved = departure.data && departure.data.check_out !== r.check_out ? departure.data : null;
+  const due = moved ? moved.balance : balance;
+  const owing = due && due.amount !== 0;
   const plan = desk.rate_plan;
   const policy = !plan.refundable
     ? `${plan.name} is non-refundable: the room charges stay on the folio as the cancellation charge.`
@@ -219,6 +357,8 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
       <div className="flex flex-wrap gap-2" role="group" aria-label="Reservation actions">
         {a.check_in.allowed ? <CheckInDialog desk={desk} onDone={onDone} /> : null}
         {a.check_out.allowed ? <Button onClick={open("checkout")}>Check out</Button> : null}
+        {a.change_departure.allowed ? <DepartureDialog desk={desk} onDone={onDone} /> : null}
+        {a.move_room.allowed ? <MoveRoomDialog desk={desk} onDone={onDone} /> : null}
         {a.modify.allowed ? <ModifyDialog desk={desk} onDone={onDone} /> : null}
         {a.no_show.allowed ? (
           <Button variant="secondary" onClick={open("noshow")}>
@@ -260,22 +400,30 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         onOpenChange={(o) => setDialog(o ? "checkout" : null)}
         title={owing ? "The folio is not settled" : "Check out?"}
         description={
-          owing ? (
-            <p data-testid="checkout-balance">
-              The balance is {formatMoney(balance!)}. Check-out is refused until the folio is settled: {balance!.amount > 0 ? "take a payment" : "refund the overpayment"} first. Confirm only to try anyway.
-            </p>
-          ) : (
-            <p>The folio closes and room {desk.room?.number ?? ""} is marked dirty for housekeeping.</p>
-          )
+          <>
+            {moved ? (
+              <p className="mb-2" data-testid="checkout-departure">
+                {moved.check_out < r.check_out ? "Leaving early" : "Staying past the booked departure"}: the stay ends on {formatDate(moved.check_out)}, {nightsLabel(moved.nights)}, room total{" "}
+                <strong>{formatMoney(moved.total)}</strong> (was {formatMoney(r.total)}){moved.fee.amount ? <>, plus an early-departure fee of {formatMoney(moved.fee)}</> : null}.
+              </p>
+            ) : null}
+            {owing ? (
+              <p data-testid="checkout-balance">
+                The balance{moved ? " after that" : ""} is {formatMoney(due!)}. Check-out is refused until the folio is settled: {due!.amount > 0 ? "take a payment" : "refund the overpayment"} first. Confirm only to try anyway.
+              </p>
+            ) : (
+              <p>The folio closes and room {desk.room?.number ?? ""} is marked dirty for housekeeping.</p>
+            )}
+          </>
         }
         confirmLabel={owing ? "Try check-out anyway" : "Check out"}
         pending={checkOut.isPending}
         error={checkOut.error ? callError(checkOut.error).message : null}
         onConfirm={() => checkOut.mutate({ id: r.id })}
       >
-        {owing && balance!.amount > 0 ? (
+        {owing && due!.amount > 0 ? (
           <Button variant="secondary" onClick={() => setDialog("pay")}>
-            Take payment of {formatMoney(balance!)}
+            Take payment of {formatMoney(due!)}
           </Button>
         ) : null}
       </ConfirmDialog>
@@ -284,7 +432,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         open={dialog === "noshow"}
         onOpenChange={(o) => setDialog(o ? "noshow" : null)}
         title="Record a no-show?"
-        description={<p>The guest never arrived. The nights go back on sale; the folio keeps its charges.</p>}
+        description={<p>The guest never arrived. The nights go back on sale, and the room charges are replaced by the rate plan&apos;s no-show fee.</p>}
         confirmLabel="Record no-show"
         danger
         pending={noShow.isPending}
@@ -292,7 +440,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         onConfirm={() => noShow.mutate({ id: r.id })}
       />
 
-      {balance && dialog === "pay" ? <PaymentDialog reservationId={r.id} balance={balance} livemode={r.livemode} onDone={onDone} open={dialog === "pay"} onOpenChange={(o) => setDialog(o ? "pay" : null)} /> : null}
+      {due && dialog === "pay" ? <PaymentDialog reservationId={r.id} balance={due} livemode={r.livemode} onDone={onDone} open={dialog === "pay"} onOpenChange={(o) => setDialog(o ? "pay" : null)} /> : null}
     </div>
   );
 }

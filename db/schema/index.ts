@@ -13,3 +13,4 @@ export * from "./webhooks";
 export * from "./audit";
 export * from "./oauth";
 export * from "./reports";
+export * from "./night-audits";

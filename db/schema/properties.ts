@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps } from "./columns";
 
 export type Address = { line1?: string; line2?: string; city?: string; region?: string; postal_code?: string; country?: string };
@@ -17,6 +17,10 @@ export const properties = pgTable(
     checkOutTime: text("check_out_time").notNull().default("11:00"),
     /** Whether a walk-in may be booked without the guest's e-mail (docs/decisions.md). */
     walkInsWithoutEmail: boolean("walk_ins_without_email").notNull().default(false),
+    /** Hour (0–23, property time) at which the night audit closes a business day. */
+    auditHour: integer("audit_hour").notNull().default(3),
+    /** The business date the last night audit (or the sandbox's advance_day) moved to; null before the first. */
+    businessDate: date("business_date"),
     ...timestamps(),
   },
   (t) => [index("properties_tenant_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],

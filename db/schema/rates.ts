@@ -1,9 +1,12 @@
 import { sql } from "drizzle-orm";
-import { boolean, date, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps, ts } from "./columns";
 
 export const mealPlans = ["room_only", "breakfast", "half_board", "full_board", "all_inclusive"] as const;
 export type MealPlan = (typeof mealPlans)[number];
+
+/** A fee of a rate plan (server/rates/fees.ts): a fixed amount, a number of nights or a percentage. */
+export type PlanFee = { type: "fixed"; amount: number } | { type: "nights"; nights: number } | { type: "percent"; percent: number };
 
 export const ratePlans = pgTable(
   "rate_plans",
@@ -23,6 +26,9 @@ export const ratePlans = pgTable(
     /** The adjustment in hundredths of a percent (-1000 = -10 %); or `adjustmentAmount` in minor units. */
     adjustmentPercentBp: integer("adjustment_percent_bp"),
     adjustmentAmount: integer("adjustment_amount"),
+    earlyDepartureFee: jsonb("early_departure_fee").$type<PlanFee>(),
+    noShowFee: jsonb("no_show_fee").$type<PlanFee>(),
+    lateCheckOutFee: jsonb("late_check_out_fee").$type<PlanFee>(),
     ...timestamps(),
   },
   (t) => [

@@ -44,6 +44,10 @@ export const reservations = pgTable(
   ],
 );
 
+/** Kinds of folio lines: room nights, extras staff add, and the rate plan's fees. */
+export const chargeKinds = ["room_night", "extra", "early_departure_fee", "no_show_fee", "late_check_out_fee"] as const;
+export type ChargeKind = (typeof chargeKinds)[number];
+
 export const folios = pgTable("folios", {
   id: text("id").primaryKey(),
   ...tenantColumns(),
@@ -61,7 +65,7 @@ export const folioCharges = pgTable(
     id: text("id").primaryKey(),
     ...tenantColumns(),
     folioId: text("folio_id").notNull(),
-    kind: text("kind", { enum: ["room_night", "extra"] }).notNull(),
+    kind: text("kind", { enum: chargeKinds }).notNull(),
     description: text("description").notNull(),
     /** The night a room charge is for; null for extras. */
     date: date("date"),
@@ -69,4 +73,20 @@ export const folioCharges = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [index("folio_charges_folio_idx").on(t.folioId)],
+);
+
+/** A guest in house moved from one room to another (the stay's room history). */
+export const roomMoves = pgTable(
+  "room_moves",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    propertyId: text("property_id").notNull(),
+    reservationId: text("reservation_id").notNull(),
+    fromRoomId: text("from_room_id").notNull(),
+    toRoomId: text("to_room_id").notNull(),
+    reason: text("reason"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("room_moves_reservation_idx").on(t.reservationId, t.createdAt), index("room_moves_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],
 );

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { nightAuditSchema } from "@/server/night-audit/schemas";
 import { guestSchema } from "@/server/guests/schemas";
 import { paymentSchema } from "@/server/payments/schemas";
 import { rateCalendarSchema, ratePlanSchema } from "@/server/rates/schemas";
@@ -49,6 +50,7 @@ export const eventPayloads = {
     .union([ratePlanSchema, rateCalendarChangeSchema])
     .openapi({ description: "A rate plan created or changed (`object: rate_plan`), or daily rates set over a range (`object: rate_calendar`)." }),
   "inventory.updated": inventoryRangeSchema,
+  "night_audit.completed": nightAuditSchema,
 } satisfies Record<EventType, z.ZodType>;
 
 export const pingSchema = z
@@ -77,7 +79,7 @@ function envelope<T extends string>(type: T, object: z.ZodType) {
     .openapi(`${pascal(type)}Event`);
 }
 
-/** One envelope per type, keyed by type: the 12 of the event log and `ping`. */
+/** One envelope per type, keyed by type: the event log's (the specification's 12 and the night audit's) and `ping`. */
 export const eventEnvelopes = {
   ...(Object.fromEntries(eventTypes.map((type) => [type, envelope(type, eventPayloads[type])])) as Record<EventType, ReturnType<typeof envelope>>),
   [testEventType]: envelope(testEventType, pingSchema),

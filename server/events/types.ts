@@ -1,4 +1,4 @@
-/** The 12 event types (specification, Events). */
+/** The 12 event types of the specification (Events), and the night audit's (issue 27). */
 export const eventTypes = [
   "reservation.created",
   "reservation.updated",
@@ -12,6 +12,7 @@ export const eventTypes = [
   "housekeeping.status_changed",
   "rate.updated",
   "inventory.updated",
+  "night_audit.completed",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sum } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import type { Executor } from "@/db/client";
-import { folioCharges, folios, payments, refunds, reservations, type NightlyRate } from "@/db/schema";
+import { chargeKinds, folioCharges, folios, payments, refunds, reservations, type NightlyRate } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { insertRows } from "@/server/prepared";
@@ -81,7 +81,7 @@ export const chargeSchema = z
     object: z.literal("folio_charge"),
     livemode: z.boolean(),
     folio_id: idOf("fol"),
-    kind: z.enum(["room_night", "extra"]),
+    kind: z.enum(chargeKinds).openapi({ description: "`room_night` (posted per night of the stay), `extra` (added by staff), or a fee of the rate plan." }),
     description: z.string(),
     date: z.string().nullable(),
     amount: money,

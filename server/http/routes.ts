@@ -2,6 +2,7 @@ import { eventOperations } from "@/server/events/operations";
 import { guestOperations } from "@/server/guests/operations";
 import { housekeepingOperations } from "@/server/housekeeping/operations";
 import { inventoryOperations } from "@/server/inventory/operations";
+import { nightAuditOperations } from "@/server/night-audit/operations";
 import { paymentOperations } from "@/server/payments/operations";
 import { propertyOperations } from "@/server/properties/operations";
 import { rateOperations } from "@/server/rates/operations";
@@ -23,6 +24,7 @@ export const operations: AnyOperation[] = [
   ...paymentOperations,
   ...housekeepingOperations,
   ...reportOperations,
+  ...nightAuditOperations,
   ...eventOperations,
   ...webhookOperations,
   ...sandboxOperations,

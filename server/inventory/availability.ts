@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { properties, ratePlans } from "@/db/schema";
-import { addDays, todayIn } from "@/server/dates";
+import { addDays } from "@/server/dates";
+import { businessToday } from "@/server/properties/business-date";
 import { asNightRate, loadRatesOfPlans } from "@/server/rates/daily-rates";
 import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
 import { preparedQuery } from "@/server/prepared";
@@ -32,7 +33,7 @@ export async function getAvailability(ctx: Ctx & { query: AvailabilityQuery }) {
       : db.select().from(ratePlans).where(ownedBy(ratePlans, tenant, and(eq(ratePlans.propertyId, query.property_id), eq(ratePlans.active, true)))),
   ]);
   const property = propertyRead();
-  const nights = assertStayDates(query.check_in, query.check_out, todayIn(property.timezone), "query");
+  const nights = assertStayDates(query.check_in, query.check_out, businessToday(property), "query");
   const types = typesRead();
   const plans = plansRead();
   const typeIds = types.map((t) => t.id);

@@ -14,6 +14,8 @@ import { answerClientError, createListener } from "@/server/listener";
 import { logger } from "@/server/observability/logger";
 import { getApiDeps, getDatabase, isClusterWorker } from "@/server/runtime";
 import { startWebhookEngine } from "@/server/webhooks/engine";
+import { inngestConfigured } from "@/server/webhooks/inngest/client";
+import { startNightAuditScheduler } from "@/server/night-audit/scheduler";
 import { serveControl, socketPathFor, type ControlServer } from "./control";
 import { dashboardThreadFile, DashboardStartError, proxyTo, startDashboardThread, type Dashboard } from "./dashboard";
 import { acquireLock, embeddedLockRefusal, type Acquired } from "./lock";
@@ -72,6 +74,8 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
 
   // Webhook attempts (in process, or handed to Inngest); WEBHOOK_DISPATCHER=0 leaves them to another process.
   const webhooks = startWebhookEngine({ db: database.db });
+  // The night audit: Inngest's cron when it is configured, else this scheduler in the process that dispatches webhooks.
+  const audits = config.WEBHOOK_DISPATCHER && !inngestConfigured(config) ? startNightAuditScheduler({ db: database.db }) : { stop: async () => {} };
 
   let control: ControlServer | undefined;
   if (lock) {
@@ -133,7 +137,7 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
       await closed;
       clearTimeout(grace);
       await control?.close();
-      await webhooks.stop();
+      await Promise.all([webhooks.stop(), audits.stop()]);
       await nextApp?.close();
       await dashboard?.close();
       await database.close();

@@ -1,4 +1,5 @@
 import { isoTime } from "@/server/dates";
+import { businessToday } from "./business-date";
 import type { PropertyWithRooms } from "./properties";
 
 export const presentProperty = (p: PropertyWithRooms) => ({
@@ -13,6 +14,8 @@ export const presentProperty = (p: PropertyWithRooms) => ({
   check_out_time: p.checkOutTime,
   room_count: p.roomCount,
   walk_ins_without_email: p.walkInsWithoutEmail,
+  audit_hour: p.auditHour,
+  business_date: businessToday(p),
   created_at: isoTime(p.createdAt),
   updated_at: isoTime(p.updatedAt),
 });

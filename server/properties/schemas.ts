@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { idOf, timestamp } from "@/server/schemas";
+import { date, idOf, timestamp } from "@/server/schemas";
 
 const addressLine = (max: number) => z.string().trim().max(max);
 
@@ -65,6 +65,8 @@ export const propertySchema = z
     walk_ins_without_email: z.boolean().openapi({
       description: "Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail.",
     }),
+    audit_hour: z.number().int().openapi({ description: "Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on." }),
+    business_date: date.openapi({ description: "The property's \"today\": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it." }),
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -20,6 +20,9 @@ export const presentRatePlan = (p: typeof ratePlans.$inferSelect) => ({
       }
     : null,
   active: p.active,
+  early_departure_fee: p.earlyDepartureFee,
+  no_show_fee: p.noShowFee,
+  late_check_out_fee: p.lateCheckOutFee,
   created_at: isoTime(p.createdAt),
   updated_at: isoTime(p.updatedAt),
 });

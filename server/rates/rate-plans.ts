@@ -112,6 +112,9 @@ export async function createRatePlan({ db, tenant, input }: Ctx & { input: RateP
         mealPlan: input.meal_plan,
         ...(derived?.derivation ?? notDerived),
         active: input.active,
+        earlyDepartureFee: input.early_departure_fee,
+        noShowFee: input.no_show_fee,
+        lateCheckOutFee: input.late_check_out_fee,
       })
       .returning();
     if (row.parentRatePlanId) await rederive(tx, row);
@@ -163,6 +166,9 @@ export async function updateRatePlan({ db, tenant, id, input }: Ctx & { id: stri
         adjustmentPercentBp: derivation.adjustmentPercentBp,
         adjustmentAmount: derivation.adjustmentAmount,
         active: input.active ?? plan.active,
+        earlyDepartureFee: input.early_departure_fee === undefined ? plan.earlyDepartureFee : input.early_departure_fee,
+        noShowFee: input.no_show_fee === undefined ? plan.noShowFee : input.no_show_fee,
+        lateCheckOutFee: input.late_check_out_fee === undefined ? plan.lateCheckOutFee : input.late_check_out_fee,
         updatedAt: new Date(),
       })
       .where(eq(ratePlans.id, plan.id))

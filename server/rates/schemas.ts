@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { mealPlans } from "@/db/schema";
 import { weekdays } from "@/server/dates";
 import { date, idOf, timestamp } from "@/server/schemas";
+import { planFeeSchema } from "./fees";
 
 export const derivationSchema = z
   .object({
@@ -43,6 +44,9 @@ export const ratePlanSchema = z
     meal_plan: z.enum(mealPlans),
     derived_from: derivationSchema.nullable(),
     active: z.boolean(),
+    early_departure_fee: planFeeSchema.nullable().openapi({ description: "Charged when a guest leaves before the booked departure, on the nights given back; null: none." }),
+    no_show_fee: planFeeSchema.nullable().openapi({ description: "Charged for a no-show, on the nights booked, in place of them; null: the whole stay on a non-refundable plan, nothing on a refundable one." }),
+    late_check_out_fee: planFeeSchema.nullable().openapi({ description: "Charged for a late check-out on the departure day, on the stay's last night; null: none." }),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -66,6 +70,9 @@ export const ratePlanCreateSchema = z
     meal_plan: z.enum(mealPlans).default("room_only"),
     derived_from: derivationInputSchema.optional(),
     active: z.boolean().default(true),
+    early_departure_fee: planFeeSchema.nullable().default(null),
+    no_show_fee: planFeeSchema.nullable().default(null),
+    late_check_out_fee: planFeeSchema.nullable().default(null),
   })
   .openapi("RatePlanCreate");
 
@@ -79,6 +86,9 @@ export const ratePlanUpdateSchema = z
     meal_plan: z.enum(mealPlans).optional(),
     derived_from: derivationInputSchema.nullable().optional().openapi({ description: "null: the plan stops following its parent and keeps its current rates as its own." }),
     active: z.boolean().optional(),
+    early_departure_fee: planFeeSchema.nullable().optional().openapi({ description: "null removes the fee." }),
+    no_show_fee: planFeeSchema.nullable().optional().openapi({ description: "null removes the fee." }),
+    late_check_out_fee: planFeeSchema.nullable().optional().openapi({ description: "null removes the fee." }),
   })
   .openapi("RatePlanUpdate");
 

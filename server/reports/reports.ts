@@ -23,7 +23,7 @@ async function reportProperty(ctx: Ctx, query: ReportQuery) {
  * read from the sums of sold nights per room type and date (db/schema/reports.ts), kept as each
  * stay is written: the work grows with the nights in the range, not the stays ever booked.
  */
-async function nightFigures(db: Executor, property: { id: string }, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, NightFigures>> {
+export async function nightFigures(db: Executor, property: { id: string }, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, NightFigures>> {
   // Statements built once (a report's rows are many, and drizzle's per-row mapping of computed
   // columns was a fifth of the report's time in the server): everything that varies is a placeholder.
   const range = { property: property.id, from, to };
@@ -70,7 +70,7 @@ async function nightFigures(db: Executor, property: { id: string }, from: IsoDat
  * Money per local date of the property: captured payments by capture time, refunds by creation,
  * as kept per night in `money_days` (db/schema/reports.ts) by the writes of payments and refunds.
  */
-async function moneyByDate(db: Executor, propertyId: string, from: IsoDate, to: IsoDate) {
+export async function moneyByDate(db: Executor, propertyId: string, from: IsoDate, to: IsoDate) {
   const rows = await preparedQuery(db, "report_money", { property: propertyId, from, to }, (p) =>
     db
       .select({ date: moneyDays.date, payments: moneyDays.payments, refunds: moneyDays.refunds })

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { properties, ratePlans, roomTypes, rooms } from "@/db/schema";
-import { todayIn } from "@/server/dates";
+import { businessToday } from "@/server/properties/business-date";
 import type { Ctx } from "@/server/tenancy";
 import { presentReservation } from "./present";
 import { loadReservation } from "./reservations";
@@ -26,7 +26,7 @@ export async function getReservationDesk({ db, tenant, id, now = new Date() }: C
     db.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId)),
     r.roomId ? db.select().from(rooms).where(eq(rooms.id, r.roomId)).then((rows) => rows[0]) : Promise.resolve(undefined),
   ]);
-  const today = todayIn(property.timezone, now);
+  const today = businessToday(property, now);
   const next = transitions[r.status];
   const status = r.status.replace("_", "-");
   const state = (to: (typeof next)[number]) => (next.includes(to) ? allow : refuse(`A ${status} reservation cannot be changed this way.`));
@@ -35,7 +35,7 @@ export async function getReservationDesk({ db, tenant, id, now = new Date() }: C
     : checkInOpen(r.checkIn, today)
       ? allow
       : refuse(r.checkIn > today ? `Check-in opens on the arrival date, ${r.checkIn}.` : `The arrival date (${r.checkIn}) has passed; record a no-show or modify the dates.`);
-  const noShow = !next.includes("no_show") ? state("no_show") : noShowOpen(r.checkIn, today) ? allow : refuse(`A no-show can be recorded after the arrival date, ${r.checkIn}.`);
+  const noShow = !next.includes("no_show") ? state("no_show") : noShowOpen(r.checkIn, property, now) ? allow : refuse(`A no-show can be recorded once the arrival night of ${r.checkIn} is over, from the night audit's hour.`);
   const confirmed = r.status === "confirmed";
   return {
     reservation: presentReservation(current),
@@ -56,6 +56,8 @@ export async function getReservationDesk({ db, tenant, id, now = new Date() }: C
       cancel: state("cancelled"),
       check_in: checkIn,
       check_out: state("checked_out"),
+      move_room: r.status === "checked_in" ? allow : refuse(`Only a guest in house can change rooms; this reservation is ${status}.`),
+      change_departure: r.status === "checked_in" ? allow : refuse(`Only a stay in house can leave early or be extended; this one is ${status}.`),
       no_show: noShow,
     },
   };

@@ -3,10 +3,15 @@ import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { idParam } from "@/server/schemas";
 import { createReservation } from "./create-reservation";
-import { presentReservation } from "./present";
+import { presentReservation, presentRoomMove } from "./present";
 import { getReservation, listReservations } from "./reservations";
+import { changeDeparture } from "./change-departure";
+import { grantLateCheckOut, listRoomMoves, moveRoom } from "./in-house";
 import {
   cancelSchema,
+  changeDepartureSchema,
+  moveRoomSchema,
+  roomMoveSchema,
   checkInSchema,
   emptyActionSchema,
   reservationCreateSchema,
@@ -67,14 +72,52 @@ export const reservationOperations = [
   defineOperation({
     method: "post", path: "/reservations/{id}/check_out", operationId: "checkOutReservation", summary: "Check a reservation out", tag, scope: "reservations:write",
     params, body: emptyActionSchema, response: reservationSchema,
-    errors: ["invalid_state_transition", "balance_outstanding"],
+    errors: ["invalid_state_transition", "balance_outstanding", "no_availability", "restriction_violated"],
+    description:
+      "Requires scope `reservations:write`. The stay ends on the property's today: one left early is shortened first (as `change_departure` does, with the early-departure fee), one that stayed past its departure is extended to today. The folio must then be settled (409 `balance_outstanding`, and nothing changes); it closes and the room becomes dirty.",
     handler: async ({ ctx, params }) => presentReservation(await checkOutReservation({ ...ctx, id: params.id })),
+  }),
+  // POST /v1/reservations/{id}/change_departure: shorten or extend a stay in house
+  defineOperation({
+    method: "post", path: "/reservations/{id}/change_departure", operationId: "changeReservationDeparture", summary: "Change the departure of a stay in house", tag,
+    scope: "reservations:write", params, body: changeDepartureSchema, response: reservationSchema,
+    errors: ["invalid_state_transition", "no_availability", "restriction_violated"],
+    description:
+      "Requires scope `reservations:write`. For a checked-in reservation only. An earlier date is an early departure: the nights from it on go back on sale, their room charges leave the folio and the rate plan's `early_departure_fee` is posted as its own line (once per stay). A later date extends the stay: the new nights need a rate, no stop-sell and a departure not closed to departure (409 `restriction_violated`), and free rooms (409 `no_availability`); their charges are posted. `nights`, `nightly` and `total` follow. Emits `reservation.updated` and `inventory.updated`.",
+    handler: async ({ ctx, params, body }) => presentReservation(await changeDeparture({ ...ctx, id: params.id, checkOut: body.check_out })),
+  }),
+  // POST /v1/reservations/{id}/move_room: move a guest in house to another room of the type
+  defineOperation({
+    method: "post", path: "/reservations/{id}/move_room", operationId: "moveReservationRoom", summary: "Move a guest in house to another room", tag,
+    scope: "reservations:write", params, body: moveRoomSchema, response: reservationSchema,
+    errors: ["invalid_state_transition"],
+    description:
+      "Requires scope `reservations:write`. For a checked-in reservation: the new room must be of the stay's room type, free, and clean or inspected (422 `parameter_invalid`, param `room_id`). The room left becomes dirty and free; the move is kept in the stay's room history (`GET /v1/reservations/{id}/room_moves`). Emits `reservation.updated` and `housekeeping.status_changed`.",
+    handler: async ({ ctx, params, body }) => presentReservation(await moveRoom({ ...ctx, id: params.id, roomId: body.room_id, reason: body.reason })),
+  }),
+  // GET /v1/reservations/{id}/room_moves: the stay's room history
+  defineOperation({
+    method: "get", path: "/reservations/{id}/room_moves", operationId: "listReservationRoomMoves", summary: "List a stay's room moves", tag, scope: "reservations:read",
+    params, list: true, response: listSchema(roomMoveSchema, "RoomMoveList"),
+    description: "Requires scope `reservations:read`. Every move of the stay, newest first.",
+    handler: async ({ ctx, params, list }) => list.envelope(await listRoomMoves({ ...ctx, id: params.id, page: list.page }), presentRoomMove),
+  }),
+  // POST /v1/reservations/{id}/late_check_out: grant a late check-out, with the plan's fee
+  defineOperation({
+    method: "post", path: "/reservations/{id}/late_check_out", operationId: "grantReservationLateCheckOut", summary: "Grant a late check-out", tag, scope: "reservations:write",
+    params, body: emptyActionSchema, response: reservationSchema,
+    errors: ["invalid_state_transition", "no_availability"],
+    description:
+      "Requires scope `reservations:write`. For a guest in house on the departure day: posts the rate plan's `late_check_out_fee` (on the stay's last night) as its own folio line, once per stay (409 `invalid_state_transition` on another day or a second time). Emits `reservation.updated`.",
+    handler: async ({ ctx, params }) => presentReservation(await grantLateCheckOut({ ...ctx, id: params.id })),
   }),
   // POST /v1/reservations/{id}/no_show: record a guest who never arrived
   defineOperation({
     method: "post", path: "/reservations/{id}/no_show", operationId: "noShowReservation", summary: "Mark a reservation as no-show", tag, scope: "reservations:write",
     params, body: emptyActionSchema, response: reservationSchema,
     errors: ["invalid_state_transition"],
+    description:
+      "Requires scope `reservations:write`. Once the arrival night is over: from the property's night-audit hour after the arrival date (03:00 the next morning by default), or once an audit closed that day. The nights go back on sale; the room-night charges are replaced by the rate plan's `no_show_fee` (without one: the whole stay on a non-refundable plan, nothing on a refundable one).",
     handler: async ({ ctx, params }) => presentReservation(await noShowReservation({ ...ctx, id: params.id })),
   }),
   // GET /v1/reservations/{id}/folio: charges, payments, refunds and balance

@@ -1,4 +1,4 @@
-import type { guests, reservations } from "@/db/schema";
+import type { guests, reservations, roomMoves } from "@/db/schema";
 import { daysBetween, isoTime, isoTimeOrNull } from "@/server/dates";
 
 export type ReservationWithGuest = { reservation: typeof reservations.$inferSelect; guest: typeof guests.$inferSelect };
@@ -31,4 +31,15 @@ export const presentReservation = ({ reservation: r, guest: g }: ReservationWith
   checked_out_at: isoTimeOrNull(r.checkedOutAt),
   created_at: isoTime(r.createdAt),
   updated_at: isoTime(r.updatedAt),
+});
+
+export const presentRoomMove = (m: typeof roomMoves.$inferSelect) => ({
+  id: m.id,
+  object: "room_move" as const,
+  livemode: m.livemode,
+  reservation_id: m.reservationId,
+  from_room_id: m.fromRoomId,
+  to_room_id: m.toRoomId,
+  reason: m.reason,
+  created_at: isoTime(m.createdAt),
 });

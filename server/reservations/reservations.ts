@@ -1,7 +1,8 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db, Executor } from "@/db/client";
 import { guests, properties, ratePlans, reservations, roomTypes } from "@/db/schema";
-import { addDays, todayIn, type IsoDate } from "@/server/dates";
+import { addDays, type IsoDate } from "@/server/dates";
+import { businessToday } from "@/server/properties/business-date";
 import { ApiError } from "@/server/errors";
 import { asNightRate, loadRates } from "@/server/rates/daily-rates";
 import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
@@ -118,7 +119,7 @@ export async function checkAndQuote(tx: Executor, tenant: Tenant, stay: Stay) {
     loadRates(tx, stay.ratePlanId, [stay.roomTypeId], stay.checkIn, addDays(stay.checkOut, 1)),
   ]);
   const property = propertyRead();
-  assertStayDates(stay.checkIn, stay.checkOut, todayIn(property.timezone), "body");
+  assertStayDates(stay.checkIn, stay.checkOut, businessToday(property), "body");
   const roomType = roomTypeRead();
   if (roomType.propertyId !== property.id) {
     throw new ApiError("parameter_invalid", `Room type '${roomType.id}' belongs to another property.`, { param: "room_type_id" });

@@ -109,7 +109,35 @@ export const reservationListQuery = z.strictObject({
 export const cancelSchema = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() }).openapi("ReservationCancel");
 export const checkInSchema = z.strictObject({ room_id: z.string().min(1).optional() }).openapi("ReservationCheckIn");
 export const emptyActionSchema = z.strictObject({}).openapi("EmptyAction");
+export const changeDepartureSchema = z
+  .strictObject({
+    check_out: date.openapi({
+      description:
+        "The new departure date. Earlier than the booked one: an early departure (not before the property's today, nor before the arrival night is over). Later: an extension, priced at the rate plan's rates and sold like a booking's nights.",
+    }),
+  })
+  .openapi("ReservationChangeDeparture");
 
 export type ReservationCreate = z.output<typeof reservationCreateSchema>;
 export type ReservationUpdate = z.output<typeof reservationUpdateSchema>;
 export type ReservationFilters = z.output<typeof reservationListQuery>;
+
+export const moveRoomSchema = z
+  .strictObject({
+    room_id: z.string().min(1).openapi({ description: "A free, clean or inspected room of the stay's room type." }),
+    reason: z.string().trim().min(1).max(500).optional(),
+  })
+  .openapi("ReservationMoveRoom");
+
+export const roomMoveSchema = z
+  .object({
+    id: idOf("rmv"),
+    object: z.literal("room_move"),
+    livemode: z.boolean(),
+    reservation_id: idOf("res"),
+    from_room_id: idOf("room"),
+    to_room_id: idOf("room"),
+    reason: z.string().nullable(),
+    created_at: timestamp,
+  })
+  .openapi("RoomMove");

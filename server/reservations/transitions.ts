@@ -1,18 +1,20 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { properties, ratePlans, reservations, rooms, type ReservationStatus } from "@/db/schema";
-import { addDays, daysBetween, todayIn } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { closeFolio, folioBalance, removeRoomNights } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights } from "@/server/inventory/nights";
+import { businessToday, dayClosed } from "@/server/properties/business-date";
+import { feeAmount } from "@/server/rates/fees";
 import { presentRoom } from "@/server/rooms/present";
 import { findOwned, type Ctx } from "@/server/tenancy";
 import { inTransaction } from "@/server/transactions";
 import { presentReservation, type ReservationWithGuest } from "./present";
 import { readyRoomOrder, readyRoomWhere, readyStatuses } from "./ready-rooms";
 import { loadReservation } from "./reservations";
+import { earliestDeparture, moveStayEnd, postFee } from "./stay-end";
 
 /** The reservation state machine (contract §6); anything else is 409 invalid_state_transition. */
 export const transitions: Record<ReservationStatus, ReservationStatus[]> = {
@@ -38,7 +40,7 @@ function transition(to: ReservationStatus, action: Action) {
       const current = await loadReservation(tx, tenant, id, true);
       assertTransition(current.reservation.status, to);
       const [property] = await tx.select().from(properties).where(eq(properties.id, current.reservation.propertyId));
-      const { changes, events } = await action(tx, current, todayIn(property.timezone), property);
+      const { changes, events } = await action(tx, current, businessToday(property), property);
       const [reservation] = await tx
         .update(reservations)
         .set({ ...changes, status: to, updatedAt: new Date() })
@@ -72,8 +74,14 @@ export function cancellationIsFree(plan: { refundable: boolean; cancellationDead
 
 /** Check-in is possible on the arrival date only (the property's today). */
 export const checkInOpen = (checkIn: string, today: string) => today === checkIn;
-/** A no-show can be recorded once the arrival date has passed. */
-export const noShowOpen = (checkIn: string, today: string) => today > checkIn;
+/**
+ * A no-show can be recorded once the arrival night is over: from its night audit's hour (03:00
+ * the next morning by default), or as soon as an audit closed that business day.
+ */
+export const noShowOpen = (checkIn: string, property: Parameters<typeof dayClosed>[1], now = new Date()) => dayClosed(checkIn, property, now);
+
+/** The departure a check-out made today gives a stay: today (early or late), at least the arrival night. */
+export const departureOn = (r: { checkIn: string; checkOut: string }, today: string) => (today < r.checkOut ? earliestDeparture(r, today) : today);
 
 /**
  * Cancels a confirmed reservation and gives its nights back. Room charges are dropped when the
@@ -125,45 +133,63 @@ export const checkInReservation = (args: Ctx & { id: string; roomId?: string }) 
   })(args);
 
 /**
- * Checks the guest out: the folio must be settled, it closes, the room is vacated and dirty,
- * and nights not used (an early departure) go back on sale.
+ * Checks the guest out on the day they leave. A stay left early is first shortened to that day
+ * (the arrival night at least): unused nights back on sale, their charges off the folio, the
+ * plan's early-departure fee posted; a guest who stayed on past the departure date has the extra
+ * nights priced and sold as an extension. The folio must then be settled; it closes, and the
+ * room is vacated and dirty. If anything is refused, nothing changes.
  */
 export const checkOutReservation = (args: Ctx & { id: string }) =>
   transition("checked_out", async (tx, { reservation: r }, today) => {
+    const moved = await moveStayEnd(tx, args.tenant, r, departureOn(r, today));
     const balance = await folioBalance(tx, r.folioId);
     if (balance !== 0) {
-      throw new ApiError("balance_outstanding", `The folio has an outstanding balance of ${balance} (minor units); settle it before check-out.`);
+      throw new ApiError(
+        "balance_outstanding",
+        balance > 0
+          ? `The folio has an outstanding balance of ${balance} (minor units); settle it before check-out.`
+          : `The folio owes the guest ${-balance} (minor units); refund it before check-out.`,
+      );
     }
     await closeFolio(tx, r.folioId);
-    const events: Parameters<typeof emitEvents>[2] = [];
-    if (r.roomId) {
-      const [before] = await tx.select().from(rooms).where(eq(rooms.id, r.roomId)).for("update");
-      const [after] = await tx
-        .update(rooms)
-        .set({ occupied: false, housekeepingStatus: before.housekeepingStatus === "out-of-order" ? "out-of-order" : "dirty", updatedAt: new Date() })
-        .where(eq(rooms.id, r.roomId))
-        .returning();
-      if (after.housekeepingStatus !== before.housekeepingStatus) {
-        events.push({ type: "housekeeping.status_changed", propertyId: r.propertyId, object: { ...presentRoom(after), previous_status: before.housekeepingStatus } });
-      }
-    }
-    // Unused nights go back on sale. The arrival night stays sold when the guest leaves on the
-    // arrival day, but the nights after it must still be released: guarding the whole release
-    // on `today > checkIn` kept a multi-night stay left on its first day sold to the end.
-    const firstUnused = today > r.checkIn ? today : addDays(r.checkIn, 1);
-    if (daysBetween(firstUnused, r.checkOut) > 0) {
-      await releaseNights(tx, r.roomTypeId, firstUnused, r.checkOut);
-      events.push(inventoryEvent(r, firstUnused));
-    }
-    return { changes: { checkedOutAt: new Date() }, events };
+    const events = [...moved.events, ...(r.roomId ? await vacateRoom(tx, r.roomId, r.propertyId) : [])];
+    return { changes: { ...moved.changes, checkedOutAt: new Date() }, events };
   })(args);
 
-/** Marks a guest who never arrived, once the arrival date has passed; the nights go back on sale. */
-export const noShowReservation = (args: Ctx & { id: string }) =>
-  transition("no_show", async (tx, { reservation: r }, today) => {
-    if (!noShowOpen(r.checkIn, today)) {
-      throw new ApiError("invalid_state_transition", `A no-show can be recorded only after the arrival date (${r.checkIn}).`);
+/** A room the guest leaves (check-out, a move): vacated and dirty (out of order stays so); its housekeeping event. */
+export async function vacateRoom(tx: Tx, roomId: string, propertyId: string): Promise<Parameters<typeof emitEvents>[2]> {
+  const [before] = await tx.select().from(rooms).where(eq(rooms.id, roomId)).for("update");
+  const [after] = await tx
+    .update(rooms)
+    .set({ occupied: false, housekeepingStatus: before.housekeepingStatus === "out-of-order" ? "out-of-order" : "dirty", updatedAt: new Date() })
+    .where(eq(rooms.id, roomId))
+    .returning();
+  if (after.housekeepingStatus === before.housekeepingStatus) return [];
+  return [{ type: "housekeeping.status_changed", propertyId, object: { ...presentRoom(after), previous_status: before.housekeepingStatus } }];
+}
+
+/**
+ * Marks a guest who never arrived, once the arrival night is over (its audit hour, or an audit
+ * that closed it); the nights go back on sale. The room-night charges leave the folio and the
+ * plan's no-show fee is posted in their place: the fee the plan sets, else the whole stay on a
+ * non-refundable plan and nothing on a refundable one. A settled folio closes.
+ */
+export const noShowReservation = (args: Ctx & { id: string; now?: Date }) =>
+  transition("no_show", async (tx, { reservation: r }, _today, property) => {
+    if (!noShowOpen(r.checkIn, property, args.now)) {
+      throw new ApiError("invalid_state_transition", `A no-show can be recorded once the arrival night (${r.checkIn}) is over, from the night audit's hour.`);
     }
+    await chargeNoShow(tx, args.tenant, r);
     await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
     return { changes: {}, events: [inventoryEvent(r, r.checkIn)] };
   })(args);
+
+/** The no-show's charge in place of its room nights (see noShowReservation); the amount posted. */
+export async function chargeNoShow(tx: Tx, tenant: Ctx["tenant"], r: typeof reservations.$inferSelect) {
+  const [plan] = await tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId));
+  const amount = plan.noShowFee ? feeAmount(plan.noShowFee, r.nightly) : plan.refundable ? 0 : r.totalAmount;
+  await removeRoomNights(tx, r.folioId);
+  const posted = await postFee(tx, tenant, r.folioId, "no_show_fee", amount, `arrival ${r.checkIn}`, r.checkIn);
+  if ((await folioBalance(tx, r.folioId)) === 0) await closeFolio(tx, r.folioId);
+  return posted;
+}

@@ -6,7 +6,7 @@ import { postRoomNights, removeRoomNights } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights, sellNights } from "@/server/inventory/nights";
 import type { Ctx } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction, rolledBack } from "@/server/transactions";
 import { presentReservation } from "./present";
 import { checkAndQuote, loadReservation } from "./reservations";
 import type { ReservationUpdate } from "./schemas";
@@ -86,26 +86,10 @@ export async function updateReservation({ db, tenant, id, input }: Ctx & { id: s
   });
 }
 
-/** Carries a preview's result out of the transaction it rolls back. */
-class PreviewDone<T> extends Error {
-  constructor(readonly result: T) {
-    super("preview");
-  }
-}
-
 /**
  * What a modification would give (the new stay, re-quoted) without keeping it: the real update,
  * run in a transaction that is then rolled back, so the preview applies every rule the update
  * does and refuses exactly what it would refuse.
  */
-export async function previewReservationUpdate({ db, tenant, id, input }: Ctx & { id: string; input: ReservationUpdate }) {
-  try {
-    await db.transaction(async (tx) => {
-      throw new PreviewDone(await updateReservation({ db: tx, tenant, id, input }));
-    });
-  } catch (error) {
-    if (error instanceof PreviewDone) return error.result as Awaited<ReturnType<typeof updateReservation>>;
-    throw error;
-  }
-  throw new Error("unreachable: the preview transaction always rolls back");
-}
+export const previewReservationUpdate = ({ db, tenant, id, input }: Ctx & { id: string; input: ReservationUpdate }) =>
+  rolledBack(db, (tx) => updateReservation({ db: tx, tenant, id, input }));

@@ -9,6 +9,8 @@ import {
   housekeepingAssignments,
   inventoryHolds,
   inventoryNights,
+  nightAudits,
+  roomMoves,
   properties,
   payments,
   ratePlans,
@@ -29,6 +31,8 @@ type TenantTable = PgTable & { accountId: PgColumn; livemode: PgColumn };
  * developer's own setup and history, and survive a reset.
  */
 export const sandboxDataTables: TenantTable[] = [
+  nightAudits,
+  roomMoves,
   refunds,
   payments,
   housekeepingAssignments,

@@ -1,11 +1,12 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
-import { guests, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes } from "@/db/schema";
+import { guests, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes } from "@/db/schema";
 import { addDays, todayIn } from "@/server/dates";
 import type { EventType } from "@/server/events/types";
 import { presentGuest } from "@/server/guests/present";
 import { presentInventoryRange } from "@/server/inventory/events";
+import { presentNightAudit } from "@/server/night-audit/present";
 import { presentPayment } from "@/server/payments/present";
 import { presentRatePlan } from "@/server/rates/present";
 import { presentReservation } from "@/server/reservations/present";
@@ -40,6 +41,7 @@ export const sampleSource: Record<EventType, string> = {
   "housekeeping.status_changed": "room",
   "rate.updated": "rate plan",
   "inventory.updated": "room type",
+  "night_audit.completed": "night audit",
 };
 
 /**
@@ -88,6 +90,10 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
       const [property] = await db.select({ timezone: properties.timezone }).from(properties).where(eq(properties.id, roomType.propertyId)).limit(1);
       const from = todayIn(property.timezone);
       return { propertyId: roomType.propertyId, object: presentInventoryRange({ propertyId: roomType.propertyId, roomTypeId: roomType.id, from, to: addDays(from, 1) }) };
+    }
+    case "night_audit.completed": {
+      const audit = await newest(db, nightAudits, tenant);
+      return audit && { propertyId: audit.propertyId, object: presentNightAudit(audit) };
     }
   }
 }

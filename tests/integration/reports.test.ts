@@ -312,8 +312,9 @@ describe("an early departure", () => {
     const setup = { propertyId: property.id, roomTypeId: t.id, ratePlanId: plan.id };
     const first = ok(await h.post("/v1/reservations", bookingBody(setup, d(0), d(3)), caller), 201);
     ok(await h.post(`/v1/reservations/${first.id}/check_in`, {}, caller));
-    ok(await h.post("/v1/payments", { reservation_id: first.id, payment_method: { type: "cash" } }, caller), 201);
-    // Leaving on the arrival day: nights 1 and 2 go back on sale, and night 1 sells again.
+    // Leaving on the arrival day: nights 1 and 2 go back on sale (their charges off the folio: the
+    // arrival night's 10,000 is what is due), and night 1 sells again.
+    ok(await h.post("/v1/payments", { reservation_id: first.id, payment_method: { type: "cash" }, amount: 10_000 }, caller), 201);
     ok(await h.post(`/v1/reservations/${first.id}/check_out`, {}, caller));
     ok(await h.post("/v1/reservations", bookingBody(setup, d(1), d(2), { guest: { first_name: "B", last_name: "C", email: "bc@example.com" } }), caller), 201);
     const range = `property_id=${property.id}&from=${d(0)}&to=${d(3)}`;

@@ -369,8 +369,9 @@ describe("state transitions", () => {
     // Check-out needs a settled folio.
     expectError(await act(a.id, "check_out"), 409, "balance_outstanding");
     ok(await h.post(`/v1/folios/${a.folio_id}/charges`, { description: "Parking", amount: 2_000 }, caller), 201);
-    ok(await h.post(`/v1/folios/${a.folio_id}/charges`, { description: "Paid at the desk", amount: -31_000 }, caller), 201);
-    expectError(await act(a.id, "check_out"), 409, "balance_outstanding"); // 30000 + 2000 - 31000 = 1000 owed
+    ok(await h.post(`/v1/folios/${a.folio_id}/charges`, { description: "Paid at the desk", amount: -11_000 }, caller), 201);
+    // Leaving today, the arrival night is all that is charged: 10000 + 2000 - 11000 = 1000 owed.
+    expectError(await act(a.id, "check_out"), 409, "balance_outstanding");
     ok(await h.post(`/v1/folios/${a.folio_id}/charges`, { description: "Paid at the desk", amount: -1_000 }, caller), 201);
     const before = await countEvents(h, accountId, "housekeeping.status_changed");
     const outA = ok(await act(a.id, "check_out"));
@@ -394,10 +395,10 @@ describe("state transitions", () => {
     expect(ok(await act(c.id, "check_out")).status).toBe("checked_out");
     expect(await sold(t, d(0), d(3))).toEqual([3, 1, 0]);
 
-    // An early departure after the arrival day gives back tonight and the nights after.
+    // An early departure after the arrival day gives back tonight and the nights after, and their
+    // charges: the stay (moved to have arrived yesterday) now ends today and owes nothing more.
     await h.db.update(reservations).set({ checkIn: d(-1) }).where(eq(reservations.id, b.id));
-    ok(await h.post(`/v1/folios/${b.folio_id}/charges`, { description: "Paid", amount: -20_000 }, caller), 201);
-    ok(await act(b.id, "check_out"));
+    expect(ok(await act(b.id, "check_out"))).toMatchObject({ check_out: d(0), nights: 1 });
     expect(await sold(t, d(0), d(3))).toEqual([2, 0, 0]);
 
     // Nothing leaves checked_out.
@@ -425,7 +426,8 @@ describe("state transitions", () => {
     const one = await buildRoomType(h, caller, hotel.propertyId, hotel.today, { rooms: 2, days: 10 });
     const r = ok(await book(one, d(0), d(2)), 201);
     expectError(await act(r.id, "no_show"), 409, "invalid_state_transition");
-    await h.db.update(reservations).set({ checkIn: d(-1) }).where(eq(reservations.id, r.id));
+    // The arrival night is over once its audit hour (03:00 the next morning) has passed.
+    await h.db.update(reservations).set({ checkIn: d(-2) }).where(eq(reservations.id, r.id));
     expect(await sold(one, d(0), d(2))).toEqual([1, 1]);
     const events = await countEvents(h, accountId);
     const shown = ok(await act(r.id, "no_show"));

@@ -125,8 +125,8 @@ describe("which changes write which events", () => {
     const [cancelled] = await eventsFor(h, accountId, "reservation.cancelled", (o) => o.id === r.id);
     expect(cancelled.object).toMatchObject({ id: r.id, status: "cancelled", cancellation_reason: "Weather" });
     expect((await written(() => h.post(`/v1/reservations/${r.id}/cancel`, {}, caller))).counts).toEqual({});
-    // A no-show, once the arrival date has passed (moved into the past in the database).
-    await h.db.update(reservations).set({ checkIn: d(-1), checkOut: d(1) }).where(eq(reservations.id, other.id));
+    // A no-show, once the arrival night is over (moved into the past in the database, past its 03:00 audit hour).
+    await h.db.update(reservations).set({ checkIn: d(-2), checkOut: d(1) }).where(eq(reservations.id, other.id));
     expect((await written(async () => ok(await h.post(`/v1/reservations/${other.id}/no_show`, {}, caller)))).counts).toEqual({ "reservation.updated": 1, "inventory.updated": 1 });
   });
 

@@ -1,5 +1,5 @@
 import { TRPCError } from "@trpc/server";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { payments, reservations, rooms } from "@/db/schema";
 import type { StaffRole } from "@/server/auth/users";
@@ -8,7 +8,7 @@ import { ApiError } from "@/server/errors";
 import type { StaffSession } from "@/server/staff/session";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { startHarness, type Harness } from "../support/harness";
-import { buildRoomType, insertProperty, type Caller, type RoomTypeSetup } from "../support/hotel";
+import { buildRoomType, insertProperty, ok, type Caller, type RoomTypeSetup } from "../support/hotel";
 
 // The front desk's tRPC procedures (issue #9) over the /v1 services, against a real database:
 // setup through /v1, everything else through createCaller as the dashboard calls it. It all
@@ -138,10 +138,13 @@ describe("a front-desk day through tRPC", () => {
     expect(open).toMatchObject({ code: "CONFLICT", api: { code: "balance_outstanding" } });
     expect(open.message).toMatch(/outstanding balance/);
 
-    const paid = await front.payments.create({ reservation_id: created.id, payment_method: { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2040, cvc: "123" }, capture: true });
-    expect(paid).toMatchObject({ status: "succeeded", amount: { amount: 27_000 }, payment_method: { type: "card", last4: "4242" } });
+    // The guest leaves today, a night early: what is due is the arrival night and the minibar
+    // (12,900 + 1,200); the second night comes off the folio at check-out.
+    const paid = await front.payments.create({ reservation_id: created.id, amount: 14_100, payment_method: { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2040, cvc: "123" }, capture: true });
+    expect(paid).toMatchObject({ status: "succeeded", amount: { amount: 14_100 }, payment_method: { type: "card", last4: "4242" } });
     const out = await front.reservations.checkOut({ id: created.id });
-    expect(out.status).toBe("checked_out");
+    expect(out).toMatchObject({ status: "checked_out", check_out: d(1), nights: 1, total: { amount: 12_900 } });
+    expect((await front.folios.get({ reservation_id: created.id })).balance.amount).toBe(0);
     const [room] = await h.db.select().from(rooms).where(eq(rooms.id, std.roomIds[2]));
     expect(room).toMatchObject({ housekeepingStatus: "dirty", occupied: false });
     expect((await front.reservations.search({ property_id: hotel.propertyId, view: "departures" })).data.map((r) => r.id)).toContain(created.id);
@@ -155,7 +158,7 @@ describe("a front-desk day through tRPC", () => {
       "reservation.created",
     ]);
     expect(trail.data[0]).toMatchObject({ actor: { email: "front_desk@desk.example" }, before: { status: "checked_in" }, after: { status: "checked_out" } });
-    expect(trail.data[1]).toMatchObject({ before: { balance: "270.00 USD" }, after: { balance: "0.00 USD", payment: expect.stringContaining("visa •••• 4242") } });
+    expect(trail.data[1]).toMatchObject({ before: { balance: "270.00 USD" }, after: { balance: "129.00 USD", payment: expect.stringContaining("visa •••• 4242") } });
     expect(trail.data[2]).toMatchObject({ before: { balance: "258.00 USD" }, after: { balance: "270.00 USD", charge: expect.stringContaining("Minibar: 12.00 USD") } });
   });
 
@@ -251,7 +254,7 @@ describe("booking and modifying", () => {
     expect(again).toMatchObject({ code: "CONFLICT", message: "A cancelled reservation cannot become cancelled.", api: { code: "invalid_state_transition" } });
     const early = await front.reservations.create(booking(std, d(52), d(53), { first_name: "No", last_name: "Show", email: "noshow@example.com" }));
     const noShow = await failure(front.reservations.noShow({ id: early.id }));
-    expect(noShow.message).toContain("after the arrival date");
+    expect(noShow.message).toContain("once the arrival night");
     expect((await front.reservations.get({ id: early.id })).reservation.status).toBe("confirmed");
   });
 });
@@ -294,5 +297,41 @@ describe("search", () => {
     const [row] = await h.db.select().from(reservations).where(eq(reservations.id, r.id));
     expect(row.status).toBe("confirmed");
     expect(await h.db.select().from(payments).where(eq(payments.reservationId, r.id))).toEqual([]);
+  });
+});
+
+describe("stays in house (issue 27)", () => {
+  it("prices an early check-out before it, moves the guest, and shows the night audit's flash report", async () => {
+    const front = as("front_desk");
+    // Three nights of 12,900 from today in a fresh room type, checked in to its first room.
+    const own = await buildRoomType(h, api, hotel.propertyId, hotel.today, { rooms: 2, amount: 12_900 });
+    await h.db.update(rooms).set({ housekeepingStatus: "clean" }).where(inArray(rooms.id, own.roomIds));
+    const r = await front.reservations.create(booking(own, d(0), d(3), { first_name: "Early", last_name: "Leaver", email: "early.leaver@example.com" }));
+    await front.reservations.checkIn({ id: r.id, room_id: own.roomIds[0] });
+    // Leaving today keeps the arrival night only: 12,900 owed, nothing paid yet.
+    expect(await front.reservations.previewDeparture({ id: r.id })).toEqual({
+      check_out: d(1),
+      nights: 1,
+      total: { amount: 12_900, currency: "USD" },
+      fee: { amount: 0, currency: "USD" },
+      balance: { amount: 12_900, currency: "USD" },
+    });
+    // The preview changed nothing.
+    expect((await front.reservations.get({ id: r.id })).reservation).toMatchObject({ check_out: d(3), total: { amount: 38_700 } });
+    expect((await front.reservations.get({ id: r.id })).actions).toMatchObject({ change_departure: { allowed: true }, move_room: { allowed: true } });
+
+    const moved = await front.reservations.moveRoom({ id: r.id, room_id: own.roomIds[1] });
+    expect(moved.room_id).toBe(own.roomIds[1]);
+    const [left] = await h.db.select().from(rooms).where(eq(rooms.id, own.roomIds[0]));
+    expect(left).toMatchObject({ housekeepingStatus: "dirty", occupied: false });
+    const trail = await front.audit.list({ object_type: "reservation", object_id: r.id });
+    expect(trail.data[0]).toMatchObject({ action: "reservation.room_moved", before: { room_id: own.roomIds[0] }, after: { room_id: own.roomIds[1] } });
+
+    const manager = as("manager");
+    expect(await manager.reports.nightAudits({ property_id: hotel.propertyId })).toEqual([]);
+    ok(await h.post("/v1/sandbox/advance_day", { property_id: hotel.propertyId }, api));
+    const [audit] = await manager.reports.nightAudits({ property_id: hotel.propertyId });
+    expect(audit).toMatchObject({ object: "night_audit", business_date: d(0), trigger: "advance_day" });
+    expect(audit.departures_in_house).toEqual([]);
   });
 });

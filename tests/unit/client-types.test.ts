@@ -33,6 +33,7 @@ describe("@innkeep/node types", () => {
       | "rate.updated"
       | "inventory.updated"
       | "ping"
+      | "night_audit.completed"
     >();
     const typed = () =>
       // @ts-expect-error an unknown resource does not exist

@@ -19,6 +19,10 @@ export const resourceTable = {
     cancel: "cancelReservation",
     checkIn: "checkInReservation",
     checkOut: "checkOutReservation",
+    changeDeparture: "changeReservationDeparture",
+    moveRoom: "moveReservationRoom",
+    listRoomMoves: "listReservationRoomMoves",
+    grantLateCheckOut: "grantReservationLateCheckOut",
     noShow: "noShowReservation",
     retrieveFolio: "getReservationFolio",
   },
@@ -42,6 +46,7 @@ export const resourceTable = {
     deleteAssignment: "deleteAssignment",
   },
   reports: { occupancy: "occupancyReport", revenue: "revenueReport", production: "productionReport" },
+  nightAudits: { list: "listNightAudits", retrieve: "getNightAudit" },
   events: { list: "listEvents", retrieve: "getEvent" },
   webhookEndpoints: {
     list: "listWebhookEndpoints",
@@ -59,7 +64,7 @@ export const resourceTable = {
     listDeliveries: "listWebhookDeliveries",
   },
   deliveries: { retrieve: "getWebhookDelivery" },
-  sandbox: { reset: "resetSandbox" },
+  sandbox: { reset: "resetSandbox", advanceDay: "advanceSandboxDay" },
 } as const satisfies Record<string, Record<string, OperationId>>;
 
 type Table = typeof resourceTable;

@@ -16,7 +16,7 @@ export type InventoryRange = { object: "inventory_range"; property_id: string; r
 /** The object of a `ping`, the test event (`webhookEndpoints.test(id)` or the dashboard's "Send test event"). */
 export type PingObject = { object: "ping"; endpoint_id: string; message: string };
 
-/** A webhook event: the union over the 12 event types and `ping`, each with its `data.object`. */
+/** A webhook event: the union over the event types (the specification's 12 and the night audit's) and `ping`, each with its `data.object`. */
 export type WebhookEvent =
   | Envelope<"reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out", Schemas["Reservation"]>
   | Envelope<"payment.succeeded" | "payment.failed", Schemas["Payment"]>
@@ -25,6 +25,7 @@ export type WebhookEvent =
   | Envelope<"housekeeping.status_changed", Schemas["Room"] & { previous_status: Schemas["Room"]["housekeeping_status"] }>
   | Envelope<"rate.updated", Schemas["RatePlan"] | (Schemas["RateCalendar"] & { room_type_id: string; days_of_week: number[] | null })>
   | Envelope<"inventory.updated", InventoryRange>
+  | Envelope<"night_audit.completed", Schemas["NightAudit"]>
   | Envelope<"ping", PingObject>;
 
 export type WebhookEventType = WebhookEvent["type"];

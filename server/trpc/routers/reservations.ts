@@ -5,11 +5,13 @@ import { presentRatePlan } from "@/server/rates/present";
 import { listRatePlans } from "@/server/rates/rate-plans";
 import { createReservation } from "@/server/reservations/create-reservation";
 import { getDeskDay } from "@/server/reservations/desk-day";
+import { changeDeparture, previewDeparture } from "@/server/reservations/change-departure";
 import { getReservationDesk } from "@/server/reservations/desk-view";
+import { moveRoom } from "@/server/reservations/in-house";
 import { presentReservation, type ReservationWithGuest } from "@/server/reservations/present";
 import { listReadyRooms } from "@/server/reservations/ready-rooms";
 import { getReservation } from "@/server/reservations/reservations";
-import { cancelSchema, checkInSchema, reservationCreateSchema, reservationUpdateSchema } from "@/server/reservations/schemas";
+import { cancelSchema, changeDepartureSchema, checkInSchema, moveRoomSchema, reservationCreateSchema, reservationUpdateSchema } from "@/server/reservations/schemas";
 import { presentReservationRow, reservationSearchQuery, searchReservations } from "@/server/reservations/search-reservations";
 import { cancelReservation, checkInReservation, checkOutReservation, noShowReservation } from "@/server/reservations/transitions";
 import { previewReservationUpdate, updateReservation } from "@/server/reservations/update-reservation";
@@ -85,6 +87,16 @@ export const reservationsRouter = router({
   checkOut: reservationProcedure
     .input(z.strictObject({ id }))
     .mutation(({ ctx, input }) => recorded(ctx, "reservation.checked_out", input.id, () => checkOutReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  /** What a departure (a date, or a check-out now) would give the stay in house: end, nights, total, fee, balance after. */
+  previewDeparture: reservationProcedure
+    .input(changeDepartureSchema.partial().extend({ id }))
+    .query(({ ctx, input }) => previewDeparture({ db: ctx.db, tenant: ctx.tenant, id: input.id, checkOut: input.check_out })),
+  changeDeparture: reservationProcedure
+    .input(changeDepartureSchema.extend({ id }))
+    .mutation(({ ctx, input }) => recorded(ctx, "reservation.departure_changed", input.id, () => changeDeparture({ db: ctx.db, tenant: ctx.tenant, id: input.id, checkOut: input.check_out }))),
+  moveRoom: reservationProcedure
+    .input(moveRoomSchema.extend({ id }))
+    .mutation(({ ctx, input }) => recorded(ctx, "reservation.room_moved", input.id, () => moveRoom({ db: ctx.db, tenant: ctx.tenant, id: input.id, roomId: input.room_id, reason: input.reason }))),
   noShow: reservationProcedure
     .input(z.strictObject({ id }))
     .mutation(({ ctx, input }) => recorded(ctx, "reservation.no_show", input.id, () => noShowReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),

@@ -1,3 +1,4 @@
+import { createRunNightAudits } from "@/server/night-audit/inngest-function";
 import { getDatabase } from "@/server/runtime";
 import type { EngineDeps } from "../attempt-delivery";
 import { webhookSettings } from "../settings";
@@ -6,5 +7,5 @@ import { createSweepWebhooks } from "./sweep-webhooks";
 
 const runtimeDeps = async (): Promise<EngineDeps> => ({ db: (await getDatabase()).db, settings: webhookSettings() });
 
-/** Every Inngest function of the app, served at /api/inngest. */
-export const inngestFunctions = [createDeliverWebhook(runtimeDeps), createSweepWebhooks(runtimeDeps)];
+/** Every Inngest function of the app, served at /api/inngest (webhook delivery and the night audit). */
+export const inngestFunctions = [createDeliverWebhook(runtimeDeps), createSweepWebhooks(runtimeDeps), createRunNightAudits(async () => (await getDatabase()).db)];

@@ -1,0 +1,67 @@
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { folioCharges, folios, payments, type properties } from "@/db/schema";
+import { addDays, type IsoDate } from "@/server/dates";
+import { capturedStatuses } from "@/server/folios/folios";
+import { moneyByDate, nightFigures } from "@/server/reports/reports";
+import { zonedInstant } from "@/server/properties/business-date";
+
+/**
+ * The day's flash report, written by the night audit that closes business date `date`: rooms
+ * sold and available, occupancy, ADR and RevPAR (the same figures as the occupancy and revenue
+ * reports for that night), what the folios charged for the day by kind, and the money taken by
+ * payment method. Amounts are minor units of the property's currency.
+ */
+export async function flashReport(tx: Executor, property: typeof properties.$inferSelect, date: IsoDate) {
+  const next = addDays(date, 1);
+  const dayStart = zonedInstant(date, 0, property.timezone);
+  const dayEnd = zonedInstant(next, 0, property.timezone);
+  const [nights, money, charged, paid] = await Promise.all([
+    nightFigures(tx, property, date, next),
+    moneyByDate(tx, property.id, date, next),
+    // Room nights by the night they are for; fees by the date they carry; extras by when they were added.
+    tx
+      .select({ kind: folioCharges.kind, amount: sql<number>`sum(${folioCharges.amount})`.mapWith(Number) })
+      .from(folioCharges)
+      .innerJoin(folios, eq(folios.id, folioCharges.folioId))
+      .where(
+        and(
+          eq(folios.propertyId, property.id),
+          sql`(${folioCharges.date} = ${date} or (${folioCharges.date} is null and ${folioCharges.createdAt} >= ${dayStart.toISOString()} and ${folioCharges.createdAt} < ${dayEnd.toISOString()}))`,
+        ),
+      )
+      .groupBy(folioCharges.kind),
+    tx
+      .select({ method: payments.methodType, amount: sql<number>`sum(${payments.amount})`.mapWith(Number), count: sql<number>`count(*)`.mapWith(Number) })
+      .from(payments)
+      .where(and(eq(payments.propertyId, property.id), inArray(payments.status, [...capturedStatuses]), gte(payments.capturedAt, dayStart), lt(payments.capturedAt, dayEnd)))
+      .groupBy(payments.methodType),
+  ]);
+  const n = nights.get(date) ?? { roomsAvailable: 0, roomsSold: 0, roomRevenue: 0 };
+  const perUnit = (amount: number, units: number) => (units > 0 ? Math.round(amount / units) : 0);
+  const byKind = Object.fromEntries(charged.map((c) => [c.kind, c.amount]));
+  return {
+    business_date: date,
+    currency: property.currency,
+    rooms_available: n.roomsAvailable,
+    rooms_sold: n.roomsSold,
+    occupancy: n.roomsAvailable > 0 ? Math.round((n.roomsSold / n.roomsAvailable) * 10_000) / 10_000 : 0,
+    room_revenue: n.roomRevenue,
+    adr: perUnit(n.roomRevenue, n.roomsSold),
+    revpar: perUnit(n.roomRevenue, n.roomsAvailable),
+    revenue_by_kind: {
+      room_night: byKind.room_night ?? 0,
+      extra: byKind.extra ?? 0,
+      early_departure_fee: byKind.early_departure_fee ?? 0,
+      no_show_fee: byKind.no_show_fee ?? 0,
+      late_check_out_fee: byKind.late_check_out_fee ?? 0,
+    },
+    payments_by_method: Object.fromEntries(paid.map((p) => [p.method, { amount: p.amount, count: p.count }])),
+    payments: money.payments.get(date) ?? 0,
+    refunds: money.refunds.get(date) ?? 0,
+    // Taxes are computed by the tax module (not built yet); the flash report will carry them here.
+    taxes: null,
+  };
+}
+
+export type FlashReport = Awaited<ReturnType<typeof flashReport>>;

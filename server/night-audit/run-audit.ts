@@ -1,0 +1,129 @@
+import { and, asc, eq, lte, max } from "drizzle-orm";
+import type { Db, Tx } from "@/db/client";
+import { guests, nightAudits, properties, reservations } from "@/db/schema";
+import { addDays, todayIn, type IsoDate } from "@/server/dates";
+import { emitEvents } from "@/server/events/emit";
+import { newId } from "@/server/ids";
+import { presentInventoryRange } from "@/server/inventory/events";
+import { releaseNights } from "@/server/inventory/nights";
+import { auditDueAt, businessToday } from "@/server/properties/business-date";
+import { presentReservation } from "@/server/reservations/present";
+import { chargeNoShow } from "@/server/reservations/transitions";
+import type { Tenant } from "@/server/tenancy";
+import { inTransaction } from "@/server/transactions";
+import { flashReport } from "./flash";
+import { presentNightAudit } from "./present";
+
+type Property = typeof properties.$inferSelect;
+export type AuditTrigger = (typeof nightAudits.$inferSelect)["trigger"];
+
+/**
+ * The latest business date whose audit hour has come at `now`, or null when the business date
+ * is already past it (the sandbox's advance_day ran ahead of the clock, or that day is closed).
+ */
+export function dueDate(property: Pick<Property, "timezone" | "auditHour" | "businessDate">, now = new Date()): IsoDate | null {
+  let day = todayIn(property.timezone, now);
+  while (auditDueAt(day, property).getTime() > now.getTime()) day = addDays(day, -1);
+  return property.businessDate && property.businessDate > day ? null : day;
+}
+
+/**
+ * Closes one business day of a property, exactly once. Runners take the property's row lock
+ * (PostgreSQL `FOR UPDATE`, held to commit), so two workers or instances run one after the
+ * other; the second finds the day's audit written (or the business date moved past it) and does
+ * nothing. In one transaction: confirmed arrivals of the day (or earlier) still unarrived become
+ * no-shows with their fee, departures still in house are flagged, the day's flash report is
+ * written, the business date moves to the next day, and `night_audit.completed` announces it.
+ *
+ * `date`: the day to close; by default the day due at `now` (scheduled runs). The sandbox's
+ * advance_day closes the property's current business day whatever the hour.
+ */
+export async function runNightAudit({
+  db,
+  propertyId,
+  trigger,
+  now = new Date(),
+  closeCurrentDay = false,
+}: {
+  db: Db;
+  propertyId: string;
+  trigger: AuditTrigger;
+  now?: Date;
+  closeCurrentDay?: boolean;
+}) {
+  return inTransaction(db, async (tx) => {
+    const [property] = await tx.select().from(properties).where(eq(properties.id, propertyId)).for("update");
+    if (!property) return null;
+    const date = closeCurrentDay ? businessToday(property, now) : dueDate(property, now);
+    if (!date) return null;
+    const [done] = await tx.select().from(nightAudits).where(and(eq(nightAudits.propertyId, property.id), eq(nightAudits.businessDate, date)));
+    if (done) return null;
+    const tenant: Tenant = { accountId: property.accountId, livemode: property.livemode, propertyIds: null };
+    const noShows = await markNoShows(tx, tenant, property, date);
+    const inHouse = await tx
+      .select({ id: reservations.id })
+      .from(reservations)
+      .where(and(eq(reservations.propertyId, property.id), eq(reservations.status, "checked_in"), lte(reservations.checkOut, date)))
+      .orderBy(asc(reservations.checkOut), asc(reservations.id));
+    const flash = await flashReport(tx, property, date);
+    const [audit] = await tx
+      .insert(nightAudits)
+      .values({
+        id: newId("nightAudit"),
+        accountId: property.accountId,
+        livemode: property.livemode,
+        propertyId: property.id,
+        businessDate: date,
+        trigger,
+        noShows,
+        departuresInHouse: inHouse.map((r) => r.id),
+        flash,
+      })
+      .returning();
+    const next = addDays(date, 1);
+    if (!property.businessDate || property.businessDate < next) {
+      await tx.update(properties).set({ businessDate: next, updatedAt: new Date() }).where(eq(properties.id, property.id));
+    }
+    await emitEvents(tx, tenant, [{ type: "night_audit.completed", propertyId: property.id, object: presentNightAudit(audit) }]);
+    return audit;
+  });
+}
+
+/** Confirmed stays arriving on or before `date` that never arrived: no-shows, with the plan's fee. */
+async function markNoShows(tx: Tx, tenant: Tenant, property: Property, date: IsoDate): Promise<string[]> {
+  const due = await tx
+    .select()
+    .from(reservations)
+    .where(and(eq(reservations.propertyId, property.id), eq(reservations.status, "confirmed"), lte(reservations.checkIn, date)))
+    .orderBy(asc(reservations.checkIn), asc(reservations.id))
+    .for("update");
+  for (const r of due) {
+    await chargeNoShow(tx, tenant, r);
+    await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
+    const [updated] = await tx.update(reservations).set({ status: "no_show", updatedAt: new Date() }).where(eq(reservations.id, r.id)).returning();
+    const [guest] = await tx.select().from(guests).where(eq(guests.id, r.guestId));
+    await emitEvents(tx, tenant, [
+      { type: "reservation.updated", propertyId: r.propertyId, object: presentReservation({ reservation: updated, guest }) },
+      { type: "inventory.updated", propertyId: r.propertyId, object: presentInventoryRange({ propertyId: r.propertyId, roomTypeId: r.roomTypeId, from: r.checkIn, to: r.checkOut }) },
+    ]);
+  }
+  return due.map((r) => r.id);
+}
+
+/** Runs every property's audit that is due at `now` (the embedded scheduler and the Inngest cron). */
+export async function runDueAudits(db: Db, now = new Date()) {
+  const [all, closed] = await Promise.all([
+    db.select({ id: properties.id, timezone: properties.timezone, auditHour: properties.auditHour, businessDate: properties.businessDate }).from(properties),
+    db.select({ propertyId: nightAudits.propertyId, last: max(nightAudits.businessDate) }).from(nightAudits).groupBy(nightAudits.propertyId),
+  ]);
+  const lastClosed = new Map(closed.map((c) => [c.propertyId, c.last]));
+  const ran: string[] = [];
+  for (const p of all) {
+    const date = dueDate(p, now);
+    const last = lastClosed.get(p.id);
+    if (!date || (last && last >= date)) continue;
+    const audit = await runNightAudit({ db, propertyId: p.id, trigger: "scheduled", now });
+    if (audit) ran.push(audit.id);
+  }
+  return ran;
+}

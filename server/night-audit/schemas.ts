@@ -1,0 +1,47 @@
+import { z } from "@hono/zod-openapi";
+import { date, idOf, timestamp } from "@/server/schemas";
+
+const amountAndCount = z.object({ amount: z.number().int(), count: z.number().int() });
+
+export const flashReportSchema = z
+  .object({
+    business_date: date,
+    currency: z.string(),
+    rooms_available: z.number().int(),
+    rooms_sold: z.number().int(),
+    occupancy: z.number().openapi({ description: "0–1" }),
+    room_revenue: z.number().int(),
+    adr: z.number().int(),
+    revpar: z.number().int(),
+    revenue_by_kind: z
+      .object({
+        room_night: z.number().int(),
+        extra: z.number().int(),
+        early_departure_fee: z.number().int(),
+        no_show_fee: z.number().int(),
+        late_check_out_fee: z.number().int(),
+      })
+      .openapi({ description: "What the folios charged for the day: room nights of that night, fees of that date, extras added that day." }),
+    payments_by_method: z
+      .object({ card: amountAndCount.optional(), cash: amountAndCount.optional(), bank_transfer: amountAndCount.optional() })
+      .openapi({ description: "Payments captured that local day, by method; a method with none is absent." }),
+    payments: z.number().int(),
+    refunds: z.number().int(),
+    taxes: z.null().openapi({ description: "Reserved for the taxes of the day; null until taxes are computed." }),
+  })
+  .openapi("FlashReport");
+
+export const nightAuditSchema = z
+  .object({
+    id: idOf("na"),
+    object: z.literal("night_audit"),
+    livemode: z.boolean(),
+    property_id: idOf("prop"),
+    business_date: date.openapi({ description: "The business day the audit closed; the property's business date is then the next day." }),
+    trigger: z.enum(["scheduled", "manual", "advance_day"]),
+    no_shows: z.array(idOf("res")).openapi({ description: "Reservations the audit marked as no-shows (fees posted)." }),
+    departures_in_house: z.array(idOf("res")).openapi({ description: "Stays still checked in on or after their departure date, flagged for the desk." }),
+    flash: flashReportSchema,
+    created_at: timestamp,
+  })
+  .openapi("NightAudit");

@@ -1,0 +1,45 @@
+import { addDays, todayIn, type IsoDate } from "@/server/dates";
+
+type Clocked = { timezone: string; businessDate: IsoDate | null; auditHour: number };
+
+/**
+ * The property's "today": its calendar date, or the business date when that is ahead (the night
+ * audit of an evening hour closed the day, or the sandbox's advance_day moved it on). It is never
+ * behind the calendar, so a property whose audit has not run still trades on today's date.
+ */
+export function businessToday(property: Pick<Clocked, "timezone" | "businessDate">, now = new Date()): IsoDate {
+  const calendar = todayIn(property.timezone, now);
+  return property.businessDate && property.businessDate > calendar ? property.businessDate : calendar;
+}
+
+/** The instant a wall-clock time of the zone names (the earlier one in a DST overlap, shifted forward in a gap). */
+export function zonedInstant(date: IsoDate, hour: number, timezone: string): Date {
+  const wall = Date.parse(`${date}T${String(hour).padStart(2, "0")}:00:00Z`);
+  let guess = wall;
+  for (let i = 0; i < 2; i++) guess = wall - offsetOf(timezone, new Date(guess));
+  return new Date(guess);
+}
+
+/** The zone's offset from UTC at an instant, in milliseconds. */
+function offsetOf(timezone: string, at: Date): number {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone: timezone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  const local = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
+  return local - Math.floor(at.getTime() / 1000) * 1000;
+}
+
+/**
+ * When the night audit closing business date `date` is due: at the audit hour of the next
+ * morning for an hour before noon (03:00 by default), at that hour of the same evening otherwise.
+ */
+export function auditDueAt(date: IsoDate, property: Pick<Clocked, "timezone" | "auditHour">): Date {
+  return zonedInstant(property.auditHour < 12 ? addDays(date, 1) : date, property.auditHour, property.timezone);
+}
+
+/** Whether the day `date` is closed: its audit ran (the business date moved past it) or its audit hour has come. */
+export function dayClosed(date: IsoDate, property: Clocked, now = new Date()): boolean {
+  return (property.businessDate !== null && property.businessDate > date) || now.getTime() >= auditDueAt(date, property).getTime();
+}

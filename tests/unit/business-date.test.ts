@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { auditDueAt, businessToday, dayClosed, zonedInstant } from "@/server/properties/business-date";
+import { feeAmount } from "@/server/rates/fees";
+
+// Issue 27: the property's business day and its night audit hour, and the rate plans' fees.
+
+const ny = { timezone: "America/New_York", auditHour: 3, businessDate: null };
+
+describe("the business day", () => {
+  it("finds the instant of a wall-clock hour, across daylight saving time", () => {
+    expect(zonedInstant("2026-03-02", 3, "America/New_York").toISOString()).toBe("2026-03-02T08:00:00.000Z"); // EST, UTC−5
+    expect(zonedInstant("2026-07-02", 3, "America/New_York").toISOString()).toBe("2026-07-02T07:00:00.000Z"); // EDT, UTC−4
+    expect(zonedInstant("2026-03-02", 23, "Pacific/Kiritimati").toISOString()).toBe("2026-03-02T09:00:00.000Z"); // UTC+14
+  });
+
+  it("closes a day at the audit hour of the next morning (before noon) or of the same evening", () => {
+    expect(auditDueAt("2026-03-01", ny).toISOString()).toBe("2026-03-02T08:00:00.000Z");
+    expect(auditDueAt("2026-03-01", { ...ny, auditHour: 23 }).toISOString()).toBe("2026-03-02T04:00:00.000Z");
+    expect(dayClosed("2026-03-01", ny, new Date("2026-03-02T07:59:59Z"))).toBe(false);
+    expect(dayClosed("2026-03-01", ny, new Date("2026-03-02T08:00:00Z"))).toBe(true);
+    // An audit that already moved the business date past the day closed it, whatever the hour.
+    expect(dayClosed("2026-03-01", { ...ny, businessDate: "2026-03-02" }, new Date("2026-03-02T01:00:00Z"))).toBe(true);
+  });
+
+  it("is the calendar's date unless the business date is ahead", () => {
+    const now = new Date("2026-03-02T12:00:00Z");
+    expect(businessToday(ny, now)).toBe("2026-03-02");
+    expect(businessToday({ ...ny, businessDate: "2026-03-01" }, now)).toBe("2026-03-02");
+    expect(businessToday({ ...ny, businessDate: "2026-03-04" }, now)).toBe("2026-03-04");
+  });
+});
+
+describe("rate plan fees", () => {
+  const nights = [
+    { date: "2026-03-01", amount: 10_000 },
+    { date: "2026-03-02", amount: 15_000 },
+    { date: "2026-03-03", amount: 12_345 },
+  ];
+  it("come to a fixed amount, the first N nights' rates, or a rounded percentage of the nights", () => {
+    expect(feeAmount(null, nights)).toBe(0);
+    expect(feeAmount({ type: "fixed", amount: 2_500 }, nights)).toBe(2_500);
+    expect(feeAmount({ type: "fixed", amount: 2_500 }, [])).toBe(2_500);
+    expect(feeAmount({ type: "nights", nights: 2 }, nights)).toBe(25_000);
+    expect(feeAmount({ type: "nights", nights: 5 }, nights)).toBe(37_345);
+    expect(feeAmount({ type: "nights", nights: 1 }, [])).toBe(0);
+    // 37,345 × 15 % = 5,601.75 → 5,602
+    expect(feeAmount({ type: "percent", percent: 15 }, nights)).toBe(5_602);
+  });
+});
