@@ -17,17 +17,18 @@ export const addressSchema = z
 /** An address as sent: every line optional, trimmed; an empty line is dropped. */
 export const addressInputSchema = z
   .strictObject({
-    line1: addressLine(200).optional(),
+    line1: addressLine(200).optional().openapi({ example: "Rua das Flores 12" }),
     line2: addressLine(200).optional(),
-    city: addressLine(100).optional(),
+    city: addressLine(100).optional().openapi({ example: "Lisboa" }),
     region: addressLine(100).optional(),
-    postal_code: addressLine(20).optional(),
+    postal_code: addressLine(20).optional().openapi({ example: "1200-195" }),
     country: z
       .string()
       .trim()
       .regex(/^([A-Za-z]{2})?$/, "Expected a two-letter country code (ISO 3166-1), such as US.")
       .transform((c) => c.toUpperCase())
-      .optional(),
+      .optional()
+      .openapi({ example: "PT" }),
   })
   .openapi("AddressInput");
 

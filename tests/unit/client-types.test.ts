@@ -59,7 +59,7 @@ export async function run() {
   await innkeep.payments.create({ reservation_id: r.id, payment_method: { type: "cash" } }, { idempotencyKey: "k1" });
   await innkeep.reservations.checkOut(r.id);
   for await (const x of innkeep.reservations.list({ status: "confirmed" })) x.id.toUpperCase();
-  const all: string[] = (await innkeep.guests.list().toArray({ limit: 10 })).map((g) => g.email);
+  const all: (string | null)[] = (await innkeep.guests.list().toArray({ limit: 10 })).map((g) => g.email);
   // Options alone where the body or query is optional: no \`{}\` placeholder.
   await innkeep.reservations.cancel(r.id, { idempotencyKey: "k2" });
   await innkeep.guests.list({ timeout: 5_000 });

@@ -3668,11 +3668,15 @@ export interface operations {
                     currency: string;
                     /** AddressInput */
                     address?: {
+                        /** @example Rua das Flores 12 */
                         line1?: string;
                         line2?: string;
+                        /** @example Lisboa */
                         city?: string;
                         region?: string;
+                        /** @example 1200-195 */
                         postal_code?: string;
+                        /** @example PT */
                         country?: string;
                     };
                     /**
@@ -4467,12 +4471,12 @@ export interface operations {
                  *       "timezone": "Europe/Lisbon",
                  *       "currency": "EUR",
                  *       "address": {
-                 *         "line1": "string",
+                 *         "line1": "Rua das Flores 12",
                  *         "line2": "string",
-                 *         "city": "string",
+                 *         "city": "Lisboa",
                  *         "region": "string",
-                 *         "postal_code": "string",
-                 *         "country": "(AA)?"
+                 *         "postal_code": "1200-195",
+                 *         "country": "PT"
                  *       },
                  *       "check_in_time": "15:00",
                  *       "check_out_time": "15:00"
@@ -4491,11 +4495,15 @@ export interface operations {
                      */
                     currency?: string;
                     address?: {
+                        /** @example Rua das Flores 12 */
                         line1?: string;
                         line2?: string;
+                        /** @example Lisboa */
                         city?: string;
                         region?: string;
+                        /** @example 1200-195 */
                         postal_code?: string;
+                        /** @example PT */
                         country?: string;
                     } & unknown;
                     /** @example 15:00 */
