@@ -4,14 +4,13 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
+import { MomentText } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Card, Input, PageHeader } from "@/components/ui";
 import { GuestForm, type GuestFields } from "./guest-form";
 
 const pageSize = 20;
-
-const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
 
 /** Guests of the data set on screen: exact e-mail search, newest first, cursor paging, and a create form. */
 export function GuestsView() {
@@ -69,11 +68,26 @@ export function GuestsView() {
       />
       {creating ? (
         <Card title="New guest" className="mb-6">
-          <GuestForm key={formKey} idPrefix="new-guest" label="New guest" submitLabel="Create guest" pending={create.isPending} error={create.error} onSubmit={createGuest} onCancel={() => setCreating(false)} />
+          <GuestForm
+            key={formKey}
+            idPrefix="new-guest"
+            label="New guest"
+            submitLabel="Create guest"
+            pending={create.isPending}
+            error={create.error}
+            onSubmit={createGuest}
+            onCancel={() => setCreating(false)}
+          />
         </Card>
       ) : null}
       <form onSubmit={submitSearch} className="mb-4 flex max-w-md gap-2" role="search">
-        <Input type="search" aria-label="Search by e-mail" placeholder="Search by exact e-mail" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <Input
+          type="search"
+          aria-label="Search by e-mail"
+          placeholder="Search by exact e-mail"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
         <Button type="submit" variant="secondary">
           Search
         </Button>
@@ -112,7 +126,9 @@ export function GuestsView() {
                 </td>
                 <td className="px-4 py-2.5 text-stone-700">{g.email}</td>
                 <td className="px-4 py-2.5 text-stone-500">{g.phone ?? "—"}</td>
-                <td className="px-4 py-2.5 text-stone-500">{formatDate(g.created_at)}</td>
+                <td className="px-4 py-2.5 text-stone-500">
+                  <MomentText at={g.created_at} />
+                </td>
               </tr>
             ))}
             {page && page.data.length === 0 ? (

@@ -16,7 +16,12 @@ export const statusLabel: Record<RoomStatus, string> = { dirty: "Dirty", clean: 
 export const statusTone: Record<RoomStatus, BadgeTone> = { dirty: "amber", clean: "blue", inspected: "teal", "out-of-order": "red" };
 
 /** The button that moves a room to `status`. */
-export const moveLabel: Record<RoomStatus, string> = { dirty: "Mark dirty", clean: "Mark clean", inspected: "Mark inspected", "out-of-order": "Out of order…" };
+export const moveLabel: Record<RoomStatus, string> = {
+  dirty: "Mark dirty",
+  clean: "Mark clean",
+  inspected: "Mark inspected",
+  "out-of-order": "Out of order…",
+};
 
 export const assignmentLabel: Record<AssignmentStatus, string> = { pending: "To do", in_progress: "In progress", done: "Done" };
 export const assignmentTone: Record<AssignmentStatus, BadgeTone> = { pending: "neutral", in_progress: "violet", done: "teal" };
@@ -29,10 +34,3 @@ export const assignmentNext: Record<AssignmentStatus, { status: AssignmentStatus
   in_progress: [{ status: "done", label: "Done" }],
   done: [],
 };
-
-/** "Mon 23 Nov" for an ISO date, without the browser's time zone shifting the day. */
-export const dayLabel = (iso: string, options: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short" }) =>
-  new Date(`${iso}T00:00:00Z`).toLocaleDateString("en-GB", { ...options, timeZone: "UTC" });
-
-/** ISO date `n` days after `iso`. */
-export const addDaysIso = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);

@@ -4,7 +4,9 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { useMemo, useState } from "react";
 import { AuditTrail } from "@/components/audit/audit-trail";
-import { addDays, dayLabel, todayIn } from "@/components/reports/format";
+import { addDays, todayIn } from "@/server/dates";
+import { usePropertyFormat } from "@/components/ui/property-format";
+
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Field, Input, PageHeader, Select } from "@/components/ui";
@@ -19,6 +21,7 @@ const spanDays = 14;
 /** The rates grid of the property on screen: one rate plan's room types × 14 nights, and range edits. */
 export function RatesView({ property }: { property: RateProperty }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const today = useMemo(() => todayIn(property.timezone), [property.timezone]);
   const [start, setStart] = useState(today);
   const [planId, setPlanId] = useState<string | undefined>();
@@ -55,7 +58,9 @@ export function RatesView({ property }: { property: RateProperty }) {
     return (
       <>
         {header}
-        <EmptyState title="No rate plans yet">Create a rate plan through the API (POST /v1/rate_plans); its nightly rates can then be set here.</EmptyState>
+        <EmptyState title="No rate plans yet">
+          Create a rate plan through the API (POST /v1/rate_plans); its nightly rates can then be set here.
+        </EmptyState>
       </>
     );
   }
@@ -115,8 +120,8 @@ export function RatesView({ property }: { property: RateProperty }) {
       </div>
 
       <p className="mb-2 text-xs text-stone-500">
-        {plan.refundable ? `Refundable, free cancellation until ${plan.cancellation_deadline_hours} h before arrival.` : "Non-refundable."} Select a night, then
-        Shift-click (or Shift+Enter) another to select a range across nights and room types.
+        {plan.refundable ? `Refundable, free cancellation until ${plan.cancellation_deadline_hours} h before arrival.` : "Non-refundable."} Select a
+        night, then Shift-click (or Shift+Enter) another to select a range across nights and room types.
       </p>
       {roomTypes.length === 0 ? (
         <EmptyState title="This rate plan covers no room type of this property" />
@@ -142,9 +147,14 @@ export function RatesView({ property }: { property: RateProperty }) {
         {selection ? (
           <>
             <span className="text-stone-700" data-testid="selection-summary">
-              <span className="font-medium">{roomTypes.filter((t) => selection.roomTypeIds.includes(t.id)).map((t) => t.code).join(", ")}</span>
+              <span className="font-medium">
+                {roomTypes
+                  .filter((t) => selection.roomTypeIds.includes(t.id))
+                  .map((t) => t.code)
+                  .join(", ")}
+              </span>
               {" · "}
-              {dayLabel(selection.from)} – {dayLabel(addDays(selection.to, -1))} ({selection.nights} {selection.nights === 1 ? "night" : "nights"})
+              {fmt.day(selection.from)} – {fmt.day(addDays(selection.to, -1))} ({selection.nights} {selection.nights === 1 ? "night" : "nights"})
             </span>
             <div className="ml-auto flex gap-2">
               <Button variant="ghost" onClick={() => setSelection(null)}>
@@ -166,11 +176,7 @@ export function RatesView({ property }: { property: RateProperty }) {
         plan={plan}
         roomTypes={roomTypes}
         currency={property.currency}
-        initial={
-          dialog && dialog !== "blank"
-            ? dialog
-            : { roomTypeIds: roomTypes.map((t) => t.id), from: start, to: end, nights: spanDays }
-        }
+        initial={dialog && dialog !== "blank" ? dialog : { roomTypeIds: roomTypes.map((t) => t.id), from: start, to: end, nights: spanDays }}
         onDone={() => {
           setDialog(null);
           setSelection(null);

@@ -9,7 +9,9 @@ import { ConfirmDialog, Dialog, DialogClose } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterOutputs } from "@trpc/server";
-import { formatDate, formatMoney, housekeepingLabels, nightsLabel, type Money } from "./format";
+import { usePropertyFormat } from "@/components/ui/property-format";
+import type { Money } from "@/server/money";
+import { housekeepingLabels, nightsLabel } from "./format";
 import { PaymentDialog } from "./folio-dialogs";
 
 type Desk = inferRouterOutputs<AppRouter>["reservations"]["get"];
@@ -18,13 +20,26 @@ type Done = () => Promise<void> | void;
 /** Change dates, room type, rate plan or party: re-quoted first, applied on confirmation. */
 function ModifyDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const r = desk.reservation;
-  const initial = { check_in: r.check_in, check_out: r.check_out, room_type_id: r.room_type_id, rate_plan_id: r.rate_plan_id, adults: r.adults, children: r.children };
+  const initial = {
+    check_in: r.check_in,
+    check_out: r.check_out,
+    room_type_id: r.room_type_id,
+    rate_plan_id: r.rate_plan_id,
+    adults: r.adults,
+    children: r.children,
+  };
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState(initial);
   const [asked, setAsked] = useState<typeof initial | null>(null);
   const lookups = useQuery({ ...trpc.reservations.lookups.queryOptions({ property_id: desk.property.id }), enabled: open });
-  const preview = useQuery({ ...trpc.reservations.previewUpdate.queryOptions({ id: r.id, ...(asked ?? initial) }), enabled: open && asked !== null, retry: false, staleTime: 0 });
+  const preview = useQuery({
+    ...trpc.reservations.previewUpdate.queryOptions({ id: r.id, ...(asked ?? initial) }),
+    enabled: open && asked !== null,
+    retry: false,
+    staleTime: 0,
+  });
   const update = useMutation(
     trpc.reservations.update.mutationOptions({
       onSuccess: async () => {
@@ -69,7 +84,11 @@ function ModifyDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
                 const type = e.target.value;
                 const plan = lookups.data?.rate_plans.find((p) => p.active && p.room_type_ids.includes(type));
                 setAsked(null);
-                setDraft((d) => ({ ...d, room_type_id: type, rate_plan_id: plan?.room_type_ids.includes(type) && plan.id === d.rate_plan_id ? d.rate_plan_id : (plan?.id ?? d.rate_plan_id) }));
+                setDraft((d) => ({
+                  ...d,
+                  room_type_id: type,
+                  rate_plan_id: plan?.room_type_ids.includes(type) && plan.id === d.rate_plan_id ? d.rate_plan_id : (plan?.id ?? d.rate_plan_id),
+                }));
               }}
             >
               {(lookups.data?.room_types ?? [desk.room_type]).map((t) => (
@@ -99,8 +118,8 @@ function ModifyDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
         {update.error ? <Alert>{callError(update.error).message}</Alert> : null}
         {previewMatches ? (
           <p className="rounded-md bg-teal-50 px-3 py-2 text-sm text-teal-900" role="status" data-testid="modify-quote">
-            New stay: {formatDate(preview.data!.check_in)} → {formatDate(preview.data!.check_out)}, {nightsLabel(preview.data!.nights)}, total{" "}
-            <strong>{formatMoney(preview.data!.total)}</strong> (was {formatMoney(r.total)}).
+            New stay: {fmt.day(preview.data!.check_in, "short")} → {fmt.day(preview.data!.check_out, "short")}, {nightsLabel(preview.data!.nights)},
+            total <strong>{fmt.money(preview.data!.total)}</strong> (was {fmt.money(r.total)}).
           </p>
         ) : null}
         <div className="flex flex-wrap justify-end gap-2">
@@ -141,7 +160,14 @@ function CheckInDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
   );
   const chosen = roomId || ready.data?.[0]?.id || "";
   return (
-    <Dialog open={open} onOpenChange={(o) => (setOpen(o), setRoomId(""), checkIn.reset())} title="Check in" description={`${desk.room_type.name}: free rooms that are clean or inspected.`} size="sm" trigger={<Button>Check in</Button>}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => (setOpen(o), setRoomId(""), checkIn.reset())}
+      title="Check in"
+      description={`${desk.room_type.name}: free rooms that are clean or inspected.`}
+      size="sm"
+      trigger={<Button>Check in</Button>}
+    >
       <div className="space-y-3">
         {ready.error ? (
           <Alert>{callError(ready.error).message}</Alert>
@@ -183,6 +209,7 @@ function CheckInDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
  */
 export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Money | undefined; onDone: Done }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const r = desk.reservation;
   const a = desk.actions;
   const [dialog, setDialog] = useState<null | "cancel" | "checkout" | "noshow" | "pay">(null);
@@ -258,7 +285,8 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         description={
           owing ? (
             <p data-testid="checkout-balance">
-              The balance is {formatMoney(balance!)}. Check-out is refused until the folio is settled: {balance!.amount > 0 ? "take a payment" : "refund the overpayment"} first. Confirm only to try anyway.
+              The balance is {fmt.money(balance!)}. Check-out is refused until the folio is settled:{" "}
+              {balance!.amount > 0 ? "take a payment" : "refund the overpayment"} first. Confirm only to try anyway.
             </p>
           ) : (
             <p>The folio closes and room {desk.room?.number ?? ""} is marked dirty for housekeeping.</p>
@@ -271,7 +299,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
       >
         {owing && balance!.amount > 0 ? (
           <Button variant="secondary" onClick={() => setDialog("pay")}>
-            Take payment of {formatMoney(balance!)}
+            Take payment of {fmt.money(balance!)}
           </Button>
         ) : null}
       </ConfirmDialog>
@@ -288,7 +316,16 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         onConfirm={() => noShow.mutate({ id: r.id })}
       />
 
-      {balance && dialog === "pay" ? <PaymentDialog reservationId={r.id} balance={balance} livemode={r.livemode} onDone={onDone} open={dialog === "pay"} onOpenChange={(o) => setDialog(o ? "pay" : null)} /> : null}
+      {balance && dialog === "pay" ? (
+        <PaymentDialog
+          reservationId={r.id}
+          balance={balance}
+          livemode={r.livemode}
+          onDone={onDone}
+          open={dialog === "pay"}
+          onOpenChange={(o) => setDialog(o ? "pay" : null)}
+        />
+      ) : null}
     </div>
   );
 }
