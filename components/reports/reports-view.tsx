@@ -124,6 +124,7 @@ export function ReportsView({ property }: { property: ReportProperty }) {
   ];
   type ProductionRow = {
     group: string | null;
+    group_label: string;
     group_name?: string | null;
     reservations: number;
     room_nights: number;
@@ -136,16 +137,14 @@ export function ReportsView({ property }: { property: ReportProperty }) {
     {
       id: "group",
       header: groupLabels[shownGroup],
-      meta: { primary: !named },
-      cell: ({ row }) =>
-        value("group", row.original.group, <span className={named ? "font-mono text-xs" : undefined}>{row.original.group ?? "(none)"}</span>),
+      meta: { primary: true },
+      cell: ({ row }) => value("group", row.original.group, row.original.group_label),
     },
     ...(named
       ? [
           {
             id: "group_name",
             header: "Code",
-            meta: { primary: true },
             cell: ({ row }) => value("group_name", row.original.group_name, row.original.group_name ?? "—"),
           } satisfies ColumnDef<ProductionRow>,
         ]

@@ -1,33 +1,15 @@
 import type { BadgeTone } from "@/components/ui";
+import { channelWords, housekeepingWords, reservationStatusWords, sourceWords } from "@/server/words";
 
 export const nightsLabel = (n: number) => `${n} night${n === 1 ? "" : "s"}`;
 
-export const statusLabels: Record<string, { label: string; tone: BadgeTone }> = {
-  confirmed: { label: "Confirmed", tone: "blue" },
-  checked_in: { label: "In house", tone: "teal" },
-  checked_out: { label: "Checked out", tone: "neutral" },
-  cancelled: { label: "Cancelled", tone: "red" },
-  no_show: { label: "No-show", tone: "amber" },
-};
+const statusTones: Record<string, BadgeTone> = { confirmed: "blue", checked_in: "teal", checked_out: "neutral", cancelled: "red", no_show: "amber" };
+export const statusLabels: Record<string, { label: string; tone: BadgeTone }> = Object.fromEntries(
+  Object.entries(reservationStatusWords).map(([status, label]) => [status, { label, tone: statusTones[status] }]),
+);
 
-export const sourceLabels: Record<string, string> = {
-  direct: "Direct",
-  api: "API",
-  phone: "Phone",
-  email: "E-mail",
-  walk_in: "Walk-in",
-  channel: "Channel",
-};
-
-export const channelLabels: Record<string, string> = {
-  booking_com: "Booking.com",
-  expedia: "Expedia",
-  airbnb: "Airbnb",
-  agoda: "Agoda",
-  hotelbeds: "Hotelbeds",
-  other: "Other channel",
-};
-
+export const sourceLabels = sourceWords;
+export const channelLabels = channelWords;
 /** Why a room type × rate plan cannot be booked, in a clerk's words (the quote's `reason`). */
 export const unbookableLabels: Record<string, string> = {
   no_rate: "No rate loaded for every night",
@@ -39,4 +21,4 @@ export const unbookableLabels: Record<string, string> = {
   no_availability: "Sold out: no room free on every night",
 };
 
-export const housekeepingLabels: Record<string, string> = { clean: "Clean", inspected: "Inspected", dirty: "Dirty", "out-of-order": "Out of order" };
+export const housekeepingLabels = housekeepingWords;
