@@ -1,6 +1,6 @@
 "use client";
 
-import { createContext, useContext, useMemo, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from "react";
 import { formatClock, formatDay, formatMoment, type DayStyle, type IsoDate } from "@/server/dates";
 import { amountText, defaultLocale, formatMoney, parseMoney, sampleAmount, shortAmount, type Money } from "@/server/money";
 
@@ -10,8 +10,16 @@ export type PropertyFormat = { currency: string; locale: string; timezone: strin
 const fallback: PropertyFormat = { currency: "USD", locale: defaultLocale, timezone: "UTC" };
 const Context = createContext<PropertyFormat>(fallback);
 
+// The property on screen for code outside React's tree (an error's words in `callError`); set in
+// the browser only, where those errors are read, so no server render shares it across requests.
+const shown: { current: PropertyFormat } = { current: fallback };
+export const shownFormat = () => shown.current;
+
 /** Set once by the dashboard's layout from the property on screen. */
 export function PropertyFormatProvider({ value, children }: { value: PropertyFormat | null; children: ReactNode }) {
+  useEffect(() => {
+    shown.current = value ?? fallback;
+  }, [value]);
   return <Context.Provider value={value ?? fallback}>{children}</Context.Provider>;
 }
 

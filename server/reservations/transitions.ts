@@ -131,7 +131,9 @@ export const checkOutReservation = (args: Ctx & { id: string }) =>
   transition("checked_out", async (tx, { reservation: r }, today) => {
     const balance = await folioBalance(tx, r.folioId);
     if (balance !== 0) {
-      throw new ApiError("balance_outstanding", `The folio has an outstanding balance of ${balance} (minor units); settle it before check-out.`);
+      throw new ApiError("balance_outstanding", `The folio has an outstanding balance of ${balance} (minor units); settle it before check-out.`, {
+        amount: { amount: balance, currency: r.currency },
+      });
     }
     await closeFolio(tx, r.folioId);
     const events: Parameters<typeof emitEvents>[2] = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { amountText, currencyDigits, formatMoney, parseMoney, propertyLocale, sampleAmount } from "@/server/money";
 import { formatDay, formatMoment } from "@/server/dates";
+import { staffErrorMessage } from "@/server/words";
 
 // Intl writes some currencies and groups with no-break spaces; compare with ordinary ones.
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");
@@ -112,5 +113,28 @@ describe("times in the property's zone", () => {
     expect(formatDay("2026-11-25", "en-US", "long")).toBe("Wed, Nov 25, 2026");
     expect(formatDay("2026-11-25", "pt-PT", "medium")).toBe("25 Nov 2026");
     expect(formatDay("2026-01-01", "en-US", "short")).toBe("Jan 1");
+  });
+});
+
+describe("API errors in the staff's words", () => {
+  const words = { money: (m: { amount: number; currency: string }) => formatMoney(m, "en-US"), day: (d: string) => formatDay(d, "en-US", "medium") };
+  it("says an outstanding balance in the property's currency, not in minor units", () => {
+    const message = staffErrorMessage(
+      { code: "balance_outstanding", param: null, message: "The folio has an outstanding balance of 83700 (minor units); settle it before check-out.", amount: { amount: 83_700, currency: "USD" } },
+      words,
+    );
+    expect(message).toBe("The guest still owes $837.00. Take a payment before checking out.");
+    expect(staffErrorMessage({ code: "amount_exceeds_refundable", param: "amount", message: "At most 500 (minor units)…", amount: { amount: 500, currency: "USD" } }, words)).toBe(
+      "At most $5.00 of this payment can still be refunded.",
+    );
+  });
+
+  it("words the validator's and the API's phrasing, dates and enum values", () => {
+    expect(staffErrorMessage({ code: "parameter_invalid", param: "amount", message: "Too small: expected number to be >=0." }, words)).toBe("Must be at least 0.");
+    expect(staffErrorMessage({ code: "parameter_invalid", param: "min_stay", message: "Invalid parameter 'min_stay': must be at least 1" }, words)).toBe("Min stay must be at least 1");
+    expect(staffErrorMessage({ code: "invalid_state_transition", param: null, message: "Check-in is possible only on the arrival date (2026-11-27); today is 2026-11-25 at the property." }, words)).toBe(
+      "Check-in is possible only on the arrival date (Nov 27, 2026); today is Nov 25, 2026 at the property.",
+    );
+    expect(staffErrorMessage({ code: "invalid_state_transition", param: "status", message: "An assignment cannot go from in_progress to pending." }, words)).toBe("An assignment cannot go from in progress to pending.");
   });
 });
