@@ -84,7 +84,6 @@ export function ReservationDetail({ id }: { id: string }) {
           description={
             <span className="flex flex-wrap items-center gap-2">
               <Badge tone={status?.tone}>{status?.label ?? r.status}</Badge>
-              <span className="break-all font-mono text-xs">{r.id}</span>
             </span>
           }
         />
@@ -199,7 +198,7 @@ export function ReservationDetail({ id }: { id: string }) {
                   <ul className="divide-y divide-stone-100">
                     {f.charges.map((c) => (
                       <li key={c.id} className="flex justify-between gap-3 py-1.5">
-                        <span className="min-w-0 break-words">{c.description}</span>
+                        <span className="min-w-0 break-words">{fmt.words(c.description)}</span>
                         <span className="shrink-0 tabular-nums">{fmt.money(c.amount)}</span>
                       </li>
                     ))}

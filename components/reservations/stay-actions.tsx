@@ -235,7 +235,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
     : plan.free_cancellation_now
       ? `${plan.name} is refundable until ${plan.cancellation_deadline_hours} hours before arrival: cancelling now is free and the room charges are removed.`
       : `${plan.name} is refundable only until ${plan.cancellation_deadline_hours} hours before arrival, which has passed: the room charges stay as the cancellation charge.`;
-  const closedNotes = [a.check_in, a.no_show].filter((x) => !x.allowed && r.status === "confirmed").map((x) => x.reason);
+  const closedNotes = [a.check_in, a.no_show].filter((x) => !x.allowed && r.status === "confirmed").map((x) => fmt.words(x.reason ?? ""));
 
   return (
     <div>

@@ -48,6 +48,8 @@ export function usePropertyFormat() {
       momentOrNever: (at: string | Date | null | undefined, never = "Never") => (at ? formatMoment(at, place) : never),
       clock: (at: string | Date) => formatClock(at, place),
       day: (date: IsoDate, style?: DayStyle | Intl.DateTimeFormatOptions) => formatDay(date, locale, style),
+      /** A server's sentence with its `YYYY-MM-DD` dates in words ("night of Dec 8, 2026"). */
+      words: (text: string) => text.replace(/\b\d{4}-\d{2}-\d{2}\b/g, (date) => formatDay(date, locale, "medium")),
     };
   }, [place]);
 }
