@@ -55,7 +55,7 @@ export function GuestDetail({ id }: { id: string }) {
     <>
       {back}
       <div className="mt-3">
-        <PageHeader title={`${g.first_name} ${g.last_name}`} description={<span className="font-mono text-xs">{g.id}</span>} />
+        <PageHeader title={`${g.first_name} ${g.last_name}`} description={g.email} />
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <Card

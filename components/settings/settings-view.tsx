@@ -25,7 +25,7 @@ export function SettingsView({ canUsers, canPlan, currentUserId }: { canUsers: b
   const account = settings.data;
   return (
     <>
-      <PageHeader title="Settings" description={account ? `${account.name} · account ${account.id}` : "Your account."} />
+      <PageHeader title="Settings" description={account ? account.name : "Your account."} />
       {!account ? (
         <LoadingState rows={6} label="Loading settings…" />
       ) : (
