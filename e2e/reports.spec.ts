@@ -97,7 +97,7 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   expect(revenue[0]).toEqual(["date", "room_revenue", "adr", "revpar", "payments", "refunds"]);
   expect((await downloadedCsv(page)).rows).toEqual([
     ["Night", "Room revenue", "ADR", "RevPAR", "Payments", "Refunds", "Currency"],
-    ...revenue.slice(1).map((r) => [r[0], ...r.slice(1).map(major), "USD"]),
+    ...revenue.slice(1).map((r) => [r[0], ...r.slice(1).map(major), property.currency]),
   ]);
   await snap(page, "reports-revenue");
 
@@ -112,7 +112,7 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   const label = async (group: string) => (await page.locator(`[data-col="group"][data-value="${group}"]`).first().innerText()).trim();
   const byTypeCsv = await downloadedCsv(page);
   const productionRows = async (rows: string[][]) =>
-    Promise.all(rows.slice(1).map(async (r) => [await label(r[0]), r[2], r[3], major(r[4]), r[5], "USD"]));
+    Promise.all(rows.slice(1).map(async (r) => [await label(r[0]), r[2], r[3], major(r[4]), r[5], property.currency]));
   expect(byTypeCsv.rows).toEqual([
     ["Room type", "Reservations", "Room nights", "Room revenue", "Cancellations", "Currency"],
     ...(await productionRows(byType)),
@@ -121,7 +121,8 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   const bySource = await tableOnScreen(page, "Production by source");
   expect(bySource.slice(1).map((r) => r[0])).toContain("phone");
   expect(await label("phone")).toBe("Phone");
-  const bySourceRows = bySource.slice(1).map((r) => [r[0], "", ...r.slice(1)]);
+  // Source rows have no code column: line them up with the room types' (group, code, counts…).
+  const bySourceRows = [bySource[0], ...bySource.slice(1).map((r) => [r[0], "", ...r.slice(1)])];
   expect((await downloadedCsv(page)).rows).toEqual([
     ["Source", "Reservations", "Room nights", "Room revenue", "Cancellations", "Currency"],
     ...(await productionRows(bySourceRows)),
