@@ -40,7 +40,8 @@ test("a stop-sell set for a range in the grid closes those nights on the API, th
   for (const n of [3, 4, 5]) await expect(cell(n)).toHaveAttribute("data-stop-sell", "true");
   for (const n of [2, 6]) await expect(cell(n)).toHaveAttribute("data-stop-sell", "false");
   await expect(cell(4)).toContainText("Stop");
-  await expect(page.getByTestId("audit-entry").first()).toContainText("rates set");
+  await expect(page.getByTestId("audit-entry").first()).toContainText("Rates set by");
+  await expect(page.getByTestId("audit-entry").first()).toContainText("Stop-sell from off to on");
   await snap(page, "rates");
 
   // The API agrees: not bookable, for the stop-sell; the night after still is.

@@ -3,8 +3,9 @@ import { expect, test, type Page } from "@playwright/test";
 import { addDays, todayIn, v1 } from "./api";
 import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniqueEmail } from "./helpers";
 
-// Issue #9: reports as charts and tables for a range, and a CSV download equal to the table on
-// screen (same rows, same columns, same values: each cell carries the CSV's raw value).
+// Issue #9: reports as charts and tables for a range, and a CSV download of the table on screen
+// (same rows, same columns; each cell carries the report's raw value, the CSV writes it for a
+// spreadsheet: headers and groups in words, money in major units with a Currency column).
 
 /** The visible table's cells as the CSV has them: a header of column names, then the raw values. */
 async function tableOnScreen(page: Page, name: string, rowCount?: number) {
@@ -14,16 +15,36 @@ async function tableOnScreen(page: Page, name: string, rowCount?: number) {
   await expect(page.locator("[aria-busy]")).toHaveCount(0);
   if (rowCount !== undefined) await expect(table.locator("tbody tr")).toHaveCount(rowCount);
   const rows = table.locator("tbody tr");
-  const header = await rows.first().locator("[data-col]").evaluateAll((cells) => cells.map((c) => c.getAttribute("data-col")!));
-  const body = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("[data-col]")].map((c) => c.getAttribute("data-value") ?? "")));
+  const header = await rows
+    .first()
+    .locator("[data-col]")
+    .evaluateAll((cells) => cells.map((c) => c.getAttribute("data-col")!));
+  const body = await rows.evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll("[data-col]")].map((c) => c.getAttribute("data-value") ?? "")),
+  );
   return [header, ...body];
 }
 
 async function downloadedCsv(page: Page) {
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
   const text = readFileSync((await download.path())!, "utf8");
-  return { name: download.suggestedFilename(), rows: text.trimEnd().split("\r\n").map((line) => line.split(",")) };
+  return {
+    name: download.suggestedFilename(),
+    rows: text
+      .trimEnd()
+      .split("\r\n")
+      .map((line) => line.split(",")),
+  };
 }
+
+const major = (cents: string) => (Number(cents) / 100).toFixed(2);
+const percent = (ratio: string) => String(Math.round(Number(ratio) * 10_000) / 100);
+/** The property's name as its CSV files start: "Sandbox Harbor Hotel" → "sandbox-harbor-hotel". */
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 // Several sign-ins and API round trips each: more than the default 30 s on a busy machine.
 test.describe.configure({ timeout: 90_000 });
@@ -38,8 +59,14 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   const today = todayIn(property.timezone);
   const checkIn = addDays(today, 2 + Math.floor(Math.random() * 10));
   await api.post("/reservations", {
-    property_id: property.id, room_type_id: roomType.id, rate_plan_id: plan.id, check_in: checkIn, check_out: addDays(checkIn, 2), adults: 1,
-    guest: { first_name: "Report", last_name: "Guest", email: uniqueEmail("report") }, source: "phone",
+    property_id: property.id,
+    room_type_id: roomType.id,
+    rate_plan_id: plan.id,
+    check_in: checkIn,
+    check_out: addDays(checkIn, 2),
+    adults: 1,
+    guest: { first_name: "Report", last_name: "Guest", email: uniqueEmail("report") },
+    source: "phone",
   });
 
   await signIn(page);
@@ -54,8 +81,11 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   expect(occupancy).toHaveLength(22);
   expect(occupancy[1][0]).toBe(today);
   const occupancyCsv = await downloadedCsv(page);
-  expect(occupancyCsv.name).toBe(`occupancy-${property.id}-${today}-${addDays(today, 21)}.csv`);
-  expect(occupancyCsv.rows).toEqual(occupancy);
+  expect(occupancyCsv.name).toBe(`${slug(property.name)}-occupancy-${today}-to-${addDays(today, 20)}.csv`);
+  expect(occupancyCsv.rows).toEqual([
+    ["Night", "Rooms available", "Rooms sold", "Occupancy (%)"],
+    ...occupancy.slice(1).map((r) => [r[0], r[1], r[2], percent(r[3])]),
+  ]);
   const sold = occupancy.slice(1).find((r) => r[0] === checkIn)!;
   expect(Number(sold[2])).toBeGreaterThanOrEqual(1);
   await snap(page, "reports");
@@ -65,7 +95,10 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   await expect(page.getByRole("figure", { name: /Room revenue, ADR and RevPAR/ })).toBeVisible();
   const revenue = await tableOnScreen(page, "Revenue by night", 21);
   expect(revenue[0]).toEqual(["date", "room_revenue", "adr", "revpar", "payments", "refunds"]);
-  expect((await downloadedCsv(page)).rows).toEqual(revenue);
+  expect((await downloadedCsv(page)).rows).toEqual([
+    ["Night", "Room revenue", "ADR", "RevPAR", "Payments", "Refunds", "Currency"],
+    ...revenue.slice(1).map((r) => [r[0], ...r.slice(1).map(major), property.currency]),
+  ]);
   await snap(page, "reports-revenue");
 
   // Production grouped by room type, then by source.
@@ -74,12 +107,26 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   const byType = await tableOnScreen(page, "Production by room type");
   expect(byType[0]).toEqual(["group", "group_name", "reservations", "room_nights", "room_revenue", "cancellations"]);
   expect(byType.slice(1).map((r) => r[0])).toContain(roomType.id);
+  // On screen and in the CSV the group is the room type's name, never its id.
+  await expect(page.getByRole("table", { name: "Production by room type" })).toContainText(roomType.name);
+  const label = async (group: string) => (await page.locator(`[data-col="group"][data-value="${group}"]`).first().innerText()).trim();
   const byTypeCsv = await downloadedCsv(page);
-  expect(byTypeCsv.rows).toEqual(byType);
+  const productionRows = async (rows: string[][]) =>
+    Promise.all(rows.slice(1).map(async (r) => [await label(r[0]), r[2], r[3], major(r[4]), r[5], property.currency]));
+  expect(byTypeCsv.rows).toEqual([
+    ["Room type", "Reservations", "Room nights", "Room revenue", "Cancellations", "Currency"],
+    ...(await productionRows(byType)),
+  ]);
   await page.getByLabel("Group by").selectOption("source");
   const bySource = await tableOnScreen(page, "Production by source");
   expect(bySource.slice(1).map((r) => r[0])).toContain("phone");
-  expect((await downloadedCsv(page)).rows).toEqual(bySource);
+  expect(await label("phone")).toBe("Phone");
+  // Source rows have no code column: line them up with the room types' (group, code, counts…).
+  const bySourceRows = [bySource[0], ...bySource.slice(1).map((r) => [r[0], "", ...r.slice(1)])];
+  expect((await downloadedCsv(page)).rows).toEqual([
+    ["Source", "Reservations", "Room nights", "Room revenue", "Cancellations", "Currency"],
+    ...(await productionRows(bySourceRows)),
+  ]);
   await snap(page, "reports-production");
 
   // A backwards range is refused on the page, before any request.

@@ -98,7 +98,7 @@ test("a front-desk day: book a walk-in, check in to a clean room, charge, pay by
   await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
   await expect(page.getByTestId("checkout-balance")).toContainText("$112.50");
   await page.getByRole("alertdialog").getByRole("button", { name: "Try check-out anyway" }).click();
-  await expect(page.getByRole("alertdialog").getByRole("alert")).toContainText("outstanding balance");
+  await expect(page.getByRole("alertdialog").getByRole("alert")).toContainText("The guest still owes $112.50");
   await page.getByRole("alertdialog").getByRole("button", { name: /Take payment of/ }).click();
 
   const pay = page.getByRole("dialog", { name: "Take a payment" });
@@ -111,7 +111,7 @@ test("a front-desk day: book a walk-in, check in to a clean room, charge, pay by
   await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Check out" }).click();
   await expect(page.getByText("Checked out", { exact: true }).first()).toBeVisible();
-  await expect(page.getByTestId("audit-entry").first()).toContainText("checked out");
+  await expect(page.getByTestId("audit-entry").first()).toContainText("Checked out by");
   await snap(page, "reservation-detail");
 
   const room = await v1(request, "GET", `/rooms/${t.roomIds[1]}`);

@@ -25,7 +25,7 @@ test("the developer contact changes, is audited, and persists", async ({ page })
   await expect(page.getByText(`Breaker notices now go to ${contact}.`)).toBeVisible();
   await page.reload();
   await expect(page.getByRole("form", { name: "Developer contact" }).getByLabel("E-mail")).toHaveValue(contact);
-  await expect(page.getByTestId("audit-entry").first()).toContainText(`developer_contact: ${original || "—"} → ${contact}`);
+  await expect(page.getByTestId("audit-entry").first()).toContainText(`Developer contact from ${original ? `“${original}”` : "none"} to “${contact}”`);
   await snap(page, "settings");
 
   // Other specs' breaker mail expects the seeded contact: put it back.
@@ -101,7 +101,7 @@ test("an owner invites a user, changes the role, and removes them; the removed u
   await row.getByRole("button", { name: `History of ${email}` }).click();
   const history = page.getByRole("dialog", { name: `History of ${email}` });
   await expect(history.getByTestId("audit-entry")).toHaveCount(2);
-  await expect(history.getByTestId("audit-entry").first()).toContainText("role: front_desk → manager");
+  await expect(history.getByTestId("audit-entry").first()).toContainText("Role from Front desk to Manager");
   await page.keyboard.press("Escape");
   await expect(history).toBeHidden();
 

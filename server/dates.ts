@@ -82,3 +82,67 @@ function dateFormat(timezone: string): Intl.DateTimeFormat {
   }
   return format;
 }
+
+/**
+ * Where and how a property reads time: its IANA zone and its number locale ("de-DE"). Staff read
+ * every time in the property's zone, in English words with the country's conventions.
+ */
+export type TimePlace = { timezone: string; locale: string };
+
+/** English with the country's date conventions ("en-DE": 25 Nov 2026, 24-hour clock); "en-US" where ICU has no such English. */
+function englishOf(locale: string): string {
+  const region = locale.split("-").at(-1) ?? "US";
+  const candidate = `en-${region}`;
+  try {
+    return new Intl.DateTimeFormat(candidate).resolvedOptions().locale === candidate ? candidate : "en-US";
+  } catch {
+    return "en-US";
+  }
+}
+
+const wordFormats = new Map<string, Intl.DateTimeFormat>();
+function wordFormat(key: string, locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let f = wordFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(englishOf(locale), options);
+    wordFormats.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * The one form of a moment on staff screens: "Nov 25, 2026, 10:04 AM" in a US hotel,
+ * "25 Nov 2026, 10:04" in a Portuguese one, always in the property's zone.
+ */
+export function formatMoment(at: string | Date, { timezone, locale }: TimePlace): string {
+  const d = typeof at === "string" ? new Date(at) : at;
+  return wordFormat(`m|${locale}|${timezone}`, locale, { dateStyle: "medium", timeStyle: "short", timeZone: timezone }).format(d);
+}
+
+/** A moment's time of day only ("10:04 AM"), for an axis or a list of today's times. */
+export function formatClock(at: string | Date, { timezone, locale }: TimePlace): string {
+  const d = typeof at === "string" ? new Date(at) : at;
+  return wordFormat(`c|${locale}|${timezone}`, locale, { timeStyle: "short", timeZone: timezone }).format(d);
+}
+
+const dayStyles = {
+  /** "Nov 25" / "25 Nov" */
+  short: { day: "numeric", month: "short" },
+  /** "Wed, Nov 25, 2026" / "Wed, 25 Nov 2026" */
+  long: { weekday: "short", day: "numeric", month: "short", year: "numeric" },
+  /** "Nov 25, 2026" / "25 Nov 2026" */
+  medium: { day: "numeric", month: "short", year: "numeric" },
+  /** "Wed, Nov 25" / "Wed 25 Nov" */
+  weekday: { weekday: "short", day: "numeric", month: "short" },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+export type DayStyle = keyof typeof dayStyles;
+
+/**
+ * A calendar date (`YYYY-MM-DD`) in words, read as the date it is (no zone can shift it): a named
+ * style, or the parts a tight place needs (`{ weekday: "short" }` for a grid's column head).
+ */
+export function formatDay(date: IsoDate, locale: string, style: DayStyle | Intl.DateTimeFormatOptions = "medium"): string {
+  const options = typeof style === "string" ? dayStyles[style] : style;
+  const key = `d|${locale}|${typeof style === "string" ? style : JSON.stringify(style)}`;
+  return wordFormat(key, locale, { ...options, timeZone: "UTC" }).format(new Date(toUtc(date) + 12 * 3_600_000));
+}

@@ -56,6 +56,8 @@ export type ApiErrorOptions = {
   headers?: Record<string, string>;
   /** Extra members of the error object, such as `payment_id` on card errors. */
   extra?: Record<string, unknown>;
+  /** The amount the error is about (an outstanding balance), for the dashboard's words; not in the `/v1` envelope. */
+  amount?: { amount: number; currency: string };
 };
 
 export class ApiError extends Error {
@@ -65,6 +67,7 @@ export class ApiError extends Error {
   readonly param?: string;
   readonly headers?: Record<string, string>;
   readonly extra?: Record<string, unknown>;
+  readonly amount?: { amount: number; currency: string };
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     super(message);
@@ -76,6 +79,7 @@ export class ApiError extends Error {
     this.param = options.param;
     this.headers = options.headers;
     this.extra = options.extra;
+    this.amount = options.amount;
   }
 
   toJSON(requestId?: string) {

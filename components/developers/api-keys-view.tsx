@@ -12,7 +12,7 @@ import { ConfirmDialog, Dialog, DialogClose, DialogActions } from "@/components/
 import { toast } from "@/components/ui/toaster";
 import { scopeDescriptions, scopes, type Scope } from "@/server/auth/scopes";
 import type { AppRouter } from "@/server/trpc/routers/_app";
-import { CopyButton, relative, when } from "./common";
+import { CopyButton, relative, When } from "./common";
 
 type Key = inferRouterOutputs<AppRouter>["developers"]["apiKeys"]["list"][number];
 
@@ -47,7 +47,12 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
         <div className="grid gap-1.5 sm:grid-cols-2">
           {scopes.map((s) => (
             <label key={s} className="flex items-start gap-2 text-sm">
-              <input type="checkbox" className="mt-0.5 h-4 w-4 accent-teal-700" checked={chosen.includes(s)} onChange={(e) => setChosen((c) => (e.target.checked ? [...c, s] : c.filter((x) => x !== s)))} />
+              <input
+                type="checkbox"
+                className="mt-0.5 h-4 w-4 accent-teal-700"
+                checked={chosen.includes(s)}
+                onChange={(e) => setChosen((c) => (e.target.checked ? [...c, s] : c.filter((x) => x !== s)))}
+              />
               <span>
                 <span className="font-mono text-xs text-stone-900">{s}</span>
                 <span className="block text-xs text-stone-500">{scopeDescriptions[s]}</span>
@@ -61,8 +66,21 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
           </p>
         ) : null}
       </fieldset>
-      <Field label="Allowed IP addresses (optional)" htmlFor="key-ips" error={ipError} hint="One IPv4/IPv6 address or CIDR range per line. Empty: any address.">
-        <Textarea id="key-ips" rows={3} className="font-mono" placeholder={"203.0.113.0/24\n2001:db8::/32"} value={ips} onChange={(e) => setIps(e.target.value)} aria-invalid={!!ipError || undefined} />
+      <Field
+        label="Allowed IP addresses (optional)"
+        htmlFor="key-ips"
+        error={ipError}
+        hint="One IPv4/IPv6 address or CIDR range per line. Empty: any address."
+      >
+        <Textarea
+          id="key-ips"
+          rows={3}
+          className="font-mono"
+          placeholder={"203.0.113.0/24\n2001:db8::/32"}
+          value={ips}
+          onChange={(e) => setIps(e.target.value)}
+          aria-invalid={!!ipError || undefined}
+        />
       </Field>
       {failure && !ipError && failure.param !== "scopes" ? <Alert>{failure.message}</Alert> : null}
       <DialogActions label="Create key" pendingLabel="Creating…" pending={create.isPending} />
@@ -139,15 +157,44 @@ const columns: ColumnDef<Key>[] = [
       </span>
     ),
   },
-  { id: "status", header: "Status", cell: ({ row: { original: k } }) => (k.revoked_at ? <Badge tone="red">Revoked {when(k.revoked_at)}</Badge> : <Badge tone="teal">Active</Badge>) },
-  { id: "scopes", header: "Scopes", cell: ({ row: { original: k } }) => <span className="break-words font-mono text-xs text-stone-700">{k.scopes.join(" ")}</span> },
-  { id: "ips", header: "Allowed IPs", cell: ({ row: { original: k } }) => <span className="break-all font-mono text-xs">{k.allowed_ips.length ? k.allowed_ips.join(", ") : "Any"}</span> },
-  { id: "created", header: "Created", cell: ({ row: { original: k } }) => <span className="text-xs">{when(k.created_at)}</span> },
+  {
+    id: "status",
+    header: "Status",
+    cell: ({ row: { original: k } }) =>
+      k.revoked_at ? (
+        <Badge tone="red">
+          Revoked <When at={k.revoked_at} />
+        </Badge>
+      ) : (
+        <Badge tone="teal">Active</Badge>
+      ),
+  },
+  {
+    id: "scopes",
+    header: "Scopes",
+    cell: ({ row: { original: k } }) => <span className="break-words font-mono text-xs text-stone-700">{k.scopes.join(" ")}</span>,
+  },
+  {
+    id: "ips",
+    header: "Allowed IPs",
+    cell: ({ row: { original: k } }) => (
+      <span className="break-all font-mono text-xs">{k.allowed_ips.length ? k.allowed_ips.join(", ") : "Any"}</span>
+    ),
+  },
+  {
+    id: "created",
+    header: "Created",
+    cell: ({ row: { original: k } }) => (
+      <span className="text-xs">
+        <When at={k.created_at} />
+      </span>
+    ),
+  },
   {
     id: "used",
     header: "Last used",
     cell: ({ row: { original: k } }) => (
-      <span className="text-xs" title={k.last_used_at ? when(k.last_used_at) : undefined} data-testid="last-used">
+      <span className="text-xs" data-testid="last-used">
         {k.last_used_at ? relative(k.last_used_at) : "Never"}
       </span>
     ),
@@ -187,7 +234,8 @@ export function ApiKeysView() {
         title="API keys"
         description={
           <>
-            Keys belong to the account and reach both data sets: a request picks live or sandbox with the <code className="font-mono">Service-Environment</code> header. Last use is updated at most once a minute.
+            Keys belong to the account and reach both data sets: a request picks live or sandbox with the{" "}
+            <code className="font-mono">Service-Environment</code> header. Last use is updated at most once a minute.
           </>
         }
         actions={newButton}
@@ -212,7 +260,12 @@ export function ApiKeysView() {
           }}
         />
       </Dialog>
-      <Dialog open={shown !== null} onOpenChange={(o) => (o ? null : setShown(null))} title="Your new API key" description="Copy it now: it is shown only once, and Innkeep keeps only its hash.">
+      <Dialog
+        open={shown !== null}
+        onOpenChange={(o) => (o ? null : setShown(null))}
+        title="Your new API key"
+        description="Copy it now: it is shown only once, and Innkeep keeps only its hash."
+      >
         <div className="space-y-3">
           <code className="block break-all rounded-md bg-stone-900 p-3 font-mono text-xs text-stone-100" data-testid="new-key">
             {shown}

@@ -4,25 +4,31 @@ import { useQuery } from "@tanstack/react-query";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
+import { usePropertyFormat } from "@/components/ui/property-format";
 import { ErrorState, LoadingState } from "@/components/ui/states";
-
-const hourLabel = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 
 /** Attempts per hour over the last 24 hours, stacked by outcome. */
 export function AttemptsChart({ endpointId }: { endpointId: string }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const hours = useQuery({ ...trpc.developers.webhooks.attemptsPerHour.queryOptions({ id: endpointId, hours: 24 }), refetchInterval: 15_000 });
   if (hours.error) return <ErrorState message={callError(hours.error).message} onRetry={() => hours.refetch()} />;
   if (!hours.data) return <LoadingState rows={3} />;
-  const totals = hours.data.reduce((t, b) => ({ succeeded: t.succeeded + b.succeeded, retry: t.retry + b.retry, failed: t.failed + b.failed }), { succeeded: 0, retry: 0, failed: 0 });
-  const data = hours.data.map((b) => ({ ...b, label: hourLabel(b.hour) }));
+  const totals = hours.data.reduce((t, b) => ({ succeeded: t.succeeded + b.succeeded, retry: t.retry + b.retry, failed: t.failed + b.failed }), {
+    succeeded: 0,
+    retry: 0,
+    failed: 0,
+  });
+  const data = hours.data.map((b) => ({ ...b, label: fmt.clock(b.hour) }));
   return (
     <figure>
       <figcaption className="mb-2 text-xs text-stone-500" data-testid="chart-summary">
         Last 24 hours: {totals.succeeded} succeeded, {totals.retry} failed and retried, {totals.failed} failed for good.
       </figcaption>
       {totals.succeeded + totals.retry + totals.failed === 0 ? (
-        <p className="rounded-md border border-dashed border-stone-300 px-4 py-8 text-center text-sm text-stone-500">No attempts in the last 24 hours.</p>
+        <p className="rounded-md border border-dashed border-stone-300 px-4 py-8 text-center text-sm text-stone-500">
+          No attempts in the last 24 hours.
+        </p>
       ) : (
         <div className="h-56 w-full" aria-hidden>
           <ResponsiveContainer width="100%" height="100%">

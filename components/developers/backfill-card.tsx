@@ -5,12 +5,15 @@ import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Badge, Button, Card, Field, Input } from "@/components/ui";
-import { eventGroups, fromLocalInput, localInput, when } from "./common";
+import { eventGroups, fromLocalInput, localInput, When } from "./common";
 
 /** Live progress of one backfill: queued, sent, failed, polled until every delivery settles. */
 function Progress({ endpointId, id }: { endpointId: string; id: string }) {
   const trpc = useTRPC();
-  const p = useQuery({ ...trpc.developers.webhooks.backfillProgress.queryOptions({ endpoint_id: endpointId, id }), refetchInterval: (q) => (q.state.data?.finished ? false : 1_500) });
+  const p = useQuery({
+    ...trpc.developers.webhooks.backfillProgress.queryOptions({ endpoint_id: endpointId, id }),
+    refetchInterval: (q) => (q.state.data?.finished ? false : 1_500),
+  });
   if (!p.data) return <p className="text-xs text-stone-500">Loading progress…</p>;
   const b = p.data;
   const pct = b.events_total ? Math.round(((b.sent + b.failed) / b.events_total) * 100) : 100;
@@ -18,15 +21,23 @@ function Progress({ endpointId, id }: { endpointId: string; id: string }) {
     <div className="space-y-1.5 rounded-md border border-stone-200 p-3" data-testid="backfill-progress" aria-live="polite">
       <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-stone-600">
         <span>
-          {when(b.since)} → {when(b.until)}
+          <When at={b.since} /> → <When at={b.until} />
         </span>
         <Badge tone={b.finished ? "teal" : "blue"}>{b.finished ? "Finished" : b.status === "completed" ? "Delivering" : "Queuing"}</Badge>
       </div>
-      <div className="h-2 w-full overflow-hidden rounded bg-stone-100" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label="Backfill progress">
+      <div
+        className="h-2 w-full overflow-hidden rounded bg-stone-100"
+        role="progressbar"
+        aria-valuenow={pct}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-label="Backfill progress"
+      >
         <div className="h-full bg-teal-600 transition-all" style={{ width: `${pct}%` }} />
       </div>
       <p className="text-xs text-stone-700">
-        {b.events_total} events · {b.events_queued} queued · <span data-testid="backfill-sent">{b.sent} sent</span> · {b.failed} failed · {b.waiting} waiting
+        {b.events_total} events · {b.events_queued} queued · <span data-testid="backfill-sent">{b.sent} sent</span> · {b.failed} failed · {b.waiting}{" "}
+        waiting
       </p>
     </div>
   );
@@ -52,12 +63,19 @@ export function BackfillCard({ endpointId, enabledEvents }: { endpointId: string
   const failure = start.error ? callError(start.error) : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    start.mutate({ endpoint_id: endpointId, since: fromLocalInput(since)!, until: fromLocalInput(until)!, ...(types.length ? { event_types: types as never } : {}) });
+    start.mutate({
+      endpoint_id: endpointId,
+      since: fromLocalInput(since)!,
+      until: fromLocalInput(until)!,
+      ...(types.length ? { event_types: types as never } : {}),
+    });
   };
   return (
     <Card title="Backfill">
       <form onSubmit={submit} aria-label="Backfill" className="space-y-3">
-        <p className="text-xs text-stone-500">Sends the events of a window (inside the last 72 hours, at most 10,000) again, in their original order.</p>
+        <p className="text-xs text-stone-500">
+          Sends the events of a window (inside the last 72 hours, at most 10,000) again, in their original order.
+        </p>
         <div className="grid gap-3 sm:grid-cols-2">
           <Field label="From" htmlFor="backfill-since" error={failure?.param === "since" ? failure.message : null}>
             <Input id="backfill-since" type="datetime-local" required value={since} onChange={(e) => setSince(e.target.value)} />
@@ -67,11 +85,18 @@ export function BackfillCard({ endpointId, enabledEvents }: { endpointId: string
           </Field>
         </div>
         <details className="text-sm">
-          <summary className="cursor-pointer text-xs font-medium text-stone-600">Event types ({types.length ? types.length : "all the endpoint selects"})</summary>
+          <summary className="cursor-pointer text-xs font-medium text-stone-600">
+            Event types ({types.length ? types.length : "all the endpoint selects"})
+          </summary>
           <div className="mt-2 grid gap-1 sm:grid-cols-2">
             {selectable.map((t) => (
               <label key={t} className="flex items-center gap-2 font-mono text-xs">
-                <input type="checkbox" className="h-3.5 w-3.5 accent-teal-700" checked={types.includes(t)} onChange={(e) => setTypes((cur) => (e.target.checked ? [...cur, t] : cur.filter((x) => x !== t)))} />
+                <input
+                  type="checkbox"
+                  className="h-3.5 w-3.5 accent-teal-700"
+                  checked={types.includes(t)}
+                  onChange={(e) => setTypes((cur) => (e.target.checked ? [...cur, t] : cur.filter((x) => x !== t)))}
+                />
                 {t}
               </label>
             ))}

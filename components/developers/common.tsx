@@ -3,18 +3,25 @@
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
 import { Badge, Button, type BadgeTone } from "@/components/ui";
+import { MomentText } from "@/components/ui/property-format";
 import { toast } from "@/components/ui/toaster";
 
-/** A date and time in the viewer's locale, seconds included (deliveries happen seconds apart). */
-export const when = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" }) : "—";
+/** A moment in the property's zone and its one format, or "—". */
+export const When = ({ at }: { at: string | null | undefined }) => (at ? <MomentText at={at} /> : <>—</>);
 
 /** "3 min ago", "in 20 s": for next attempts and last use. */
 export function relative(iso: string | null | undefined, now = Date.now()) {
   if (!iso) return "—";
   const s = Math.round((new Date(iso).getTime() - now) / 1000);
   const abs = Math.abs(s);
-  const text = abs < 60 ? `${abs} s` : abs < 3600 ? `${Math.round(abs / 60)} min` : abs < 86_400 ? `${Math.round(abs / 3600)} h` : `${Math.round(abs / 86_400)} d`;
+  const text =
+    abs < 60
+      ? `${abs} s`
+      : abs < 3600
+        ? `${Math.round(abs / 60)} min`
+        : abs < 86_400
+          ? `${Math.round(abs / 3600)} h`
+          : `${Math.round(abs / 86_400)} d`;
   return s >= 0 ? `in ${text}` : `${text} ago`;
 }
 
@@ -32,12 +39,24 @@ export function HttpStatus({ status, error }: { status: number | null; error?: s
   return <Badge tone={tone}>{status}</Badge>;
 }
 
-export function EndpointStatus({ status, reason, since }: { status: "enabled" | "disabled"; reason: "circuit_breaker" | "manual" | null; since?: string | null }) {
+export function EndpointStatus({
+  status,
+  reason,
+  since,
+}: {
+  status: "enabled" | "disabled";
+  reason: "circuit_breaker" | "manual" | null;
+  since?: string | null;
+}) {
   if (status === "enabled") return <Badge tone="teal">Enabled</Badge>;
   return (
     <span className="inline-flex flex-wrap items-center gap-1.5">
       <Badge tone="red">{reason === "circuit_breaker" ? "Disabled by circuit breaker" : "Disabled by hand"}</Badge>
-      {since ? <span className="text-xs text-stone-500">since {when(since)}</span> : null}
+      {since ? (
+        <span className="text-xs text-stone-500">
+          since <When at={since} />
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -75,7 +94,11 @@ export function Code({ text, label, maxHeight = "max-h-80" }: { text: string; la
     // not JSON: shown as stored
   }
   return (
-    <pre aria-label={label} tabIndex={0} className={`${maxHeight} overflow-auto whitespace-pre-wrap break-all rounded-md bg-stone-900 p-3 font-mono text-xs text-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600`}>
+    <pre
+      aria-label={label}
+      tabIndex={0}
+      className={`${maxHeight} overflow-auto whitespace-pre-wrap break-all rounded-md bg-stone-900 p-3 font-mono text-xs text-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600`}
+    >
       {shown || <span className="text-stone-400">(empty)</span>}
     </pre>
   );
@@ -100,7 +123,10 @@ export function HeaderList({ headers, label }: { headers: Record<string, string>
 
 /** The event types by resource (the specification's 12 and the night audit's), for selectors and filters. */
 export const eventGroups: { resource: string; types: string[] }[] = [
-  { resource: "Reservations", types: ["reservation.created", "reservation.updated", "reservation.cancelled", "reservation.checked_in", "reservation.checked_out"] },
+  {
+    resource: "Reservations",
+    types: ["reservation.created", "reservation.updated", "reservation.cancelled", "reservation.checked_in", "reservation.checked_out"],
+  },
   { resource: "Payments", types: ["payment.succeeded", "payment.failed", "payment.refunded"] },
   { resource: "Guests", types: ["guest.created"] },
   { resource: "Housekeeping", types: ["housekeeping.status_changed"] },

@@ -10,7 +10,7 @@ import { Button, Card, PageHeader } from "@/components/ui";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import type { AppRouter } from "@/server/trpc/routers/_app";
-import { Code, CopyButton, EndpointStatus, HeaderList, HttpStatus, OutcomeBadge, relative, when } from "./common";
+import { Code, CopyButton, EndpointStatus, HeaderList, HttpStatus, OutcomeBadge, relative, When } from "./common";
 
 type Detail = inferRouterOutputs<AppRouter>["developers"]["deliveries"]["get"];
 type Attempt = Detail["attempts"][number];
@@ -19,7 +19,9 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The attempt's request as a curl command (the signature's `t` is that attempt's: a receiver checking freshness will refuse it later). */
 export function curlOf(attempt: Attempt): string {
-  const headers = Object.entries(attempt.request.headers ?? { "content-type": "application/json" }).map(([k, v]) => `  -H ${shellQuote(`${k}: ${v}`)} \\`);
+  const headers = Object.entries(attempt.request.headers ?? { "content-type": "application/json" }).map(
+    ([k, v]) => `  -H ${shellQuote(`${k}: ${v}`)} \\`,
+  );
   return [`curl -X POST ${shellQuote(attempt.request.url ?? "")} \\`, ...headers, `  --data-raw ${shellQuote(attempt.request.body)}`].join("\n");
 }
 
@@ -34,7 +36,10 @@ function AttemptCard({ attempt }: { attempt: Attempt }) {
           <HttpStatus status={attempt.response.status} error={attempt.error} />
           <span className="text-stone-500">{attemptLabel(attempt)}</span>
           <span className="text-xs text-stone-500">
-            <time dateTime={attempt.started_at}>{when(attempt.started_at)}</time> · {attempt.latency_ms} ms
+            <time dateTime={attempt.started_at}>
+              <When at={attempt.started_at} />
+            </time>{" "}
+            · {attempt.latency_ms} ms
           </span>
         </div>
         <CopyButton text={curlOf(attempt)} label="Copy as curl" />
@@ -94,7 +99,10 @@ export function DeliveryDetail({ id }: { id: string }) {
       <>
         {back}
         <div className="mt-4">
-          <ErrorState message={f.code === "resource_missing" ? "There is no such delivery in this data set." : f.message} onRetry={() => detail.refetch()} />
+          <ErrorState
+            message={f.code === "resource_missing" ? "There is no such delivery in this data set." : f.message}
+            onRetry={() => detail.refetch()}
+          />
         </div>
       </>
     );
@@ -129,7 +137,13 @@ export function DeliveryDetail({ id }: { id: string }) {
             <>
               <dt className="text-stone-500">Next attempt</dt>
               <dd data-testid="next-attempt">
-                {d.outcome === "held" ? "when the endpoint is re-enabled" : `${when(d.next_attempt_at)} (${relative(d.next_attempt_at)})`}
+                {d.outcome === "held" ? (
+                  "when the endpoint is re-enabled"
+                ) : (
+                  <>
+                    <When at={d.next_attempt_at} /> ({relative(d.next_attempt_at)})
+                  </>
+                )}
               </dd>
             </>
           ) : null}
@@ -148,12 +162,20 @@ export function DeliveryDetail({ id }: { id: string }) {
           </dd>
           <dt className="text-stone-500">Event</dt>
           <dd className="min-w-0 break-all font-mono text-xs">
-            {d.event_type === "ping" ? d.event_id : <Link href={`/developers/events/${d.event_id}`} className="text-teal-800 hover:underline">{d.event_id}</Link>}
+            {d.event_type === "ping" ? (
+              d.event_id
+            ) : (
+              <Link href={`/developers/events/${d.event_id}`} className="text-teal-800 hover:underline">
+                {d.event_id}
+              </Link>
+            )}
           </dd>
           <dt className="text-stone-500">Source</dt>
           <dd>{{ event: "The event happened", replay: "Replay", backfill: "Backfill", test: "Test event from the dashboard" }[d.source]}</dd>
           <dt className="text-stone-500">Created</dt>
-          <dd>{when(d.created_at)}</dd>
+          <dd>
+            <When at={d.created_at} />
+          </dd>
         </dl>
       </Card>
       <h2 className="mb-3 text-sm font-semibold text-stone-800">Attempts, newest first</h2>
@@ -165,7 +187,9 @@ export function DeliveryDetail({ id }: { id: string }) {
         </ol>
       ) : (
         <p className="rounded-lg border border-dashed border-stone-300 bg-white px-4 py-6 text-center text-sm text-stone-500">
-          {d.outcome === "held" ? "No attempt yet: the endpoint is disabled, so this delivery waits." : "No attempt yet: it is due now and goes out within seconds."}
+          {d.outcome === "held"
+            ? "No attempt yet: the endpoint is disabled, so this delivery waits."
+            : "No attempt yet: it is due now and goes out within seconds."}
         </p>
       )}
     </>

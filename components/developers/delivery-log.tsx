@@ -10,10 +10,16 @@ import { Button, Input, Select } from "@/components/ui";
 import { DataTable, Pager, type ColumnDef } from "@/components/ui/data-table";
 import { toast } from "@/components/ui/toaster";
 import type { AppRouter } from "@/server/trpc/routers/_app";
-import { allEventTypes, fromLocalInput, HttpStatus, OutcomeBadge, relative, when, type Outcome } from "./common";
+import { allEventTypes, fromLocalInput, HttpStatus, OutcomeBadge, relative, When, type Outcome } from "./common";
 
 type Row = inferRouterOutputs<AppRouter>["developers"]["deliveries"]["list"]["data"][number];
-export type LogFilters = { outcome?: Outcome; event_type?: string; status_class?: "2xx" | "3xx" | "4xx" | "5xx" | "network"; created_gte?: string; created_lte?: string };
+export type LogFilters = {
+  outcome?: Outcome;
+  event_type?: string;
+  status_class?: "2xx" | "3xx" | "4xx" | "5xx" | "network";
+  created_gte?: string;
+  created_lte?: string;
+};
 
 function ReplayButton({ row }: { row: Row }) {
   const trpc = useTRPC();
@@ -29,7 +35,13 @@ function ReplayButton({ row }: { row: Row }) {
   );
   if (row.source === "test") return null;
   return (
-    <Button variant="secondary" className="px-2 py-1 text-xs" disabled={replay.isPending} onClick={() => replay.mutate({ id: row.id })} aria-label={`Replay delivery ${row.id}`}>
+    <Button
+      variant="secondary"
+      className="px-2 py-1 text-xs"
+      disabled={replay.isPending}
+      onClick={() => replay.mutate({ id: row.id })}
+      aria-label={`Replay delivery ${row.id}`}
+    >
       {replay.isPending ? "Queuing…" : "Replay"}
     </Button>
   );
@@ -42,7 +54,7 @@ function columnsFor(fleet: boolean): ColumnDef<Row>[] {
       header: "Event",
       meta: { primary: true },
       cell: ({ row: { original: d } }) => (
-        <Link href={`/developers/deliveries/${d.id}`} className="group block min-w-0" aria-label={`Delivery of ${d.event_type}, ${d.outcome}, ${when(d.created_at)}`}>
+        <Link href={`/developers/deliveries/${d.id}`} className="group block min-w-0" aria-label={`Delivery of ${d.event_type}, ${d.outcome}`}>
           <span className="font-mono text-xs font-medium text-teal-800 group-hover:underline">{d.event_type}</span>
           {d.source !== "event" ? <span className="ml-1.5 text-xs text-stone-500">({d.source})</span> : null}
           <span className="block break-all font-mono text-[11px] text-stone-400">{d.id}</span>
@@ -86,7 +98,15 @@ function columnsFor(fleet: boolean): ColumnDef<Row>[] {
         ),
     },
     { id: "attempts", header: "Attempts", meta: { numeric: true }, cell: ({ row: { original: d } }) => d.attempt_count },
-    { id: "created", header: "Created", cell: ({ row: { original: d } }) => <time dateTime={d.created_at} className="text-xs text-stone-600">{when(d.created_at)}</time> },
+    {
+      id: "created",
+      header: "Created",
+      cell: ({ row: { original: d } }) => (
+        <time dateTime={d.created_at} className="text-xs text-stone-600">
+          <When at={d.created_at} />
+        </time>
+      ),
+    },
     { id: "actions", header: "Actions", cell: ({ row: { original: d } }) => <ReplayButton row={d} /> },
   ];
 }
@@ -118,7 +138,11 @@ export function DeliveryLog({ endpointId, initial = {}, title }: { endpointId?: 
       <div className="mb-3 grid grid-cols-2 gap-2 md:grid-cols-4 xl:grid-cols-[repeat(3,minmax(0,1fr))_minmax(0,2fr)]">
         <label className="text-xs font-medium text-stone-600">
           Outcome
-          <Select className="mt-1" value={filters.outcome ?? ""} onChange={(e) => set({ outcome: (e.target.value || undefined) as Outcome | undefined })}>
+          <Select
+            className="mt-1"
+            value={filters.outcome ?? ""}
+            onChange={(e) => set({ outcome: (e.target.value || undefined) as Outcome | undefined })}
+          >
             <option value="">Any</option>
             <option value="succeeded">Succeeded</option>
             <option value="failed">Failed</option>
@@ -139,7 +163,11 @@ export function DeliveryLog({ endpointId, initial = {}, title }: { endpointId?: 
         </label>
         <label className="text-xs font-medium text-stone-600">
           Last answer
-          <Select className="mt-1" value={filters.status_class ?? ""} onChange={(e) => set({ status_class: (e.target.value || undefined) as LogFilters["status_class"] })}>
+          <Select
+            className="mt-1"
+            value={filters.status_class ?? ""}
+            onChange={(e) => set({ status_class: (e.target.value || undefined) as LogFilters["status_class"] })}
+          >
             <option value="">Any</option>
             <option value="2xx">2xx</option>
             <option value="3xx">3xx</option>
@@ -151,11 +179,23 @@ export function DeliveryLog({ endpointId, initial = {}, title }: { endpointId?: 
         <form onSubmit={applyTime} className="col-span-2 flex flex-wrap items-end gap-2 md:col-span-1 xl:col-span-1">
           <label className="min-w-0 flex-1 text-xs font-medium text-stone-600">
             From
-            <Input id={`${prefix}-from`} className="mt-1" type="datetime-local" value={draft.from} onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))} />
+            <Input
+              id={`${prefix}-from`}
+              className="mt-1"
+              type="datetime-local"
+              value={draft.from}
+              onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))}
+            />
           </label>
           <label className="min-w-0 flex-1 text-xs font-medium text-stone-600">
             To
-            <Input id={`${prefix}-to`} className="mt-1" type="datetime-local" value={draft.to} onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))} />
+            <Input
+              id={`${prefix}-to`}
+              className="mt-1"
+              type="datetime-local"
+              value={draft.to}
+              onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))}
+            />
           </label>
           <Button type="submit" variant="secondary">
             Apply
@@ -189,7 +229,9 @@ export function DeliveryLog({ endpointId, initial = {}, title }: { endpointId?: 
         rowProps={() => ({ "data-testid": "delivery-row" })}
         empty={{
           title: filtered ? "No delivery matches these filters" : "No deliveries yet",
-          children: filtered ? "Widen the filters, or clear them." : "Deliveries appear here as soon as an event reaches an endpoint that selects it.",
+          children: filtered
+            ? "Widen the filters, or clear them."
+            : "Deliveries appear here as soon as an event reaches an endpoint that selects it.",
         }}
       />
       <Pager page={list.data} onCursor={setCursor} />

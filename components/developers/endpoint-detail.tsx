@@ -13,7 +13,7 @@ import { ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { AttemptsChart } from "./attempts-chart";
 import { BackfillCard } from "./backfill-card";
-import { EndpointStatus, when } from "./common";
+import { EndpointStatus, When } from "./common";
 import { DeliveryLog } from "./delivery-log";
 import { EndpointForm } from "./endpoint-form";
 import { SecretCard } from "./secret-card";
@@ -54,7 +54,11 @@ export function EndpointDetail({ id }: { id: string }) {
   const sendTest = useMutation(
     trpc.developers.webhooks.sendTest.mutationOptions({
       onSuccess: async (r) => {
-        toast.success(r.endpoint_status === "disabled" ? "Test event queued; it waits until the endpoint is re-enabled." : "Test event sent. It appears in the delivery log below.");
+        toast.success(
+          r.endpoint_status === "disabled"
+            ? "Test event queued; it waits until the endpoint is re-enabled."
+            : "Test event sent. It appears in the delivery log below.",
+        );
         await refresh();
       },
       onError,
@@ -81,7 +85,14 @@ export function EndpointDetail({ id }: { id: string }) {
       <>
         {back}
         <div className="mt-4">
-          <ErrorState message={f.code === "resource_missing" ? "There is no such endpoint in this data set (switch live/sandbox in the header if you expected one)." : f.message} onRetry={() => endpoint.refetch()} />
+          <ErrorState
+            message={
+              f.code === "resource_missing"
+                ? "There is no such endpoint in this data set (switch live/sandbox in the header if you expected one)."
+                : f.message
+            }
+            onRetry={() => endpoint.refetch()}
+          />
         </div>
       </>
     );
@@ -125,7 +136,8 @@ export function EndpointDetail({ id }: { id: string }) {
                 title="Delete this endpoint?"
                 description={
                   <>
-                    Nothing more is sent to <span className="break-all font-mono">{e.url}</span>, and its delivery log and {e.stats.waiting} waiting deliveries are deleted with it. This cannot be undone.
+                    Nothing more is sent to <span className="break-all font-mono">{e.url}</span>, and its delivery log and {e.stats.waiting} waiting
+                    deliveries are deleted with it. This cannot be undone.
                   </>
                 }
                 confirmLabel="Delete endpoint"
@@ -140,15 +152,28 @@ export function EndpointDetail({ id }: { id: string }) {
       </div>
 
       {disabled ? (
-        <div role="status" className="mb-6 flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 sm:flex-row sm:items-center" data-testid="disabled-banner">
+        <div
+          role="status"
+          className="mb-6 flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 sm:flex-row sm:items-center"
+          data-testid="disabled-banner"
+        >
           <div className="flex-1">
             <p className="font-semibold">
               {e.disabled_reason === "circuit_breaker" ? "The circuit breaker disabled this endpoint" : "This endpoint is disabled"}
-              {e.disabled_at ? ` on ${when(e.disabled_at)}` : ""}.
+              {e.disabled_at ? (
+                <>
+                  {" "}
+                  on <When at={e.disabled_at} />
+                </>
+              ) : (
+                ""
+              )}
+              .
             </p>
             <p className="mt-1">
               {e.disabled_reason === "circuit_breaker" ? "Nearly every recent attempt failed with a server error or no answer. " : ""}
-              Nothing is lost: <strong data-testid="held-count">{e.stats.waiting}</strong> {e.stats.waiting === 1 ? "delivery is" : "deliveries are"} held and go out when you re-enable it.
+              Nothing is lost: <strong data-testid="held-count">{e.stats.waiting}</strong> {e.stats.waiting === 1 ? "delivery is" : "deliveries are"}{" "}
+              held and go out when you re-enable it.
             </p>
           </div>
           <Button onClick={() => enable.mutate({ id })} disabled={enable.isPending}>
@@ -170,7 +195,13 @@ export function EndpointDetail({ id }: { id: string }) {
             </dd>
             <dt className="text-stone-500">Events</dt>
             <dd className="flex flex-wrap gap-1 font-mono text-xs">
-              {e.enabled_events.includes("*") ? "All events" : e.enabled_events.map((t) => <span key={t} className="rounded bg-stone-100 px-1.5 py-0.5">{t}</span>)}
+              {e.enabled_events.includes("*")
+                ? "All events"
+                : e.enabled_events.map((t) => (
+                    <span key={t} className="rounded bg-stone-100 px-1.5 py-0.5">
+                      {t}
+                    </span>
+                  ))}
             </dd>
             <dt className="text-stone-500">Description</dt>
             <dd>{e.description ?? "—"}</dd>
@@ -178,8 +209,8 @@ export function EndpointDetail({ id }: { id: string }) {
             <dd className="font-mono text-xs">{e.api_version}</dd>
             <dt className="text-stone-500">Last 24 hours</dt>
             <dd>
-              {e.stats.attempts_24h} attempts · {e.stats.success_rate_24h === null ? "—" : `${Math.round(e.stats.success_rate_24h * 1000) / 10} %`} succeeded · p95{" "}
-              {e.stats.p95_latency_ms_24h === null ? "—" : `${e.stats.p95_latency_ms_24h} ms`}
+              {e.stats.attempts_24h} attempts · {e.stats.success_rate_24h === null ? "—" : `${Math.round(e.stats.success_rate_24h * 1000) / 10} %`}{" "}
+              succeeded · p95 {e.stats.p95_latency_ms_24h === null ? "—" : `${e.stats.p95_latency_ms_24h} ms`}
             </dd>
             <dt className="text-stone-500">ID</dt>
             <dd className="break-all font-mono text-xs">{e.id}</dd>

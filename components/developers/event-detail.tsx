@@ -7,7 +7,7 @@ import { callError } from "@/components/trpc/errors";
 import { Button, Card, PageHeader } from "@/components/ui";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
-import { Code, CopyButton, OutcomeBadge, when } from "./common";
+import { Code, CopyButton, OutcomeBadge, When } from "./common";
 
 /** /developers/events/{id}: the event's payload, the endpoints it went to with their outcome, and Replay. */
 export function EventDetail({ id }: { id: string }) {
@@ -34,7 +34,10 @@ export function EventDetail({ id }: { id: string }) {
       <>
         {back}
         <div className="mt-4">
-          <ErrorState message={f.code === "resource_missing" ? "There is no such event in this data set." : f.message} onRetry={() => event.refetch()} />
+          <ErrorState
+            message={f.code === "resource_missing" ? "There is no such event in this data set." : f.message}
+            onRetry={() => event.refetch()}
+          />
         </div>
       </>
     );
@@ -51,7 +54,7 @@ export function EventDetail({ id }: { id: string }) {
           title={e.type}
           description={
             <span className="break-all font-mono text-xs">
-              {e.id} · {when(e.created_at)}
+              {e.id} · <When at={e.created_at} />
             </span>
           }
           actions={
@@ -77,12 +80,18 @@ export function EventDetail({ id }: { id: string }) {
                       {d.endpoint_url}
                     </Link>
                     <span className="text-xs text-stone-500">
-                      {d.source} · {d.attempt_count} {d.attempt_count === 1 ? "attempt" : "attempts"} · {when(d.created_at)}
+                      {d.source} · {d.attempt_count} {d.attempt_count === 1 ? "attempt" : "attempts"} · <When at={d.created_at} />
                     </span>
                   </div>
                   <div className="flex items-center gap-2">
                     <OutcomeBadge outcome={d.outcome} />
-                    <Button variant="secondary" className="px-2 py-1 text-xs" onClick={() => replay.mutate({ event_id: e.id, endpoint_ids: [d.endpoint_id] })} disabled={replay.isPending} aria-label={`Replay to ${d.endpoint_url}`}>
+                    <Button
+                      variant="secondary"
+                      className="px-2 py-1 text-xs"
+                      onClick={() => replay.mutate({ event_id: e.id, endpoint_ids: [d.endpoint_id] })}
+                      disabled={replay.isPending}
+                      aria-label={`Replay to ${d.endpoint_url}`}
+                    >
                       Replay
                     </Button>
                   </div>

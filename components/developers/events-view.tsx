@@ -9,7 +9,7 @@ import { callError } from "@/components/trpc/errors";
 import { Button, Input, PageHeader, Select } from "@/components/ui";
 import { DataTable, Pager, type ColumnDef } from "@/components/ui/data-table";
 import type { AppRouter } from "@/server/trpc/routers/_app";
-import { eventGroups, fromLocalInput, when } from "./common";
+import { eventGroups, fromLocalInput, When } from "./common";
 
 type Row = inferRouterOutputs<AppRouter>["developers"]["events"]["list"]["data"][number];
 type Filters = { type?: string; created_gte?: string; created_lte?: string };
@@ -31,9 +31,21 @@ const columns: ColumnDef<Row>[] = [
       </Link>
     ),
   },
-  { id: "subject", header: "Object", cell: ({ row: { original: e } }) => <span className="break-all font-mono text-xs text-stone-600">{subject(e)}</span> },
+  {
+    id: "subject",
+    header: "Object",
+    cell: ({ row: { original: e } }) => <span className="break-all font-mono text-xs text-stone-600">{subject(e)}</span>,
+  },
   { id: "id", header: "Event ID", cell: ({ row: { original: e } }) => <span className="break-all font-mono text-xs text-stone-500">{e.id}</span> },
-  { id: "created", header: "Created", cell: ({ row: { original: e } }) => <time dateTime={e.created_at} className="text-xs">{when(e.created_at)}</time> },
+  {
+    id: "created",
+    header: "Created",
+    cell: ({ row: { original: e } }) => (
+      <time dateTime={e.created_at} className="text-xs">
+        <When at={e.created_at} />
+      </time>
+    ),
+  },
 ];
 
 /** /developers/events: the event log with type and time filters. */
@@ -42,7 +54,11 @@ export function EventsView() {
   const [filters, setFilters] = useState<Filters>({});
   const [draft, setDraft] = useState({ from: "", to: "" });
   const [cursor, setCursor] = useState<string | undefined>();
-  const list = useQuery({ ...trpc.developers.events.list.queryOptions({ ...filters, type: filters.type as never, cursor, limit: 25 }), placeholderData: keepPreviousData, refetchInterval: 10_000 });
+  const list = useQuery({
+    ...trpc.developers.events.list.queryOptions({ ...filters, type: filters.type as never, cursor, limit: 25 }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 10_000,
+  });
   const applyTime = (e: FormEvent) => {
     e.preventDefault();
     setFilters((f) => ({ ...f, created_gte: fromLocalInput(draft.from), created_lte: fromLocalInput(draft.to) }));
@@ -51,7 +67,10 @@ export function EventsView() {
   const filtered = Object.values(filters).some(Boolean);
   return (
     <>
-      <PageHeader title="Events" description="Everything that happened in this data set, newest first. Open an event for its payload and where it was delivered." />
+      <PageHeader
+        title="Events"
+        description="Everything that happened in this data set, newest first. Open an event for its payload and where it was delivered."
+      />
       <div className="mb-3 grid grid-cols-1 gap-2 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
         <label className="text-xs font-medium text-stone-600">
           Type
@@ -111,7 +130,12 @@ export function EventsView() {
         error={list.error ? callError(list.error).message : null}
         onRetry={() => list.refetch()}
         rowKey={(e) => e.id}
-        empty={{ title: filtered ? "No event matches these filters" : "No events yet", children: filtered ? "Widen the time window or choose another type." : "Events appear as reservations, payments, guests, rates and rooms change." }}
+        empty={{
+          title: filtered ? "No event matches these filters" : "No events yet",
+          children: filtered
+            ? "Widen the time window or choose another type."
+            : "Events appear as reservations, payments, guests, rates and rooms change.",
+        }}
       />
       <Pager page={list.data} onCursor={setCursor} />
     </>

@@ -7,7 +7,7 @@ import { callError } from "@/components/trpc/errors";
 import { Badge, PageHeader } from "@/components/ui";
 import { Pager } from "@/components/ui/data-table";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import { when } from "./common";
+import { When } from "./common";
 
 const show = (v: unknown) => (v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v));
 
@@ -15,7 +15,11 @@ const show = (v: unknown) => (v === null || v === undefined ? "—" : typeof v =
 export function OutboxView() {
   const trpc = useTRPC();
   const [cursor, setCursor] = useState<string | undefined>();
-  const list = useQuery({ ...trpc.developers.outbox.list.queryOptions({ cursor, limit: 20 }), placeholderData: keepPreviousData, refetchInterval: 15_000 });
+  const list = useQuery({
+    ...trpc.developers.outbox.list.queryOptions({ cursor, limit: 20 }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 15_000,
+  });
   return (
     <>
       <PageHeader
@@ -37,10 +41,18 @@ export function OutboxView() {
                   <span className="min-w-0">
                     <span className="block break-words text-sm font-medium text-stone-900">{m.subject}</span>
                     <span className="text-xs text-stone-500">
-                      to {m.to ?? "no developer contact set"} · {when(m.created_at)}
+                      to {m.to ?? "no developer contact set"} · <When at={m.created_at} />
                     </span>
                   </span>
-                  {m.sent_at ? <Badge tone="teal">Sent {when(m.sent_at)}</Badge> : m.error ? <Badge tone="red">Not sent</Badge> : <Badge tone="amber">Held</Badge>}
+                  {m.sent_at ? (
+                    <Badge tone="teal">
+                      Sent <When at={m.sent_at} />
+                    </Badge>
+                  ) : m.error ? (
+                    <Badge tone="red">Not sent</Badge>
+                  ) : (
+                    <Badge tone="amber">Held</Badge>
+                  )}
                 </summary>
                 <div className="space-y-2 border-t border-stone-100 px-4 py-3">
                   {m.error ? <p className="rounded bg-red-50 px-2 py-1 font-mono text-xs text-red-800">{m.error}</p> : null}

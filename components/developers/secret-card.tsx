@@ -2,12 +2,13 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { usePropertyFormat } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Card, Field, Select } from "@/components/ui";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
-import { CopyButton, when } from "./common";
+import { CopyButton, When } from "./common";
 
 const overlaps = [
   { seconds: 0, label: "Retire the old secret now" },
@@ -22,6 +23,7 @@ type Secret = { secret: string; created_at: string; expires_at: string | null };
 /** The signing secret: hidden until revealed (each reveal is audited), copy, and rotation with an overlap window. */
 export function SecretCard({ endpointId }: { endpointId: string }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const queryClient = useQueryClient();
   const [secrets, setSecrets] = useState<Secret[] | null>(null);
   const [rotating, setRotating] = useState(false);
@@ -38,7 +40,11 @@ export function SecretCard({ endpointId }: { endpointId: string }) {
     trpc.developers.webhooks.rotateSecret.mutationOptions({
       onSuccess: async (r) => {
         setRotating(false);
-        toast.success(overlap ? `New secret issued. The old one stays valid until ${when(r.previous_secrets_expire_at)}.` : "New secret issued; the old one no longer signs.");
+        toast.success(
+          overlap
+            ? `New secret issued. The old one stays valid until ${fmt.moment(r.previous_secrets_expire_at)}.`
+            : "New secret issued; the old one no longer signs.",
+        );
         reveal.mutate({ id: endpointId });
       },
     }),
@@ -46,7 +52,8 @@ export function SecretCard({ endpointId }: { endpointId: string }) {
   return (
     <Card title="Signing secret">
       <p className="mb-3 text-xs text-stone-500">
-        Verify each delivery&apos;s <code className="font-mono">Service-Signature</code> with this secret (HMAC-SHA256, the whole <code className="font-mono">whsec_…</code> string is the key).
+        Verify each delivery&apos;s <code className="font-mono">Service-Signature</code> with this secret (HMAC-SHA256, the whole{" "}
+        <code className="font-mono">whsec_…</code> string is the key).
       </p>
       {secrets ? (
         <ul className="space-y-2" aria-label="Valid secrets">
@@ -60,9 +67,13 @@ export function SecretCard({ endpointId }: { endpointId: string }) {
               </div>
               <p className="mt-1 text-[11px] text-stone-500">
                 {s.expires_at ? (
-                  <span data-testid="secret-expiry">Previous secret, still signing until {when(s.expires_at)}</span>
+                  <span data-testid="secret-expiry">
+                    Previous secret, still signing until <When at={s.expires_at} />
+                  </span>
                 ) : (
-                  <>Current secret, issued {when(s.created_at)}</>
+                  <>
+                    Current secret, issued <When at={s.created_at} />
+                  </>
                 )}
               </p>
             </li>

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
+import { MomentText } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { AuditTrail } from "@/components/audit/audit-trail";
@@ -57,7 +58,7 @@ export function GuestDetail({ id }: { id: string }) {
     <>
       {back}
       <div className="mt-3">
-        <PageHeader title={`${g.first_name} ${g.last_name}`} description={<span className="font-mono text-xs">{g.id}</span>} />
+        <PageHeader title={`${g.first_name} ${g.last_name}`} description={g.email} />
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <Card
@@ -94,9 +95,13 @@ export function GuestDetail({ id }: { id: string }) {
               <dt className="text-stone-500">Phone</dt>
               <dd>{g.phone ?? "—"}</dd>
               <dt className="text-stone-500">Added</dt>
-              <dd>{new Date(g.created_at).toLocaleString()}</dd>
+              <dd>
+                <MomentText at={g.created_at} />
+              </dd>
               <dt className="text-stone-500">Updated</dt>
-              <dd>{new Date(g.updated_at).toLocaleString()}</dd>
+              <dd>
+                <MomentText at={g.updated_at} />
+              </dd>
             </dl>
           )}
         </Card>
@@ -106,7 +111,12 @@ export function GuestDetail({ id }: { id: string }) {
         <h2 id="guest-stays" className="mb-3 text-sm font-semibold text-stone-800">
           Stays
         </h2>
-        <ReservationList label={`Stays of ${g.first_name} ${g.last_name}`} input={{ guest_id: id }} pageSize={10} empty={{ title: "No stays yet", children: "Reservations booked with this guest's e-mail appear here." }} />
+        <ReservationList
+          label={`Stays of ${g.first_name} ${g.last_name}`}
+          input={{ guest_id: id }}
+          pageSize={10}
+          empty={{ title: "No stays yet", children: "Reservations booked with this guest's e-mail appear here." }}
+        />
       </section>
       <div className="mt-6">
         <AuditTrail objectType="guest" objectId={id} />

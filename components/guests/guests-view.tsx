@@ -4,6 +4,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import Link from "next/link";
 import { useState } from "react";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
+import { MomentText } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Button, Card, Input, PageHeader } from "@/components/ui";
@@ -30,10 +31,8 @@ const columns: ColumnDef<GuestRow>[] = [
   },
   { id: "email", header: "E-mail", cell: ({ row: { original: g } }) => <span className="break-all">{g.email ?? <span className="text-stone-400">None given</span>}</span> },
   { id: "phone", header: "Phone", cell: ({ row: { original: g } }) => <span className="whitespace-nowrap">{g.phone ?? "—"}</span> },
-  { id: "added", header: "Added", cell: ({ row: { original: g } }) => formatDate(g.created_at) },
+  { id: "added", header: "Added", cell: ({ row: { original: g } }) => <MomentText at={g.created_at} /> },
 ];
-
-const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
 
 /** Guests of the data set on screen: found as the clerk types (any part of name, e-mail or phone), newest first, cursor paging, and a create form. */
 export function GuestsView() {
@@ -88,7 +87,16 @@ export function GuestsView() {
       />
       {creating ? (
         <Card title="New guest" className="mb-6">
-          <GuestForm key={formKey} idPrefix="new-guest" label="New guest" submitLabel="Create guest" pending={create.isPending} error={create.error} onSubmit={createGuest} onCancel={() => setCreating(false)} />
+          <GuestForm
+            key={formKey}
+            idPrefix="new-guest"
+            label="New guest"
+            submitLabel="Create guest"
+            pending={create.isPending}
+            error={create.error}
+            onSubmit={createGuest}
+            onCancel={() => setCreating(false)}
+          />
         </Card>
       ) : null}
       <form onSubmit={(e) => e.preventDefault()} className="mb-4 flex max-w-md gap-2" role="search" aria-label="Find a guest">

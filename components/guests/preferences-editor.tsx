@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { MomentText } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Card, Field, Input, Select, Textarea } from "@/components/ui";
@@ -49,7 +50,14 @@ function toDraft(p: Preferences): Draft {
 function fromDraft(d: Draft) {
   return {
     allergies: d.allergies,
-    room: { bed: text(d.bed), floor: d.floor || undefined, smoking: fromYesNo(d.smoking), quiet: fromYesNo(d.quiet), accessible: fromYesNo(d.accessible), notes: text(d.notes) },
+    room: {
+      bed: text(d.bed),
+      floor: d.floor || undefined,
+      smoking: fromYesNo(d.smoking),
+      quiet: fromYesNo(d.quiet),
+      accessible: fromYesNo(d.accessible),
+      notes: text(d.notes),
+    },
     loyalty: { program: text(d.program), tier: text(d.tier), number: text(d.number), points: d.points.trim() === "" ? undefined : Number(d.points) },
   };
 }
@@ -121,20 +129,37 @@ function PreferencesForm({ guestId, saved }: { guestId: string; saved: Preferenc
   );
 
   return (
-    <Card title="Preferences" actions={saved.updated_at ? <span className="text-xs text-stone-400">Saved {new Date(saved.updated_at).toLocaleString()}</span> : null}>
+    <Card
+      title="Preferences"
+      actions={
+        saved.updated_at ? (
+          <span className="text-xs text-stone-400">
+            Saved <MomentText at={saved.updated_at} />
+          </span>
+        ) : null
+      }
+    >
       <form onSubmit={submit} className="space-y-6" noValidate aria-label="Preferences">
         {failure && !faultAt ? <Alert>{failure.message}</Alert> : null}
         <fieldset className="space-y-2">
           <legend className="text-xs font-semibold uppercase tracking-wide text-stone-500">Allergies</legend>
           <ul className="flex flex-wrap gap-1.5" aria-label="Allergies">
             {draft.allergies.map((a) => (
-              <li key={a} className="inline-flex items-center gap-1 rounded-full bg-rose-50 py-0.5 pl-2.5 pr-1 text-xs font-medium text-rose-800 ring-1 ring-rose-200">
+              <li
+                key={a}
+                className="inline-flex items-center gap-1 rounded-full bg-rose-50 py-0.5 pl-2.5 pr-1 text-xs font-medium text-rose-800 ring-1 ring-rose-200"
+              >
                 {a}
                 <button
                   type="button"
                   aria-label={`Remove ${a}`}
                   className="rounded-full px-1 text-rose-500 hover:bg-rose-100 hover:text-rose-800"
-                  onClick={() => set("allergies", draft.allergies.filter((x) => x !== a))}
+                  onClick={() =>
+                    set(
+                      "allergies",
+                      draft.allergies.filter((x) => x !== a),
+                    )
+                  }
                 >
                   ×
                 </button>
@@ -143,7 +168,15 @@ function PreferencesForm({ guestId, saved }: { guestId: string; saved: Preferenc
             {draft.allergies.length === 0 ? <li className="text-xs text-stone-400">None recorded</li> : null}
           </ul>
           <div className="flex max-w-sm gap-2">
-            <Input id="pref-allergy" aria-label="Add an allergy" placeholder="e.g. peanuts" value={allergy} onChange={(e) => setAllergy(e.target.value)} onKeyDown={onAllergyKey} invalid={faultAt === "allergies"} />
+            <Input
+              id="pref-allergy"
+              aria-label="Add an allergy"
+              placeholder="e.g. peanuts"
+              value={allergy}
+              onChange={(e) => setAllergy(e.target.value)}
+              onKeyDown={onAllergyKey}
+              invalid={faultAt === "allergies"}
+            />
             <Button type="button" variant="secondary" onClick={addAllergy}>
               Add
             </Button>
@@ -186,7 +219,13 @@ function PreferencesForm({ guestId, saved }: { guestId: string; saved: Preferenc
               <Input id="pref-loyalty-number" value={draft.number} onChange={(e) => set("number", e.target.value)} />
             </Field>
             <Field label="Points" htmlFor="pref-loyalty-points" error={errorFor("loyalty.points")}>
-              <Input id="pref-loyalty-points" inputMode="numeric" value={draft.points} invalid={faultAt === "loyalty.points"} onChange={(e) => set("points", e.target.value)} />
+              <Input
+                id="pref-loyalty-points"
+                inputMode="numeric"
+                value={draft.points}
+                invalid={faultAt === "loyalty.points"}
+                onChange={(e) => set("points", e.target.value)}
+              />
             </Field>
           </div>
         </fieldset>

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { MoreHorizontal } from "lucide-react";
 import { useState, type FormEvent } from "react";
+import { DayText } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Card, Field, Input, Select, cx } from "@/components/ui";
@@ -12,7 +13,7 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { RoomActions } from "./room-actions";
 import { RoomMarks } from "./room-board";
-import { assignmentLabel, assignmentNext, assignmentTone, dayLabel, statusLabel, statusTone, type Assignment, type Board } from "./status";
+import { assignmentLabel, assignmentNext, assignmentTone, statusLabel, statusTone, type Assignment, type Board } from "./status";
 
 type Props = { board: Board; canWrite: boolean; canAssign: boolean; housekeeper: string | null };
 
@@ -46,20 +47,36 @@ export function AssignmentsPanel({ board, canWrite, canAssign, housekeeper }: Pr
             Today
           </Button>
         </div>
-        <p className="pb-2 text-sm text-stone-500">{dayLabel(date, { weekday: "long", day: "numeric", month: "long" })}</p>
+        <p className="pb-2 text-sm text-stone-500">
+          <DayText date={date} style={{ weekday: "long", day: "numeric", month: "long" }} />
+        </p>
       </div>
-      {canAssign ? <AssignForm board={board} date={date} unassigned={board.rooms.filter((r) => !assigned.has(r.id))} people={people.data ?? []} /> : null}
+      {canAssign ? (
+        <AssignForm board={board} date={date} unassigned={board.rooms.filter((r) => !assigned.has(r.id))} people={people.data ?? []} />
+      ) : null}
       {list.error && !list.data ? (
         <ErrorState message={callError(list.error).message} onRetry={() => list.refetch()} />
       ) : !list.data ? (
         <LoadingState rows={3} />
       ) : !groups.size ? (
         <EmptyState title={housekeeper ? "Nothing assigned to you on this day" : "No assignments on this day"}>
-          {housekeeper ? `Rooms a manager assigns to ${housekeeper} appear here.` : canAssign ? "Select rooms and a housekeeper above to assign them." : "A manager assigns rooms to housekeepers here."}
+          {housekeeper
+            ? `Rooms a manager assigns to ${housekeeper} appear here.`
+            : canAssign
+              ? "Select rooms and a housekeeper above to assign them."
+              : "A manager assigns rooms to housekeepers here."}
         </EmptyState>
       ) : (
         [...groups.entries()].map(([key, items]) => (
-          <Card key={key} title={housekeeper ? "My rooms" : nameOf(items[0].assignee)} actions={<span className="text-xs text-stone-500">{items.filter((a) => a.status === "done").length} of {items.length} done</span>}>
+          <Card
+            key={key}
+            title={housekeeper ? "My rooms" : nameOf(items[0].assignee)}
+            actions={
+              <span className="text-xs text-stone-500">
+                {items.filter((a) => a.status === "done").length} of {items.length} done
+              </span>
+            }
+          >
             <ul className="divide-y divide-stone-100" aria-label={`Assignments of ${items[0].assignee}`}>
               {items.map((a) => (
                 <AssignmentRow key={a.id} assignment={a} board={board} canWrite={canWrite} canAssign={canAssign} people={people.data ?? []} />
@@ -77,15 +94,33 @@ type Person = { email: string; name: string | null };
 function useAssignmentInvalidation() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  return () => Promise.all([queryClient.invalidateQueries(trpc.housekeeping.assignments.list.queryFilter()), queryClient.invalidateQueries(trpc.audit.list.queryFilter())]);
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries(trpc.housekeeping.assignments.list.queryFilter()),
+      queryClient.invalidateQueries(trpc.audit.list.queryFilter()),
+    ]);
 }
 
 /** One assignment: the room and its state, the assignment's next step, and (managers) reassign or remove. */
-function AssignmentRow({ assignment: a, board, canWrite, canAssign, people }: { assignment: Assignment; board: Board; canWrite: boolean; canAssign: boolean; people: Person[] }) {
+function AssignmentRow({
+  assignment: a,
+  board,
+  canWrite,
+  canAssign,
+  people,
+}: {
+  assignment: Assignment;
+  board: Board;
+  canWrite: boolean;
+  canAssign: boolean;
+  people: Person[];
+}) {
   const trpc = useTRPC();
   const refresh = useAssignmentInvalidation();
   const [removing, setRemoving] = useState(false);
-  const update = useMutation(trpc.housekeeping.assignments.update.mutationOptions({ onSuccess: refresh, onError: (e) => toast.error(callError(e).message) }));
+  const update = useMutation(
+    trpc.housekeeping.assignments.update.mutationOptions({ onSuccess: refresh, onError: (e) => toast.error(callError(e).message) }),
+  );
   const remove = useMutation(
     trpc.housekeeping.assignments.delete.mutationOptions({
       onSuccess: async () => {
@@ -134,7 +169,10 @@ function AssignmentRow({ assignment: a, board, canWrite, canAssign, people }: { 
                   </Button>
                 }
                 items={[
-                  ...others.map((p) => ({ label: `Reassign to ${p.name ?? p.email}`, onSelect: () => update.mutate({ id: a.id, assignee: p.email }) })),
+                  ...others.map((p) => ({
+                    label: `Reassign to ${p.name ?? p.email}`,
+                    onSelect: () => update.mutate({ id: a.id, assignee: p.email }),
+                  })),
                   { label: "Remove assignment…", danger: true, onSelect: () => setRemoving(true) },
                 ]}
               />
@@ -209,11 +247,19 @@ function AssignForm({ board, date, unassigned, people }: { board: Board; date: s
           <fieldset>
             <legend className="mb-2 flex flex-wrap items-center gap-2 text-xs font-medium text-stone-600">
               Rooms without an assignment ({rooms.length})
-              <button type="button" className="text-teal-800 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600" onClick={() => setSelected(new Set(rooms.filter((r) => r.housekeeping_status === "dirty").map((r) => r.id)))}>
+              <button
+                type="button"
+                className="text-teal-800 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600"
+                onClick={() => setSelected(new Set(rooms.filter((r) => r.housekeeping_status === "dirty").map((r) => r.id)))}
+              >
                 Select dirty
               </button>
               {selected.size ? (
-                <button type="button" className="text-stone-500 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600" onClick={() => setSelected(new Set())}>
+                <button
+                  type="button"
+                  className="text-stone-500 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600"
+                  onClick={() => setSelected(new Set())}
+                >
                   Clear
                 </button>
               ) : null}
@@ -227,7 +273,13 @@ function AssignForm({ board, date, unassigned, people }: { board: Board; date: s
                     selected.has(r.id) ? "border-teal-600 bg-teal-50 text-teal-900" : "border-stone-200 bg-white text-stone-700",
                   )}
                 >
-                  <input type="checkbox" className="accent-teal-700" checked={selected.has(r.id)} onChange={() => toggle(r.id)} aria-label={`Room ${r.number} (${statusLabel[r.housekeeping_status]})`} />
+                  <input
+                    type="checkbox"
+                    className="accent-teal-700"
+                    checked={selected.has(r.id)}
+                    onChange={() => toggle(r.id)}
+                    aria-label={`Room ${r.number} (${statusLabel[r.housekeeping_status]})`}
+                  />
                   <span className="font-medium">{r.number}</span>
                   <span className="text-xs text-stone-500">{statusLabel[r.housekeeping_status]}</span>
                 </label>
@@ -252,7 +304,13 @@ function AssignForm({ board, date, unassigned, people }: { board: Board; date: s
               </Field>
             ) : null}
             <Field label="Notes (optional)" htmlFor="assign-notes">
-              <Input id="assign-notes" value={notes} maxLength={1000} onChange={(e) => setNotes(e.target.value)} placeholder="Deep clean, VIP arrival…" />
+              <Input
+                id="assign-notes"
+                value={notes}
+                maxLength={1000}
+                onChange={(e) => setNotes(e.target.value)}
+                placeholder="Deep clean, VIP arrival…"
+              />
             </Field>
           </div>
           <Button type="submit" disabled={busy || !chosen.length || !assignee}>

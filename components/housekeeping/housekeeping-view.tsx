@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
+import { usePropertyFormat } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { PageHeader } from "@/components/ui";
@@ -9,7 +10,6 @@ import { ErrorState, LoadingState } from "@/components/ui/states";
 import { Tabs } from "@/components/ui/tabs";
 import { AssignmentsPanel } from "./assignments-panel";
 import { RoomBoard } from "./room-board";
-import { dayLabel } from "./status";
 
 type Props = {
   propertyId: string;
@@ -22,9 +22,14 @@ type Props = {
 /** The housekeeping board and the day's assignments of the property on screen. */
 export function HousekeepingView({ propertyId, canWrite, canAssign, housekeeper }: Props) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const board = useQuery(trpc.housekeeping.board.queryOptions({ property_id: propertyId }));
   // Rooms changed elsewhere (another browser, the API, a check-in or check-out) show within a second or two.
-  useLiveInvalidate(["housekeeping.status_changed", "reservation.*", "inventory.updated"], trpc.housekeeping.board.queryFilter(), trpc.housekeeping.room.queryFilter());
+  useLiveInvalidate(
+    ["housekeeping.status_changed", "reservation.*", "inventory.updated"],
+    trpc.housekeeping.board.queryFilter(),
+    trpc.housekeeping.room.queryFilter(),
+  );
   const data = board.data;
   const rooms = { value: "rooms", label: "Rooms", content: data ? <RoomBoard board={data} canWrite={canWrite} /> : null };
   const assignments = {
@@ -36,7 +41,11 @@ export function HousekeepingView({ propertyId, canWrite, canAssign, housekeeper 
     <>
       <PageHeader
         title="Housekeeping"
-        description={data ? `${data.property.name} · today ${dayLabel(data.today, { weekday: "long", day: "numeric", month: "long" })}` : "Rooms by status and who cleans them."}
+        description={
+          data
+            ? `${data.property.name} · today ${fmt.day(data.today, { weekday: "long", day: "numeric", month: "long" })}`
+            : "Rooms by status and who cleans them."
+        }
       />
       {board.error && !data ? (
         <ErrorState message={callError(board.error).message} onRetry={() => board.refetch()} />

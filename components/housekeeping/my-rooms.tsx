@@ -9,7 +9,8 @@ import { Badge, Button, PageHeader, cx } from "@/components/ui";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { useChangeStatus } from "./room-actions";
-import { assignmentLabel, assignmentNext, assignmentTone, dayLabel, moveLabel, statusLabel, statusTone, type Assignment, type BoardRoom } from "./status";
+import { usePropertyFormat } from "@/components/ui/property-format";
+import { assignmentLabel, assignmentNext, assignmentTone, moveLabel, statusLabel, statusTone, type Assignment, type BoardRoom } from "./status";
 
 /** One assigned room as a large card: where it stands today and one big button per next status. */
 function RoomCard({ room, assignment }: { room: BoardRoom; assignment: Assignment }) {
@@ -79,6 +80,7 @@ function RoomCard({ room, assignment }: { room: BoardRoom; assignment: Assignmen
  */
 export function MyRooms({ title, propertyId }: { title: string; propertyId: string }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const board = useQuery(trpc.housekeeping.board.queryOptions({ property_id: propertyId }));
   const today = board.data?.today;
   const mine = useQuery({ ...trpc.housekeeping.assignments.list.queryOptions({ property_id: propertyId, date: today ?? "", limit: 100 }), enabled: Boolean(today) });
@@ -100,7 +102,7 @@ export function MyRooms({ title, propertyId }: { title: string; propertyId: stri
     <>
       <PageHeader
         title={title}
-        description={`Your rooms at ${board.data.property.name} · ${dayLabel(board.data.today, { weekday: "long", day: "numeric", month: "long" })}${rooms.length ? ` · ${left} of ${rooms.length} to do` : ""}`}
+        description={`Your rooms at ${board.data.property.name} · ${fmt.day(board.data.today, { weekday: "long", day: "numeric", month: "long" })}${rooms.length ? ` · ${left} of ${rooms.length} to do` : ""}`}
       />
       {rooms.length === 0 ? (
         <EmptyState title="No rooms assigned to you today" action={<Link href="/housekeeping" className="text-sm text-teal-800 hover:underline">See the whole board</Link>}>

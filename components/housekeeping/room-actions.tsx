@@ -7,7 +7,8 @@ import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Field, Input, Textarea } from "@/components/ui";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
-import { addDaysIso, moveLabel, statusLabel, type RoomStatus } from "./status";
+import { addDays } from "@/server/dates";
+import { moveLabel, statusLabel, type RoomStatus } from "./status";
 
 type Room = { id: string; number: string; next_statuses: RoomStatus[] };
 
@@ -41,7 +42,13 @@ export function RoomActions({ room, today, size = "sm" }: { room: Room; today: s
     <div className="flex flex-wrap gap-1.5">
       {room.next_statuses.map((status) =>
         status === "out-of-order" ? (
-          <Button key={status} variant="ghost" className={small} onClick={() => setOutOfOrder(true)} aria-label={`Room ${room.number}: put out of order`}>
+          <Button
+            key={status}
+            variant="ghost"
+            className={small}
+            onClick={() => setOutOfOrder(true)}
+            aria-label={`Room ${room.number}: put out of order`}
+          >
             {moveLabel[status]}
           </Button>
         ) : (
@@ -51,7 +58,9 @@ export function RoomActions({ room, today, size = "sm" }: { room: Room; today: s
             className={small}
             disabled={change.isPending}
             aria-label={`Room ${room.number}: ${moveLabel[status].toLowerCase()}`}
-            onClick={() => change.mutate({ room_id: room.id, status }, { onError: (e) => toast.error(`Room ${room.number}: ${callError(e).message}`) })}
+            onClick={() =>
+              change.mutate({ room_id: room.id, status }, { onError: (e) => toast.error(`Room ${room.number}: ${callError(e).message}`) })
+            }
           >
             {moveLabel[status]}
           </Button>
@@ -82,16 +91,41 @@ function OutOfOrderDialog({ room, today, open, onOpenChange }: { room: Room; tod
   };
   const id = `ooo-${room.id}`;
   return (
-    <Dialog open={open} onOpenChange={close} title={`Room ${room.number} out of order`} description="The room comes off sale from tonight until the end date." size="sm">
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title={`Room ${room.number} out of order`}
+      description="The room comes off sale from tonight until the end date."
+      size="sm"
+    >
       <form onSubmit={submit} className="space-y-4" noValidate>
         <Field label="Reason" htmlFor={`${id}-reason`} error={failure?.param === "reason" ? failure.message : null}>
-          <Textarea id={`${id}-reason`} required rows={2} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="Broken window, leak, renovation…" />
+          <Textarea
+            id={`${id}-reason`}
+            required
+            rows={2}
+            maxLength={500}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            placeholder="Broken window, leak, renovation…"
+          />
         </Field>
-        <Field label="Back in service on" htmlFor={`${id}-until`} hint="Leave empty for until further notice." error={failure?.param === "until" ? failure.message : null}>
-          <Input id={`${id}-until`} type="date" min={addDaysIso(today, 1)} value={until} onChange={(e) => setUntil(e.target.value)} />
+        <Field
+          label="Back in service on"
+          htmlFor={`${id}-until`}
+          hint="Leave empty for until further notice."
+          error={failure?.param === "until" ? failure.message : null}
+        >
+          <Input id={`${id}-until`} type="date" min={addDays(today, 1)} value={until} onChange={(e) => setUntil(e.target.value)} />
         </Field>
         {failure && failure.param !== "reason" && failure.param !== "until" ? <Alert>{failure.message}</Alert> : null}
-        <DialogActions label="Put out of order" pendingLabel="Saving…" pending={change.isPending} disabled={change.isPending || !reason.trim()} danger />
+        <DialogActions
+          label="Put out of order"
+          pendingLabel="Saving…"
+          pending={change.isPending}
+          disabled={change.isPending || !reason.trim()}
+          danger
+        />
       </form>
     </Dialog>
   );

@@ -5,9 +5,10 @@ import { useState } from "react";
 import { AuditTrail } from "@/components/audit/audit-trail";
 import { Badge, cx } from "@/components/ui";
 import { Dialog } from "@/components/ui/dialog";
+import { DayText } from "@/components/ui/property-format";
 import { EmptyState } from "@/components/ui/states";
 import { RoomActions } from "./room-actions";
-import { dayLabel, roomStatuses, statusLabel, statusTone, type Board, type BoardRoom } from "./status";
+import { roomStatuses, statusLabel, statusTone, type Board, type BoardRoom } from "./status";
 
 const columnAccent: Record<BoardRoom["housekeeping_status"], string> = {
   dirty: "border-t-amber-400",
@@ -48,7 +49,8 @@ export function RoomBoard({ board, canWrite }: { board: Board; canWrite: boolean
   // On a phone the four columns stack; showing one status saves a housekeeper long scrolling.
   const [only, setOnly] = useState<BoardRoom["housekeeping_status"] | null>(null);
   const detail = board.rooms.find((r) => r.id === openRoom) ?? null;
-  if (!board.rooms.length) return <EmptyState title="No rooms yet">Rooms added to this property (in the API or by a manager) appear here.</EmptyState>;
+  if (!board.rooms.length)
+    return <EmptyState title="No rooms yet">Rooms added to this property (in the API or by a manager) appear here.</EmptyState>;
   return (
     <>
       <ArrivalsSummary board={board} />
@@ -64,63 +66,79 @@ export function RoomBoard({ board, canWrite }: { board: Board; canWrite: boolean
               only === status ? "border-teal-700 bg-teal-700 text-white" : "border-stone-300 bg-white text-stone-700 hover:bg-stone-50",
             )}
           >
-            {status ? `${statusLabel[status]} (${board.rooms.filter((r) => r.housekeeping_status === status).length})` : `All (${board.rooms.length})`}
+            {status
+              ? `${statusLabel[status]} (${board.rooms.filter((r) => r.housekeeping_status === status).length})`
+              : `All (${board.rooms.length})`}
           </button>
         ))}
       </div>
       <div className={cx("grid gap-4", !only && "md:grid-cols-2 xl:grid-cols-4")}>
-        {roomStatuses.filter((status) => !only || status === only).map((status) => {
-          const rooms = board.rooms.filter((r) => r.housekeeping_status === status);
-          return (
-            <section key={status} aria-labelledby={`col-${status}`} data-testid={`column-${status}`} className={cx("min-w-0 rounded-lg border border-t-4 border-stone-200 bg-stone-50", columnAccent[status])}>
-              <h2 id={`col-${status}`} className="flex items-center justify-between px-3 py-2 text-sm font-semibold text-stone-800">
-                {statusLabel[status]}
-                <span className="rounded-full bg-white px-2 text-xs font-medium text-stone-600 ring-1 ring-stone-200">{rooms.length}</span>
-              </h2>
-              {rooms.length ? (
-                <ul className="space-y-2 px-2 pb-2">
-                  {rooms.map((room) => (
-                    <li key={room.id} data-testid={`room-${room.number}`} className="rounded-md border border-stone-200 bg-white p-2.5 shadow-sm">
-                      <div className="flex items-start justify-between gap-2">
-                        <button
-                          type="button"
-                          onClick={() => setOpenRoom(room.id)}
-                          className="min-w-0 text-left focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600"
-                          aria-label={`Room ${room.number} details`}
-                        >
-                          <span className="block text-base font-semibold text-teal-800 hover:underline">{room.number}</span>
-                          <span className="block truncate text-xs text-stone-500">
-                            {room.room_type_name}
-                            {room.floor !== null ? ` · floor ${room.floor}` : ""}
-                          </span>
-                        </button>
-                        <RoomMarks room={room} />
-                      </div>
-                      {room.stay ? (
-                        <p className="mt-1.5 flex items-center gap-1 truncate text-xs text-stone-600">
-                          <BedDouble className="h-3.5 w-3.5 shrink-0" aria-hidden />
-                          {room.stay.guest_name} · until {dayLabel(room.stay.check_out)}
-                        </p>
-                      ) : null}
-                      {room.housekeeping_status === "out-of-order" ? (
-                        <p className="mt-1.5 text-xs text-red-800">
-                          {room.out_of_order_reason ?? "No reason given"} · {room.out_of_order_until ? `back ${dayLabel(room.out_of_order_until)}` : "until further notice"}
-                        </p>
-                      ) : null}
-                      {canWrite ? (
-                        <div className="mt-2">
-                          <RoomActions room={room} today={board.today} />
+        {roomStatuses
+          .filter((status) => !only || status === only)
+          .map((status) => {
+            const rooms = board.rooms.filter((r) => r.housekeeping_status === status);
+            return (
+              <section
+                key={status}
+                aria-labelledby={`col-${status}`}
+                data-testid={`column-${status}`}
+                className={cx("min-w-0 rounded-lg border border-t-4 border-stone-200 bg-stone-50", columnAccent[status])}
+              >
+                <h2 id={`col-${status}`} className="flex items-center justify-between px-3 py-2 text-sm font-semibold text-stone-800">
+                  {statusLabel[status]}
+                  <span className="rounded-full bg-white px-2 text-xs font-medium text-stone-600 ring-1 ring-stone-200">{rooms.length}</span>
+                </h2>
+                {rooms.length ? (
+                  <ul className="space-y-2 px-2 pb-2">
+                    {rooms.map((room) => (
+                      <li key={room.id} data-testid={`room-${room.number}`} className="rounded-md border border-stone-200 bg-white p-2.5 shadow-sm">
+                        <div className="flex items-start justify-between gap-2">
+                          <button
+                            type="button"
+                            onClick={() => setOpenRoom(room.id)}
+                            className="min-w-0 text-left focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600"
+                            aria-label={`Room ${room.number} details`}
+                          >
+                            <span className="block text-base font-semibold text-teal-800 hover:underline">{room.number}</span>
+                            <span className="block truncate text-xs text-stone-500">
+                              {room.room_type_name}
+                              {room.floor !== null ? ` · floor ${room.floor}` : ""}
+                            </span>
+                          </button>
+                          <RoomMarks room={room} />
                         </div>
-                      ) : null}
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p className="px-3 pb-3 text-xs text-stone-500">No {statusLabel[status].toLowerCase()} rooms.</p>
-              )}
-            </section>
-          );
-        })}
+                        {room.stay ? (
+                          <p className="mt-1.5 flex items-center gap-1 truncate text-xs text-stone-600">
+                            <BedDouble className="h-3.5 w-3.5 shrink-0" aria-hidden />
+                            {room.stay.guest_name} · until <DayText date={room.stay.check_out} style="weekday" />
+                          </p>
+                        ) : null}
+                        {room.housekeeping_status === "out-of-order" ? (
+                          <p className="mt-1.5 text-xs text-red-800">
+                            {room.out_of_order_reason ?? "No reason given"} ·{" "}
+                            {room.out_of_order_until ? (
+                              <>
+                                back <DayText date={room.out_of_order_until} style="weekday" />
+                              </>
+                            ) : (
+                              "until further notice"
+                            )}
+                          </p>
+                        ) : null}
+                        {canWrite ? (
+                          <div className="mt-2">
+                            <RoomActions room={room} today={board.today} />
+                          </div>
+                        ) : null}
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <p className="px-3 pb-3 text-xs text-stone-500">No {statusLabel[status].toLowerCase()} rooms.</p>
+                )}
+              </section>
+            );
+          })}
       </div>
       <RoomDetailDialog room={detail} today={board.today} canWrite={canWrite} onClose={() => setOpenRoom(null)} />
     </>
@@ -136,7 +154,13 @@ function ArrivalsSummary({ board }: { board: Board }) {
       {types.map((t) => {
         const short = t.ready < t.arrivals_pending;
         return (
-          <li key={t.id} className={cx("rounded-md border px-3 py-1.5 text-sm", short ? "border-amber-300 bg-amber-50 text-amber-900" : "border-stone-200 bg-white text-stone-700")}>
+          <li
+            key={t.id}
+            className={cx(
+              "rounded-md border px-3 py-1.5 text-sm",
+              short ? "border-amber-300 bg-amber-50 text-amber-900" : "border-stone-200 bg-white text-stone-700",
+            )}
+          >
             <span className="font-medium">{t.name}</span>: {t.arrivals_pending} arriving, {t.ready} ready{short ? " — clean more" : ""}
           </li>
         );
@@ -148,7 +172,13 @@ function ArrivalsSummary({ board }: { board: Board }) {
 /** One room: its state, today's stay, the moves it allows, and who changed it when. */
 function RoomDetailDialog({ room, today, canWrite, onClose }: { room: BoardRoom | null; today: string; canWrite: boolean; onClose: () => void }) {
   return (
-    <Dialog open={room !== null} onOpenChange={(open) => (open ? null : onClose())} title={room ? `Room ${room.number}` : "Room"} description={room?.room_type_name} size="md">
+    <Dialog
+      open={room !== null}
+      onOpenChange={(open) => (open ? null : onClose())}
+      title={room ? `Room ${room.number}` : "Room"}
+      description={room?.room_type_name}
+      size="md"
+    >
       {room ? (
         <div className="space-y-4">
           <dl className="grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
@@ -166,7 +196,8 @@ function RoomDetailDialog({ room, today, canWrite, onClose }: { room: BoardRoom 
               <>
                 <dt className="text-stone-500">Guest</dt>
                 <dd>
-                  {room.stay.guest_name}, {dayLabel(room.stay.check_in)} – {dayLabel(room.stay.check_out)}
+                  {room.stay.guest_name}, <DayText date={room.stay.check_in} style="weekday" /> –{" "}
+                  <DayText date={room.stay.check_out} style="weekday" />
                 </dd>
               </>
             ) : null}
@@ -174,7 +205,14 @@ function RoomDetailDialog({ room, today, canWrite, onClose }: { room: BoardRoom 
               <>
                 <dt className="text-stone-500">Out of order</dt>
                 <dd>
-                  {room.out_of_order_reason ?? "—"} · {room.out_of_order_until ? `back in service ${dayLabel(room.out_of_order_until)}` : "until further notice"}
+                  {room.out_of_order_reason ?? "—"} ·{" "}
+                  {room.out_of_order_until ? (
+                    <>
+                      back in service <DayText date={room.out_of_order_until} style="weekday" />
+                    </>
+                  ) : (
+                    "until further notice"
+                  )}
                 </dd>
               </>
             ) : null}

@@ -1,6 +1,7 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { BadgeTone } from "@/components/ui";
 import type { AppRouter } from "@/server/trpc/routers/_app";
+import { assignmentWords, housekeepingWords } from "@/server/words";
 
 type Outputs = inferRouterOutputs<AppRouter>;
 export type Board = Outputs["housekeeping"]["board"];
@@ -12,13 +13,18 @@ export type AssignmentStatus = Assignment["status"];
 /** The board's columns, in the order a room moves through them. */
 export const roomStatuses: RoomStatus[] = ["dirty", "clean", "inspected", "out-of-order"];
 
-export const statusLabel: Record<RoomStatus, string> = { dirty: "Dirty", clean: "Clean", inspected: "Inspected", "out-of-order": "Out of order" };
+export const statusLabel = housekeepingWords as Record<RoomStatus, string>;
 export const statusTone: Record<RoomStatus, BadgeTone> = { dirty: "amber", clean: "blue", inspected: "teal", "out-of-order": "red" };
 
 /** The button that moves a room to `status`. */
-export const moveLabel: Record<RoomStatus, string> = { dirty: "Mark dirty", clean: "Mark clean", inspected: "Mark inspected", "out-of-order": "Out of order…" };
+export const moveLabel: Record<RoomStatus, string> = {
+  dirty: "Mark dirty",
+  clean: "Mark clean",
+  inspected: "Mark inspected",
+  "out-of-order": "Out of order…",
+};
 
-export const assignmentLabel: Record<AssignmentStatus, string> = { pending: "To do", in_progress: "In progress", done: "Done" };
+export const assignmentLabel = assignmentWords as Record<AssignmentStatus, string>;
 export const assignmentTone: Record<AssignmentStatus, BadgeTone> = { pending: "neutral", in_progress: "violet", done: "teal" };
 /** The forward moves of an assignment (server/housekeeping/assignments.ts decides; these are the buttons). */
 export const assignmentNext: Record<AssignmentStatus, { status: AssignmentStatus; label: string }[]> = {
@@ -29,10 +35,3 @@ export const assignmentNext: Record<AssignmentStatus, { status: AssignmentStatus
   in_progress: [{ status: "done", label: "Done" }],
   done: [],
 };
-
-/** "Mon 23 Nov" for an ISO date, without the browser's time zone shifting the day. */
-export const dayLabel = (iso: string, options: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short" }) =>
-  new Date(`${iso}T00:00:00Z`).toLocaleDateString("en-GB", { ...options, timeZone: "UTC" });
-
-/** ISO date `n` days after `iso`. */
-export const addDaysIso = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);

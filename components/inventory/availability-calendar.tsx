@@ -5,13 +5,13 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { Fragment, useState } from "react";
-import { addDaysIso, dayLabel } from "@/components/housekeeping/status";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Field, Input, PageHeader, cx } from "@/components/ui";
 import { Dialog } from "@/components/ui/dialog";
-import { formatMoney } from "@/components/reservations/format";
+import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
+import { addDays, weekdayOf } from "@/server/dates";
 import { planNightWords, restrictionSummary } from "./restrictions";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/routers/_app";
@@ -30,22 +30,37 @@ const cellTone = (c: Cell, closed: boolean) =>
         ? "bg-amber-50 text-amber-900"
         : "bg-white text-stone-900";
 
-const describe = (typeName: string, c: Cell, restrictions: string[]) =>
-  `${typeName}, ${dayLabel(c.date)}: ${c.available} available of ${c.total}, ${c.sold} sold, ${c.held} held, ${c.out_of_order} out of order${restrictions.length ? `; ${restrictions.join("; ")}` : ""}`;
+const describe = (fmt: Formatters, typeName: string, c: Cell, restrictions: string[]) =>
+  `${typeName}, ${fmt.day(c.date, "weekday")}: ${c.available} available of ${c.total}, ${c.sold} sold, ${c.held} held, ${c.out_of_order} out of order${restrictions.length ? `; ${restrictions.join("; ")}` : ""}`;
 
 /**
  * Room types × 30 nights from a chosen day: available in each cell, with sold / held / out of
  * order beneath; a cell opens that night's bookings. The grid scrolls inside its own box.
  */
-export function AvailabilityCalendar({ propertyId, currency, today, canOpenReservations }: { propertyId: string; currency: string; today: string; canOpenReservations: boolean }) {
+export function AvailabilityCalendar({
+  propertyId,
+  currency,
+  today,
+  canOpenReservations,
+}: {
+  propertyId: string;
+  currency: string;
+  today: string;
+  canOpenReservations: boolean;
+}) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const [from, setFrom] = useState(today);
   const [open, setOpen] = useState<{ typeName: string; cell: Cell } | null>(null);
   const calendar = useQuery({ ...trpc.inventory.calendar.queryOptions({ property_id: propertyId, from, days }), placeholderData: keepPreviousData });
   // Bookings, holds, rooms out of order and rate changes made elsewhere change the grid without a reload.
-  useLiveInvalidate(["reservation.*", "inventory.updated", "rate.updated"], trpc.inventory.calendar.queryFilter(), trpc.inventory.night.queryFilter());
+  useLiveInvalidate(
+    ["reservation.*", "inventory.updated", "rate.updated"],
+    trpc.inventory.calendar.queryFilter(),
+    trpc.inventory.night.queryFilter(),
+  );
   const data = calendar.data;
-  const dates = Array.from({ length: days }, (_, i) => addDaysIso(from, i));
+  const dates = Array.from({ length: days }, (_, i) => addDays(from, i));
   const cells = new Map((data?.data ?? []).map((c) => [`${c.room_type_id}|${c.date}`, c]));
   const planCodes = new Map((data?.rate_plans ?? []).map((p) => [p.id, p.code]));
   const codeOf = (id: string) => planCodes.get(id) ?? id;
@@ -54,14 +69,14 @@ export function AvailabilityCalendar({ propertyId, currency, today, canOpenReser
     <>
       <PageHeader title="Calendar" description="Rooms available per room type and night. Select a night to see its bookings." />
       <div className="mb-4 flex flex-wrap items-end gap-2">
-        <Button variant="secondary" onClick={() => setFrom(addDaysIso(from, -days))} aria-label={`Previous ${days} days`}>
+        <Button variant="secondary" onClick={() => setFrom(addDays(from, -days))} aria-label={`Previous ${days} days`}>
           <ChevronLeft className="h-4 w-4" aria-hidden />
           <span className="hidden sm:inline">Previous</span>
         </Button>
         <Button variant="secondary" onClick={() => setFrom(today)} disabled={from === today}>
           Today
         </Button>
-        <Button variant="secondary" onClick={() => setFrom(addDaysIso(from, days))} aria-label={`Next ${days} days`}>
+        <Button variant="secondary" onClick={() => setFrom(addDays(from, days))} aria-label={`Next ${days} days`}>
           <span className="hidden sm:inline">Next</span>
           <ChevronRight className="h-4 w-4" aria-hidden />
         </Button>
@@ -69,7 +84,7 @@ export function AvailabilityCalendar({ propertyId, currency, today, canOpenReser
           <Input id="calendar-from" type="date" value={from} onChange={(e) => e.target.value && setFrom(e.target.value)} className="w-40" />
         </Field>
         <p className="pb-2 text-sm text-stone-500" aria-live="polite">
-          {dayLabel(from)} – {dayLabel(addDaysIso(from, days - 1))}
+          {fmt.day(from, "weekday")} – {fmt.day(addDays(from, days - 1))}
         </p>
       </div>
       <Legend />
@@ -82,20 +97,35 @@ export function AvailabilityCalendar({ propertyId, currency, today, canOpenReser
       ) : (
         <>
           {calendar.error ? <ErrorState message={callError(calendar.error).message} onRetry={() => calendar.refetch()} /> : null}
-          <div className="max-w-full overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm" data-testid="calendar-grid" aria-busy={calendar.isFetching}>
-            <table className="border-collapse text-sm" aria-label={`Availability from ${dayLabel(from)}`}>
+          <div
+            className="max-w-full overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm"
+            data-testid="calendar-grid"
+            aria-busy={calendar.isFetching}
+          >
+            <table className="border-collapse text-sm" aria-label={`Availability from ${fmt.day(from, "weekday")}`}>
               <thead>
                 <tr>
-                  <th scope="col" className="sticky left-0 z-10 min-w-28 border-b border-r border-stone-200 bg-stone-50 px-3 py-2 text-left text-xs font-medium uppercase tracking-wide text-stone-500">
+                  <th
+                    scope="col"
+                    className="sticky left-0 z-10 min-w-28 border-b border-r border-stone-200 bg-stone-50 px-3 py-2 text-left text-xs font-medium uppercase tracking-wide text-stone-500"
+                  >
                     Room type
                   </th>
                   {dates.map((d) => {
-                    const weekend = ["Sat", "Sun"].includes(dayLabel(d, { weekday: "short" }));
+                    const weekend = ["sat", "sun"].includes(weekdayOf(d));
                     return (
-                      <th key={d} scope="col" className={cx("min-w-14 border-b border-stone-200 px-1 py-1.5 text-center text-xs font-medium", weekend ? "bg-stone-100 text-stone-700" : "bg-stone-50 text-stone-500", d === today && "text-teal-800")}>
-                        <span className="block">{dayLabel(d, { weekday: "short" })}</span>
-                        <span className="block text-sm text-stone-800">{dayLabel(d, { day: "numeric" })}</span>
-                        <span className="block">{dayLabel(d, { month: "short" })}</span>
+                      <th
+                        key={d}
+                        scope="col"
+                        className={cx(
+                          "min-w-14 border-b border-stone-200 px-1 py-1.5 text-center text-xs font-medium",
+                          weekend ? "bg-stone-100 text-stone-700" : "bg-stone-50 text-stone-500",
+                          d === today && "text-teal-800",
+                        )}
+                      >
+                        <span className="block">{fmt.day(d, { weekday: "short" })}</span>
+                        <span className="block text-sm text-stone-800">{fmt.day(d, { day: "numeric" })}</span>
+                        <span className="block">{fmt.day(d, { month: "short" })}</span>
                       </th>
                     );
                   })}
@@ -104,7 +134,10 @@ export function AvailabilityCalendar({ propertyId, currency, today, canOpenReser
               <tbody>
                 {data.room_types.map((t) => (
                   <tr key={t.id} data-testid={`calendar-row-${t.code}`}>
-                    <th scope="row" className="sticky left-0 z-10 max-w-36 border-b border-r border-stone-200 bg-white px-3 py-2 text-left font-medium text-stone-800">
+                    <th
+                      scope="row"
+                      className="sticky left-0 z-10 max-w-36 border-b border-r border-stone-200 bg-white px-3 py-2 text-left font-medium text-stone-800"
+                    >
                       <span className="block truncate">{t.name}</span>
                       <span className="block text-xs font-normal text-stone-500">{t.code}</span>
                     </th>
@@ -117,18 +150,28 @@ export function AvailabilityCalendar({ propertyId, currency, today, canOpenReser
                             <button
                               type="button"
                               data-testid={`cell-${t.code}-${d}`}
-                              aria-label={describe(t.name, c, restrictions.words)}
+                              aria-label={describe(fmt, t.name, c, restrictions.words)}
                               onClick={() => setOpen({ typeName: t.name, cell: c })}
-                              className={cx("flex h-full w-full flex-col items-center px-1 py-1.5 hover:ring-2 hover:ring-inset hover:ring-teal-300 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-teal-600", cellTone(c, restrictions.closed))}
+                              className={cx(
+                                "flex h-full w-full flex-col items-center px-1 py-1.5 hover:ring-2 hover:ring-inset hover:ring-teal-300 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-teal-600",
+                                cellTone(c, restrictions.closed),
+                              )}
                             >
-                              <span className={cx("text-base font-semibold tabular-nums", restrictions.closed && "line-through decoration-stone-400")}>{c.available}</span>
+                              <span
+                                className={cx("text-base font-semibold tabular-nums", restrictions.closed && "line-through decoration-stone-400")}
+                              >
+                                {c.available}
+                              </span>
                               <span className="flex gap-1 text-[10px] leading-tight tabular-nums text-stone-500">
                                 {c.sold ? <span title="sold">S{c.sold}</span> : null}
                                 {c.held ? <span title="held">H{c.held}</span> : null}
                                 {c.out_of_order ? <span title="out of order">O{c.out_of_order}</span> : null}
                               </span>
                               {restrictions.marks.length ? (
-                                <span className="mt-0.5 flex flex-col items-center text-[10px] font-medium leading-tight text-rose-800" data-testid="cell-restrictions">
+                                <span
+                                  className="mt-0.5 flex flex-col items-center text-[10px] font-medium leading-tight text-rose-800"
+                                  data-testid="cell-restrictions"
+                                >
                                   {restrictions.marks.map((m) => (
                                     <span key={m} className="whitespace-nowrap">
                                       {m}
@@ -150,7 +193,14 @@ export function AvailabilityCalendar({ propertyId, currency, today, canOpenReser
           </div>
         </>
       )}
-      <NightDialog propertyId={propertyId} currency={currency} codeOf={codeOf} open={open} canOpenReservations={canOpenReservations} onClose={() => setOpen(null)} />
+      <NightDialog
+        propertyId={propertyId}
+        currency={currency}
+        codeOf={codeOf}
+        open={open}
+        canOpenReservations={canOpenReservations}
+        onClose={() => setOpen(null)}
+      />
     </>
   );
 }
@@ -196,13 +246,19 @@ function NightDialog({
   onClose: () => void;
 }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const cell = open?.cell;
   const night = useQuery({
     ...trpc.inventory.night.queryOptions({ property_id: propertyId, room_type_id: cell?.room_type_id ?? "", date: cell?.date ?? "2000-01-01" }),
     enabled: Boolean(cell),
   });
   return (
-    <Dialog open={Boolean(open)} onOpenChange={(o) => (o ? null : onClose())} title={open ? `${open.typeName} · ${dayLabel(open.cell.date, { weekday: "long", day: "numeric", month: "long" })}` : "Night"} size="md">
+    <Dialog
+      open={Boolean(open)}
+      onOpenChange={(o) => (o ? null : onClose())}
+      title={open ? `${open.typeName} · ${fmt.day(open.cell.date, { weekday: "long", day: "numeric", month: "long" })}` : "Night"}
+      size="md"
+    >
       {cell ? (
         <div className="space-y-4">
           <dl className="grid grid-cols-5 gap-2 text-center text-sm" aria-label="This night">
@@ -231,8 +287,10 @@ function NightDialog({
               {cell.rates.map((r) => (
                 <li key={r.rate_plan_id} className="flex flex-wrap items-baseline justify-between gap-x-3 py-1.5">
                   <span className="font-medium text-stone-800">{codeOf(r.rate_plan_id)}</span>
-                  <span className="tabular-nums text-stone-700">{r.amount === null ? "no rate" : formatMoney({ amount: r.amount, currency })}</span>
-                  <span className={cx("basis-full text-xs", r.stop_sell ? "font-medium text-rose-800" : "text-stone-500")}>Restrictions: {planNightWords(r)}</span>
+                  <span className="tabular-nums text-stone-700">{r.amount === null ? "no rate" : fmt.money({ amount: r.amount, currency })}</span>
+                  <span className={cx("basis-full text-xs", r.stop_sell ? "font-medium text-rose-800" : "text-stone-500")}>
+                    Restrictions: {planNightWords(r)}
+                  </span>
                 </li>
               ))}
             </ul>
@@ -259,7 +317,8 @@ function NightDialog({
                       </span>
                     )}
                     <p className="text-xs text-stone-500">
-                      {dayLabel(r.check_in)} – {dayLabel(r.check_out)} · {r.nights} night{r.nights === 1 ? "" : "s"} · {r.adults + r.children} guest{r.adults + r.children === 1 ? "" : "s"}
+                      {fmt.day(r.check_in, "weekday")} – {fmt.day(r.check_out, "weekday")} · {r.nights} night{r.nights === 1 ? "" : "s"} ·{" "}
+                      {r.adults + r.children} guest{r.adults + r.children === 1 ? "" : "s"}
                     </p>
                   </div>
                   <Badge tone={reservationTone[r.status]}>{r.status.replace("_", " ")}</Badge>

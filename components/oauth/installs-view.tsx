@@ -7,10 +7,11 @@ import { callError } from "@/components/trpc/errors";
 import { Badge, Button, PageHeader } from "@/components/ui";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { ConfirmDialog } from "@/components/ui/dialog";
+import { MomentText } from "@/components/ui/property-format";
 import { toast } from "@/components/ui/toaster";
 import type { PresentedInstall } from "@/server/oauth/present";
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "Never");
+const When = ({ at }: { at: string | null }) => (at ? <MomentText at={at} /> : <>Never</>);
 
 /** Apps installed on the account: what each may do, where, who installed it; revoke at once. */
 export function InstallsView() {
@@ -44,8 +45,8 @@ export function InstallsView() {
       ),
     },
     { header: "Installed by", cell: ({ row }) => <span className="break-all">{row.original.installed_by ?? "—"}</span> },
-    { header: "Installed", cell: ({ row }) => when(row.original.installed_at) },
-    { header: "Last used", cell: ({ row }) => when(row.original.last_used_at) },
+    { header: "Installed", cell: ({ row }) => <When at={row.original.installed_at} /> },
+    { header: "Last used", cell: ({ row }) => <When at={row.original.last_used_at} /> },
     {
       id: "actions",
       header: () => <span className="sr-only">Actions</span>,

@@ -1,13 +1,22 @@
 "use client";
 
 import { useState, type KeyboardEvent, type MouseEvent } from "react";
-import { addDays, dayLabel, daysBetween, shortMoney, weekdayIndex } from "@/components/reports/format";
+import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
+import { addDays, daysBetween, weekdayOf } from "@/server/dates";
 import { cx } from "@/components/ui";
 
 /** Room types × a half-open range of nights, as the set-rates form takes it. */
 export type Selection = { roomTypeIds: string[]; from: string; to: string; nights: number };
 
-type Night = { date: string; room_type_id: string; amount: number | null; min_stay: number; closed_to_arrival: boolean; closed_to_departure: boolean; stop_sell: boolean };
+type Night = {
+  date: string;
+  room_type_id: string;
+  amount: number | null;
+  min_stay: number;
+  closed_to_arrival: boolean;
+  closed_to_departure: boolean;
+  stop_sell: boolean;
+};
 type Cell = { row: number; date: string };
 
 /**
@@ -36,6 +45,7 @@ export function RateGrid({
   onSelect: (selection: Selection | null) => void;
   busy?: boolean;
 }) {
+  const fmt = usePropertyFormat();
   const [anchor, setAnchor] = useState<Cell | null>(null);
   const dates = Array.from({ length: days }, (_, i) => addDays(from, i));
   const byKey = new Map(nights.map((n) => [`${n.room_type_id}:${n.date}`, n]));
@@ -56,19 +66,26 @@ export function RateGrid({
       <table className="border-separate border-spacing-0 text-sm" aria-label="Rates by room type and night">
         <thead>
           <tr>
-            <th scope="col" className="sticky left-0 z-10 min-w-24 border-b border-r border-stone-200 bg-stone-50 px-3 py-2 text-left text-xs font-medium uppercase tracking-wide text-stone-500">
+            <th
+              scope="col"
+              className="sticky left-0 z-10 min-w-24 border-b border-r border-stone-200 bg-stone-50 px-3 py-2 text-left text-xs font-medium uppercase tracking-wide text-stone-500"
+            >
               Room type
             </th>
             {dates.map((date) => {
-              const weekend = [5, 6].includes(weekdayIndex(date));
+              const weekend = ["fri", "sat"].includes(weekdayOf(date));
               return (
                 <th
                   key={date}
                   scope="col"
-                  className={cx("min-w-[4.5rem] border-b border-stone-200 px-1 py-1.5 text-center text-xs font-medium", weekend ? "bg-stone-100 text-stone-700" : "bg-stone-50 text-stone-500", date === today && "text-teal-800")}
+                  className={cx(
+                    "min-w-[4.5rem] border-b border-stone-200 px-1 py-1.5 text-center text-xs font-medium",
+                    weekend ? "bg-stone-100 text-stone-700" : "bg-stone-50 text-stone-500",
+                    date === today && "text-teal-800",
+                  )}
                 >
-                  <span className="block">{dayLabel(date, { weekday: "short" })}</span>
-                  <span className="block whitespace-nowrap">{dayLabel(date, { day: "numeric", month: "short" })}</span>
+                  <span className="block">{fmt.day(date, { weekday: "short" })}</span>
+                  <span className="block whitespace-nowrap">{fmt.day(date, { day: "numeric", month: "short" })}</span>
                 </th>
               );
             })}
@@ -84,7 +101,7 @@ export function RateGrid({
               {dates.map((date) => {
                 const night = byKey.get(`${type.id}:${date}`);
                 const isSelected = selected(row, date);
-                const label = describe(type.code, date, night, currency);
+                const label = describe(fmt, type.name, date, night, currency);
                 const pick = (e: MouseEvent | KeyboardEvent) => choose({ row, date }, e.shiftKey);
                 return (
                   <td key={date} className="border-b border-stone-100 p-0.5">
@@ -107,8 +124,13 @@ export function RateGrid({
                         isSelected ? "bg-teal-100 ring-1 ring-teal-600" : night?.stop_sell ? "bg-red-50 hover:bg-red-100" : "hover:bg-stone-100",
                       )}
                     >
-                      <span className={cx("font-medium tabular-nums", night?.amount == null ? "text-stone-400" : night.stop_sell ? "text-red-800 line-through" : "text-stone-900")}>
-                        {night?.amount == null ? "—" : shortMoney(night.amount, currency)}
+                      <span
+                        className={cx(
+                          "font-medium tabular-nums",
+                          night?.amount == null ? "text-stone-400" : night.stop_sell ? "text-red-800 line-through" : "text-stone-900",
+                        )}
+                      >
+                        {night?.amount == null ? "—" : fmt.short({ amount: night.amount, currency })}
                       </span>
                       <span className="flex flex-wrap justify-center gap-0.5 text-[10px] font-semibold leading-none">
                         {night?.stop_sell ? <span className="rounded bg-red-600 px-1 py-0.5 text-white">Stop</span> : null}
@@ -129,9 +151,9 @@ export function RateGrid({
 }
 
 /** What a screen reader hears for a cell: the room type, the night, the price and every restriction. */
-function describe(code: string, date: string, night: Night | undefined, currency: string) {
-  const parts = [`${code}, ${dayLabel(date, { weekday: "long", day: "numeric", month: "long" })}`];
-  parts.push(night?.amount == null ? "no rate" : `${shortMoney(night.amount, currency)} ${currency}`);
+function describe(fmt: Formatters, name: string, date: string, night: Night | undefined, currency: string) {
+  const parts = [`${name}, ${fmt.day(date, { weekday: "long", day: "numeric", month: "long" })}`];
+  parts.push(night?.amount == null ? "no rate" : fmt.money({ amount: night.amount, currency }));
   if (night?.stop_sell) parts.push("stop-sell");
   if (night?.closed_to_arrival) parts.push("closed to arrival");
   if (night?.closed_to_departure) parts.push("closed to departure");

@@ -5,8 +5,10 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { AuditTrail } from "@/components/audit/audit-trail";
-import { addDays, dayLabel, todayIn } from "@/components/reports/format";
+import { addDays, todayIn } from "@/server/dates";
+import { usePropertyFormat } from "@/components/ui/property-format";
 import { pricingWords } from "@/components/setup/format";
+
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Field, Input, PageHeader, Select } from "@/components/ui";
@@ -21,6 +23,7 @@ const spanDays = 14;
 /** The rates grid of the property on screen: one rate plan's room types × 14 nights, and range edits. */
 export function RatesView({ property }: { property: RateProperty }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const today = useMemo(() => todayIn(property.timezone), [property.timezone]);
   const [start, setStart] = useState(today);
   const [planId, setPlanId] = useState<string | undefined>();
@@ -163,9 +166,14 @@ export function RatesView({ property }: { property: RateProperty }) {
         {selection ? (
           <>
             <span className="text-stone-700" data-testid="selection-summary">
-              <span className="font-medium">{roomTypes.filter((t) => selection.roomTypeIds.includes(t.id)).map((t) => t.code).join(", ")}</span>
+              <span className="font-medium">
+                {roomTypes
+                  .filter((t) => selection.roomTypeIds.includes(t.id))
+                  .map((t) => t.code)
+                  .join(", ")}
+              </span>
               {" · "}
-              {dayLabel(selection.from)} – {dayLabel(addDays(selection.to, -1))} ({selection.nights} {selection.nights === 1 ? "night" : "nights"})
+              {fmt.day(selection.from)} – {fmt.day(addDays(selection.to, -1))} ({selection.nights} {selection.nights === 1 ? "night" : "nights"})
             </span>
             <div className="ml-auto flex gap-2">
               <Button variant="ghost" onClick={() => setSelection(null)}>
@@ -189,11 +197,7 @@ export function RatesView({ property }: { property: RateProperty }) {
         plan={plan}
         roomTypes={roomTypes}
         currency={property.currency}
-        initial={
-          dialog && dialog !== "blank"
-            ? dialog
-            : { roomTypeIds: roomTypes.map((t) => t.id), from: start, to: end, nights: spanDays }
-        }
+        initial={dialog && dialog !== "blank" ? dialog : { roomTypeIds: roomTypes.map((t) => t.id), from: start, to: end, nights: spanDays }}
         onDone={() => {
           setDialog(null);
           setSelection(null);

@@ -2,7 +2,9 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { addDays, daysBetween, minorDigits, parseMoney } from "@/components/reports/format";
+import { addDays, daysBetween } from "@/server/dates";
+import { usePropertyFormat } from "@/components/ui/property-format";
+
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Field, Input, Select } from "@/components/ui";
@@ -52,6 +54,7 @@ export function SetRatesDialog({
   onDone: () => void;
 }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const queryClient = useQueryClient();
   const [types, setTypes] = useState<string[]>(initial.roomTypeIds);
   const [first, setFirst] = useState(initial.from);
@@ -59,15 +62,24 @@ export function SetRatesDialog({
   const [days, setDays] = useState<Weekday[]>(weekdays.map((w) => w.key));
   const [amount, setAmount] = useState("");
   const [minStay, setMinStay] = useState("");
-  const [toggles, setToggles] = useState<Record<(typeof flags)[number]["key"], Toggle>>({ stop_sell: "", closed_to_arrival: "", closed_to_departure: "" });
+  const [toggles, setToggles] = useState<Record<(typeof flags)[number]["key"], Toggle>>({
+    stop_sell: "",
+    closed_to_arrival: "",
+    closed_to_departure: "",
+  });
   const [localError, setLocalError] = useState<{ param: string; message: string } | null>(null);
 
   const set = useMutation(
     trpc.rates.set.mutationOptions({
       onSuccess: async (result) => {
         const nights = new Set(result.data.map((n) => n.date)).size;
-        toast.success(`Rates updated: ${plan.code}, ${types.length} room ${types.length === 1 ? "type" : "types"}, ${nights} ${nights === 1 ? "night" : "nights"} in range.`);
-        await Promise.all([queryClient.invalidateQueries(trpc.rates.calendar.queryFilter()), queryClient.invalidateQueries(trpc.audit.list.queryFilter())]);
+        toast.success(
+          `Rates updated: ${plan.code}, ${types.length} room ${types.length === 1 ? "type" : "types"}, ${nights} ${nights === 1 ? "night" : "nights"} in range.`,
+        );
+        await Promise.all([
+          queryClient.invalidateQueries(trpc.rates.calendar.queryFilter()),
+          queryClient.invalidateQueries(trpc.audit.list.queryFilter()),
+        ]);
         onDone();
       },
     }),
@@ -75,7 +87,8 @@ export function SetRatesDialog({
 
   const serverError = set.error ? callError(set.error) : null;
   const failure = localError ?? (serverError ? { param: serverError.param ?? "", message: serverError.message } : null);
-  const paramOf = (name: string) => (failure && (failure.param === name || failure.param.startsWith(`${name}.`)) ? fieldMessage(failure.message) : null);
+  const paramOf = (name: string) =>
+    failure && (failure.param === name || failure.param.startsWith(`${name}.`)) ? fieldMessage(failure.message) : null;
   const fieldParams = ["room_type_ids", "from", "to", "days_of_week", "amount", "min_stay", ...flags.map((f) => f.key)];
   const general = failure && !fieldParams.some((p) => paramOf(p)) ? failure.message : null;
   const nights = first && last ? daysBetween(first, last) + 1 : 0;
@@ -84,10 +97,11 @@ export function SetRatesDialog({
     event.preventDefault();
     setLocalError(null);
     set.reset();
-    const cents = amount.trim() ? parseMoney(amount, currency) : undefined;
-    if (cents === null) return setLocalError({ param: "amount", message: `Enter an amount such as ${(129).toFixed(minorDigits(currency))}.` });
+    const cents = amount.trim() ? fmt.parse(amount, currency) : undefined;
+    if (cents === null) return setLocalError({ param: "amount", message: `Enter an amount such as ${fmt.sample(currency)}.` });
     const stay = minStay.trim() ? Number(minStay) : undefined;
-    if (stay !== undefined && (!Number.isInteger(stay) || stay < 1)) return setLocalError({ param: "min_stay", message: "A whole number of nights, 1 or more." });
+    if (stay !== undefined && (!Number.isInteger(stay) || stay < 1))
+      return setLocalError({ param: "min_stay", message: "A whole number of nights, 1 or more." });
     if (!types.length) return setLocalError({ param: "room_type_ids", message: "Choose at least one room type." });
     if (!days.length) return setLocalError({ param: "days_of_week", message: "Choose at least one day of the week." });
     if (!first || !last) return setLocalError({ param: "from", message: "Choose the first and the last night." });
@@ -109,7 +123,13 @@ export function SetRatesDialog({
   };
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={`Set rates · ${plan.code}`} description="Fields left empty keep each night's current value." size="lg">
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Set rates · ${plan.code}`}
+      description="Fields left empty keep each night's current value."
+      size="lg"
+    >
       <form onSubmit={submit} noValidate aria-label="Set rates" className="space-y-5">
         {general ? <Alert>{general}</Alert> : null}
         <fieldset>
@@ -138,7 +158,12 @@ export function SetRatesDialog({
           <Field label="First night" htmlFor="rates-from" error={paramOf("from")}>
             <Input id="rates-from" type="date" value={first} invalid={!!paramOf("from")} onChange={(e) => setFirst(e.target.value)} />
           </Field>
-          <Field label="Last night" htmlFor="rates-last" error={paramOf("to")} hint={nights > 0 ? `${nights} ${nights === 1 ? "night" : "nights"}` : undefined}>
+          <Field
+            label="Last night"
+            htmlFor="rates-last"
+            error={paramOf("to")}
+            hint={nights > 0 ? `${nights} ${nights === 1 ? "night" : "nights"}` : undefined}
+          >
             <Input id="rates-last" type="date" value={last} invalid={!!paramOf("to")} onChange={(e) => setLast(e.target.value)} />
           </Field>
         </div>
@@ -173,10 +198,26 @@ export function SetRatesDialog({
 
         <div className="grid gap-4 sm:grid-cols-3">
           <Field label={`Amount per night (${currency})`} htmlFor="rates-amount" error={paramOf("amount")} hint="Empty: keep">
-            <Input id="rates-amount" inputMode="decimal" placeholder="unchanged" value={amount} invalid={!!paramOf("amount")} onChange={(e) => setAmount(e.target.value)} />
+            <Input
+              id="rates-amount"
+              inputMode="decimal"
+              placeholder="unchanged"
+              value={amount}
+              invalid={!!paramOf("amount")}
+              onChange={(e) => setAmount(e.target.value)}
+            />
           </Field>
           <Field label="Minimum stay (nights)" htmlFor="rates-min-stay" error={paramOf("min_stay")} hint="Empty: keep">
-            <Input id="rates-min-stay" type="number" min={1} max={365} placeholder="unchanged" value={minStay} invalid={!!paramOf("min_stay")} onChange={(e) => setMinStay(e.target.value)} />
+            <Input
+              id="rates-min-stay"
+              type="number"
+              min={1}
+              max={365}
+              placeholder="unchanged"
+              value={minStay}
+              invalid={!!paramOf("min_stay")}
+              onChange={(e) => setMinStay(e.target.value)}
+            />
           </Field>
         </div>
         <div className="grid gap-4 sm:grid-cols-3">

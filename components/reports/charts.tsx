@@ -1,7 +1,8 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { dayLabel, formatMoney, minorDigits } from "./format";
+import { usePropertyFormat } from "@/components/ui/property-format";
+import { minorPerMajor } from "@/server/money";
 
 const axis = { fontSize: 11, fill: "#78716c" };
 const teal = "#0f766e";
@@ -22,9 +23,9 @@ function Figure({ label, children }: { label: string; children: React.ReactNode 
   );
 }
 
-const short = (d: string) => dayLabel(d, { day: "numeric", month: "short" });
-
 export function OccupancyChart({ rows }: { rows: { date: string; occupancy: number; rooms_sold: number; rooms_available: number }[] }) {
+  const fmt = usePropertyFormat();
+  const short = (d: string) => fmt.day(d, "short");
   const data = rows.map((r) => ({ date: r.date, occupancy: Math.round(r.occupancy * 1000) / 10 }));
   return (
     <Figure label="Occupancy per night (%)">
@@ -32,7 +33,7 @@ export function OccupancyChart({ rows }: { rows: { date: string; occupancy: numb
         <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e7e5e4" />
         <XAxis dataKey="date" tickFormatter={short} tick={axis} minTickGap={12} />
         <YAxis domain={[0, 100]} tick={axis} unit="%" />
-        <Tooltip labelFormatter={(d) => dayLabel(String(d))} formatter={(v) => [`${v}%`, "Occupancy"]} />
+        <Tooltip labelFormatter={(d) => fmt.day(String(d), "long")} formatter={(v) => [`${v}%`, "Occupancy"]} />
         <Bar dataKey="occupancy" name="Occupancy" fill={teal} radius={[2, 2, 0, 0]} isAnimationActive={false} />
       </BarChart>
     </Figure>
@@ -40,9 +41,11 @@ export function OccupancyChart({ rows }: { rows: { date: string; occupancy: numb
 }
 
 export function RevenueChart({ rows, currency }: { rows: { date: string; room_revenue: number; adr: number; revpar: number }[]; currency: string }) {
-  const unit = 10 ** minorDigits(currency);
+  const fmt = usePropertyFormat();
+  const short = (d: string) => fmt.day(d, "short");
+  const unit = minorPerMajor(currency);
   const data = rows.map((r) => ({ date: r.date, room_revenue: r.room_revenue / unit, adr: r.adr / unit, revpar: r.revpar / unit }));
-  const money = (v: unknown) => formatMoney(Math.round(Number(v) * unit), currency);
+  const money = (v: unknown) => fmt.money({ amount: Math.round(Number(v) * unit), currency });
   return (
     <Figure label={`Room revenue, ADR and RevPAR per night (${currency})`}>
       <ComposedChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
@@ -50,7 +53,7 @@ export function RevenueChart({ rows, currency }: { rows: { date: string; room_re
         <XAxis dataKey="date" tickFormatter={short} tick={axis} minTickGap={12} />
         <YAxis yAxisId="revenue" tick={axis} width={56} />
         <YAxis yAxisId="rate" orientation="right" tick={axis} width={44} />
-        <Tooltip labelFormatter={(d) => dayLabel(String(d))} formatter={(v, name) => [money(v), name]} />
+        <Tooltip labelFormatter={(d) => fmt.day(String(d), "long")} formatter={(v, name) => [money(v), name]} />
         <Legend wrapperStyle={{ fontSize: 12 }} />
         <Bar yAxisId="revenue" dataKey="room_revenue" name="Room revenue" fill={teal} radius={[2, 2, 0, 0]} isAnimationActive={false} />
         <Line yAxisId="rate" dataKey="adr" name="ADR" stroke={amber} dot={false} strokeWidth={2} isAnimationActive={false} />
@@ -60,8 +63,15 @@ export function RevenueChart({ rows, currency }: { rows: { date: string; room_re
   );
 }
 
-export function ProductionChart({ rows, currency }: { rows: { group: string | null; group_name?: string | null; room_revenue: number; reservations: number }[]; currency: string }) {
-  const unit = 10 ** minorDigits(currency);
+export function ProductionChart({
+  rows,
+  currency,
+}: {
+  rows: { group: string | null; group_name?: string | null; room_revenue: number; reservations: number }[];
+  currency: string;
+}) {
+  const fmt = usePropertyFormat();
+  const unit = minorPerMajor(currency);
   const data = rows.map((r) => ({ label: r.group_name ?? r.group ?? "(none)", room_revenue: r.room_revenue / unit, reservations: r.reservations }));
   return (
     <Figure label={`Room revenue and reservations by group (${currency})`}>
@@ -70,7 +80,9 @@ export function ProductionChart({ rows, currency }: { rows: { group: string | nu
         <XAxis dataKey="label" tick={axis} interval={0} />
         <YAxis yAxisId="revenue" tick={axis} width={56} />
         <YAxis yAxisId="count" orientation="right" tick={axis} width={32} allowDecimals={false} />
-        <Tooltip formatter={(v, name) => [name === "Reservations" ? String(v) : formatMoney(Math.round(Number(v) * unit), currency), name]} />
+        <Tooltip
+          formatter={(v, name) => [name === "Reservations" ? String(v) : fmt.money({ amount: Math.round(Number(v) * unit), currency }), name]}
+        />
         <Legend wrapperStyle={{ fontSize: 12 }} />
         <Bar yAxisId="revenue" dataKey="room_revenue" name="Room revenue" fill={teal} radius={[2, 2, 0, 0]} isAnimationActive={false} />
         <Bar yAxisId="count" dataKey="reservations" name="Reservations" fill={amber} radius={[2, 2, 0, 0]} isAnimationActive={false} />

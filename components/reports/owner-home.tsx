@@ -8,7 +8,9 @@ import { callError } from "@/components/trpc/errors";
 import { Card, PageHeader } from "@/components/ui";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { OccupancyChart } from "./charts";
-import { addDays, dayLabel, formatMoney, formatPercent } from "./format";
+import { usePropertyFormat } from "@/components/ui/property-format";
+import { addDays } from "@/server/dates";
+import { formatPercent } from "./format";
 
 function Figure({ label, value, note, testId }: { label: string; value: string; note?: string; testId: string }) {
   return (
@@ -27,12 +29,14 @@ function Figure({ label, value, note, testId }: { label: string; value: string; 
  */
 export function OwnerHome({ title, propertyId, propertyName, currency, today }: { title: string; propertyId: string; propertyName: string; currency: string; today: string }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
+  const dayLabel = (d: string, style: Parameters<typeof fmt.day>[1] = "weekday") => fmt.day(d, style);
   const week = { property_id: propertyId, from: today, to: addDays(today, 7) };
   const occupancy = useQuery(trpc.reports.occupancy.queryOptions(week));
   const revenue = useQuery(trpc.reports.revenue.queryOptions(week));
   const desk = useQuery(trpc.reservations.deskDay.queryOptions({ property_id: propertyId }));
   useLiveInvalidate(["reservation.*", "payment.*", "inventory.updated"], trpc.reports.occupancy.queryFilter(), trpc.reports.revenue.queryFilter(), trpc.reservations.deskDay.queryFilter());
-  const money = (amount: number) => formatMoney(amount, currency);
+  const money = (amount: number) => fmt.money({ amount, currency });
   const error = occupancy.error ?? revenue.error;
   const header = <PageHeader title={title} description={`Tonight at ${propertyName} · ${dayLabel(today, { weekday: "long", day: "numeric", month: "long" })}`} />;
   if (error) {

@@ -12,7 +12,9 @@ import { Tabs } from "@/components/ui/tabs";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterOutputs } from "@trpc/server";
 import { OccupancyChart, ProductionChart, RevenueChart } from "./charts";
-import { addDays, dayLabel, daysBetween, formatMoney, formatPercent, todayIn } from "./format";
+import { addDays, daysBetween, todayIn } from "@/server/dates";
+import { usePropertyFormat } from "@/components/ui/property-format";
+import { formatPercent } from "./format";
 
 export type ReportProperty = { id: string; name: string; currency: string; timezone: string };
 type Kind = "occupancy" | "revenue" | "production" | "audit";
@@ -33,6 +35,7 @@ const value = (column: string, raw: unknown, shown: ReactNode) => (
  */
 export function ReportsView({ property }: { property: ReportProperty }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const today = useMemo(() => todayIn(property.timezone), [property.timezone]);
   const [from, setFrom] = useState(addDays(today, -14));
   const [through, setThrough] = useState(addDays(today, 15));
@@ -40,13 +43,24 @@ export function ReportsView({ property }: { property: ReportProperty }) {
   const [groupBy, setGroupBy] = useState<GroupBy>("source");
 
   const to = through ? addDays(through, 1) : "";
-  const rangeError = !from || !through ? "Choose both dates." : through < from ? "The last night must not be before the first." : daysBetween(from, to) > 731 ? "A report covers at most 731 nights." : null;
+  const rangeError =
+    !from || !through
+      ? "Choose both dates."
+      : through < from
+        ? "The last night must not be before the first."
+        : daysBetween(from, to) > 731
+          ? "A report covers at most 731 nights."
+          : null;
   const query = { property_id: property.id, from, to };
   const enabled = !rangeError;
   const opts = { enabled, placeholderData: keepPreviousData } as const;
   const occupancy = useQuery({ ...trpc.reports.occupancy.queryOptions(query), ...opts, enabled: enabled && kind === "occupancy" });
   const revenue = useQuery({ ...trpc.reports.revenue.queryOptions(query), ...opts, enabled: enabled && kind === "revenue" });
-  const production = useQuery({ ...trpc.reports.production.queryOptions({ ...query, group_by: groupBy }), ...opts, enabled: enabled && kind === "production" });
+  const production = useQuery({
+    ...trpc.reports.production.queryOptions({ ...query, group_by: groupBy }),
+    ...opts,
+    enabled: enabled && kind === "production",
+  });
   const audits = useQuery({ ...trpc.reports.nightAudits.queryOptions({ property_id: property.id }), enabled: kind === "audit" });
 
   // The download names the report on screen (its own range and grouping), not the inputs, which
@@ -55,7 +69,7 @@ export function ReportsView({ property }: { property: ReportProperty }) {
   const csvHref = shown
     ? `/reports/export?${new URLSearchParams({ type: kind, property_id: shown.property_id, from: shown.from, to: shown.to, ...("group_by" in shown ? { group_by: shown.group_by } : {}) })}`
     : null;
-  const money = (amount: number) => formatMoney(amount, property.currency);
+  const money = (amount: number) => fmt.money({ amount, currency: property.currency });
 
   const preset = (label: string, start: string, end: string) => (
     <button
@@ -76,10 +90,25 @@ export function ReportsView({ property }: { property: ReportProperty }) {
   const nextMonthStart = addDays(`${today.slice(0, 8)}28`, 4).slice(0, 8) + "01";
 
   const occupancyColumns: ColumnDef<{ date: string; rooms_available: number; rooms_sold: number; occupancy: number }>[] = [
-    { id: "date", header: "Night", meta: { primary: true }, cell: ({ row }) => value("date", row.original.date, dayLabel(row.original.date, { weekday: "short", day: "numeric", month: "short", year: "numeric" })) },
-    { id: "rooms_available", header: "Rooms available", meta: { numeric: true }, cell: ({ row }) => value("rooms_available", row.original.rooms_available, row.original.rooms_available) },
-    { id: "rooms_sold", header: "Rooms sold", meta: { numeric: true }, cell: ({ row }) => value("rooms_sold", row.original.rooms_sold, row.original.rooms_sold) },
-    { id: "occupancy", header: "Occupancy", meta: { numeric: true }, cell: ({ row }) => value("occupancy", row.original.occupancy, formatPercent(row.original.occupancy)) },
+    { id: "date", header: "Night", meta: { primary: true }, cell: ({ row }) => value("date", row.original.date, fmt.day(row.original.date, "long")) },
+    {
+      id: "rooms_available",
+      header: "Rooms available",
+      meta: { numeric: true },
+      cell: ({ row }) => value("rooms_available", row.original.rooms_available, row.original.rooms_available),
+    },
+    {
+      id: "rooms_sold",
+      header: "Rooms sold",
+      meta: { numeric: true },
+      cell: ({ row }) => value("rooms_sold", row.original.rooms_sold, row.original.rooms_sold),
+    },
+    {
+      id: "occupancy",
+      header: "Occupancy",
+      meta: { numeric: true },
+      cell: ({ row }) => value("occupancy", row.original.occupancy, formatPercent(row.original.occupancy)),
+    },
   ];
   type RevenueRow = { date: string; room_revenue: number; adr: number; revpar: number; payments: number; refunds: number };
   const moneyColumn = (id: keyof RevenueRow & string, header: string): ColumnDef<RevenueRow> => ({
@@ -89,23 +118,64 @@ export function ReportsView({ property }: { property: ReportProperty }) {
     cell: ({ row }) => value(id, row.original[id], money(row.original[id] as number)),
   });
   const revenueColumns: ColumnDef<RevenueRow>[] = [
-    { id: "date", header: "Night", meta: { primary: true }, cell: ({ row }) => value("date", row.original.date, dayLabel(row.original.date, { weekday: "short", day: "numeric", month: "short", year: "numeric" })) },
+    { id: "date", header: "Night", meta: { primary: true }, cell: ({ row }) => value("date", row.original.date, fmt.day(row.original.date, "long")) },
     moneyColumn("room_revenue", "Room revenue"),
     moneyColumn("adr", "ADR"),
     moneyColumn("revpar", "RevPAR"),
     moneyColumn("payments", "Payments"),
     moneyColumn("refunds", "Refunds"),
   ];
-  type ProductionRow = { group: string | null; group_name?: string | null; reservations: number; room_nights: number; room_revenue: number; cancellations: number };
+  type ProductionRow = {
+    group: string | null;
+    group_label: string;
+    group_name?: string | null;
+    reservations: number;
+    room_nights: number;
+    room_revenue: number;
+    cancellations: number;
+  };
   const shownGroup = (production.data?.group_by ?? groupBy) as GroupBy;
   const named = shownGroup === "rate_plan" || shownGroup === "room_type";
   const productionColumns: ColumnDef<ProductionRow>[] = [
-    { id: "group", header: groupLabels[shownGroup], meta: { primary: !named }, cell: ({ row }) => value("group", row.original.group, <span className={named ? "font-mono text-xs" : undefined}>{row.original.group ?? "(none)"}</span>) },
-    ...(named ? [{ id: "group_name", header: "Code", meta: { primary: true }, cell: ({ row }) => value("group_name", row.original.group_name, row.original.group_name ?? "—") } satisfies ColumnDef<ProductionRow>] : []),
-    { id: "reservations", header: "Reservations", meta: { numeric: true }, cell: ({ row }) => value("reservations", row.original.reservations, row.original.reservations) },
-    { id: "room_nights", header: "Room nights", meta: { numeric: true }, cell: ({ row }) => value("room_nights", row.original.room_nights, row.original.room_nights) },
-    { id: "room_revenue", header: "Room revenue", meta: { numeric: true }, cell: ({ row }) => value("room_revenue", row.original.room_revenue, money(row.original.room_revenue)) },
-    { id: "cancellations", header: "Cancellations", meta: { numeric: true }, cell: ({ row }) => value("cancellations", row.original.cancellations, row.original.cancellations) },
+    {
+      id: "group",
+      header: groupLabels[shownGroup],
+      meta: { primary: true },
+      cell: ({ row }) => value("group", row.original.group, row.original.group_label),
+    },
+    ...(named
+      ? [
+          {
+            id: "group_name",
+            header: "Code",
+            cell: ({ row }) => value("group_name", row.original.group_name, row.original.group_name ?? "—"),
+          } satisfies ColumnDef<ProductionRow>,
+        ]
+      : []),
+    {
+      id: "reservations",
+      header: "Reservations",
+      meta: { numeric: true },
+      cell: ({ row }) => value("reservations", row.original.reservations, row.original.reservations),
+    },
+    {
+      id: "room_nights",
+      header: "Room nights",
+      meta: { numeric: true },
+      cell: ({ row }) => value("room_nights", row.original.room_nights, row.original.room_nights),
+    },
+    {
+      id: "room_revenue",
+      header: "Room revenue",
+      meta: { numeric: true },
+      cell: ({ row }) => value("room_revenue", row.original.room_revenue, money(row.original.room_revenue)),
+    },
+    {
+      id: "cancellations",
+      header: "Cancellations",
+      meta: { numeric: true },
+      cell: ({ row }) => value("cancellations", row.original.cancellations, row.original.cancellations),
+    },
   ];
 
   const body = (result: { error: unknown; data: unknown; refetch: () => unknown }, content: () => ReactNode) =>
@@ -186,7 +256,14 @@ export function ReportsView({ property }: { property: ReportProperty }) {
                     ]}
                   />
                   <OccupancyChart rows={r.data} />
-                  <DataTable label="Occupancy by night" fetching={occupancy.isFetching} columns={occupancyColumns} data={r.data} rowKey={(row) => row.date} empty={{ title: "No nights in this range" }} />
+                  <DataTable
+                    label="Occupancy by night"
+                    fetching={occupancy.isFetching}
+                    columns={occupancyColumns}
+                    data={r.data}
+                    rowKey={(row) => row.date}
+                    empty={{ title: "No nights in this range" }}
+                  />
                 </div>
               );
             }),
@@ -208,7 +285,14 @@ export function ReportsView({ property }: { property: ReportProperty }) {
                     ]}
                   />
                   <RevenueChart rows={r.data} currency={property.currency} />
-                  <DataTable label="Revenue by night" fetching={revenue.isFetching} columns={revenueColumns} data={r.data} rowKey={(row) => row.date} empty={{ title: "No nights in this range" }} />
+                  <DataTable
+                    label="Revenue by night"
+                    fetching={revenue.isFetching}
+                    columns={revenueColumns}
+                    data={r.data}
+                    rowKey={(row) => row.date}
+                    empty={{ title: "No nights in this range" }}
+                  />
                 </div>
               );
             }),
@@ -220,7 +304,9 @@ export function ReportsView({ property }: { property: ReportProperty }) {
               const r = production.data!;
               return (
                 <div className="space-y-5">
-                  <p className="text-xs text-stone-500">Stays arriving in the range, grouped by {groupLabels[shownGroup].toLowerCase()}. Room nights and revenue count booked stays only.</p>
+                  <p className="text-xs text-stone-500">
+                    Stays arriving in the range, grouped by {groupLabels[shownGroup].toLowerCase()}. Room nights and revenue count booked stays only.
+                  </p>
                   <Totals
                     items={[
                       ["Reservations", String(r.totals.reservations)],
@@ -266,6 +352,8 @@ type Audit = inferRouterOutputs<AppRouter>["reports"]["nightAudits"][number];
  * tiles, every day as a row. The dates chosen above do not apply: the audit closes one day at a time.
  */
 function NightAudits({ audits, money }: { audits: Audit[]; money: (amount: number) => string }) {
+  const fmt = usePropertyFormat();
+  const dayLabel = (d: string, style: Parameters<typeof fmt.day>[1]) => fmt.day(d, style);
   if (!audits.length) {
     return (
       <p className="rounded-lg border border-dashed border-stone-300 px-4 py-6 text-center text-sm text-stone-500" data-testid="flash-empty">

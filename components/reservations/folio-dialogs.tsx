@@ -7,13 +7,15 @@ import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Field, Input, Select } from "@/components/ui";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
-import { amountText, formatMoney, parseAmount, type Money } from "./format";
+import { usePropertyFormat } from "@/components/ui/property-format";
+import type { Money } from "@/server/money";
 
 type Done = () => Promise<void> | void;
 
 /** An extra charge (minibar, parking) or, negative, a credit on the folio. */
 export function AddChargeDialog({ reservationId, currency, onDone }: { reservationId: string; currency: string; onDone: Done }) {
   const trpc = useTRPC();
+  const f = usePropertyFormat();
   const [open, setOpen] = useState(false);
   const [description, setDescription] = useState("");
   const [amount, setAmount] = useState("");
@@ -21,7 +23,7 @@ export function AddChargeDialog({ reservationId, currency, onDone }: { reservati
   const add = useMutation(
     trpc.folios.addCharge.mutationOptions({
       onSuccess: async (c) => {
-        toast.success(`Charged ${c.description}, ${formatMoney(c.amount)}`);
+        toast.success(`Charged ${c.description}, ${f.money(c.amount)}`);
         setOpen(false);
         setDescription("");
         setAmount("");
@@ -31,21 +33,32 @@ export function AddChargeDialog({ reservationId, currency, onDone }: { reservati
   );
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const minor = parseAmount(amount, currency);
-    if (minor === null || minor === 0) return setLocalError("Enter an amount such as 12.50 (negative for a credit).");
+    const minor = f.parse(amount, currency);
+    if (minor === null || minor === 0) return setLocalError(`Enter an amount such as ${f.sample(currency)} (negative for a credit).`);
     setLocalError(null);
     add.mutate({ reservation_id: reservationId, description, amount: minor });
   };
   const failure = add.error ? callError(add.error) : null;
   return (
-    <Dialog open={open} onOpenChange={(o) => (setOpen(o), add.reset(), setLocalError(null))} title="Add a charge" size="sm" trigger={<Button variant="secondary">Add charge</Button>}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => (setOpen(o), add.reset(), setLocalError(null))}
+      title="Add a charge"
+      size="sm"
+      trigger={<Button variant="secondary">Add charge</Button>}
+    >
       <form onSubmit={submit} className="space-y-3" aria-label="Add a charge" noValidate>
         {failure && failure.param !== "description" && failure.param !== "amount" ? <Alert>{failure.message}</Alert> : null}
         <Field label="Description" htmlFor="charge-description" error={failure?.param === "description" ? failure.message : null}>
           <Input id="charge-description" value={description} onChange={(e) => setDescription(e.target.value)} placeholder="Minibar" />
         </Field>
-        <Field label={`Amount (${currency})`} htmlFor="charge-amount" error={localError ?? (failure?.param === "amount" ? failure.message : null)} hint="Negative for a credit.">
-          <Input id="charge-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="12.00" />
+        <Field
+          label={`Amount (${currency})`}
+          htmlFor="charge-amount"
+          error={localError ?? (failure?.param === "amount" ? failure.message : null)}
+          hint="Negative for a credit."
+        >
+          <Input id="charge-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder={f.sample(currency)} />
         </Field>
         <DialogActions label="Add charge" pendingLabel="Adding…" pending={add.isPending} />
       </form>
@@ -56,17 +69,32 @@ export function AddChargeDialog({ reservationId, currency, onDone }: { reservati
 type Method = "card" | "cash" | "bank_transfer";
 
 /** Takes a payment: a sandbox test card, cash or a bank transfer; the amount starts at the balance. */
-export function PaymentDialog({ reservationId, balance, livemode, onDone, open, onOpenChange }: { reservationId: string; balance: Money; livemode: boolean; onDone: Done; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function PaymentDialog({
+  reservationId,
+  balance,
+  livemode,
+  onDone,
+  open,
+  onOpenChange,
+}: {
+  reservationId: string;
+  balance: Money;
+  livemode: boolean;
+  onDone: Done;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const trpc = useTRPC();
+  const f = usePropertyFormat();
   const [method, setMethod] = useState<Method>(livemode ? "cash" : "card");
-  const [amount, setAmount] = useState(amountText(balance));
+  const [amount, setAmount] = useState(f.amountText(balance));
   const [card, setCard] = useState({ number: "", exp: "12/30", cvc: "" });
   const [reference, setReference] = useState("");
   const [localError, setLocalError] = useState<string | null>(null);
   const pay = useMutation(
     trpc.payments.create.mutationOptions({
       onSuccess: async (p) => {
-        toast.success(`Payment of ${formatMoney(p.amount)} received`);
+        toast.success(`Payment of ${f.money(p.amount)} received`);
         onOpenChange(false);
         await onDone();
       },
@@ -76,13 +104,19 @@ export function PaymentDialog({ reservationId, balance, livemode, onDone, open, 
   );
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const minor = parseAmount(amount, balance.currency);
+    const minor = f.parse(amount, balance.currency);
     if (minor === null || minor <= 0) return setLocalError("Enter a positive amount.");
     setLocalError(null);
     const [mm, yy] = card.exp.split("/").map((s) => Number(s.trim()));
     const payment_method =
       method === "card"
-        ? { type: "card" as const, number: card.number.replace(/\D/g, ""), exp_month: mm || 0, exp_year: yy < 100 ? 2000 + yy : yy || 0, cvc: card.cvc.trim() }
+        ? {
+            type: "card" as const,
+            number: card.number.replace(/\D/g, ""),
+            exp_month: mm || 0,
+            exp_year: yy < 100 ? 2000 + yy : yy || 0,
+            cvc: card.cvc.trim(),
+          }
         : method === "bank_transfer"
           ? { type: "bank_transfer" as const, ...(reference.trim() ? { reference: reference.trim() } : {}) }
           : { type: "cash" as const };
@@ -96,15 +130,24 @@ export function PaymentDialog({ reservationId, balance, livemode, onDone, open, 
         onOpenChange(o);
         if (o) {
           pay.reset();
-          setAmount(amountText(balance));
+          setAmount(f.amountText(balance));
         }
       }}
       title="Take a payment"
-      description={`Balance due: ${formatMoney(balance)}`}
+      description={`Balance due: ${f.money(balance)}`}
       size="sm"
     >
       <form onSubmit={submit} className="space-y-3" aria-label="Take a payment" noValidate>
-        {failure ? <Alert>{failure.code === "card_declined" || failure.code?.endsWith("_card") || failure.code === "insufficient_funds" || failure.code === "incorrect_cvc" ? `Declined: ${failure.message}` : failure.message}</Alert> : null}
+        {failure ? (
+          <Alert>
+            {failure.code === "card_declined" ||
+            failure.code?.endsWith("_card") ||
+            failure.code === "insufficient_funds" ||
+            failure.code === "incorrect_cvc"
+              ? `Declined: ${failure.message}`
+              : failure.message}
+          </Alert>
+        ) : null}
         <Field label="Method" htmlFor="pay-method">
           <Select id="pay-method" value={method} onChange={(e) => setMethod(e.target.value as Method)}>
             <option value="card">Card{livemode ? "" : " (sandbox test cards)"}</option>
@@ -117,15 +160,33 @@ export function PaymentDialog({ reservationId, balance, livemode, onDone, open, 
         </Field>
         {method === "card" ? (
           <>
-            <Field label="Card number" htmlFor="pay-number" hint={livemode ? undefined : "Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined."}>
-              <Input id="pay-number" inputMode="numeric" autoComplete="off" value={card.number} onChange={(e) => setCard((c) => ({ ...c, number: e.target.value }))} placeholder="4242 4242 4242 4242" />
+            <Field
+              label="Card number"
+              htmlFor="pay-number"
+              hint={livemode ? undefined : "Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined."}
+            >
+              <Input
+                id="pay-number"
+                inputMode="numeric"
+                autoComplete="off"
+                value={card.number}
+                onChange={(e) => setCard((c) => ({ ...c, number: e.target.value }))}
+                placeholder="4242 4242 4242 4242"
+              />
             </Field>
             <div className="grid grid-cols-2 gap-3">
               <Field label="Expiry (MM/YY)" htmlFor="pay-exp">
                 <Input id="pay-exp" autoComplete="off" value={card.exp} onChange={(e) => setCard((c) => ({ ...c, exp: e.target.value }))} />
               </Field>
               <Field label="CVC" htmlFor="pay-cvc">
-                <Input id="pay-cvc" inputMode="numeric" autoComplete="off" value={card.cvc} onChange={(e) => setCard((c) => ({ ...c, cvc: e.target.value }))} placeholder="123" />
+                <Input
+                  id="pay-cvc"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  value={card.cvc}
+                  onChange={(e) => setCard((c) => ({ ...c, cvc: e.target.value }))}
+                  placeholder="123"
+                />
               </Field>
             </div>
           </>
@@ -143,15 +204,16 @@ export function PaymentDialog({ reservationId, balance, livemode, onDone, open, 
 /** Refunds all or part of a captured payment. */
 export function RefundDialog({ payment, onDone }: { payment: { id: string; amount: Money; amount_refunded: Money }; onDone: Done }) {
   const trpc = useTRPC();
+  const f = usePropertyFormat();
   const refundable = { amount: payment.amount.amount - payment.amount_refunded.amount, currency: payment.amount.currency };
   const [open, setOpen] = useState(false);
-  const [amount, setAmount] = useState(amountText(refundable));
+  const [amount, setAmount] = useState(f.amountText(refundable));
   const [reason, setReason] = useState("");
   const [localError, setLocalError] = useState<string | null>(null);
   const refund = useMutation(
     trpc.payments.refund.mutationOptions({
       onSuccess: async (r) => {
-        toast.success(`Refunded ${formatMoney(r.amount)}`);
+        toast.success(`Refunded ${f.money(r.amount)}`);
         setOpen(false);
         await onDone();
       },
@@ -159,7 +221,7 @@ export function RefundDialog({ payment, onDone }: { payment: { id: string; amoun
   );
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const minor = parseAmount(amount, refundable.currency);
+    const minor = f.parse(amount, refundable.currency);
     if (minor === null || minor <= 0) return setLocalError("Enter a positive amount.");
     setLocalError(null);
     refund.mutate({ payment_id: payment.id, amount: minor, ...(reason.trim() ? { reason: reason.trim() } : {}) });
@@ -168,12 +230,12 @@ export function RefundDialog({ payment, onDone }: { payment: { id: string; amoun
   return (
     <Dialog
       open={open}
-      onOpenChange={(o) => (setOpen(o), refund.reset(), setAmount(amountText(refundable)))}
+      onOpenChange={(o) => (setOpen(o), refund.reset(), setAmount(f.amountText(refundable)))}
       title="Refund a payment"
-      description={`Up to ${formatMoney(refundable)} can still be refunded.`}
+      description={`Up to ${f.money(refundable)} can still be refunded.`}
       size="sm"
       trigger={
-        <Button variant="ghost" aria-label={`Refund payment ${payment.id}`}>
+        <Button variant="ghost" aria-label={`Refund the payment of ${f.money(payment.amount)}`}>
           Refund
         </Button>
       }

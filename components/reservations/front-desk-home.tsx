@@ -11,7 +11,8 @@ import { ErrorState, LoadingState } from "@/components/ui/states";
 import { Tabs } from "@/components/ui/tabs";
 import { toast } from "@/components/ui/toaster";
 import { formatPercent } from "@/components/reports/format";
-import { formatDate, housekeepingLabels } from "./format";
+import { usePropertyFormat } from "@/components/ui/property-format";
+import { housekeepingLabels } from "./format";
 import { ReservationList, type ReservationRow } from "./reservation-list";
 
 type View = "arrivals" | "in_house" | "departures";
@@ -68,6 +69,8 @@ function useStayButtons(onDone: () => Promise<void>) {
  */
 export function FrontDeskHome({ title, propertyId, propertyName }: { title: string; propertyId: string; propertyName: string }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
+  const formatDate = (d: string, style: "long") => fmt.day(d, style);
   const queryClient = useQueryClient();
   const day = useQuery(trpc.reservations.deskDay.queryOptions({ property_id: propertyId }));
   const refresh = async () => {

@@ -10,7 +10,8 @@ import { Alert, Badge, Button, Card, Field, Input, PageHeader, Select, Textarea,
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { addDays } from "@/server/dates";
-import { formatDate, formatMoney, nightsLabel, sourceLabels, unbookableLabels } from "./format";
+import { usePropertyFormat } from "@/components/ui/property-format";
+import { nightsLabel, sourceLabels, unbookableLabels } from "./format";
 
 type Guest = { first_name: string; last_name: string; email: string; phone: string };
 const guestFields: { name: keyof Guest; label: string; type: string }[] = [
@@ -26,6 +27,7 @@ const guestFields: { name: keyof Guest; label: string; type: string }[] = [
  */
 export function NewReservation({ propertyId, today, walkInsWithoutEmail = false }: { propertyId: string; today: string; walkInsWithoutEmail?: boolean }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const router = useRouter();
   const queryClient = useQueryClient();
   const [stay, setStay] = useState({ check_in: today, check_out: addDays(today, 1), adults: 1, children: 0 });
@@ -113,14 +115,17 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
         ) : (
           <div className="space-y-4" aria-busy={quote.isFetching || undefined}>
             <p className="text-sm text-stone-600">
-              {formatDate(quote.data.check_in, "long")} → {formatDate(quote.data.check_out, "long")} · {nightsLabel(quote.data.nights)}
+              {fmt.day(quote.data.check_in, "long")} → {fmt.day(quote.data.check_out, "long")} · {nightsLabel(quote.data.nights)}
             </p>
             <ul className="space-y-3" aria-label="Room types and rates">
               {quote.data.data.map((type) => (
                 <li key={type.room_type_id} className="rounded-md border border-stone-200" data-testid={`room-type-${type.room_type_id}`}>
                   <div className="flex flex-wrap items-baseline justify-between gap-2 border-b border-stone-100 bg-stone-50 px-3 py-2">
                     <h3 className="text-sm font-semibold text-stone-800">
-                      {type.name} <span className="font-normal text-stone-500">({type.code}, sleeps {type.max_occupancy})</span>
+                      {type.name}{" "}
+                      <span className="font-normal text-stone-500">
+                        ({type.code}, sleeps {type.max_occupancy})
+                      </span>
                     </h3>
                     <span className="text-xs text-stone-500">{type.available} free on every night</span>
                   </div>
@@ -132,21 +137,31 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
                         const plan = planName(q.rate_plan_id);
                         const isChosen = choice?.room_type_id === type.room_type_id && choice.rate_plan_id === q.rate_plan_id;
                         return (
-                          <li key={q.rate_plan_id} className={cx("flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm", isChosen && "bg-teal-50")} data-testid={`quote-${type.code}-${plan?.code ?? q.rate_plan_id}`}>
+                          <li
+                            key={q.rate_plan_id}
+                            className={cx("flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm", isChosen && "bg-teal-50")}
+                            data-testid={`quote-${type.code}-${plan?.code ?? q.rate_plan_id}`}
+                          >
                             <div className="min-w-0">
                               <p className="font-medium text-stone-800">
                                 {plan?.name ?? q.rate_plan_id}{" "}
-                                {plan ? <Badge tone={plan.refundable ? "teal" : "amber"}>{plan.refundable ? "Refundable" : "Non-refundable"}</Badge> : null}
+                                {plan ? (
+                                  <Badge tone={plan.refundable ? "teal" : "amber"}>{plan.refundable ? "Refundable" : "Non-refundable"}</Badge>
+                                ) : null}
                               </p>
-                              {q.bookable ? null : <p className="text-red-700" data-testid="unbookable-reason">{unbookableLabels[q.reason ?? ""] ?? q.reason}</p>}
+                              {q.bookable ? null : (
+                                <p className="text-red-700" data-testid="unbookable-reason">
+                                  {unbookableLabels[q.reason ?? ""] ?? q.reason}
+                                </p>
+                              )}
                             </div>
                             <div className="flex items-center gap-3">
-                              <span className="tabular-nums font-medium">{formatMoney(q.total)}</span>
+                              <span className="tabular-nums font-medium">{fmt.money(q.total)}</span>
                               {q.bookable ? (
                                 <Button
                                   variant={isChosen ? "primary" : "secondary"}
                                   aria-pressed={isChosen}
-                                  aria-label={`Select ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${formatMoney(q.total)}`}
+                                  aria-label={`Select ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${fmt.money(q.total)}`}
                                   onClick={() => setChoice({ room_type_id: type.room_type_id, rate_plan_id: q.rate_plan_id })}
                                 >
                                   {isChosen ? "Selected" : "Select"}
@@ -169,7 +184,9 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
 
       <Card title="3. Guest">
         <form onSubmit={submit} noValidate aria-label="Guest and booking" className="space-y-4">
-          <p className="text-sm text-stone-500">A guest already on file with this e-mail is reused, as the API does; a new e-mail creates the guest.</p>
+          <p className="text-sm text-stone-500">
+            A guest already on file with this e-mail is reused, as the API does; a new e-mail creates the guest.
+          </p>
           {failure && !guestParam ? <Alert>{failure.message}</Alert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
             {guestFields.map((f) => (
@@ -201,7 +218,7 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
           </div>
           <div className="flex flex-wrap items-center gap-3">
             <Button type="submit" disabled={!choice || book.isPending}>
-              {book.isPending ? "Booking…" : selectedQuote ? `Book for ${formatMoney(selectedQuote.total)}` : "Book"}
+              {book.isPending ? "Booking…" : selectedQuote ? `Book for ${fmt.money(selectedQuote.total)}` : "Book"}
             </Button>
             {!choice ? <span className="text-sm text-stone-500">Select a room and rate above first.</span> : null}
           </div>

@@ -9,7 +9,8 @@ import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Card, PageHeader, cx } from "@/components/ui";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { AddChargeDialog, PaymentDialog, RefundDialog } from "./folio-dialogs";
-import { channelLabels, formatDate, formatMoney, formatTimestamp, housekeepingLabels, nightsLabel, sourceLabels, statusLabels } from "./format";
+import { usePropertyFormat } from "@/components/ui/property-format";
+import { channelLabels, housekeepingLabels, nightsLabel, sourceLabels, statusLabels } from "./format";
 import { GuestPanel } from "./guest-panel";
 import { StayActions } from "./stay-actions";
 
@@ -26,6 +27,7 @@ const paymentStatus: Record<string, { label: string; tone: "teal" | "red" | "amb
 /** /reservations/{id}: the stay, the guest, the folio and the actions the state allows, with the history. */
 export function ReservationDetail({ id }: { id: string }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const queryClient = useQueryClient();
   const desk = useQuery(trpc.reservations.get.queryOptions({ id }));
   const folio = useQuery(trpc.folios.get.queryOptions({ reservation_id: id }));
@@ -50,7 +52,10 @@ export function ReservationDetail({ id }: { id: string }) {
       <>
         {back}
         <div className="mt-4">
-          <ErrorState message={failure.code === "resource_missing" ? "There is no such reservation in this data set." : failure.message} onRetry={failure.code === "resource_missing" ? undefined : () => desk.refetch()} />
+          <ErrorState
+            message={failure.code === "resource_missing" ? "There is no such reservation in this data set." : failure.message}
+            onRetry={failure.code === "resource_missing" ? undefined : () => desk.refetch()}
+          />
         </div>
       </>
     );
@@ -80,7 +85,6 @@ export function ReservationDetail({ id }: { id: string }) {
           description={
             <span className="flex flex-wrap items-center gap-2">
               <Badge tone={status?.tone}>{status?.label ?? r.status}</Badge>
-              <span className="break-all font-mono text-xs">{r.id}</span>
             </span>
           }
         />
@@ -94,15 +98,20 @@ export function ReservationDetail({ id }: { id: string }) {
             <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-y-2 text-sm">
               <dt className="text-stone-500">Dates</dt>
               <dd>
-                {formatDate(r.check_in, "long")} → {formatDate(r.check_out, "long")} · {nightsLabel(r.nights)}
+                {fmt.day(r.check_in, "long")} → {fmt.day(r.check_out, "long")} · {nightsLabel(r.nights)}
               </dd>
               <dt className="text-stone-500">Room type</dt>
               <dd>{d.room_type.name}</dd>
               <dt className="text-stone-500">Room</dt>
-              <dd data-testid="room-number">{d.room ? `Room ${d.room.number} (${housekeepingLabels[d.room.housekeeping_status] ?? d.room.housekeeping_status})` : "Assigned at check-in"}</dd>
+              <dd data-testid="room-number">
+                {d.room
+                  ? `Room ${d.room.number} (${housekeepingLabels[d.room.housekeeping_status] ?? d.room.housekeeping_status})`
+                  : "Assigned at check-in"}
+              </dd>
               <dt className="text-stone-500">Rate plan</dt>
               <dd>
-                {d.rate_plan.name} · {d.rate_plan.refundable ? `refundable until ${d.rate_plan.cancellation_deadline_hours} h before arrival` : "non-refundable"}
+                {d.rate_plan.name} ·{" "}
+                {d.rate_plan.refundable ? `refundable until ${d.rate_plan.cancellation_deadline_hours} h before arrival` : "non-refundable"}
               </dd>
               <dt className="text-stone-500">Party</dt>
               <dd>
@@ -110,7 +119,7 @@ export function ReservationDetail({ id }: { id: string }) {
                 {r.children ? `, ${r.children} child${r.children === 1 ? "" : "ren"}` : ""}
               </dd>
               <dt className="text-stone-500">Total</dt>
-              <dd className="font-medium">{formatMoney(r.total)}</dd>
+              <dd className="font-medium">{fmt.money(r.total)}</dd>
               <dt className="text-stone-500">Source</dt>
               <dd>
                 {sourceLabels[r.source] ?? r.source}
@@ -126,7 +135,7 @@ export function ReservationDetail({ id }: { id: string }) {
                 <>
                   <dt className="text-stone-500">Cancelled</dt>
                   <dd>
-                    {formatTimestamp(r.cancelled_at)}
+                    {fmt.moment(r.cancelled_at)}
                     {r.cancellation_reason ? `: ${r.cancellation_reason}` : ""}
                   </dd>
                 </>
@@ -134,13 +143,13 @@ export function ReservationDetail({ id }: { id: string }) {
               {r.checked_in_at ? (
                 <>
                   <dt className="text-stone-500">Checked in</dt>
-                  <dd>{formatTimestamp(r.checked_in_at)}</dd>
+                  <dd>{fmt.moment(r.checked_in_at)}</dd>
                 </>
               ) : null}
               {r.checked_out_at ? (
                 <>
                   <dt className="text-stone-500">Checked out</dt>
-                  <dd>{formatTimestamp(r.checked_out_at)}</dd>
+                  <dd>{fmt.moment(r.checked_out_at)}</dd>
                 </>
               ) : null}
             </dl>
@@ -176,8 +185,8 @@ export function ReservationDetail({ id }: { id: string }) {
                   <ul className="divide-y divide-stone-100">
                     {f.charges.map((c) => (
                       <li key={c.id} className="flex justify-between gap-3 py-1.5">
-                        <span className="min-w-0 break-words">{c.description}</span>
-                        <span className="shrink-0 tabular-nums">{formatMoney(c.amount)}</span>
+                        <span className="min-w-0 break-words">{fmt.words(c.description)}</span>
+                        <span className="shrink-0 tabular-nums">{fmt.money(c.amount)}</span>
                       </li>
                     ))}
                   </ul>
@@ -192,12 +201,16 @@ export function ReservationDetail({ id }: { id: string }) {
                     {f.payments.map((p) => (
                       <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5" data-testid={`payment-${p.status}`}>
                         <span className="min-w-0">
-                          {p.payment_method.type === "card" ? `Card •••• ${p.payment_method.last4}` : p.payment_method.type === "cash" ? "Cash" : `Bank transfer${p.payment_method.reference ? ` (${p.payment_method.reference})` : ""}`}{" "}
+                          {p.payment_method.type === "card"
+                            ? `Card •••• ${p.payment_method.last4}`
+                            : p.payment_method.type === "cash"
+                              ? "Cash"
+                              : `Bank transfer${p.payment_method.reference ? ` (${p.payment_method.reference})` : ""}`}{" "}
                           <Badge tone={paymentStatus[p.status]?.tone}>{paymentStatus[p.status]?.label ?? p.status}</Badge>
                           {p.failure_message ? <span className="block text-xs text-red-700">{p.failure_message}</span> : null}
                         </span>
                         <span className="flex items-center gap-2">
-                          <span className={cx("tabular-nums", p.status === "failed" && "text-stone-400 line-through")}>{formatMoney(p.amount)}</span>
+                          <span className={cx("tabular-nums", p.status === "failed" && "text-stone-400 line-through")}>{fmt.money(p.amount)}</span>
                           {p.status === "succeeded" || p.status === "partially_refunded" ? <RefundDialog payment={p} onDone={refresh} /> : null}
                         </span>
                       </li>
@@ -212,7 +225,7 @@ export function ReservationDetail({ id }: { id: string }) {
                     {f.refunds.map((x) => (
                       <li key={x.id} className="flex justify-between gap-3 py-1.5">
                         <span className="min-w-0 break-words">Refund{x.reason ? `: ${x.reason}` : ""}</span>
-                        <span className="shrink-0 tabular-nums">−{formatMoney(x.amount)}</span>
+                        <span className="shrink-0 tabular-nums">−{fmt.money(x.amount)}</span>
                       </li>
                     ))}
                   </ul>
@@ -220,15 +233,20 @@ export function ReservationDetail({ id }: { id: string }) {
               ) : null}
               <div className="flex items-baseline justify-between border-t border-stone-200 pt-3">
                 <span className="font-medium text-stone-700">Balance</span>
-                <span className={cx("text-lg font-semibold tabular-nums", f.balance.amount > 0 ? "text-red-700" : "text-stone-900")} data-testid="folio-balance">
-                  {formatMoney(f.balance)}
+                <span
+                  className={cx("text-lg font-semibold tabular-nums", f.balance.amount > 0 ? "text-red-700" : "text-stone-900")}
+                  data-testid="folio-balance"
+                >
+                  {fmt.money(f.balance)}
                 </span>
               </div>
             </div>
           )}
         </Card>
       </div>
-      {f && paying ? <PaymentDialog reservationId={id} balance={f.balance} livemode={r.livemode} onDone={refresh} open={paying} onOpenChange={setPaying} /> : null}
+      {f && paying ? (
+        <PaymentDialog reservationId={id} balance={f.balance} livemode={r.livemode} onDone={refresh} open={paying} onOpenChange={setPaying} />
+      ) : null}
       <div className="mt-6">
         <AuditTrail objectType="reservation" objectId={id} />
       </div>

@@ -9,7 +9,8 @@ import { Badge } from "@/components/ui";
 import { DataTable, Pager, type ColumnDef } from "@/components/ui/data-table";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
-import { formatDate, formatMoney, nightsLabel, sourceLabels, statusLabels } from "./format";
+import { DayText, MoneyText } from "@/components/ui/property-format";
+import { nightsLabel, sourceLabels, statusLabels } from "./format";
 
 export type SearchInput = Omit<inferRouterInputs<AppRouter>["reservations"]["search"], "cursor" | "limit">;
 export type ReservationRow = inferRouterOutputs<AppRouter>["reservations"]["search"]["data"][number];
@@ -21,7 +22,10 @@ const columns: ColumnDef<ReservationRow>[] = [
     meta: { primary: true },
     cell: ({ row: { original: r } }) => (
       <div className="min-w-0">
-        <Link href={`/reservations/${r.id}`} className="font-medium text-teal-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600">
+        <Link
+          href={`/reservations/${r.id}`}
+          className="font-medium text-teal-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600"
+        >
           {r.guest.first_name} {r.guest.last_name}
         </Link>
         <p className="truncate text-xs font-normal text-stone-500">{r.guest.email}</p>
@@ -33,7 +37,8 @@ const columns: ColumnDef<ReservationRow>[] = [
     header: "Stay",
     cell: ({ row: { original: r } }) => (
       <span className="whitespace-nowrap">
-        {formatDate(r.check_in)} → {formatDate(r.check_out)} <span className="text-stone-500">· {nightsLabel(r.nights)}</span>
+        <DayText date={r.check_in} style="short" /> → <DayText date={r.check_out} style="short" />{" "}
+        <span className="text-stone-500">· {nightsLabel(r.nights)}</span>
       </span>
     ),
   },
@@ -47,14 +52,19 @@ const columns: ColumnDef<ReservationRow>[] = [
       </span>
     ),
   },
-  { id: "guests", header: "Guests", cell: ({ row: { original: r } }) => `${r.adults} adult${r.adults === 1 ? "" : "s"}${r.children ? `, ${r.children} child${r.children === 1 ? "" : "ren"}` : ""}` },
+  {
+    id: "guests",
+    header: "Guests",
+    cell: ({ row: { original: r } }) =>
+      `${r.adults} adult${r.adults === 1 ? "" : "s"}${r.children ? `, ${r.children} child${r.children === 1 ? "" : "ren"}` : ""}`,
+  },
   { id: "source", header: "Source", cell: ({ row: { original: r } }) => sourceLabels[r.source] ?? r.source },
   {
     id: "status",
     header: "Status",
     cell: ({ row: { original: r } }) => <Badge tone={statusLabels[r.status]?.tone}>{statusLabels[r.status]?.label ?? r.status}</Badge>,
   },
-  { id: "total", header: "Total", meta: { numeric: true }, cell: ({ row: { original: r } }) => formatMoney(r.total) },
+  { id: "total", header: "Total", meta: { numeric: true }, cell: ({ row: { original: r } }) => <MoneyText value={r.total} /> },
 ];
 
 /** Columns a list with actions leaves out, so its buttons fit beside the stay. */

@@ -8,7 +8,8 @@ import { useTRPC } from "@/components/trpc/client";
 import { Button, Field, Input, PageHeader, Select } from "@/components/ui";
 import { Tabs } from "@/components/ui/tabs";
 import { useDebounced } from "@/components/ui/use-debounced";
-import { formatDate, sourceLabels, statusLabels } from "./format";
+import { usePropertyFormat } from "@/components/ui/property-format";
+import { sourceLabels, statusLabels } from "./format";
 import { ReservationList, type SearchInput } from "./reservation-list";
 
 type Filters = { q: string; status: string; room_type_id: string; source: string; check_in_from: string; check_in_to: string };
@@ -26,8 +27,19 @@ function toSearch(propertyId: string, f: Filters): SearchInput {
  * reservations by any part of the guest's name, e-mail or phone, or of the id, with filters; the
  * list follows as the clerk types. Every list is in order of stay. "Today" is the property's date.
  */
-export function ReservationsView({ propertyId, propertyName, today, initialTab }: { propertyId: string; propertyName: string; today: string; initialTab?: string }) {
+export function ReservationsView({
+  propertyId,
+  propertyName,
+  today,
+  initialTab,
+}: {
+  propertyId: string;
+  propertyName: string;
+  today: string;
+  initialTab?: string;
+}) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const lookups = useQuery(trpc.reservations.lookups.queryOptions({ property_id: propertyId }));
   // A booking, check-in or cancellation made elsewhere (another desk, the API) shows within seconds.
   useLiveInvalidate(["reservation.*"], trpc.reservations.search.queryFilter());
@@ -40,20 +52,25 @@ export function ReservationsView({ propertyId, propertyName, today, initialTab }
   const set = (key: keyof Filters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
   const clear = () => setDraft(noFilters);
   const newButton = (
-    <Link href="/reservations/new" className="inline-flex items-center rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-teal-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600 focus-visible:ring-offset-1">
+    <Link
+      href="/reservations/new"
+      className="inline-flex items-center rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-teal-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600 focus-visible:ring-offset-1"
+    >
       New reservation
     </Link>
   );
   const day = (view: "arrivals" | "in_house" | "departures", label: string, emptyTitle: string) => ({
     value: view,
     label,
-    content: <ReservationList label={`${label}, ${formatDate(today, "long")}`} input={{ property_id: propertyId, view }} empty={{ title: emptyTitle }} />,
+    content: (
+      <ReservationList label={`${label}, ${fmt.day(today, "long")}`} input={{ property_id: propertyId, view }} empty={{ title: emptyTitle }} />
+    ),
   });
   const filtered = Object.values(draft).some((v) => v.trim());
 
   return (
     <>
-      <PageHeader title="Reservations" description={`${propertyName} · today is ${formatDate(today, "long")} at the property`} actions={newButton} />
+      <PageHeader title="Reservations" description={`${propertyName} · today is ${fmt.day(today, "long")} at the property`} actions={newButton} />
       <Tabs
         label="Reservation lists"
         value={tab}
@@ -125,7 +142,11 @@ export function ReservationsView({ propertyId, propertyName, today, initialTab }
                 <ReservationList
                   label="Reservations found"
                   input={toSearch(propertyId, applied)}
-                  empty={filtered ? { title: "No reservation matches", children: "Try part of the name or e-mail, or fewer filters." } : { title: "No reservations yet", action: newButton }}
+                  empty={
+                    filtered
+                      ? { title: "No reservation matches", children: "Try part of the name or e-mail, or fewer filters." }
+                      : { title: "No reservations yet", action: newButton }
+                  }
                 />
               </>
             ),

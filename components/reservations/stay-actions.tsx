@@ -9,7 +9,9 @@ import { ConfirmDialog, Dialog, DialogClose } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterOutputs } from "@trpc/server";
-import { formatDate, formatMoney, housekeepingLabels, nightsLabel, type Money } from "./format";
+import { usePropertyFormat } from "@/components/ui/property-format";
+import type { Money } from "@/server/money";
+import { housekeepingLabels, nightsLabel } from "./format";
 import { PaymentDialog } from "./folio-dialogs";
 import { GuestPanel } from "./guest-panel";
 
@@ -19,13 +21,26 @@ type Done = () => Promise<void> | void;
 /** Change dates, room type, rate plan or party: re-quoted first, applied on confirmation. */
 function ModifyDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const r = desk.reservation;
-  const initial = { check_in: r.check_in, check_out: r.check_out, room_type_id: r.room_type_id, rate_plan_id: r.rate_plan_id, adults: r.adults, children: r.children };
+  const initial = {
+    check_in: r.check_in,
+    check_out: r.check_out,
+    room_type_id: r.room_type_id,
+    rate_plan_id: r.rate_plan_id,
+    adults: r.adults,
+    children: r.children,
+  };
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState(initial);
   const [asked, setAsked] = useState<typeof initial | null>(null);
   const lookups = useQuery({ ...trpc.reservations.lookups.queryOptions({ property_id: desk.property.id }), enabled: open });
-  const preview = useQuery({ ...trpc.reservations.previewUpdate.queryOptions({ id: r.id, ...(asked ?? initial) }), enabled: open && asked !== null, retry: false, staleTime: 0 });
+  const preview = useQuery({
+    ...trpc.reservations.previewUpdate.queryOptions({ id: r.id, ...(asked ?? initial) }),
+    enabled: open && asked !== null,
+    retry: false,
+    staleTime: 0,
+  });
   const update = useMutation(
     trpc.reservations.update.mutationOptions({
       onSuccess: async () => {
@@ -70,7 +85,11 @@ function ModifyDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
                 const type = e.target.value;
                 const plan = lookups.data?.rate_plans.find((p) => p.active && p.room_type_ids.includes(type));
                 setAsked(null);
-                setDraft((d) => ({ ...d, room_type_id: type, rate_plan_id: plan?.room_type_ids.includes(type) && plan.id === d.rate_plan_id ? d.rate_plan_id : (plan?.id ?? d.rate_plan_id) }));
+                setDraft((d) => ({
+                  ...d,
+                  room_type_id: type,
+                  rate_plan_id: plan?.room_type_ids.includes(type) && plan.id === d.rate_plan_id ? d.rate_plan_id : (plan?.id ?? d.rate_plan_id),
+                }));
               }}
             >
               {(lookups.data?.room_types ?? [desk.room_type]).map((t) => (
@@ -100,8 +119,8 @@ function ModifyDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
         {update.error ? <Alert>{callError(update.error).message}</Alert> : null}
         {previewMatches ? (
           <p className="rounded-md bg-teal-50 px-3 py-2 text-sm text-teal-900" role="status" data-testid="modify-quote">
-            New stay: {formatDate(preview.data!.check_in)} → {formatDate(preview.data!.check_out)}, {nightsLabel(preview.data!.nights)}, total{" "}
-            <strong>{formatMoney(preview.data!.total)}</strong> (was {formatMoney(r.total)}).
+            New stay: {fmt.day(preview.data!.check_in, "short")} → {fmt.day(preview.data!.check_out, "short")}, {nightsLabel(preview.data!.nights)},
+            total <strong>{fmt.money(preview.data!.total)}</strong> (was {fmt.money(r.total)}).
           </p>
         ) : null}
         <div className="flex flex-wrap justify-end gap-2">
@@ -184,15 +203,18 @@ type DeparturePreview = inferRouterOutputs<AppRouter>["reservations"]["previewDe
 
 /** The stay a departure gives, in words: the new end, its total, the fee and what the folio then owes. */
 function DepartureQuote({ preview, was }: { preview: DeparturePreview; was: Money }) {
+  const fmt = usePropertyFormat();
+  const formatDate = (d: string) => fmt.day(d);
+  const formatMoney = fmt.money;
   return (
     <p className="rounded-md bg-teal-50 px-3 py-2 text-sm text-teal-900" role="status" data-testid="departure-quote">
       The stay ends on {formatDate(preview.check_out)}, {nightsLabel(preview.nights)}, room total <strong>{formatMoney(preview.total)}</strong> (was {formatMoney(was)})
-      {preview.fee.amount ? <>, plus an early-departure fee of {formatMoney(preview.fee)}</> : null}. The folio then {balanceWords(preview.balance)}.
+      {preview.fee.amount ? <>, plus an early-departure fee of {formatMoney(preview.fee)}</> : null}. The folio then {balanceWords(preview.balance, fmt.money)}.
     </p>
   );
 }
 
-const balanceWords = (balance: Money) =>
+const balanceWords = (balance: Money, formatMoney: (m: Money) => string) =>
   balance.amount > 0 ? `owes ${formatMoney(balance)}` : balance.amount < 0 ? `holds ${formatMoney({ ...balance, amount: -balance.amount })} to refund` : "is settled";
 
 /** Move the guest in house to another free, clean or inspected room of the type; the room left turns dirty. */
@@ -276,7 +298,14 @@ function CheckInDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
   );
   const chosen = roomId || ready.data?.[0]?.id || "";
   return (
-    <Dialog open={open} onOpenChange={(o) => (setOpen(o), setRoomId(""), checkIn.reset())} title="Check in" description={`${desk.room_type.name}: free rooms that are clean or inspected.`} size="sm" trigger={<Button>Check in</Button>}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => (setOpen(o), setRoomId(""), checkIn.reset())}
+      title="Check in"
+      description={`${desk.room_type.name}: free rooms that are clean or inspected.`}
+      size="sm"
+      trigger={<Button>Check in</Button>}
+    >
       <div className="space-y-3">
         <section aria-label="About the guest" className="rounded-md border border-stone-200 bg-stone-50 p-3">
           <GuestPanel guestId={desk.reservation.guest.id} compact />
@@ -321,6 +350,7 @@ function CheckInDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
  */
 export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Money | undefined; onDone: Done }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const r = desk.reservation;
   const a = desk.actions;
   const [dialog, setDialog] = useState<null | "cancel" | "checkout" | "noshow" | "pay">(null);
@@ -350,7 +380,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
     : plan.free_cancellation_now
       ? `${plan.name} is refundable until ${plan.cancellation_deadline_hours} hours before arrival: cancelling now is free and the room charges are removed.`
       : `${plan.name} is refundable only until ${plan.cancellation_deadline_hours} hours before arrival, which has passed: the room charges stay as the cancellation charge.`;
-  const closedNotes = [a.check_in, a.no_show].filter((x) => !x.allowed && r.status === "confirmed").map((x) => x.reason);
+  const closedNotes = [a.check_in, a.no_show].filter((x) => !x.allowed && r.status === "confirmed").map((x) => fmt.words(x.reason ?? ""));
 
   return (
     <div>
@@ -403,13 +433,13 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
           <>
             {moved ? (
               <p className="mb-2" data-testid="checkout-departure">
-                {moved.check_out < r.check_out ? "Leaving early" : "Staying past the booked departure"}: the stay ends on {formatDate(moved.check_out)}, {nightsLabel(moved.nights)}, room total{" "}
-                <strong>{formatMoney(moved.total)}</strong> (was {formatMoney(r.total)}){moved.fee.amount ? <>, plus an early-departure fee of {formatMoney(moved.fee)}</> : null}.
+                {moved.check_out < r.check_out ? "Leaving early" : "Staying past the booked departure"}: the stay ends on {fmt.day(moved.check_out)}, {nightsLabel(moved.nights)}, room total{" "}
+                <strong>{fmt.money(moved.total)}</strong> (was {fmt.money(r.total)}){moved.fee.amount ? <>, plus an early-departure fee of {fmt.money(moved.fee)}</> : null}.
               </p>
             ) : null}
             {owing ? (
               <p data-testid="checkout-balance">
-                The balance{moved ? " after that" : ""} is {formatMoney(due!)}. Check-out is refused until the folio is settled: {due!.amount > 0 ? "take a payment" : "refund the overpayment"} first. Confirm only to try anyway.
+                The balance{moved ? " after that" : ""} is {fmt.money(due!)}. Check-out is refused until the folio is settled: {due!.amount > 0 ? "take a payment" : "refund the overpayment"} first. Confirm only to try anyway.
               </p>
             ) : (
               <p>The folio closes and room {desk.room?.number ?? ""} is marked dirty for housekeeping.</p>
@@ -423,7 +453,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
       >
         {owing && due!.amount > 0 ? (
           <Button variant="secondary" onClick={() => setDialog("pay")}>
-            Take payment of {formatMoney(due!)}
+            Take payment of {fmt.money(due!)}
           </Button>
         ) : null}
       </ConfirmDialog>

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { AuditTrail } from "@/components/audit/audit-trail";
+import { MomentText } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Card, Field, Input, PageHeader, Select } from "@/components/ui";
@@ -24,7 +25,7 @@ export function SettingsView({ canUsers, canPlan, currentUserId }: { canUsers: b
   const account = settings.data;
   return (
     <>
-      <PageHeader title="Settings" description={account ? `${account.name} · account ${account.id}` : "Your account."} />
+      <PageHeader title="Settings" description={account ? account.name : "Your account."} />
       {!account ? (
         <LoadingState rows={6} label="Loading settings…" />
       ) : (
@@ -51,7 +52,11 @@ function ContactCard({ contact }: { contact: string | null }) {
       onSuccess: async (account) => {
         queryClient.setQueryData(trpc.settings.get.queryKey(), account);
         await queryClient.invalidateQueries(trpc.audit.list.queryFilter());
-        toast.success(account.developer_contact ? `Breaker notices now go to ${account.developer_contact}.` : "Developer contact removed: notices stay in the outbox.");
+        toast.success(
+          account.developer_contact
+            ? `Breaker notices now go to ${account.developer_contact}.`
+            : "Developer contact removed: notices stay in the outbox.",
+        );
       },
     }),
   );
@@ -69,7 +74,14 @@ function ContactCard({ contact }: { contact: string | null }) {
           error={failure ? fieldMessage(failure.message) : null}
           hint="When a webhook endpoint's circuit breaker opens, the notice goes here. Empty: notices are only kept in the outbox."
         >
-          <Input id="developer-contact" type="email" autoComplete="off" value={email} invalid={!!failure} onChange={(e) => setEmail(e.target.value)} />
+          <Input
+            id="developer-contact"
+            type="email"
+            autoComplete="off"
+            value={email}
+            invalid={!!failure}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </Field>
         <Button type="submit" disabled={update.isPending || email.trim() === (contact ?? "")}>
           {update.isPending ? "Saving…" : "Save contact"}
@@ -79,7 +91,11 @@ function ContactCard({ contact }: { contact: string | null }) {
   );
 }
 
-type Account = { plan: string; custom_limits: boolean; rate_limits: { per_second: number | null; per_minute: number | null; per_day: number | null } };
+type Account = {
+  plan: string;
+  custom_limits: boolean;
+  rate_limits: { per_second: number | null; per_minute: number | null; per_day: number | null };
+};
 
 function PlanCard({ account, canPlan }: { account: Account; canPlan: boolean }) {
   const trpc = useTRPC();
@@ -91,7 +107,10 @@ function PlanCard({ account, canPlan }: { account: Account; canPlan: boolean }) 
       onSuccess: async (updated) => {
         queryClient.setQueryData(trpc.settings.get.queryKey(), updated);
         setConfirming(false);
-        await Promise.all([queryClient.invalidateQueries(trpc.audit.list.queryFilter()), queryClient.invalidateQueries(trpc.settings.usage.queryFilter())]);
+        await Promise.all([
+          queryClient.invalidateQueries(trpc.audit.list.queryFilter()),
+          queryClient.invalidateQueries(trpc.settings.usage.queryFilter()),
+        ]);
         toast.success(`The account is on the ${planLabel(updated.plan)} plan.`);
       },
     }),
@@ -107,7 +126,8 @@ function PlanCard({ account, canPlan }: { account: Account; canPlan: boolean }) 
         <dd className="tabular-nums">{count(account.rate_limits.per_day)} requests / UTC day</dd>
       </dl>
       <p className="mt-3 text-xs text-stone-500">
-        Counted per environment: live and sandbox each have these limits.{account.custom_limits ? " This account has limits of its own, which stay when the plan changes." : ""}
+        Counted per environment: live and sandbox each have these limits.
+        {account.custom_limits ? " This account has limits of its own, which stay when the plan changes." : ""}
       </p>
       {canPlan ? (
         <div className="mt-4 flex flex-wrap items-end gap-2 border-t border-stone-100 pt-4">
@@ -156,10 +176,28 @@ function Meter({ label, used, limit, resetsAt }: { label: string; used: number; 
           {used.toLocaleString("en-US")} / {count(limit)}
         </span>
       </div>
-      <div className="mt-1.5 h-2 overflow-hidden rounded-full bg-stone-100" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={limit ?? undefined} aria-valuenow={used}>
-        <div className={`h-full rounded-full ${share > 0.9 ? "bg-red-600" : share > 0.7 ? "bg-amber-500" : "bg-teal-600"}`} style={{ width: `${share * 100}%` }} />
+      <div
+        className="mt-1.5 h-2 overflow-hidden rounded-full bg-stone-100"
+        role="meter"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={limit ?? undefined}
+        aria-valuenow={used}
+      >
+        <div
+          className={`h-full rounded-full ${share > 0.9 ? "bg-red-600" : share > 0.7 ? "bg-amber-500" : "bg-teal-600"}`}
+          style={{ width: `${share * 100}%` }}
+        />
       </div>
-      <p className="mt-1 text-xs text-stone-500">{resetsAt ? `Resets ${new Date(resetsAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" })}` : "No requests in this window yet."}</p>
+      <p className="mt-1 text-xs text-stone-500">
+        {resetsAt ? (
+          <>
+            Resets <MomentText at={resetsAt} />
+          </>
+        ) : (
+          "No requests in this window yet."
+        )}
+      </p>
     </div>
   );
 }

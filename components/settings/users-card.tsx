@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { AuditTrail } from "@/components/audit/audit-trail";
+import { MomentText } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Badge, Button, Card, Field, Input, Select } from "@/components/ui";
@@ -36,7 +37,11 @@ export function UsersCard({ currentUserId }: { currentUserId: string }) {
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<User | null>(null);
   const [history, setHistory] = useState<User | null>(null);
-  const refresh = () => Promise.all([queryClient.invalidateQueries(trpc.settings.users.list.queryFilter()), queryClient.invalidateQueries(trpc.audit.list.queryFilter())]);
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries(trpc.settings.users.list.queryFilter()),
+      queryClient.invalidateQueries(trpc.audit.list.queryFilter()),
+    ]);
 
   const changeRole = useMutation(
     trpc.settings.users.changeRole.mutationOptions({
@@ -92,7 +97,7 @@ export function UsersCard({ currentUserId }: { currentUserId: string }) {
         </Select>
       ),
     },
-    { id: "added", header: "Added", cell: ({ row }) => new Date(row.original.created_at).toLocaleDateString(undefined, { dateStyle: "medium" }) },
+    { id: "added", header: "Added", cell: ({ row }) => <MomentText at={row.original.created_at} /> },
     {
       id: "actions",
       header: "Actions",
@@ -172,12 +177,24 @@ function InviteDialog({ onClose, onInvited }: { onClose: () => void; onInvited: 
     invite.mutate({ email: values.email, name: values.name.trim() || undefined, role: values.role, password: values.password });
   };
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title="Invite a user" description="They sign in with this e-mail and the initial password; hand it over safely.">
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Invite a user"
+      description="They sign in with this e-mail and the initial password; hand it over safely."
+    >
       <form onSubmit={submit} noValidate aria-label="Invite a user" className="space-y-4">
         {general ? <Alert>{general}</Alert> : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="E-mail" htmlFor="invite-email" error={errorOf("email")}>
-            <Input id="invite-email" type="email" autoComplete="off" value={values.email} invalid={!!errorOf("email")} onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))} />
+            <Input
+              id="invite-email"
+              type="email"
+              autoComplete="off"
+              value={values.email}
+              invalid={!!errorOf("email")}
+              onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))}
+            />
           </Field>
           <Field label="Name (optional)" htmlFor="invite-name" error={errorOf("name")}>
             <Input id="invite-name" autoComplete="off" value={values.name} onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))} />

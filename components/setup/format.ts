@@ -1,4 +1,5 @@
-import { formatMoney } from "@/components/reports/format";
+import { shownFormat } from "@/components/ui/property-format";
+import { formatMoney } from "@/server/money";
 
 /** Meal plans in a guest's words. */
 export const mealPlanLabels: Record<string, string> = {
@@ -29,7 +30,7 @@ export function pricingWords(plan: PlanWords, parentName: (id: string) => string
   const d = plan.derived_from;
   if (!d) return "Own rates";
   const value = d.adjustment_percent ?? d.adjustment_amount ?? 0;
-  const size = d.adjustment_percent !== null ? `${Math.abs(value)} %` : formatMoney(Math.abs(value), currency);
+  const size = d.adjustment_percent !== null ? `${Math.abs(value)} %` : formatMoney({ amount: Math.abs(value), currency }, shownFormat().locale);
   if (value === 0) return `Same as ${parentName(d.rate_plan_id)}`;
   return `${size} ${value < 0 ? "below" : "above"} ${parentName(d.rate_plan_id)}`;
 }

@@ -4,8 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { z } from "zod";
-import { amountText } from "@/components/reservations/format";
-import { minorDigits, parseMoney } from "@/components/reports/format";
+import { shownFormat } from "@/components/ui/property-format";
+import { amountText, currencyDigits, parseMoney } from "@/server/money";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Input, PageHeader, Select } from "@/components/ui";
@@ -59,8 +59,8 @@ const planForm = (currency: string) =>
       if (v.kind === "percent" && !(/^\d{1,3}([.,]\d{1,2})?$/.test(v.value) && Number(v.value.replace(",", ".")) <= (v.direction === "below" ? 100 : 1000))) {
         ctx.addIssue({ code: "custom", path: ["value"], message: v.direction === "below" ? "A percentage from 0 to 100, such as 10." : "A percentage such as 10." });
       }
-      if (v.kind === "amount" && parseMoney(v.value, currency) === null) {
-        ctx.addIssue({ code: "custom", path: ["value"], message: `An amount such as ${(15).toFixed(minorDigits(currency))}.` });
+      if (v.kind === "amount" && parseMoney(v.value, currency, shownFormat().locale) === null) {
+        ctx.addIssue({ code: "custom", path: ["value"], message: `An amount such as ${(15).toFixed(currencyDigits(currency))}.` });
       }
     });
 type PlanForm = z.input<ReturnType<typeof planForm>>;
@@ -72,7 +72,7 @@ function toInput(v: PlanForm, currency: string) {
     v.pricing === "derived"
       ? v.kind === "percent"
         ? { rate_plan_id: v.parent_id, adjustment_percent: sign * Number(v.value.replace(",", ".")) }
-        : { rate_plan_id: v.parent_id, adjustment_amount: sign * parseMoney(v.value, currency)! }
+        : { rate_plan_id: v.parent_id, adjustment_amount: sign * parseMoney(v.value, currency, shownFormat().locale)! }
       : null;
   return {
     name: v.name,
@@ -220,7 +220,7 @@ function PlanEditor({ property, plan, plans, types, onDone }: { property: SetupP
       parent_id: d?.rate_plan_id ?? "",
       direction: adjustment > 0 ? "above" : "below",
       kind: d?.adjustment_amount != null ? "amount" : "percent",
-      value: d ? (d.adjustment_percent !== null ? String(Math.abs(adjustment)) : amountText({ amount: Math.abs(adjustment), currency: property.currency })) : "",
+      value: d ? (d.adjustment_percent !== null ? String(Math.abs(adjustment)) : amountText({ amount: Math.abs(adjustment), currency: property.currency }, shownFormat().locale)) : "",
       refundable: plan && !plan.refundable ? "no" : "yes",
       deadline_hours: String(plan?.cancellation_deadline_hours ?? 24),
       meal_plan: plan?.meal_plan ?? "room_only",
@@ -302,7 +302,7 @@ function PlanEditor({ property, plan, plans, types, onDone }: { property: SetupP
           {pricing === "derived" ? (
             <div className="mt-3 grid gap-3 sm:grid-cols-4">
               <FormField<PlanForm> name="value" label={kind === "percent" ? "By (%)" : `By (${property.currency})`}>
-                {(control) => <Input {...control} inputMode="decimal" placeholder={kind === "percent" ? "10" : (15).toFixed(minorDigits(property.currency))} />}
+                {(control) => <Input {...control} inputMode="decimal" placeholder={kind === "percent" ? "10" : (15).toFixed(currencyDigits(property.currency))} />}
               </FormField>
               <FormField<PlanForm> name="kind" label="Unit">
                 {(control) => (

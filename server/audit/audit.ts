@@ -1,6 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { auditLog } from "@/db/schema";
+import { auditLog, properties, ratePlans, reservations, rooms, roomTypes } from "@/db/schema";
+import { propertyLocale } from "@/server/money";
+import { ownedBy } from "@/server/tenancy";
+import { auditReferences, type AuditContext } from "./present";
 import { newId } from "@/server/ids";
 import { keyset, toPage, type PageRequest } from "@/server/pagination";
 import type { Tenant } from "@/server/tenancy";
@@ -46,7 +49,17 @@ const auditAreas: Record<string, Area> = {
 export const auditAreaOf = (objectType: string): Area => auditAreas[objectType] ?? "settings";
 
 /** Records one staff change. Call it after the change is committed, with presented objects. */
-export async function recordAudit({ db, tenant, actor, entry }: { db: Executor; tenant: Tenant; actor: AuditActor; entry: AuditEntry }): Promise<void> {
+export async function recordAudit({
+  db,
+  tenant,
+  actor,
+  entry,
+}: {
+  db: Executor;
+  tenant: Tenant;
+  actor: AuditActor;
+  entry: AuditEntry;
+}): Promise<void> {
   await db.insert(auditLog).values({
     id: newId("audit"),
     accountId: tenant.accountId,
@@ -74,4 +87,67 @@ export async function listAudit({ db, tenant, objectId, page }: { db: Executor; 
     .orderBy(...q.orderBy)
     .limit(q.limit);
   return toPage(rows, page);
+}
+
+/**
+ * What a page of trail entries needs to be told in sentences: the names of the rooms, room
+ * types and rate plans they refer to, and the property's zone, number format and currency (the
+ * entries' own property, else the account's first).
+ */
+export async function auditContext({
+  db,
+  tenant,
+  rows,
+}: {
+  db: Executor;
+  tenant: Tenant;
+  rows: (typeof auditLog.$inferSelect)[];
+}): Promise<AuditContext> {
+  const refs = auditReferences(rows);
+  const reservationIds = rows.filter((r) => r.objectType === "reservation").map((r) => r.objectId);
+  const some = <T>(ids: Set<string> | string[], run: (ids: string[]) => Promise<T[]>) =>
+    (ids instanceof Set ? ids.size : ids.length) ? run([...ids]) : Promise.resolve([] as T[]);
+  const [roomRows, typeRows, planRows, stayRows] = await Promise.all([
+    some(refs.rooms, (ids) =>
+      db
+        .select({ id: rooms.id, number: rooms.number, propertyId: rooms.propertyId })
+        .from(rooms)
+        .where(ownedBy(rooms, tenant, inArray(rooms.id, ids))),
+    ),
+    some(refs.roomTypes, (ids) =>
+      db
+        .select({ id: roomTypes.id, name: roomTypes.name, propertyId: roomTypes.propertyId })
+        .from(roomTypes)
+        .where(ownedBy(roomTypes, tenant, inArray(roomTypes.id, ids))),
+    ),
+    some(refs.ratePlans, (ids) =>
+      db
+        .select({ id: ratePlans.id, name: ratePlans.name, propertyId: ratePlans.propertyId })
+        .from(ratePlans)
+        .where(ownedBy(ratePlans, tenant, inArray(ratePlans.id, ids))),
+    ),
+    some(reservationIds, (ids) =>
+      db
+        .select({ propertyId: reservations.propertyId })
+        .from(reservations)
+        .where(ownedBy(reservations, tenant, inArray(reservations.id, ids)))
+        .limit(1),
+    ),
+  ]);
+  const propertyId =
+    [...refs.properties][0] ?? stayRows[0]?.propertyId ?? roomRows[0]?.propertyId ?? typeRows[0]?.propertyId ?? planRows[0]?.propertyId;
+  const [property] = await db
+    .select({ timezone: properties.timezone, currency: properties.currency, address: properties.address })
+    .from(properties)
+    .where(ownedBy(properties, tenant, propertyId ? eq(properties.id, propertyId) : undefined))
+    .orderBy(asc(properties.createdAt))
+    .limit(1);
+  return {
+    place: property
+      ? { timezone: property.timezone, currency: property.currency, locale: propertyLocale(property.address?.country) }
+      : { timezone: "UTC", currency: "USD", locale: propertyLocale(null) },
+    rooms: new Map(roomRows.map((r) => [r.id, r.number])),
+    roomTypes: new Map(typeRows.map((t) => [t.id, t.name])),
+    ratePlans: new Map(planRows.map((p) => [p.id, p.name])),
+  };
 }

@@ -28,6 +28,7 @@ export async function createRefund({ db, tenant, input }: Ctx & { input: RefundC
     if (amount > refundable || refundable <= 0) {
       throw new ApiError("amount_exceeds_refundable", `At most ${refundable} (minor units) of this payment can still be refunded.`, {
         param: "amount",
+        amount: { amount: refundable, currency: payment.currency },
       });
     }
     const [refund] = await tx

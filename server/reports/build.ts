@@ -1,3 +1,4 @@
+import { stringify } from "csv-stringify/sync";
 import { nightsOf, type IsoDate } from "@/server/dates";
 
 /** Per-night inputs, as the queries return them. */
@@ -11,7 +12,12 @@ const perUnit = (amount: number, units: number) => (units > 0 ? Math.round(amoun
 export function occupancyRows(from: IsoDate, to: IsoDate, nights: Map<IsoDate, NightFigures>) {
   return nightsOf(from, to).map((date) => {
     const n = nights.get(date) ?? { date, roomsAvailable: 0, roomsSold: 0, roomRevenue: 0 };
-    return { date, rooms_available: n.roomsAvailable, rooms_sold: n.roomsSold, occupancy: Math.round(ratio(n.roomsSold, n.roomsAvailable) * 10_000) / 10_000 };
+    return {
+      date,
+      rooms_available: n.roomsAvailable,
+      rooms_sold: n.roomsSold,
+      occupancy: Math.round(ratio(n.roomsSold, n.roomsAvailable) * 10_000) / 10_000,
+    };
   });
 }
 
@@ -49,11 +55,12 @@ export function revenueTotals(rows: ReturnType<typeof revenueRows>, nights: Map<
   };
 }
 
-/** RFC 4180 CSV: a header of the row keys, fields quoted when they hold a comma, quote or line break. */
-export function toCsv(rows: Record<string, unknown>[], columns: string[]): string {
-  const field = (v: unknown) => {
-    const s = v === null || v === undefined ? "" : String(v);
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [columns.join(","), ...rows.map((r) => columns.map((c) => field(r[c])).join(","))].join("\r\n") + "\r\n";
+/**
+ * RFC 4180 CSV through csv-stringify: a header of the columns, CRLF line ends, fields quoted when
+ * they hold a comma, quote or line break. A text cell starting with `=`, `+`, `-`, `@`, a tab or
+ * a carriage return is prefixed with `'` so no spreadsheet runs it as a formula (a negative
+ * number stays a number).
+ */
+export function toCsv(rows: Record<string, unknown>[], columns: (string | { key: string; header: string })[]): string {
+  return stringify(rows, { header: true, columns, record_delimiter: "\r\n", escape_formulas: true, quoted_match: /[\r\n]/ });
 }

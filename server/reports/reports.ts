@@ -3,6 +3,7 @@ import type { Executor } from "@/db/client";
 import { inventoryNights, moneyDays, properties, ratePlans, roomTypes, salesDays, salesNights } from "@/db/schema";
 import { type IsoDate } from "@/server/dates";
 import { assertDateRange } from "@/server/date-ranges";
+import { channelWords, sourceWords, wordFor } from "@/server/words";
 import { ApiError } from "@/server/errors";
 import { ensureNights, hasEveryNight } from "@/server/inventory/nights";
 import { preparedQuery } from "@/server/prepared";
@@ -40,11 +41,20 @@ export async function nightFigures(db: Executor, property: { id: string }, from:
         .groupBy(inventoryNights.date),
     );
   const [types, capacityRead, sold] = await Promise.all([
-    preparedQuery(db, "report_room_types", range, (p) => db.select({ id: roomTypes.id }).from(roomTypes).where(eq(roomTypes.propertyId, p("property")))),
+    preparedQuery(db, "report_room_types", range, (p) =>
+      db
+        .select({ id: roomTypes.id })
+        .from(roomTypes)
+        .where(eq(roomTypes.propertyId, p("property"))),
+    ),
     readCapacity(),
     preparedQuery(db, "report_sold", range, (p) =>
       db
-        .select({ date: salesDays.date, sold: sql<number>`sum(${salesDays.roomsSold})`.mapWith(Number), revenue: sql<number>`sum(${salesDays.roomRevenue})`.mapWith(Number) })
+        .select({
+          date: salesDays.date,
+          sold: sql<number>`sum(${salesDays.roomsSold})`.mapWith(Number),
+          revenue: sql<number>`sum(${salesDays.roomRevenue})`.mapWith(Number),
+        })
         .from(salesDays)
         .where(and(eq(salesDays.propertyId, p("property")), gte(salesDays.date, p("from")), lt(salesDays.date, p("to"))))
         .groupBy(salesDays.date),
@@ -53,8 +63,20 @@ export async function nightFigures(db: Executor, property: { id: string }, from:
   // The capacity read counts the night rows it summed: only a range with missing rows (nights
   // nobody has looked at yet) makes them and reads again.
   let capacity = capacityRead;
-  if (!hasEveryNight(capacity.reduce((n, c) => n + c.rows, 0), types.length, from, to)) {
-    await ensureNights(db, types.map((t) => t.id), from, to);
+  if (
+    !hasEveryNight(
+      capacity.reduce((n, c) => n + c.rows, 0),
+      types.length,
+      from,
+      to,
+    )
+  ) {
+    await ensureNights(
+      db,
+      types.map((t) => t.id),
+      from,
+      to,
+    );
     capacity = await readCapacity();
   }
   const figures = new Map<IsoDate, NightFigures>();
@@ -97,7 +119,8 @@ const header = (kind: string, property: typeof properties.$inferSelect, query: R
 });
 
 function noGrouping(query: ReportQuery) {
-  if (query.group_by) throw new ApiError("parameter_invalid", "group_by applies to the production report only.", { param: "group_by", location: "query" });
+  if (query.group_by)
+    throw new ApiError("parameter_invalid", "group_by applies to the production report only.", { param: "group_by", location: "query" });
 }
 
 export async function occupancyReport(ctx: Ctx & { query: ReportQuery }) {
@@ -111,7 +134,10 @@ export async function revenueReport(ctx: Ctx & { query: ReportQuery }) {
   const { query } = ctx;
   const property = await reportProperty(ctx, query);
   noGrouping(query);
-  const [nights, money] = await Promise.all([nightFigures(ctx.db, property, query.from, query.to), moneyByDate(ctx.db, property.id, query.from, query.to)]);
+  const [nights, money] = await Promise.all([
+    nightFigures(ctx.db, property, query.from, query.to),
+    moneyByDate(ctx.db, property.id, query.from, query.to),
+  ]);
   const rows = revenueRows(query.from, query.to, nights, money.payments, money.refunds);
   return { ...header("revenue", property, query), data: rows, totals: revenueTotals(rows, nights) };
 }
@@ -125,7 +151,9 @@ export async function productionReport(ctx: Ctx & { query: ReportQuery }) {
   const { query, db, tenant } = ctx;
   const property = await reportProperty(ctx, query);
   const groupBy = query.group_by ?? "source";
-  const key = { source: salesNights.source, channel: salesNights.channel, rate_plan: salesNights.ratePlanId, room_type: salesNights.roomTypeId }[groupBy];
+  const key = { source: salesNights.source, channel: salesNights.channel, rate_plan: salesNights.ratePlanId, room_type: salesNights.roomTypeId }[
+    groupBy
+  ];
   const rows = await db
     .select({
       group: key,
@@ -165,14 +193,38 @@ export async function productionReport(ctx: Ctx & { query: ReportQuery }) {
 }
 
 /** Codes for rate plan and room type groups, so a report reads without a second lookup. */
-async function groupNames(db: Executor, ctx: Ctx, groupBy: string, propertyId: string) {
+async function groupNames(db: Executor, ctx: Ctx, groupBy: string, propertyId: string, field: "code" | "name" = "code") {
   if (groupBy === "rate_plan") {
-    const rows = await db.select({ id: ratePlans.id, code: ratePlans.code }).from(ratePlans).where(ownedBy(ratePlans, ctx.tenant, eq(ratePlans.propertyId, propertyId)));
+    const rows = await db
+      .select({ id: ratePlans.id, code: ratePlans[field] })
+      .from(ratePlans)
+      .where(ownedBy(ratePlans, ctx.tenant, eq(ratePlans.propertyId, propertyId)));
     return new Map(rows.map((r) => [r.id, r.code]));
   }
   if (groupBy === "room_type") {
-    const rows = await db.select({ id: roomTypes.id, code: roomTypes.code }).from(roomTypes).where(ownedBy(roomTypes, ctx.tenant, eq(roomTypes.propertyId, propertyId)));
+    const rows = await db
+      .select({ id: roomTypes.id, code: roomTypes[field] })
+      .from(roomTypes)
+      .where(ownedBy(roomTypes, ctx.tenant, eq(roomTypes.propertyId, propertyId)));
     return new Map(rows.map((r) => [r.id, r.code]));
   }
   return null;
+}
+
+/**
+ * A production report as staff read it: each row's group in words ("Walk-in", "Booking.com",
+ * the room type's or rate plan's name) as `group_label`, beside the API's codes.
+ */
+export async function labelProduction<R extends { property_id: string; group_by: string; data: { group: string | null }[] }>(
+  ctx: Ctx,
+  report: R,
+): Promise<Omit<R, "data"> & { data: (R["data"][number] & { group_label: string })[] }> {
+  const names = await groupNames(ctx.db, ctx, report.group_by, report.property_id, "name");
+  const label = (group: string | null) =>
+    names
+      ? (names.get(group ?? "") ?? "No longer listed")
+      : report.group_by === "channel"
+        ? wordFor(channelWords, group, "No channel")
+        : wordFor(sourceWords, group, "No source");
+  return { ...report, data: report.data.map((row) => ({ ...row, group_label: label(row.group) })) };
 }

@@ -149,6 +149,7 @@ export const checkOutReservation = (args: Ctx & { id: string }) =>
         balance > 0
           ? `The folio has an outstanding balance of ${balance} (minor units); settle it before check-out.`
           : `The folio owes the guest ${-balance} (minor units); refund it before check-out.`,
+        { amount: { amount: balance, currency: r.currency } },
       );
     }
     await closeFolio(tx, r.folioId);

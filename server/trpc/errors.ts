@@ -42,6 +42,6 @@ export function apiErrorOf(error: TRPCError, rawInput: unknown): ApiError | unde
 }
 
 /** What the client sees of a contract error, beside tRPC's own shape. */
-export type ApiErrorData = { type: string; code: ErrorCode; param: string | null };
+export type ApiErrorData = { type: string; code: ErrorCode; param: string | null; amount: { amount: number; currency: string } | null };
 
-export const apiErrorData = (error: ApiError): ApiErrorData => ({ type: error.type, code: error.code, param: error.param ?? null });
+export const apiErrorData = (error: ApiError): ApiErrorData => ({ type: error.type, code: error.code, param: error.param ?? null, amount: error.amount ?? null });

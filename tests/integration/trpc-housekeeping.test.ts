@@ -120,10 +120,13 @@ describe("housekeeping board through tRPC", { timeout: 60_000 }, () => {
   it("marks occupancy, today's arrivals, departures and the arrivals still to come", async () => {
     const stayRoom = await newRoom();
     const leaveRoom = await newRoom();
-    const book = async (email: string) => ok(await h.post("/v1/reservations", bookingBody({ ...setup, propertyId: hotel.propertyId }, hotel.today, addDays(hotel.today, 2), { guest: { first_name: "Grace", last_name: email, email } }), api), 201);
+    const book = async (email: string, nights = 2) =>
+      ok(await h.post("/v1/reservations", bookingBody({ ...setup, propertyId: hotel.propertyId }, hotel.today, addDays(hotel.today, nights), { guest: { first_name: "Grace", last_name: email, email } }), api), 201);
     const staying = await book("stay@example.com");
     ok(await h.post(`/v1/reservations/${staying.id}/check_in`, { room_id: stayRoom.id }, api));
-    const leaving = await book("leave@example.com");
+    // One night, so that leaving today is on time: a stay left early is shortened, and a guest who
+    // paid for nights not stayed is owed a refund before check-out.
+    const leaving = await book("leave@example.com", 1);
     ok(await h.post(`/v1/reservations/${leaving.id}/check_in`, { room_id: leaveRoom.id }, api));
     ok(await h.post("/v1/payments", { reservation_id: leaving.id, payment_method: { type: "cash" } }, api), 201);
     ok(await h.post(`/v1/reservations/${leaving.id}/check_out`, {}, api));

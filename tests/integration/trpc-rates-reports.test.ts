@@ -9,7 +9,6 @@ import { addDays, todayIn, type IsoDate } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import { getAvailability } from "@/server/inventory/availability";
 import { occupancyReport, productionReport, revenueReport } from "@/server/reports/reports";
-import { toCsv } from "@/server/reports/build";
 import type { StaffSession } from "@/server/staff/session";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { testDatabase } from "../support/database";
@@ -26,7 +25,10 @@ const d = (n: number) => addDays(today, n);
 
 const caller = (role: StaffRole, livemode = false, account = accountId) => {
   const user = users[role]!;
-  const session: StaffSession = { user: { id: user.id, accountId: account, role, name: role, email: user.email }, expires: new Date(Date.now() + 3_600_000).toISOString() };
+  const session: StaffSession = {
+    user: { id: user.id, accountId: account, role, name: role, email: user.email },
+    expires: new Date(Date.now() + 3_600_000).toISOString(),
+  };
   return createCaller({ db: database.db, session, livemode });
 };
 
@@ -46,7 +48,10 @@ beforeAll(async () => {
   for (const role of ["owner", "manager", "front_desk", "housekeeping"] as const) {
     users[role] = await createUser({ db: database.db, input: { accountId, email: `${role}@rates.example`, password: "password-1", role } });
   }
-  const [sandbox] = await database.db.select().from(properties).where(and(eq(properties.accountId, accountId), eq(properties.livemode, false)));
+  const [sandbox] = await database.db
+    .select()
+    .from(properties)
+    .where(and(eq(properties.accountId, accountId), eq(properties.livemode, false)));
   propertyId = sandbox.id;
   today = todayIn(sandbox.timezone);
 }, 120_000);
@@ -67,7 +72,15 @@ describe("rates grid over tRPC", { timeout: 60_000 }, () => {
     const before = await owner.rates.calendar({ rate_plan_id: bar.id, room_type_id: king, from: d(10), to: d(24) });
     const eventsBefore = (await database.db.select().from(events).where(eq(events.type, "rate.updated"))).length;
 
-    const result = await owner.rates.set({ rate_plan_id: bar.id, room_type_ids: [king, qq], from: d(10), to: d(24), stop_sell: true, min_stay: 2, days_of_week: ["fri", "sat"] });
+    const result = await owner.rates.set({
+      rate_plan_id: bar.id,
+      room_type_ids: [king, qq],
+      from: d(10),
+      to: d(24),
+      stop_sell: true,
+      min_stay: 2,
+      days_of_week: ["fri", "sat"],
+    });
     expect(result.data).toHaveLength(28);
 
     const after = await owner.rates.calendar({ rate_plan_id: bar.id, from: d(10), to: d(24) });
@@ -85,13 +98,24 @@ describe("rates grid over tRPC", { timeout: 60_000 }, () => {
     expect((await database.db.select().from(events).where(eq(events.type, "rate.updated"))).length).toBe(eventsBefore + 2);
     const trail = await owner.audit.list({ object_type: "rate_plan", object_id: bar.id });
     expect(trail.data).toHaveLength(2);
-    expect(trail.data[0]).toMatchObject({ action: "rate_plan.rates_set", actor: { email: "owner@rates.example" }, before: { stop_sell: false }, after: { stop_sell: true, min_stay: 2 } });
-    expect((trail.data[0].after as { applies_to: string }).applies_to).toContain("fri sat only");
+    expect(trail.data[0]).toMatchObject({
+      action: "rate_plan.rates_set",
+      actor: { email: "owner@rates.example" },
+      before: { stop_sell: false },
+      after: { stop_sell: true, min_stay: 2 },
+    });
+    expect(trail.data[0].after).toMatchObject({ days_of_week: ["fri", "sat"] });
+    expect(trail.data[0].sentences).toContain("Fri, Sat only");
+    expect(trail.data[0].sentences.join(" ")).not.toMatch(/rt_|rp_|\d{4}-\d{2}-\d{2}/);
 
     // The availability service (behind /v1/availability) refuses a weekend stay with the reason.
     const friday = [...Array(7).keys()].map((i) => d(10 + i)).find((date) => new Date(`${date}T00:00:00Z`).getUTCDay() === 5)!;
     const tenant = { accountId, livemode: false, propertyIds: null };
-    const availability = await getAvailability({ db: database.db, tenant, query: { property_id: propertyId, check_in: friday, check_out: addDays(friday, 1), adults: 1, children: 0, room_type_id: king } });
+    const availability = await getAvailability({
+      db: database.db,
+      tenant,
+      query: { property_id: propertyId, check_in: friday, check_out: addDays(friday, 1), adults: 1, children: 0, room_type_id: king },
+    });
     expect(availability.data[0].quotes.find((q) => q.rate_plan_id === bar.id)).toMatchObject({ bookable: false, reason: "stop_sell" });
   });
 
@@ -100,7 +124,11 @@ describe("rates grid over tRPC", { timeout: 60_000 }, () => {
     const setup = await owner.rates.setup({ property_id: propertyId });
     const bar = setup.rate_plans.find((p) => p.code === "BAR")!;
     const king = setup.room_types.find((t) => t.code === "KING")!.id;
-    const rows = async () => database.db.select().from(dailyRates).where(and(eq(dailyRates.ratePlanId, bar.id), eq(dailyRates.roomTypeId, king)));
+    const rows = async () =>
+      database.db
+        .select()
+        .from(dailyRates)
+        .where(and(eq(dailyRates.ratePlanId, bar.id), eq(dailyRates.roomTypeId, king)));
     const snapshot = JSON.stringify(await rows());
     const foreign = await failure(owner.rates.set({ rate_plan_id: bar.id, room_type_ids: [king, "rt_nope"], from: d(30), to: d(32), amount: 1 }));
     expect(foreign).toMatchObject({ code: "UNPROCESSABLE_CONTENT", api: { code: "parameter_invalid", param: "room_type_ids.1" } });
@@ -117,16 +145,30 @@ describe("rates grid over tRPC", { timeout: 60_000 }, () => {
     expect((await failure(owner.rates.set({ ...base, to: d(40), amount: 100 }))).api).toMatchObject({ code: "parameter_invalid", param: "to" });
     expect((await failure(owner.rates.set({ ...base, amount: -1 }))).api).toMatchObject({ code: "parameter_invalid", param: "amount" });
     expect((await failure(owner.rates.set({ ...base, min_stay: 0 }))).api).toMatchObject({ code: "parameter_invalid", param: "min_stay" });
-    expect((await failure(owner.rates.set({ ...base, days_of_week: ["funday"] } as never))).api).toMatchObject({ code: "parameter_invalid", param: "days_of_week.0" });
+    expect((await failure(owner.rates.set({ ...base, days_of_week: ["funday"] } as never))).api).toMatchObject({
+      code: "parameter_invalid",
+      param: "days_of_week.0",
+    });
     expect((await failure(owner.rates.set({ ...base, room_type_ids: [] }))).api).toMatchObject({ code: "parameter_invalid", param: "room_type_ids" });
-    expect((await failure(owner.rates.set({ ...base, from: "2026-02-30", amount: 1 }))).api).toMatchObject({ code: "parameter_invalid", param: "from" });
-    expect((await failure(owner.rates.set({ ...base, to: addDays(d(40), 731), amount: 1 }))).api).toMatchObject({ code: "parameter_invalid", param: "to" });
+    expect((await failure(owner.rates.set({ ...base, from: "2026-02-30", amount: 1 }))).api).toMatchObject({
+      code: "parameter_invalid",
+      param: "from",
+    });
+    expect((await failure(owner.rates.set({ ...base, to: addDays(d(40), 731), amount: 1 }))).api).toMatchObject({
+      code: "parameter_invalid",
+      param: "to",
+    });
     expect((await failure(owner.rates.set({ ...base, surprise: 1 } as never))).api).toMatchObject({ code: "parameter_unknown", param: "surprise" });
     // Nights with no rate need an amount, as on /v1.
-    expect((await failure(owner.rates.set({ ...base, from: d(400), to: d(402), stop_sell: true }))).api).toMatchObject({ code: "parameter_missing", param: "amount" });
+    expect((await failure(owner.rates.set({ ...base, from: d(400), to: d(402), stop_sell: true }))).api).toMatchObject({
+      code: "parameter_missing",
+      param: "amount",
+    });
     // A live caller cannot see the sandbox's plan: resource_missing, never a leak.
     expect((await failure(caller("owner", true).rates.set({ ...base, amount: 100 }))).code).toBe("NOT_FOUND");
-    expect((await failure(caller("owner", false, "acct_other").rates.calendar({ rate_plan_id: bar.id, from: d(1), to: d(2) }))).code).toBe("NOT_FOUND");
+    expect((await failure(caller("owner", false, "acct_other").rates.calendar({ rate_plan_id: bar.id, from: d(1), to: d(2) }))).code).toBe(
+      "NOT_FOUND",
+    );
     expect((await database.db.select().from(auditLog)).length).toBe(auditBefore);
   });
 
@@ -149,33 +191,69 @@ describe("reports over tRPC", { timeout: 60_000 }, () => {
     expect(await manager.reports.occupancy(range())).toEqual(await occupancyReport({ db: database.db, tenant: tenant(), query: range() }));
     expect(await manager.reports.revenue(range())).toEqual(await revenueReport({ db: database.db, tenant: tenant(), query: range() }));
     const production = await manager.reports.production({ ...range(), group_by: "room_type" });
-    expect(production).toEqual(await productionReport({ db: database.db, tenant: tenant(), query: { ...range(), group_by: "room_type" } }));
+    const service = await productionReport({ db: database.db, tenant: tenant(), query: { ...range(), group_by: "room_type" } });
+    // The dashboard's rows are the service's plus each group in words: the room type's name.
+    expect(production).toEqual({ ...service, data: service.data.map((r) => ({ ...r, group_label: expect.any(String) })) });
     expect(production.data.length).toBeGreaterThan(0);
     expect(production.data.every((r) => typeof r.group_name === "string")).toBe(true);
+    const types = (await manager.rates.setup({ property_id: propertyId })).room_types;
+    for (const row of production.data) expect(row.group_label).toBe(types.find((t) => t.id === row.group)!.name);
+    const bySource = await manager.reports.production({ ...range(), group_by: "source" });
+    expect(bySource.data.map((r) => r.group_label).every((l) => /^[A-Z]/.test(l) && !l.includes("_"))).toBe(true);
   });
 
-  it("the CSV is the report's rows, as /v1's format=csv builds it", async () => {
+  it("the dashboard's CSV is the rows on screen for a spreadsheet: words, major units, a currency column, named after the hotel", async () => {
     const manager = caller("manager");
     const occupancy = await manager.reports.occupancy(range());
     const csv = await manager.reports.csv({ ...range(), type: "occupancy" });
-    expect(csv.filename).toBe(`occupancy-${propertyId}-${d(-7)}-${d(7)}.csv`);
-    expect(csv.body).toBe(toCsv(occupancy.data, ["date", "rooms_available", "rooms_sold", "occupancy"]));
-    expect(csv.body.trim().split("\r\n")).toHaveLength(15);
+    // The sandbox hotel is "Sandbox Harbor Hotel"; the range [d(-7), d(7)) has its last night on d(6).
+    expect(csv.filename).toBe(`sandbox-harbor-hotel-occupancy-${d(-7)}-to-${d(6)}.csv`);
+    const lines = csv.body.trim().split("\r\n");
+    expect(lines[0]).toBe("Night,Rooms available,Rooms sold,Occupancy (%)");
+    expect(lines).toHaveLength(15);
+    const first = occupancy.data[0];
+    expect(lines[1]).toBe(`${first.date},${first.rooms_available},${first.rooms_sold},${Math.round(first.occupancy * 10_000) / 100}`);
+
+    const revenue = await manager.reports.revenue(range());
+    const revenueCsv = await manager.reports.csv({ ...range(), type: "revenue" });
+    expect(revenueCsv.body.split("\r\n")[0]).toBe("Night,Room revenue,ADR,RevPAR,Payments,Refunds,Currency");
+    const r = revenue.data.find((x) => x.room_revenue > 0) ?? revenue.data[0];
+    const cents = (n: number) => `${Math.floor(n / 100)}.${String(n % 100).padStart(2, "0")}`;
+    expect(revenueCsv.body).toContain(
+      `${r.date},${cents(r.room_revenue)},${cents(r.adr)},${cents(r.revpar)},${cents(r.payments)},${cents(r.refunds)},USD\r\n`,
+    );
+
     const production = await manager.reports.production({ ...range(), group_by: "rate_plan" });
     const productionCsv = await manager.reports.csv({ ...range(), type: "production", group_by: "rate_plan" });
-    expect(productionCsv.body.split("\r\n")[0]).toBe("group,group_name,reservations,room_nights,room_revenue,cancellations");
+    expect(productionCsv.body.split("\r\n")[0]).toBe("Rate plan,Reservations,Room nights,Room revenue,Cancellations,Currency");
     expect(productionCsv.body.trim().split("\r\n")).toHaveLength(production.data.length + 1);
+    expect(productionCsv.body).not.toMatch(/rp_|rt_|prop_/);
   });
 
   it("refuses bad input as /v1 does", async () => {
     const manager = caller("manager");
     expect((await failure(manager.reports.occupancy({ ...range(), to: d(-7) }))).api).toMatchObject({ code: "parameter_invalid", param: "to" });
     expect((await failure(manager.reports.revenue({ ...range(), to: d(800) }))).api).toMatchObject({ code: "parameter_invalid", param: "to" });
-    expect((await failure(manager.reports.occupancy({ ...range(), group_by: "source" } as never))).api).toMatchObject({ code: "parameter_unknown", param: "group_by" });
-    expect((await failure(manager.reports.csv({ ...range(), type: "occupancy", group_by: "source" }))).api).toMatchObject({ code: "parameter_invalid", param: "group_by" });
-    expect((await failure(manager.reports.production({ ...range(), group_by: "guest" } as never))).api).toMatchObject({ code: "parameter_invalid", param: "group_by" });
-    expect((await failure(manager.reports.csv({ ...range(), type: "nights" } as never))).api).toMatchObject({ code: "parameter_invalid", param: "type" });
-    expect((await failure(manager.reports.occupancy({ ...range(), property_id: "prop_nope" }))).api).toMatchObject({ code: "resource_missing", param: "property_id" });
+    expect((await failure(manager.reports.occupancy({ ...range(), group_by: "source" } as never))).api).toMatchObject({
+      code: "parameter_unknown",
+      param: "group_by",
+    });
+    expect((await failure(manager.reports.csv({ ...range(), type: "occupancy", group_by: "source" }))).api).toMatchObject({
+      code: "parameter_invalid",
+      param: "group_by",
+    });
+    expect((await failure(manager.reports.production({ ...range(), group_by: "guest" } as never))).api).toMatchObject({
+      code: "parameter_invalid",
+      param: "group_by",
+    });
+    expect((await failure(manager.reports.csv({ ...range(), type: "nights" } as never))).api).toMatchObject({
+      code: "parameter_invalid",
+      param: "type",
+    });
+    expect((await failure(manager.reports.occupancy({ ...range(), property_id: "prop_nope" }))).api).toMatchObject({
+      code: "resource_missing",
+      param: "property_id",
+    });
     // The sandbox property does not exist in live.
     expect((await failure(caller("manager", true).reports.occupancy(range()))).code).toBe("NOT_FOUND");
   });

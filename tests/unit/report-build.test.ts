@@ -2,11 +2,20 @@ import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { occupancyRows, occupancyTotals, revenueRows, revenueTotals, toCsv, type NightFigures } from "@/server/reports/build";
 
-const night = (date: string, roomsAvailable: number, roomsSold: number, roomRevenue: number): [string, NightFigures] => [date, { date, roomsAvailable, roomsSold, roomRevenue }];
+const night = (date: string, roomsAvailable: number, roomsSold: number, roomRevenue: number): [string, NightFigures] => [
+  date,
+  { date, roomsAvailable, roomsSold, roomRevenue },
+];
 
 describe("toCsv", () => {
   it("writes a header of the columns, then one CRLF-terminated line per row, in column order", () => {
-    const csv = toCsv([{ b: 2, a: 1, ignored: "x" }, { a: 3, b: 4 }], ["a", "b"]);
+    const csv = toCsv(
+      [
+        { b: 2, a: 1, ignored: "x" },
+        { a: 3, b: 4 },
+      ],
+      ["a", "b"],
+    );
     expect(csv).toBe("a,b\r\n1,2\r\n3,4\r\n");
   });
 
@@ -51,7 +60,12 @@ describe("occupancy", () => {
 
 describe("revenue: ADR and RevPAR in whole minor units, rounded half up", () => {
   it("ADR = revenue / rooms sold, RevPAR = revenue / rooms available; 0 when the divisor is 0", () => {
-    const nights = new Map([night("2026-03-01", 3, 2, 10_001), night("2026-03-02", 4, 3, 10_000), night("2026-03-03", 5, 0, 0), night("2026-03-04", 0, 0, 0)]);
+    const nights = new Map([
+      night("2026-03-01", 3, 2, 10_001),
+      night("2026-03-02", 4, 3, 10_000),
+      night("2026-03-03", 5, 0, 0),
+      night("2026-03-04", 0, 0, 0),
+    ]);
     const rows = revenueRows("2026-03-01", "2026-03-05", nights, new Map([["2026-03-02", 700]]), new Map([["2026-03-03", 50]]));
     expect(rows).toEqual([
       { date: "2026-03-01", room_revenue: 10_001, adr: 5_001, revpar: 3_334, payments: 0, refunds: 0 }, // 5000.5 → 5001; 3333.67 → 3334
@@ -61,5 +75,13 @@ describe("revenue: ADR and RevPAR in whole minor units, rounded half up", () => 
     ]);
     // Totals: 20001 over 5 sold and 12 available.
     expect(revenueTotals(rows, nights)).toEqual({ room_revenue: 20_001, adr: 4_000, revpar: 1_667, payments: 700, refunds: 50 });
+  });
+});
+
+describe("toCsv: formula-safe", () => {
+  it("prefixes a text cell that a spreadsheet would run as a formula, and keeps negative numbers numbers", () => {
+    const rows = [{ v: '=HYPERLINK("http://x.example")' }, { v: "+1" }, { v: "-2" }, { v: "@SUM(A1)" }, { v: "\tTab" }, { v: -3 }, { v: "a=b" }];
+    const parsed = parse(toCsv(rows, ["v"]), { columns: true }) as { v: string }[];
+    expect(parsed.map((r) => r.v)).toEqual(['\'=HYPERLINK("http://x.example")', "'+1", "'-2", "'@SUM(A1)", "'\tTab", "-3", "a=b"]);
   });
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { addCharge, chargeCreateSchema, getReservationFolio } from "@/server/folios/folios";
 import { access } from "@/server/staff/access";
 import { roles, router, staffProcedure } from "../init";
-import { moneyText, recordFolioChange } from "./folio-audit";
+import { recordFolioChange } from "./folio-audit";
 
 // The same schemas and services as /v1/reservations/{id}/folio and /v1/folios/{id}/charges.
 const folioProcedure = staffProcedure.use(roles(...access.reservations));
@@ -10,7 +10,9 @@ const id = z.string().min(1).max(64);
 
 export const foliosRouter = router({
   /** A reservation's folio: charges, payments, refunds and balance. */
-  get: folioProcedure.input(z.strictObject({ reservation_id: id })).query(({ ctx, input }) => getReservationFolio({ db: ctx.db, tenant: ctx.tenant, reservationId: input.reservation_id })),
+  get: folioProcedure
+    .input(z.strictObject({ reservation_id: id }))
+    .query(({ ctx, input }) => getReservationFolio({ db: ctx.db, tenant: ctx.tenant, reservationId: input.reservation_id })),
   /** An extra charge (or, negative, a credit) on the reservation's open folio. */
   addCharge: folioProcedure.input(chargeCreateSchema.extend({ reservation_id: id })).mutation(async ({ ctx, input: { reservation_id, ...body } }) => {
     const folio = await getReservationFolio({ db: ctx.db, tenant: ctx.tenant, reservationId: reservation_id });
@@ -19,7 +21,7 @@ export const foliosRouter = router({
       reservation_id,
       "reservation.charge_added",
       () => addCharge({ db: ctx.db, tenant: ctx.tenant, folioId: folio.id, input: body }),
-      (charge) => ({ charge: `${charge.description}: ${moneyText(charge.amount)} (${charge.id})` }),
+      (charge) => ({ charge: { description: charge.description, amount: charge.amount } }),
     );
   }),
 });

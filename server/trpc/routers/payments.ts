@@ -5,7 +5,7 @@ import { createRefund } from "@/server/payments/refunds";
 import { paymentCreateSchema, refundCreateSchema } from "@/server/payments/schemas";
 import { access } from "@/server/staff/access";
 import { roles, router, staffProcedure } from "../init";
-import { moneyText, recordFolioChange } from "./folio-audit";
+import { recordFolioChange } from "./folio-audit";
 
 // The same schemas and services as POST /v1/payments and POST /v1/refunds.
 const paymentProcedure = staffProcedure.use(roles(...access.payments));
@@ -32,10 +32,10 @@ export const paymentsRouter = router({
       input.reservation_id,
       "reservation.payment_taken",
       async () => presentPayment(await createPayment({ db: ctx.db, tenant: ctx.tenant, input })),
-      (p) => ({ payment: `${moneyText(p.amount)} by ${methodText(p.payment_method)}, ${p.status} (${p.id})` }),
+      (p) => ({ payment: { amount: p.amount, method: methodText(p.payment_method), status: p.status } }),
       (error) =>
         error instanceof ApiError && error.status === 402
-          ? { action: "reservation.payment_declined", after: { payment: `${attempted} declined: ${error.message} (${String(error.extra?.payment_id ?? "")})` } }
+          ? { action: "reservation.payment_declined", after: { payment: { method: attempted, declined: error.message } } }
           : null,
     );
     return payment;
@@ -44,7 +44,8 @@ export const paymentsRouter = router({
   refund: paymentProcedure.input(refundCreateSchema).mutation(async ({ ctx, input }) => {
     const payment = await getPayment({ db: ctx.db, tenant: ctx.tenant, id: input.payment_id }).catch((error: unknown) => {
       // The contract names the body field at fault.
-      if (error instanceof ApiError && error.code === "resource_missing") throw new ApiError("resource_missing", error.message, { param: "payment_id" });
+      if (error instanceof ApiError && error.code === "resource_missing")
+        throw new ApiError("resource_missing", error.message, { param: "payment_id" });
       throw error;
     });
     return recordFolioChange(
@@ -52,7 +53,7 @@ export const paymentsRouter = router({
       payment.reservationId,
       "reservation.refunded",
       async () => presentRefund(await createRefund({ db: ctx.db, tenant: ctx.tenant, input })),
-      (r) => ({ refund: `${moneyText(r.amount)} of ${payment.id}${r.reason ? `: ${r.reason}` : ""} (${r.id})` }),
+      (r) => ({ refund: { amount: r.amount, reason: r.reason } }),
     );
   }),
 });

@@ -4,8 +4,8 @@ import { presentRatePlan } from "@/server/rates/present";
 import { listRatePlans } from "@/server/rates/rate-plans";
 import { rateRangeSetSchema } from "@/server/rates/schemas";
 import { presentRoomType } from "@/server/rooms/present";
-import { getRoomType, listRoomTypes } from "@/server/rooms/room-types";
-import { weekdayOf } from "@/server/dates";
+import { listRoomTypes } from "@/server/rooms/room-types";
+import { addDays, weekdayOf } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import { date } from "@/server/schemas";
 import { access } from "@/server/staff/access";
@@ -21,23 +21,27 @@ type Night = { amount: number | null; min_stay: number; closed_to_arrival: boole
 const restrictionKeys = ["amount", "min_stay", "closed_to_arrival", "closed_to_departure", "stop_sell"] as const;
 
 /**
- * A range's nights in a few words per field for the audit trail: the value when every night has
- * it, else "mixed" with the values seen, so the trail says what a change replaced.
+ * A range's nights per field for the audit trail: the value when every night has it, else
+ * `{ mixed: [values seen] }`, so the trail can say what a change replaced (its sentences format
+ * the amounts in the property's currency).
  */
 function summarize(nights: Night[]) {
   return Object.fromEntries(
     restrictionKeys.map((key) => {
       const values = [...new Set(nights.map((n) => n[key]))];
-      return [key, values.length === 1 ? values[0] : `mixed (${values.map((v) => String(v ?? "none")).join(", ")})`];
+      return [key, values.length === 1 ? values[0] : { mixed: values }];
     }),
   );
 }
 
 /** The service names one `room_type_id`; this input has a list, so its errors point at the item. */
-const asListItem = (index: number) => (error: unknown): never => {
-  if (error instanceof ApiError && error.param === "room_type_id") throw new ApiError(error.code, error.message, { param: `room_type_ids.${index}` });
-  throw error;
-};
+const asListItem =
+  (index: number) =>
+  (error: unknown): never => {
+    if (error instanceof ApiError && error.param === "room_type_id")
+      throw new ApiError(error.code, error.message, { param: `room_type_ids.${index}` });
+    throw error;
+  };
 
 export const ratesRouter = router({
   /** What the grid needs to draw: the property's room types and rate plans. */
@@ -70,19 +74,23 @@ export const ratesRouter = router({
           const before = await getRateCalendar({ ...scope, query: { room_type_id, from: range.from, to: range.to } }).catch(asListItem(index));
           const after = await setRates({ ...scope, input: { ...range, room_type_id } }).catch(asListItem(index));
           const touched = (calendar: typeof after) => calendar.data.filter((n) => !days || days.has(weekdayOf(n.date)));
-          const { code } = await getRoomType({ db: tx, tenant: ctx.tenant, id: room_type_id });
-          done.push({ room_type_id, code, before: summarize(touched(before)), after: summarize(touched(after)), calendar: after });
+          done.push({ room_type_id, before: summarize(touched(before)), after: summarize(touched(after)), calendar: after });
         }
         return done;
       });
-      const appliesTo = (code: string) => `${code}, nights ${range.from} to ${range.to} (exclusive)${range.days_of_week ? `, ${range.days_of_week.join(" ")} only` : ""}`;
       for (const change of changes) {
         await audit(ctx, {
           action: "rate_plan.rates_set",
           objectType: "rate_plan",
           objectId: rate_plan_id,
           before: { ...change.before, room_type_id: change.room_type_id },
-          after: { ...change.after, applies_to: appliesTo(change.code), room_type_id: change.room_type_id },
+          // The nights as the rates page shows them: the first and the last, inclusive.
+          after: {
+            ...change.after,
+            room_type_id: change.room_type_id,
+            nights_range: { from: range.from, to: addDays(range.to, -1) },
+            ...(range.days_of_week ? { days_of_week: range.days_of_week } : {}),
+          },
         });
       }
       return { rate_plan_id, from: range.from, to: range.to, data: changes.flatMap((c) => c.calendar.data) };

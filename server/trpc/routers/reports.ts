@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { reportCsv } from "@/server/reports/csv";
+import { getProperty } from "@/server/properties/properties";
+import { staffReportCsv } from "@/server/reports/csv";
+import { labelProduction, occupancyReport, productionReport, revenueReport } from "@/server/reports/reports";
 import { listNightAudits } from "@/server/night-audit/list";
-import { occupancyReport, productionReport, revenueReport } from "@/server/reports/reports";
 import { date } from "@/server/schemas";
 import { access } from "@/server/staff/access";
 import { roles, router, staffProcedure } from "../init";
@@ -16,15 +17,24 @@ export const reportTypes = ["occupancy", "revenue", "production"] as const;
 export const reportsRouter = router({
   occupancy: reportsProcedure.input(plain).query(({ ctx, input }) => occupancyReport({ db: ctx.db, tenant: ctx.tenant, query: input })),
   revenue: reportsProcedure.input(plain).query(({ ctx, input }) => revenueReport({ db: ctx.db, tenant: ctx.tenant, query: input })),
-  production: reportsProcedure.input(grouped).query(({ ctx, input }) => productionReport({ db: ctx.db, tenant: ctx.tenant, query: input })),
+  /** The production report with each group in words (`group_label`) beside its code. */
+  production: reportsProcedure
+    .input(grouped)
+    .query(async ({ ctx, input }) => labelProduction(ctx, await productionReport({ db: ctx.db, tenant: ctx.tenant, query: input }))),
   /** The night audits of the property, newest first, each with its day's flash report (the /v1/night_audits objects). */
   nightAudits: reportsProcedure
     .input(z.strictObject({ property_id: z.string().min(1).max(64), limit: z.number().int().min(1).max(100).default(30) }))
     .query(({ ctx, input }) => listNightAudits({ db: ctx.db, tenant: ctx.tenant, propertyId: input.property_id, limit: input.limit })),
-  /** A report as CSV, exactly the rows `/v1/reports/*?format=csv` answers (the dashboard's download). */
+  /** A report as the dashboard's CSV download: the rows on screen, for a spreadsheet (server/reports/csv.ts `staffReportCsv`). */
   csv: reportsProcedure.input(grouped.extend({ type: z.enum(reportTypes) })).query(async ({ ctx, input: { type, ...query } }) => {
     const scope = { db: ctx.db, tenant: ctx.tenant, query };
-    const report = type === "occupancy" ? await occupancyReport(scope) : type === "revenue" ? await revenueReport(scope) : await productionReport(scope);
-    return reportCsv(report);
+    const report =
+      type === "occupancy"
+        ? await occupancyReport(scope)
+        : type === "revenue"
+          ? await revenueReport(scope)
+          : await labelProduction(ctx, await productionReport(scope));
+    const property = await getProperty({ db: ctx.db, tenant: ctx.tenant, id: query.property_id });
+    return staffReportCsv(report, property.name);
   }),
 });

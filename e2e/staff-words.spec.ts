@@ -1,0 +1,108 @@
+import { expect, test, type Page } from "@playwright/test";
+import { addDays, todayIn, v1 } from "./api";
+import { createApiKey, createStaff, signIn, snap, uniqueEmail } from "./helpers";
+
+// Issue #23: staff never see an id, an ISO timestamp, an enum value, JSON or a minor-unit
+// amount. Every dashboard page (and the reservation's history and payment dialog) is read as an
+// owner and as front desk, and its visible text is scanned for each of them. The developer
+// console is left out: ids, event types and payloads are what it is for (docs/decisions.md).
+
+const faults: [string, RegExp][] = [
+  ["an id", /\b[a-z]{2,}(?:_[a-z]+)*_[A-Za-z0-9]{10,}\b/],
+  ["an ISO timestamp", /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/],
+  ["an enum value", /\b[a-z]+(?:_[a-z]+)+\b/],
+  ["JSON", /[{[]\s*"[^"]*"\s*:/],
+  ["an amount in minor units", /minor units?|(?:[$€£¥]|USD|EUR)\s?-?\d{4,}(?![\d.,])|-?\d{4,}(?![\d.,])\s?(?:USD|EUR)/],
+];
+
+/** What is wrong with a page's text; e-mail addresses (staff sign in with them) are not words to judge. */
+export function scan(text: string): string[] {
+  const words = text.replace(/\S+@\S+/g, " ");
+  return faults.flatMap(([what, pattern]) => {
+    const hit = pattern.exec(words);
+    return hit ? [`${what}: "${words.slice(Math.max(0, hit.index - 30), hit.index + hit[0].length + 30).replace(/\s+/g, " ")}"`] : [];
+  });
+}
+
+test("the scan catches each fault it looks for", () => {
+  // The issue's own examples: each must be caught, and the words the pages show must not be.
+  expect(scan("room_id: room_gs33QjAbCdEf")).toHaveLength(2);
+  expect(scan("Created 2026-11-25T10:04:43.000Z")).toHaveLength(1);
+  expect(scan("Source walk_in")).toHaveLength(1);
+  expect(scan('Preferences {"pillow":"firm"}')).toHaveLength(1);
+  expect(scan("an outstanding balance of 83700 (minor units)")).toHaveLength(1);
+  expect(scan("Total $12900")).toHaveLength(1);
+  expect(scan("Moved from room 102 to room 204 · Nov 25, 2026, 10:04 AM · $1,250.50 · front_desk.x1@e2e.example · Walk-in")).toEqual([]);
+});
+
+test.describe.configure({ timeout: 180_000 });
+
+const pages = ["/", "/reservations", "/reservations?tab=arrivals", "/reservations/new", "/calendar", "/housekeeping", "/rates", "/reports", "/guests", "/settings"];
+
+async function readPage(page: Page, url: string, label: string, width: number) {
+  await page.goto(url);
+  await expect(page.locator("main")).toBeVisible();
+  await expect(page.locator("[data-loading]")).toHaveCount(0, { timeout: 20_000 });
+  const text = await page.locator("body").innerText();
+  await snap(page, `words-${label}`);
+  expect(text.length, `${url} shows text`).toBeGreaterThan(80);
+  return { url, width, text, faults: scan(text) };
+}
+
+for (const role of ["owner", "front_desk"] as const) {
+  test(`as ${role}: no page shows an id, a timestamp, a code, JSON or minor units`, async ({ page, request }) => {
+    // A stay with a history: booked through the API, then a charge and a room move in the dashboard.
+    const api = v1(request, createApiKey());
+    const property = (await api.get("/properties")).data[0];
+    const roomType = (await api.get(`/room_types?property_id=${property.id}&limit=100`)).data.find((t: { code: string }) => t.code === "DBL");
+    const plan = (await api.get(`/rate_plans?property_id=${property.id}&limit=100`)).data.find((p: { code: string }) => p.code === "BAR");
+    const checkIn = addDays(todayIn(property.timezone), 3 + Math.floor(Math.random() * 20));
+    const stay = await api.post("/reservations", {
+      property_id: property.id,
+      room_type_id: roomType.id,
+      rate_plan_id: plan.id,
+      check_in: checkIn,
+      check_out: addDays(checkIn, 2),
+      adults: 1,
+      guest: { first_name: "Wordy", last_name: "Guest", email: uniqueEmail("words") },
+      source: "walk_in",
+    });
+
+    await signIn(page, createStaff(role));
+    const seen: Awaited<ReturnType<typeof readPage>>[] = [];
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      for (const url of pages) seen.push(await readPage(page, url, `${role}${url.replace(/[/?=]+/g, "-")}`, width));
+
+      // The reservation: its folio, its history (a charge in the dashboard), the payment dialog.
+      await page.goto(`/reservations/${stay.id}`);
+      if (width === 1280) {
+        await page.getByRole("button", { name: "Add charge" }).click();
+        const charge = page.getByRole("dialog", { name: "Add a charge" });
+        await charge.getByLabel("Description").fill("Minibar");
+        // Typed without separators (valid in every format), shown in the hotel's: "1,250.00", "1.250,00", "1250,00".
+        await charge.getByLabel(/Amount/).fill("1250");
+        await charge.getByRole("button", { name: "Add charge" }).click();
+        await expect(charge).toBeHidden();
+        const thousand = /1[.,\s\u00a0\u202f]?250[.,]00/;
+        await expect(page.getByText(thousand).first()).toBeVisible();
+        await expect(page.getByTestId("audit-entry").filter({ hasText: "Charge added" }).first()).toContainText(thousand);
+      }
+      seen.push(await readPage(page, `/reservations/${stay.id}`, `${role}-reservation`, width));
+      await page.getByRole("button", { name: /Take payment/ }).first().click();
+      const dialog = page.getByRole("dialog", { name: "Take a payment" });
+      await expect(dialog).toBeVisible();
+      const dialogText = await dialog.innerText();
+      seen.push({ url: "payment dialog", width, text: dialogText, faults: scan(dialogText) });
+      await page.keyboard.press("Escape");
+
+      const guest = (await api.get(`/guests?email=${encodeURIComponent(stay.guest.email)}`)).data[0];
+      seen.push(await readPage(page, `/guests/${guest.id}`, `${role}-guest`, width));
+    }
+
+    // Not vacuous: every page was read, at both widths, with text on it.
+    expect(seen).toHaveLength(2 * (pages.length + 3));
+    expect(seen.every((s) => s.text.length > 80)).toBe(true);
+    expect(seen.filter((s) => s.faults.length).map((s) => `${s.url} at ${s.width} px: ${s.faults.join("; ")}`)).toEqual([]);
+  });
+}
