@@ -114,7 +114,7 @@ describe("401, 403 and 404 around the handler", () => {
       ["DELETE", "/v1/guests", "GET, POST"],
       ["PUT", `/v1/guests/${guestId}`, "GET, PATCH"],
       ["POST", `/v1/guests/${guestId}/preferences`, "GET, PUT, PATCH"],
-      ["DELETE", "/v1/properties/prop_x", "GET"],
+      ["DELETE", "/v1/properties/prop_x", "GET, PATCH"],
       ["POST", "/v1/openapi.json", "GET"],
     ];
     for (const [method, path, allow] of cases) {
