@@ -279,7 +279,11 @@ func (c *Client) attempt(ctx context.Context, method, target string, content []b
 	if res.StatusCode >= 200 && res.StatusCode < 300 {
 		return body, nil
 	}
-	return nil, errorFromResponse(res.StatusCode, body, res.Header)
+	var from *url.URL
+	if res.Request != nil {
+		from = res.Request.URL
+	}
+	return nil, errorFromResponse(res.StatusCode, body, res.Header, from)
 }
 
 func (c *Client) remember(res *http.Response, key string, attempts int) {

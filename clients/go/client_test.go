@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/url"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -82,5 +85,13 @@ func TestATimeoutPerAttemptIsRetriedThenATimeoutError(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != KindTimeout || len(s.seen) != 2 {
 		t.Fatalf("%v after %d attempts", err, len(s.seen))
+	}
+}
+
+func TestAnAnswerThatIsNotTheAPIsSaysWhatCameInsteadAndFromWhere(t *testing.T) {
+	from, _ := url.Parse("https://example.com/v1/rooms?limit=1")
+	e := errorFromResponse(404, []byte("<html>\n  Not   Found</html>"), http.Header{"Content-Type": {"text/html; charset=utf-8"}}, from)
+	if e.Kind != KindAPI || e.Code != "unexpected_response" || !strings.HasPrefix(e.Message, "https://example.com/v1/rooms answered HTTP 404 with text/html, starting '<html> Not Found</html>'") || !strings.Contains(e.Message, "base URL") {
+		t.Fatalf("%+v", e)
 	}
 }

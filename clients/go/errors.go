@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -20,7 +22,7 @@ const (
 	KindIdempotency    Kind = "idempotency"     // 409 idempotency_key_in_use, 422 idempotency_key_reused
 	KindCard           Kind = "card"            // 402: PaymentID names the failed payment
 	KindRateLimit      Kind = "rate_limit"      // 429: RetryAfter
-	KindAPI            Kind = "api"             // 500, 503, and answers without the error envelope
+	KindAPI            Kind = "api"             // 500, 503, and answers without the error envelope (unexpected_response)
 	KindConnection     Kind = "connection"      // no answer (Status 0)
 	KindTimeout        Kind = "timeout"         // no answer within the timeout (Status 0)
 )
@@ -31,7 +33,8 @@ type Error struct {
 	Kind Kind
 	// Status is the HTTP status (0 when there was no answer).
 	Status int
-	// Type and Code are error.type and error.code of the body ("api_error"/"unknown" without one).
+	// Type and Code are error.type and error.code of the body ("api_error"/"unexpected_response"
+	// for an answer that is not the API's error JSON).
 	Type, Code string
 	// Param is the dotted path of the parameter at fault (guest.email), when one is.
 	Param string
@@ -83,22 +86,31 @@ var kindByType = map[string]Kind{
 	"api_error":             KindAPI,
 }
 
-// errorFromResponse is the typed error of an error answer, chosen by its error.type.
-func errorFromResponse(status int, body []byte, header http.Header) *Error {
-	e := &Error{Status: status, Type: "api_error", Code: "unknown", Message: fmt.Sprintf("unexpected answer: HTTP %d", status), Header: header, RetryAfter: retryAfter(header)}
+// errorFromResponse is the typed error of an error answer, chosen by its error.type. An answer
+// that is not the API's error JSON (a proxy's page, another server's 404: usually a wrong base
+// URL) is KindAPI (KindRateLimit for a 429, so that it is retried) with code
+// unexpected_response, whose message says what came instead, and from where.
+func errorFromResponse(status int, body []byte, header http.Header, from *url.URL) *Error {
+	e := &Error{Status: status, Type: "api_error", Code: "unexpected_response", Header: header, RetryAfter: retryAfter(header)}
 	var env envelope
 	known := json.Unmarshal(body, &env) == nil && env.Error != nil && env.Error.Type != "" && env.Error.Code != ""
 	if known {
 		b := env.Error
 		e.Type, e.Code, e.Message, e.Param, e.RequestID, e.PaymentID = b.Type, b.Code, b.Message, b.Param, b.RequestID, b.PaymentID
+	} else {
+		e.Message = unexpected(status, body, header, from)
 	}
 	if e.RequestID == "" {
 		e.RequestID = header.Get("Service-Request-Id")
 	}
 	switch kind, ok := kindByType[e.Type]; {
+	case !known && status == 429:
+		e.Kind = KindRateLimit
+	case !known:
+		e.Kind = KindAPI
 	case status == 404:
 		e.Kind = KindNotFound
-	case known && ok:
+	case ok:
 		e.Kind = kind
 	case status == 429:
 		e.Kind = KindRateLimit
@@ -106,6 +118,32 @@ func errorFromResponse(status int, body []byte, header http.Header) *Error {
 		e.Kind = KindAPI
 	}
 	return e
+}
+
+// unexpected says what came instead of the API's answer, and from where.
+func unexpected(status int, body []byte, header http.Header, from *url.URL) string {
+	contentType := strings.TrimSpace(strings.Split(header.Get("Content-Type"), ";")[0])
+	if contentType == "" {
+		contentType = "no content type"
+	}
+	start := ""
+	if text := []rune(strings.Join(strings.Fields(string(body)), " ")); len(text) > 60 {
+		start = fmt.Sprintf(", starting '%s…'", string(text[:60]))
+	} else if len(text) > 0 {
+		start = fmt.Sprintf(", starting '%s'", string(text))
+	}
+	where := "the server"
+	if from != nil {
+		where = (&url.URL{Scheme: from.Scheme, Host: from.Host, Path: from.Path}).String()
+	}
+	hint := ""
+	switch {
+	case status == 404 || strings.Contains(strings.ToLower(contentType), "html"):
+		hint = " Is the base URL right? It must be the Innkeep server's origin (or <origin>/v1), and nothing in between may answer for it."
+	case status >= 500:
+		hint = " A proxy or load balancer in front of Innkeep may have answered; retry later."
+	}
+	return fmt.Sprintf("%s answered HTTP %d with %s%s: not an Innkeep API answer.%s", where, status, contentType, start, hint)
 }
 
 // retryAfter reads Retry-After as seconds or an HTTP date; -1 when absent or unreadable.

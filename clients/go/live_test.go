@@ -72,7 +72,7 @@ func sandboxHotel(t *testing.T, ctx context.Context, c *Client) liveHotel {
 func booking(h liveHotel, email string) *CreateReservationJSONRequestBody {
 	start := NewDate(time.Now().UTC().Year(), time.Now().UTC().Month(), time.Now().UTC().Day()).AddDays(320 + int(nights.Add(1)))
 	b := &CreateReservationJSONRequestBody{PropertyId: h.property, CheckIn: start, CheckOut: start.AddDays(1), RoomTypeId: h.roomType, RatePlanId: h.ratePlan, Adults: 1}
-	b.Guest.FirstName, b.Guest.LastName, b.Guest.Email = "Ada", "Lovelace", email
+	b.Guest.FirstName, b.Guest.LastName, b.Guest.Email = "Ada", "Lovelace", &email
 	return b
 }
 
@@ -118,7 +118,7 @@ func TestLiveBooksAStayAndReplaysAKey(t *testing.T) {
 	if err1 != nil || err2 != nil || first.Id != second.Id || !c.LastResponse().IdempotentReplayed {
 		t.Fatalf("%v %v", err1, err2)
 	}
-	if ids := reservationsOf(t, ctx, c, body.Guest.Email); len(ids) != 1 {
+	if ids := reservationsOf(t, ctx, c, *body.Guest.Email); len(ids) != 1 {
 		t.Fatalf("%d reservations", len(ids))
 	}
 }
@@ -240,7 +240,7 @@ func TestLiveAConnectionDroppedAfterCommitBooksExactlyOnce(t *testing.T) {
 	if info := proxied.LastResponse(); info.Attempts != 2 || !info.IdempotentReplayed {
 		t.Fatalf("%+v", info)
 	}
-	if ids := reservationsOf(t, ctx, c, body.Guest.Email); len(ids) != 1 || ids[0] != stay.Id {
+	if ids := reservationsOf(t, ctx, c, *body.Guest.Email); len(ids) != 1 || ids[0] != stay.Id {
 		t.Fatalf("%v", ids)
 	}
 }

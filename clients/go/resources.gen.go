@@ -22,6 +22,7 @@ type resources struct {
 	Refunds          *RefundsService
 	Housekeeping     *HousekeepingService
 	Reports          *ReportsService
+	NightAudits      *NightAuditsService
 	Events           *EventsService
 	WebhookEndpoints *WebhookEndpointsService
 	Deliveries       *DeliveriesService
@@ -43,6 +44,7 @@ func newResources(c *Client) resources {
 		Refunds:          &RefundsService{c},
 		Housekeeping:     &HousekeepingService{c},
 		Reports:          &ReportsService{c},
+		NightAudits:      &NightAuditsService{c},
 		Events:           &EventsService{c},
 		WebhookEndpoints: &WebhookEndpointsService{c},
 		Deliveries:       &DeliveriesService{c},
@@ -63,9 +65,19 @@ func (s *PropertiesService) ListAutoPaging(ctx context.Context, params *ListProp
 	return listAll[Property](ctx, s.c, op{"listProperties", "GET", "/properties", nil}, []string{}, params, opts)
 }
 
+// Create: POST /v1/properties: Create a property.
+func (s *PropertiesService) Create(ctx context.Context, params *CreatePropertyJSONRequestBody, opts ...RequestOption) (*Property, error) {
+	return call[Property](ctx, s.c, op{"createProperty", "POST", "/properties", nil}, []string{}, params, opts)
+}
+
 // Retrieve: GET /v1/properties/{id}: Retrieve a property.
 func (s *PropertiesService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*Property, error) {
 	return call[Property](ctx, s.c, op{"getProperty", "GET", "/properties/{id}", []string{"id"}}, []string{id}, nil, opts)
+}
+
+// Update: PATCH /v1/properties/{id}: Update a property.
+func (s *PropertiesService) Update(ctx context.Context, id string, params *UpdatePropertyJSONRequestBody, opts ...RequestOption) (*Property, error) {
+	return call[Property](ctx, s.c, op{"updateProperty", "PATCH", "/properties/{id}", []string{"id"}}, []string{id}, params, opts)
 }
 
 // RoomTypesService holds the RoomTypes operations.
@@ -114,6 +126,11 @@ func (s *RoomsService) Create(ctx context.Context, params *CreateRoomJSONRequest
 	return call[Room](ctx, s.c, op{"createRoom", "POST", "/rooms", nil}, []string{}, params, opts)
 }
 
+// CreateRange: POST /v1/rooms/range: Create the rooms of a number range.
+func (s *RoomsService) CreateRange(ctx context.Context, params *CreateRoomRangeJSONRequestBody, opts ...RequestOption) (*RoomRange, error) {
+	return call[RoomRange](ctx, s.c, op{"createRoomRange", "POST", "/rooms/range", nil}, []string{}, params, opts)
+}
+
 // Retrieve: GET /v1/rooms/{id}: Retrieve a room.
 func (s *RoomsService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*Room, error) {
 	return call[Room](ctx, s.c, op{"getRoom", "GET", "/rooms/{id}", []string{"id"}}, []string{id}, nil, opts)
@@ -122,6 +139,11 @@ func (s *RoomsService) Retrieve(ctx context.Context, id string, opts ...RequestO
 // Update: PATCH /v1/rooms/{id}: Update a room.
 func (s *RoomsService) Update(ctx context.Context, id string, params *UpdateRoomJSONRequestBody, opts ...RequestOption) (*Room, error) {
 	return call[Room](ctx, s.c, op{"updateRoom", "PATCH", "/rooms/{id}", []string{"id"}}, []string{id}, params, opts)
+}
+
+// Retire: POST /v1/rooms/{id}/retire: Retire a room.
+func (s *RoomsService) Retire(ctx context.Context, id string, params *RetireRoomJSONRequestBody, opts ...RequestOption) (*Room, error) {
+	return call[Room](ctx, s.c, op{"retireRoom", "POST", "/rooms/{id}/retire", []string{"id"}}, []string{id}, params, opts)
 }
 
 // RatePlansService holds the RatePlans operations.
@@ -239,6 +261,31 @@ func (s *ReservationsService) CheckIn(ctx context.Context, id string, params *Ch
 // CheckOut: POST /v1/reservations/{id}/check_out: Check a reservation out.
 func (s *ReservationsService) CheckOut(ctx context.Context, id string, params *CheckOutReservationJSONRequestBody, opts ...RequestOption) (*Reservation, error) {
 	return call[Reservation](ctx, s.c, op{"checkOutReservation", "POST", "/reservations/{id}/check_out", []string{"id"}}, []string{id}, params, opts)
+}
+
+// ChangeDeparture: POST /v1/reservations/{id}/change_departure: Change the departure of a stay in house.
+func (s *ReservationsService) ChangeDeparture(ctx context.Context, id string, params *ChangeReservationDepartureJSONRequestBody, opts ...RequestOption) (*Reservation, error) {
+	return call[Reservation](ctx, s.c, op{"changeReservationDeparture", "POST", "/reservations/{id}/change_departure", []string{"id"}}, []string{id}, params, opts)
+}
+
+// MoveRoom: POST /v1/reservations/{id}/move_room: Move a guest in house to another room.
+func (s *ReservationsService) MoveRoom(ctx context.Context, id string, params *MoveReservationRoomJSONRequestBody, opts ...RequestOption) (*Reservation, error) {
+	return call[Reservation](ctx, s.c, op{"moveReservationRoom", "POST", "/reservations/{id}/move_room", []string{"id"}}, []string{id}, params, opts)
+}
+
+// ListRoomMoves: GET /v1/reservations/{id}/room_moves: List a stay's room moves.
+func (s *ReservationsService) ListRoomMoves(ctx context.Context, id string, params *ListReservationRoomMovesParams, opts ...RequestOption) (*Page[RoomMove], error) {
+	return listPage[RoomMove](ctx, s.c, op{"listReservationRoomMoves", "GET", "/reservations/{id}/room_moves", []string{"id"}}, []string{id}, params, opts)
+}
+
+// ListRoomMovesAutoPaging yields every item of every page of ListRoomMoves, following next_cursor.
+func (s *ReservationsService) ListRoomMovesAutoPaging(ctx context.Context, id string, params *ListReservationRoomMovesParams, opts ...RequestOption) iter.Seq2[RoomMove, error] {
+	return listAll[RoomMove](ctx, s.c, op{"listReservationRoomMoves", "GET", "/reservations/{id}/room_moves", []string{"id"}}, []string{id}, params, opts)
+}
+
+// GrantLateCheckOut: POST /v1/reservations/{id}/late_check_out: Grant a late check-out.
+func (s *ReservationsService) GrantLateCheckOut(ctx context.Context, id string, params *GrantReservationLateCheckOutJSONRequestBody, opts ...RequestOption) (*Reservation, error) {
+	return call[Reservation](ctx, s.c, op{"grantReservationLateCheckOut", "POST", "/reservations/{id}/late_check_out", []string{"id"}}, []string{id}, params, opts)
 }
 
 // NoShow: POST /v1/reservations/{id}/no_show: Mark a reservation as no-show.
@@ -409,6 +456,24 @@ func (s *ReportsService) Production(ctx context.Context, params *ProductionRepor
 	return call[ProductionReport](ctx, s.c, op{"productionReport", "GET", "/reports/production", nil}, []string{}, params, opts)
 }
 
+// NightAuditsService holds the NightAudits operations.
+type NightAuditsService struct{ c *Client }
+
+// List: GET /v1/night_audits: List night audits.
+func (s *NightAuditsService) List(ctx context.Context, params *ListNightAuditsParams, opts ...RequestOption) (*Page[NightAudit], error) {
+	return listPage[NightAudit](ctx, s.c, op{"listNightAudits", "GET", "/night_audits", nil}, []string{}, params, opts)
+}
+
+// ListAutoPaging yields every item of every page of List, following next_cursor.
+func (s *NightAuditsService) ListAutoPaging(ctx context.Context, params *ListNightAuditsParams, opts ...RequestOption) iter.Seq2[NightAudit, error] {
+	return listAll[NightAudit](ctx, s.c, op{"listNightAudits", "GET", "/night_audits", nil}, []string{}, params, opts)
+}
+
+// Retrieve: GET /v1/night_audits/{id}: Retrieve a night audit.
+func (s *NightAuditsService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*NightAudit, error) {
+	return call[NightAudit](ctx, s.c, op{"getNightAudit", "GET", "/night_audits/{id}", []string{"id"}}, []string{id}, nil, opts)
+}
+
 // EventsService holds the Events operations.
 type EventsService struct{ c *Client }
 
@@ -480,6 +545,11 @@ func (s *WebhookEndpointsService) Replay(ctx context.Context, id string, params 
 	return call[WebhookReplayResult](ctx, s.c, op{"replayWebhookEvent", "POST", "/webhook_endpoints/{id}/replay", []string{"id"}}, []string{id}, params, opts)
 }
 
+// Test: POST /v1/webhook_endpoints/{id}/test: Send a test event to an endpoint.
+func (s *WebhookEndpointsService) Test(ctx context.Context, id string, params *TestWebhookEndpointJSONRequestBody, opts ...RequestOption) (*WebhookTestResult, error) {
+	return call[WebhookTestResult](ctx, s.c, op{"testWebhookEndpoint", "POST", "/webhook_endpoints/{id}/test", []string{"id"}}, []string{id}, params, opts)
+}
+
 // Backfill: POST /v1/webhook_endpoints/{id}/backfill: Backfill events to an endpoint.
 func (s *WebhookEndpointsService) Backfill(ctx context.Context, id string, params *CreateWebhookBackfillJSONRequestBody, opts ...RequestOption) (*Backfill, error) {
 	return call[Backfill](ctx, s.c, op{"createWebhookBackfill", "POST", "/webhook_endpoints/{id}/backfill", []string{"id"}}, []string{id}, params, opts)
@@ -514,4 +584,9 @@ type SandboxService struct{ c *Client }
 // Reset: POST /v1/sandbox/reset: Reset the sandbox to its seeded hotel.
 func (s *SandboxService) Reset(ctx context.Context, params *ResetSandboxJSONRequestBody, opts ...RequestOption) (*SandboxReset, error) {
 	return call[SandboxReset](ctx, s.c, op{"resetSandbox", "POST", "/sandbox/reset", nil}, []string{}, params, opts)
+}
+
+// AdvanceDay: POST /v1/sandbox/advance_day: Run the night audit and advance the sandbox a day.
+func (s *SandboxService) AdvanceDay(ctx context.Context, params *AdvanceSandboxDayJSONRequestBody, opts ...RequestOption) (*SandboxAdvanceDay, error) {
+	return call[SandboxAdvanceDay](ctx, s.c, op{"advanceSandboxDay", "POST", "/sandbox/advance_day", nil}, []string{}, params, opts)
 }

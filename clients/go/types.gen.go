@@ -109,14 +109,23 @@ func (e FolioStatus) Valid() bool {
 
 // Defines values for FolioChargeKind.
 const (
-	Extra     FolioChargeKind = "extra"
-	RoomNight FolioChargeKind = "room_night"
+	EarlyDepartureFee FolioChargeKind = "early_departure_fee"
+	Extra             FolioChargeKind = "extra"
+	LateCheckOutFee   FolioChargeKind = "late_check_out_fee"
+	NoShowFee         FolioChargeKind = "no_show_fee"
+	RoomNight         FolioChargeKind = "room_night"
 )
 
 // Valid indicates whether the value is a known member of the FolioChargeKind enum.
 func (e FolioChargeKind) Valid() bool {
 	switch e {
+	case EarlyDepartureFee:
+		return true
 	case Extra:
+		return true
+	case LateCheckOutFee:
+		return true
+	case NoShowFee:
 		return true
 	case RoomNight:
 		return true
@@ -398,6 +407,87 @@ const (
 func (e InventoryUpdatedEventType) Valid() bool {
 	switch e {
 	case InventoryUpdatedEventTypeInventoryUpdated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NightAuditObject.
+const (
+	NightAuditObjectNightAudit NightAuditObject = "night_audit"
+)
+
+// Valid indicates whether the value is a known member of the NightAuditObject enum.
+func (e NightAuditObject) Valid() bool {
+	switch e {
+	case NightAuditObjectNightAudit:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NightAuditTrigger.
+const (
+	NightAuditTriggerAdvanceDay NightAuditTrigger = "advance_day"
+	NightAuditTriggerManual     NightAuditTrigger = "manual"
+	NightAuditTriggerScheduled  NightAuditTrigger = "scheduled"
+)
+
+// Valid indicates whether the value is a known member of the NightAuditTrigger enum.
+func (e NightAuditTrigger) Valid() bool {
+	switch e {
+	case NightAuditTriggerAdvanceDay:
+		return true
+	case NightAuditTriggerManual:
+		return true
+	case NightAuditTriggerScheduled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NightAuditCompletedEventObject.
+const (
+	NightAuditCompletedEventObjectEvent NightAuditCompletedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the NightAuditCompletedEventObject enum.
+func (e NightAuditCompletedEventObject) Valid() bool {
+	switch e {
+	case NightAuditCompletedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NightAuditCompletedEventType.
+const (
+	NightAuditCompletedEventTypeNightAuditCompleted NightAuditCompletedEventType = "night_audit.completed"
+)
+
+// Valid indicates whether the value is a known member of the NightAuditCompletedEventType enum.
+func (e NightAuditCompletedEventType) Valid() bool {
+	switch e {
+	case NightAuditCompletedEventTypeNightAuditCompleted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NightAuditListObject.
+const (
+	NightAuditListObjectList NightAuditListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the NightAuditListObject enum.
+func (e NightAuditListObject) Valid() bool {
+	switch e {
+	case NightAuditListObjectList:
 		return true
 	default:
 		return false
@@ -899,6 +989,51 @@ func (e RateCalendarChangeObject) Valid() bool {
 	}
 }
 
+// Defines values for RatePlanLateCheckOutFee0Type.
+const (
+	RatePlanLateCheckOutFee0TypeFixed RatePlanLateCheckOutFee0Type = "fixed"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanLateCheckOutFee0Type enum.
+func (e RatePlanLateCheckOutFee0Type) Valid() bool {
+	switch e {
+	case RatePlanLateCheckOutFee0TypeFixed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RatePlanLateCheckOutFee1Type.
+const (
+	RatePlanLateCheckOutFee1TypeNights RatePlanLateCheckOutFee1Type = "nights"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanLateCheckOutFee1Type enum.
+func (e RatePlanLateCheckOutFee1Type) Valid() bool {
+	switch e {
+	case RatePlanLateCheckOutFee1TypeNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RatePlanLateCheckOutFee2Type.
+const (
+	RatePlanLateCheckOutFee2TypePercent RatePlanLateCheckOutFee2Type = "percent"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanLateCheckOutFee2Type enum.
+func (e RatePlanLateCheckOutFee2Type) Valid() bool {
+	switch e {
+	case RatePlanLateCheckOutFee2TypePercent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RatePlanMealPlan.
 const (
 	RatePlanMealPlanAllInclusive RatePlanMealPlan = "all_inclusive"
@@ -926,6 +1061,51 @@ func (e RatePlanMealPlan) Valid() bool {
 	}
 }
 
+// Defines values for RatePlanNoShowFee0Type.
+const (
+	RatePlanNoShowFee0TypeFixed RatePlanNoShowFee0Type = "fixed"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanNoShowFee0Type enum.
+func (e RatePlanNoShowFee0Type) Valid() bool {
+	switch e {
+	case RatePlanNoShowFee0TypeFixed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RatePlanNoShowFee1Type.
+const (
+	RatePlanNoShowFee1TypeNights RatePlanNoShowFee1Type = "nights"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanNoShowFee1Type enum.
+func (e RatePlanNoShowFee1Type) Valid() bool {
+	switch e {
+	case RatePlanNoShowFee1TypeNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RatePlanNoShowFee2Type.
+const (
+	RatePlanNoShowFee2TypePercent RatePlanNoShowFee2Type = "percent"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanNoShowFee2Type enum.
+func (e RatePlanNoShowFee2Type) Valid() bool {
+	switch e {
+	case RatePlanNoShowFee2TypePercent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RatePlanObject.
 const (
 	RatePlanObjectRatePlan RatePlanObject = "rate_plan"
@@ -935,6 +1115,51 @@ const (
 func (e RatePlanObject) Valid() bool {
 	switch e {
 	case RatePlanObjectRatePlan:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RatePlanFee0Type.
+const (
+	RatePlanFee0TypeFixed RatePlanFee0Type = "fixed"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanFee0Type enum.
+func (e RatePlanFee0Type) Valid() bool {
+	switch e {
+	case RatePlanFee0TypeFixed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RatePlanFee1Type.
+const (
+	RatePlanFee1TypeNights RatePlanFee1Type = "nights"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanFee1Type enum.
+func (e RatePlanFee1Type) Valid() bool {
+	switch e {
+	case RatePlanFee1TypeNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RatePlanFee2Type.
+const (
+	RatePlanFee2TypePercent RatePlanFee2Type = "percent"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanFee2Type enum.
+func (e RatePlanFee2Type) Valid() bool {
+	switch e {
+	case RatePlanFee2TypePercent:
 		return true
 	default:
 		return false
@@ -1454,6 +1679,36 @@ func (e RoomListObject) Valid() bool {
 	}
 }
 
+// Defines values for RoomMoveObject.
+const (
+	RoomMoveObjectRoomMove RoomMoveObject = "room_move"
+)
+
+// Valid indicates whether the value is a known member of the RoomMoveObject enum.
+func (e RoomMoveObject) Valid() bool {
+	switch e {
+	case RoomMoveObjectRoomMove:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RoomMoveListObject.
+const (
+	RoomMoveListObjectList RoomMoveListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the RoomMoveListObject enum.
+func (e RoomMoveListObject) Valid() bool {
+	switch e {
+	case RoomMoveListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RoomRangeObject.
 const (
 	RoomRangeObjectRoomRange RoomRangeObject = "room_range"
@@ -1556,6 +1811,36 @@ const (
 func (e RoomTypeListObject) Valid() bool {
 	switch e {
 	case RoomTypeListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SandboxAdvanceDayLivemode.
+const (
+	SandboxAdvanceDayLivemodeFalse SandboxAdvanceDayLivemode = false
+)
+
+// Valid indicates whether the value is a known member of the SandboxAdvanceDayLivemode enum.
+func (e SandboxAdvanceDayLivemode) Valid() bool {
+	switch e {
+	case SandboxAdvanceDayLivemodeFalse:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SandboxAdvanceDayObject.
+const (
+	SandboxAdvanceDayObjectSandboxAdvanceDay SandboxAdvanceDayObject = "sandbox_advance_day"
+)
+
+// Valid indicates whether the value is a known member of the SandboxAdvanceDayObject enum.
+func (e SandboxAdvanceDayObject) Valid() bool {
+	switch e {
+	case SandboxAdvanceDayObjectSandboxAdvanceDay:
 		return true
 	default:
 		return false
@@ -1858,6 +2143,7 @@ const (
 	WebhookTestResultTypeGuestCreated              WebhookTestResultType = "guest.created"
 	WebhookTestResultTypeHousekeepingStatusChanged WebhookTestResultType = "housekeeping.status_changed"
 	WebhookTestResultTypeInventoryUpdated          WebhookTestResultType = "inventory.updated"
+	WebhookTestResultTypeNightAuditCompleted       WebhookTestResultType = "night_audit.completed"
 	WebhookTestResultTypePaymentFailed             WebhookTestResultType = "payment.failed"
 	WebhookTestResultTypePaymentRefunded           WebhookTestResultType = "payment.refunded"
 	WebhookTestResultTypePaymentSucceeded          WebhookTestResultType = "payment.succeeded"
@@ -1878,6 +2164,8 @@ func (e WebhookTestResultType) Valid() bool {
 	case WebhookTestResultTypeHousekeepingStatusChanged:
 		return true
 	case WebhookTestResultTypeInventoryUpdated:
+		return true
+	case WebhookTestResultTypeNightAuditCompleted:
 		return true
 	case WebhookTestResultTypePaymentFailed:
 		return true
@@ -2488,6 +2776,7 @@ const (
 	ListEventsParamsTypeGuestCreated              ListEventsParamsType = "guest.created"
 	ListEventsParamsTypeHousekeepingStatusChanged ListEventsParamsType = "housekeeping.status_changed"
 	ListEventsParamsTypeInventoryUpdated          ListEventsParamsType = "inventory.updated"
+	ListEventsParamsTypeNightAuditCompleted       ListEventsParamsType = "night_audit.completed"
 	ListEventsParamsTypePaymentFailed             ListEventsParamsType = "payment.failed"
 	ListEventsParamsTypePaymentRefunded           ListEventsParamsType = "payment.refunded"
 	ListEventsParamsTypePaymentSucceeded          ListEventsParamsType = "payment.succeeded"
@@ -2507,6 +2796,8 @@ func (e ListEventsParamsType) Valid() bool {
 	case ListEventsParamsTypeHousekeepingStatusChanged:
 		return true
 	case ListEventsParamsTypeInventoryUpdated:
+		return true
+	case ListEventsParamsTypeNightAuditCompleted:
 		return true
 	case ListEventsParamsTypePaymentFailed:
 		return true
@@ -8423,6 +8714,549 @@ func (e ReleaseHold503JSONResponseBodyErrorType) Valid() bool {
 	}
 }
 
+// Defines values for ListNightAuditsParamsServiceEnvironment.
+const (
+	ListNightAuditsParamsServiceEnvironmentLive    ListNightAuditsParamsServiceEnvironment = "live"
+	ListNightAuditsParamsServiceEnvironmentSandbox ListNightAuditsParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAuditsParamsServiceEnvironment enum.
+func (e ListNightAuditsParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case ListNightAuditsParamsServiceEnvironmentLive:
+		return true
+	case ListNightAuditsParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAuditsParamsServiceVersion.
+const (
+	ListNightAuditsParamsServiceVersionN20250301 ListNightAuditsParamsServiceVersion = "2025-03-01"
+	ListNightAuditsParamsServiceVersionN20250601 ListNightAuditsParamsServiceVersion = "2025-06-01"
+	ListNightAuditsParamsServiceVersionN20250901 ListNightAuditsParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAuditsParamsServiceVersion enum.
+func (e ListNightAuditsParamsServiceVersion) Valid() bool {
+	switch e {
+	case ListNightAuditsParamsServiceVersionN20250301:
+		return true
+	case ListNightAuditsParamsServiceVersionN20250601:
+		return true
+	case ListNightAuditsParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits400JSONResponseBodyErrorCode.
+const (
+	ListNightAudits400JSONResponseBodyErrorCodeInvalidCursor      ListNightAudits400JSONResponseBodyErrorCode = "invalid_cursor"
+	ListNightAudits400JSONResponseBodyErrorCodeInvalidEnvironment ListNightAudits400JSONResponseBodyErrorCode = "invalid_environment"
+	ListNightAudits400JSONResponseBodyErrorCodeInvalidVersion     ListNightAudits400JSONResponseBodyErrorCode = "invalid_version"
+	ListNightAudits400JSONResponseBodyErrorCodeParameterInvalid   ListNightAudits400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits400JSONResponseBodyErrorCode enum.
+func (e ListNightAudits400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListNightAudits400JSONResponseBodyErrorCodeInvalidCursor:
+		return true
+	case ListNightAudits400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case ListNightAudits400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case ListNightAudits400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits400JSONResponseBodyErrorType.
+const (
+	ListNightAudits400JSONResponseBodyErrorTypeInvalidRequestError ListNightAudits400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits400JSONResponseBodyErrorType enum.
+func (e ListNightAudits400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListNightAudits400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits401JSONResponseBodyErrorCode.
+const (
+	ListNightAudits401JSONResponseBodyErrorCodeInvalidToken ListNightAudits401JSONResponseBodyErrorCode = "invalid_token"
+	ListNightAudits401JSONResponseBodyErrorCodeMissingToken ListNightAudits401JSONResponseBodyErrorCode = "missing_token"
+	ListNightAudits401JSONResponseBodyErrorCodeTokenExpired ListNightAudits401JSONResponseBodyErrorCode = "token_expired"
+	ListNightAudits401JSONResponseBodyErrorCodeTokenRevoked ListNightAudits401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits401JSONResponseBodyErrorCode enum.
+func (e ListNightAudits401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListNightAudits401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case ListNightAudits401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case ListNightAudits401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case ListNightAudits401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits401JSONResponseBodyErrorType.
+const (
+	ListNightAudits401JSONResponseBodyErrorTypeAuthenticationError ListNightAudits401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits401JSONResponseBodyErrorType enum.
+func (e ListNightAudits401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListNightAudits401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits403JSONResponseBodyErrorCode.
+const (
+	ListNightAudits403JSONResponseBodyErrorCodeInsufficientScope  ListNightAudits403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListNightAudits403JSONResponseBodyErrorCodeIpNotAllowed       ListNightAudits403JSONResponseBodyErrorCode = "ip_not_allowed"
+	ListNightAudits403JSONResponseBodyErrorCodePropertyNotGranted ListNightAudits403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits403JSONResponseBodyErrorCode enum.
+func (e ListNightAudits403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListNightAudits403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case ListNightAudits403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case ListNightAudits403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits403JSONResponseBodyErrorType.
+const (
+	ListNightAudits403JSONResponseBodyErrorTypePermissionError ListNightAudits403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits403JSONResponseBodyErrorType enum.
+func (e ListNightAudits403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListNightAudits403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits404JSONResponseBodyErrorCode.
+const (
+	ListNightAudits404JSONResponseBodyErrorCodeResourceMissing ListNightAudits404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits404JSONResponseBodyErrorCode enum.
+func (e ListNightAudits404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListNightAudits404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits404JSONResponseBodyErrorType.
+const (
+	ListNightAudits404JSONResponseBodyErrorTypeInvalidRequestError ListNightAudits404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits404JSONResponseBodyErrorType enum.
+func (e ListNightAudits404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListNightAudits404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits429JSONResponseBodyErrorCode.
+const (
+	ListNightAudits429JSONResponseBodyErrorCodeTooManyRequests ListNightAudits429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits429JSONResponseBodyErrorCode enum.
+func (e ListNightAudits429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListNightAudits429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits429JSONResponseBodyErrorType.
+const (
+	ListNightAudits429JSONResponseBodyErrorTypeRateLimitExceeded ListNightAudits429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits429JSONResponseBodyErrorType enum.
+func (e ListNightAudits429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListNightAudits429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits500JSONResponseBodyErrorCode.
+const (
+	ListNightAudits500JSONResponseBodyErrorCodeInternalError ListNightAudits500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits500JSONResponseBodyErrorCode enum.
+func (e ListNightAudits500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListNightAudits500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits500JSONResponseBodyErrorType.
+const (
+	ListNightAudits500JSONResponseBodyErrorTypeApiError ListNightAudits500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits500JSONResponseBodyErrorType enum.
+func (e ListNightAudits500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListNightAudits500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits503JSONResponseBodyErrorCode.
+const (
+	ListNightAudits503JSONResponseBodyErrorCodeServiceUnavailable ListNightAudits503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits503JSONResponseBodyErrorCode enum.
+func (e ListNightAudits503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListNightAudits503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListNightAudits503JSONResponseBodyErrorType.
+const (
+	ListNightAudits503JSONResponseBodyErrorTypeApiError ListNightAudits503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListNightAudits503JSONResponseBodyErrorType enum.
+func (e ListNightAudits503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListNightAudits503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAuditParamsServiceEnvironment.
+const (
+	GetNightAuditParamsServiceEnvironmentLive    GetNightAuditParamsServiceEnvironment = "live"
+	GetNightAuditParamsServiceEnvironmentSandbox GetNightAuditParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAuditParamsServiceEnvironment enum.
+func (e GetNightAuditParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case GetNightAuditParamsServiceEnvironmentLive:
+		return true
+	case GetNightAuditParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAuditParamsServiceVersion.
+const (
+	GetNightAuditParamsServiceVersionN20250301 GetNightAuditParamsServiceVersion = "2025-03-01"
+	GetNightAuditParamsServiceVersionN20250601 GetNightAuditParamsServiceVersion = "2025-06-01"
+	GetNightAuditParamsServiceVersionN20250901 GetNightAuditParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAuditParamsServiceVersion enum.
+func (e GetNightAuditParamsServiceVersion) Valid() bool {
+	switch e {
+	case GetNightAuditParamsServiceVersionN20250301:
+		return true
+	case GetNightAuditParamsServiceVersionN20250601:
+		return true
+	case GetNightAuditParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit400JSONResponseBodyErrorCode.
+const (
+	GetNightAudit400JSONResponseBodyErrorCodeInvalidEnvironment GetNightAudit400JSONResponseBodyErrorCode = "invalid_environment"
+	GetNightAudit400JSONResponseBodyErrorCodeInvalidVersion     GetNightAudit400JSONResponseBodyErrorCode = "invalid_version"
+	GetNightAudit400JSONResponseBodyErrorCodeParameterInvalid   GetNightAudit400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit400JSONResponseBodyErrorCode enum.
+func (e GetNightAudit400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetNightAudit400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case GetNightAudit400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case GetNightAudit400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit400JSONResponseBodyErrorType.
+const (
+	GetNightAudit400JSONResponseBodyErrorTypeInvalidRequestError GetNightAudit400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit400JSONResponseBodyErrorType enum.
+func (e GetNightAudit400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetNightAudit400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit401JSONResponseBodyErrorCode.
+const (
+	GetNightAudit401JSONResponseBodyErrorCodeInvalidToken GetNightAudit401JSONResponseBodyErrorCode = "invalid_token"
+	GetNightAudit401JSONResponseBodyErrorCodeMissingToken GetNightAudit401JSONResponseBodyErrorCode = "missing_token"
+	GetNightAudit401JSONResponseBodyErrorCodeTokenExpired GetNightAudit401JSONResponseBodyErrorCode = "token_expired"
+	GetNightAudit401JSONResponseBodyErrorCodeTokenRevoked GetNightAudit401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit401JSONResponseBodyErrorCode enum.
+func (e GetNightAudit401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetNightAudit401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case GetNightAudit401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case GetNightAudit401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case GetNightAudit401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit401JSONResponseBodyErrorType.
+const (
+	GetNightAudit401JSONResponseBodyErrorTypeAuthenticationError GetNightAudit401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit401JSONResponseBodyErrorType enum.
+func (e GetNightAudit401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetNightAudit401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit403JSONResponseBodyErrorCode.
+const (
+	GetNightAudit403JSONResponseBodyErrorCodeInsufficientScope  GetNightAudit403JSONResponseBodyErrorCode = "insufficient_scope"
+	GetNightAudit403JSONResponseBodyErrorCodeIpNotAllowed       GetNightAudit403JSONResponseBodyErrorCode = "ip_not_allowed"
+	GetNightAudit403JSONResponseBodyErrorCodePropertyNotGranted GetNightAudit403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit403JSONResponseBodyErrorCode enum.
+func (e GetNightAudit403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetNightAudit403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case GetNightAudit403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case GetNightAudit403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit403JSONResponseBodyErrorType.
+const (
+	GetNightAudit403JSONResponseBodyErrorTypePermissionError GetNightAudit403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit403JSONResponseBodyErrorType enum.
+func (e GetNightAudit403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetNightAudit403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit404JSONResponseBodyErrorCode.
+const (
+	GetNightAudit404JSONResponseBodyErrorCodeResourceMissing GetNightAudit404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit404JSONResponseBodyErrorCode enum.
+func (e GetNightAudit404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetNightAudit404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit404JSONResponseBodyErrorType.
+const (
+	GetNightAudit404JSONResponseBodyErrorTypeInvalidRequestError GetNightAudit404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit404JSONResponseBodyErrorType enum.
+func (e GetNightAudit404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetNightAudit404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit429JSONResponseBodyErrorCode.
+const (
+	GetNightAudit429JSONResponseBodyErrorCodeTooManyRequests GetNightAudit429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit429JSONResponseBodyErrorCode enum.
+func (e GetNightAudit429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetNightAudit429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit429JSONResponseBodyErrorType.
+const (
+	GetNightAudit429JSONResponseBodyErrorTypeRateLimitExceeded GetNightAudit429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit429JSONResponseBodyErrorType enum.
+func (e GetNightAudit429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetNightAudit429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit500JSONResponseBodyErrorCode.
+const (
+	GetNightAudit500JSONResponseBodyErrorCodeInternalError GetNightAudit500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit500JSONResponseBodyErrorCode enum.
+func (e GetNightAudit500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetNightAudit500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit500JSONResponseBodyErrorType.
+const (
+	GetNightAudit500JSONResponseBodyErrorTypeApiError GetNightAudit500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit500JSONResponseBodyErrorType enum.
+func (e GetNightAudit500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetNightAudit500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit503JSONResponseBodyErrorCode.
+const (
+	GetNightAudit503JSONResponseBodyErrorCodeServiceUnavailable GetNightAudit503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit503JSONResponseBodyErrorCode enum.
+func (e GetNightAudit503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetNightAudit503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetNightAudit503JSONResponseBodyErrorType.
+const (
+	GetNightAudit503JSONResponseBodyErrorTypeApiError GetNightAudit503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetNightAudit503JSONResponseBodyErrorType enum.
+func (e GetNightAudit503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetNightAudit503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetOpenApiDocument429JSONResponseBodyErrorCode.
 const (
 	GetOpenApiDocument429JSONResponseBodyErrorCodeTooManyRequests GetOpenApiDocument429JSONResponseBodyErrorCode = "too_many_requests"
@@ -11981,6 +12815,96 @@ func (e CreateRatePlanParamsServiceVersion) Valid() bool {
 	}
 }
 
+// Defines values for CreateRatePlanJSONBodyEarlyDepartureFee0Type.
+const (
+	CreateRatePlanJSONBodyEarlyDepartureFee0TypeFixed CreateRatePlanJSONBodyEarlyDepartureFee0Type = "fixed"
+)
+
+// Valid indicates whether the value is a known member of the CreateRatePlanJSONBodyEarlyDepartureFee0Type enum.
+func (e CreateRatePlanJSONBodyEarlyDepartureFee0Type) Valid() bool {
+	switch e {
+	case CreateRatePlanJSONBodyEarlyDepartureFee0TypeFixed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateRatePlanJSONBodyEarlyDepartureFee1Type.
+const (
+	CreateRatePlanJSONBodyEarlyDepartureFee1TypeNights CreateRatePlanJSONBodyEarlyDepartureFee1Type = "nights"
+)
+
+// Valid indicates whether the value is a known member of the CreateRatePlanJSONBodyEarlyDepartureFee1Type enum.
+func (e CreateRatePlanJSONBodyEarlyDepartureFee1Type) Valid() bool {
+	switch e {
+	case CreateRatePlanJSONBodyEarlyDepartureFee1TypeNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateRatePlanJSONBodyEarlyDepartureFee2Type.
+const (
+	CreateRatePlanJSONBodyEarlyDepartureFee2TypePercent CreateRatePlanJSONBodyEarlyDepartureFee2Type = "percent"
+)
+
+// Valid indicates whether the value is a known member of the CreateRatePlanJSONBodyEarlyDepartureFee2Type enum.
+func (e CreateRatePlanJSONBodyEarlyDepartureFee2Type) Valid() bool {
+	switch e {
+	case CreateRatePlanJSONBodyEarlyDepartureFee2TypePercent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateRatePlanJSONBodyLateCheckOutFee0Type.
+const (
+	CreateRatePlanJSONBodyLateCheckOutFee0TypeFixed CreateRatePlanJSONBodyLateCheckOutFee0Type = "fixed"
+)
+
+// Valid indicates whether the value is a known member of the CreateRatePlanJSONBodyLateCheckOutFee0Type enum.
+func (e CreateRatePlanJSONBodyLateCheckOutFee0Type) Valid() bool {
+	switch e {
+	case CreateRatePlanJSONBodyLateCheckOutFee0TypeFixed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateRatePlanJSONBodyLateCheckOutFee1Type.
+const (
+	CreateRatePlanJSONBodyLateCheckOutFee1TypeNights CreateRatePlanJSONBodyLateCheckOutFee1Type = "nights"
+)
+
+// Valid indicates whether the value is a known member of the CreateRatePlanJSONBodyLateCheckOutFee1Type enum.
+func (e CreateRatePlanJSONBodyLateCheckOutFee1Type) Valid() bool {
+	switch e {
+	case CreateRatePlanJSONBodyLateCheckOutFee1TypeNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateRatePlanJSONBodyLateCheckOutFee2Type.
+const (
+	CreateRatePlanJSONBodyLateCheckOutFee2TypePercent CreateRatePlanJSONBodyLateCheckOutFee2Type = "percent"
+)
+
+// Valid indicates whether the value is a known member of the CreateRatePlanJSONBodyLateCheckOutFee2Type enum.
+func (e CreateRatePlanJSONBodyLateCheckOutFee2Type) Valid() bool {
+	switch e {
+	case CreateRatePlanJSONBodyLateCheckOutFee2TypePercent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateRatePlanJSONBodyMealPlan.
 const (
 	CreateRatePlanJSONBodyMealPlanAllInclusive CreateRatePlanJSONBodyMealPlan = "all_inclusive"
@@ -12002,6 +12926,51 @@ func (e CreateRatePlanJSONBodyMealPlan) Valid() bool {
 	case CreateRatePlanJSONBodyMealPlanHalfBoard:
 		return true
 	case CreateRatePlanJSONBodyMealPlanRoomOnly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateRatePlanJSONBodyNoShowFee0Type.
+const (
+	CreateRatePlanJSONBodyNoShowFee0TypeFixed CreateRatePlanJSONBodyNoShowFee0Type = "fixed"
+)
+
+// Valid indicates whether the value is a known member of the CreateRatePlanJSONBodyNoShowFee0Type enum.
+func (e CreateRatePlanJSONBodyNoShowFee0Type) Valid() bool {
+	switch e {
+	case CreateRatePlanJSONBodyNoShowFee0TypeFixed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateRatePlanJSONBodyNoShowFee1Type.
+const (
+	CreateRatePlanJSONBodyNoShowFee1TypeNights CreateRatePlanJSONBodyNoShowFee1Type = "nights"
+)
+
+// Valid indicates whether the value is a known member of the CreateRatePlanJSONBodyNoShowFee1Type enum.
+func (e CreateRatePlanJSONBodyNoShowFee1Type) Valid() bool {
+	switch e {
+	case CreateRatePlanJSONBodyNoShowFee1TypeNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateRatePlanJSONBodyNoShowFee2Type.
+const (
+	CreateRatePlanJSONBodyNoShowFee2TypePercent CreateRatePlanJSONBodyNoShowFee2Type = "percent"
+)
+
+// Valid indicates whether the value is a known member of the CreateRatePlanJSONBodyNoShowFee2Type enum.
+func (e CreateRatePlanJSONBodyNoShowFee2Type) Valid() bool {
+	switch e {
+	case CreateRatePlanJSONBodyNoShowFee2TypePercent:
 		return true
 	default:
 		return false
@@ -12683,6 +13652,96 @@ func (e UpdateRatePlanParamsServiceVersion) Valid() bool {
 	}
 }
 
+// Defines values for UpdateRatePlanJSONBodyEarlyDepartureFee0Type.
+const (
+	UpdateRatePlanJSONBodyEarlyDepartureFee0TypeFixed UpdateRatePlanJSONBodyEarlyDepartureFee0Type = "fixed"
+)
+
+// Valid indicates whether the value is a known member of the UpdateRatePlanJSONBodyEarlyDepartureFee0Type enum.
+func (e UpdateRatePlanJSONBodyEarlyDepartureFee0Type) Valid() bool {
+	switch e {
+	case UpdateRatePlanJSONBodyEarlyDepartureFee0TypeFixed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateRatePlanJSONBodyEarlyDepartureFee1Type.
+const (
+	UpdateRatePlanJSONBodyEarlyDepartureFee1TypeNights UpdateRatePlanJSONBodyEarlyDepartureFee1Type = "nights"
+)
+
+// Valid indicates whether the value is a known member of the UpdateRatePlanJSONBodyEarlyDepartureFee1Type enum.
+func (e UpdateRatePlanJSONBodyEarlyDepartureFee1Type) Valid() bool {
+	switch e {
+	case UpdateRatePlanJSONBodyEarlyDepartureFee1TypeNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateRatePlanJSONBodyEarlyDepartureFee2Type.
+const (
+	UpdateRatePlanJSONBodyEarlyDepartureFee2TypePercent UpdateRatePlanJSONBodyEarlyDepartureFee2Type = "percent"
+)
+
+// Valid indicates whether the value is a known member of the UpdateRatePlanJSONBodyEarlyDepartureFee2Type enum.
+func (e UpdateRatePlanJSONBodyEarlyDepartureFee2Type) Valid() bool {
+	switch e {
+	case UpdateRatePlanJSONBodyEarlyDepartureFee2TypePercent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateRatePlanJSONBodyLateCheckOutFee0Type.
+const (
+	UpdateRatePlanJSONBodyLateCheckOutFee0TypeFixed UpdateRatePlanJSONBodyLateCheckOutFee0Type = "fixed"
+)
+
+// Valid indicates whether the value is a known member of the UpdateRatePlanJSONBodyLateCheckOutFee0Type enum.
+func (e UpdateRatePlanJSONBodyLateCheckOutFee0Type) Valid() bool {
+	switch e {
+	case UpdateRatePlanJSONBodyLateCheckOutFee0TypeFixed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateRatePlanJSONBodyLateCheckOutFee1Type.
+const (
+	UpdateRatePlanJSONBodyLateCheckOutFee1TypeNights UpdateRatePlanJSONBodyLateCheckOutFee1Type = "nights"
+)
+
+// Valid indicates whether the value is a known member of the UpdateRatePlanJSONBodyLateCheckOutFee1Type enum.
+func (e UpdateRatePlanJSONBodyLateCheckOutFee1Type) Valid() bool {
+	switch e {
+	case UpdateRatePlanJSONBodyLateCheckOutFee1TypeNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateRatePlanJSONBodyLateCheckOutFee2Type.
+const (
+	UpdateRatePlanJSONBodyLateCheckOutFee2TypePercent UpdateRatePlanJSONBodyLateCheckOutFee2Type = "percent"
+)
+
+// Valid indicates whether the value is a known member of the UpdateRatePlanJSONBodyLateCheckOutFee2Type enum.
+func (e UpdateRatePlanJSONBodyLateCheckOutFee2Type) Valid() bool {
+	switch e {
+	case UpdateRatePlanJSONBodyLateCheckOutFee2TypePercent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UpdateRatePlanJSONBodyMealPlan.
 const (
 	UpdateRatePlanJSONBodyMealPlanAllInclusive UpdateRatePlanJSONBodyMealPlan = "all_inclusive"
@@ -12704,6 +13763,51 @@ func (e UpdateRatePlanJSONBodyMealPlan) Valid() bool {
 	case UpdateRatePlanJSONBodyMealPlanHalfBoard:
 		return true
 	case UpdateRatePlanJSONBodyMealPlanRoomOnly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateRatePlanJSONBodyNoShowFee0Type.
+const (
+	UpdateRatePlanJSONBodyNoShowFee0TypeFixed UpdateRatePlanJSONBodyNoShowFee0Type = "fixed"
+)
+
+// Valid indicates whether the value is a known member of the UpdateRatePlanJSONBodyNoShowFee0Type enum.
+func (e UpdateRatePlanJSONBodyNoShowFee0Type) Valid() bool {
+	switch e {
+	case UpdateRatePlanJSONBodyNoShowFee0TypeFixed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateRatePlanJSONBodyNoShowFee1Type.
+const (
+	UpdateRatePlanJSONBodyNoShowFee1TypeNights UpdateRatePlanJSONBodyNoShowFee1Type = "nights"
+)
+
+// Valid indicates whether the value is a known member of the UpdateRatePlanJSONBodyNoShowFee1Type enum.
+func (e UpdateRatePlanJSONBodyNoShowFee1Type) Valid() bool {
+	switch e {
+	case UpdateRatePlanJSONBodyNoShowFee1TypeNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateRatePlanJSONBodyNoShowFee2Type.
+const (
+	UpdateRatePlanJSONBodyNoShowFee2TypePercent UpdateRatePlanJSONBodyNoShowFee2Type = "percent"
+)
+
+// Valid indicates whether the value is a known member of the UpdateRatePlanJSONBodyNoShowFee2Type enum.
+func (e UpdateRatePlanJSONBodyNoShowFee2Type) Valid() bool {
+	switch e {
+	case UpdateRatePlanJSONBodyNoShowFee2TypePercent:
 		return true
 	default:
 		return false
@@ -15641,6 +16745,24 @@ func (e RevenueReport503JSONResponseBodyErrorType) Valid() bool {
 	}
 }
 
+// Defines values for ListReservationsParamsOrder.
+const (
+	CheckIn ListReservationsParamsOrder = "check_in"
+	Created ListReservationsParamsOrder = "created"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationsParamsOrder enum.
+func (e ListReservationsParamsOrder) Valid() bool {
+	switch e {
+	case CheckIn:
+		return true
+	case Created:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListReservationsParamsStatus.
 const (
 	ListReservationsParamsStatusCancelled  ListReservationsParamsStatus = "cancelled"
@@ -17501,6 +18623,423 @@ func (e CancelReservation503JSONResponseBodyErrorType) Valid() bool {
 	}
 }
 
+// Defines values for ChangeReservationDepartureParamsServiceEnvironment.
+const (
+	ChangeReservationDepartureParamsServiceEnvironmentLive    ChangeReservationDepartureParamsServiceEnvironment = "live"
+	ChangeReservationDepartureParamsServiceEnvironmentSandbox ChangeReservationDepartureParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDepartureParamsServiceEnvironment enum.
+func (e ChangeReservationDepartureParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case ChangeReservationDepartureParamsServiceEnvironmentLive:
+		return true
+	case ChangeReservationDepartureParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDepartureParamsServiceVersion.
+const (
+	ChangeReservationDepartureParamsServiceVersionN20250301 ChangeReservationDepartureParamsServiceVersion = "2025-03-01"
+	ChangeReservationDepartureParamsServiceVersionN20250601 ChangeReservationDepartureParamsServiceVersion = "2025-06-01"
+	ChangeReservationDepartureParamsServiceVersionN20250901 ChangeReservationDepartureParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDepartureParamsServiceVersion enum.
+func (e ChangeReservationDepartureParamsServiceVersion) Valid() bool {
+	switch e {
+	case ChangeReservationDepartureParamsServiceVersionN20250301:
+		return true
+	case ChangeReservationDepartureParamsServiceVersionN20250601:
+		return true
+	case ChangeReservationDepartureParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture400JSONResponseBodyErrorCode.
+const (
+	ChangeReservationDeparture400JSONResponseBodyErrorCodeInvalidEnvironment ChangeReservationDeparture400JSONResponseBodyErrorCode = "invalid_environment"
+	ChangeReservationDeparture400JSONResponseBodyErrorCodeInvalidJson        ChangeReservationDeparture400JSONResponseBodyErrorCode = "invalid_json"
+	ChangeReservationDeparture400JSONResponseBodyErrorCodeInvalidVersion     ChangeReservationDeparture400JSONResponseBodyErrorCode = "invalid_version"
+	ChangeReservationDeparture400JSONResponseBodyErrorCodeParameterInvalid   ChangeReservationDeparture400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture400JSONResponseBodyErrorCode enum.
+func (e ChangeReservationDeparture400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case ChangeReservationDeparture400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case ChangeReservationDeparture400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case ChangeReservationDeparture400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture400JSONResponseBodyErrorType.
+const (
+	ChangeReservationDeparture400JSONResponseBodyErrorTypeInvalidRequestError ChangeReservationDeparture400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture400JSONResponseBodyErrorType enum.
+func (e ChangeReservationDeparture400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture401JSONResponseBodyErrorCode.
+const (
+	ChangeReservationDeparture401JSONResponseBodyErrorCodeInvalidToken ChangeReservationDeparture401JSONResponseBodyErrorCode = "invalid_token"
+	ChangeReservationDeparture401JSONResponseBodyErrorCodeMissingToken ChangeReservationDeparture401JSONResponseBodyErrorCode = "missing_token"
+	ChangeReservationDeparture401JSONResponseBodyErrorCodeTokenExpired ChangeReservationDeparture401JSONResponseBodyErrorCode = "token_expired"
+	ChangeReservationDeparture401JSONResponseBodyErrorCodeTokenRevoked ChangeReservationDeparture401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture401JSONResponseBodyErrorCode enum.
+func (e ChangeReservationDeparture401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case ChangeReservationDeparture401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case ChangeReservationDeparture401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case ChangeReservationDeparture401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture401JSONResponseBodyErrorType.
+const (
+	ChangeReservationDeparture401JSONResponseBodyErrorTypeAuthenticationError ChangeReservationDeparture401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture401JSONResponseBodyErrorType enum.
+func (e ChangeReservationDeparture401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture403JSONResponseBodyErrorCode.
+const (
+	ChangeReservationDeparture403JSONResponseBodyErrorCodeInsufficientScope  ChangeReservationDeparture403JSONResponseBodyErrorCode = "insufficient_scope"
+	ChangeReservationDeparture403JSONResponseBodyErrorCodeIpNotAllowed       ChangeReservationDeparture403JSONResponseBodyErrorCode = "ip_not_allowed"
+	ChangeReservationDeparture403JSONResponseBodyErrorCodePropertyNotGranted ChangeReservationDeparture403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture403JSONResponseBodyErrorCode enum.
+func (e ChangeReservationDeparture403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case ChangeReservationDeparture403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case ChangeReservationDeparture403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture403JSONResponseBodyErrorType.
+const (
+	ChangeReservationDeparture403JSONResponseBodyErrorTypePermissionError ChangeReservationDeparture403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture403JSONResponseBodyErrorType enum.
+func (e ChangeReservationDeparture403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture404JSONResponseBodyErrorCode.
+const (
+	ChangeReservationDeparture404JSONResponseBodyErrorCodeResourceMissing ChangeReservationDeparture404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture404JSONResponseBodyErrorCode enum.
+func (e ChangeReservationDeparture404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture404JSONResponseBodyErrorType.
+const (
+	ChangeReservationDeparture404JSONResponseBodyErrorTypeInvalidRequestError ChangeReservationDeparture404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture404JSONResponseBodyErrorType enum.
+func (e ChangeReservationDeparture404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture409JSONResponseBodyErrorCode.
+const (
+	ChangeReservationDeparture409JSONResponseBodyErrorCodeIdempotencyKeyInUse    ChangeReservationDeparture409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+	ChangeReservationDeparture409JSONResponseBodyErrorCodeInvalidStateTransition ChangeReservationDeparture409JSONResponseBodyErrorCode = "invalid_state_transition"
+	ChangeReservationDeparture409JSONResponseBodyErrorCodeNoAvailability         ChangeReservationDeparture409JSONResponseBodyErrorCode = "no_availability"
+	ChangeReservationDeparture409JSONResponseBodyErrorCodeRestrictionViolated    ChangeReservationDeparture409JSONResponseBodyErrorCode = "restriction_violated"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture409JSONResponseBodyErrorCode enum.
+func (e ChangeReservationDeparture409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	case ChangeReservationDeparture409JSONResponseBodyErrorCodeInvalidStateTransition:
+		return true
+	case ChangeReservationDeparture409JSONResponseBodyErrorCodeNoAvailability:
+		return true
+	case ChangeReservationDeparture409JSONResponseBodyErrorCodeRestrictionViolated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture409JSONResponseBodyErrorType.
+const (
+	ChangeReservationDeparture409JSONResponseBodyErrorTypeConflictError    ChangeReservationDeparture409JSONResponseBodyErrorType = "conflict_error"
+	ChangeReservationDeparture409JSONResponseBodyErrorTypeIdempotencyError ChangeReservationDeparture409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture409JSONResponseBodyErrorType enum.
+func (e ChangeReservationDeparture409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture409JSONResponseBodyErrorTypeConflictError:
+		return true
+	case ChangeReservationDeparture409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture413JSONResponseBodyErrorCode.
+const (
+	ChangeReservationDeparture413JSONResponseBodyErrorCodeRequestTooLarge ChangeReservationDeparture413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture413JSONResponseBodyErrorCode enum.
+func (e ChangeReservationDeparture413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture413JSONResponseBodyErrorType.
+const (
+	ChangeReservationDeparture413JSONResponseBodyErrorTypeInvalidRequestError ChangeReservationDeparture413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture413JSONResponseBodyErrorType enum.
+func (e ChangeReservationDeparture413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture415JSONResponseBodyErrorCode.
+const (
+	ChangeReservationDeparture415JSONResponseBodyErrorCodeUnsupportedContentType ChangeReservationDeparture415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture415JSONResponseBodyErrorCode enum.
+func (e ChangeReservationDeparture415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture415JSONResponseBodyErrorType.
+const (
+	ChangeReservationDeparture415JSONResponseBodyErrorTypeInvalidRequestError ChangeReservationDeparture415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture415JSONResponseBodyErrorType enum.
+func (e ChangeReservationDeparture415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture422JSONResponseBodyErrorCode.
+const (
+	ChangeReservationDeparture422JSONResponseBodyErrorCodeIdempotencyKeyReused ChangeReservationDeparture422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	ChangeReservationDeparture422JSONResponseBodyErrorCodeParameterInvalid     ChangeReservationDeparture422JSONResponseBodyErrorCode = "parameter_invalid"
+	ChangeReservationDeparture422JSONResponseBodyErrorCodeParameterMissing     ChangeReservationDeparture422JSONResponseBodyErrorCode = "parameter_missing"
+	ChangeReservationDeparture422JSONResponseBodyErrorCodeParameterUnknown     ChangeReservationDeparture422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture422JSONResponseBodyErrorCode enum.
+func (e ChangeReservationDeparture422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case ChangeReservationDeparture422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case ChangeReservationDeparture422JSONResponseBodyErrorCodeParameterMissing:
+		return true
+	case ChangeReservationDeparture422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture422JSONResponseBodyErrorType.
+const (
+	ChangeReservationDeparture422JSONResponseBodyErrorTypeIdempotencyError    ChangeReservationDeparture422JSONResponseBodyErrorType = "idempotency_error"
+	ChangeReservationDeparture422JSONResponseBodyErrorTypeInvalidRequestError ChangeReservationDeparture422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture422JSONResponseBodyErrorType enum.
+func (e ChangeReservationDeparture422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case ChangeReservationDeparture422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture429JSONResponseBodyErrorCode.
+const (
+	ChangeReservationDeparture429JSONResponseBodyErrorCodeTooManyRequests ChangeReservationDeparture429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture429JSONResponseBodyErrorCode enum.
+func (e ChangeReservationDeparture429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture429JSONResponseBodyErrorType.
+const (
+	ChangeReservationDeparture429JSONResponseBodyErrorTypeRateLimitExceeded ChangeReservationDeparture429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture429JSONResponseBodyErrorType enum.
+func (e ChangeReservationDeparture429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture500JSONResponseBodyErrorCode.
+const (
+	ChangeReservationDeparture500JSONResponseBodyErrorCodeInternalError ChangeReservationDeparture500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture500JSONResponseBodyErrorCode enum.
+func (e ChangeReservationDeparture500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture500JSONResponseBodyErrorType.
+const (
+	ChangeReservationDeparture500JSONResponseBodyErrorTypeApiError ChangeReservationDeparture500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture500JSONResponseBodyErrorType enum.
+func (e ChangeReservationDeparture500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture503JSONResponseBodyErrorCode.
+const (
+	ChangeReservationDeparture503JSONResponseBodyErrorCodeServiceUnavailable ChangeReservationDeparture503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture503JSONResponseBodyErrorCode enum.
+func (e ChangeReservationDeparture503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeReservationDeparture503JSONResponseBodyErrorType.
+const (
+	ChangeReservationDeparture503JSONResponseBodyErrorTypeApiError ChangeReservationDeparture503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ChangeReservationDeparture503JSONResponseBodyErrorType enum.
+func (e ChangeReservationDeparture503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ChangeReservationDeparture503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CheckInReservationParamsServiceEnvironment.
 const (
 	CheckInReservationParamsServiceEnvironmentLive    CheckInReservationParamsServiceEnvironment = "live"
@@ -18100,6 +19639,8 @@ const (
 	CheckOutReservation409JSONResponseBodyErrorCodeBalanceOutstanding     CheckOutReservation409JSONResponseBodyErrorCode = "balance_outstanding"
 	CheckOutReservation409JSONResponseBodyErrorCodeIdempotencyKeyInUse    CheckOutReservation409JSONResponseBodyErrorCode = "idempotency_key_in_use"
 	CheckOutReservation409JSONResponseBodyErrorCodeInvalidStateTransition CheckOutReservation409JSONResponseBodyErrorCode = "invalid_state_transition"
+	CheckOutReservation409JSONResponseBodyErrorCodeNoAvailability         CheckOutReservation409JSONResponseBodyErrorCode = "no_availability"
+	CheckOutReservation409JSONResponseBodyErrorCodeRestrictionViolated    CheckOutReservation409JSONResponseBodyErrorCode = "restriction_violated"
 )
 
 // Valid indicates whether the value is a known member of the CheckOutReservation409JSONResponseBodyErrorCode enum.
@@ -18110,6 +19651,10 @@ func (e CheckOutReservation409JSONResponseBodyErrorCode) Valid() bool {
 	case CheckOutReservation409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
 		return true
 	case CheckOutReservation409JSONResponseBodyErrorCodeInvalidStateTransition:
+		return true
+	case CheckOutReservation409JSONResponseBodyErrorCodeNoAvailability:
+		return true
+	case CheckOutReservation409JSONResponseBodyErrorCodeRestrictionViolated:
 		return true
 	default:
 		return false
@@ -18593,6 +20138,828 @@ func (e GetReservationFolio503JSONResponseBodyErrorType) Valid() bool {
 	}
 }
 
+// Defines values for GrantReservationLateCheckOutParamsServiceEnvironment.
+const (
+	GrantReservationLateCheckOutParamsServiceEnvironmentLive    GrantReservationLateCheckOutParamsServiceEnvironment = "live"
+	GrantReservationLateCheckOutParamsServiceEnvironmentSandbox GrantReservationLateCheckOutParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOutParamsServiceEnvironment enum.
+func (e GrantReservationLateCheckOutParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOutParamsServiceEnvironmentLive:
+		return true
+	case GrantReservationLateCheckOutParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOutParamsServiceVersion.
+const (
+	GrantReservationLateCheckOutParamsServiceVersionN20250301 GrantReservationLateCheckOutParamsServiceVersion = "2025-03-01"
+	GrantReservationLateCheckOutParamsServiceVersionN20250601 GrantReservationLateCheckOutParamsServiceVersion = "2025-06-01"
+	GrantReservationLateCheckOutParamsServiceVersionN20250901 GrantReservationLateCheckOutParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOutParamsServiceVersion enum.
+func (e GrantReservationLateCheckOutParamsServiceVersion) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOutParamsServiceVersionN20250301:
+		return true
+	case GrantReservationLateCheckOutParamsServiceVersionN20250601:
+		return true
+	case GrantReservationLateCheckOutParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut400JSONResponseBodyErrorCode.
+const (
+	GrantReservationLateCheckOut400JSONResponseBodyErrorCodeInvalidEnvironment GrantReservationLateCheckOut400JSONResponseBodyErrorCode = "invalid_environment"
+	GrantReservationLateCheckOut400JSONResponseBodyErrorCodeInvalidJson        GrantReservationLateCheckOut400JSONResponseBodyErrorCode = "invalid_json"
+	GrantReservationLateCheckOut400JSONResponseBodyErrorCodeInvalidVersion     GrantReservationLateCheckOut400JSONResponseBodyErrorCode = "invalid_version"
+	GrantReservationLateCheckOut400JSONResponseBodyErrorCodeParameterInvalid   GrantReservationLateCheckOut400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut400JSONResponseBodyErrorCode enum.
+func (e GrantReservationLateCheckOut400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case GrantReservationLateCheckOut400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case GrantReservationLateCheckOut400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case GrantReservationLateCheckOut400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut400JSONResponseBodyErrorType.
+const (
+	GrantReservationLateCheckOut400JSONResponseBodyErrorTypeInvalidRequestError GrantReservationLateCheckOut400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut400JSONResponseBodyErrorType enum.
+func (e GrantReservationLateCheckOut400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut401JSONResponseBodyErrorCode.
+const (
+	GrantReservationLateCheckOut401JSONResponseBodyErrorCodeInvalidToken GrantReservationLateCheckOut401JSONResponseBodyErrorCode = "invalid_token"
+	GrantReservationLateCheckOut401JSONResponseBodyErrorCodeMissingToken GrantReservationLateCheckOut401JSONResponseBodyErrorCode = "missing_token"
+	GrantReservationLateCheckOut401JSONResponseBodyErrorCodeTokenExpired GrantReservationLateCheckOut401JSONResponseBodyErrorCode = "token_expired"
+	GrantReservationLateCheckOut401JSONResponseBodyErrorCodeTokenRevoked GrantReservationLateCheckOut401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut401JSONResponseBodyErrorCode enum.
+func (e GrantReservationLateCheckOut401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case GrantReservationLateCheckOut401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case GrantReservationLateCheckOut401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case GrantReservationLateCheckOut401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut401JSONResponseBodyErrorType.
+const (
+	GrantReservationLateCheckOut401JSONResponseBodyErrorTypeAuthenticationError GrantReservationLateCheckOut401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut401JSONResponseBodyErrorType enum.
+func (e GrantReservationLateCheckOut401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut403JSONResponseBodyErrorCode.
+const (
+	GrantReservationLateCheckOut403JSONResponseBodyErrorCodeInsufficientScope  GrantReservationLateCheckOut403JSONResponseBodyErrorCode = "insufficient_scope"
+	GrantReservationLateCheckOut403JSONResponseBodyErrorCodeIpNotAllowed       GrantReservationLateCheckOut403JSONResponseBodyErrorCode = "ip_not_allowed"
+	GrantReservationLateCheckOut403JSONResponseBodyErrorCodePropertyNotGranted GrantReservationLateCheckOut403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut403JSONResponseBodyErrorCode enum.
+func (e GrantReservationLateCheckOut403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case GrantReservationLateCheckOut403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case GrantReservationLateCheckOut403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut403JSONResponseBodyErrorType.
+const (
+	GrantReservationLateCheckOut403JSONResponseBodyErrorTypePermissionError GrantReservationLateCheckOut403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut403JSONResponseBodyErrorType enum.
+func (e GrantReservationLateCheckOut403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut404JSONResponseBodyErrorCode.
+const (
+	GrantReservationLateCheckOut404JSONResponseBodyErrorCodeResourceMissing GrantReservationLateCheckOut404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut404JSONResponseBodyErrorCode enum.
+func (e GrantReservationLateCheckOut404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut404JSONResponseBodyErrorType.
+const (
+	GrantReservationLateCheckOut404JSONResponseBodyErrorTypeInvalidRequestError GrantReservationLateCheckOut404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut404JSONResponseBodyErrorType enum.
+func (e GrantReservationLateCheckOut404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut409JSONResponseBodyErrorCode.
+const (
+	GrantReservationLateCheckOut409JSONResponseBodyErrorCodeIdempotencyKeyInUse    GrantReservationLateCheckOut409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+	GrantReservationLateCheckOut409JSONResponseBodyErrorCodeInvalidStateTransition GrantReservationLateCheckOut409JSONResponseBodyErrorCode = "invalid_state_transition"
+	GrantReservationLateCheckOut409JSONResponseBodyErrorCodeNoAvailability         GrantReservationLateCheckOut409JSONResponseBodyErrorCode = "no_availability"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut409JSONResponseBodyErrorCode enum.
+func (e GrantReservationLateCheckOut409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	case GrantReservationLateCheckOut409JSONResponseBodyErrorCodeInvalidStateTransition:
+		return true
+	case GrantReservationLateCheckOut409JSONResponseBodyErrorCodeNoAvailability:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut409JSONResponseBodyErrorType.
+const (
+	GrantReservationLateCheckOut409JSONResponseBodyErrorTypeConflictError    GrantReservationLateCheckOut409JSONResponseBodyErrorType = "conflict_error"
+	GrantReservationLateCheckOut409JSONResponseBodyErrorTypeIdempotencyError GrantReservationLateCheckOut409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut409JSONResponseBodyErrorType enum.
+func (e GrantReservationLateCheckOut409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut409JSONResponseBodyErrorTypeConflictError:
+		return true
+	case GrantReservationLateCheckOut409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut413JSONResponseBodyErrorCode.
+const (
+	GrantReservationLateCheckOut413JSONResponseBodyErrorCodeRequestTooLarge GrantReservationLateCheckOut413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut413JSONResponseBodyErrorCode enum.
+func (e GrantReservationLateCheckOut413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut413JSONResponseBodyErrorType.
+const (
+	GrantReservationLateCheckOut413JSONResponseBodyErrorTypeInvalidRequestError GrantReservationLateCheckOut413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut413JSONResponseBodyErrorType enum.
+func (e GrantReservationLateCheckOut413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut415JSONResponseBodyErrorCode.
+const (
+	GrantReservationLateCheckOut415JSONResponseBodyErrorCodeUnsupportedContentType GrantReservationLateCheckOut415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut415JSONResponseBodyErrorCode enum.
+func (e GrantReservationLateCheckOut415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut415JSONResponseBodyErrorType.
+const (
+	GrantReservationLateCheckOut415JSONResponseBodyErrorTypeInvalidRequestError GrantReservationLateCheckOut415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut415JSONResponseBodyErrorType enum.
+func (e GrantReservationLateCheckOut415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut422JSONResponseBodyErrorCode.
+const (
+	GrantReservationLateCheckOut422JSONResponseBodyErrorCodeIdempotencyKeyReused GrantReservationLateCheckOut422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	GrantReservationLateCheckOut422JSONResponseBodyErrorCodeParameterInvalid     GrantReservationLateCheckOut422JSONResponseBodyErrorCode = "parameter_invalid"
+	GrantReservationLateCheckOut422JSONResponseBodyErrorCodeParameterUnknown     GrantReservationLateCheckOut422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut422JSONResponseBodyErrorCode enum.
+func (e GrantReservationLateCheckOut422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case GrantReservationLateCheckOut422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case GrantReservationLateCheckOut422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut422JSONResponseBodyErrorType.
+const (
+	GrantReservationLateCheckOut422JSONResponseBodyErrorTypeIdempotencyError    GrantReservationLateCheckOut422JSONResponseBodyErrorType = "idempotency_error"
+	GrantReservationLateCheckOut422JSONResponseBodyErrorTypeInvalidRequestError GrantReservationLateCheckOut422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut422JSONResponseBodyErrorType enum.
+func (e GrantReservationLateCheckOut422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case GrantReservationLateCheckOut422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut429JSONResponseBodyErrorCode.
+const (
+	GrantReservationLateCheckOut429JSONResponseBodyErrorCodeTooManyRequests GrantReservationLateCheckOut429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut429JSONResponseBodyErrorCode enum.
+func (e GrantReservationLateCheckOut429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut429JSONResponseBodyErrorType.
+const (
+	GrantReservationLateCheckOut429JSONResponseBodyErrorTypeRateLimitExceeded GrantReservationLateCheckOut429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut429JSONResponseBodyErrorType enum.
+func (e GrantReservationLateCheckOut429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut500JSONResponseBodyErrorCode.
+const (
+	GrantReservationLateCheckOut500JSONResponseBodyErrorCodeInternalError GrantReservationLateCheckOut500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut500JSONResponseBodyErrorCode enum.
+func (e GrantReservationLateCheckOut500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut500JSONResponseBodyErrorType.
+const (
+	GrantReservationLateCheckOut500JSONResponseBodyErrorTypeApiError GrantReservationLateCheckOut500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut500JSONResponseBodyErrorType enum.
+func (e GrantReservationLateCheckOut500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut503JSONResponseBodyErrorCode.
+const (
+	GrantReservationLateCheckOut503JSONResponseBodyErrorCodeServiceUnavailable GrantReservationLateCheckOut503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut503JSONResponseBodyErrorCode enum.
+func (e GrantReservationLateCheckOut503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GrantReservationLateCheckOut503JSONResponseBodyErrorType.
+const (
+	GrantReservationLateCheckOut503JSONResponseBodyErrorTypeApiError GrantReservationLateCheckOut503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GrantReservationLateCheckOut503JSONResponseBodyErrorType enum.
+func (e GrantReservationLateCheckOut503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GrantReservationLateCheckOut503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoomParamsServiceEnvironment.
+const (
+	MoveReservationRoomParamsServiceEnvironmentLive    MoveReservationRoomParamsServiceEnvironment = "live"
+	MoveReservationRoomParamsServiceEnvironmentSandbox MoveReservationRoomParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoomParamsServiceEnvironment enum.
+func (e MoveReservationRoomParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case MoveReservationRoomParamsServiceEnvironmentLive:
+		return true
+	case MoveReservationRoomParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoomParamsServiceVersion.
+const (
+	MoveReservationRoomParamsServiceVersionN20250301 MoveReservationRoomParamsServiceVersion = "2025-03-01"
+	MoveReservationRoomParamsServiceVersionN20250601 MoveReservationRoomParamsServiceVersion = "2025-06-01"
+	MoveReservationRoomParamsServiceVersionN20250901 MoveReservationRoomParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoomParamsServiceVersion enum.
+func (e MoveReservationRoomParamsServiceVersion) Valid() bool {
+	switch e {
+	case MoveReservationRoomParamsServiceVersionN20250301:
+		return true
+	case MoveReservationRoomParamsServiceVersionN20250601:
+		return true
+	case MoveReservationRoomParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom400JSONResponseBodyErrorCode.
+const (
+	MoveReservationRoom400JSONResponseBodyErrorCodeInvalidEnvironment MoveReservationRoom400JSONResponseBodyErrorCode = "invalid_environment"
+	MoveReservationRoom400JSONResponseBodyErrorCodeInvalidJson        MoveReservationRoom400JSONResponseBodyErrorCode = "invalid_json"
+	MoveReservationRoom400JSONResponseBodyErrorCodeInvalidVersion     MoveReservationRoom400JSONResponseBodyErrorCode = "invalid_version"
+	MoveReservationRoom400JSONResponseBodyErrorCodeParameterInvalid   MoveReservationRoom400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom400JSONResponseBodyErrorCode enum.
+func (e MoveReservationRoom400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case MoveReservationRoom400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case MoveReservationRoom400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case MoveReservationRoom400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case MoveReservationRoom400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom400JSONResponseBodyErrorType.
+const (
+	MoveReservationRoom400JSONResponseBodyErrorTypeInvalidRequestError MoveReservationRoom400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom400JSONResponseBodyErrorType enum.
+func (e MoveReservationRoom400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case MoveReservationRoom400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom401JSONResponseBodyErrorCode.
+const (
+	MoveReservationRoom401JSONResponseBodyErrorCodeInvalidToken MoveReservationRoom401JSONResponseBodyErrorCode = "invalid_token"
+	MoveReservationRoom401JSONResponseBodyErrorCodeMissingToken MoveReservationRoom401JSONResponseBodyErrorCode = "missing_token"
+	MoveReservationRoom401JSONResponseBodyErrorCodeTokenExpired MoveReservationRoom401JSONResponseBodyErrorCode = "token_expired"
+	MoveReservationRoom401JSONResponseBodyErrorCodeTokenRevoked MoveReservationRoom401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom401JSONResponseBodyErrorCode enum.
+func (e MoveReservationRoom401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case MoveReservationRoom401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case MoveReservationRoom401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case MoveReservationRoom401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case MoveReservationRoom401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom401JSONResponseBodyErrorType.
+const (
+	MoveReservationRoom401JSONResponseBodyErrorTypeAuthenticationError MoveReservationRoom401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom401JSONResponseBodyErrorType enum.
+func (e MoveReservationRoom401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case MoveReservationRoom401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom403JSONResponseBodyErrorCode.
+const (
+	MoveReservationRoom403JSONResponseBodyErrorCodeInsufficientScope  MoveReservationRoom403JSONResponseBodyErrorCode = "insufficient_scope"
+	MoveReservationRoom403JSONResponseBodyErrorCodeIpNotAllowed       MoveReservationRoom403JSONResponseBodyErrorCode = "ip_not_allowed"
+	MoveReservationRoom403JSONResponseBodyErrorCodePropertyNotGranted MoveReservationRoom403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom403JSONResponseBodyErrorCode enum.
+func (e MoveReservationRoom403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case MoveReservationRoom403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case MoveReservationRoom403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case MoveReservationRoom403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom403JSONResponseBodyErrorType.
+const (
+	MoveReservationRoom403JSONResponseBodyErrorTypePermissionError MoveReservationRoom403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom403JSONResponseBodyErrorType enum.
+func (e MoveReservationRoom403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case MoveReservationRoom403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom404JSONResponseBodyErrorCode.
+const (
+	MoveReservationRoom404JSONResponseBodyErrorCodeResourceMissing MoveReservationRoom404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom404JSONResponseBodyErrorCode enum.
+func (e MoveReservationRoom404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case MoveReservationRoom404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom404JSONResponseBodyErrorType.
+const (
+	MoveReservationRoom404JSONResponseBodyErrorTypeInvalidRequestError MoveReservationRoom404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom404JSONResponseBodyErrorType enum.
+func (e MoveReservationRoom404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case MoveReservationRoom404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom409JSONResponseBodyErrorCode.
+const (
+	MoveReservationRoom409JSONResponseBodyErrorCodeIdempotencyKeyInUse    MoveReservationRoom409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+	MoveReservationRoom409JSONResponseBodyErrorCodeInvalidStateTransition MoveReservationRoom409JSONResponseBodyErrorCode = "invalid_state_transition"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom409JSONResponseBodyErrorCode enum.
+func (e MoveReservationRoom409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case MoveReservationRoom409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	case MoveReservationRoom409JSONResponseBodyErrorCodeInvalidStateTransition:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom409JSONResponseBodyErrorType.
+const (
+	MoveReservationRoom409JSONResponseBodyErrorTypeConflictError    MoveReservationRoom409JSONResponseBodyErrorType = "conflict_error"
+	MoveReservationRoom409JSONResponseBodyErrorTypeIdempotencyError MoveReservationRoom409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom409JSONResponseBodyErrorType enum.
+func (e MoveReservationRoom409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case MoveReservationRoom409JSONResponseBodyErrorTypeConflictError:
+		return true
+	case MoveReservationRoom409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom413JSONResponseBodyErrorCode.
+const (
+	MoveReservationRoom413JSONResponseBodyErrorCodeRequestTooLarge MoveReservationRoom413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom413JSONResponseBodyErrorCode enum.
+func (e MoveReservationRoom413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case MoveReservationRoom413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom413JSONResponseBodyErrorType.
+const (
+	MoveReservationRoom413JSONResponseBodyErrorTypeInvalidRequestError MoveReservationRoom413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom413JSONResponseBodyErrorType enum.
+func (e MoveReservationRoom413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case MoveReservationRoom413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom415JSONResponseBodyErrorCode.
+const (
+	MoveReservationRoom415JSONResponseBodyErrorCodeUnsupportedContentType MoveReservationRoom415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom415JSONResponseBodyErrorCode enum.
+func (e MoveReservationRoom415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case MoveReservationRoom415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom415JSONResponseBodyErrorType.
+const (
+	MoveReservationRoom415JSONResponseBodyErrorTypeInvalidRequestError MoveReservationRoom415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom415JSONResponseBodyErrorType enum.
+func (e MoveReservationRoom415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case MoveReservationRoom415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom422JSONResponseBodyErrorCode.
+const (
+	MoveReservationRoom422JSONResponseBodyErrorCodeIdempotencyKeyReused MoveReservationRoom422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	MoveReservationRoom422JSONResponseBodyErrorCodeParameterInvalid     MoveReservationRoom422JSONResponseBodyErrorCode = "parameter_invalid"
+	MoveReservationRoom422JSONResponseBodyErrorCodeParameterMissing     MoveReservationRoom422JSONResponseBodyErrorCode = "parameter_missing"
+	MoveReservationRoom422JSONResponseBodyErrorCodeParameterUnknown     MoveReservationRoom422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom422JSONResponseBodyErrorCode enum.
+func (e MoveReservationRoom422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case MoveReservationRoom422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case MoveReservationRoom422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case MoveReservationRoom422JSONResponseBodyErrorCodeParameterMissing:
+		return true
+	case MoveReservationRoom422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom422JSONResponseBodyErrorType.
+const (
+	MoveReservationRoom422JSONResponseBodyErrorTypeIdempotencyError    MoveReservationRoom422JSONResponseBodyErrorType = "idempotency_error"
+	MoveReservationRoom422JSONResponseBodyErrorTypeInvalidRequestError MoveReservationRoom422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom422JSONResponseBodyErrorType enum.
+func (e MoveReservationRoom422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case MoveReservationRoom422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case MoveReservationRoom422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom429JSONResponseBodyErrorCode.
+const (
+	MoveReservationRoom429JSONResponseBodyErrorCodeTooManyRequests MoveReservationRoom429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom429JSONResponseBodyErrorCode enum.
+func (e MoveReservationRoom429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case MoveReservationRoom429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom429JSONResponseBodyErrorType.
+const (
+	MoveReservationRoom429JSONResponseBodyErrorTypeRateLimitExceeded MoveReservationRoom429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom429JSONResponseBodyErrorType enum.
+func (e MoveReservationRoom429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case MoveReservationRoom429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom500JSONResponseBodyErrorCode.
+const (
+	MoveReservationRoom500JSONResponseBodyErrorCodeInternalError MoveReservationRoom500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom500JSONResponseBodyErrorCode enum.
+func (e MoveReservationRoom500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case MoveReservationRoom500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom500JSONResponseBodyErrorType.
+const (
+	MoveReservationRoom500JSONResponseBodyErrorTypeApiError MoveReservationRoom500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom500JSONResponseBodyErrorType enum.
+func (e MoveReservationRoom500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case MoveReservationRoom500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom503JSONResponseBodyErrorCode.
+const (
+	MoveReservationRoom503JSONResponseBodyErrorCodeServiceUnavailable MoveReservationRoom503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom503JSONResponseBodyErrorCode enum.
+func (e MoveReservationRoom503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case MoveReservationRoom503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MoveReservationRoom503JSONResponseBodyErrorType.
+const (
+	MoveReservationRoom503JSONResponseBodyErrorTypeApiError MoveReservationRoom503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the MoveReservationRoom503JSONResponseBodyErrorType enum.
+func (e MoveReservationRoom503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case MoveReservationRoom503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for NoShowReservationParamsServiceEnvironment.
 const (
 	NoShowReservationParamsServiceEnvironmentLive    NoShowReservationParamsServiceEnvironment = "live"
@@ -18995,6 +21362,279 @@ const (
 func (e NoShowReservation503JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case NoShowReservation503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMovesParamsServiceEnvironment.
+const (
+	ListReservationRoomMovesParamsServiceEnvironmentLive    ListReservationRoomMovesParamsServiceEnvironment = "live"
+	ListReservationRoomMovesParamsServiceEnvironmentSandbox ListReservationRoomMovesParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMovesParamsServiceEnvironment enum.
+func (e ListReservationRoomMovesParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case ListReservationRoomMovesParamsServiceEnvironmentLive:
+		return true
+	case ListReservationRoomMovesParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMovesParamsServiceVersion.
+const (
+	ListReservationRoomMovesParamsServiceVersionN20250301 ListReservationRoomMovesParamsServiceVersion = "2025-03-01"
+	ListReservationRoomMovesParamsServiceVersionN20250601 ListReservationRoomMovesParamsServiceVersion = "2025-06-01"
+	ListReservationRoomMovesParamsServiceVersionN20250901 ListReservationRoomMovesParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMovesParamsServiceVersion enum.
+func (e ListReservationRoomMovesParamsServiceVersion) Valid() bool {
+	switch e {
+	case ListReservationRoomMovesParamsServiceVersionN20250301:
+		return true
+	case ListReservationRoomMovesParamsServiceVersionN20250601:
+		return true
+	case ListReservationRoomMovesParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves400JSONResponseBodyErrorCode.
+const (
+	ListReservationRoomMoves400JSONResponseBodyErrorCodeInvalidCursor      ListReservationRoomMoves400JSONResponseBodyErrorCode = "invalid_cursor"
+	ListReservationRoomMoves400JSONResponseBodyErrorCodeInvalidEnvironment ListReservationRoomMoves400JSONResponseBodyErrorCode = "invalid_environment"
+	ListReservationRoomMoves400JSONResponseBodyErrorCodeInvalidVersion     ListReservationRoomMoves400JSONResponseBodyErrorCode = "invalid_version"
+	ListReservationRoomMoves400JSONResponseBodyErrorCodeParameterInvalid   ListReservationRoomMoves400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves400JSONResponseBodyErrorCode enum.
+func (e ListReservationRoomMoves400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves400JSONResponseBodyErrorCodeInvalidCursor:
+		return true
+	case ListReservationRoomMoves400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case ListReservationRoomMoves400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case ListReservationRoomMoves400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves400JSONResponseBodyErrorType.
+const (
+	ListReservationRoomMoves400JSONResponseBodyErrorTypeInvalidRequestError ListReservationRoomMoves400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves400JSONResponseBodyErrorType enum.
+func (e ListReservationRoomMoves400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves401JSONResponseBodyErrorCode.
+const (
+	ListReservationRoomMoves401JSONResponseBodyErrorCodeInvalidToken ListReservationRoomMoves401JSONResponseBodyErrorCode = "invalid_token"
+	ListReservationRoomMoves401JSONResponseBodyErrorCodeMissingToken ListReservationRoomMoves401JSONResponseBodyErrorCode = "missing_token"
+	ListReservationRoomMoves401JSONResponseBodyErrorCodeTokenExpired ListReservationRoomMoves401JSONResponseBodyErrorCode = "token_expired"
+	ListReservationRoomMoves401JSONResponseBodyErrorCodeTokenRevoked ListReservationRoomMoves401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves401JSONResponseBodyErrorCode enum.
+func (e ListReservationRoomMoves401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case ListReservationRoomMoves401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case ListReservationRoomMoves401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case ListReservationRoomMoves401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves401JSONResponseBodyErrorType.
+const (
+	ListReservationRoomMoves401JSONResponseBodyErrorTypeAuthenticationError ListReservationRoomMoves401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves401JSONResponseBodyErrorType enum.
+func (e ListReservationRoomMoves401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves403JSONResponseBodyErrorCode.
+const (
+	ListReservationRoomMoves403JSONResponseBodyErrorCodeInsufficientScope  ListReservationRoomMoves403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListReservationRoomMoves403JSONResponseBodyErrorCodeIpNotAllowed       ListReservationRoomMoves403JSONResponseBodyErrorCode = "ip_not_allowed"
+	ListReservationRoomMoves403JSONResponseBodyErrorCodePropertyNotGranted ListReservationRoomMoves403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves403JSONResponseBodyErrorCode enum.
+func (e ListReservationRoomMoves403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case ListReservationRoomMoves403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case ListReservationRoomMoves403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves403JSONResponseBodyErrorType.
+const (
+	ListReservationRoomMoves403JSONResponseBodyErrorTypePermissionError ListReservationRoomMoves403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves403JSONResponseBodyErrorType enum.
+func (e ListReservationRoomMoves403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves404JSONResponseBodyErrorCode.
+const (
+	ListReservationRoomMoves404JSONResponseBodyErrorCodeResourceMissing ListReservationRoomMoves404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves404JSONResponseBodyErrorCode enum.
+func (e ListReservationRoomMoves404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves404JSONResponseBodyErrorType.
+const (
+	ListReservationRoomMoves404JSONResponseBodyErrorTypeInvalidRequestError ListReservationRoomMoves404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves404JSONResponseBodyErrorType enum.
+func (e ListReservationRoomMoves404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves429JSONResponseBodyErrorCode.
+const (
+	ListReservationRoomMoves429JSONResponseBodyErrorCodeTooManyRequests ListReservationRoomMoves429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves429JSONResponseBodyErrorCode enum.
+func (e ListReservationRoomMoves429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves429JSONResponseBodyErrorType.
+const (
+	ListReservationRoomMoves429JSONResponseBodyErrorTypeRateLimitExceeded ListReservationRoomMoves429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves429JSONResponseBodyErrorType enum.
+func (e ListReservationRoomMoves429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves500JSONResponseBodyErrorCode.
+const (
+	ListReservationRoomMoves500JSONResponseBodyErrorCodeInternalError ListReservationRoomMoves500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves500JSONResponseBodyErrorCode enum.
+func (e ListReservationRoomMoves500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves500JSONResponseBodyErrorType.
+const (
+	ListReservationRoomMoves500JSONResponseBodyErrorTypeApiError ListReservationRoomMoves500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves500JSONResponseBodyErrorType enum.
+func (e ListReservationRoomMoves500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves503JSONResponseBodyErrorCode.
+const (
+	ListReservationRoomMoves503JSONResponseBodyErrorCodeServiceUnavailable ListReservationRoomMoves503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves503JSONResponseBodyErrorCode enum.
+func (e ListReservationRoomMoves503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReservationRoomMoves503JSONResponseBodyErrorType.
+const (
+	ListReservationRoomMoves503JSONResponseBodyErrorTypeApiError ListReservationRoomMoves503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReservationRoomMoves503JSONResponseBodyErrorType enum.
+func (e ListReservationRoomMoves503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReservationRoomMoves503JSONResponseBodyErrorTypeApiError:
 		return true
 	default:
 		return false
@@ -22958,6 +25598,405 @@ func (e RetireRoom503JSONResponseBodyErrorType) Valid() bool {
 	}
 }
 
+// Defines values for AdvanceSandboxDayParamsServiceEnvironment.
+const (
+	AdvanceSandboxDayParamsServiceEnvironmentLive    AdvanceSandboxDayParamsServiceEnvironment = "live"
+	AdvanceSandboxDayParamsServiceEnvironmentSandbox AdvanceSandboxDayParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDayParamsServiceEnvironment enum.
+func (e AdvanceSandboxDayParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case AdvanceSandboxDayParamsServiceEnvironmentLive:
+		return true
+	case AdvanceSandboxDayParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDayParamsServiceVersion.
+const (
+	AdvanceSandboxDayParamsServiceVersionN20250301 AdvanceSandboxDayParamsServiceVersion = "2025-03-01"
+	AdvanceSandboxDayParamsServiceVersionN20250601 AdvanceSandboxDayParamsServiceVersion = "2025-06-01"
+	AdvanceSandboxDayParamsServiceVersionN20250901 AdvanceSandboxDayParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDayParamsServiceVersion enum.
+func (e AdvanceSandboxDayParamsServiceVersion) Valid() bool {
+	switch e {
+	case AdvanceSandboxDayParamsServiceVersionN20250301:
+		return true
+	case AdvanceSandboxDayParamsServiceVersionN20250601:
+		return true
+	case AdvanceSandboxDayParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay400JSONResponseBodyErrorCode.
+const (
+	AdvanceSandboxDay400JSONResponseBodyErrorCodeInvalidEnvironment AdvanceSandboxDay400JSONResponseBodyErrorCode = "invalid_environment"
+	AdvanceSandboxDay400JSONResponseBodyErrorCodeInvalidJson        AdvanceSandboxDay400JSONResponseBodyErrorCode = "invalid_json"
+	AdvanceSandboxDay400JSONResponseBodyErrorCodeInvalidVersion     AdvanceSandboxDay400JSONResponseBodyErrorCode = "invalid_version"
+	AdvanceSandboxDay400JSONResponseBodyErrorCodeParameterInvalid   AdvanceSandboxDay400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay400JSONResponseBodyErrorCode enum.
+func (e AdvanceSandboxDay400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case AdvanceSandboxDay400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case AdvanceSandboxDay400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case AdvanceSandboxDay400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay400JSONResponseBodyErrorType.
+const (
+	AdvanceSandboxDay400JSONResponseBodyErrorTypeInvalidRequestError AdvanceSandboxDay400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay400JSONResponseBodyErrorType enum.
+func (e AdvanceSandboxDay400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay401JSONResponseBodyErrorCode.
+const (
+	AdvanceSandboxDay401JSONResponseBodyErrorCodeInvalidToken AdvanceSandboxDay401JSONResponseBodyErrorCode = "invalid_token"
+	AdvanceSandboxDay401JSONResponseBodyErrorCodeMissingToken AdvanceSandboxDay401JSONResponseBodyErrorCode = "missing_token"
+	AdvanceSandboxDay401JSONResponseBodyErrorCodeTokenExpired AdvanceSandboxDay401JSONResponseBodyErrorCode = "token_expired"
+	AdvanceSandboxDay401JSONResponseBodyErrorCodeTokenRevoked AdvanceSandboxDay401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay401JSONResponseBodyErrorCode enum.
+func (e AdvanceSandboxDay401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case AdvanceSandboxDay401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case AdvanceSandboxDay401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case AdvanceSandboxDay401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay401JSONResponseBodyErrorType.
+const (
+	AdvanceSandboxDay401JSONResponseBodyErrorTypeAuthenticationError AdvanceSandboxDay401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay401JSONResponseBodyErrorType enum.
+func (e AdvanceSandboxDay401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay403JSONResponseBodyErrorCode.
+const (
+	AdvanceSandboxDay403JSONResponseBodyErrorCodeIpNotAllowed       AdvanceSandboxDay403JSONResponseBodyErrorCode = "ip_not_allowed"
+	AdvanceSandboxDay403JSONResponseBodyErrorCodePropertyNotGranted AdvanceSandboxDay403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay403JSONResponseBodyErrorCode enum.
+func (e AdvanceSandboxDay403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case AdvanceSandboxDay403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay403JSONResponseBodyErrorType.
+const (
+	AdvanceSandboxDay403JSONResponseBodyErrorTypePermissionError AdvanceSandboxDay403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay403JSONResponseBodyErrorType enum.
+func (e AdvanceSandboxDay403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay404JSONResponseBodyErrorCode.
+const (
+	AdvanceSandboxDay404JSONResponseBodyErrorCodeResourceMissing AdvanceSandboxDay404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay404JSONResponseBodyErrorCode enum.
+func (e AdvanceSandboxDay404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay404JSONResponseBodyErrorType.
+const (
+	AdvanceSandboxDay404JSONResponseBodyErrorTypeInvalidRequestError AdvanceSandboxDay404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay404JSONResponseBodyErrorType enum.
+func (e AdvanceSandboxDay404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay409JSONResponseBodyErrorCode.
+const (
+	AdvanceSandboxDay409JSONResponseBodyErrorCodeIdempotencyKeyInUse AdvanceSandboxDay409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay409JSONResponseBodyErrorCode enum.
+func (e AdvanceSandboxDay409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay409JSONResponseBodyErrorType.
+const (
+	AdvanceSandboxDay409JSONResponseBodyErrorTypeIdempotencyError AdvanceSandboxDay409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay409JSONResponseBodyErrorType enum.
+func (e AdvanceSandboxDay409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay413JSONResponseBodyErrorCode.
+const (
+	AdvanceSandboxDay413JSONResponseBodyErrorCodeRequestTooLarge AdvanceSandboxDay413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay413JSONResponseBodyErrorCode enum.
+func (e AdvanceSandboxDay413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay413JSONResponseBodyErrorType.
+const (
+	AdvanceSandboxDay413JSONResponseBodyErrorTypeInvalidRequestError AdvanceSandboxDay413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay413JSONResponseBodyErrorType enum.
+func (e AdvanceSandboxDay413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay415JSONResponseBodyErrorCode.
+const (
+	AdvanceSandboxDay415JSONResponseBodyErrorCodeUnsupportedContentType AdvanceSandboxDay415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay415JSONResponseBodyErrorCode enum.
+func (e AdvanceSandboxDay415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay415JSONResponseBodyErrorType.
+const (
+	AdvanceSandboxDay415JSONResponseBodyErrorTypeInvalidRequestError AdvanceSandboxDay415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay415JSONResponseBodyErrorType enum.
+func (e AdvanceSandboxDay415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay422JSONResponseBodyErrorCode.
+const (
+	AdvanceSandboxDay422JSONResponseBodyErrorCodeIdempotencyKeyReused AdvanceSandboxDay422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	AdvanceSandboxDay422JSONResponseBodyErrorCodeParameterInvalid     AdvanceSandboxDay422JSONResponseBodyErrorCode = "parameter_invalid"
+	AdvanceSandboxDay422JSONResponseBodyErrorCodeParameterUnknown     AdvanceSandboxDay422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay422JSONResponseBodyErrorCode enum.
+func (e AdvanceSandboxDay422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case AdvanceSandboxDay422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case AdvanceSandboxDay422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay422JSONResponseBodyErrorType.
+const (
+	AdvanceSandboxDay422JSONResponseBodyErrorTypeIdempotencyError    AdvanceSandboxDay422JSONResponseBodyErrorType = "idempotency_error"
+	AdvanceSandboxDay422JSONResponseBodyErrorTypeInvalidRequestError AdvanceSandboxDay422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay422JSONResponseBodyErrorType enum.
+func (e AdvanceSandboxDay422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case AdvanceSandboxDay422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay429JSONResponseBodyErrorCode.
+const (
+	AdvanceSandboxDay429JSONResponseBodyErrorCodeTooManyRequests AdvanceSandboxDay429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay429JSONResponseBodyErrorCode enum.
+func (e AdvanceSandboxDay429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay429JSONResponseBodyErrorType.
+const (
+	AdvanceSandboxDay429JSONResponseBodyErrorTypeRateLimitExceeded AdvanceSandboxDay429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay429JSONResponseBodyErrorType enum.
+func (e AdvanceSandboxDay429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay500JSONResponseBodyErrorCode.
+const (
+	AdvanceSandboxDay500JSONResponseBodyErrorCodeInternalError AdvanceSandboxDay500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay500JSONResponseBodyErrorCode enum.
+func (e AdvanceSandboxDay500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay500JSONResponseBodyErrorType.
+const (
+	AdvanceSandboxDay500JSONResponseBodyErrorTypeApiError AdvanceSandboxDay500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay500JSONResponseBodyErrorType enum.
+func (e AdvanceSandboxDay500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay503JSONResponseBodyErrorCode.
+const (
+	AdvanceSandboxDay503JSONResponseBodyErrorCodeServiceUnavailable AdvanceSandboxDay503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay503JSONResponseBodyErrorCode enum.
+func (e AdvanceSandboxDay503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdvanceSandboxDay503JSONResponseBodyErrorType.
+const (
+	AdvanceSandboxDay503JSONResponseBodyErrorTypeApiError AdvanceSandboxDay503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the AdvanceSandboxDay503JSONResponseBodyErrorType enum.
+func (e AdvanceSandboxDay503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case AdvanceSandboxDay503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ResetSandboxParamsServiceEnvironment.
 const (
 	ResetSandboxParamsServiceEnvironmentLive    ResetSandboxParamsServiceEnvironment = "live"
@@ -23630,6 +26669,7 @@ const (
 	CreateWebhookEndpointJSONBodyEnabledEventsGuestCreated              CreateWebhookEndpointJSONBodyEnabledEvents = "guest.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged CreateWebhookEndpointJSONBodyEnabledEvents = "housekeeping.status_changed"
 	CreateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated          CreateWebhookEndpointJSONBodyEnabledEvents = "inventory.updated"
+	CreateWebhookEndpointJSONBodyEnabledEventsNightAuditCompleted       CreateWebhookEndpointJSONBodyEnabledEvents = "night_audit.completed"
 	CreateWebhookEndpointJSONBodyEnabledEventsPaymentFailed             CreateWebhookEndpointJSONBodyEnabledEvents = "payment.failed"
 	CreateWebhookEndpointJSONBodyEnabledEventsPaymentRefunded           CreateWebhookEndpointJSONBodyEnabledEvents = "payment.refunded"
 	CreateWebhookEndpointJSONBodyEnabledEventsPaymentSucceeded          CreateWebhookEndpointJSONBodyEnabledEvents = "payment.succeeded"
@@ -23651,6 +26691,8 @@ func (e CreateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case CreateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsNightAuditCompleted:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsPaymentFailed:
 		return true
@@ -24647,6 +27689,7 @@ const (
 	UpdateWebhookEndpointJSONBodyEnabledEventsGuestCreated              UpdateWebhookEndpointJSONBodyEnabledEvents = "guest.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged UpdateWebhookEndpointJSONBodyEnabledEvents = "housekeeping.status_changed"
 	UpdateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated          UpdateWebhookEndpointJSONBodyEnabledEvents = "inventory.updated"
+	UpdateWebhookEndpointJSONBodyEnabledEventsNightAuditCompleted       UpdateWebhookEndpointJSONBodyEnabledEvents = "night_audit.completed"
 	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentFailed             UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.failed"
 	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentRefunded           UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.refunded"
 	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentSucceeded          UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.succeeded"
@@ -24668,6 +27711,8 @@ func (e UpdateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case UpdateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsNightAuditCompleted:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsPaymentFailed:
 		return true
@@ -25069,6 +28114,7 @@ const (
 	CreateWebhookBackfillJSONBodyEventTypesGuestCreated              CreateWebhookBackfillJSONBodyEventTypes = "guest.created"
 	CreateWebhookBackfillJSONBodyEventTypesHousekeepingStatusChanged CreateWebhookBackfillJSONBodyEventTypes = "housekeeping.status_changed"
 	CreateWebhookBackfillJSONBodyEventTypesInventoryUpdated          CreateWebhookBackfillJSONBodyEventTypes = "inventory.updated"
+	CreateWebhookBackfillJSONBodyEventTypesNightAuditCompleted       CreateWebhookBackfillJSONBodyEventTypes = "night_audit.completed"
 	CreateWebhookBackfillJSONBodyEventTypesPaymentFailed             CreateWebhookBackfillJSONBodyEventTypes = "payment.failed"
 	CreateWebhookBackfillJSONBodyEventTypesPaymentRefunded           CreateWebhookBackfillJSONBodyEventTypes = "payment.refunded"
 	CreateWebhookBackfillJSONBodyEventTypesPaymentSucceeded          CreateWebhookBackfillJSONBodyEventTypes = "payment.succeeded"
@@ -25088,6 +28134,8 @@ func (e CreateWebhookBackfillJSONBodyEventTypes) Valid() bool {
 	case CreateWebhookBackfillJSONBodyEventTypesHousekeepingStatusChanged:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesInventoryUpdated:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesNightAuditCompleted:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesPaymentFailed:
 		return true
@@ -25780,6 +28828,7 @@ const (
 	ListWebhookDeliveriesParamsEventTypeGuestCreated              ListWebhookDeliveriesParamsEventType = "guest.created"
 	ListWebhookDeliveriesParamsEventTypeHousekeepingStatusChanged ListWebhookDeliveriesParamsEventType = "housekeeping.status_changed"
 	ListWebhookDeliveriesParamsEventTypeInventoryUpdated          ListWebhookDeliveriesParamsEventType = "inventory.updated"
+	ListWebhookDeliveriesParamsEventTypeNightAuditCompleted       ListWebhookDeliveriesParamsEventType = "night_audit.completed"
 	ListWebhookDeliveriesParamsEventTypePaymentFailed             ListWebhookDeliveriesParamsEventType = "payment.failed"
 	ListWebhookDeliveriesParamsEventTypePaymentRefunded           ListWebhookDeliveriesParamsEventType = "payment.refunded"
 	ListWebhookDeliveriesParamsEventTypePaymentSucceeded          ListWebhookDeliveriesParamsEventType = "payment.succeeded"
@@ -25799,6 +28848,8 @@ func (e ListWebhookDeliveriesParamsEventType) Valid() bool {
 	case ListWebhookDeliveriesParamsEventTypeHousekeepingStatusChanged:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeInventoryUpdated:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeNightAuditCompleted:
 		return true
 	case ListWebhookDeliveriesParamsEventTypePaymentFailed:
 		return true
@@ -27754,6 +30805,7 @@ const (
 	TestWebhookEndpointJSONBodyTypeGuestCreated              TestWebhookEndpointJSONBodyType = "guest.created"
 	TestWebhookEndpointJSONBodyTypeHousekeepingStatusChanged TestWebhookEndpointJSONBodyType = "housekeeping.status_changed"
 	TestWebhookEndpointJSONBodyTypeInventoryUpdated          TestWebhookEndpointJSONBodyType = "inventory.updated"
+	TestWebhookEndpointJSONBodyTypeNightAuditCompleted       TestWebhookEndpointJSONBodyType = "night_audit.completed"
 	TestWebhookEndpointJSONBodyTypePaymentFailed             TestWebhookEndpointJSONBodyType = "payment.failed"
 	TestWebhookEndpointJSONBodyTypePaymentRefunded           TestWebhookEndpointJSONBodyType = "payment.refunded"
 	TestWebhookEndpointJSONBodyTypePaymentSucceeded          TestWebhookEndpointJSONBodyType = "payment.succeeded"
@@ -27774,6 +30826,8 @@ func (e TestWebhookEndpointJSONBodyType) Valid() bool {
 	case TestWebhookEndpointJSONBodyTypeHousekeepingStatusChanged:
 		return true
 	case TestWebhookEndpointJSONBodyTypeInventoryUpdated:
+		return true
+	case TestWebhookEndpointJSONBodyTypeNightAuditCompleted:
 		return true
 	case TestWebhookEndpointJSONBodyTypePaymentFailed:
 		return true
@@ -28249,6 +31303,50 @@ type EventList struct {
 // EventListObject defines model for EventList.Object.
 type EventListObject string
 
+// FlashReport defines model for FlashReport.
+type FlashReport struct {
+	Adr          int    `json:"adr"`
+	BusinessDate Date   `json:"business_date"`
+	Currency     string `json:"currency"`
+
+	// Occupancy 0–1
+	Occupancy float32 `json:"occupancy"`
+	Payments  int     `json:"payments"`
+
+	// PaymentsByMethod Payments captured that local day, by method; a method with none is absent.
+	PaymentsByMethod struct {
+		BankTransfer *struct {
+			Amount int `json:"amount"`
+			Count  int `json:"count"`
+		} `json:"bank_transfer,omitempty"`
+		Card *struct {
+			Amount int `json:"amount"`
+			Count  int `json:"count"`
+		} `json:"card,omitempty"`
+		Cash *struct {
+			Amount int `json:"amount"`
+			Count  int `json:"count"`
+		} `json:"cash,omitempty"`
+	} `json:"payments_by_method"`
+	Refunds int `json:"refunds"`
+
+	// RevenueByKind What the folios charged for the day: room nights of that night, fees of that date, extras added that day.
+	RevenueByKind struct {
+		EarlyDepartureFee int `json:"early_departure_fee"`
+		Extra             int `json:"extra"`
+		LateCheckOutFee   int `json:"late_check_out_fee"`
+		NoShowFee         int `json:"no_show_fee"`
+		RoomNight         int `json:"room_night"`
+	} `json:"revenue_by_kind"`
+	Revpar         int `json:"revpar"`
+	RoomRevenue    int `json:"room_revenue"`
+	RoomsAvailable int `json:"rooms_available"`
+	RoomsSold      int `json:"rooms_sold"`
+
+	// Taxes Reserved for the taxes of the day; null until taxes are computed.
+	Taxes any `json:"taxes"`
+}
+
 // Folio defines model for Folio.
 type Folio struct {
 	Balance       Money         `json:"balance"`
@@ -28273,18 +31371,20 @@ type FolioStatus string
 
 // FolioCharge defines model for FolioCharge.
 type FolioCharge struct {
-	Amount      Money             `json:"amount"`
-	CreatedAt   time.Time         `json:"created_at"`
-	Date        *string           `json:"date"`
-	Description string            `json:"description"`
-	FolioId     string            `json:"folio_id"`
-	Id          string            `json:"id"`
-	Kind        FolioChargeKind   `json:"kind"`
-	Livemode    bool              `json:"livemode"`
-	Object      FolioChargeObject `json:"object"`
+	Amount      Money     `json:"amount"`
+	CreatedAt   time.Time `json:"created_at"`
+	Date        *string   `json:"date"`
+	Description string    `json:"description"`
+	FolioId     string    `json:"folio_id"`
+	Id          string    `json:"id"`
+
+	// Kind `room_night` (posted per night of the stay), `extra` (added by staff), or a fee of the rate plan.
+	Kind     FolioChargeKind   `json:"kind"`
+	Livemode bool              `json:"livemode"`
+	Object   FolioChargeObject `json:"object"`
 }
 
-// FolioChargeKind defines model for FolioCharge.Kind.
+// FolioChargeKind `room_night` (posted per night of the stay), `extra` (added by staff), or a fee of the rate plan.
 type FolioChargeKind string
 
 // FolioChargeObject defines model for FolioCharge.Object.
@@ -28292,8 +31392,10 @@ type FolioChargeObject string
 
 // Guest defines model for Guest.
 type Guest struct {
-	CreatedAt time.Time   `json:"created_at"`
-	Email     string      `json:"email"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Email null only for a walk-in booked without one, where the property allows it.
+	Email     *string     `json:"email"`
 	FirstName string      `json:"first_name"`
 	Id        string      `json:"id"`
 	LastName  string      `json:"last_name"`
@@ -28517,6 +31619,64 @@ type Money struct {
 	Currency string `json:"currency"`
 }
 
+// NightAudit defines model for NightAudit.
+type NightAudit struct {
+	// BusinessDate The business day the audit closed; the property's business date is then the next day.
+	BusinessDate Date      `json:"business_date"`
+	CreatedAt    time.Time `json:"created_at"`
+
+	// DeparturesInHouse Stays still checked in on or after their departure date, flagged for the desk.
+	DeparturesInHouse []string    `json:"departures_in_house"`
+	Flash             FlashReport `json:"flash"`
+	Id                string      `json:"id"`
+	Livemode          bool        `json:"livemode"`
+
+	// NoShows Reservations the audit marked as no-shows (fees posted).
+	NoShows    []string          `json:"no_shows"`
+	Object     NightAuditObject  `json:"object"`
+	PropertyId string            `json:"property_id"`
+	Trigger    NightAuditTrigger `json:"trigger"`
+}
+
+// NightAuditObject defines model for NightAudit.Object.
+type NightAuditObject string
+
+// NightAuditTrigger defines model for NightAudit.Trigger.
+type NightAuditTrigger string
+
+// NightAuditCompletedEvent defines model for NightAuditCompletedEvent.
+type NightAuditCompletedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object NightAudit `json:"object"`
+	} `json:"data"`
+	Id         string                         `json:"id"`
+	Livemode   bool                           `json:"livemode"`
+	Object     NightAuditCompletedEventObject `json:"object"`
+	PropertyId *string                        `json:"property_id"`
+	Type       NightAuditCompletedEventType   `json:"type"`
+}
+
+// NightAuditCompletedEventObject defines model for NightAuditCompletedEvent.Object.
+type NightAuditCompletedEventObject string
+
+// NightAuditCompletedEventType defines model for NightAuditCompletedEvent.Type.
+type NightAuditCompletedEventType string
+
+// NightAuditList defines model for NightAuditList.
+type NightAuditList struct {
+	Data       []NightAudit         `json:"data"`
+	HasMore    bool                 `json:"has_more"`
+	NextCursor *string              `json:"next_cursor"`
+	Object     NightAuditListObject `json:"object"`
+	PrevCursor *string              `json:"prev_cursor"`
+}
+
+// NightAuditListObject defines model for NightAuditList.Object.
+type NightAuditListObject string
+
 // OccupancyReport defines model for OccupancyReport.
 type OccupancyReport struct {
 	Currency string `json:"currency"`
@@ -28739,6 +31899,12 @@ type ProductionReportType string
 type Property struct {
 	Address Address `json:"address"`
 
+	// AuditHour Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on.
+	AuditHour int `json:"audit_hour"`
+
+	// BusinessDate The property's "today": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it.
+	BusinessDate Date `json:"business_date"`
+
 	// CheckInTime Local time from which guests may check in, HH:MM.
 	CheckInTime string `json:"check_in_time"`
 
@@ -28757,6 +31923,9 @@ type Property struct {
 	// Timezone IANA time zone; the property's local date decides "today".
 	Timezone  string    `json:"timezone"`
 	UpdatedAt time.Time `json:"updated_at"`
+
+	// WalkInsWithoutEmail Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail.
+	WalkInsWithoutEmail bool `json:"walk_ins_without_email"`
 }
 
 // PropertyObject defines model for Property.Object.
@@ -28828,19 +31997,94 @@ type RatePlan struct {
 
 	// DerivedFrom A derived plan's daily rates are its parent's, night by night, with the amount adjusted (rounded half up to a whole minor unit, never below 0) and the parent's restrictions; they change whenever the parent's do, and cannot be set directly.
 	DerivedFrom *RatePlanDerivation `json:"derived_from"`
-	Id          string              `json:"id"`
-	Livemode    bool                `json:"livemode"`
-	MealPlan    RatePlanMealPlan    `json:"meal_plan"`
-	Name        string              `json:"name"`
-	Object      RatePlanObject      `json:"object"`
-	PropertyId  string              `json:"property_id"`
-	Refundable  bool                `json:"refundable"`
-	RoomTypeIds []string            `json:"room_type_ids"`
-	UpdatedAt   time.Time           `json:"updated_at"`
+
+	// EarlyDepartureFee Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+	EarlyDepartureFee *RatePlanFee              `json:"early_departure_fee"`
+	Id                string                    `json:"id"`
+	LateCheckOutFee   *RatePlan_LateCheckOutFee `json:"late_check_out_fee"`
+	Livemode          bool                      `json:"livemode"`
+	MealPlan          RatePlanMealPlan          `json:"meal_plan"`
+	Name              string                    `json:"name"`
+	NoShowFee         *RatePlan_NoShowFee       `json:"no_show_fee"`
+	Object            RatePlanObject            `json:"object"`
+	PropertyId        string                    `json:"property_id"`
+	Refundable        bool                      `json:"refundable"`
+	RoomTypeIds       []string                  `json:"room_type_ids"`
+	UpdatedAt         time.Time                 `json:"updated_at"`
+}
+
+// RatePlanLateCheckOutFee0 defines model for RatePlan.LateCheckOutFee.0.
+type RatePlanLateCheckOutFee0 struct {
+	// Amount Minor units of the property's currency.
+	Amount int                          `json:"amount"`
+	Type   RatePlanLateCheckOutFee0Type `json:"type"`
+}
+
+// RatePlanLateCheckOutFee0Type defines model for RatePlan.LateCheckOutFee.0.Type.
+type RatePlanLateCheckOutFee0Type string
+
+// RatePlanLateCheckOutFee1 defines model for RatePlan.LateCheckOutFee.1.
+type RatePlanLateCheckOutFee1 struct {
+	// Nights The rates of the first this many nights concerned.
+	Nights int                          `json:"nights"`
+	Type   RatePlanLateCheckOutFee1Type `json:"type"`
+}
+
+// RatePlanLateCheckOutFee1Type defines model for RatePlan.LateCheckOutFee.1.Type.
+type RatePlanLateCheckOutFee1Type string
+
+// RatePlanLateCheckOutFee2 defines model for RatePlan.LateCheckOutFee.2.
+type RatePlanLateCheckOutFee2 struct {
+	// Percent Percent of the nights concerned, rounded to a minor unit.
+	Percent int                          `json:"percent"`
+	Type    RatePlanLateCheckOutFee2Type `json:"type"`
+}
+
+// RatePlanLateCheckOutFee2Type defines model for RatePlan.LateCheckOutFee.2.Type.
+type RatePlanLateCheckOutFee2Type string
+
+// RatePlan_LateCheckOutFee defines model for RatePlan.LateCheckOutFee.
+type RatePlan_LateCheckOutFee struct {
+	union json.RawMessage
 }
 
 // RatePlanMealPlan defines model for RatePlan.MealPlan.
 type RatePlanMealPlan string
+
+// RatePlanNoShowFee0 defines model for RatePlan.NoShowFee.0.
+type RatePlanNoShowFee0 struct {
+	// Amount Minor units of the property's currency.
+	Amount int                    `json:"amount"`
+	Type   RatePlanNoShowFee0Type `json:"type"`
+}
+
+// RatePlanNoShowFee0Type defines model for RatePlan.NoShowFee.0.Type.
+type RatePlanNoShowFee0Type string
+
+// RatePlanNoShowFee1 defines model for RatePlan.NoShowFee.1.
+type RatePlanNoShowFee1 struct {
+	// Nights The rates of the first this many nights concerned.
+	Nights int                    `json:"nights"`
+	Type   RatePlanNoShowFee1Type `json:"type"`
+}
+
+// RatePlanNoShowFee1Type defines model for RatePlan.NoShowFee.1.Type.
+type RatePlanNoShowFee1Type string
+
+// RatePlanNoShowFee2 defines model for RatePlan.NoShowFee.2.
+type RatePlanNoShowFee2 struct {
+	// Percent Percent of the nights concerned, rounded to a minor unit.
+	Percent int                    `json:"percent"`
+	Type    RatePlanNoShowFee2Type `json:"type"`
+}
+
+// RatePlanNoShowFee2Type defines model for RatePlan.NoShowFee.2.Type.
+type RatePlanNoShowFee2Type string
+
+// RatePlan_NoShowFee defines model for RatePlan.NoShowFee.
+type RatePlan_NoShowFee struct {
+	union json.RawMessage
+}
 
 // RatePlanObject defines model for RatePlan.Object.
 type RatePlanObject string
@@ -28856,6 +32100,41 @@ type RatePlanDerivation struct {
 	// RatePlanId The parent plan whose daily rates this plan follows.
 	RatePlanId string `json:"rate_plan_id"`
 }
+
+// RatePlanFee Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+type RatePlanFee struct {
+	union json.RawMessage
+}
+
+// RatePlanFee0 defines model for RatePlanFee.0.
+type RatePlanFee0 struct {
+	// Amount Minor units of the property's currency.
+	Amount int              `json:"amount"`
+	Type   RatePlanFee0Type `json:"type"`
+}
+
+// RatePlanFee0Type defines model for RatePlanFee.0.Type.
+type RatePlanFee0Type string
+
+// RatePlanFee1 defines model for RatePlanFee.1.
+type RatePlanFee1 struct {
+	// Nights The rates of the first this many nights concerned.
+	Nights int              `json:"nights"`
+	Type   RatePlanFee1Type `json:"type"`
+}
+
+// RatePlanFee1Type defines model for RatePlanFee.1.Type.
+type RatePlanFee1Type string
+
+// RatePlanFee2 defines model for RatePlanFee.2.
+type RatePlanFee2 struct {
+	// Percent Percent of the nights concerned, rounded to a minor unit.
+	Percent int              `json:"percent"`
+	Type    RatePlanFee2Type `json:"type"`
+}
+
+// RatePlanFee2Type defines model for RatePlanFee.2.Type.
+type RatePlanFee2Type string
 
 // RatePlanList defines model for RatePlanList.
 type RatePlanList struct {
@@ -28979,10 +32258,10 @@ type Reservation struct {
 	CreatedAt          time.Time           `json:"created_at"`
 	FolioId            string              `json:"folio_id"`
 	Guest              struct {
-		Email     string `json:"email"`
-		FirstName string `json:"first_name"`
-		Id        string `json:"id"`
-		LastName  string `json:"last_name"`
+		Email     *string `json:"email"`
+		FirstName string  `json:"first_name"`
+		Id        string  `json:"id"`
+		LastName  string  `json:"last_name"`
 	} `json:"guest"`
 	Id       string            `json:"id"`
 	Livemode bool              `json:"livemode"`
@@ -29203,6 +32482,33 @@ type RoomList struct {
 // RoomListObject defines model for RoomList.Object.
 type RoomListObject string
 
+// RoomMove defines model for RoomMove.
+type RoomMove struct {
+	CreatedAt     time.Time      `json:"created_at"`
+	FromRoomId    string         `json:"from_room_id"`
+	Id            string         `json:"id"`
+	Livemode      bool           `json:"livemode"`
+	Object        RoomMoveObject `json:"object"`
+	Reason        *string        `json:"reason"`
+	ReservationId string         `json:"reservation_id"`
+	ToRoomId      string         `json:"to_room_id"`
+}
+
+// RoomMoveObject defines model for RoomMove.Object.
+type RoomMoveObject string
+
+// RoomMoveList defines model for RoomMoveList.
+type RoomMoveList struct {
+	Data       []RoomMove         `json:"data"`
+	HasMore    bool               `json:"has_more"`
+	NextCursor *string            `json:"next_cursor"`
+	Object     RoomMoveListObject `json:"object"`
+	PrevCursor *string            `json:"prev_cursor"`
+}
+
+// RoomMoveListObject defines model for RoomMoveList.Object.
+type RoomMoveListObject string
+
 // RoomRange defines model for RoomRange.
 type RoomRange struct {
 	Data       []Room          `json:"data"`
@@ -29280,6 +32586,19 @@ type RoomTypeList struct {
 
 // RoomTypeListObject defines model for RoomTypeList.Object.
 type RoomTypeListObject string
+
+// SandboxAdvanceDay defines model for SandboxAdvanceDay.
+type SandboxAdvanceDay struct {
+	Audits   []NightAudit              `json:"audits"`
+	Livemode SandboxAdvanceDayLivemode `json:"livemode"`
+	Object   SandboxAdvanceDayObject   `json:"object"`
+}
+
+// SandboxAdvanceDayLivemode defines model for SandboxAdvanceDay.Livemode.
+type SandboxAdvanceDayLivemode bool
+
+// SandboxAdvanceDayObject defines model for SandboxAdvanceDay.Object.
+type SandboxAdvanceDayObject string
 
 // SandboxReset defines model for SandboxReset.
 type SandboxReset struct {
@@ -29801,6 +33120,9 @@ type CreateFolioCharge503JSONResponseBodyErrorType string
 type ListGuestsParams struct {
 	// Email Exact e-mail, case-insensitive.
 	Email *string `form:"email,omitempty" json:"email,omitempty"`
+
+	// Search Any part of a guest's first or last name, e-mail or phone, case- and accent-insensitive; every word must match. Words of digits match the phone's digits whatever its punctuation.
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
 
 	// Limit Items per page, 1–100.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
@@ -30939,6 +34261,128 @@ type ReleaseHold503JSONResponseBodyErrorCode string
 // ReleaseHold503JSONResponseBodyErrorType defines parameters for ReleaseHold.
 type ReleaseHold503JSONResponseBodyErrorType string
 
+// ListNightAuditsParams defines parameters for ListNightAudits.
+type ListNightAuditsParams struct {
+	PropertyId *string `form:"property_id,omitempty" json:"property_id,omitempty"`
+
+	// Limit Items per page, 1–100.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *ListNightAuditsParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *ListNightAuditsParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// ListNightAuditsParamsServiceEnvironment defines parameters for ListNightAudits.
+type ListNightAuditsParamsServiceEnvironment string
+
+// ListNightAuditsParamsServiceVersion defines parameters for ListNightAudits.
+type ListNightAuditsParamsServiceVersion string
+
+// ListNightAudits400JSONResponseBodyErrorCode defines parameters for ListNightAudits.
+type ListNightAudits400JSONResponseBodyErrorCode string
+
+// ListNightAudits400JSONResponseBodyErrorType defines parameters for ListNightAudits.
+type ListNightAudits400JSONResponseBodyErrorType string
+
+// ListNightAudits401JSONResponseBodyErrorCode defines parameters for ListNightAudits.
+type ListNightAudits401JSONResponseBodyErrorCode string
+
+// ListNightAudits401JSONResponseBodyErrorType defines parameters for ListNightAudits.
+type ListNightAudits401JSONResponseBodyErrorType string
+
+// ListNightAudits403JSONResponseBodyErrorCode defines parameters for ListNightAudits.
+type ListNightAudits403JSONResponseBodyErrorCode string
+
+// ListNightAudits403JSONResponseBodyErrorType defines parameters for ListNightAudits.
+type ListNightAudits403JSONResponseBodyErrorType string
+
+// ListNightAudits404JSONResponseBodyErrorCode defines parameters for ListNightAudits.
+type ListNightAudits404JSONResponseBodyErrorCode string
+
+// ListNightAudits404JSONResponseBodyErrorType defines parameters for ListNightAudits.
+type ListNightAudits404JSONResponseBodyErrorType string
+
+// ListNightAudits429JSONResponseBodyErrorCode defines parameters for ListNightAudits.
+type ListNightAudits429JSONResponseBodyErrorCode string
+
+// ListNightAudits429JSONResponseBodyErrorType defines parameters for ListNightAudits.
+type ListNightAudits429JSONResponseBodyErrorType string
+
+// ListNightAudits500JSONResponseBodyErrorCode defines parameters for ListNightAudits.
+type ListNightAudits500JSONResponseBodyErrorCode string
+
+// ListNightAudits500JSONResponseBodyErrorType defines parameters for ListNightAudits.
+type ListNightAudits500JSONResponseBodyErrorType string
+
+// ListNightAudits503JSONResponseBodyErrorCode defines parameters for ListNightAudits.
+type ListNightAudits503JSONResponseBodyErrorCode string
+
+// ListNightAudits503JSONResponseBodyErrorType defines parameters for ListNightAudits.
+type ListNightAudits503JSONResponseBodyErrorType string
+
+// GetNightAuditParams defines parameters for GetNightAudit.
+type GetNightAuditParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *GetNightAuditParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *GetNightAuditParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// GetNightAuditParamsServiceEnvironment defines parameters for GetNightAudit.
+type GetNightAuditParamsServiceEnvironment string
+
+// GetNightAuditParamsServiceVersion defines parameters for GetNightAudit.
+type GetNightAuditParamsServiceVersion string
+
+// GetNightAudit400JSONResponseBodyErrorCode defines parameters for GetNightAudit.
+type GetNightAudit400JSONResponseBodyErrorCode string
+
+// GetNightAudit400JSONResponseBodyErrorType defines parameters for GetNightAudit.
+type GetNightAudit400JSONResponseBodyErrorType string
+
+// GetNightAudit401JSONResponseBodyErrorCode defines parameters for GetNightAudit.
+type GetNightAudit401JSONResponseBodyErrorCode string
+
+// GetNightAudit401JSONResponseBodyErrorType defines parameters for GetNightAudit.
+type GetNightAudit401JSONResponseBodyErrorType string
+
+// GetNightAudit403JSONResponseBodyErrorCode defines parameters for GetNightAudit.
+type GetNightAudit403JSONResponseBodyErrorCode string
+
+// GetNightAudit403JSONResponseBodyErrorType defines parameters for GetNightAudit.
+type GetNightAudit403JSONResponseBodyErrorType string
+
+// GetNightAudit404JSONResponseBodyErrorCode defines parameters for GetNightAudit.
+type GetNightAudit404JSONResponseBodyErrorCode string
+
+// GetNightAudit404JSONResponseBodyErrorType defines parameters for GetNightAudit.
+type GetNightAudit404JSONResponseBodyErrorType string
+
+// GetNightAudit429JSONResponseBodyErrorCode defines parameters for GetNightAudit.
+type GetNightAudit429JSONResponseBodyErrorCode string
+
+// GetNightAudit429JSONResponseBodyErrorType defines parameters for GetNightAudit.
+type GetNightAudit429JSONResponseBodyErrorType string
+
+// GetNightAudit500JSONResponseBodyErrorCode defines parameters for GetNightAudit.
+type GetNightAudit500JSONResponseBodyErrorCode string
+
+// GetNightAudit500JSONResponseBodyErrorType defines parameters for GetNightAudit.
+type GetNightAudit500JSONResponseBodyErrorType string
+
+// GetNightAudit503JSONResponseBodyErrorCode defines parameters for GetNightAudit.
+type GetNightAudit503JSONResponseBodyErrorCode string
+
+// GetNightAudit503JSONResponseBodyErrorType defines parameters for GetNightAudit.
+type GetNightAudit503JSONResponseBodyErrorType string
+
 // GetOpenApiDocument200JSONResponseBody defines parameters for GetOpenApiDocument.
 type GetOpenApiDocument200JSONResponseBody struct {
 	Openapi              string                 `json:"openapi"`
@@ -31789,10 +35233,13 @@ type CreateRatePlanJSONBody struct {
 		AdjustmentPercent *float32 `json:"adjustment_percent,omitempty"`
 		RatePlanId        string   `json:"rate_plan_id"`
 	} `json:"derived_from,omitempty"`
-	MealPlan   *CreateRatePlanJSONBodyMealPlan `json:"meal_plan,omitempty"`
-	Name       string                          `json:"name"`
-	PropertyId string                          `json:"property_id"`
-	Refundable *bool                           `json:"refundable,omitempty"`
+	EarlyDepartureFee *CreateRatePlanJSONBody_EarlyDepartureFee `json:"early_departure_fee,omitempty"`
+	LateCheckOutFee   *CreateRatePlanJSONBody_LateCheckOutFee   `json:"late_check_out_fee,omitempty"`
+	MealPlan          *CreateRatePlanJSONBodyMealPlan           `json:"meal_plan,omitempty"`
+	Name              string                                    `json:"name"`
+	NoShowFee         *CreateRatePlanJSONBody_NoShowFee         `json:"no_show_fee,omitempty"`
+	PropertyId        string                                    `json:"property_id"`
+	Refundable        *bool                                     `json:"refundable,omitempty"`
 
 	// RoomTypeIds Required, except for a derived plan, which defaults to its parent's room types.
 	RoomTypeIds *[]string `json:"room_type_ids,omitempty"`
@@ -31816,8 +35263,113 @@ type CreateRatePlanParamsServiceEnvironment string
 // CreateRatePlanParamsServiceVersion defines parameters for CreateRatePlan.
 type CreateRatePlanParamsServiceVersion string
 
+// CreateRatePlanJSONBodyEarlyDepartureFee0 defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyEarlyDepartureFee0 struct {
+	// Amount Minor units of the property's currency.
+	Amount int                                          `json:"amount"`
+	Type   CreateRatePlanJSONBodyEarlyDepartureFee0Type `json:"type"`
+}
+
+// CreateRatePlanJSONBodyEarlyDepartureFee0Type defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyEarlyDepartureFee0Type string
+
+// CreateRatePlanJSONBodyEarlyDepartureFee1 defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyEarlyDepartureFee1 struct {
+	// Nights The rates of the first this many nights concerned.
+	Nights int                                          `json:"nights"`
+	Type   CreateRatePlanJSONBodyEarlyDepartureFee1Type `json:"type"`
+}
+
+// CreateRatePlanJSONBodyEarlyDepartureFee1Type defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyEarlyDepartureFee1Type string
+
+// CreateRatePlanJSONBodyEarlyDepartureFee2 defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyEarlyDepartureFee2 struct {
+	// Percent Percent of the nights concerned, rounded to a minor unit.
+	Percent int                                          `json:"percent"`
+	Type    CreateRatePlanJSONBodyEarlyDepartureFee2Type `json:"type"`
+}
+
+// CreateRatePlanJSONBodyEarlyDepartureFee2Type defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyEarlyDepartureFee2Type string
+
+// CreateRatePlanJSONBody_EarlyDepartureFee defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBody_EarlyDepartureFee struct {
+	union json.RawMessage
+}
+
+// CreateRatePlanJSONBodyLateCheckOutFee0 defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyLateCheckOutFee0 struct {
+	// Amount Minor units of the property's currency.
+	Amount int                                        `json:"amount"`
+	Type   CreateRatePlanJSONBodyLateCheckOutFee0Type `json:"type"`
+}
+
+// CreateRatePlanJSONBodyLateCheckOutFee0Type defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyLateCheckOutFee0Type string
+
+// CreateRatePlanJSONBodyLateCheckOutFee1 defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyLateCheckOutFee1 struct {
+	// Nights The rates of the first this many nights concerned.
+	Nights int                                        `json:"nights"`
+	Type   CreateRatePlanJSONBodyLateCheckOutFee1Type `json:"type"`
+}
+
+// CreateRatePlanJSONBodyLateCheckOutFee1Type defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyLateCheckOutFee1Type string
+
+// CreateRatePlanJSONBodyLateCheckOutFee2 defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyLateCheckOutFee2 struct {
+	// Percent Percent of the nights concerned, rounded to a minor unit.
+	Percent int                                        `json:"percent"`
+	Type    CreateRatePlanJSONBodyLateCheckOutFee2Type `json:"type"`
+}
+
+// CreateRatePlanJSONBodyLateCheckOutFee2Type defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyLateCheckOutFee2Type string
+
+// CreateRatePlanJSONBody_LateCheckOutFee defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBody_LateCheckOutFee struct {
+	union json.RawMessage
+}
+
 // CreateRatePlanJSONBodyMealPlan defines parameters for CreateRatePlan.
 type CreateRatePlanJSONBodyMealPlan string
+
+// CreateRatePlanJSONBodyNoShowFee0 defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyNoShowFee0 struct {
+	// Amount Minor units of the property's currency.
+	Amount int                                  `json:"amount"`
+	Type   CreateRatePlanJSONBodyNoShowFee0Type `json:"type"`
+}
+
+// CreateRatePlanJSONBodyNoShowFee0Type defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyNoShowFee0Type string
+
+// CreateRatePlanJSONBodyNoShowFee1 defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyNoShowFee1 struct {
+	// Nights The rates of the first this many nights concerned.
+	Nights int                                  `json:"nights"`
+	Type   CreateRatePlanJSONBodyNoShowFee1Type `json:"type"`
+}
+
+// CreateRatePlanJSONBodyNoShowFee1Type defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyNoShowFee1Type string
+
+// CreateRatePlanJSONBodyNoShowFee2 defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyNoShowFee2 struct {
+	// Percent Percent of the nights concerned, rounded to a minor unit.
+	Percent int                                  `json:"percent"`
+	Type    CreateRatePlanJSONBodyNoShowFee2Type `json:"type"`
+}
+
+// CreateRatePlanJSONBodyNoShowFee2Type defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyNoShowFee2Type string
+
+// CreateRatePlanJSONBody_NoShowFee defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBody_NoShowFee struct {
+	union json.RawMessage
+}
 
 // CreateRatePlan400JSONResponseBodyErrorCode defines parameters for CreateRatePlan.
 type CreateRatePlan400JSONResponseBodyErrorCode string
@@ -31954,10 +35506,19 @@ type UpdateRatePlanJSONBody struct {
 		AdjustmentPercent *float32 `json:"adjustment_percent,omitempty"`
 		RatePlanId        string   `json:"rate_plan_id"`
 	} `json:"derived_from,omitempty"`
-	MealPlan    *UpdateRatePlanJSONBodyMealPlan `json:"meal_plan,omitempty"`
-	Name        *string                         `json:"name,omitempty"`
-	Refundable  *bool                           `json:"refundable,omitempty"`
-	RoomTypeIds *[]string                       `json:"room_type_ids,omitempty"`
+
+	// EarlyDepartureFee null removes the fee.
+	EarlyDepartureFee *UpdateRatePlanJSONBody_EarlyDepartureFee `json:"early_departure_fee,omitempty"`
+
+	// LateCheckOutFee null removes the fee.
+	LateCheckOutFee *UpdateRatePlanJSONBody_LateCheckOutFee `json:"late_check_out_fee,omitempty"`
+	MealPlan        *UpdateRatePlanJSONBodyMealPlan         `json:"meal_plan,omitempty"`
+	Name            *string                                 `json:"name,omitempty"`
+
+	// NoShowFee null removes the fee.
+	NoShowFee   *UpdateRatePlanJSONBody_NoShowFee `json:"no_show_fee,omitempty"`
+	Refundable  *bool                             `json:"refundable,omitempty"`
+	RoomTypeIds *[]string                         `json:"room_type_ids,omitempty"`
 }
 
 // UpdateRatePlanParams defines parameters for UpdateRatePlan.
@@ -31975,8 +35536,113 @@ type UpdateRatePlanParamsServiceEnvironment string
 // UpdateRatePlanParamsServiceVersion defines parameters for UpdateRatePlan.
 type UpdateRatePlanParamsServiceVersion string
 
+// UpdateRatePlanJSONBodyEarlyDepartureFee0 defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyEarlyDepartureFee0 struct {
+	// Amount Minor units of the property's currency.
+	Amount int                                          `json:"amount"`
+	Type   UpdateRatePlanJSONBodyEarlyDepartureFee0Type `json:"type"`
+}
+
+// UpdateRatePlanJSONBodyEarlyDepartureFee0Type defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyEarlyDepartureFee0Type string
+
+// UpdateRatePlanJSONBodyEarlyDepartureFee1 defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyEarlyDepartureFee1 struct {
+	// Nights The rates of the first this many nights concerned.
+	Nights int                                          `json:"nights"`
+	Type   UpdateRatePlanJSONBodyEarlyDepartureFee1Type `json:"type"`
+}
+
+// UpdateRatePlanJSONBodyEarlyDepartureFee1Type defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyEarlyDepartureFee1Type string
+
+// UpdateRatePlanJSONBodyEarlyDepartureFee2 defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyEarlyDepartureFee2 struct {
+	// Percent Percent of the nights concerned, rounded to a minor unit.
+	Percent int                                          `json:"percent"`
+	Type    UpdateRatePlanJSONBodyEarlyDepartureFee2Type `json:"type"`
+}
+
+// UpdateRatePlanJSONBodyEarlyDepartureFee2Type defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyEarlyDepartureFee2Type string
+
+// UpdateRatePlanJSONBody_EarlyDepartureFee defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBody_EarlyDepartureFee struct {
+	union json.RawMessage
+}
+
+// UpdateRatePlanJSONBodyLateCheckOutFee0 defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyLateCheckOutFee0 struct {
+	// Amount Minor units of the property's currency.
+	Amount int                                        `json:"amount"`
+	Type   UpdateRatePlanJSONBodyLateCheckOutFee0Type `json:"type"`
+}
+
+// UpdateRatePlanJSONBodyLateCheckOutFee0Type defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyLateCheckOutFee0Type string
+
+// UpdateRatePlanJSONBodyLateCheckOutFee1 defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyLateCheckOutFee1 struct {
+	// Nights The rates of the first this many nights concerned.
+	Nights int                                        `json:"nights"`
+	Type   UpdateRatePlanJSONBodyLateCheckOutFee1Type `json:"type"`
+}
+
+// UpdateRatePlanJSONBodyLateCheckOutFee1Type defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyLateCheckOutFee1Type string
+
+// UpdateRatePlanJSONBodyLateCheckOutFee2 defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyLateCheckOutFee2 struct {
+	// Percent Percent of the nights concerned, rounded to a minor unit.
+	Percent int                                        `json:"percent"`
+	Type    UpdateRatePlanJSONBodyLateCheckOutFee2Type `json:"type"`
+}
+
+// UpdateRatePlanJSONBodyLateCheckOutFee2Type defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyLateCheckOutFee2Type string
+
+// UpdateRatePlanJSONBody_LateCheckOutFee defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBody_LateCheckOutFee struct {
+	union json.RawMessage
+}
+
 // UpdateRatePlanJSONBodyMealPlan defines parameters for UpdateRatePlan.
 type UpdateRatePlanJSONBodyMealPlan string
+
+// UpdateRatePlanJSONBodyNoShowFee0 defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyNoShowFee0 struct {
+	// Amount Minor units of the property's currency.
+	Amount int                                  `json:"amount"`
+	Type   UpdateRatePlanJSONBodyNoShowFee0Type `json:"type"`
+}
+
+// UpdateRatePlanJSONBodyNoShowFee0Type defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyNoShowFee0Type string
+
+// UpdateRatePlanJSONBodyNoShowFee1 defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyNoShowFee1 struct {
+	// Nights The rates of the first this many nights concerned.
+	Nights int                                  `json:"nights"`
+	Type   UpdateRatePlanJSONBodyNoShowFee1Type `json:"type"`
+}
+
+// UpdateRatePlanJSONBodyNoShowFee1Type defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyNoShowFee1Type string
+
+// UpdateRatePlanJSONBodyNoShowFee2 defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyNoShowFee2 struct {
+	// Percent Percent of the nights concerned, rounded to a minor unit.
+	Percent int                                  `json:"percent"`
+	Type    UpdateRatePlanJSONBodyNoShowFee2Type `json:"type"`
+}
+
+// UpdateRatePlanJSONBodyNoShowFee2Type defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyNoShowFee2Type string
+
+// UpdateRatePlanJSONBody_NoShowFee defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBody_NoShowFee struct {
+	union json.RawMessage
+}
 
 // UpdateRatePlan400JSONResponseBodyErrorCode defines parameters for UpdateRatePlan.
 type UpdateRatePlan400JSONResponseBodyErrorCode string
@@ -32638,6 +36304,11 @@ type RevenueReport503JSONResponseBodyErrorType string
 
 // ListReservationsParams defines parameters for ListReservations.
 type ListReservationsParams struct {
+	// Search Any part of the guest's first or last name, e-mail or phone, or of the reservation's id; case- and accent-insensitive, every word must match.
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+
+	// Order `created`: newest first, id breaking ties (the default). `check_in`: by arrival date, earliest first, id breaking ties.
+	Order       *ListReservationsParamsOrder  `form:"order,omitempty" json:"order,omitempty"`
 	Status      *ListReservationsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 	PropertyId  *string                       `form:"property_id,omitempty" json:"property_id,omitempty"`
 	GuestId     *string                       `form:"guest_id,omitempty" json:"guest_id,omitempty"`
@@ -32661,6 +36332,9 @@ type ListReservationsParams struct {
 	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
 	ServiceVersion *ListReservationsParamsServiceVersion `json:"Service-Version,omitempty"`
 }
+
+// ListReservationsParamsOrder defines parameters for ListReservations.
+type ListReservationsParamsOrder string
 
 // ListReservationsParamsStatus defines parameters for ListReservations.
 type ListReservationsParamsStatus string
@@ -32721,8 +36395,8 @@ type CreateReservationJSONBody struct {
 	CheckOut Date                              `json:"check_out"`
 	Children *int                              `json:"children,omitempty"`
 	Guest    struct {
-		// Email An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`), at most 254 characters, with at most 64 before the `@` and at most 63 in each part of the domain (RFC 5321).
-		Email     string  `json:"email"`
+		// Email Required, except for a walk-in (`source: walk_in`) at a property with `walk_ins_without_email`; without it the guest is matched by phone and last name.
+		Email     *string `json:"email,omitempty"`
 		FirstName string  `json:"first_name"`
 		LastName  string  `json:"last_name"`
 		Phone     *string `json:"phone,omitempty"`
@@ -33072,6 +36746,96 @@ type CancelReservation503JSONResponseBodyErrorCode string
 // CancelReservation503JSONResponseBodyErrorType defines parameters for CancelReservation.
 type CancelReservation503JSONResponseBodyErrorType string
 
+// ChangeReservationDepartureJSONBody defines parameters for ChangeReservationDeparture.
+type ChangeReservationDepartureJSONBody struct {
+	// CheckOut The new departure date. Earlier than the booked one: an early departure (not before the property's today, nor before the arrival night is over). Later: an extension, priced at the rate plan's rates and sold like a booking's nights.
+	CheckOut Date `json:"check_out"`
+}
+
+// ChangeReservationDepartureParams defines parameters for ChangeReservationDeparture.
+type ChangeReservationDepartureParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *ChangeReservationDepartureParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *ChangeReservationDepartureParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ChangeReservationDepartureParamsServiceEnvironment defines parameters for ChangeReservationDeparture.
+type ChangeReservationDepartureParamsServiceEnvironment string
+
+// ChangeReservationDepartureParamsServiceVersion defines parameters for ChangeReservationDeparture.
+type ChangeReservationDepartureParamsServiceVersion string
+
+// ChangeReservationDeparture400JSONResponseBodyErrorCode defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture400JSONResponseBodyErrorCode string
+
+// ChangeReservationDeparture400JSONResponseBodyErrorType defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture400JSONResponseBodyErrorType string
+
+// ChangeReservationDeparture401JSONResponseBodyErrorCode defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture401JSONResponseBodyErrorCode string
+
+// ChangeReservationDeparture401JSONResponseBodyErrorType defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture401JSONResponseBodyErrorType string
+
+// ChangeReservationDeparture403JSONResponseBodyErrorCode defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture403JSONResponseBodyErrorCode string
+
+// ChangeReservationDeparture403JSONResponseBodyErrorType defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture403JSONResponseBodyErrorType string
+
+// ChangeReservationDeparture404JSONResponseBodyErrorCode defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture404JSONResponseBodyErrorCode string
+
+// ChangeReservationDeparture404JSONResponseBodyErrorType defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture404JSONResponseBodyErrorType string
+
+// ChangeReservationDeparture409JSONResponseBodyErrorCode defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture409JSONResponseBodyErrorCode string
+
+// ChangeReservationDeparture409JSONResponseBodyErrorType defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture409JSONResponseBodyErrorType string
+
+// ChangeReservationDeparture413JSONResponseBodyErrorCode defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture413JSONResponseBodyErrorCode string
+
+// ChangeReservationDeparture413JSONResponseBodyErrorType defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture413JSONResponseBodyErrorType string
+
+// ChangeReservationDeparture415JSONResponseBodyErrorCode defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture415JSONResponseBodyErrorCode string
+
+// ChangeReservationDeparture415JSONResponseBodyErrorType defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture415JSONResponseBodyErrorType string
+
+// ChangeReservationDeparture422JSONResponseBodyErrorCode defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture422JSONResponseBodyErrorCode string
+
+// ChangeReservationDeparture422JSONResponseBodyErrorType defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture422JSONResponseBodyErrorType string
+
+// ChangeReservationDeparture429JSONResponseBodyErrorCode defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture429JSONResponseBodyErrorCode string
+
+// ChangeReservationDeparture429JSONResponseBodyErrorType defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture429JSONResponseBodyErrorType string
+
+// ChangeReservationDeparture500JSONResponseBodyErrorCode defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture500JSONResponseBodyErrorCode string
+
+// ChangeReservationDeparture500JSONResponseBodyErrorType defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture500JSONResponseBodyErrorType string
+
+// ChangeReservationDeparture503JSONResponseBodyErrorCode defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture503JSONResponseBodyErrorCode string
+
+// ChangeReservationDeparture503JSONResponseBodyErrorType defines parameters for ChangeReservationDeparture.
+type ChangeReservationDeparture503JSONResponseBodyErrorType string
+
 // CheckInReservationJSONBody defines parameters for CheckInReservation.
 type CheckInReservationJSONBody struct {
 	RoomId *string `json:"room_id,omitempty"`
@@ -33305,6 +37069,185 @@ type GetReservationFolio503JSONResponseBodyErrorCode string
 // GetReservationFolio503JSONResponseBodyErrorType defines parameters for GetReservationFolio.
 type GetReservationFolio503JSONResponseBodyErrorType string
 
+// GrantReservationLateCheckOutJSONBody defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOutJSONBody = map[string]interface{}
+
+// GrantReservationLateCheckOutParams defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOutParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *GrantReservationLateCheckOutParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *GrantReservationLateCheckOutParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GrantReservationLateCheckOutParamsServiceEnvironment defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOutParamsServiceEnvironment string
+
+// GrantReservationLateCheckOutParamsServiceVersion defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOutParamsServiceVersion string
+
+// GrantReservationLateCheckOut400JSONResponseBodyErrorCode defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut400JSONResponseBodyErrorCode string
+
+// GrantReservationLateCheckOut400JSONResponseBodyErrorType defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut400JSONResponseBodyErrorType string
+
+// GrantReservationLateCheckOut401JSONResponseBodyErrorCode defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut401JSONResponseBodyErrorCode string
+
+// GrantReservationLateCheckOut401JSONResponseBodyErrorType defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut401JSONResponseBodyErrorType string
+
+// GrantReservationLateCheckOut403JSONResponseBodyErrorCode defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut403JSONResponseBodyErrorCode string
+
+// GrantReservationLateCheckOut403JSONResponseBodyErrorType defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut403JSONResponseBodyErrorType string
+
+// GrantReservationLateCheckOut404JSONResponseBodyErrorCode defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut404JSONResponseBodyErrorCode string
+
+// GrantReservationLateCheckOut404JSONResponseBodyErrorType defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut404JSONResponseBodyErrorType string
+
+// GrantReservationLateCheckOut409JSONResponseBodyErrorCode defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut409JSONResponseBodyErrorCode string
+
+// GrantReservationLateCheckOut409JSONResponseBodyErrorType defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut409JSONResponseBodyErrorType string
+
+// GrantReservationLateCheckOut413JSONResponseBodyErrorCode defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut413JSONResponseBodyErrorCode string
+
+// GrantReservationLateCheckOut413JSONResponseBodyErrorType defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut413JSONResponseBodyErrorType string
+
+// GrantReservationLateCheckOut415JSONResponseBodyErrorCode defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut415JSONResponseBodyErrorCode string
+
+// GrantReservationLateCheckOut415JSONResponseBodyErrorType defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut415JSONResponseBodyErrorType string
+
+// GrantReservationLateCheckOut422JSONResponseBodyErrorCode defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut422JSONResponseBodyErrorCode string
+
+// GrantReservationLateCheckOut422JSONResponseBodyErrorType defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut422JSONResponseBodyErrorType string
+
+// GrantReservationLateCheckOut429JSONResponseBodyErrorCode defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut429JSONResponseBodyErrorCode string
+
+// GrantReservationLateCheckOut429JSONResponseBodyErrorType defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut429JSONResponseBodyErrorType string
+
+// GrantReservationLateCheckOut500JSONResponseBodyErrorCode defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut500JSONResponseBodyErrorCode string
+
+// GrantReservationLateCheckOut500JSONResponseBodyErrorType defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut500JSONResponseBodyErrorType string
+
+// GrantReservationLateCheckOut503JSONResponseBodyErrorCode defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut503JSONResponseBodyErrorCode string
+
+// GrantReservationLateCheckOut503JSONResponseBodyErrorType defines parameters for GrantReservationLateCheckOut.
+type GrantReservationLateCheckOut503JSONResponseBodyErrorType string
+
+// MoveReservationRoomJSONBody defines parameters for MoveReservationRoom.
+type MoveReservationRoomJSONBody struct {
+	Reason *string `json:"reason,omitempty"`
+
+	// RoomId A free, clean or inspected room of the stay's room type.
+	RoomId string `json:"room_id"`
+}
+
+// MoveReservationRoomParams defines parameters for MoveReservationRoom.
+type MoveReservationRoomParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *MoveReservationRoomParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *MoveReservationRoomParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// MoveReservationRoomParamsServiceEnvironment defines parameters for MoveReservationRoom.
+type MoveReservationRoomParamsServiceEnvironment string
+
+// MoveReservationRoomParamsServiceVersion defines parameters for MoveReservationRoom.
+type MoveReservationRoomParamsServiceVersion string
+
+// MoveReservationRoom400JSONResponseBodyErrorCode defines parameters for MoveReservationRoom.
+type MoveReservationRoom400JSONResponseBodyErrorCode string
+
+// MoveReservationRoom400JSONResponseBodyErrorType defines parameters for MoveReservationRoom.
+type MoveReservationRoom400JSONResponseBodyErrorType string
+
+// MoveReservationRoom401JSONResponseBodyErrorCode defines parameters for MoveReservationRoom.
+type MoveReservationRoom401JSONResponseBodyErrorCode string
+
+// MoveReservationRoom401JSONResponseBodyErrorType defines parameters for MoveReservationRoom.
+type MoveReservationRoom401JSONResponseBodyErrorType string
+
+// MoveReservationRoom403JSONResponseBodyErrorCode defines parameters for MoveReservationRoom.
+type MoveReservationRoom403JSONResponseBodyErrorCode string
+
+// MoveReservationRoom403JSONResponseBodyErrorType defines parameters for MoveReservationRoom.
+type MoveReservationRoom403JSONResponseBodyErrorType string
+
+// MoveReservationRoom404JSONResponseBodyErrorCode defines parameters for MoveReservationRoom.
+type MoveReservationRoom404JSONResponseBodyErrorCode string
+
+// MoveReservationRoom404JSONResponseBodyErrorType defines parameters for MoveReservationRoom.
+type MoveReservationRoom404JSONResponseBodyErrorType string
+
+// MoveReservationRoom409JSONResponseBodyErrorCode defines parameters for MoveReservationRoom.
+type MoveReservationRoom409JSONResponseBodyErrorCode string
+
+// MoveReservationRoom409JSONResponseBodyErrorType defines parameters for MoveReservationRoom.
+type MoveReservationRoom409JSONResponseBodyErrorType string
+
+// MoveReservationRoom413JSONResponseBodyErrorCode defines parameters for MoveReservationRoom.
+type MoveReservationRoom413JSONResponseBodyErrorCode string
+
+// MoveReservationRoom413JSONResponseBodyErrorType defines parameters for MoveReservationRoom.
+type MoveReservationRoom413JSONResponseBodyErrorType string
+
+// MoveReservationRoom415JSONResponseBodyErrorCode defines parameters for MoveReservationRoom.
+type MoveReservationRoom415JSONResponseBodyErrorCode string
+
+// MoveReservationRoom415JSONResponseBodyErrorType defines parameters for MoveReservationRoom.
+type MoveReservationRoom415JSONResponseBodyErrorType string
+
+// MoveReservationRoom422JSONResponseBodyErrorCode defines parameters for MoveReservationRoom.
+type MoveReservationRoom422JSONResponseBodyErrorCode string
+
+// MoveReservationRoom422JSONResponseBodyErrorType defines parameters for MoveReservationRoom.
+type MoveReservationRoom422JSONResponseBodyErrorType string
+
+// MoveReservationRoom429JSONResponseBodyErrorCode defines parameters for MoveReservationRoom.
+type MoveReservationRoom429JSONResponseBodyErrorCode string
+
+// MoveReservationRoom429JSONResponseBodyErrorType defines parameters for MoveReservationRoom.
+type MoveReservationRoom429JSONResponseBodyErrorType string
+
+// MoveReservationRoom500JSONResponseBodyErrorCode defines parameters for MoveReservationRoom.
+type MoveReservationRoom500JSONResponseBodyErrorCode string
+
+// MoveReservationRoom500JSONResponseBodyErrorType defines parameters for MoveReservationRoom.
+type MoveReservationRoom500JSONResponseBodyErrorType string
+
+// MoveReservationRoom503JSONResponseBodyErrorCode defines parameters for MoveReservationRoom.
+type MoveReservationRoom503JSONResponseBodyErrorCode string
+
+// MoveReservationRoom503JSONResponseBodyErrorType defines parameters for MoveReservationRoom.
+type MoveReservationRoom503JSONResponseBodyErrorType string
+
 // NoShowReservationJSONBody defines parameters for NoShowReservation.
 type NoShowReservationJSONBody = map[string]interface{}
 
@@ -33391,6 +37334,69 @@ type NoShowReservation503JSONResponseBodyErrorCode string
 
 // NoShowReservation503JSONResponseBodyErrorType defines parameters for NoShowReservation.
 type NoShowReservation503JSONResponseBodyErrorType string
+
+// ListReservationRoomMovesParams defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMovesParams struct {
+	// Limit Items per page, 1–100.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *ListReservationRoomMovesParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *ListReservationRoomMovesParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// ListReservationRoomMovesParamsServiceEnvironment defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMovesParamsServiceEnvironment string
+
+// ListReservationRoomMovesParamsServiceVersion defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMovesParamsServiceVersion string
+
+// ListReservationRoomMoves400JSONResponseBodyErrorCode defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves400JSONResponseBodyErrorCode string
+
+// ListReservationRoomMoves400JSONResponseBodyErrorType defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves400JSONResponseBodyErrorType string
+
+// ListReservationRoomMoves401JSONResponseBodyErrorCode defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves401JSONResponseBodyErrorCode string
+
+// ListReservationRoomMoves401JSONResponseBodyErrorType defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves401JSONResponseBodyErrorType string
+
+// ListReservationRoomMoves403JSONResponseBodyErrorCode defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves403JSONResponseBodyErrorCode string
+
+// ListReservationRoomMoves403JSONResponseBodyErrorType defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves403JSONResponseBodyErrorType string
+
+// ListReservationRoomMoves404JSONResponseBodyErrorCode defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves404JSONResponseBodyErrorCode string
+
+// ListReservationRoomMoves404JSONResponseBodyErrorType defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves404JSONResponseBodyErrorType string
+
+// ListReservationRoomMoves429JSONResponseBodyErrorCode defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves429JSONResponseBodyErrorCode string
+
+// ListReservationRoomMoves429JSONResponseBodyErrorType defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves429JSONResponseBodyErrorType string
+
+// ListReservationRoomMoves500JSONResponseBodyErrorCode defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves500JSONResponseBodyErrorCode string
+
+// ListReservationRoomMoves500JSONResponseBodyErrorType defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves500JSONResponseBodyErrorType string
+
+// ListReservationRoomMoves503JSONResponseBodyErrorCode defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves503JSONResponseBodyErrorCode string
+
+// ListReservationRoomMoves503JSONResponseBodyErrorType defines parameters for ListReservationRoomMoves.
+type ListReservationRoomMoves503JSONResponseBodyErrorType string
 
 // ListRoomTypesParams defines parameters for ListRoomTypes.
 type ListRoomTypesParams struct {
@@ -34292,6 +38298,95 @@ type RetireRoom503JSONResponseBodyErrorCode string
 // RetireRoom503JSONResponseBodyErrorType defines parameters for RetireRoom.
 type RetireRoom503JSONResponseBodyErrorType string
 
+// AdvanceSandboxDayJSONBody defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDayJSONBody struct {
+	PropertyId *string `json:"property_id,omitempty"`
+}
+
+// AdvanceSandboxDayParams defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDayParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *AdvanceSandboxDayParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *AdvanceSandboxDayParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// AdvanceSandboxDayParamsServiceEnvironment defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDayParamsServiceEnvironment string
+
+// AdvanceSandboxDayParamsServiceVersion defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDayParamsServiceVersion string
+
+// AdvanceSandboxDay400JSONResponseBodyErrorCode defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay400JSONResponseBodyErrorCode string
+
+// AdvanceSandboxDay400JSONResponseBodyErrorType defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay400JSONResponseBodyErrorType string
+
+// AdvanceSandboxDay401JSONResponseBodyErrorCode defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay401JSONResponseBodyErrorCode string
+
+// AdvanceSandboxDay401JSONResponseBodyErrorType defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay401JSONResponseBodyErrorType string
+
+// AdvanceSandboxDay403JSONResponseBodyErrorCode defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay403JSONResponseBodyErrorCode string
+
+// AdvanceSandboxDay403JSONResponseBodyErrorType defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay403JSONResponseBodyErrorType string
+
+// AdvanceSandboxDay404JSONResponseBodyErrorCode defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay404JSONResponseBodyErrorCode string
+
+// AdvanceSandboxDay404JSONResponseBodyErrorType defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay404JSONResponseBodyErrorType string
+
+// AdvanceSandboxDay409JSONResponseBodyErrorCode defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay409JSONResponseBodyErrorCode string
+
+// AdvanceSandboxDay409JSONResponseBodyErrorType defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay409JSONResponseBodyErrorType string
+
+// AdvanceSandboxDay413JSONResponseBodyErrorCode defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay413JSONResponseBodyErrorCode string
+
+// AdvanceSandboxDay413JSONResponseBodyErrorType defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay413JSONResponseBodyErrorType string
+
+// AdvanceSandboxDay415JSONResponseBodyErrorCode defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay415JSONResponseBodyErrorCode string
+
+// AdvanceSandboxDay415JSONResponseBodyErrorType defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay415JSONResponseBodyErrorType string
+
+// AdvanceSandboxDay422JSONResponseBodyErrorCode defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay422JSONResponseBodyErrorCode string
+
+// AdvanceSandboxDay422JSONResponseBodyErrorType defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay422JSONResponseBodyErrorType string
+
+// AdvanceSandboxDay429JSONResponseBodyErrorCode defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay429JSONResponseBodyErrorCode string
+
+// AdvanceSandboxDay429JSONResponseBodyErrorType defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay429JSONResponseBodyErrorType string
+
+// AdvanceSandboxDay500JSONResponseBodyErrorCode defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay500JSONResponseBodyErrorCode string
+
+// AdvanceSandboxDay500JSONResponseBodyErrorType defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay500JSONResponseBodyErrorType string
+
+// AdvanceSandboxDay503JSONResponseBodyErrorCode defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay503JSONResponseBodyErrorCode string
+
+// AdvanceSandboxDay503JSONResponseBodyErrorType defines parameters for AdvanceSandboxDay.
+type AdvanceSandboxDay503JSONResponseBodyErrorType string
+
 // ResetSandboxJSONBody defines parameters for ResetSandbox.
 type ResetSandboxJSONBody = map[string]interface{}
 
@@ -34435,7 +38530,7 @@ type CreateWebhookEndpointJSONBody struct {
 	ApiVersion  *CreateWebhookEndpointJSONBodyApiVersion `json:"api_version,omitempty"`
 	Description *string                                  `json:"description,omitempty"`
 
-	// EnabledEvents `["*"]` for all 12 event types, or a list of types.
+	// EnabledEvents `["*"]` for every event type (the specification's 12 and `night_audit.completed`), or a list of types.
 	EnabledEvents []CreateWebhookEndpointJSONBodyEnabledEvents `json:"enabled_events"`
 
 	// Url An absolute http(s) URL without credentials.
@@ -34651,7 +38746,7 @@ type UpdateWebhookEndpointJSONBody struct {
 	ApiVersion  *UpdateWebhookEndpointJSONBodyApiVersion `json:"api_version,omitempty"`
 	Description *string                                  `json:"description,omitempty"`
 
-	// EnabledEvents `["*"]` for all 12 event types, or a list of types.
+	// EnabledEvents `["*"]` for every event type (the specification's 12 and `night_audit.completed`), or a list of types.
 	EnabledEvents *[]UpdateWebhookEndpointJSONBodyEnabledEvents `json:"enabled_events,omitempty"`
 
 	// Url An absolute http(s) URL without credentials.
@@ -35438,6 +39533,15 @@ type InventoryUpdatedWebhookParams struct {
 	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
 }
 
+// NightAuditCompletedWebhookParams defines parameters for NightAuditCompletedWebhook.
+type NightAuditCompletedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
 // PaymentFailedWebhookParams defines parameters for PaymentFailedWebhook.
 type PaymentFailedWebhookParams struct {
 	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
@@ -35588,11 +39692,20 @@ type UpdateReservationJSONRequestBody UpdateReservationJSONBody
 // CancelReservationJSONRequestBody defines body for CancelReservation for application/json ContentType.
 type CancelReservationJSONRequestBody CancelReservationJSONBody
 
+// ChangeReservationDepartureJSONRequestBody defines body for ChangeReservationDeparture for application/json ContentType.
+type ChangeReservationDepartureJSONRequestBody ChangeReservationDepartureJSONBody
+
 // CheckInReservationJSONRequestBody defines body for CheckInReservation for application/json ContentType.
 type CheckInReservationJSONRequestBody CheckInReservationJSONBody
 
 // CheckOutReservationJSONRequestBody defines body for CheckOutReservation for application/json ContentType.
 type CheckOutReservationJSONRequestBody = CheckOutReservationJSONBody
+
+// GrantReservationLateCheckOutJSONRequestBody defines body for GrantReservationLateCheckOut for application/json ContentType.
+type GrantReservationLateCheckOutJSONRequestBody = GrantReservationLateCheckOutJSONBody
+
+// MoveReservationRoomJSONRequestBody defines body for MoveReservationRoom for application/json ContentType.
+type MoveReservationRoomJSONRequestBody MoveReservationRoomJSONBody
 
 // NoShowReservationJSONRequestBody defines body for NoShowReservation for application/json ContentType.
 type NoShowReservationJSONRequestBody = NoShowReservationJSONBody
@@ -35617,6 +39730,9 @@ type ChangeRoomStatusJSONRequestBody ChangeRoomStatusJSONBody
 
 // RetireRoomJSONRequestBody defines body for RetireRoom for application/json ContentType.
 type RetireRoomJSONRequestBody = RetireRoomJSONBody
+
+// AdvanceSandboxDayJSONRequestBody defines body for AdvanceSandboxDay for application/json ContentType.
+type AdvanceSandboxDayJSONRequestBody AdvanceSandboxDayJSONBody
 
 // ResetSandboxJSONRequestBody defines body for ResetSandbox for application/json ContentType.
 type ResetSandboxJSONRequestBody = ResetSandboxJSONBody
@@ -35653,6 +39769,9 @@ type HousekeepingStatusChangedWebhookJSONRequestBody = HousekeepingStatusChanged
 
 // InventoryUpdatedWebhookJSONRequestBody defines body for InventoryUpdatedWebhook for application/json ContentType.
 type InventoryUpdatedWebhookJSONRequestBody = InventoryUpdatedEvent
+
+// NightAuditCompletedWebhookJSONRequestBody defines body for NightAuditCompletedWebhook for application/json ContentType.
+type NightAuditCompletedWebhookJSONRequestBody = NightAuditCompletedEvent
 
 // PaymentFailedWebhookJSONRequestBody defines body for PaymentFailedWebhook for application/json ContentType.
 type PaymentFailedWebhookJSONRequestBody = PaymentFailedEvent
@@ -35763,7 +39882,7 @@ func (t *Event) FromReservationCreatedEvent(v ReservationCreatedEvent) error {
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"reservation.created"}`))
+	b, err = jsonMerge(b, []byte(`{"type":"reservation.created"}`))
 	t.union = b
 	return err
 }
@@ -35781,7 +39900,7 @@ func (t *Event) FromReservationUpdatedEvent(v ReservationUpdatedEvent) error {
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"reservation.updated"}`))
+	b, err = jsonMerge(b, []byte(`{"type":"reservation.updated"}`))
 	t.union = b
 	return err
 }
@@ -35799,7 +39918,7 @@ func (t *Event) FromReservationCancelledEvent(v ReservationCancelledEvent) error
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"reservation.cancelled"}`))
+	b, err = jsonMerge(b, []byte(`{"type":"reservation.cancelled"}`))
 	t.union = b
 	return err
 }
@@ -35817,7 +39936,7 @@ func (t *Event) FromReservationCheckedInEvent(v ReservationCheckedInEvent) error
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"reservation.checked_in"}`))
+	b, err = jsonMerge(b, []byte(`{"type":"reservation.checked_in"}`))
 	t.union = b
 	return err
 }
@@ -35835,7 +39954,7 @@ func (t *Event) FromReservationCheckedOutEvent(v ReservationCheckedOutEvent) err
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"reservation.checked_out"}`))
+	b, err = jsonMerge(b, []byte(`{"type":"reservation.checked_out"}`))
 	t.union = b
 	return err
 }
@@ -35853,7 +39972,7 @@ func (t *Event) FromPaymentSucceededEvent(v PaymentSucceededEvent) error {
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"payment.succeeded"}`))
+	b, err = jsonMerge(b, []byte(`{"type":"payment.succeeded"}`))
 	t.union = b
 	return err
 }
@@ -35871,7 +39990,7 @@ func (t *Event) FromPaymentFailedEvent(v PaymentFailedEvent) error {
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"payment.failed"}`))
+	b, err = jsonMerge(b, []byte(`{"type":"payment.failed"}`))
 	t.union = b
 	return err
 }
@@ -35889,7 +40008,7 @@ func (t *Event) FromPaymentRefundedEvent(v PaymentRefundedEvent) error {
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"payment.refunded"}`))
+	b, err = jsonMerge(b, []byte(`{"type":"payment.refunded"}`))
 	t.union = b
 	return err
 }
@@ -35907,7 +40026,7 @@ func (t *Event) FromGuestCreatedEvent(v GuestCreatedEvent) error {
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"guest.created"}`))
+	b, err = jsonMerge(b, []byte(`{"type":"guest.created"}`))
 	t.union = b
 	return err
 }
@@ -35925,7 +40044,7 @@ func (t *Event) FromHousekeepingStatusChangedEvent(v HousekeepingStatusChangedEv
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"housekeeping.status_changed"}`))
+	b, err = jsonMerge(b, []byte(`{"type":"housekeeping.status_changed"}`))
 	t.union = b
 	return err
 }
@@ -35943,7 +40062,7 @@ func (t *Event) FromRateUpdatedEvent(v RateUpdatedEvent) error {
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"rate.updated"}`))
+	b, err = jsonMerge(b, []byte(`{"type":"rate.updated"}`))
 	t.union = b
 	return err
 }
@@ -35961,7 +40080,25 @@ func (t *Event) FromInventoryUpdatedEvent(v InventoryUpdatedEvent) error {
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"inventory.updated"}`))
+	b, err = jsonMerge(b, []byte(`{"type":"inventory.updated"}`))
+	t.union = b
+	return err
+}
+
+// AsNightAuditCompletedEvent returns the union data inside the Event as a NightAuditCompletedEvent
+func (t Event) AsNightAuditCompletedEvent() (NightAuditCompletedEvent, error) {
+	var body NightAuditCompletedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromNightAuditCompletedEvent overwrites any union data inside the Event as the provided NightAuditCompletedEvent
+func (t *Event) FromNightAuditCompletedEvent(v NightAuditCompletedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"night_audit.completed"}`))
 	t.union = b
 	return err
 }
@@ -35986,6 +40123,8 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return t.AsHousekeepingStatusChangedEvent()
 	case "inventory.updated":
 		return t.AsInventoryUpdatedEvent()
+	case "night_audit.completed":
+		return t.AsNightAuditCompletedEvent()
 	case "payment.failed":
 		return t.AsPaymentFailedEvent()
 	case "payment.refunded":
@@ -36015,6 +40154,162 @@ func (t Event) MarshalJSON() ([]byte, error) {
 }
 
 func (t *Event) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsRatePlanLateCheckOutFee0 returns the union data inside the RatePlan_LateCheckOutFee as a RatePlanLateCheckOutFee0
+func (t RatePlan_LateCheckOutFee) AsRatePlanLateCheckOutFee0() (RatePlanLateCheckOutFee0, error) {
+	var body RatePlanLateCheckOutFee0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRatePlanLateCheckOutFee0 overwrites any union data inside the RatePlan_LateCheckOutFee as the provided RatePlanLateCheckOutFee0
+func (t *RatePlan_LateCheckOutFee) FromRatePlanLateCheckOutFee0(v RatePlanLateCheckOutFee0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsRatePlanLateCheckOutFee1 returns the union data inside the RatePlan_LateCheckOutFee as a RatePlanLateCheckOutFee1
+func (t RatePlan_LateCheckOutFee) AsRatePlanLateCheckOutFee1() (RatePlanLateCheckOutFee1, error) {
+	var body RatePlanLateCheckOutFee1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRatePlanLateCheckOutFee1 overwrites any union data inside the RatePlan_LateCheckOutFee as the provided RatePlanLateCheckOutFee1
+func (t *RatePlan_LateCheckOutFee) FromRatePlanLateCheckOutFee1(v RatePlanLateCheckOutFee1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsRatePlanLateCheckOutFee2 returns the union data inside the RatePlan_LateCheckOutFee as a RatePlanLateCheckOutFee2
+func (t RatePlan_LateCheckOutFee) AsRatePlanLateCheckOutFee2() (RatePlanLateCheckOutFee2, error) {
+	var body RatePlanLateCheckOutFee2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRatePlanLateCheckOutFee2 overwrites any union data inside the RatePlan_LateCheckOutFee as the provided RatePlanLateCheckOutFee2
+func (t *RatePlan_LateCheckOutFee) FromRatePlanLateCheckOutFee2(v RatePlanLateCheckOutFee2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+func (t RatePlan_LateCheckOutFee) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *RatePlan_LateCheckOutFee) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsRatePlanNoShowFee0 returns the union data inside the RatePlan_NoShowFee as a RatePlanNoShowFee0
+func (t RatePlan_NoShowFee) AsRatePlanNoShowFee0() (RatePlanNoShowFee0, error) {
+	var body RatePlanNoShowFee0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRatePlanNoShowFee0 overwrites any union data inside the RatePlan_NoShowFee as the provided RatePlanNoShowFee0
+func (t *RatePlan_NoShowFee) FromRatePlanNoShowFee0(v RatePlanNoShowFee0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsRatePlanNoShowFee1 returns the union data inside the RatePlan_NoShowFee as a RatePlanNoShowFee1
+func (t RatePlan_NoShowFee) AsRatePlanNoShowFee1() (RatePlanNoShowFee1, error) {
+	var body RatePlanNoShowFee1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRatePlanNoShowFee1 overwrites any union data inside the RatePlan_NoShowFee as the provided RatePlanNoShowFee1
+func (t *RatePlan_NoShowFee) FromRatePlanNoShowFee1(v RatePlanNoShowFee1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsRatePlanNoShowFee2 returns the union data inside the RatePlan_NoShowFee as a RatePlanNoShowFee2
+func (t RatePlan_NoShowFee) AsRatePlanNoShowFee2() (RatePlanNoShowFee2, error) {
+	var body RatePlanNoShowFee2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRatePlanNoShowFee2 overwrites any union data inside the RatePlan_NoShowFee as the provided RatePlanNoShowFee2
+func (t *RatePlan_NoShowFee) FromRatePlanNoShowFee2(v RatePlanNoShowFee2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+func (t RatePlan_NoShowFee) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *RatePlan_NoShowFee) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsRatePlanFee0 returns the union data inside the RatePlanFee as a RatePlanFee0
+func (t RatePlanFee) AsRatePlanFee0() (RatePlanFee0, error) {
+	var body RatePlanFee0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRatePlanFee0 overwrites any union data inside the RatePlanFee as the provided RatePlanFee0
+func (t *RatePlanFee) FromRatePlanFee0(v RatePlanFee0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsRatePlanFee1 returns the union data inside the RatePlanFee as a RatePlanFee1
+func (t RatePlanFee) AsRatePlanFee1() (RatePlanFee1, error) {
+	var body RatePlanFee1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRatePlanFee1 overwrites any union data inside the RatePlanFee as the provided RatePlanFee1
+func (t *RatePlanFee) FromRatePlanFee1(v RatePlanFee1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsRatePlanFee2 returns the union data inside the RatePlanFee as a RatePlanFee2
+func (t RatePlanFee) AsRatePlanFee2() (RatePlanFee2, error) {
+	var body RatePlanFee2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRatePlanFee2 overwrites any union data inside the RatePlanFee as the provided RatePlanFee2
+func (t *RatePlanFee) FromRatePlanFee2(v RatePlanFee2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+func (t RatePlanFee) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *RatePlanFee) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -36107,4 +40402,336 @@ func (t CreatePaymentJSONBody_PaymentMethod) MarshalJSON() ([]byte, error) {
 func (t *CreatePaymentJSONBody_PaymentMethod) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
+}
+
+// AsCreateRatePlanJSONBodyEarlyDepartureFee0 returns the union data inside the CreateRatePlanJSONBody_EarlyDepartureFee as a CreateRatePlanJSONBodyEarlyDepartureFee0
+func (t CreateRatePlanJSONBody_EarlyDepartureFee) AsCreateRatePlanJSONBodyEarlyDepartureFee0() (CreateRatePlanJSONBodyEarlyDepartureFee0, error) {
+	var body CreateRatePlanJSONBodyEarlyDepartureFee0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateRatePlanJSONBodyEarlyDepartureFee0 overwrites any union data inside the CreateRatePlanJSONBody_EarlyDepartureFee as the provided CreateRatePlanJSONBodyEarlyDepartureFee0
+func (t *CreateRatePlanJSONBody_EarlyDepartureFee) FromCreateRatePlanJSONBodyEarlyDepartureFee0(v CreateRatePlanJSONBodyEarlyDepartureFee0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsCreateRatePlanJSONBodyEarlyDepartureFee1 returns the union data inside the CreateRatePlanJSONBody_EarlyDepartureFee as a CreateRatePlanJSONBodyEarlyDepartureFee1
+func (t CreateRatePlanJSONBody_EarlyDepartureFee) AsCreateRatePlanJSONBodyEarlyDepartureFee1() (CreateRatePlanJSONBodyEarlyDepartureFee1, error) {
+	var body CreateRatePlanJSONBodyEarlyDepartureFee1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateRatePlanJSONBodyEarlyDepartureFee1 overwrites any union data inside the CreateRatePlanJSONBody_EarlyDepartureFee as the provided CreateRatePlanJSONBodyEarlyDepartureFee1
+func (t *CreateRatePlanJSONBody_EarlyDepartureFee) FromCreateRatePlanJSONBodyEarlyDepartureFee1(v CreateRatePlanJSONBodyEarlyDepartureFee1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsCreateRatePlanJSONBodyEarlyDepartureFee2 returns the union data inside the CreateRatePlanJSONBody_EarlyDepartureFee as a CreateRatePlanJSONBodyEarlyDepartureFee2
+func (t CreateRatePlanJSONBody_EarlyDepartureFee) AsCreateRatePlanJSONBodyEarlyDepartureFee2() (CreateRatePlanJSONBodyEarlyDepartureFee2, error) {
+	var body CreateRatePlanJSONBodyEarlyDepartureFee2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateRatePlanJSONBodyEarlyDepartureFee2 overwrites any union data inside the CreateRatePlanJSONBody_EarlyDepartureFee as the provided CreateRatePlanJSONBodyEarlyDepartureFee2
+func (t *CreateRatePlanJSONBody_EarlyDepartureFee) FromCreateRatePlanJSONBodyEarlyDepartureFee2(v CreateRatePlanJSONBodyEarlyDepartureFee2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+func (t CreateRatePlanJSONBody_EarlyDepartureFee) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateRatePlanJSONBody_EarlyDepartureFee) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateRatePlanJSONBodyLateCheckOutFee0 returns the union data inside the CreateRatePlanJSONBody_LateCheckOutFee as a CreateRatePlanJSONBodyLateCheckOutFee0
+func (t CreateRatePlanJSONBody_LateCheckOutFee) AsCreateRatePlanJSONBodyLateCheckOutFee0() (CreateRatePlanJSONBodyLateCheckOutFee0, error) {
+	var body CreateRatePlanJSONBodyLateCheckOutFee0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateRatePlanJSONBodyLateCheckOutFee0 overwrites any union data inside the CreateRatePlanJSONBody_LateCheckOutFee as the provided CreateRatePlanJSONBodyLateCheckOutFee0
+func (t *CreateRatePlanJSONBody_LateCheckOutFee) FromCreateRatePlanJSONBodyLateCheckOutFee0(v CreateRatePlanJSONBodyLateCheckOutFee0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsCreateRatePlanJSONBodyLateCheckOutFee1 returns the union data inside the CreateRatePlanJSONBody_LateCheckOutFee as a CreateRatePlanJSONBodyLateCheckOutFee1
+func (t CreateRatePlanJSONBody_LateCheckOutFee) AsCreateRatePlanJSONBodyLateCheckOutFee1() (CreateRatePlanJSONBodyLateCheckOutFee1, error) {
+	var body CreateRatePlanJSONBodyLateCheckOutFee1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateRatePlanJSONBodyLateCheckOutFee1 overwrites any union data inside the CreateRatePlanJSONBody_LateCheckOutFee as the provided CreateRatePlanJSONBodyLateCheckOutFee1
+func (t *CreateRatePlanJSONBody_LateCheckOutFee) FromCreateRatePlanJSONBodyLateCheckOutFee1(v CreateRatePlanJSONBodyLateCheckOutFee1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsCreateRatePlanJSONBodyLateCheckOutFee2 returns the union data inside the CreateRatePlanJSONBody_LateCheckOutFee as a CreateRatePlanJSONBodyLateCheckOutFee2
+func (t CreateRatePlanJSONBody_LateCheckOutFee) AsCreateRatePlanJSONBodyLateCheckOutFee2() (CreateRatePlanJSONBodyLateCheckOutFee2, error) {
+	var body CreateRatePlanJSONBodyLateCheckOutFee2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateRatePlanJSONBodyLateCheckOutFee2 overwrites any union data inside the CreateRatePlanJSONBody_LateCheckOutFee as the provided CreateRatePlanJSONBodyLateCheckOutFee2
+func (t *CreateRatePlanJSONBody_LateCheckOutFee) FromCreateRatePlanJSONBodyLateCheckOutFee2(v CreateRatePlanJSONBodyLateCheckOutFee2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+func (t CreateRatePlanJSONBody_LateCheckOutFee) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateRatePlanJSONBody_LateCheckOutFee) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateRatePlanJSONBodyNoShowFee0 returns the union data inside the CreateRatePlanJSONBody_NoShowFee as a CreateRatePlanJSONBodyNoShowFee0
+func (t CreateRatePlanJSONBody_NoShowFee) AsCreateRatePlanJSONBodyNoShowFee0() (CreateRatePlanJSONBodyNoShowFee0, error) {
+	var body CreateRatePlanJSONBodyNoShowFee0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateRatePlanJSONBodyNoShowFee0 overwrites any union data inside the CreateRatePlanJSONBody_NoShowFee as the provided CreateRatePlanJSONBodyNoShowFee0
+func (t *CreateRatePlanJSONBody_NoShowFee) FromCreateRatePlanJSONBodyNoShowFee0(v CreateRatePlanJSONBodyNoShowFee0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsCreateRatePlanJSONBodyNoShowFee1 returns the union data inside the CreateRatePlanJSONBody_NoShowFee as a CreateRatePlanJSONBodyNoShowFee1
+func (t CreateRatePlanJSONBody_NoShowFee) AsCreateRatePlanJSONBodyNoShowFee1() (CreateRatePlanJSONBodyNoShowFee1, error) {
+	var body CreateRatePlanJSONBodyNoShowFee1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateRatePlanJSONBodyNoShowFee1 overwrites any union data inside the CreateRatePlanJSONBody_NoShowFee as the provided CreateRatePlanJSONBodyNoShowFee1
+func (t *CreateRatePlanJSONBody_NoShowFee) FromCreateRatePlanJSONBodyNoShowFee1(v CreateRatePlanJSONBodyNoShowFee1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsCreateRatePlanJSONBodyNoShowFee2 returns the union data inside the CreateRatePlanJSONBody_NoShowFee as a CreateRatePlanJSONBodyNoShowFee2
+func (t CreateRatePlanJSONBody_NoShowFee) AsCreateRatePlanJSONBodyNoShowFee2() (CreateRatePlanJSONBodyNoShowFee2, error) {
+	var body CreateRatePlanJSONBodyNoShowFee2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateRatePlanJSONBodyNoShowFee2 overwrites any union data inside the CreateRatePlanJSONBody_NoShowFee as the provided CreateRatePlanJSONBodyNoShowFee2
+func (t *CreateRatePlanJSONBody_NoShowFee) FromCreateRatePlanJSONBodyNoShowFee2(v CreateRatePlanJSONBodyNoShowFee2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+func (t CreateRatePlanJSONBody_NoShowFee) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateRatePlanJSONBody_NoShowFee) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsUpdateRatePlanJSONBodyEarlyDepartureFee0 returns the union data inside the UpdateRatePlanJSONBody_EarlyDepartureFee as a UpdateRatePlanJSONBodyEarlyDepartureFee0
+func (t UpdateRatePlanJSONBody_EarlyDepartureFee) AsUpdateRatePlanJSONBodyEarlyDepartureFee0() (UpdateRatePlanJSONBodyEarlyDepartureFee0, error) {
+	var body UpdateRatePlanJSONBodyEarlyDepartureFee0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateRatePlanJSONBodyEarlyDepartureFee0 overwrites any union data inside the UpdateRatePlanJSONBody_EarlyDepartureFee as the provided UpdateRatePlanJSONBodyEarlyDepartureFee0
+func (t *UpdateRatePlanJSONBody_EarlyDepartureFee) FromUpdateRatePlanJSONBodyEarlyDepartureFee0(v UpdateRatePlanJSONBodyEarlyDepartureFee0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsUpdateRatePlanJSONBodyEarlyDepartureFee1 returns the union data inside the UpdateRatePlanJSONBody_EarlyDepartureFee as a UpdateRatePlanJSONBodyEarlyDepartureFee1
+func (t UpdateRatePlanJSONBody_EarlyDepartureFee) AsUpdateRatePlanJSONBodyEarlyDepartureFee1() (UpdateRatePlanJSONBodyEarlyDepartureFee1, error) {
+	var body UpdateRatePlanJSONBodyEarlyDepartureFee1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateRatePlanJSONBodyEarlyDepartureFee1 overwrites any union data inside the UpdateRatePlanJSONBody_EarlyDepartureFee as the provided UpdateRatePlanJSONBodyEarlyDepartureFee1
+func (t *UpdateRatePlanJSONBody_EarlyDepartureFee) FromUpdateRatePlanJSONBodyEarlyDepartureFee1(v UpdateRatePlanJSONBodyEarlyDepartureFee1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsUpdateRatePlanJSONBodyEarlyDepartureFee2 returns the union data inside the UpdateRatePlanJSONBody_EarlyDepartureFee as a UpdateRatePlanJSONBodyEarlyDepartureFee2
+func (t UpdateRatePlanJSONBody_EarlyDepartureFee) AsUpdateRatePlanJSONBodyEarlyDepartureFee2() (UpdateRatePlanJSONBodyEarlyDepartureFee2, error) {
+	var body UpdateRatePlanJSONBodyEarlyDepartureFee2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateRatePlanJSONBodyEarlyDepartureFee2 overwrites any union data inside the UpdateRatePlanJSONBody_EarlyDepartureFee as the provided UpdateRatePlanJSONBodyEarlyDepartureFee2
+func (t *UpdateRatePlanJSONBody_EarlyDepartureFee) FromUpdateRatePlanJSONBodyEarlyDepartureFee2(v UpdateRatePlanJSONBodyEarlyDepartureFee2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+func (t UpdateRatePlanJSONBody_EarlyDepartureFee) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *UpdateRatePlanJSONBody_EarlyDepartureFee) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsUpdateRatePlanJSONBodyLateCheckOutFee0 returns the union data inside the UpdateRatePlanJSONBody_LateCheckOutFee as a UpdateRatePlanJSONBodyLateCheckOutFee0
+func (t UpdateRatePlanJSONBody_LateCheckOutFee) AsUpdateRatePlanJSONBodyLateCheckOutFee0() (UpdateRatePlanJSONBodyLateCheckOutFee0, error) {
+	var body UpdateRatePlanJSONBodyLateCheckOutFee0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateRatePlanJSONBodyLateCheckOutFee0 overwrites any union data inside the UpdateRatePlanJSONBody_LateCheckOutFee as the provided UpdateRatePlanJSONBodyLateCheckOutFee0
+func (t *UpdateRatePlanJSONBody_LateCheckOutFee) FromUpdateRatePlanJSONBodyLateCheckOutFee0(v UpdateRatePlanJSONBodyLateCheckOutFee0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsUpdateRatePlanJSONBodyLateCheckOutFee1 returns the union data inside the UpdateRatePlanJSONBody_LateCheckOutFee as a UpdateRatePlanJSONBodyLateCheckOutFee1
+func (t UpdateRatePlanJSONBody_LateCheckOutFee) AsUpdateRatePlanJSONBodyLateCheckOutFee1() (UpdateRatePlanJSONBodyLateCheckOutFee1, error) {
+	var body UpdateRatePlanJSONBodyLateCheckOutFee1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateRatePlanJSONBodyLateCheckOutFee1 overwrites any union data inside the UpdateRatePlanJSONBody_LateCheckOutFee as the provided UpdateRatePlanJSONBodyLateCheckOutFee1
+func (t *UpdateRatePlanJSONBody_LateCheckOutFee) FromUpdateRatePlanJSONBodyLateCheckOutFee1(v UpdateRatePlanJSONBodyLateCheckOutFee1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsUpdateRatePlanJSONBodyLateCheckOutFee2 returns the union data inside the UpdateRatePlanJSONBody_LateCheckOutFee as a UpdateRatePlanJSONBodyLateCheckOutFee2
+func (t UpdateRatePlanJSONBody_LateCheckOutFee) AsUpdateRatePlanJSONBodyLateCheckOutFee2() (UpdateRatePlanJSONBodyLateCheckOutFee2, error) {
+	var body UpdateRatePlanJSONBodyLateCheckOutFee2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateRatePlanJSONBodyLateCheckOutFee2 overwrites any union data inside the UpdateRatePlanJSONBody_LateCheckOutFee as the provided UpdateRatePlanJSONBodyLateCheckOutFee2
+func (t *UpdateRatePlanJSONBody_LateCheckOutFee) FromUpdateRatePlanJSONBodyLateCheckOutFee2(v UpdateRatePlanJSONBodyLateCheckOutFee2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+func (t UpdateRatePlanJSONBody_LateCheckOutFee) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *UpdateRatePlanJSONBody_LateCheckOutFee) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsUpdateRatePlanJSONBodyNoShowFee0 returns the union data inside the UpdateRatePlanJSONBody_NoShowFee as a UpdateRatePlanJSONBodyNoShowFee0
+func (t UpdateRatePlanJSONBody_NoShowFee) AsUpdateRatePlanJSONBodyNoShowFee0() (UpdateRatePlanJSONBodyNoShowFee0, error) {
+	var body UpdateRatePlanJSONBodyNoShowFee0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateRatePlanJSONBodyNoShowFee0 overwrites any union data inside the UpdateRatePlanJSONBody_NoShowFee as the provided UpdateRatePlanJSONBodyNoShowFee0
+func (t *UpdateRatePlanJSONBody_NoShowFee) FromUpdateRatePlanJSONBodyNoShowFee0(v UpdateRatePlanJSONBodyNoShowFee0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsUpdateRatePlanJSONBodyNoShowFee1 returns the union data inside the UpdateRatePlanJSONBody_NoShowFee as a UpdateRatePlanJSONBodyNoShowFee1
+func (t UpdateRatePlanJSONBody_NoShowFee) AsUpdateRatePlanJSONBodyNoShowFee1() (UpdateRatePlanJSONBodyNoShowFee1, error) {
+	var body UpdateRatePlanJSONBodyNoShowFee1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateRatePlanJSONBodyNoShowFee1 overwrites any union data inside the UpdateRatePlanJSONBody_NoShowFee as the provided UpdateRatePlanJSONBodyNoShowFee1
+func (t *UpdateRatePlanJSONBody_NoShowFee) FromUpdateRatePlanJSONBodyNoShowFee1(v UpdateRatePlanJSONBodyNoShowFee1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsUpdateRatePlanJSONBodyNoShowFee2 returns the union data inside the UpdateRatePlanJSONBody_NoShowFee as a UpdateRatePlanJSONBodyNoShowFee2
+func (t UpdateRatePlanJSONBody_NoShowFee) AsUpdateRatePlanJSONBodyNoShowFee2() (UpdateRatePlanJSONBodyNoShowFee2, error) {
+	var body UpdateRatePlanJSONBodyNoShowFee2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateRatePlanJSONBodyNoShowFee2 overwrites any union data inside the UpdateRatePlanJSONBody_NoShowFee as the provided UpdateRatePlanJSONBodyNoShowFee2
+func (t *UpdateRatePlanJSONBody_NoShowFee) FromUpdateRatePlanJSONBodyNoShowFee2(v UpdateRatePlanJSONBodyNoShowFee2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+func (t UpdateRatePlanJSONBody_NoShowFee) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *UpdateRatePlanJSONBody_NoShowFee) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// jsonMerge sets the members of the JSON object patch on the JSON object b (the discriminator
+// of a union's variant); null b is an empty object.
+func jsonMerge(b, patch []byte) ([]byte, error) {
+	object := map[string]json.RawMessage{}
+	if err := json.Unmarshal(b, &object); err != nil {
+		return nil, err
+	}
+	if object == nil {
+		object = map[string]json.RawMessage{}
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(patch, &members); err != nil {
+		return nil, err
+	}
+	for key, value := range members {
+		object[key] = value
+	}
+	return json.Marshal(object)
 }

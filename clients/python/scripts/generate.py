@@ -6,7 +6,9 @@
 Without a document it writes one with the repository's `npm run openapi` (the document
 `GET /v1/openapi.json` serves). Writes, into src/innkeep/ (or DIR):
 - models.py: pydantic v2 models of every schema, by datamodel-code-generator (pinned in
-  requirements-dev.txt, so that the output is the same on every machine);
+  requirements-dev.txt, so that the output is the same on every machine), except `Event`: the
+  document's union discriminated on `type` becomes a lenient envelope (see LENIENT_EVENT) whose
+  `typed()` answers the model of its type;
 - _operations.py: every operation's method, path, path parameters, list or not, answer model;
 - _resources.py: the typed resources of Innkeep and AsyncInnkeep, from _table.RESOURCES.
 tests/test_generated.py regenerates into a temporary folder and fails when the files differ.
@@ -34,6 +36,82 @@ def served_document(target: Path) -> None:
     subprocess.run(["npm", "run", "--silent", "openapi", "--", str(target)], cwd=REPO, check=True, stdout=subprocess.DEVNULL)
 
 
+# The document's Event is a union discriminated on `type`, each variant with its typed
+# `data.object`. Read strictly, an event of a type this client does not know yet, or a payload with
+# fewer fields than its type's model (a test vector, an older API version), would fail validation
+# after its signature verified. So `Event` is the envelope, read leniently as Stripe's libraries
+# read events (forward compatible), and `typed()` gives the model of its type, validated.
+LENIENT_EVENT = '''
+class EventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: dict[str, Any]
+
+
+class Event(BaseModel):
+    """
+    An event, as `events.retrieve`, `events.list` and webhook deliveries give it: the envelope, with
+    `data.object` as JSON (a dict). Read leniently: an event of a type this version of the client does
+    not know, or with fewer fields than the model of its type, is still an Event. `typed()` answers
+    the model of its type (TYPED_EVENTS: {count} types).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str
+    object: str = "event"
+    type: str
+    created_at: AwareDatetime | None = None
+    api_version: str | None = None
+    livemode: bool | None = None
+    property_id: str | None = None
+    data: EventData = Field(default_factory=lambda: EventData(object={{}}))
+
+    def typed(self) -> TypedEvent | None:
+        """The event as the model of its type (`data.object` typed too), or None for a type this version
+        of the client does not know. Raises pydantic.ValidationError when the event lacks what that model
+        requires."""
+        model = TYPED_EVENTS.get(self.type)
+        return None if model is None else model.model_validate(self.model_dump(mode="json", by_alias=True, exclude_unset=True))
+'''
+
+
+def typed_events(document: dict[str, Any]) -> dict[str, str]:
+    """Event type -> model: the Event union's mapping, then the payload of every other webhook (ping)."""
+    schemas = document["components"]["schemas"]
+    typed = {t: ref.rsplit("/", 1)[-1] for t, ref in schemas["Event"]["discriminator"]["mapping"].items()}
+    for item in document.get("webhooks", {}).values():
+        for op in item.values():
+            ref = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {}).get("$ref")
+            name = ref.rsplit("/", 1)[-1] if ref else None
+            values = schemas.get(name, {}).get("properties", {}).get("type", {}).get("enum", []) if name else []
+            if name and len(values) == 1 and values[0] not in typed:
+                typed[values[0]] = name
+    return typed
+
+
+def lenient_event(text: str, typed: dict[str, str]) -> str:
+    """Replaces the generated union `Event` by LENIENT_EVENT, and appends TypedEvent and TYPED_EVENTS."""
+    start = text.index("\nclass Event(")
+    end = text.find("\nclass ", start + 1)
+    end = len(text) if end < 0 else end
+    union = text[start:end]
+    if "discriminator='type'" not in union and 'discriminator="type"' not in union:
+        raise SystemExit("models.py: Event is no longer the union discriminated on type; revisit LENIENT_EVENT")
+    names = list(dict.fromkeys(typed.values()))
+    text = text[:start] + LENIENT_EVENT.format(count=len(typed)) + "\n" + text[end:]
+    text = text.replace("from __future__ import annotations\n", "from __future__ import annotations\n\nfrom typing import Any, TypeAlias\n", 1)
+    members = " | ".join(names)
+    table = ", ".join(f'"{t}": {n}' for t, n in typed.items())
+    return text.rstrip("\n") + (
+        f"\n\n\nTypedEvent: TypeAlias = {members}\n"
+        f"TYPED_EVENTS: dict[str, type[TypedEvent]] = {{{table}}}\n"
+        '"""The model of each event type `Event.typed()` knows."""\n'
+    )
+
+
 def models(document: Path, out: Path) -> None:
     subprocess.run(
         [
@@ -52,6 +130,7 @@ def models(document: Path, out: Path) -> None:
     )
     text = out.read_text()
     text = text.replace(f"#   filename:  {document.name}", "#   filename:  openapi.json")
+    text = lenient_event(text, typed_events(json.loads(document.read_text())))
     out.write_text(BANNER + text)
 
 

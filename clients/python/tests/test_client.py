@@ -9,6 +9,7 @@ import socket
 import threading
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 import innkeep
@@ -212,3 +213,13 @@ def test_a_refused_connection_is_an_api_connection_error(monkeypatch: pytest.Mon
     with pytest.raises(innkeep.ApiConnectionError) as raised:
         innkeep.Innkeep(api_key="k", base_url=f"http://127.0.0.1:{port}", max_retries=0).guests.list()
     assert raised.value.status == 0 and raised.value.type == "connection_error"
+
+
+def test_an_answer_that_is_not_the_apis_says_what_came_instead_and_from_where() -> None:
+    from innkeep._errors import error_from_response
+
+    headers = httpx.Headers({"content-type": "text/html; charset=utf-8"})
+    error = error_from_response(404, "<html>\n  Not   Found</html>", headers, httpx.URL("https://example.com/v1/rooms?limit=1"))
+    assert type(error) is innkeep.ApiError and error.code == "unexpected_response"
+    assert error.message.startswith("https://example.com/v1/rooms answered HTTP 404 with text/html, starting '<html> Not Found</html>'")
+    assert "base_url" in error.message

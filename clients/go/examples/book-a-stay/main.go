@@ -29,7 +29,8 @@ func main() {
 		PropertyId: property, RoomTypeId: roomTypes.Data[0].Id, RatePlanId: ratePlans.Data[0].Id,
 		CheckIn: checkIn, CheckOut: checkIn.AddDays(2), Adults: 2,
 	}
-	body.Guest.FirstName, body.Guest.LastName, body.Guest.Email = "Ada", "Lovelace", "ada@example.com"
+	email := "ada@example.com"
+	body.Guest.FirstName, body.Guest.LastName, body.Guest.Email = "Ada", "Lovelace", &email
 	stay, err := client.Reservations.Create(ctx, body)
 	var apiErr *innkeep.Error
 	if errors.As(err, &apiErr) && apiErr.Kind == innkeep.KindConflict {

@@ -11,21 +11,22 @@ type method struct{ Name, Operation string }
 // table is THE table of the client: resource -> method -> operation, the TypeScript client's
 // resources in Go's naming (a test holds it equal to clients/typescript/src/resources.ts).
 var table = []resource{
-	{"Properties", []method{{"List", "listProperties"}, {"Retrieve", "getProperty"}}},
+	{"Properties", []method{{"List", "listProperties"}, {"Create", "createProperty"}, {"Retrieve", "getProperty"}, {"Update", "updateProperty"}}},
 	{"RoomTypes", []method{{"List", "listRoomTypes"}, {"Create", "createRoomType"}, {"Retrieve", "getRoomType"}, {"Update", "updateRoomType"}}},
-	{"Rooms", []method{{"List", "listRooms"}, {"Create", "createRoom"}, {"Retrieve", "getRoom"}, {"Update", "updateRoom"}}},
+	{"Rooms", []method{{"List", "listRooms"}, {"Create", "createRoom"}, {"CreateRange", "createRoomRange"}, {"Retrieve", "getRoom"}, {"Update", "updateRoom"}, {"Retire", "retireRoom"}}},
 	{"RatePlans", []method{{"List", "listRatePlans"}, {"Create", "createRatePlan"}, {"Retrieve", "getRatePlan"}, {"Update", "updateRatePlan"}, {"RetrieveRates", "getRates"}, {"SetRates", "setRates"}}},
 	{"Inventory", []method{{"Retrieve", "getInventory"}, {"ListHolds", "listHolds"}, {"CreateHold", "createHold"}, {"ReleaseHold", "releaseHold"}}},
 	{"Availability", []method{{"Retrieve", "getAvailability"}}},
-	{"Reservations", []method{{"List", "listReservations"}, {"Create", "createReservation"}, {"Retrieve", "getReservation"}, {"Update", "updateReservation"}, {"Cancel", "cancelReservation"}, {"CheckIn", "checkInReservation"}, {"CheckOut", "checkOutReservation"}, {"NoShow", "noShowReservation"}, {"RetrieveFolio", "getReservationFolio"}}},
+	{"Reservations", []method{{"List", "listReservations"}, {"Create", "createReservation"}, {"Retrieve", "getReservation"}, {"Update", "updateReservation"}, {"Cancel", "cancelReservation"}, {"CheckIn", "checkInReservation"}, {"CheckOut", "checkOutReservation"}, {"ChangeDeparture", "changeReservationDeparture"}, {"MoveRoom", "moveReservationRoom"}, {"ListRoomMoves", "listReservationRoomMoves"}, {"GrantLateCheckOut", "grantReservationLateCheckOut"}, {"NoShow", "noShowReservation"}, {"RetrieveFolio", "getReservationFolio"}}},
 	{"Folios", []method{{"CreateCharge", "createFolioCharge"}}},
 	{"Guests", []method{{"List", "listGuests"}, {"Create", "createGuest"}, {"Retrieve", "getGuest"}, {"Update", "updateGuest"}, {"RetrievePreferences", "getGuestPreferences"}, {"ReplacePreferences", "replaceGuestPreferences"}, {"UpdatePreferences", "mergeGuestPreferences"}}},
 	{"Payments", []method{{"List", "listPayments"}, {"Create", "createPayment"}, {"Retrieve", "getPayment"}, {"Capture", "capturePayment"}, {"Void", "voidPayment"}}},
 	{"Refunds", []method{{"List", "listRefunds"}, {"Create", "createRefund"}, {"Retrieve", "getRefund"}}},
 	{"Housekeeping", []method{{"SetStatus", "changeRoomStatus"}, {"ListAssignments", "listAssignments"}, {"CreateAssignment", "createAssignment"}, {"UpdateAssignment", "updateAssignment"}, {"DeleteAssignment", "deleteAssignment"}}},
 	{"Reports", []method{{"Occupancy", "occupancyReport"}, {"Revenue", "revenueReport"}, {"Production", "productionReport"}}},
+	{"NightAudits", []method{{"List", "listNightAudits"}, {"Retrieve", "getNightAudit"}}},
 	{"Events", []method{{"List", "listEvents"}, {"Retrieve", "getEvent"}}},
-	{"WebhookEndpoints", []method{{"List", "listWebhookEndpoints"}, {"Create", "createWebhookEndpoint"}, {"Retrieve", "getWebhookEndpoint"}, {"Update", "updateWebhookEndpoint"}, {"Delete", "deleteWebhookEndpoint"}, {"RotateSecret", "rotateWebhookSecret"}, {"Enable", "enableWebhookEndpoint"}, {"Disable", "disableWebhookEndpoint"}, {"Replay", "replayWebhookEvent"}, {"Backfill", "createWebhookBackfill"}, {"RetrieveBackfill", "getWebhookBackfill"}, {"ListDeliveries", "listWebhookDeliveries"}}},
+	{"WebhookEndpoints", []method{{"List", "listWebhookEndpoints"}, {"Create", "createWebhookEndpoint"}, {"Retrieve", "getWebhookEndpoint"}, {"Update", "updateWebhookEndpoint"}, {"Delete", "deleteWebhookEndpoint"}, {"RotateSecret", "rotateWebhookSecret"}, {"Enable", "enableWebhookEndpoint"}, {"Disable", "disableWebhookEndpoint"}, {"Replay", "replayWebhookEvent"}, {"Test", "testWebhookEndpoint"}, {"Backfill", "createWebhookBackfill"}, {"RetrieveBackfill", "getWebhookBackfill"}, {"ListDeliveries", "listWebhookDeliveries"}}},
 	{"Deliveries", []method{{"Retrieve", "getWebhookDelivery"}}},
-	{"Sandbox", []method{{"Reset", "resetSandbox"}}},
+	{"Sandbox", []method{{"Reset", "resetSandbox"}, {"AdvanceDay", "advanceSandboxDay"}}},
 }

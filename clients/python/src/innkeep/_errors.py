@@ -120,19 +120,41 @@ _BY_TYPE: dict[str, type[InnkeepError]] = {
 }
 
 
-def error_from_response(status: int, body: Any, headers: httpx.Headers) -> InnkeepError:
-    """The typed error of an error answer, chosen by its `error.type` (any 404 is NotFoundError)."""
-    envelope = body if _is_error_body(body) else None
-    kind = envelope["error"]["type"] if envelope else None
-    cls: type[InnkeepError]
+def error_from_response(status: int, body: Any, headers: httpx.Headers, url: httpx.URL | str | None = None) -> InnkeepError:
+    """The typed error of an error answer, chosen by its `error.type` (any 404 is NotFoundError).
+    An answer that is not the API's error JSON (a proxy's page, another server's 404: usually a
+    wrong `base_url`) is an ApiError (RateLimitError for a 429, so that it is retried) with code
+    `unexpected_response`, whose message says what came instead, and from where."""
+    if not _is_error_body(body):
+        cls: type[InnkeepError] = RateLimitError if status == 429 else ApiError
+        error = cls(_unexpected(status, body, headers, url), status=status, body=None, headers=headers)
+        error.code = "unexpected_response"
+        return error
+    kind = body["error"]["type"]
     if status == 404:
         cls = NotFoundError
     elif kind in _BY_TYPE:
         cls = _BY_TYPE[kind]
     else:
         cls = RateLimitError if status == 429 else ApiError
-    message = envelope["error"].get("message", f"HTTP {status}") if envelope else f"Unexpected answer: HTTP {status}"
-    return cls(str(message), status=status, body=envelope, headers=headers)
+    return cls(str(body["error"].get("message", f"HTTP {status}")), status=status, body=body, headers=headers)
+
+
+def _unexpected(status: int, body: Any, headers: httpx.Headers, url: httpx.URL | str | None) -> str:
+    content_type = (headers.get("content-type") or "").split(";")[0].strip() or "no content type"
+    text = " ".join(body.split()) if isinstance(body, str) else ""
+    start = f", starting '{text[:60]}…'" if len(text) > 60 else f", starting '{text}'" if text else ""
+    where = str(httpx.URL(str(url)).copy_with(query=None, fragment=None)) if url else "the server"
+    if status == 404 or "html" in content_type.lower():
+        hint = (
+            " Is `base_url` right? It must be the Innkeep server's origin (or `<origin>/v1`), and nothing in"
+            " between may answer for it."
+        )
+    elif status >= 500:
+        hint = " A proxy or load balancer in front of Innkeep may have answered; retry later."
+    else:
+        hint = ""
+    return f"{where} answered HTTP {status} with {content_type}{start}: not an Innkeep API answer.{hint}"
 
 
 def _is_error_body(body: Any) -> bool:

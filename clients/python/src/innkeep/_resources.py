@@ -17,9 +17,17 @@ class SyncProperties(SyncResource):
         """GET /v1/properties: List properties."""
         return self._list("listProperties", (), params, request_options, models.Property)
 
+    def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Property:
+        """POST /v1/properties: Create a property."""
+        return self._call("createProperty", (), params, request_options, models.Property)
+
     def retrieve(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Property:
         """GET /v1/properties/{id}: Retrieve a property."""
         return self._call("getProperty", (id,), params, request_options, models.Property)
+
+    def update(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Property:
+        """PATCH /v1/properties/{id}: Update a property."""
+        return self._call("updateProperty", (id,), params, request_options, models.Property)
 
 
 class SyncRoomTypes(SyncResource):
@@ -49,6 +57,10 @@ class SyncRooms(SyncResource):
         """POST /v1/rooms: Create a room."""
         return self._call("createRoom", (), params, request_options, models.Room)
 
+    def create_range(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.RoomRange:
+        """POST /v1/rooms/range: Create the rooms of a number range."""
+        return self._call("createRoomRange", (), params, request_options, models.RoomRange)
+
     def retrieve(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
         """GET /v1/rooms/{id}: Retrieve a room."""
         return self._call("getRoom", (id,), params, request_options, models.Room)
@@ -56,6 +68,10 @@ class SyncRooms(SyncResource):
     def update(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
         """PATCH /v1/rooms/{id}: Update a room."""
         return self._call("updateRoom", (id,), params, request_options, models.Room)
+
+    def retire(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
+        """POST /v1/rooms/{id}/retire: Retire a room."""
+        return self._call("retireRoom", (id,), params, request_options, models.Room)
 
 
 class SyncRatePlans(SyncResource):
@@ -150,6 +166,30 @@ class SyncReservations(SyncResource):
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/check_out: Check a reservation out."""
         return self._call("checkOutReservation", (id,), params, request_options, models.Reservation)
+
+    def change_departure(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.Reservation:
+        """POST /v1/reservations/{id}/change_departure: Change the departure of a stay in house."""
+        return self._call("changeReservationDeparture", (id,), params, request_options, models.Reservation)
+
+    def move_room(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.Reservation:
+        """POST /v1/reservations/{id}/move_room: Move a guest in house to another room."""
+        return self._call("moveReservationRoom", (id,), params, request_options, models.Reservation)
+
+    def list_room_moves(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> SyncPage[models.RoomMove]:
+        """GET /v1/reservations/{id}/room_moves: List a stay's room moves."""
+        return self._list("listReservationRoomMoves", (id,), params, request_options, models.RoomMove)
+
+    def grant_late_check_out(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.Reservation:
+        """POST /v1/reservations/{id}/late_check_out: Grant a late check-out."""
+        return self._call("grantReservationLateCheckOut", (id,), params, request_options, models.Reservation)
 
     def no_show(
         self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
@@ -292,6 +332,18 @@ class SyncReports(SyncResource):
         return self._call_or_text("productionReport", (), params, request_options, models.ProductionReport)
 
 
+class SyncNightAudits(SyncResource):
+    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> SyncPage[models.NightAudit]:
+        """GET /v1/night_audits: List night audits."""
+        return self._list("listNightAudits", (), params, request_options, models.NightAudit)
+
+    def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.NightAudit:
+        """GET /v1/night_audits/{id}: Retrieve a night audit."""
+        return self._call("getNightAudit", (id,), params, request_options, models.NightAudit)
+
+
 class SyncEvents(SyncResource):
     def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> SyncPage[models.Event]:
         """GET /v1/events: List events."""
@@ -355,6 +407,12 @@ class SyncWebhookEndpoints(SyncResource):
         """POST /v1/webhook_endpoints/{id}/replay: Replay an event to an endpoint."""
         return self._call("replayWebhookEvent", (id,), params, request_options, models.WebhookReplayResult)
 
+    def test(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.WebhookTestResult:
+        """POST /v1/webhook_endpoints/{id}/test: Send a test event to an endpoint."""
+        return self._call("testWebhookEndpoint", (id,), params, request_options, models.WebhookTestResult)
+
     def backfill(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Backfill:
         """POST /v1/webhook_endpoints/{id}/backfill: Backfill events to an endpoint."""
         return self._call("createWebhookBackfill", (id,), params, request_options, models.Backfill)
@@ -394,6 +452,12 @@ class SyncSandbox(SyncResource):
         """POST /v1/sandbox/reset: Reset the sandbox to its seeded hotel."""
         return self._call("resetSandbox", (), params, request_options, models.SandboxReset)
 
+    def advance_day(
+        self, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.SandboxAdvanceDay:
+        """POST /v1/sandbox/advance_day: Run the night audit and advance the sandbox a day."""
+        return self._call("advanceSandboxDay", (), params, request_options, models.SandboxAdvanceDay)
+
 
 class SyncResources:
     """Every resource of the client."""
@@ -412,6 +476,7 @@ class SyncResources:
         self.refunds = SyncRefunds(transport)
         self.housekeeping = SyncHousekeeping(transport)
         self.reports = SyncReports(transport)
+        self.night_audits = SyncNightAudits(transport)
         self.events = SyncEvents(transport)
         self.webhook_endpoints = SyncWebhookEndpoints(transport)
         self.deliveries = SyncDeliveries(transport)
@@ -423,11 +488,21 @@ class AsyncProperties(AsyncResource):
         """GET /v1/properties: List properties."""
         return self._list("listProperties", (), params, request_options, models.Property)
 
+    async def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Property:
+        """POST /v1/properties: Create a property."""
+        return await self._call("createProperty", (), params, request_options, models.Property)
+
     async def retrieve(
         self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
     ) -> models.Property:
         """GET /v1/properties/{id}: Retrieve a property."""
         return await self._call("getProperty", (id,), params, request_options, models.Property)
+
+    async def update(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.Property:
+        """PATCH /v1/properties/{id}: Update a property."""
+        return await self._call("updateProperty", (id,), params, request_options, models.Property)
 
 
 class AsyncRoomTypes(AsyncResource):
@@ -461,6 +536,12 @@ class AsyncRooms(AsyncResource):
         """POST /v1/rooms: Create a room."""
         return await self._call("createRoom", (), params, request_options, models.Room)
 
+    async def create_range(
+        self, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.RoomRange:
+        """POST /v1/rooms/range: Create the rooms of a number range."""
+        return await self._call("createRoomRange", (), params, request_options, models.RoomRange)
+
     async def retrieve(
         self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
     ) -> models.Room:
@@ -470,6 +551,10 @@ class AsyncRooms(AsyncResource):
     async def update(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
         """PATCH /v1/rooms/{id}: Update a room."""
         return await self._call("updateRoom", (id,), params, request_options, models.Room)
+
+    async def retire(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
+        """POST /v1/rooms/{id}/retire: Retire a room."""
+        return await self._call("retireRoom", (id,), params, request_options, models.Room)
 
 
 class AsyncRatePlans(AsyncResource):
@@ -578,6 +663,30 @@ class AsyncReservations(AsyncResource):
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/check_out: Check a reservation out."""
         return await self._call("checkOutReservation", (id,), params, request_options, models.Reservation)
+
+    async def change_departure(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.Reservation:
+        """POST /v1/reservations/{id}/change_departure: Change the departure of a stay in house."""
+        return await self._call("changeReservationDeparture", (id,), params, request_options, models.Reservation)
+
+    async def move_room(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.Reservation:
+        """POST /v1/reservations/{id}/move_room: Move a guest in house to another room."""
+        return await self._call("moveReservationRoom", (id,), params, request_options, models.Reservation)
+
+    def list_room_moves(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> AsyncPager[models.RoomMove]:
+        """GET /v1/reservations/{id}/room_moves: List a stay's room moves."""
+        return self._list("listReservationRoomMoves", (id,), params, request_options, models.RoomMove)
+
+    async def grant_late_check_out(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.Reservation:
+        """POST /v1/reservations/{id}/late_check_out: Grant a late check-out."""
+        return await self._call("grantReservationLateCheckOut", (id,), params, request_options, models.Reservation)
 
     async def no_show(
         self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
@@ -732,6 +841,18 @@ class AsyncReports(AsyncResource):
         return await self._call_or_text("productionReport", (), params, request_options, models.ProductionReport)
 
 
+class AsyncNightAudits(AsyncResource):
+    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> AsyncPager[models.NightAudit]:
+        """GET /v1/night_audits: List night audits."""
+        return self._list("listNightAudits", (), params, request_options, models.NightAudit)
+
+    async def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.NightAudit:
+        """GET /v1/night_audits/{id}: Retrieve a night audit."""
+        return await self._call("getNightAudit", (id,), params, request_options, models.NightAudit)
+
+
 class AsyncEvents(AsyncResource):
     def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> AsyncPager[models.Event]:
         """GET /v1/events: List events."""
@@ -799,6 +920,12 @@ class AsyncWebhookEndpoints(AsyncResource):
         """POST /v1/webhook_endpoints/{id}/replay: Replay an event to an endpoint."""
         return await self._call("replayWebhookEvent", (id,), params, request_options, models.WebhookReplayResult)
 
+    async def test(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.WebhookTestResult:
+        """POST /v1/webhook_endpoints/{id}/test: Send a test event to an endpoint."""
+        return await self._call("testWebhookEndpoint", (id,), params, request_options, models.WebhookTestResult)
+
     async def backfill(
         self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
     ) -> models.Backfill:
@@ -840,6 +967,12 @@ class AsyncSandbox(AsyncResource):
         """POST /v1/sandbox/reset: Reset the sandbox to its seeded hotel."""
         return await self._call("resetSandbox", (), params, request_options, models.SandboxReset)
 
+    async def advance_day(
+        self, /, *, request_options: RequestOptions | None = None, **params: Any
+    ) -> models.SandboxAdvanceDay:
+        """POST /v1/sandbox/advance_day: Run the night audit and advance the sandbox a day."""
+        return await self._call("advanceSandboxDay", (), params, request_options, models.SandboxAdvanceDay)
+
 
 class AsyncResources:
     """Every resource of the async client."""
@@ -858,6 +991,7 @@ class AsyncResources:
         self.refunds = AsyncRefunds(transport)
         self.housekeeping = AsyncHousekeeping(transport)
         self.reports = AsyncReports(transport)
+        self.night_audits = AsyncNightAudits(transport)
         self.events = AsyncEvents(transport)
         self.webhook_endpoints = AsyncWebhookEndpoints(transport)
         self.deliveries = AsyncDeliveries(transport)

@@ -6,9 +6,16 @@ nothing is written by hand per endpoint. Same resources and methods as `@innkeep
 """
 
 RESOURCES: dict[str, dict[str, str]] = {
-    "properties": {"list": "listProperties", "retrieve": "getProperty"},
+    "properties": {"list": "listProperties", "create": "createProperty", "retrieve": "getProperty", "update": "updateProperty"},
     "room_types": {"list": "listRoomTypes", "create": "createRoomType", "retrieve": "getRoomType", "update": "updateRoomType"},
-    "rooms": {"list": "listRooms", "create": "createRoom", "retrieve": "getRoom", "update": "updateRoom"},
+    "rooms": {
+        "list": "listRooms",
+        "create": "createRoom",
+        "create_range": "createRoomRange",
+        "retrieve": "getRoom",
+        "update": "updateRoom",
+        "retire": "retireRoom",
+    },
     "rate_plans": {
         "list": "listRatePlans",
         "create": "createRatePlan",
@@ -27,6 +34,10 @@ RESOURCES: dict[str, dict[str, str]] = {
         "cancel": "cancelReservation",
         "check_in": "checkInReservation",
         "check_out": "checkOutReservation",
+        "change_departure": "changeReservationDeparture",
+        "move_room": "moveReservationRoom",
+        "list_room_moves": "listReservationRoomMoves",
+        "grant_late_check_out": "grantReservationLateCheckOut",
         "no_show": "noShowReservation",
         "retrieve_folio": "getReservationFolio",
     },
@@ -50,6 +61,7 @@ RESOURCES: dict[str, dict[str, str]] = {
         "delete_assignment": "deleteAssignment",
     },
     "reports": {"occupancy": "occupancyReport", "revenue": "revenueReport", "production": "productionReport"},
+    "night_audits": {"list": "listNightAudits", "retrieve": "getNightAudit"},
     "events": {"list": "listEvents", "retrieve": "getEvent"},
     "webhook_endpoints": {
         "list": "listWebhookEndpoints",
@@ -61,10 +73,11 @@ RESOURCES: dict[str, dict[str, str]] = {
         "enable": "enableWebhookEndpoint",
         "disable": "disableWebhookEndpoint",
         "replay": "replayWebhookEvent",
+        "test": "testWebhookEndpoint",
         "backfill": "createWebhookBackfill",
         "retrieve_backfill": "getWebhookBackfill",
         "list_deliveries": "listWebhookDeliveries",
     },
     "deliveries": {"retrieve": "getWebhookDelivery"},
-    "sandbox": {"reset": "resetSandbox"},
+    "sandbox": {"reset": "resetSandbox", "advance_day": "advanceSandboxDay"},
 }

@@ -267,7 +267,7 @@ class SyncTransport:
             self.config.on_response(_info(response, p, attempt + 1))
             if response.is_success:
                 return body
-            failure = error_from_response(response.status_code, body, response.headers)
+            failure = error_from_response(response.status_code, body, response.headers, response.request.url)
             if self.refresh and not refreshed and _refreshable(failure):
                 # An expired OAuth access token: refresh once, at no cost to the retry budget.
                 refreshed = True
@@ -307,7 +307,7 @@ class AsyncTransport:
             self.config.on_response(_info(response, p, attempt + 1))
             if response.is_success:
                 return body
-            failure = error_from_response(response.status_code, body, response.headers)
+            failure = error_from_response(response.status_code, body, response.headers, response.request.url)
             if self.refresh and not refreshed and _refreshable(failure):
                 refreshed = True
                 await self.refresh()

@@ -10,6 +10,8 @@ import time
 from collections.abc import Sequence
 from typing import Literal
 
+from pydantic import ValidationError
+
 from .models import Event
 
 Reason = Literal["missing_header", "missing_timestamp", "missing_signature", "timestamp_outside_tolerance", "no_matching_signature"]
@@ -77,9 +79,19 @@ class Webhook:
         payload: bytes | str, header: str | None, secret: str, tolerance: int = DEFAULT_TOLERANCE, *, now: int | None = None
     ) -> Event:
         """Verifies a delivery and answers its event. `payload` is the exact body received (before
-        any JSON parsing), `header` the `Service-Signature` header, `secret` the endpoint's `whsec_…`."""
+        any JSON parsing), `header` the `Service-Signature` header, `secret` the endpoint's `whsec_…`.
+
+        The event is read leniently (an event type newer than this client, or a `data.object` with fewer
+        fields than its model, is still an Event); `event.typed()` gives the model of its type. A verified
+        body that is not an event at all (not JSON, no `id` or `type`) raises ValueError."""
         Webhook.verify_header(payload, header, secret, tolerance, now=now)
-        return Event.model_validate(json.loads(_bytes(payload)))
+        body = json.loads(_bytes(payload))
+        if not isinstance(body, dict):
+            raise ValueError("The verified body is not an event (a JSON object).")
+        try:
+            return Event.model_validate(body)
+        except ValidationError as invalid:
+            raise ValueError(f"The verified body is not an event: {invalid}") from invalid
 
     @staticmethod
     def generate_test_header(payload: bytes | str, secret: str | Sequence[str], *, timestamp: int | None = None) -> str:

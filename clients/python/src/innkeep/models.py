@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from datetime import date as date_aliased
-from typing import Literal
+from typing import Any, Literal, TypeAlias
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
 
@@ -25,7 +25,7 @@ class ReservationGuest(BaseModel):
     id: str = Field(..., examples=["gst_1a2B3c4D5e6F7g8H9i0J1k2L"])
     first_name: str
     last_name: str
-    email: str
+    email: str | None
 
 
 class Money(BaseModel):
@@ -114,7 +114,9 @@ class Guest(BaseModel):
     livemode: bool
     first_name: str
     last_name: str
-    email: str
+    email: str | None = Field(
+        ..., description="null only for a walk-in booked without one, where the property allows it."
+    )
     phone: str | None
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
@@ -144,6 +146,136 @@ class Room(BaseModel):
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
+class NoShowFeeNoShowFee(BaseModel):
+    """
+    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["fixed"]
+    amount: int = Field(..., description="Minor units of the property's currency.", ge=1, le=100000000)
+
+
+class NoShowFeeNoShowFee1(BaseModel):
+    """
+    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["nights"]
+    nights: int = Field(..., description="The rates of the first this many nights concerned.", ge=1, le=30)
+
+
+class NoShowFeeNoShowFee2(BaseModel):
+    """
+    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["percent"]
+    percent: int = Field(..., description="Percent of the nights concerned, rounded to a minor unit.", ge=1, le=100)
+
+
+class NoShowFeeNoShowFee3(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+
+class NoShowFeeNoShowFee4(NoShowFeeNoShowFee, NoShowFeeNoShowFee3):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+
+class NoShowFeeNoShowFee5(NoShowFeeNoShowFee1, NoShowFeeNoShowFee3):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+
+class NoShowFeeNoShowFee6(NoShowFeeNoShowFee2, NoShowFeeNoShowFee3):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+
+class NoShowFee(RootModel[NoShowFeeNoShowFee4 | NoShowFeeNoShowFee5 | NoShowFeeNoShowFee6]):
+    root: NoShowFeeNoShowFee4 | NoShowFeeNoShowFee5 | NoShowFeeNoShowFee6
+
+
+class LateCheckOutFeeLateCheckOutFee(BaseModel):
+    """
+    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["fixed"]
+    amount: int = Field(..., description="Minor units of the property's currency.", ge=1, le=100000000)
+
+
+class LateCheckOutFeeLateCheckOutFee1(BaseModel):
+    """
+    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["nights"]
+    nights: int = Field(..., description="The rates of the first this many nights concerned.", ge=1, le=30)
+
+
+class LateCheckOutFeeLateCheckOutFee2(BaseModel):
+    """
+    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["percent"]
+    percent: int = Field(..., description="Percent of the nights concerned, rounded to a minor unit.", ge=1, le=100)
+
+
+class LateCheckOutFeeLateCheckOutFee3(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+
+class LateCheckOutFeeLateCheckOutFee4(LateCheckOutFeeLateCheckOutFee, LateCheckOutFeeLateCheckOutFee3):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+
+class LateCheckOutFeeLateCheckOutFee5(LateCheckOutFeeLateCheckOutFee1, LateCheckOutFeeLateCheckOutFee3):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+
+class LateCheckOutFeeLateCheckOutFee6(LateCheckOutFeeLateCheckOutFee2, LateCheckOutFeeLateCheckOutFee3):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+
+class LateCheckOutFee(
+    RootModel[LateCheckOutFeeLateCheckOutFee4 | LateCheckOutFeeLateCheckOutFee5 | LateCheckOutFeeLateCheckOutFee6]
+):
+    root: LateCheckOutFeeLateCheckOutFee4 | LateCheckOutFeeLateCheckOutFee5 | LateCheckOutFeeLateCheckOutFee6
+
+
 class RatePlanDerivation(BaseModel):
     """
     A derived plan's daily rates are its parent's, night by night, with the amount adjusted (rounded half up to a whole minor unit, never below 0) and the parent's restrictions; they change whenever the parent's do, and cannot be set directly.
@@ -164,6 +296,49 @@ class RatePlanDerivation(BaseModel):
     )
     adjustment_amount: int | None = Field(
         ..., description="Minor units added to each of the parent's nightly amounts (-1500: 15.00 below), or null."
+    )
+
+
+class RatePlanFeeRatePlanFee(BaseModel):
+    """
+    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["fixed"]
+    amount: int = Field(..., description="Minor units of the property's currency.", ge=1, le=100000000)
+
+
+class RatePlanFeeRatePlanFee1(BaseModel):
+    """
+    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["nights"]
+    nights: int = Field(..., description="The rates of the first this many nights concerned.", ge=1, le=30)
+
+
+class RatePlanFeeRatePlanFee2(BaseModel):
+    """
+    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["percent"]
+    percent: int = Field(..., description="Percent of the nights concerned, rounded to a minor unit.", ge=1, le=100)
+
+
+class RatePlanFee(RootModel[RatePlanFeeRatePlanFee | RatePlanFeeRatePlanFee1 | RatePlanFeeRatePlanFee2 | None]):
+    root: RatePlanFeeRatePlanFee | RatePlanFeeRatePlanFee1 | RatePlanFeeRatePlanFee2 | None = Field(
+        ...,
+        description="Charged when a guest leaves before the booked departure, on the nights given back; null: none.",
     )
 
 
@@ -210,6 +385,82 @@ class InventoryRange(BaseModel):
     to: date_aliased | None = Field(
         ..., description="Exclusive; null: from `from` on, with no end.", examples=["2026-12-24"]
     )
+
+
+class FlashReportRevenueByKind(BaseModel):
+    """
+    What the folios charged for the day: room nights of that night, fees of that date, extras added that day.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    room_night: int
+    extra: int
+    early_departure_fee: int
+    no_show_fee: int
+    late_check_out_fee: int
+
+
+class FlashReportPaymentsByMethodCard(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    amount: int
+    count: int
+
+
+class FlashReportPaymentsByMethodCash(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    amount: int
+    count: int
+
+
+class FlashReportPaymentsByMethodBankTransfer(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    amount: int
+    count: int
+
+
+class FlashReportPaymentsByMethod(BaseModel):
+    """
+    Payments captured that local day, by method; a method with none is absent.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    card: FlashReportPaymentsByMethodCard | None = None
+    cash: FlashReportPaymentsByMethodCash | None = None
+    bank_transfer: FlashReportPaymentsByMethodBankTransfer | None = None
+
+
+class FlashReport(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    business_date: date_aliased = Field(..., examples=["2026-12-24"])
+    currency: str
+    rooms_available: int
+    rooms_sold: int
+    occupancy: float = Field(..., description="0–1")
+    room_revenue: int
+    adr: int
+    revpar: int
+    revenue_by_kind: FlashReportRevenueByKind = Field(
+        ...,
+        description="What the folios charged for the day: room nights of that night, fees of that date, extras added that day.",
+    )
+    payments_by_method: FlashReportPaymentsByMethod = Field(
+        ..., description="Payments captured that local day, by method; a method with none is absent."
+    )
+    payments: int
+    refunds: int
+    taxes: None = Field(..., description="Reserved for the taxes of the day; null until taxes are computed.")
 
 
 class Ping(BaseModel):
@@ -396,6 +647,20 @@ class Quote(BaseModel):
     ) = None
 
 
+class RoomMove(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["rmv_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["room_move"]
+    livemode: bool
+    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    from_room_id: str = Field(..., examples=["room_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    to_room_id: str = Field(..., examples=["room_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    reason: str | None
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
 class FolioCharge(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -404,7 +669,10 @@ class FolioCharge(BaseModel):
     object: Literal["folio_charge"]
     livemode: bool
     folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    kind: Literal["room_night", "extra"]
+    kind: Literal["room_night", "extra", "early_departure_fee", "no_show_fee", "late_check_out_fee"] = Field(
+        ...,
+        description="`room_night` (posted per night of the stay), `extra` (added by staff), or a fee of the rate plan.",
+    )
     description: str
     date: str | None
     amount: Money
@@ -681,6 +949,7 @@ class WebhookTestResult(BaseModel):
         "housekeeping.status_changed",
         "rate.updated",
         "inventory.updated",
+        "night_audit.completed",
     ]
     status: Literal["queued"]
 
@@ -949,6 +1218,9 @@ class RatePlan(BaseModel):
     meal_plan: Literal["room_only", "breakfast", "half_board", "full_board", "all_inclusive"]
     derived_from: RatePlanDerivation | None
     active: bool
+    early_departure_fee: RatePlanFee | None
+    no_show_fee: NoShowFee
+    late_check_out_fee: LateCheckOutFee
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
@@ -990,6 +1262,28 @@ class InventoryUpdatedEvent(BaseModel):
     data: InventoryUpdatedEventData
 
 
+class NightAudit(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["na_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["night_audit"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    business_date: date_aliased = Field(
+        ...,
+        description="The business day the audit closed; the property's business date is then the next day.",
+        examples=["2026-12-24"],
+    )
+    trigger: Literal["scheduled", "manual", "advance_day"]
+    no_shows: list[str] = Field(..., description="Reservations the audit marked as no-shows (fees posted).")
+    departures_in_house: list[str] = Field(
+        ..., description="Stays still checked in on or after their departure date, flagged for the desk."
+    )
+    flash: FlashReport
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
 class PingEventData(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1029,6 +1323,19 @@ class Property(BaseModel):
     check_in_time: str = Field(..., description="Local time from which guests may check in, HH:MM.", examples=["15:00"])
     check_out_time: str = Field(..., description="Local time by which guests check out, HH:MM.", examples=["11:00"])
     room_count: int = Field(..., description="Rooms in service (retired rooms are not counted).")
+    walk_ins_without_email: bool = Field(
+        ...,
+        description="Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail.",
+    )
+    audit_hour: int = Field(
+        ...,
+        description="Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on.",
+    )
+    business_date: date_aliased = Field(
+        ...,
+        description="The property's \"today\": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it.",
+        examples=["2026-12-24"],
+    )
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
@@ -1104,6 +1411,17 @@ class ReservationList(BaseModel):
     prev_cursor: str | None
 
 
+class RoomMoveList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[RoomMove]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
 class Folio(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1128,6 +1446,17 @@ class HousekeepingAssignmentList(BaseModel):
     )
     object: Literal["list"]
     data: list[HousekeepingAssignment]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class NightAuditList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[NightAudit]
     has_more: bool
     next_cursor: str | None
     prev_cursor: str | None
@@ -1162,6 +1491,15 @@ class WebhookDelivery(BaseModel):
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     attempts: list[WebhookAttempt]
+
+
+class SandboxAdvanceDay(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["sandbox_advance_day"]
+    livemode: Literal[False]
+    audits: list[NightAudit]
 
 
 class ReservationCreatedEventData(BaseModel):
@@ -1236,6 +1574,29 @@ class RateUpdatedEvent(BaseModel):
     data: RateUpdatedEventData
 
 
+class NightAuditCompletedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: NightAudit
+
+
+class NightAuditCompletedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["night_audit.completed"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: NightAuditCompletedEventData
+
+
 class PropertyList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1247,36 +1608,43 @@ class PropertyList(BaseModel):
     prev_cursor: str | None
 
 
-class Event(
-    RootModel[
-        ReservationCreatedEvent
-        | ReservationUpdatedEvent
-        | ReservationCancelledEvent
-        | ReservationCheckedInEvent
-        | ReservationCheckedOutEvent
-        | PaymentSucceededEvent
-        | PaymentFailedEvent
-        | PaymentRefundedEvent
-        | GuestCreatedEvent
-        | HousekeepingStatusChangedEvent
-        | RateUpdatedEvent
-        | InventoryUpdatedEvent
-    ]
-):
-    root: (
-        ReservationCreatedEvent
-        | ReservationUpdatedEvent
-        | ReservationCancelledEvent
-        | ReservationCheckedInEvent
-        | ReservationCheckedOutEvent
-        | PaymentSucceededEvent
-        | PaymentFailedEvent
-        | PaymentRefundedEvent
-        | GuestCreatedEvent
-        | HousekeepingStatusChangedEvent
-        | RateUpdatedEvent
-        | InventoryUpdatedEvent
-    ) = Field(..., discriminator="type")
+class EventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: dict[str, Any]
+
+
+class Event(BaseModel):
+    """
+    An event, as `events.retrieve`, `events.list` and webhook deliveries give it: the envelope, with
+    `data.object` as JSON (a dict). Read leniently: an event of a type this version of the client does
+    not know, or with fewer fields than the model of its type, is still an Event. `typed()` answers
+    the model of its type (TYPED_EVENTS: 14 types).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str
+    object: str = "event"
+    type: str
+    created_at: AwareDatetime | None = None
+    api_version: str | None = None
+    livemode: bool | None = None
+    property_id: str | None = None
+    data: EventData = Field(default_factory=lambda: EventData(object={}))
+
+    def typed(self) -> TypedEvent | None:
+        """The event as the model of its type (`data.object` typed too), or None for a type this version
+        of the client does not know. Raises pydantic.ValidationError when the event lacks what that model
+        requires."""
+        model = TYPED_EVENTS.get(self.type)
+        return (
+            None
+            if model is None
+            else model.model_validate(self.model_dump(mode="json", by_alias=True, exclude_unset=True))
+        )
 
 
 class WebhookDeliveryList(BaseModel):
@@ -1299,3 +1667,38 @@ class EventList(BaseModel):
     has_more: bool
     next_cursor: str | None
     prev_cursor: str | None
+
+
+TypedEvent: TypeAlias = (
+    ReservationCreatedEvent
+    | ReservationUpdatedEvent
+    | ReservationCancelledEvent
+    | ReservationCheckedInEvent
+    | ReservationCheckedOutEvent
+    | PaymentSucceededEvent
+    | PaymentFailedEvent
+    | PaymentRefundedEvent
+    | GuestCreatedEvent
+    | HousekeepingStatusChangedEvent
+    | RateUpdatedEvent
+    | InventoryUpdatedEvent
+    | NightAuditCompletedEvent
+    | PingEvent
+)
+TYPED_EVENTS: dict[str, type[TypedEvent]] = {
+    "reservation.created": ReservationCreatedEvent,
+    "reservation.updated": ReservationUpdatedEvent,
+    "reservation.cancelled": ReservationCancelledEvent,
+    "reservation.checked_in": ReservationCheckedInEvent,
+    "reservation.checked_out": ReservationCheckedOutEvent,
+    "payment.succeeded": PaymentSucceededEvent,
+    "payment.failed": PaymentFailedEvent,
+    "payment.refunded": PaymentRefundedEvent,
+    "guest.created": GuestCreatedEvent,
+    "housekeeping.status_changed": HousekeepingStatusChangedEvent,
+    "rate.updated": RateUpdatedEvent,
+    "inventory.updated": InventoryUpdatedEvent,
+    "night_audit.completed": NightAuditCompletedEvent,
+    "ping": PingEvent,
+}
+"""The model of each event type `Event.typed()` knows."""
