@@ -124,37 +124,38 @@ for (const width of [1280, 390]) {
     await snap(page, "setup-rate-plans");
     if (width < 1024) await expectNoHorizontalScroll(page);
 
-    // Rates: 129.00 a night on the best available rate; the non-refundable one follows at 116.10.
+    // Rates: 129,00 a night on the best available rate, typed as a clerk in Portugal writes it
+    // (the property's address is in PT); the non-refundable one follows at 116,10.
     await go(page, "Rates");
     await page.getByRole("button", { name: "Set rates…" }).click();
     const rates = page.getByRole("form", { name: "Set rates" });
-    await rates.getByLabel("Amount per night (EUR)").fill("129.00");
+    await rates.getByLabel("Amount per night (EUR)").fill("129,00");
     await rates.getByRole("button", { name: "Apply" }).click();
     await expect(rates).toHaveCount(0);
     const today = lisbonToday();
     await page.getByLabel("Rate plan").selectOption({ label: "NRF · Non-refundable" });
     await expect(page.getByTestId("derived-plan-note")).toContainText("10 % below Best available");
-    await expect(page.locator(`button[data-room-type="DBL"][data-date="${plusDays(today, 1)}"]`)).toContainText("116.10");
+    await expect(page.locator(`button[data-room-type="DBL"][data-date="${plusDays(today, 1)}"]`)).toContainText("116,10");
     await expect(page.getByRole("button", { name: "Set rates…" })).toBeDisabled();
     await snap(page, "setup-rates-derived");
 
-    // The first booking, on the non-refundable rate: two nights at 116.10.
+    // The first booking, on the non-refundable rate: two nights at 116,10, in Portugal's format.
     await go(page, "Reservations");
     await page.getByRole("link", { name: "New reservation" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "New reservation" })).toBeVisible();
     await page.getByLabel("Check-in").fill(plusDays(today, 1));
     await page.getByLabel("Check-out").fill(plusDays(today, 3));
     const quote = page.getByTestId("quote-DBL-NRF");
-    await expect(quote).toContainText("€232.20");
+    await expect(quote).toContainText(/232,20\s€/);
     await quote.getByRole("button", { name: /^Select/ }).click();
     const booking = page.getByRole("form", { name: "Guest and booking" });
     await booking.getByLabel("First name").fill("Inês");
     await booking.getByLabel("Last name").fill("Primeira");
     await booking.getByLabel("E-mail").fill(uniqueEmail("first-guest"));
-    await booking.getByRole("button", { name: "Book for €232.20" }).click();
+    await booking.getByRole("button", { name: /^Book for 232,20\s€$/ }).click();
     await expect(page).toHaveURL(/\/reservations\/res_/);
     await expect(page.getByRole("heading", { level: 1, name: "Inês Primeira" })).toBeVisible();
-    await expect(page.getByTestId("folio-balance")).toHaveText("€232.20");
+    await expect(page.getByTestId("folio-balance")).toHaveText(/^232,20\s€$/);
     await snap(page, "setup-first-booking");
     if (width < 1024) await expectNoHorizontalScroll(page);
   });

@@ -12,6 +12,7 @@ import { ReservationList } from "@/components/reservations/reservation-list";
 import { Alert, Button, Card, PageHeader } from "@/components/ui";
 import { GuestForm, type GuestFields } from "./guest-form";
 import { PreferencesEditor } from "./preferences-editor";
+import { LoadingState } from "@/components/ui/states";
 
 /** One guest: contact details (editable) and preferences. */
 export function GuestDetail({ id }: { id: string }) {
@@ -49,7 +50,7 @@ export function GuestDetail({ id }: { id: string }) {
     );
   }
   const g = guest.data;
-  if (!g) return <p className="text-sm text-stone-400">Loading…</p>;
+  if (!g) return <LoadingState />;
 
   const save = (values: GuestFields) =>
     update.mutate({ id, first_name: values.first_name, last_name: values.last_name, email: values.email.trim() || undefined, phone: values.phone.trim() || null });

@@ -8,6 +8,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Card, Field, Input, Select, Textarea } from "@/components/ui";
 import type { AppRouter } from "@/server/trpc/routers/_app";
+import { LoadingState } from "@/components/ui/states";
 
 type Preferences = inferRouterOutputs<AppRouter>["guests"]["preferences"]["get"];
 
@@ -76,7 +77,7 @@ export function PreferencesEditor({ guestId }: { guestId: string }) {
   if (!prefs.data) {
     return (
       <Card title="Preferences">
-        <p className="text-sm text-stone-400">Loading…</p>
+        <LoadingState />
       </Card>
     );
   }
