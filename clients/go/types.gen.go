@@ -989,51 +989,6 @@ func (e RateCalendarChangeObject) Valid() bool {
 	}
 }
 
-// Defines values for RatePlanLateCheckOutFee0Type.
-const (
-	RatePlanLateCheckOutFee0TypeFixed RatePlanLateCheckOutFee0Type = "fixed"
-)
-
-// Valid indicates whether the value is a known member of the RatePlanLateCheckOutFee0Type enum.
-func (e RatePlanLateCheckOutFee0Type) Valid() bool {
-	switch e {
-	case RatePlanLateCheckOutFee0TypeFixed:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for RatePlanLateCheckOutFee1Type.
-const (
-	RatePlanLateCheckOutFee1TypeNights RatePlanLateCheckOutFee1Type = "nights"
-)
-
-// Valid indicates whether the value is a known member of the RatePlanLateCheckOutFee1Type enum.
-func (e RatePlanLateCheckOutFee1Type) Valid() bool {
-	switch e {
-	case RatePlanLateCheckOutFee1TypeNights:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for RatePlanLateCheckOutFee2Type.
-const (
-	RatePlanLateCheckOutFee2TypePercent RatePlanLateCheckOutFee2Type = "percent"
-)
-
-// Valid indicates whether the value is a known member of the RatePlanLateCheckOutFee2Type enum.
-func (e RatePlanLateCheckOutFee2Type) Valid() bool {
-	switch e {
-	case RatePlanLateCheckOutFee2TypePercent:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for RatePlanMealPlan.
 const (
 	RatePlanMealPlanAllInclusive RatePlanMealPlan = "all_inclusive"
@@ -1055,51 +1010,6 @@ func (e RatePlanMealPlan) Valid() bool {
 	case RatePlanMealPlanHalfBoard:
 		return true
 	case RatePlanMealPlanRoomOnly:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for RatePlanNoShowFee0Type.
-const (
-	RatePlanNoShowFee0TypeFixed RatePlanNoShowFee0Type = "fixed"
-)
-
-// Valid indicates whether the value is a known member of the RatePlanNoShowFee0Type enum.
-func (e RatePlanNoShowFee0Type) Valid() bool {
-	switch e {
-	case RatePlanNoShowFee0TypeFixed:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for RatePlanNoShowFee1Type.
-const (
-	RatePlanNoShowFee1TypeNights RatePlanNoShowFee1Type = "nights"
-)
-
-// Valid indicates whether the value is a known member of the RatePlanNoShowFee1Type enum.
-func (e RatePlanNoShowFee1Type) Valid() bool {
-	switch e {
-	case RatePlanNoShowFee1TypeNights:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for RatePlanNoShowFee2Type.
-const (
-	RatePlanNoShowFee2TypePercent RatePlanNoShowFee2Type = "percent"
-)
-
-// Valid indicates whether the value is a known member of the RatePlanNoShowFee2Type enum.
-func (e RatePlanNoShowFee2Type) Valid() bool {
-	switch e {
-	case RatePlanNoShowFee2TypePercent:
 		return true
 	default:
 		return false
@@ -31988,7 +31898,7 @@ type RateCalendarChange struct {
 // RateCalendarChangeObject defines model for RateCalendarChange.Object.
 type RateCalendarChangeObject string
 
-// RatePlan defines model for RatePlan.
+// RatePlan A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).
 type RatePlan struct {
 	Active                    bool      `json:"active"`
 	CancellationDeadlineHours int       `json:"cancellation_deadline_hours"`
@@ -31998,93 +31908,27 @@ type RatePlan struct {
 	// DerivedFrom A derived plan's daily rates are its parent's, night by night, with the amount adjusted (rounded half up to a whole minor unit, never below 0) and the parent's restrictions; they change whenever the parent's do, and cannot be set directly.
 	DerivedFrom *RatePlanDerivation `json:"derived_from"`
 
-	// EarlyDepartureFee Charged when a guest leaves before the booked departure, on the nights given back; null: none.
-	EarlyDepartureFee *RatePlanFee              `json:"early_departure_fee"`
-	Id                string                    `json:"id"`
-	LateCheckOutFee   *RatePlan_LateCheckOutFee `json:"late_check_out_fee"`
-	Livemode          bool                      `json:"livemode"`
-	MealPlan          RatePlanMealPlan          `json:"meal_plan"`
-	Name              string                    `json:"name"`
-	NoShowFee         *RatePlan_NoShowFee       `json:"no_show_fee"`
-	Object            RatePlanObject            `json:"object"`
-	PropertyId        string                    `json:"property_id"`
-	Refundable        bool                      `json:"refundable"`
-	RoomTypeIds       []string                  `json:"room_type_ids"`
-	UpdatedAt         time.Time                 `json:"updated_at"`
-}
+	// EarlyDepartureFee A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description).
+	EarlyDepartureFee *RatePlanFee `json:"early_departure_fee"`
+	Id                string       `json:"id"`
 
-// RatePlanLateCheckOutFee0 defines model for RatePlan.LateCheckOutFee.0.
-type RatePlanLateCheckOutFee0 struct {
-	// Amount Minor units of the property's currency.
-	Amount int                          `json:"amount"`
-	Type   RatePlanLateCheckOutFee0Type `json:"type"`
-}
+	// LateCheckOutFee A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description).
+	LateCheckOutFee *RatePlanFee     `json:"late_check_out_fee"`
+	Livemode        bool             `json:"livemode"`
+	MealPlan        RatePlanMealPlan `json:"meal_plan"`
+	Name            string           `json:"name"`
 
-// RatePlanLateCheckOutFee0Type defines model for RatePlan.LateCheckOutFee.0.Type.
-type RatePlanLateCheckOutFee0Type string
-
-// RatePlanLateCheckOutFee1 defines model for RatePlan.LateCheckOutFee.1.
-type RatePlanLateCheckOutFee1 struct {
-	// Nights The rates of the first this many nights concerned.
-	Nights int                          `json:"nights"`
-	Type   RatePlanLateCheckOutFee1Type `json:"type"`
-}
-
-// RatePlanLateCheckOutFee1Type defines model for RatePlan.LateCheckOutFee.1.Type.
-type RatePlanLateCheckOutFee1Type string
-
-// RatePlanLateCheckOutFee2 defines model for RatePlan.LateCheckOutFee.2.
-type RatePlanLateCheckOutFee2 struct {
-	// Percent Percent of the nights concerned, rounded to a minor unit.
-	Percent int                          `json:"percent"`
-	Type    RatePlanLateCheckOutFee2Type `json:"type"`
-}
-
-// RatePlanLateCheckOutFee2Type defines model for RatePlan.LateCheckOutFee.2.Type.
-type RatePlanLateCheckOutFee2Type string
-
-// RatePlan_LateCheckOutFee defines model for RatePlan.LateCheckOutFee.
-type RatePlan_LateCheckOutFee struct {
-	union json.RawMessage
+	// NoShowFee A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description).
+	NoShowFee   *RatePlanFee   `json:"no_show_fee"`
+	Object      RatePlanObject `json:"object"`
+	PropertyId  string         `json:"property_id"`
+	Refundable  bool           `json:"refundable"`
+	RoomTypeIds []string       `json:"room_type_ids"`
+	UpdatedAt   time.Time      `json:"updated_at"`
 }
 
 // RatePlanMealPlan defines model for RatePlan.MealPlan.
 type RatePlanMealPlan string
-
-// RatePlanNoShowFee0 defines model for RatePlan.NoShowFee.0.
-type RatePlanNoShowFee0 struct {
-	// Amount Minor units of the property's currency.
-	Amount int                    `json:"amount"`
-	Type   RatePlanNoShowFee0Type `json:"type"`
-}
-
-// RatePlanNoShowFee0Type defines model for RatePlan.NoShowFee.0.Type.
-type RatePlanNoShowFee0Type string
-
-// RatePlanNoShowFee1 defines model for RatePlan.NoShowFee.1.
-type RatePlanNoShowFee1 struct {
-	// Nights The rates of the first this many nights concerned.
-	Nights int                    `json:"nights"`
-	Type   RatePlanNoShowFee1Type `json:"type"`
-}
-
-// RatePlanNoShowFee1Type defines model for RatePlan.NoShowFee.1.Type.
-type RatePlanNoShowFee1Type string
-
-// RatePlanNoShowFee2 defines model for RatePlan.NoShowFee.2.
-type RatePlanNoShowFee2 struct {
-	// Percent Percent of the nights concerned, rounded to a minor unit.
-	Percent int                    `json:"percent"`
-	Type    RatePlanNoShowFee2Type `json:"type"`
-}
-
-// RatePlanNoShowFee2Type defines model for RatePlan.NoShowFee.2.Type.
-type RatePlanNoShowFee2Type string
-
-// RatePlan_NoShowFee defines model for RatePlan.NoShowFee.
-type RatePlan_NoShowFee struct {
-	union json.RawMessage
-}
 
 // RatePlanObject defines model for RatePlan.Object.
 type RatePlanObject string
@@ -32101,7 +31945,7 @@ type RatePlanDerivation struct {
 	RatePlanId string `json:"rate_plan_id"`
 }
 
-// RatePlanFee Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+// RatePlanFee A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description).
 type RatePlanFee struct {
 	union json.RawMessage
 }
@@ -40154,110 +39998,6 @@ func (t Event) MarshalJSON() ([]byte, error) {
 }
 
 func (t *Event) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsRatePlanLateCheckOutFee0 returns the union data inside the RatePlan_LateCheckOutFee as a RatePlanLateCheckOutFee0
-func (t RatePlan_LateCheckOutFee) AsRatePlanLateCheckOutFee0() (RatePlanLateCheckOutFee0, error) {
-	var body RatePlanLateCheckOutFee0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromRatePlanLateCheckOutFee0 overwrites any union data inside the RatePlan_LateCheckOutFee as the provided RatePlanLateCheckOutFee0
-func (t *RatePlan_LateCheckOutFee) FromRatePlanLateCheckOutFee0(v RatePlanLateCheckOutFee0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// AsRatePlanLateCheckOutFee1 returns the union data inside the RatePlan_LateCheckOutFee as a RatePlanLateCheckOutFee1
-func (t RatePlan_LateCheckOutFee) AsRatePlanLateCheckOutFee1() (RatePlanLateCheckOutFee1, error) {
-	var body RatePlanLateCheckOutFee1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromRatePlanLateCheckOutFee1 overwrites any union data inside the RatePlan_LateCheckOutFee as the provided RatePlanLateCheckOutFee1
-func (t *RatePlan_LateCheckOutFee) FromRatePlanLateCheckOutFee1(v RatePlanLateCheckOutFee1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// AsRatePlanLateCheckOutFee2 returns the union data inside the RatePlan_LateCheckOutFee as a RatePlanLateCheckOutFee2
-func (t RatePlan_LateCheckOutFee) AsRatePlanLateCheckOutFee2() (RatePlanLateCheckOutFee2, error) {
-	var body RatePlanLateCheckOutFee2
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromRatePlanLateCheckOutFee2 overwrites any union data inside the RatePlan_LateCheckOutFee as the provided RatePlanLateCheckOutFee2
-func (t *RatePlan_LateCheckOutFee) FromRatePlanLateCheckOutFee2(v RatePlanLateCheckOutFee2) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-func (t RatePlan_LateCheckOutFee) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *RatePlan_LateCheckOutFee) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsRatePlanNoShowFee0 returns the union data inside the RatePlan_NoShowFee as a RatePlanNoShowFee0
-func (t RatePlan_NoShowFee) AsRatePlanNoShowFee0() (RatePlanNoShowFee0, error) {
-	var body RatePlanNoShowFee0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromRatePlanNoShowFee0 overwrites any union data inside the RatePlan_NoShowFee as the provided RatePlanNoShowFee0
-func (t *RatePlan_NoShowFee) FromRatePlanNoShowFee0(v RatePlanNoShowFee0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// AsRatePlanNoShowFee1 returns the union data inside the RatePlan_NoShowFee as a RatePlanNoShowFee1
-func (t RatePlan_NoShowFee) AsRatePlanNoShowFee1() (RatePlanNoShowFee1, error) {
-	var body RatePlanNoShowFee1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromRatePlanNoShowFee1 overwrites any union data inside the RatePlan_NoShowFee as the provided RatePlanNoShowFee1
-func (t *RatePlan_NoShowFee) FromRatePlanNoShowFee1(v RatePlanNoShowFee1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// AsRatePlanNoShowFee2 returns the union data inside the RatePlan_NoShowFee as a RatePlanNoShowFee2
-func (t RatePlan_NoShowFee) AsRatePlanNoShowFee2() (RatePlanNoShowFee2, error) {
-	var body RatePlanNoShowFee2
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromRatePlanNoShowFee2 overwrites any union data inside the RatePlan_NoShowFee as the provided RatePlanNoShowFee2
-func (t *RatePlan_NoShowFee) FromRatePlanNoShowFee2(v RatePlanNoShowFee2) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-func (t RatePlan_NoShowFee) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *RatePlan_NoShowFee) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

@@ -30,6 +30,8 @@ export const derivationInputSchema = z
   })
   .openapi("RatePlanDerivationInput", { description: "Exactly one of `adjustment_percent` and `adjustment_amount`." });
 
+const ratePlanFee = planFeeSchema.nullable().openapi("RatePlanFee", { description: "A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description)." });
+
 export const ratePlanSchema = z
   .object({
     id: idOf("rp"),
@@ -44,13 +46,20 @@ export const ratePlanSchema = z
     meal_plan: z.enum(mealPlans),
     derived_from: derivationSchema.nullable(),
     active: z.boolean(),
-    early_departure_fee: planFeeSchema.nullable().openapi({ description: "Charged when a guest leaves before the booked departure, on the nights given back; null: none." }),
-    no_show_fee: planFeeSchema.nullable().openapi({ description: "Charged for a no-show, on the nights booked, in place of them; null: the whole stay on a non-refundable plan, nothing on a refundable one." }),
-    late_check_out_fee: planFeeSchema.nullable().openapi({ description: "Charged for a late check-out on the departure day, on the stay's last night; null: none." }),
+    // One shared nullable fee schema, described on the object: a per-field description would wrap
+    // each in allOf, which some generators (datamodel-code-generator) then read as never null.
+    early_departure_fee: ratePlanFee,
+    no_show_fee: ratePlanFee,
+    late_check_out_fee: ratePlanFee,
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .openapi("RatePlan");
+  .openapi("RatePlan", {
+    description:
+      "A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); " +
+      "`no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); " +
+      "`late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).",
+  });
 
 const code = z.string().trim().min(1).max(20).regex(/^[A-Za-z0-9_-]+$/, "Letters, digits, '-' and '_' only.");
 

@@ -146,136 +146,6 @@ class Room(BaseModel):
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
-class NoShowFeeNoShowFee(BaseModel):
-    """
-    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    type: Literal["fixed"]
-    amount: int = Field(..., description="Minor units of the property's currency.", ge=1, le=100000000)
-
-
-class NoShowFeeNoShowFee1(BaseModel):
-    """
-    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    type: Literal["nights"]
-    nights: int = Field(..., description="The rates of the first this many nights concerned.", ge=1, le=30)
-
-
-class NoShowFeeNoShowFee2(BaseModel):
-    """
-    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    type: Literal["percent"]
-    percent: int = Field(..., description="Percent of the nights concerned, rounded to a minor unit.", ge=1, le=100)
-
-
-class NoShowFeeNoShowFee3(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-
-
-class NoShowFeeNoShowFee4(NoShowFeeNoShowFee, NoShowFeeNoShowFee3):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-
-
-class NoShowFeeNoShowFee5(NoShowFeeNoShowFee1, NoShowFeeNoShowFee3):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-
-
-class NoShowFeeNoShowFee6(NoShowFeeNoShowFee2, NoShowFeeNoShowFee3):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-
-
-class NoShowFee(RootModel[NoShowFeeNoShowFee4 | NoShowFeeNoShowFee5 | NoShowFeeNoShowFee6]):
-    root: NoShowFeeNoShowFee4 | NoShowFeeNoShowFee5 | NoShowFeeNoShowFee6
-
-
-class LateCheckOutFeeLateCheckOutFee(BaseModel):
-    """
-    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    type: Literal["fixed"]
-    amount: int = Field(..., description="Minor units of the property's currency.", ge=1, le=100000000)
-
-
-class LateCheckOutFeeLateCheckOutFee1(BaseModel):
-    """
-    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    type: Literal["nights"]
-    nights: int = Field(..., description="The rates of the first this many nights concerned.", ge=1, le=30)
-
-
-class LateCheckOutFeeLateCheckOutFee2(BaseModel):
-    """
-    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    type: Literal["percent"]
-    percent: int = Field(..., description="Percent of the nights concerned, rounded to a minor unit.", ge=1, le=100)
-
-
-class LateCheckOutFeeLateCheckOutFee3(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-
-
-class LateCheckOutFeeLateCheckOutFee4(LateCheckOutFeeLateCheckOutFee, LateCheckOutFeeLateCheckOutFee3):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-
-
-class LateCheckOutFeeLateCheckOutFee5(LateCheckOutFeeLateCheckOutFee1, LateCheckOutFeeLateCheckOutFee3):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-
-
-class LateCheckOutFeeLateCheckOutFee6(LateCheckOutFeeLateCheckOutFee2, LateCheckOutFeeLateCheckOutFee3):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-
-
-class LateCheckOutFee(
-    RootModel[LateCheckOutFeeLateCheckOutFee4 | LateCheckOutFeeLateCheckOutFee5 | LateCheckOutFeeLateCheckOutFee6]
-):
-    root: LateCheckOutFeeLateCheckOutFee4 | LateCheckOutFeeLateCheckOutFee5 | LateCheckOutFeeLateCheckOutFee6
-
-
 class RatePlanDerivation(BaseModel):
     """
     A derived plan's daily rates are its parent's, night by night, with the amount adjusted (rounded half up to a whole minor unit, never below 0) and the parent's restrictions; they change whenever the parent's do, and cannot be set directly.
@@ -301,7 +171,7 @@ class RatePlanDerivation(BaseModel):
 
 class RatePlanFeeRatePlanFee(BaseModel):
     """
-    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+    A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description).
     """
 
     model_config = ConfigDict(
@@ -313,7 +183,7 @@ class RatePlanFeeRatePlanFee(BaseModel):
 
 class RatePlanFeeRatePlanFee1(BaseModel):
     """
-    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+    A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description).
     """
 
     model_config = ConfigDict(
@@ -325,7 +195,7 @@ class RatePlanFeeRatePlanFee1(BaseModel):
 
 class RatePlanFeeRatePlanFee2(BaseModel):
     """
-    Charged when a guest leaves before the booked departure, on the nights given back; null: none.
+    A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description).
     """
 
     model_config = ConfigDict(
@@ -338,7 +208,7 @@ class RatePlanFeeRatePlanFee2(BaseModel):
 class RatePlanFee(RootModel[RatePlanFeeRatePlanFee | RatePlanFeeRatePlanFee1 | RatePlanFeeRatePlanFee2 | None]):
     root: RatePlanFeeRatePlanFee | RatePlanFeeRatePlanFee1 | RatePlanFeeRatePlanFee2 | None = Field(
         ...,
-        description="Charged when a guest leaves before the booked departure, on the nights given back; null: none.",
+        description="A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description).",
     )
 
 
@@ -1203,6 +1073,10 @@ class RoomStatusChange(Room):
 
 
 class RatePlan(BaseModel):
+    """
+    A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).
+    """
+
     model_config = ConfigDict(
         extra="allow",
     )
@@ -1219,8 +1093,8 @@ class RatePlan(BaseModel):
     derived_from: RatePlanDerivation | None
     active: bool
     early_departure_fee: RatePlanFee | None
-    no_show_fee: NoShowFee
-    late_check_out_fee: LateCheckOutFee
+    no_show_fee: RatePlanFee | None
+    late_check_out_fee: RatePlanFee | None
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 

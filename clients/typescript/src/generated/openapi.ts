@@ -2064,6 +2064,7 @@ export interface components {
                 object: components["schemas"]["RatePlan"] | components["schemas"]["RateCalendarChange"];
             };
         };
+        /** @description A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none). */
         RatePlan: {
             /** @example rp_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -2082,8 +2083,8 @@ export interface components {
             derived_from: components["schemas"]["RatePlanDerivation"];
             active: boolean;
             early_departure_fee: components["schemas"]["RatePlanFee"];
-            no_show_fee: components["schemas"]["RatePlanFee"] & unknown;
-            late_check_out_fee: components["schemas"]["RatePlanFee"] & unknown;
+            no_show_fee: components["schemas"]["RatePlanFee"];
+            late_check_out_fee: components["schemas"]["RatePlanFee"];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -2110,7 +2111,7 @@ export interface components {
             /** @description Minor units added to each of the parent's nightly amounts (-1500: 15.00 below), or null. */
             adjustment_amount: number | null;
         } | null;
-        /** @description Charged when a guest leaves before the booked departure, on the nights given back; null: none. */
+        /** @description A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description). */
         RatePlanFee: {
             /** @enum {string} */
             type: "fixed";
