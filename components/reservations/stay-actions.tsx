@@ -217,13 +217,41 @@ function DepartureQuote({ preview, was }: { preview: DeparturePreview; was: Mone
 const balanceWords = (balance: Money, formatMoney: (m: Money) => string) =>
   balance.amount > 0 ? `owes ${formatMoney(balance)}` : balance.amount < 0 ? `holds ${formatMoney({ ...balance, amount: -balance.amount })} to refund` : "is settled";
 
+type ReadyRooms = { error: unknown; data?: Array<{ id: string; number: string; floor: number | null; housekeeping_status: keyof typeof housekeepingLabels }> };
+
+/** The free clean or inspected rooms of the stay's type, asked for while `open`; the first is chosen until the clerk picks. */
+function useReadyRooms(desk: Desk, open: boolean) {
+  const trpc = useTRPC();
+  const [roomId, setRoomId] = useState("");
+  const ready = useQuery({ ...trpc.reservations.readyRooms.queryOptions({ id: desk.reservation.id }), enabled: open, staleTime: 0 });
+  return { ready, chosen: roomId || ready.data?.[0]?.id || "", choose: setRoomId, reset: () => setRoomId("") };
+}
+
+/** The choice of one of those rooms, or why there is none (check-in and room moves alike). */
+function ReadyRoomPicker({ ready, chosen, choose, id, label, none }: { ready: ReadyRooms; chosen: string; choose: (id: string) => void; id: string; label: string; none: string }) {
+  if (ready.error) return <Alert>{callError(ready.error).message}</Alert>;
+  if (!ready.data) return <p className="text-sm text-stone-500">Loading rooms…</p>;
+  if (ready.data.length === 0) return <Alert>{none}</Alert>;
+  return (
+    <Field label={label} htmlFor={id}>
+      <Select id={id} value={chosen} onChange={(e) => choose(e.target.value)}>
+        {ready.data.map((room) => (
+          <option key={room.id} value={room.id}>
+            Room {room.number}
+            {room.floor !== null ? `, floor ${room.floor}` : ""} · {housekeepingLabels[room.housekeeping_status]}
+          </option>
+        ))}
+      </Select>
+    </Field>
+  );
+}
+
 /** Move the guest in house to another free, clean or inspected room of the type; the room left turns dirty. */
 function MoveRoomDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
   const trpc = useTRPC();
   const [open, setOpen] = useState(false);
-  const [roomId, setRoomId] = useState("");
   const [reason, setReason] = useState("");
-  const ready = useQuery({ ...trpc.reservations.readyRooms.queryOptions({ id: desk.reservation.id }), enabled: open, staleTime: 0 });
+  const rooms = useReadyRooms(desk, open);
   const move = useMutation(
     trpc.reservations.moveRoom.mutationOptions({
       onSuccess: async () => {
@@ -233,35 +261,18 @@ function MoveRoomDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
       },
     }),
   );
-  const chosen = roomId || ready.data?.[0]?.id || "";
+  const chosen = rooms.chosen;
   return (
     <Dialog
       open={open}
-      onOpenChange={(o) => (setOpen(o), setRoomId(""), setReason(""), move.reset())}
+      onOpenChange={(o) => (setOpen(o), rooms.reset(), setReason(""), move.reset())}
       title="Move to another room"
       description={`${desk.room_type.name}: free rooms that are clean or inspected. Room ${desk.room?.number ?? ""} will be marked dirty.`}
       size="sm"
       trigger={<Button variant="secondary">Move room</Button>}
     >
       <div className="space-y-3">
-        {ready.error ? (
-          <Alert>{callError(ready.error).message}</Alert>
-        ) : !ready.data ? (
-          <p className="text-sm text-stone-500">Loading rooms…</p>
-        ) : ready.data.length === 0 ? (
-          <Alert>No other room of this type is clean and free.</Alert>
-        ) : (
-          <Field label="New room" htmlFor="move-room">
-            <Select id="move-room" value={chosen} onChange={(e) => setRoomId(e.target.value)}>
-              {ready.data.map((room) => (
-                <option key={room.id} value={room.id}>
-                  Room {room.number}
-                  {room.floor !== null ? `, floor ${room.floor}` : ""} · {housekeepingLabels[room.housekeeping_status]}
-                </option>
-              ))}
-            </Select>
-          </Field>
-        )}
+        <ReadyRoomPicker ready={rooms.ready} chosen={chosen} choose={rooms.choose} id="move-room" label="New room" none="No other room of this type is clean and free." />
         <Field label="Reason (optional)" htmlFor="move-reason">
           <Input id="move-reason" value={reason} onChange={(e) => setReason(e.target.value)} />
         </Field>
@@ -285,8 +296,7 @@ function MoveRoomDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
 function CheckInDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
   const trpc = useTRPC();
   const [open, setOpen] = useState(false);
-  const [roomId, setRoomId] = useState("");
-  const ready = useQuery({ ...trpc.reservations.readyRooms.queryOptions({ id: desk.reservation.id }), enabled: open, staleTime: 0 });
+  const rooms = useReadyRooms(desk, open);
   const checkIn = useMutation(
     trpc.reservations.checkIn.mutationOptions({
       onSuccess: async () => {
@@ -296,11 +306,11 @@ function CheckInDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
       },
     }),
   );
-  const chosen = roomId || ready.data?.[0]?.id || "";
+  const chosen = rooms.chosen;
   return (
     <Dialog
       open={open}
-      onOpenChange={(o) => (setOpen(o), setRoomId(""), checkIn.reset())}
+      onOpenChange={(o) => (setOpen(o), rooms.reset(), checkIn.reset())}
       title="Check in"
       description={`${desk.room_type.name}: free rooms that are clean or inspected.`}
       size="sm"
@@ -310,24 +320,14 @@ function CheckInDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
         <section aria-label="About the guest" className="rounded-md border border-stone-200 bg-stone-50 p-3">
           <GuestPanel guestId={desk.reservation.guest.id} compact />
         </section>
-        {ready.error ? (
-          <Alert>{callError(ready.error).message}</Alert>
-        ) : !ready.data ? (
-          <p className="text-sm text-stone-500">Loading rooms…</p>
-        ) : ready.data.length === 0 ? (
-          <Alert>No room of this type is clean and free. Ask housekeeping to clean one, or modify the room type.</Alert>
-        ) : (
-          <Field label="Room" htmlFor="checkin-room">
-            <Select id="checkin-room" value={chosen} onChange={(e) => setRoomId(e.target.value)}>
-              {ready.data.map((room) => (
-                <option key={room.id} value={room.id}>
-                  Room {room.number}
-                  {room.floor !== null ? `, floor ${room.floor}` : ""} · {housekeepingLabels[room.housekeeping_status]}
-                </option>
-              ))}
-            </Select>
-          </Field>
-        )}
+        <ReadyRoomPicker
+          ready={rooms.ready}
+          chosen={chosen}
+          choose={rooms.choose}
+          id="checkin-room"
+          label="Room"
+          none="No room of this type is clean and free. Ask housekeeping to clean one, or modify the room type."
+        />
         {checkIn.error ? <Alert>{callError(checkIn.error).message}</Alert> : null}
         <div className="flex justify-end gap-2">
           <DialogClose asChild>
