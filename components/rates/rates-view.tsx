@@ -2,7 +2,6 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import Link from "next/link";
 import { useMemo, useState } from "react";
 import { AuditTrail } from "@/components/audit/audit-trail";
 import { addDays, todayIn } from "@/server/dates";
@@ -15,6 +14,7 @@ import { Badge, Button, Field, Input, PageHeader, Select } from "@/components/ui
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { RateGrid, type Selection } from "./rate-grid";
 import { SetRatesDialog } from "./set-rates-dialog";
+import { SetupLink } from "@/components/setup/needs-property";
 
 export type RateProperty = { id: string; name: string; currency: string; timezone: string };
 
@@ -65,9 +65,7 @@ export function RatesView({ property }: { property: RateProperty }) {
         <EmptyState
           title="No rate plans yet"
           action={
-            <Link href="/settings/rate-plans" className="inline-flex rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600">
-              Add a rate plan
-            </Link>
+<SetupLink href="/settings/rate-plans">Add a rate plan</SetupLink>
           }
         >
           Add a rate plan under Settings; its nightly rates are then set here.

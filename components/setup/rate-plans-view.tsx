@@ -16,6 +16,7 @@ import { EmptyState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { cancellationWords, mealPlanLabels, pricingWords } from "./format";
 import type { SetupProperty } from "./room-types-view";
+import { NeedsRoomTypes } from "./needs-property";
 
 type Plan = {
   id: string;
@@ -121,16 +122,7 @@ export function RatePlansView({ property }: { property: SetupProperty }) {
     return (
       <>
         {header}
-        <EmptyState
-          title="No room types yet"
-          action={
-            <Link href="/settings/room-types" className="inline-flex rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600">
-              Add a room type
-            </Link>
-          }
-        >
-          A rate plan prices some room types: add them first.
-        </EmptyState>
+        <NeedsRoomTypes>A rate plan prices some room types: add them first.</NeedsRoomTypes>
       </>
     );
   }

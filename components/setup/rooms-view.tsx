@@ -1,7 +1,6 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { z } from "zod";
 import { housekeepingLabels } from "@/components/reservations/format";
@@ -15,6 +14,7 @@ import { EmptyState, LoadingState } from "@/components/ui/states";
 import { Tabs } from "@/components/ui/tabs";
 import { toast } from "@/components/ui/toaster";
 import type { SetupProperty } from "./room-types-view";
+import { NeedsRoomTypes } from "./needs-property";
 
 type Room = { id: string; number: string; floor: number | null; room_type_id: string; housekeeping_status: string; occupied: boolean; retired_at: string | null };
 type RoomType = { id: string; name: string; code: string };
@@ -76,16 +76,7 @@ export function RoomsView({ property }: { property: SetupProperty }) {
     return (
       <>
         {header}
-        <EmptyState
-          title="No room types yet"
-          action={
-            <Link href="/settings/room-types" className="inline-flex rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600">
-              Add a room type
-            </Link>
-          }
-        >
-          Every room is of a room type: add the types first.
-        </EmptyState>
+        <NeedsRoomTypes>Every room is of a room type: add the types first.</NeedsRoomTypes>
       </>
     );
   }
