@@ -271,9 +271,9 @@ func (c *Client) attempt(ctx context.Context, method, target string, content []b
 	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, &Error{Kind: KindTimeout, Type: "connection_error", Code: "unknown", Message: fmt.Sprintf("no answer within %s: %s %s", s.timeout, method, target), RetryAfter: -1, Err: err}
+			return nil, &Error{Kind: KindTimeout, Type: "connection_error", Code: "timeout", Message: fmt.Sprintf("no answer within %s: %s %s", s.timeout, method, target), RetryAfter: -1, Err: err}
 		}
-		return nil, &Error{Kind: KindConnection, Type: "connection_error", Code: "unknown", Message: fmt.Sprintf("could not reach Innkeep at %s: %v", target, err), RetryAfter: -1, Err: err}
+		return nil, &Error{Kind: KindConnection, Type: "connection_error", Code: "connection_failed", Message: fmt.Sprintf("could not reach Innkeep at %s: %v", target, err), RetryAfter: -1, Err: err}
 	}
 	c.remember(res, key, attempt+1)
 	if res.StatusCode >= 200 && res.StatusCode < 300 {

@@ -34,7 +34,8 @@ type Error struct {
 	// Status is the HTTP status (0 when there was no answer).
 	Status int
 	// Type and Code are error.type and error.code of the body ("api_error"/"unexpected_response"
-	// for an answer that is not the API's error JSON).
+	// for an answer that is not the API's error JSON; "connection_error"/"connection_failed" or
+	// "timeout" when no answer came).
 	Type, Code string
 	// Param is the dotted path of the parameter at fault (guest.email), when one is.
 	Param string

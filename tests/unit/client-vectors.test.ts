@@ -112,7 +112,7 @@ describe("retries.json", () => {
   it.each(table.sequences)("$name", async (s) => {
     vi.spyOn(Math, "random").mockReturnValue(0);
     const { fetch, seen } = scripted([...s.answers]);
-    const innkeep = new Innkeep({ apiKey: "hk_test", baseUrl: "http://innkeep.test", fetch, ...(s.max_retries === null ? {} : { maxRetries: s.max_retries }) });
+    const innkeep = new Innkeep({ apiKey: "hk_test", baseUrl: "http://innkeep.test", fetch, timeout: 100, ...(s.max_retries === null ? {} : { maxRetries: s.max_retries }) });
     const outcome = await innkeep.request(s.method, "/guests", s.method === "POST" ? { body: { first_name: "A" } } : {}).catch((e: unknown) => e);
     expect(seen).toHaveLength(s.expected.attempts);
     if (s.method === "POST") {

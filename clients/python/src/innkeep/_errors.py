@@ -98,14 +98,18 @@ class ApiError(InnkeepError):
 
 
 class ApiConnectionError(InnkeepError):
-    """The request never got an answer: DNS, refused or reset connection."""
+    """The request never got an answer: DNS, refused or reset connection (code `connection_failed`)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, code: str = "connection_failed") -> None:
         super().__init__(message, status=0, type="connection_error")
+        self.code = code
 
 
 class ApiTimeoutError(ApiConnectionError):
-    """No answer within the timeout."""
+    """No answer within the timeout (code `timeout`)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="timeout")
 
 
 _BY_TYPE: dict[str, type[InnkeepError]] = {
