@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The client libraries' own checks (no server needed): the TypeScript client's vector test, and
 # for Python its tests (shared vectors, drift of the generated modules), mypy --strict, and the
-# wheel and sdist installed into a fresh environment; for Go vet, staticcheck and go test -race.
-#   clients/check.sh [typescript] [python] [go]     (default: all)
+# wheel and sdist installed into a fresh environment; for Go vet, staticcheck and go test -race; for
+# PHP `php -l` on every file, `composer validate` and PHPUnit (vectors, drift of the generated files).
+#   clients/check.sh [typescript] [python] [go] [php]     (default: all)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 clients=("$@")
-[[ ${#clients[@]} -gt 0 ]] || clients=(typescript python go)
+[[ ${#clients[@]} -gt 0 ]] || clients=(typescript python go php)
 
-# One document for both drift tests, written once.
+# One document for every drift test, written once.
 export INNKEEP_OPENAPI="${INNKEEP_OPENAPI:-$(mktemp -d)/openapi.json}"
 [[ -s "$INNKEEP_OPENAPI" ]] || (cd "$root" && LOG_LEVEL=silent npm run --silent openapi -- "$INNKEEP_OPENAPI" >/dev/null 2>&1)
 
@@ -28,6 +29,14 @@ check_python() {
 
 check_go() {
   (cd "$here/go" && go vet ./... && go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./... && go test -race -count=1 ./...)
+}
+
+check_php() {
+  local dir="$here/php" file
+  while IFS= read -r -d '' file; do
+    php -l "$file" >/dev/null || { php -l "$file"; return 1; }
+  done < <(find "$dir" -name '*.php' -not -path '*/vendor/*' -print0)
+  (cd "$dir" && composer validate --strict --no-check-publish --no-interaction -q && phpunit --testsuite unit)
 }
 
 status=0

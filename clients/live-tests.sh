@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every client library's live suite against a running production Innkeep server.
 #
-#   clients/live-tests.sh [python] [go]           # against the server named by the variables below
-#   clients/live-tests.sh --start [python] [go]   # starts one itself (clients/live-server.mjs; needs
+#   clients/live-tests.sh [python] [go] [php]           # against the server named by the variables below
+#   clients/live-tests.sh --start [python] [go] [php]   # starts one itself (clients/live-server.mjs; needs
 #                                                 # `npm run build` and PostgreSQL), runs, stops it
 #
 # Variables (written by clients/live-server.mjs): INNKEEP_LIVE_URL, INNKEEP_LIVE_API_KEY (every
@@ -44,7 +44,7 @@ for name in INNKEEP_LIVE_URL INNKEEP_LIVE_API_KEY INNKEEP_LIVE_LIMITED_KEY INNKE
 done
 
 clients=("$@")
-[[ ${#clients[@]} -gt 0 ]] || clients=(python go)
+[[ ${#clients[@]} -gt 0 ]] || clients=(python go php)
 
 run_python() {
   local dir="$here/python"
@@ -59,6 +59,10 @@ run_go() {
   local dir="$here/go"
   [[ -f "$dir/go.mod" ]] || { echo "live-tests: no Go client yet, skipped" >&2; return 0; }
   (cd "$dir" && go test -count=1 -v -run Live . | grep -E "^(=== RUN|--- |ok|FAIL|PASS)"; exit "${PIPESTATUS[0]}")
+}
+
+run_php() {
+  (cd "$here/php" && phpunit --testsuite live --testdox)
 }
 
 status=0

@@ -1,0 +1,68 @@
+<?php
+
+// THE table of the PHP client: resource -> method -> operation of the API. scripts/generate.php
+// writes one class per resource (src/Service/) from it and from the served OpenAPI document;
+// nothing is written by hand per endpoint. The same resources and methods as @innkeep/node.
+
+return [
+    'properties' => ['list' => 'listProperties', 'create' => 'createProperty', 'retrieve' => 'getProperty', 'update' => 'updateProperty'],
+    'roomTypes' => ['list' => 'listRoomTypes', 'create' => 'createRoomType', 'retrieve' => 'getRoomType', 'update' => 'updateRoomType'],
+    'rooms' => ['list' => 'listRooms', 'create' => 'createRoom', 'createRange' => 'createRoomRange', 'retrieve' => 'getRoom', 'update' => 'updateRoom', 'retire' => 'retireRoom'],
+    'ratePlans' => ['list' => 'listRatePlans', 'create' => 'createRatePlan', 'retrieve' => 'getRatePlan', 'update' => 'updateRatePlan', 'retrieveRates' => 'getRates', 'setRates' => 'setRates'],
+    'inventory' => ['retrieve' => 'getInventory', 'listHolds' => 'listHolds', 'createHold' => 'createHold', 'releaseHold' => 'releaseHold'],
+    'availability' => ['retrieve' => 'getAvailability'],
+    'reservations' => [
+        'list' => 'listReservations',
+        'create' => 'createReservation',
+        'retrieve' => 'getReservation',
+        'update' => 'updateReservation',
+        'cancel' => 'cancelReservation',
+        'checkIn' => 'checkInReservation',
+        'checkOut' => 'checkOutReservation',
+        'changeDeparture' => 'changeReservationDeparture',
+        'moveRoom' => 'moveReservationRoom',
+        'listRoomMoves' => 'listReservationRoomMoves',
+        'grantLateCheckOut' => 'grantReservationLateCheckOut',
+        'noShow' => 'noShowReservation',
+        'retrieveFolio' => 'getReservationFolio',
+    ],
+    'folios' => ['createCharge' => 'createFolioCharge'],
+    'guests' => [
+        'list' => 'listGuests',
+        'create' => 'createGuest',
+        'retrieve' => 'getGuest',
+        'update' => 'updateGuest',
+        'retrievePreferences' => 'getGuestPreferences',
+        'replacePreferences' => 'replaceGuestPreferences',
+        'updatePreferences' => 'mergeGuestPreferences',
+    ],
+    'payments' => ['list' => 'listPayments', 'create' => 'createPayment', 'retrieve' => 'getPayment', 'capture' => 'capturePayment', 'void' => 'voidPayment'],
+    'refunds' => ['list' => 'listRefunds', 'create' => 'createRefund', 'retrieve' => 'getRefund'],
+    'housekeeping' => [
+        'setStatus' => 'changeRoomStatus',
+        'listAssignments' => 'listAssignments',
+        'createAssignment' => 'createAssignment',
+        'updateAssignment' => 'updateAssignment',
+        'deleteAssignment' => 'deleteAssignment',
+    ],
+    'reports' => ['occupancy' => 'occupancyReport', 'revenue' => 'revenueReport', 'production' => 'productionReport'],
+    'nightAudits' => ['list' => 'listNightAudits', 'retrieve' => 'getNightAudit'],
+    'events' => ['list' => 'listEvents', 'retrieve' => 'getEvent'],
+    'webhookEndpoints' => [
+        'list' => 'listWebhookEndpoints',
+        'create' => 'createWebhookEndpoint',
+        'retrieve' => 'getWebhookEndpoint',
+        'update' => 'updateWebhookEndpoint',
+        'delete' => 'deleteWebhookEndpoint',
+        'rotateSecret' => 'rotateWebhookSecret',
+        'enable' => 'enableWebhookEndpoint',
+        'disable' => 'disableWebhookEndpoint',
+        'replay' => 'replayWebhookEvent',
+        'test' => 'testWebhookEndpoint',
+        'backfill' => 'createWebhookBackfill',
+        'retrieveBackfill' => 'getWebhookBackfill',
+        'listDeliveries' => 'listWebhookDeliveries',
+    ],
+    'deliveries' => ['retrieve' => 'getWebhookDelivery'],
+    'sandbox' => ['reset' => 'resetSandbox', 'advanceDay' => 'advanceSandboxDay'],
+];

@@ -1,0 +1,10 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Innkeep\Exception;
+
+/** 400, 405, 413, 415, 422: the request is wrong; `param` names the field. */
+class InvalidRequestException extends InnkeepException
+{
+}
