@@ -6091,9 +6091,8 @@ func (e ListAssignments401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for ListAssignments403JSONResponseBodyErrorCode.
 const (
-	ListAssignments403JSONResponseBodyErrorCodeInsufficientScope  ListAssignments403JSONResponseBodyErrorCode = "insufficient_scope"
-	ListAssignments403JSONResponseBodyErrorCodeIpNotAllowed       ListAssignments403JSONResponseBodyErrorCode = "ip_not_allowed"
-	ListAssignments403JSONResponseBodyErrorCodePropertyNotGranted ListAssignments403JSONResponseBodyErrorCode = "property_not_granted"
+	ListAssignments403JSONResponseBodyErrorCodeInsufficientScope ListAssignments403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListAssignments403JSONResponseBodyErrorCodeIpNotAllowed      ListAssignments403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the ListAssignments403JSONResponseBodyErrorCode enum.
@@ -6102,8 +6101,6 @@ func (e ListAssignments403JSONResponseBodyErrorCode) Valid() bool {
 	case ListAssignments403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case ListAssignments403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case ListAssignments403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -6119,36 +6116,6 @@ const (
 func (e ListAssignments403JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case ListAssignments403JSONResponseBodyErrorTypePermissionError:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListAssignments404JSONResponseBodyErrorCode.
-const (
-	ListAssignments404JSONResponseBodyErrorCodeResourceMissing ListAssignments404JSONResponseBodyErrorCode = "resource_missing"
-)
-
-// Valid indicates whether the value is a known member of the ListAssignments404JSONResponseBodyErrorCode enum.
-func (e ListAssignments404JSONResponseBodyErrorCode) Valid() bool {
-	switch e {
-	case ListAssignments404JSONResponseBodyErrorCodeResourceMissing:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListAssignments404JSONResponseBodyErrorType.
-const (
-	ListAssignments404JSONResponseBodyErrorTypeInvalidRequestError ListAssignments404JSONResponseBodyErrorType = "invalid_request_error"
-)
-
-// Valid indicates whether the value is a known member of the ListAssignments404JSONResponseBodyErrorType enum.
-func (e ListAssignments404JSONResponseBodyErrorType) Valid() bool {
-	switch e {
-	case ListAssignments404JSONResponseBodyErrorTypeInvalidRequestError:
 		return true
 	default:
 		return false
@@ -7759,9 +7726,8 @@ func (e ListHolds401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for ListHolds403JSONResponseBodyErrorCode.
 const (
-	ListHolds403JSONResponseBodyErrorCodeInsufficientScope  ListHolds403JSONResponseBodyErrorCode = "insufficient_scope"
-	ListHolds403JSONResponseBodyErrorCodeIpNotAllowed       ListHolds403JSONResponseBodyErrorCode = "ip_not_allowed"
-	ListHolds403JSONResponseBodyErrorCodePropertyNotGranted ListHolds403JSONResponseBodyErrorCode = "property_not_granted"
+	ListHolds403JSONResponseBodyErrorCodeInsufficientScope ListHolds403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListHolds403JSONResponseBodyErrorCodeIpNotAllowed      ListHolds403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the ListHolds403JSONResponseBodyErrorCode enum.
@@ -7770,8 +7736,6 @@ func (e ListHolds403JSONResponseBodyErrorCode) Valid() bool {
 	case ListHolds403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case ListHolds403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case ListHolds403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -7787,36 +7751,6 @@ const (
 func (e ListHolds403JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case ListHolds403JSONResponseBodyErrorTypePermissionError:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListHolds404JSONResponseBodyErrorCode.
-const (
-	ListHolds404JSONResponseBodyErrorCodeResourceMissing ListHolds404JSONResponseBodyErrorCode = "resource_missing"
-)
-
-// Valid indicates whether the value is a known member of the ListHolds404JSONResponseBodyErrorCode enum.
-func (e ListHolds404JSONResponseBodyErrorCode) Valid() bool {
-	switch e {
-	case ListHolds404JSONResponseBodyErrorCodeResourceMissing:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListHolds404JSONResponseBodyErrorType.
-const (
-	ListHolds404JSONResponseBodyErrorTypeInvalidRequestError ListHolds404JSONResponseBodyErrorType = "invalid_request_error"
-)
-
-// Valid indicates whether the value is a known member of the ListHolds404JSONResponseBodyErrorType enum.
-func (e ListHolds404JSONResponseBodyErrorType) Valid() bool {
-	switch e {
-	case ListHolds404JSONResponseBodyErrorTypeInvalidRequestError:
 		return true
 	default:
 		return false
@@ -8743,9 +8677,8 @@ func (e ListNightAudits401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for ListNightAudits403JSONResponseBodyErrorCode.
 const (
-	ListNightAudits403JSONResponseBodyErrorCodeInsufficientScope  ListNightAudits403JSONResponseBodyErrorCode = "insufficient_scope"
-	ListNightAudits403JSONResponseBodyErrorCodeIpNotAllowed       ListNightAudits403JSONResponseBodyErrorCode = "ip_not_allowed"
-	ListNightAudits403JSONResponseBodyErrorCodePropertyNotGranted ListNightAudits403JSONResponseBodyErrorCode = "property_not_granted"
+	ListNightAudits403JSONResponseBodyErrorCodeInsufficientScope ListNightAudits403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListNightAudits403JSONResponseBodyErrorCodeIpNotAllowed      ListNightAudits403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the ListNightAudits403JSONResponseBodyErrorCode enum.
@@ -8754,8 +8687,6 @@ func (e ListNightAudits403JSONResponseBodyErrorCode) Valid() bool {
 	case ListNightAudits403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case ListNightAudits403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case ListNightAudits403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -8771,36 +8702,6 @@ const (
 func (e ListNightAudits403JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case ListNightAudits403JSONResponseBodyErrorTypePermissionError:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListNightAudits404JSONResponseBodyErrorCode.
-const (
-	ListNightAudits404JSONResponseBodyErrorCodeResourceMissing ListNightAudits404JSONResponseBodyErrorCode = "resource_missing"
-)
-
-// Valid indicates whether the value is a known member of the ListNightAudits404JSONResponseBodyErrorCode enum.
-func (e ListNightAudits404JSONResponseBodyErrorCode) Valid() bool {
-	switch e {
-	case ListNightAudits404JSONResponseBodyErrorCodeResourceMissing:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListNightAudits404JSONResponseBodyErrorType.
-const (
-	ListNightAudits404JSONResponseBodyErrorTypeInvalidRequestError ListNightAudits404JSONResponseBodyErrorType = "invalid_request_error"
-)
-
-// Valid indicates whether the value is a known member of the ListNightAudits404JSONResponseBodyErrorType enum.
-func (e ListNightAudits404JSONResponseBodyErrorType) Valid() bool {
-	switch e {
-	case ListNightAudits404JSONResponseBodyErrorTypeInvalidRequestError:
 		return true
 	default:
 		return false
@@ -9409,9 +9310,8 @@ func (e ListPayments401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for ListPayments403JSONResponseBodyErrorCode.
 const (
-	ListPayments403JSONResponseBodyErrorCodeInsufficientScope  ListPayments403JSONResponseBodyErrorCode = "insufficient_scope"
-	ListPayments403JSONResponseBodyErrorCodeIpNotAllowed       ListPayments403JSONResponseBodyErrorCode = "ip_not_allowed"
-	ListPayments403JSONResponseBodyErrorCodePropertyNotGranted ListPayments403JSONResponseBodyErrorCode = "property_not_granted"
+	ListPayments403JSONResponseBodyErrorCodeInsufficientScope ListPayments403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListPayments403JSONResponseBodyErrorCodeIpNotAllowed      ListPayments403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the ListPayments403JSONResponseBodyErrorCode enum.
@@ -9420,8 +9320,6 @@ func (e ListPayments403JSONResponseBodyErrorCode) Valid() bool {
 	case ListPayments403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case ListPayments403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case ListPayments403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -9437,36 +9335,6 @@ const (
 func (e ListPayments403JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case ListPayments403JSONResponseBodyErrorTypePermissionError:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListPayments404JSONResponseBodyErrorCode.
-const (
-	ListPayments404JSONResponseBodyErrorCodeResourceMissing ListPayments404JSONResponseBodyErrorCode = "resource_missing"
-)
-
-// Valid indicates whether the value is a known member of the ListPayments404JSONResponseBodyErrorCode enum.
-func (e ListPayments404JSONResponseBodyErrorCode) Valid() bool {
-	switch e {
-	case ListPayments404JSONResponseBodyErrorCodeResourceMissing:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListPayments404JSONResponseBodyErrorType.
-const (
-	ListPayments404JSONResponseBodyErrorTypeInvalidRequestError ListPayments404JSONResponseBodyErrorType = "invalid_request_error"
-)
-
-// Valid indicates whether the value is a known member of the ListPayments404JSONResponseBodyErrorType enum.
-func (e ListPayments404JSONResponseBodyErrorType) Valid() bool {
-	switch e {
-	case ListPayments404JSONResponseBodyErrorTypeInvalidRequestError:
 		return true
 	default:
 		return false
@@ -12532,9 +12400,8 @@ func (e ListRatePlans401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for ListRatePlans403JSONResponseBodyErrorCode.
 const (
-	ListRatePlans403JSONResponseBodyErrorCodeInsufficientScope  ListRatePlans403JSONResponseBodyErrorCode = "insufficient_scope"
-	ListRatePlans403JSONResponseBodyErrorCodeIpNotAllowed       ListRatePlans403JSONResponseBodyErrorCode = "ip_not_allowed"
-	ListRatePlans403JSONResponseBodyErrorCodePropertyNotGranted ListRatePlans403JSONResponseBodyErrorCode = "property_not_granted"
+	ListRatePlans403JSONResponseBodyErrorCodeInsufficientScope ListRatePlans403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListRatePlans403JSONResponseBodyErrorCodeIpNotAllowed      ListRatePlans403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the ListRatePlans403JSONResponseBodyErrorCode enum.
@@ -12543,8 +12410,6 @@ func (e ListRatePlans403JSONResponseBodyErrorCode) Valid() bool {
 	case ListRatePlans403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case ListRatePlans403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case ListRatePlans403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -12560,36 +12425,6 @@ const (
 func (e ListRatePlans403JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case ListRatePlans403JSONResponseBodyErrorTypePermissionError:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListRatePlans404JSONResponseBodyErrorCode.
-const (
-	ListRatePlans404JSONResponseBodyErrorCodeResourceMissing ListRatePlans404JSONResponseBodyErrorCode = "resource_missing"
-)
-
-// Valid indicates whether the value is a known member of the ListRatePlans404JSONResponseBodyErrorCode enum.
-func (e ListRatePlans404JSONResponseBodyErrorCode) Valid() bool {
-	switch e {
-	case ListRatePlans404JSONResponseBodyErrorCodeResourceMissing:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListRatePlans404JSONResponseBodyErrorType.
-const (
-	ListRatePlans404JSONResponseBodyErrorTypeInvalidRequestError ListRatePlans404JSONResponseBodyErrorType = "invalid_request_error"
-)
-
-// Valid indicates whether the value is a known member of the ListRatePlans404JSONResponseBodyErrorType enum.
-func (e ListRatePlans404JSONResponseBodyErrorType) Valid() bool {
-	switch e {
-	case ListRatePlans404JSONResponseBodyErrorTypeInvalidRequestError:
 		return true
 	default:
 		return false
@@ -14881,9 +14716,8 @@ func (e ListRefunds401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for ListRefunds403JSONResponseBodyErrorCode.
 const (
-	ListRefunds403JSONResponseBodyErrorCodeInsufficientScope  ListRefunds403JSONResponseBodyErrorCode = "insufficient_scope"
-	ListRefunds403JSONResponseBodyErrorCodeIpNotAllowed       ListRefunds403JSONResponseBodyErrorCode = "ip_not_allowed"
-	ListRefunds403JSONResponseBodyErrorCodePropertyNotGranted ListRefunds403JSONResponseBodyErrorCode = "property_not_granted"
+	ListRefunds403JSONResponseBodyErrorCodeInsufficientScope ListRefunds403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListRefunds403JSONResponseBodyErrorCodeIpNotAllowed      ListRefunds403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the ListRefunds403JSONResponseBodyErrorCode enum.
@@ -14892,8 +14726,6 @@ func (e ListRefunds403JSONResponseBodyErrorCode) Valid() bool {
 	case ListRefunds403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case ListRefunds403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case ListRefunds403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -14909,36 +14741,6 @@ const (
 func (e ListRefunds403JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case ListRefunds403JSONResponseBodyErrorTypePermissionError:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListRefunds404JSONResponseBodyErrorCode.
-const (
-	ListRefunds404JSONResponseBodyErrorCodeResourceMissing ListRefunds404JSONResponseBodyErrorCode = "resource_missing"
-)
-
-// Valid indicates whether the value is a known member of the ListRefunds404JSONResponseBodyErrorCode enum.
-func (e ListRefunds404JSONResponseBodyErrorCode) Valid() bool {
-	switch e {
-	case ListRefunds404JSONResponseBodyErrorCodeResourceMissing:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListRefunds404JSONResponseBodyErrorType.
-const (
-	ListRefunds404JSONResponseBodyErrorTypeInvalidRequestError ListRefunds404JSONResponseBodyErrorType = "invalid_request_error"
-)
-
-// Valid indicates whether the value is a known member of the ListRefunds404JSONResponseBodyErrorType enum.
-func (e ListRefunds404JSONResponseBodyErrorType) Valid() bool {
-	switch e {
-	case ListRefunds404JSONResponseBodyErrorTypeInvalidRequestError:
 		return true
 	default:
 		return false
@@ -16819,9 +16621,8 @@ func (e ListReservations401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for ListReservations403JSONResponseBodyErrorCode.
 const (
-	ListReservations403JSONResponseBodyErrorCodeInsufficientScope  ListReservations403JSONResponseBodyErrorCode = "insufficient_scope"
-	ListReservations403JSONResponseBodyErrorCodeIpNotAllowed       ListReservations403JSONResponseBodyErrorCode = "ip_not_allowed"
-	ListReservations403JSONResponseBodyErrorCodePropertyNotGranted ListReservations403JSONResponseBodyErrorCode = "property_not_granted"
+	ListReservations403JSONResponseBodyErrorCodeInsufficientScope ListReservations403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListReservations403JSONResponseBodyErrorCodeIpNotAllowed      ListReservations403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the ListReservations403JSONResponseBodyErrorCode enum.
@@ -16830,8 +16631,6 @@ func (e ListReservations403JSONResponseBodyErrorCode) Valid() bool {
 	case ListReservations403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case ListReservations403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case ListReservations403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -16847,36 +16646,6 @@ const (
 func (e ListReservations403JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case ListReservations403JSONResponseBodyErrorTypePermissionError:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListReservations404JSONResponseBodyErrorCode.
-const (
-	ListReservations404JSONResponseBodyErrorCodeResourceMissing ListReservations404JSONResponseBodyErrorCode = "resource_missing"
-)
-
-// Valid indicates whether the value is a known member of the ListReservations404JSONResponseBodyErrorCode enum.
-func (e ListReservations404JSONResponseBodyErrorCode) Valid() bool {
-	switch e {
-	case ListReservations404JSONResponseBodyErrorCodeResourceMissing:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListReservations404JSONResponseBodyErrorType.
-const (
-	ListReservations404JSONResponseBodyErrorTypeInvalidRequestError ListReservations404JSONResponseBodyErrorType = "invalid_request_error"
-)
-
-// Valid indicates whether the value is a known member of the ListReservations404JSONResponseBodyErrorType enum.
-func (e ListReservations404JSONResponseBodyErrorType) Valid() bool {
-	switch e {
-	case ListReservations404JSONResponseBodyErrorTypeInvalidRequestError:
 		return true
 	default:
 		return false
@@ -21670,9 +21439,8 @@ func (e ListRoomTypes401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for ListRoomTypes403JSONResponseBodyErrorCode.
 const (
-	ListRoomTypes403JSONResponseBodyErrorCodeInsufficientScope  ListRoomTypes403JSONResponseBodyErrorCode = "insufficient_scope"
-	ListRoomTypes403JSONResponseBodyErrorCodeIpNotAllowed       ListRoomTypes403JSONResponseBodyErrorCode = "ip_not_allowed"
-	ListRoomTypes403JSONResponseBodyErrorCodePropertyNotGranted ListRoomTypes403JSONResponseBodyErrorCode = "property_not_granted"
+	ListRoomTypes403JSONResponseBodyErrorCodeInsufficientScope ListRoomTypes403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListRoomTypes403JSONResponseBodyErrorCodeIpNotAllowed      ListRoomTypes403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the ListRoomTypes403JSONResponseBodyErrorCode enum.
@@ -21681,8 +21449,6 @@ func (e ListRoomTypes403JSONResponseBodyErrorCode) Valid() bool {
 	case ListRoomTypes403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case ListRoomTypes403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case ListRoomTypes403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -21698,36 +21464,6 @@ const (
 func (e ListRoomTypes403JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case ListRoomTypes403JSONResponseBodyErrorTypePermissionError:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListRoomTypes404JSONResponseBodyErrorCode.
-const (
-	ListRoomTypes404JSONResponseBodyErrorCodeResourceMissing ListRoomTypes404JSONResponseBodyErrorCode = "resource_missing"
-)
-
-// Valid indicates whether the value is a known member of the ListRoomTypes404JSONResponseBodyErrorCode enum.
-func (e ListRoomTypes404JSONResponseBodyErrorCode) Valid() bool {
-	switch e {
-	case ListRoomTypes404JSONResponseBodyErrorCodeResourceMissing:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListRoomTypes404JSONResponseBodyErrorType.
-const (
-	ListRoomTypes404JSONResponseBodyErrorTypeInvalidRequestError ListRoomTypes404JSONResponseBodyErrorType = "invalid_request_error"
-)
-
-// Valid indicates whether the value is a known member of the ListRoomTypes404JSONResponseBodyErrorType enum.
-func (e ListRoomTypes404JSONResponseBodyErrorType) Valid() bool {
-	switch e {
-	case ListRoomTypes404JSONResponseBodyErrorTypeInvalidRequestError:
 		return true
 	default:
 		return false
@@ -23029,9 +22765,8 @@ func (e ListRooms401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for ListRooms403JSONResponseBodyErrorCode.
 const (
-	ListRooms403JSONResponseBodyErrorCodeInsufficientScope  ListRooms403JSONResponseBodyErrorCode = "insufficient_scope"
-	ListRooms403JSONResponseBodyErrorCodeIpNotAllowed       ListRooms403JSONResponseBodyErrorCode = "ip_not_allowed"
-	ListRooms403JSONResponseBodyErrorCodePropertyNotGranted ListRooms403JSONResponseBodyErrorCode = "property_not_granted"
+	ListRooms403JSONResponseBodyErrorCodeInsufficientScope ListRooms403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListRooms403JSONResponseBodyErrorCodeIpNotAllowed      ListRooms403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the ListRooms403JSONResponseBodyErrorCode enum.
@@ -23040,8 +22775,6 @@ func (e ListRooms403JSONResponseBodyErrorCode) Valid() bool {
 	case ListRooms403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case ListRooms403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case ListRooms403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -23057,36 +22790,6 @@ const (
 func (e ListRooms403JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case ListRooms403JSONResponseBodyErrorTypePermissionError:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListRooms404JSONResponseBodyErrorCode.
-const (
-	ListRooms404JSONResponseBodyErrorCodeResourceMissing ListRooms404JSONResponseBodyErrorCode = "resource_missing"
-)
-
-// Valid indicates whether the value is a known member of the ListRooms404JSONResponseBodyErrorCode enum.
-func (e ListRooms404JSONResponseBodyErrorCode) Valid() bool {
-	switch e {
-	case ListRooms404JSONResponseBodyErrorCodeResourceMissing:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListRooms404JSONResponseBodyErrorType.
-const (
-	ListRooms404JSONResponseBodyErrorTypeInvalidRequestError ListRooms404JSONResponseBodyErrorType = "invalid_request_error"
-)
-
-// Valid indicates whether the value is a known member of the ListRooms404JSONResponseBodyErrorType enum.
-func (e ListRooms404JSONResponseBodyErrorType) Valid() bool {
-	switch e {
-	case ListRooms404JSONResponseBodyErrorTypeInvalidRequestError:
 		return true
 	default:
 		return false
@@ -33549,12 +33252,6 @@ type ListAssignments403JSONResponseBodyErrorCode string
 // ListAssignments403JSONResponseBodyErrorType defines parameters for ListAssignments.
 type ListAssignments403JSONResponseBodyErrorType string
 
-// ListAssignments404JSONResponseBodyErrorCode defines parameters for ListAssignments.
-type ListAssignments404JSONResponseBodyErrorCode string
-
-// ListAssignments404JSONResponseBodyErrorType defines parameters for ListAssignments.
-type ListAssignments404JSONResponseBodyErrorType string
-
 // ListAssignments429JSONResponseBodyErrorCode defines parameters for ListAssignments.
 type ListAssignments429JSONResponseBodyErrorCode string
 
@@ -33925,12 +33622,6 @@ type ListHolds403JSONResponseBodyErrorCode string
 // ListHolds403JSONResponseBodyErrorType defines parameters for ListHolds.
 type ListHolds403JSONResponseBodyErrorType string
 
-// ListHolds404JSONResponseBodyErrorCode defines parameters for ListHolds.
-type ListHolds404JSONResponseBodyErrorCode string
-
-// ListHolds404JSONResponseBodyErrorType defines parameters for ListHolds.
-type ListHolds404JSONResponseBodyErrorType string
-
 // ListHolds429JSONResponseBodyErrorCode defines parameters for ListHolds.
 type ListHolds429JSONResponseBodyErrorCode string
 
@@ -34146,12 +33837,6 @@ type ListNightAudits403JSONResponseBodyErrorCode string
 // ListNightAudits403JSONResponseBodyErrorType defines parameters for ListNightAudits.
 type ListNightAudits403JSONResponseBodyErrorType string
 
-// ListNightAudits404JSONResponseBodyErrorCode defines parameters for ListNightAudits.
-type ListNightAudits404JSONResponseBodyErrorCode string
-
-// ListNightAudits404JSONResponseBodyErrorType defines parameters for ListNightAudits.
-type ListNightAudits404JSONResponseBodyErrorType string
-
 // ListNightAudits429JSONResponseBodyErrorCode defines parameters for ListNightAudits.
 type ListNightAudits429JSONResponseBodyErrorCode string
 
@@ -34296,12 +33981,6 @@ type ListPayments403JSONResponseBodyErrorCode string
 
 // ListPayments403JSONResponseBodyErrorType defines parameters for ListPayments.
 type ListPayments403JSONResponseBodyErrorType string
-
-// ListPayments404JSONResponseBodyErrorCode defines parameters for ListPayments.
-type ListPayments404JSONResponseBodyErrorCode string
-
-// ListPayments404JSONResponseBodyErrorType defines parameters for ListPayments.
-type ListPayments404JSONResponseBodyErrorType string
 
 // ListPayments429JSONResponseBodyErrorCode defines parameters for ListPayments.
 type ListPayments429JSONResponseBodyErrorCode string
@@ -35041,12 +34720,6 @@ type ListRatePlans403JSONResponseBodyErrorCode string
 // ListRatePlans403JSONResponseBodyErrorType defines parameters for ListRatePlans.
 type ListRatePlans403JSONResponseBodyErrorType string
 
-// ListRatePlans404JSONResponseBodyErrorCode defines parameters for ListRatePlans.
-type ListRatePlans404JSONResponseBodyErrorCode string
-
-// ListRatePlans404JSONResponseBodyErrorType defines parameters for ListRatePlans.
-type ListRatePlans404JSONResponseBodyErrorType string
-
 // ListRatePlans429JSONResponseBodyErrorCode defines parameters for ListRatePlans.
 type ListRatePlans429JSONResponseBodyErrorCode string
 
@@ -35754,12 +35427,6 @@ type ListRefunds403JSONResponseBodyErrorCode string
 // ListRefunds403JSONResponseBodyErrorType defines parameters for ListRefunds.
 type ListRefunds403JSONResponseBodyErrorType string
 
-// ListRefunds404JSONResponseBodyErrorCode defines parameters for ListRefunds.
-type ListRefunds404JSONResponseBodyErrorCode string
-
-// ListRefunds404JSONResponseBodyErrorType defines parameters for ListRefunds.
-type ListRefunds404JSONResponseBodyErrorType string
-
 // ListRefunds429JSONResponseBodyErrorCode defines parameters for ListRefunds.
 type ListRefunds429JSONResponseBodyErrorCode string
 
@@ -36206,12 +35873,6 @@ type ListReservations403JSONResponseBodyErrorCode string
 
 // ListReservations403JSONResponseBodyErrorType defines parameters for ListReservations.
 type ListReservations403JSONResponseBodyErrorType string
-
-// ListReservations404JSONResponseBodyErrorCode defines parameters for ListReservations.
-type ListReservations404JSONResponseBodyErrorCode string
-
-// ListReservations404JSONResponseBodyErrorType defines parameters for ListReservations.
-type ListReservations404JSONResponseBodyErrorType string
 
 // ListReservations429JSONResponseBodyErrorCode defines parameters for ListReservations.
 type ListReservations429JSONResponseBodyErrorCode string
@@ -37283,12 +36944,6 @@ type ListRoomTypes403JSONResponseBodyErrorCode string
 // ListRoomTypes403JSONResponseBodyErrorType defines parameters for ListRoomTypes.
 type ListRoomTypes403JSONResponseBodyErrorType string
 
-// ListRoomTypes404JSONResponseBodyErrorCode defines parameters for ListRoomTypes.
-type ListRoomTypes404JSONResponseBodyErrorCode string
-
-// ListRoomTypes404JSONResponseBodyErrorType defines parameters for ListRoomTypes.
-type ListRoomTypes404JSONResponseBodyErrorType string
-
 // ListRoomTypes429JSONResponseBodyErrorCode defines parameters for ListRoomTypes.
 type ListRoomTypes429JSONResponseBodyErrorCode string
 
@@ -37601,12 +37256,6 @@ type ListRooms403JSONResponseBodyErrorCode string
 
 // ListRooms403JSONResponseBodyErrorType defines parameters for ListRooms.
 type ListRooms403JSONResponseBodyErrorType string
-
-// ListRooms404JSONResponseBodyErrorCode defines parameters for ListRooms.
-type ListRooms404JSONResponseBodyErrorCode string
-
-// ListRooms404JSONResponseBodyErrorType defines parameters for ListRooms.
-type ListRooms404JSONResponseBodyErrorType string
 
 // ListRooms429JSONResponseBodyErrorCode defines parameters for ListRooms.
 type ListRooms429JSONResponseBodyErrorCode string

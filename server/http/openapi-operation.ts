@@ -26,9 +26,14 @@ export const readsBody = (op: AnyOperation) => bodyMethods.has(op.method);
 /** A body that is required: creates, PUT, PATCH and actions with a required field (operation.ts `bodyRequired`). */
 export const bodyRequired = (op: AnyOperation) =>
   !!op.body && (op.method === "put" || op.method === "patch" || op.status === 201 || !op.body.safeParse({}).success);
-/** Looks an object up by id (`findOwned`): 404 for one that is not the tenant's, 403 for a property an OAuth install was not granted. */
+/**
+ * Looks an object up by id (`findOwned`): 404 for one that is not the tenant's, 403 for a property
+ * an OAuth install was not granted. A list's query ids are filters, not lookups: `?property_id=`
+ * naming nothing (or a property not granted) narrows the list to nothing, a 200.
+ */
 const looksUp = (op: AnyOperation) => {
-  const fields = [...Object.keys(op.params?.shape ?? {}), ...Object.keys(op.query?.shape ?? {}), ...Object.keys(bodyShape(op))];
+  const query = op.list ? [] : Object.keys(op.query?.shape ?? {});
+  const fields = [...Object.keys(op.params?.shape ?? {}), ...query, ...Object.keys(bodyShape(op))];
   return fields.some((f) => f === "id" || f.endsWith("_id") || f.endsWith("_ids"));
 };
 const bodyShape = (op: AnyOperation): Record<string, unknown> => (op.body as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};

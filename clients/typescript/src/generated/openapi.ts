@@ -5079,7 +5079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -5105,44 +5105,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
-                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
-                            message: string;
-                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
-                            param?: string;
-                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `resource_missing`. */
-            404: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
-                    "Service-Version": components["headers"]["ServiceVersionEcho"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "resource_missing",
-                     *         "message": "Not found.",
-                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            type: "invalid_request_error";
-                            /** @enum {string} */
-                            code: "resource_missing";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -6705,7 +6668,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -6731,44 +6694,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
-                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
-                            message: string;
-                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
-                            param?: string;
-                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `resource_missing`. */
-            404: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
-                    "Service-Version": components["headers"]["ServiceVersionEcho"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "resource_missing",
-                     *         "message": "Not found.",
-                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            type: "invalid_request_error";
-                            /** @enum {string} */
-                            code: "resource_missing";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -9344,7 +9270,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -9370,44 +9296,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
-                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
-                            message: string;
-                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
-                            param?: string;
-                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `resource_missing`. */
-            404: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
-                    "Service-Version": components["headers"]["ServiceVersionEcho"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "resource_missing",
-                     *         "message": "Not found.",
-                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            type: "invalid_request_error";
-                            /** @enum {string} */
-                            code: "resource_missing";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -12307,7 +12196,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -12333,44 +12222,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
-                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
-                            message: string;
-                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
-                            param?: string;
-                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `resource_missing`. */
-            404: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
-                    "Service-Version": components["headers"]["ServiceVersionEcho"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "resource_missing",
-                     *         "message": "Not found.",
-                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            type: "invalid_request_error";
-                            /** @enum {string} */
-                            code: "resource_missing";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -13839,7 +13691,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -13865,44 +13717,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
-                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
-                            message: string;
-                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
-                            param?: string;
-                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `resource_missing`. */
-            404: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
-                    "Service-Version": components["headers"]["ServiceVersionEcho"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "resource_missing",
-                     *         "message": "Not found.",
-                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            type: "invalid_request_error";
-                            /** @enum {string} */
-                            code: "resource_missing";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -23271,7 +23086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -23297,44 +23112,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
-                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
-                            message: string;
-                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
-                            param?: string;
-                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `resource_missing`. */
-            404: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
-                    "Service-Version": components["headers"]["ServiceVersionEcho"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "resource_missing",
-                     *         "message": "Not found.",
-                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            type: "invalid_request_error";
-                            /** @enum {string} */
-                            code: "resource_missing";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -25516,7 +25294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -25542,44 +25320,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
-                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
-                            message: string;
-                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
-                            param?: string;
-                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `resource_missing`. */
-            404: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
-                    "Service-Version": components["headers"]["ServiceVersionEcho"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "resource_missing",
-                     *         "message": "Not found.",
-                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            type: "invalid_request_error";
-                            /** @enum {string} */
-                            code: "resource_missing";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -27154,7 +26895,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -27180,44 +26921,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
-                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
-                            message: string;
-                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
-                            param?: string;
-                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `resource_missing`. */
-            404: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
-                    "Service-Version": components["headers"]["ServiceVersionEcho"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "resource_missing",
-                     *         "message": "Not found.",
-                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            type: "invalid_request_error";
-                            /** @enum {string} */
-                            code: "resource_missing";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -29829,7 +29533,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -29855,44 +29559,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
-                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
-                            message: string;
-                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
-                            param?: string;
-                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `resource_missing`. */
-            404: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
-                    "Service-Version": components["headers"]["ServiceVersionEcho"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "resource_missing",
-                     *         "message": "Not found.",
-                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            type: "invalid_request_error";
-                            /** @enum {string} */
-                            code: "resource_missing";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
