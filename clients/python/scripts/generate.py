@@ -10,7 +10,8 @@ Without a document it writes one with the repository's `npm run openapi` (the do
   document's union discriminated on `type` becomes a lenient envelope (see LENIENT_EVENT) whose
   `typed()` answers the model of its type;
 - _operations.py: every operation's method, path, path parameters, list or not, answer model;
-- _resources.py: the typed resources of Innkeep and AsyncInnkeep, from _table.RESOURCES.
+- _resources.py: the typed resources of Innkeep and AsyncInnkeep, from _table.RESOURCES;
+- _params.py: each operation's keyword arguments as a TypedDict (its body, or a GET's query).
 tests/test_generated.py regenerates into a temporary folder and fails when the files differ.
 """
 
@@ -141,9 +142,10 @@ def operations(document: dict[str, Any]) -> list[Operation]:
     schemas = document["components"]["schemas"]
     rows: list[Operation] = []
     for path, item in document["paths"].items():
+        # The document itself, and what lives at the origin rather than under /v1 (OAuth: `servers` of its own).
+        if path == "/openapi.json" or "servers" in item:
+            continue
         for method, op in item.items():
-            if path == "/openapi.json":
-                continue
             params = op.get("parameters", [])
             is_list = any(p.get("in") == "query" and p.get("name") == "cursor" for p in params)
             answers = [v for k, v in op.get("responses", {}).items() if k.startswith("2")]
@@ -153,8 +155,11 @@ def operations(document: dict[str, Any]) -> list[Operation]:
             if is_list and model:
                 item_ref = schemas[model]["properties"]["data"]["items"].get("$ref")
                 model = item_ref.rsplit("/", 1)[-1] if item_ref else None
+            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
             rows.append({
                 "id": op["operationId"],
+                "query": [p for p in params if p.get("in") == "query" and p.get("name") != "cursor"],
+                "body": body,
                 "method": method.upper(),
                 "path": path,
                 "path_params": [part[1:-1] for part in path.split("/") if part.startswith("{")],
@@ -185,6 +190,83 @@ def operations_module(rows: list[Operation]) -> str:
     return "\n".join(lines)
 
 
+def _resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in schema:
+        node: Any = document
+        for part in schema["$ref"][2:].split("/"):
+            node = node[part]
+        schema = node
+    return schema
+
+
+def _python_type(document: dict[str, Any], schema: dict[str, Any]) -> str:
+    """The Python type a caller may pass for one parameter (dates also as date and datetime)."""
+    schema = _resolve(document, schema)
+    for union in ("anyOf", "oneOf"):
+        if union in schema:
+            members = list(dict.fromkeys(_python_type(document, s) for s in schema[union]))
+            return " | ".join(members)
+    if "enum" in schema:
+        values = [v for v in schema["enum"] if v is not None]
+        literal = f"Literal[{', '.join(repr(v) for v in values)}]"
+        return f"{literal} | None" if None in schema["enum"] else literal
+    kinds = schema.get("type", "object" if "properties" in schema else None)
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    out: list[str] = []
+    for kind in kinds:
+        if kind == "string":
+            fmt = schema.get("format")
+            out.append("str | datetime.date" if fmt == "date" else "str | datetime.datetime" if fmt == "date-time" else "str")
+        elif kind == "integer":
+            out.append("int")
+        elif kind == "number":
+            out.append("float")
+        elif kind == "boolean":
+            out.append("bool")
+        elif kind == "array":
+            item = _python_type(document, schema.get("items", {}))
+            out.append(f"Sequence[{item}]" if "Mapping" not in item else "Sequence[Mapping[str, Any]]")
+        elif kind == "null":
+            out.append("None")
+        elif kind == "object":
+            out.append("Mapping[str, Any]")
+        else:
+            out.append("Any")
+    return " | ".join(dict.fromkeys(out))
+
+
+def params_name(op_id: str) -> str:
+    return op_id[0].upper() + op_id[1:] + "Params"
+
+
+def params_module(document: dict[str, Any], rows: list[Operation]) -> str:
+    """One TypedDict per operation: the keyword arguments its method takes (its JSON body, or the query
+    of a GET), so that mypy or pyright flags a misspelt or mistyped parameter. Functional syntax, since
+    some names (`from`) are keywords."""
+    out = [
+        BANNER,
+        '"""The parameters of every operation, as TypedDicts for `**params: Unpack[...]`."""\n',
+        "from __future__ import annotations\n",
+        "import datetime",
+        "from collections.abc import Mapping, Sequence",
+        "from typing import Any, Literal\n",
+        "from typing_extensions import Required, TypedDict\n",
+    ]
+    for r in rows:
+        fields: list[tuple[str, str, bool]] = []
+        if r["body"] is not None:
+            body = _resolve(document, r["body"])
+            required = set(body.get("required", []))
+            for name, schema in body.get("properties", {}).items():
+                fields.append((name, _python_type(document, schema), name in required))
+        else:
+            for p in r["query"]:
+                fields.append((p["name"], _python_type(document, p.get("schema", {})), bool(p.get("required"))))
+        entries = ", ".join(f'"{n}": {f"Required[{t}]" if req else t}' for n, t, req in fields)
+        out.append(f'{params_name(r["id"])} = TypedDict("{params_name(r["id"])}", {{{entries}}}, total=False)')
+    return "\n".join(out) + "\n"
+
+
 def resources_module(rows: list[Operation], table: dict[str, dict[str, str]]) -> str:
     by_id = {r["id"]: r for r in rows}
     missing = sorted(op for methods in table.values() for op in methods.values() if op not in by_id)
@@ -195,7 +277,8 @@ def resources_module(rows: list[Operation], table: dict[str, dict[str, str]]) ->
         '"""The resources of the clients, one class per resource and flavour, from _table.RESOURCES."""\n',
         "from __future__ import annotations\n",
         "from typing import Any\n",
-        "from . import models",
+        "from typing_extensions import Unpack\n",
+        "from . import _params, models",
         "from ._pagination import AsyncPager, SyncPage",
         "from ._resource import AsyncResource, SyncResource",
         "from ._transport import AsyncTransport, RequestOptions, SyncTransport\n",
@@ -207,7 +290,7 @@ def resources_module(rows: list[Operation], table: dict[str, dict[str, str]]) ->
             for name, op_id in methods.items():
                 r = by_id[op_id]
                 ids = "".join(f"{p}: str, " for p in r["path_params"])
-                args = f"self, {ids}/, *, request_options: RequestOptions | None = None, **params: Any"
+                args = f"self, {ids}/, *, request_options: RequestOptions | None = None, **params: Unpack[_params.{params_name(op_id)}]"
                 model = f"models.{r['model']}" if r["model"] else None
                 ids_tuple = "(" + "".join(f"{p}, " for p in r["path_params"]).rstrip(" ") + ")"
                 doc = f'        """{r["method"]} /v1{r["path"]}: {r["summary"].rstrip(".")}."""'
@@ -247,7 +330,8 @@ def generate(document_path: Path, out: Path) -> None:
     models(document_path, out / "models.py")
     (out / "_operations.py").write_text(operations_module(rows))
     (out / "_resources.py").write_text(resources_module(rows, table))
-    files = [str(out / name) for name in ("models.py", "_operations.py", "_resources.py")]
+    (out / "_params.py").write_text(params_module(document, rows))
+    files = [str(out / name) for name in ("models.py", "_operations.py", "_resources.py", "_params.py")]
     # Formatted with explicit settings, so that the output never depends on where it is written.
     subprocess.run([sys.executable, "-m", "isort", "-q", "--profile", "black", "--line-length", "120", *files], check=True)
     subprocess.run([sys.executable, "-m", "black", "-q", "--line-length", "120", "--target-version", "py310", *files], check=True)

@@ -64,7 +64,7 @@ def test_answers_are_typed_models_that_keep_fields_added_later() -> None:
 def test_post_body_idempotency_key_and_per_call_options() -> None:
     script = Script([{"status": 201, "body": GUEST}, {"status": 201, "body": GUEST}])
     client = sync_client(script)
-    client.guests.create(first_name="Ada", last_name="Lovelace", email="ada@example.test", metadata={"vip": "yes"})
+    client.guests.create(first_name="Ada", last_name="Lovelace", email="ada@example.test", phone="+1 555 0100")
     client.guests.create(
         first_name="Ada",
         last_name="Lovelace",
@@ -72,7 +72,7 @@ def test_post_body_idempotency_key_and_per_call_options() -> None:
         request_options={"idempotency_key": "my-key", "environment": "sandbox", "headers": {"X-Trace": "1"}},
     )
     first, second = script.seen
-    assert json.loads(first.content) == {"first_name": "Ada", "last_name": "Lovelace", "email": "ada@example.test", "metadata": {"vip": "yes"}}
+    assert json.loads(first.content) == {"first_name": "Ada", "last_name": "Lovelace", "email": "ada@example.test", "phone": "+1 555 0100"}
     assert first.headers["content-type"] == "application/json"
     assert UUID4.match(first.headers["idempotency-key"])
     assert "service-environment" not in first.headers
@@ -100,7 +100,8 @@ def test_path_parameters_are_encoded_and_must_be_given() -> None:
 def test_query_values_dates_booleans_lists_and_none() -> None:
     script = Script([{"status": 200, "body": EMPTY}])
     client = sync_client(script)
-    client.reservations.list(status="confirmed", check_in_from=datetime.date(2026, 1, 1), include=["a", "b"], flag=True, none=None)
+    # Values of kinds no operation's query takes yet (lists, booleans), through the untyped call.
+    client.request("GET", "/reservations", query={"status": "confirmed", "check_in_from": datetime.date(2026, 1, 1), "include": ["a", "b"], "flag": True, "none": None})
     assert script.seen[0].url.query.decode() == "status=confirmed&check_in_from=2026-01-01&include=a&include=b&flag=true"
 
 
@@ -223,3 +224,11 @@ def test_an_answer_that_is_not_the_apis_says_what_came_instead_and_from_where() 
     assert type(error) is innkeep.ApiError and error.code == "unexpected_response"
     assert error.message.startswith("https://example.com/v1/rooms answered HTTP 404 with text/html, starting '<html> Not Found</html>'")
     assert "base_url" in error.message
+
+
+def test_a_misspelt_parameter_is_a_type_error() -> None:
+    """mypy --strict (run on the tests too) refuses the misspelt keyword below unless it is ignored:
+    each method's keyword arguments are its operation's TypedDict (innkeep._params)."""
+    client = sync_client(Script([{"status": 201, "body": GUEST}, {"status": 201, "body": GUEST}]))
+    client.guests.create(first_name="Ada", last_name="Lovelace", emial="ada@example.test")  # type: ignore[call-arg]
+    client.guests.create(first_name="Ada", last_name=7, email="ada@example.test")  # type: ignore[arg-type]

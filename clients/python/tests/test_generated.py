@@ -20,7 +20,7 @@ from innkeep._table import RESOURCES
 
 HERE = Path(__file__).resolve().parents[1]
 REPO = HERE.parents[1]
-GENERATED = ("models.py", "_operations.py", "_resources.py")
+GENERATED = ("models.py", "_operations.py", "_resources.py", "_params.py")
 
 
 @pytest.fixture(scope="module")

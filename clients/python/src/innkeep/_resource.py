@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
@@ -24,7 +24,7 @@ def _parser(model: type[M] | None) -> Callable[[Any], Any]:
     return parse
 
 
-def _request(op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None) -> Call:
+def _request(op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None) -> Call:
     op = OPERATIONS[op_id]
     path = encode_path(op.path, op.path_params, ids, op_id)
     reads = op.method in ("GET", "DELETE")
@@ -37,36 +37,36 @@ def _request(op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: 
     )
 
 
-def _with_cursor(params: dict[str, Any], cursor: str | None) -> dict[str, Any]:
-    return {**params, "cursor": cursor} if cursor else params
+def _with_cursor(params: Mapping[str, Any], cursor: str | None) -> dict[str, Any]:
+    return {**params, "cursor": cursor} if cursor else dict(params)
 
 
 class SyncResource:
     def __init__(self, transport: SyncTransport) -> None:
         self._transport = transport
 
-    def _send(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None, model: type[M] | None) -> Any:
+    def _send(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None, model: type[M] | None) -> Any:
         return _parser(model)(self._transport.send(_request(op_id, ids, params, options)))
 
-    def _call(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None, model: type[M]) -> M:
+    def _call(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None, model: type[M]) -> M:
         return cast(M, self._send(op_id, ids, params, options, model))
 
-    def _call_or_text(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None, model: type[M]) -> M | str:
+    def _call_or_text(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None, model: type[M]) -> M | str:
         return cast("M | str", self._send(op_id, ids, params, options, model))
 
-    def _call_raw(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None) -> Raw:
+    def _call_raw(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None) -> Raw:
         return cast(Raw, self._send(op_id, ids, params, options, None))
 
-    def _page(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None, model: type[M] | None) -> Any:
+    def _page(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None, model: type[M] | None) -> Any:
         def fetch(cursor: str | None) -> Any:
             return self._transport.send(_request(op_id, ids, _with_cursor(params, cursor), options))
 
         return SyncPage(fetch(None), _parser(model), fetch)
 
-    def _list(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None, model: type[M]) -> SyncPage[M]:
+    def _list(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None, model: type[M]) -> SyncPage[M]:
         return cast("SyncPage[M]", self._page(op_id, ids, params, options, model))
 
-    def _list_raw(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None) -> SyncPage[Raw]:
+    def _list_raw(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None) -> SyncPage[Raw]:
         return cast("SyncPage[Raw]", self._page(op_id, ids, params, options, None))
 
 
@@ -74,19 +74,19 @@ class AsyncResource:
     def __init__(self, transport: AsyncTransport) -> None:
         self._transport = transport
 
-    async def _send(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None, model: type[M] | None) -> Any:
+    async def _send(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None, model: type[M] | None) -> Any:
         return _parser(model)(await self._transport.send(_request(op_id, ids, params, options)))
 
-    async def _call(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None, model: type[M]) -> M:
+    async def _call(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None, model: type[M]) -> M:
         return cast(M, await self._send(op_id, ids, params, options, model))
 
-    async def _call_or_text(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None, model: type[M]) -> M | str:
+    async def _call_or_text(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None, model: type[M]) -> M | str:
         return cast("M | str", await self._send(op_id, ids, params, options, model))
 
-    async def _call_raw(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None) -> Raw:
+    async def _call_raw(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None) -> Raw:
         return cast(Raw, await self._send(op_id, ids, params, options, None))
 
-    def _pager(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None, model: type[M] | None) -> Any:
+    def _pager(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None, model: type[M] | None) -> Any:
         async def fetch(cursor: str | None) -> Any:
             return await self._transport.send(_request(op_id, ids, _with_cursor(params, cursor), options))
 
@@ -95,8 +95,8 @@ class AsyncResource:
 
         return AsyncPager(first)
 
-    def _list(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None, model: type[M]) -> AsyncPager[M]:
+    def _list(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None, model: type[M]) -> AsyncPager[M]:
         return cast("AsyncPager[M]", self._pager(op_id, ids, params, options, model))
 
-    def _list_raw(self, op_id: str, ids: tuple[str, ...], params: dict[str, Any], options: RequestOptions | None) -> AsyncPager[Raw]:
+    def _list_raw(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None) -> AsyncPager[Raw]:
         return cast("AsyncPager[Raw]", self._pager(op_id, ids, params, options, None))

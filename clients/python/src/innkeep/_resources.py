@@ -6,199 +6,321 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import models
+from typing_extensions import Unpack
+
+from . import _params, models
 from ._pagination import AsyncPager, SyncPage
 from ._resource import AsyncResource, SyncResource
 from ._transport import AsyncTransport, RequestOptions, SyncTransport
 
 
 class SyncProperties(SyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> SyncPage[models.Property]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListPropertiesParams]
+    ) -> SyncPage[models.Property]:
         """GET /v1/properties: List properties."""
         return self._list("listProperties", (), params, request_options, models.Property)
 
-    def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Property:
+    def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreatePropertyParams]
+    ) -> models.Property:
         """POST /v1/properties: Create a property."""
         return self._call("createProperty", (), params, request_options, models.Property)
 
-    def retrieve(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Property:
+    def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetPropertyParams]
+    ) -> models.Property:
         """GET /v1/properties/{id}: Retrieve a property."""
         return self._call("getProperty", (id,), params, request_options, models.Property)
 
-    def update(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Property:
+    def update(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdatePropertyParams],
+    ) -> models.Property:
         """PATCH /v1/properties/{id}: Update a property."""
         return self._call("updateProperty", (id,), params, request_options, models.Property)
 
 
 class SyncRoomTypes(SyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> SyncPage[models.RoomType]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListRoomTypesParams]
+    ) -> SyncPage[models.RoomType]:
         """GET /v1/room_types: List room types."""
         return self._list("listRoomTypes", (), params, request_options, models.RoomType)
 
-    def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.RoomType:
+    def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateRoomTypeParams]
+    ) -> models.RoomType:
         """POST /v1/room_types: Create a room type."""
         return self._call("createRoomType", (), params, request_options, models.RoomType)
 
-    def retrieve(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.RoomType:
+    def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetRoomTypeParams]
+    ) -> models.RoomType:
         """GET /v1/room_types/{id}: Retrieve a room type."""
         return self._call("getRoomType", (id,), params, request_options, models.RoomType)
 
-    def update(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.RoomType:
+    def update(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdateRoomTypeParams],
+    ) -> models.RoomType:
         """PATCH /v1/room_types/{id}: Update a room type."""
         return self._call("updateRoomType", (id,), params, request_options, models.RoomType)
 
 
 class SyncRooms(SyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> SyncPage[models.Room]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListRoomsParams]
+    ) -> SyncPage[models.Room]:
         """GET /v1/rooms: List rooms."""
         return self._list("listRooms", (), params, request_options, models.Room)
 
-    def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
+    def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateRoomParams]
+    ) -> models.Room:
         """POST /v1/rooms: Create a room."""
         return self._call("createRoom", (), params, request_options, models.Room)
 
-    def create_range(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.RoomRange:
+    def create_range(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateRoomRangeParams]
+    ) -> models.RoomRange:
         """POST /v1/rooms/range: Create the rooms of a number range."""
         return self._call("createRoomRange", (), params, request_options, models.RoomRange)
 
-    def retrieve(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
+    def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetRoomParams]
+    ) -> models.Room:
         """GET /v1/rooms/{id}: Retrieve a room."""
         return self._call("getRoom", (id,), params, request_options, models.Room)
 
-    def update(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
+    def update(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.UpdateRoomParams]
+    ) -> models.Room:
         """PATCH /v1/rooms/{id}: Update a room."""
         return self._call("updateRoom", (id,), params, request_options, models.Room)
 
-    def retire(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
+    def retire(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.RetireRoomParams]
+    ) -> models.Room:
         """POST /v1/rooms/{id}/retire: Retire a room."""
         return self._call("retireRoom", (id,), params, request_options, models.Room)
 
 
 class SyncRatePlans(SyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> SyncPage[models.RatePlan]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListRatePlansParams]
+    ) -> SyncPage[models.RatePlan]:
         """GET /v1/rate_plans: List rate plans."""
         return self._list("listRatePlans", (), params, request_options, models.RatePlan)
 
-    def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.RatePlan:
+    def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateRatePlanParams]
+    ) -> models.RatePlan:
         """POST /v1/rate_plans: Create a rate plan."""
         return self._call("createRatePlan", (), params, request_options, models.RatePlan)
 
-    def retrieve(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.RatePlan:
+    def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetRatePlanParams]
+    ) -> models.RatePlan:
         """GET /v1/rate_plans/{id}: Retrieve a rate plan."""
         return self._call("getRatePlan", (id,), params, request_options, models.RatePlan)
 
-    def update(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.RatePlan:
+    def update(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdateRatePlanParams],
+    ) -> models.RatePlan:
         """PATCH /v1/rate_plans/{id}: Update a rate plan."""
         return self._call("updateRatePlan", (id,), params, request_options, models.RatePlan)
 
     def retrieve_rates(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetRatesParams]
     ) -> models.RateCalendar:
         """GET /v1/rate_plans/{id}/rates: Retrieve daily rates."""
         return self._call("getRates", (id,), params, request_options, models.RateCalendar)
 
     def set_rates(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.SetRatesParams]
     ) -> models.RateCalendar:
         """POST /v1/rate_plans/{id}/rates: Set daily rates over a range."""
         return self._call("setRates", (id,), params, request_options, models.RateCalendar)
 
 
 class SyncInventory(SyncResource):
-    def retrieve(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.InventoryCalendar:
+    def retrieve(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetInventoryParams]
+    ) -> models.InventoryCalendar:
         """GET /v1/inventory: Retrieve inventory."""
         return self._call("getInventory", (), params, request_options, models.InventoryCalendar)
 
     def list_holds(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListHoldsParams]
     ) -> SyncPage[models.InventoryHold]:
         """GET /v1/inventory/holds: List inventory holds."""
         return self._list("listHolds", (), params, request_options, models.InventoryHold)
 
-    def create_hold(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.InventoryHold:
+    def create_hold(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateHoldParams]
+    ) -> models.InventoryHold:
         """POST /v1/inventory/holds: Hold rooms back from sale."""
         return self._call("createHold", (), params, request_options, models.InventoryHold)
 
     def release_hold(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ReleaseHoldParams]
     ) -> dict[str, Any]:
         """DELETE /v1/inventory/holds/{id}: Release a hold."""
         return self._call_raw("releaseHold", (id,), params, request_options)
 
 
 class SyncAvailability(SyncResource):
-    def retrieve(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Availability:
+    def retrieve(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetAvailabilityParams]
+    ) -> models.Availability:
         """GET /v1/availability: Check availability and quotes for a stay."""
         return self._call("getAvailability", (), params, request_options, models.Availability)
 
 
 class SyncReservations(SyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> SyncPage[models.Reservation]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListReservationsParams]
+    ) -> SyncPage[models.Reservation]:
         """GET /v1/reservations: List reservations."""
         return self._list("listReservations", (), params, request_options, models.Reservation)
 
-    def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Reservation:
+    def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateReservationParams]
+    ) -> models.Reservation:
         """POST /v1/reservations: Create a reservation."""
         return self._call("createReservation", (), params, request_options, models.Reservation)
 
     def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetReservationParams],
     ) -> models.Reservation:
         """GET /v1/reservations/{id}: Retrieve a reservation."""
         return self._call("getReservation", (id,), params, request_options, models.Reservation)
 
-    def update(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Reservation:
+    def update(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdateReservationParams],
+    ) -> models.Reservation:
         """PATCH /v1/reservations/{id}: Modify a reservation."""
         return self._call("updateReservation", (id,), params, request_options, models.Reservation)
 
-    def cancel(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Reservation:
+    def cancel(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CancelReservationParams],
+    ) -> models.Reservation:
         """POST /v1/reservations/{id}/cancel: Cancel a reservation."""
         return self._call("cancelReservation", (id,), params, request_options, models.Reservation)
 
     def check_in(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CheckInReservationParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/check_in: Check a reservation in."""
         return self._call("checkInReservation", (id,), params, request_options, models.Reservation)
 
     def check_out(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CheckOutReservationParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/check_out: Check a reservation out."""
         return self._call("checkOutReservation", (id,), params, request_options, models.Reservation)
 
     def change_departure(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ChangeReservationDepartureParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/change_departure: Change the departure of a stay in house."""
         return self._call("changeReservationDeparture", (id,), params, request_options, models.Reservation)
 
     def move_room(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.MoveReservationRoomParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/move_room: Move a guest in house to another room."""
         return self._call("moveReservationRoom", (id,), params, request_options, models.Reservation)
 
     def list_room_moves(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ListReservationRoomMovesParams],
     ) -> SyncPage[models.RoomMove]:
         """GET /v1/reservations/{id}/room_moves: List a stay's room moves."""
         return self._list("listReservationRoomMoves", (id,), params, request_options, models.RoomMove)
 
     def grant_late_check_out(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GrantReservationLateCheckOutParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/late_check_out: Grant a late check-out."""
         return self._call("grantReservationLateCheckOut", (id,), params, request_options, models.Reservation)
 
     def no_show(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.NoShowReservationParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/no_show: Mark a reservation as no-show."""
         return self._call("noShowReservation", (id,), params, request_options, models.Reservation)
 
     def retrieve_folio(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetReservationFolioParams],
     ) -> models.Folio:
         """GET /v1/reservations/{id}/folio: Retrieve a reservation's folio."""
         return self._call("getReservationFolio", (id,), params, request_options, models.Folio)
@@ -206,109 +328,175 @@ class SyncReservations(SyncResource):
 
 class SyncFolios(SyncResource):
     def create_charge(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CreateFolioChargeParams],
     ) -> models.FolioCharge:
         """POST /v1/folios/{id}/charges: Add a charge to a folio."""
         return self._call("createFolioCharge", (id,), params, request_options, models.FolioCharge)
 
 
 class SyncGuests(SyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> SyncPage[models.Guest]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListGuestsParams]
+    ) -> SyncPage[models.Guest]:
         """GET /v1/guests: List guests."""
         return self._list("listGuests", (), params, request_options, models.Guest)
 
-    def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Guest:
+    def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateGuestParams]
+    ) -> models.Guest:
         """POST /v1/guests: Create a guest."""
         return self._call("createGuest", (), params, request_options, models.Guest)
 
-    def retrieve(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Guest:
+    def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetGuestParams]
+    ) -> models.Guest:
         """GET /v1/guests/{id}: Retrieve a guest."""
         return self._call("getGuest", (id,), params, request_options, models.Guest)
 
-    def update(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Guest:
+    def update(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.UpdateGuestParams]
+    ) -> models.Guest:
         """PATCH /v1/guests/{id}: Update a guest."""
         return self._call("updateGuest", (id,), params, request_options, models.Guest)
 
     def retrieve_preferences(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetGuestPreferencesParams],
     ) -> models.GuestPreferences:
         """GET /v1/guests/{id}/preferences: Retrieve a guest's preferences."""
         return self._call("getGuestPreferences", (id,), params, request_options, models.GuestPreferences)
 
     def replace_preferences(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ReplaceGuestPreferencesParams],
     ) -> models.GuestPreferences:
         """PUT /v1/guests/{id}/preferences: Replace a guest's preferences."""
         return self._call("replaceGuestPreferences", (id,), params, request_options, models.GuestPreferences)
 
     def update_preferences(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.MergeGuestPreferencesParams],
     ) -> models.GuestPreferences:
         """PATCH /v1/guests/{id}/preferences: Update a guest's preferences."""
         return self._call("mergeGuestPreferences", (id,), params, request_options, models.GuestPreferences)
 
 
 class SyncPayments(SyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> SyncPage[models.Payment]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListPaymentsParams]
+    ) -> SyncPage[models.Payment]:
         """GET /v1/payments: List payments."""
         return self._list("listPayments", (), params, request_options, models.Payment)
 
-    def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Payment:
+    def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreatePaymentParams]
+    ) -> models.Payment:
         """POST /v1/payments: Create a payment."""
         return self._call("createPayment", (), params, request_options, models.Payment)
 
-    def retrieve(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Payment:
+    def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetPaymentParams]
+    ) -> models.Payment:
         """GET /v1/payments/{id}: Retrieve a payment."""
         return self._call("getPayment", (id,), params, request_options, models.Payment)
 
-    def capture(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Payment:
+    def capture(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CapturePaymentParams],
+    ) -> models.Payment:
         """POST /v1/payments/{id}/capture: Capture an authorized payment."""
         return self._call("capturePayment", (id,), params, request_options, models.Payment)
 
-    def void(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Payment:
+    def void(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.VoidPaymentParams]
+    ) -> models.Payment:
         """POST /v1/payments/{id}/void: Void an authorized payment."""
         return self._call("voidPayment", (id,), params, request_options, models.Payment)
 
 
 class SyncRefunds(SyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> SyncPage[models.Refund]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListRefundsParams]
+    ) -> SyncPage[models.Refund]:
         """GET /v1/refunds: List refunds."""
         return self._list("listRefunds", (), params, request_options, models.Refund)
 
-    def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Refund:
+    def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateRefundParams]
+    ) -> models.Refund:
         """POST /v1/refunds: Create a refund."""
         return self._call("createRefund", (), params, request_options, models.Refund)
 
-    def retrieve(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Refund:
+    def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetRefundParams]
+    ) -> models.Refund:
         """GET /v1/refunds/{id}: Retrieve a refund."""
         return self._call("getRefund", (id,), params, request_options, models.Refund)
 
 
 class SyncHousekeeping(SyncResource):
-    def set_status(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
+    def set_status(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ChangeRoomStatusParams],
+    ) -> models.Room:
         """POST /v1/rooms/{id}/housekeeping: Change a room's housekeeping status."""
         return self._call("changeRoomStatus", (id,), params, request_options, models.Room)
 
     def list_assignments(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListAssignmentsParams]
     ) -> SyncPage[models.HousekeepingAssignment]:
         """GET /v1/housekeeping/assignments: List housekeeping assignments."""
         return self._list("listAssignments", (), params, request_options, models.HousekeepingAssignment)
 
     def create_assignment(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateAssignmentParams]
     ) -> models.HousekeepingAssignment:
         """POST /v1/housekeeping/assignments: Create a housekeeping assignment."""
         return self._call("createAssignment", (), params, request_options, models.HousekeepingAssignment)
 
     def update_assignment(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdateAssignmentParams],
     ) -> models.HousekeepingAssignment:
         """PATCH /v1/housekeeping/assignments/{id}: Update a housekeeping assignment."""
         return self._call("updateAssignment", (id,), params, request_options, models.HousekeepingAssignment)
 
     def delete_assignment(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.DeleteAssignmentParams],
     ) -> dict[str, Any]:
         """DELETE /v1/housekeeping/assignments/{id}: Delete a housekeeping assignment."""
         return self._call_raw("deleteAssignment", (id,), params, request_options)
@@ -316,109 +504,177 @@ class SyncHousekeeping(SyncResource):
 
 class SyncReports(SyncResource):
     def occupancy(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.OccupancyReportParams]
     ) -> models.OccupancyReport | str:
         """GET /v1/reports/occupancy: Occupancy report."""
         return self._call_or_text("occupancyReport", (), params, request_options, models.OccupancyReport)
 
-    def revenue(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.RevenueReport | str:
+    def revenue(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.RevenueReportParams]
+    ) -> models.RevenueReport | str:
         """GET /v1/reports/revenue: Revenue report."""
         return self._call_or_text("revenueReport", (), params, request_options, models.RevenueReport)
 
     def production(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ProductionReportParams]
     ) -> models.ProductionReport | str:
         """GET /v1/reports/production: Production report."""
         return self._call_or_text("productionReport", (), params, request_options, models.ProductionReport)
 
 
 class SyncNightAudits(SyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> SyncPage[models.NightAudit]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListNightAuditsParams]
+    ) -> SyncPage[models.NightAudit]:
         """GET /v1/night_audits: List night audits."""
         return self._list("listNightAudits", (), params, request_options, models.NightAudit)
 
     def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetNightAuditParams],
     ) -> models.NightAudit:
         """GET /v1/night_audits/{id}: Retrieve a night audit."""
         return self._call("getNightAudit", (id,), params, request_options, models.NightAudit)
 
 
 class SyncEvents(SyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> SyncPage[models.Event]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListEventsParams]
+    ) -> SyncPage[models.Event]:
         """GET /v1/events: List events."""
         return self._list("listEvents", (), params, request_options, models.Event)
 
-    def retrieve(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Event:
+    def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetEventParams]
+    ) -> models.Event:
         """GET /v1/events/{id}: Retrieve an event."""
         return self._call("getEvent", (id,), params, request_options, models.Event)
 
 
 class SyncWebhookEndpoints(SyncResource):
     def list(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListWebhookEndpointsParams]
     ) -> SyncPage[models.WebhookEndpoint]:
         """GET /v1/webhook_endpoints: List webhook endpoints."""
         return self._list("listWebhookEndpoints", (), params, request_options, models.WebhookEndpoint)
 
     def create(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateWebhookEndpointParams]
     ) -> models.WebhookEndpointWithSecret:
         """POST /v1/webhook_endpoints: Create a webhook endpoint."""
         return self._call("createWebhookEndpoint", (), params, request_options, models.WebhookEndpointWithSecret)
 
     def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetWebhookEndpointParams],
     ) -> models.WebhookEndpoint:
         """GET /v1/webhook_endpoints/{id}: Retrieve a webhook endpoint."""
         return self._call("getWebhookEndpoint", (id,), params, request_options, models.WebhookEndpoint)
 
     def update(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdateWebhookEndpointParams],
     ) -> models.WebhookEndpoint:
         """PATCH /v1/webhook_endpoints/{id}: Update a webhook endpoint."""
         return self._call("updateWebhookEndpoint", (id,), params, request_options, models.WebhookEndpoint)
 
-    def delete(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> dict[str, Any]:
+    def delete(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.DeleteWebhookEndpointParams],
+    ) -> dict[str, Any]:
         """DELETE /v1/webhook_endpoints/{id}: Delete a webhook endpoint."""
         return self._call_raw("deleteWebhookEndpoint", (id,), params, request_options)
 
     def rotate_secret(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.RotateWebhookSecretParams],
     ) -> models.WebhookEndpointWithSecret:
         """POST /v1/webhook_endpoints/{id}/rotate_secret: Rotate an endpoint's signing secret."""
         return self._call("rotateWebhookSecret", (id,), params, request_options, models.WebhookEndpointWithSecret)
 
     def enable(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.EnableWebhookEndpointParams],
     ) -> models.WebhookEndpoint:
         """POST /v1/webhook_endpoints/{id}/enable: Enable a webhook endpoint."""
         return self._call("enableWebhookEndpoint", (id,), params, request_options, models.WebhookEndpoint)
 
     def disable(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.DisableWebhookEndpointParams],
     ) -> models.WebhookEndpoint:
         """POST /v1/webhook_endpoints/{id}/disable: Disable a webhook endpoint."""
         return self._call("disableWebhookEndpoint", (id,), params, request_options, models.WebhookEndpoint)
 
     def replay(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ReplayWebhookEventParams],
     ) -> models.WebhookReplayResult:
         """POST /v1/webhook_endpoints/{id}/replay: Replay an event to an endpoint."""
         return self._call("replayWebhookEvent", (id,), params, request_options, models.WebhookReplayResult)
 
     def test(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.TestWebhookEndpointParams],
     ) -> models.WebhookTestResult:
         """POST /v1/webhook_endpoints/{id}/test: Send a test event to an endpoint."""
         return self._call("testWebhookEndpoint", (id,), params, request_options, models.WebhookTestResult)
 
-    def backfill(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Backfill:
+    def backfill(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CreateWebhookBackfillParams],
+    ) -> models.Backfill:
         """POST /v1/webhook_endpoints/{id}/backfill: Backfill events to an endpoint."""
         return self._call("createWebhookBackfill", (id,), params, request_options, models.Backfill)
 
     def retrieve_backfill(
-        self, id: str, backfill_id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        backfill_id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetWebhookBackfillParams],
     ) -> models.Backfill:
         """GET /v1/webhook_endpoints/{id}/backfills/{backfill_id}: Retrieve a backfill."""
         return self._call(
@@ -433,7 +689,12 @@ class SyncWebhookEndpoints(SyncResource):
         )
 
     def list_deliveries(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ListWebhookDeliveriesParams],
     ) -> SyncPage[models.WebhookDelivery]:
         """GET /v1/webhook_endpoints/{id}/deliveries: List an endpoint's deliveries."""
         return self._list("listWebhookDeliveries", (id,), params, request_options, models.WebhookDelivery)
@@ -441,19 +702,26 @@ class SyncWebhookEndpoints(SyncResource):
 
 class SyncDeliveries(SyncResource):
     def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetWebhookDeliveryParams],
     ) -> models.WebhookDelivery:
         """GET /v1/deliveries/{id}: Retrieve a delivery."""
         return self._call("getWebhookDelivery", (id,), params, request_options, models.WebhookDelivery)
 
 
 class SyncSandbox(SyncResource):
-    def reset(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.SandboxReset:
+    def reset(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ResetSandboxParams]
+    ) -> models.SandboxReset:
         """POST /v1/sandbox/reset: Reset the sandbox to its seeded hotel."""
         return self._call("resetSandbox", (), params, request_options, models.SandboxReset)
 
     def advance_day(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.AdvanceSandboxDayParams]
     ) -> models.SandboxAdvanceDay:
         """POST /v1/sandbox/advance_day: Run the night audit and advance the sandbox a day."""
         return self._call("advanceSandboxDay", (), params, request_options, models.SandboxAdvanceDay)
@@ -484,108 +752,143 @@ class SyncResources:
 
 
 class AsyncProperties(AsyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> AsyncPager[models.Property]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListPropertiesParams]
+    ) -> AsyncPager[models.Property]:
         """GET /v1/properties: List properties."""
         return self._list("listProperties", (), params, request_options, models.Property)
 
-    async def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Property:
+    async def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreatePropertyParams]
+    ) -> models.Property:
         """POST /v1/properties: Create a property."""
         return await self._call("createProperty", (), params, request_options, models.Property)
 
     async def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetPropertyParams]
     ) -> models.Property:
         """GET /v1/properties/{id}: Retrieve a property."""
         return await self._call("getProperty", (id,), params, request_options, models.Property)
 
     async def update(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdatePropertyParams],
     ) -> models.Property:
         """PATCH /v1/properties/{id}: Update a property."""
         return await self._call("updateProperty", (id,), params, request_options, models.Property)
 
 
 class AsyncRoomTypes(AsyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> AsyncPager[models.RoomType]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListRoomTypesParams]
+    ) -> AsyncPager[models.RoomType]:
         """GET /v1/room_types: List room types."""
         return self._list("listRoomTypes", (), params, request_options, models.RoomType)
 
-    async def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.RoomType:
+    async def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateRoomTypeParams]
+    ) -> models.RoomType:
         """POST /v1/room_types: Create a room type."""
         return await self._call("createRoomType", (), params, request_options, models.RoomType)
 
     async def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetRoomTypeParams]
     ) -> models.RoomType:
         """GET /v1/room_types/{id}: Retrieve a room type."""
         return await self._call("getRoomType", (id,), params, request_options, models.RoomType)
 
     async def update(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdateRoomTypeParams],
     ) -> models.RoomType:
         """PATCH /v1/room_types/{id}: Update a room type."""
         return await self._call("updateRoomType", (id,), params, request_options, models.RoomType)
 
 
 class AsyncRooms(AsyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> AsyncPager[models.Room]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListRoomsParams]
+    ) -> AsyncPager[models.Room]:
         """GET /v1/rooms: List rooms."""
         return self._list("listRooms", (), params, request_options, models.Room)
 
-    async def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
+    async def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateRoomParams]
+    ) -> models.Room:
         """POST /v1/rooms: Create a room."""
         return await self._call("createRoom", (), params, request_options, models.Room)
 
     async def create_range(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateRoomRangeParams]
     ) -> models.RoomRange:
         """POST /v1/rooms/range: Create the rooms of a number range."""
         return await self._call("createRoomRange", (), params, request_options, models.RoomRange)
 
     async def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetRoomParams]
     ) -> models.Room:
         """GET /v1/rooms/{id}: Retrieve a room."""
         return await self._call("getRoom", (id,), params, request_options, models.Room)
 
-    async def update(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
+    async def update(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.UpdateRoomParams]
+    ) -> models.Room:
         """PATCH /v1/rooms/{id}: Update a room."""
         return await self._call("updateRoom", (id,), params, request_options, models.Room)
 
-    async def retire(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Room:
+    async def retire(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.RetireRoomParams]
+    ) -> models.Room:
         """POST /v1/rooms/{id}/retire: Retire a room."""
         return await self._call("retireRoom", (id,), params, request_options, models.Room)
 
 
 class AsyncRatePlans(AsyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> AsyncPager[models.RatePlan]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListRatePlansParams]
+    ) -> AsyncPager[models.RatePlan]:
         """GET /v1/rate_plans: List rate plans."""
         return self._list("listRatePlans", (), params, request_options, models.RatePlan)
 
-    async def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.RatePlan:
+    async def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateRatePlanParams]
+    ) -> models.RatePlan:
         """POST /v1/rate_plans: Create a rate plan."""
         return await self._call("createRatePlan", (), params, request_options, models.RatePlan)
 
     async def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetRatePlanParams]
     ) -> models.RatePlan:
         """GET /v1/rate_plans/{id}: Retrieve a rate plan."""
         return await self._call("getRatePlan", (id,), params, request_options, models.RatePlan)
 
     async def update(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdateRatePlanParams],
     ) -> models.RatePlan:
         """PATCH /v1/rate_plans/{id}: Update a rate plan."""
         return await self._call("updateRatePlan", (id,), params, request_options, models.RatePlan)
 
     async def retrieve_rates(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetRatesParams]
     ) -> models.RateCalendar:
         """GET /v1/rate_plans/{id}/rates: Retrieve daily rates."""
         return await self._call("getRates", (id,), params, request_options, models.RateCalendar)
 
     async def set_rates(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.SetRatesParams]
     ) -> models.RateCalendar:
         """POST /v1/rate_plans/{id}/rates: Set daily rates over a range."""
         return await self._call("setRates", (id,), params, request_options, models.RateCalendar)
@@ -593,109 +896,168 @@ class AsyncRatePlans(AsyncResource):
 
 class AsyncInventory(AsyncResource):
     async def retrieve(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetInventoryParams]
     ) -> models.InventoryCalendar:
         """GET /v1/inventory: Retrieve inventory."""
         return await self._call("getInventory", (), params, request_options, models.InventoryCalendar)
 
     def list_holds(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListHoldsParams]
     ) -> AsyncPager[models.InventoryHold]:
         """GET /v1/inventory/holds: List inventory holds."""
         return self._list("listHolds", (), params, request_options, models.InventoryHold)
 
     async def create_hold(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateHoldParams]
     ) -> models.InventoryHold:
         """POST /v1/inventory/holds: Hold rooms back from sale."""
         return await self._call("createHold", (), params, request_options, models.InventoryHold)
 
     async def release_hold(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ReleaseHoldParams]
     ) -> dict[str, Any]:
         """DELETE /v1/inventory/holds/{id}: Release a hold."""
         return await self._call_raw("releaseHold", (id,), params, request_options)
 
 
 class AsyncAvailability(AsyncResource):
-    async def retrieve(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Availability:
+    async def retrieve(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetAvailabilityParams]
+    ) -> models.Availability:
         """GET /v1/availability: Check availability and quotes for a stay."""
         return await self._call("getAvailability", (), params, request_options, models.Availability)
 
 
 class AsyncReservations(AsyncResource):
     def list(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListReservationsParams]
     ) -> AsyncPager[models.Reservation]:
         """GET /v1/reservations: List reservations."""
         return self._list("listReservations", (), params, request_options, models.Reservation)
 
-    async def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Reservation:
+    async def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateReservationParams]
+    ) -> models.Reservation:
         """POST /v1/reservations: Create a reservation."""
         return await self._call("createReservation", (), params, request_options, models.Reservation)
 
     async def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetReservationParams],
     ) -> models.Reservation:
         """GET /v1/reservations/{id}: Retrieve a reservation."""
         return await self._call("getReservation", (id,), params, request_options, models.Reservation)
 
     async def update(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdateReservationParams],
     ) -> models.Reservation:
         """PATCH /v1/reservations/{id}: Modify a reservation."""
         return await self._call("updateReservation", (id,), params, request_options, models.Reservation)
 
     async def cancel(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CancelReservationParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/cancel: Cancel a reservation."""
         return await self._call("cancelReservation", (id,), params, request_options, models.Reservation)
 
     async def check_in(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CheckInReservationParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/check_in: Check a reservation in."""
         return await self._call("checkInReservation", (id,), params, request_options, models.Reservation)
 
     async def check_out(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CheckOutReservationParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/check_out: Check a reservation out."""
         return await self._call("checkOutReservation", (id,), params, request_options, models.Reservation)
 
     async def change_departure(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ChangeReservationDepartureParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/change_departure: Change the departure of a stay in house."""
         return await self._call("changeReservationDeparture", (id,), params, request_options, models.Reservation)
 
     async def move_room(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.MoveReservationRoomParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/move_room: Move a guest in house to another room."""
         return await self._call("moveReservationRoom", (id,), params, request_options, models.Reservation)
 
     def list_room_moves(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ListReservationRoomMovesParams],
     ) -> AsyncPager[models.RoomMove]:
         """GET /v1/reservations/{id}/room_moves: List a stay's room moves."""
         return self._list("listReservationRoomMoves", (id,), params, request_options, models.RoomMove)
 
     async def grant_late_check_out(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GrantReservationLateCheckOutParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/late_check_out: Grant a late check-out."""
         return await self._call("grantReservationLateCheckOut", (id,), params, request_options, models.Reservation)
 
     async def no_show(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.NoShowReservationParams],
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/no_show: Mark a reservation as no-show."""
         return await self._call("noShowReservation", (id,), params, request_options, models.Reservation)
 
     async def retrieve_folio(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetReservationFolioParams],
     ) -> models.Folio:
         """GET /v1/reservations/{id}/folio: Retrieve a reservation's folio."""
         return await self._call("getReservationFolio", (id,), params, request_options, models.Folio)
@@ -703,87 +1065,128 @@ class AsyncReservations(AsyncResource):
 
 class AsyncFolios(AsyncResource):
     async def create_charge(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CreateFolioChargeParams],
     ) -> models.FolioCharge:
         """POST /v1/folios/{id}/charges: Add a charge to a folio."""
         return await self._call("createFolioCharge", (id,), params, request_options, models.FolioCharge)
 
 
 class AsyncGuests(AsyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> AsyncPager[models.Guest]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListGuestsParams]
+    ) -> AsyncPager[models.Guest]:
         """GET /v1/guests: List guests."""
         return self._list("listGuests", (), params, request_options, models.Guest)
 
-    async def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Guest:
+    async def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateGuestParams]
+    ) -> models.Guest:
         """POST /v1/guests: Create a guest."""
         return await self._call("createGuest", (), params, request_options, models.Guest)
 
     async def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetGuestParams]
     ) -> models.Guest:
         """GET /v1/guests/{id}: Retrieve a guest."""
         return await self._call("getGuest", (id,), params, request_options, models.Guest)
 
-    async def update(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Guest:
+    async def update(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.UpdateGuestParams]
+    ) -> models.Guest:
         """PATCH /v1/guests/{id}: Update a guest."""
         return await self._call("updateGuest", (id,), params, request_options, models.Guest)
 
     async def retrieve_preferences(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetGuestPreferencesParams],
     ) -> models.GuestPreferences:
         """GET /v1/guests/{id}/preferences: Retrieve a guest's preferences."""
         return await self._call("getGuestPreferences", (id,), params, request_options, models.GuestPreferences)
 
     async def replace_preferences(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ReplaceGuestPreferencesParams],
     ) -> models.GuestPreferences:
         """PUT /v1/guests/{id}/preferences: Replace a guest's preferences."""
         return await self._call("replaceGuestPreferences", (id,), params, request_options, models.GuestPreferences)
 
     async def update_preferences(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.MergeGuestPreferencesParams],
     ) -> models.GuestPreferences:
         """PATCH /v1/guests/{id}/preferences: Update a guest's preferences."""
         return await self._call("mergeGuestPreferences", (id,), params, request_options, models.GuestPreferences)
 
 
 class AsyncPayments(AsyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> AsyncPager[models.Payment]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListPaymentsParams]
+    ) -> AsyncPager[models.Payment]:
         """GET /v1/payments: List payments."""
         return self._list("listPayments", (), params, request_options, models.Payment)
 
-    async def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Payment:
+    async def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreatePaymentParams]
+    ) -> models.Payment:
         """POST /v1/payments: Create a payment."""
         return await self._call("createPayment", (), params, request_options, models.Payment)
 
     async def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetPaymentParams]
     ) -> models.Payment:
         """GET /v1/payments/{id}: Retrieve a payment."""
         return await self._call("getPayment", (id,), params, request_options, models.Payment)
 
     async def capture(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CapturePaymentParams],
     ) -> models.Payment:
         """POST /v1/payments/{id}/capture: Capture an authorized payment."""
         return await self._call("capturePayment", (id,), params, request_options, models.Payment)
 
-    async def void(self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Payment:
+    async def void(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.VoidPaymentParams]
+    ) -> models.Payment:
         """POST /v1/payments/{id}/void: Void an authorized payment."""
         return await self._call("voidPayment", (id,), params, request_options, models.Payment)
 
 
 class AsyncRefunds(AsyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> AsyncPager[models.Refund]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListRefundsParams]
+    ) -> AsyncPager[models.Refund]:
         """GET /v1/refunds: List refunds."""
         return self._list("listRefunds", (), params, request_options, models.Refund)
 
-    async def create(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.Refund:
+    async def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateRefundParams]
+    ) -> models.Refund:
         """POST /v1/refunds: Create a refund."""
         return await self._call("createRefund", (), params, request_options, models.Refund)
 
     async def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetRefundParams]
     ) -> models.Refund:
         """GET /v1/refunds/{id}: Retrieve a refund."""
         return await self._call("getRefund", (id,), params, request_options, models.Refund)
@@ -791,31 +1194,46 @@ class AsyncRefunds(AsyncResource):
 
 class AsyncHousekeeping(AsyncResource):
     async def set_status(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ChangeRoomStatusParams],
     ) -> models.Room:
         """POST /v1/rooms/{id}/housekeeping: Change a room's housekeeping status."""
         return await self._call("changeRoomStatus", (id,), params, request_options, models.Room)
 
     def list_assignments(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListAssignmentsParams]
     ) -> AsyncPager[models.HousekeepingAssignment]:
         """GET /v1/housekeeping/assignments: List housekeeping assignments."""
         return self._list("listAssignments", (), params, request_options, models.HousekeepingAssignment)
 
     async def create_assignment(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateAssignmentParams]
     ) -> models.HousekeepingAssignment:
         """POST /v1/housekeeping/assignments: Create a housekeeping assignment."""
         return await self._call("createAssignment", (), params, request_options, models.HousekeepingAssignment)
 
     async def update_assignment(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdateAssignmentParams],
     ) -> models.HousekeepingAssignment:
         """PATCH /v1/housekeeping/assignments/{id}: Update a housekeeping assignment."""
         return await self._call("updateAssignment", (id,), params, request_options, models.HousekeepingAssignment)
 
     async def delete_assignment(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.DeleteAssignmentParams],
     ) -> dict[str, Any]:
         """DELETE /v1/housekeeping/assignments/{id}: Delete a housekeeping assignment."""
         return await self._call_raw("deleteAssignment", (id,), params, request_options)
@@ -823,43 +1241,52 @@ class AsyncHousekeeping(AsyncResource):
 
 class AsyncReports(AsyncResource):
     async def occupancy(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.OccupancyReportParams]
     ) -> models.OccupancyReport | str:
         """GET /v1/reports/occupancy: Occupancy report."""
         return await self._call_or_text("occupancyReport", (), params, request_options, models.OccupancyReport)
 
     async def revenue(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.RevenueReportParams]
     ) -> models.RevenueReport | str:
         """GET /v1/reports/revenue: Revenue report."""
         return await self._call_or_text("revenueReport", (), params, request_options, models.RevenueReport)
 
     async def production(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ProductionReportParams]
     ) -> models.ProductionReport | str:
         """GET /v1/reports/production: Production report."""
         return await self._call_or_text("productionReport", (), params, request_options, models.ProductionReport)
 
 
 class AsyncNightAudits(AsyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> AsyncPager[models.NightAudit]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListNightAuditsParams]
+    ) -> AsyncPager[models.NightAudit]:
         """GET /v1/night_audits: List night audits."""
         return self._list("listNightAudits", (), params, request_options, models.NightAudit)
 
     async def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetNightAuditParams],
     ) -> models.NightAudit:
         """GET /v1/night_audits/{id}: Retrieve a night audit."""
         return await self._call("getNightAudit", (id,), params, request_options, models.NightAudit)
 
 
 class AsyncEvents(AsyncResource):
-    def list(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> AsyncPager[models.Event]:
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListEventsParams]
+    ) -> AsyncPager[models.Event]:
         """GET /v1/events: List events."""
         return self._list("listEvents", (), params, request_options, models.Event)
 
     async def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetEventParams]
     ) -> models.Event:
         """GET /v1/events/{id}: Retrieve an event."""
         return await self._call("getEvent", (id,), params, request_options, models.Event)
@@ -867,73 +1294,124 @@ class AsyncEvents(AsyncResource):
 
 class AsyncWebhookEndpoints(AsyncResource):
     def list(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListWebhookEndpointsParams]
     ) -> AsyncPager[models.WebhookEndpoint]:
         """GET /v1/webhook_endpoints: List webhook endpoints."""
         return self._list("listWebhookEndpoints", (), params, request_options, models.WebhookEndpoint)
 
     async def create(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateWebhookEndpointParams]
     ) -> models.WebhookEndpointWithSecret:
         """POST /v1/webhook_endpoints: Create a webhook endpoint."""
         return await self._call("createWebhookEndpoint", (), params, request_options, models.WebhookEndpointWithSecret)
 
     async def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetWebhookEndpointParams],
     ) -> models.WebhookEndpoint:
         """GET /v1/webhook_endpoints/{id}: Retrieve a webhook endpoint."""
         return await self._call("getWebhookEndpoint", (id,), params, request_options, models.WebhookEndpoint)
 
     async def update(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdateWebhookEndpointParams],
     ) -> models.WebhookEndpoint:
         """PATCH /v1/webhook_endpoints/{id}: Update a webhook endpoint."""
         return await self._call("updateWebhookEndpoint", (id,), params, request_options, models.WebhookEndpoint)
 
     async def delete(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.DeleteWebhookEndpointParams],
     ) -> dict[str, Any]:
         """DELETE /v1/webhook_endpoints/{id}: Delete a webhook endpoint."""
         return await self._call_raw("deleteWebhookEndpoint", (id,), params, request_options)
 
     async def rotate_secret(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.RotateWebhookSecretParams],
     ) -> models.WebhookEndpointWithSecret:
         """POST /v1/webhook_endpoints/{id}/rotate_secret: Rotate an endpoint's signing secret."""
         return await self._call("rotateWebhookSecret", (id,), params, request_options, models.WebhookEndpointWithSecret)
 
     async def enable(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.EnableWebhookEndpointParams],
     ) -> models.WebhookEndpoint:
         """POST /v1/webhook_endpoints/{id}/enable: Enable a webhook endpoint."""
         return await self._call("enableWebhookEndpoint", (id,), params, request_options, models.WebhookEndpoint)
 
     async def disable(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.DisableWebhookEndpointParams],
     ) -> models.WebhookEndpoint:
         """POST /v1/webhook_endpoints/{id}/disable: Disable a webhook endpoint."""
         return await self._call("disableWebhookEndpoint", (id,), params, request_options, models.WebhookEndpoint)
 
     async def replay(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ReplayWebhookEventParams],
     ) -> models.WebhookReplayResult:
         """POST /v1/webhook_endpoints/{id}/replay: Replay an event to an endpoint."""
         return await self._call("replayWebhookEvent", (id,), params, request_options, models.WebhookReplayResult)
 
     async def test(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.TestWebhookEndpointParams],
     ) -> models.WebhookTestResult:
         """POST /v1/webhook_endpoints/{id}/test: Send a test event to an endpoint."""
         return await self._call("testWebhookEndpoint", (id,), params, request_options, models.WebhookTestResult)
 
     async def backfill(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CreateWebhookBackfillParams],
     ) -> models.Backfill:
         """POST /v1/webhook_endpoints/{id}/backfill: Backfill events to an endpoint."""
         return await self._call("createWebhookBackfill", (id,), params, request_options, models.Backfill)
 
     async def retrieve_backfill(
-        self, id: str, backfill_id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        backfill_id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetWebhookBackfillParams],
     ) -> models.Backfill:
         """GET /v1/webhook_endpoints/{id}/backfills/{backfill_id}: Retrieve a backfill."""
         return await self._call(
@@ -948,7 +1426,12 @@ class AsyncWebhookEndpoints(AsyncResource):
         )
 
     def list_deliveries(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ListWebhookDeliveriesParams],
     ) -> AsyncPager[models.WebhookDelivery]:
         """GET /v1/webhook_endpoints/{id}/deliveries: List an endpoint's deliveries."""
         return self._list("listWebhookDeliveries", (id,), params, request_options, models.WebhookDelivery)
@@ -956,19 +1439,26 @@ class AsyncWebhookEndpoints(AsyncResource):
 
 class AsyncDeliveries(AsyncResource):
     async def retrieve(
-        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Any
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetWebhookDeliveryParams],
     ) -> models.WebhookDelivery:
         """GET /v1/deliveries/{id}: Retrieve a delivery."""
         return await self._call("getWebhookDelivery", (id,), params, request_options, models.WebhookDelivery)
 
 
 class AsyncSandbox(AsyncResource):
-    async def reset(self, /, *, request_options: RequestOptions | None = None, **params: Any) -> models.SandboxReset:
+    async def reset(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ResetSandboxParams]
+    ) -> models.SandboxReset:
         """POST /v1/sandbox/reset: Reset the sandbox to its seeded hotel."""
         return await self._call("resetSandbox", (), params, request_options, models.SandboxReset)
 
     async def advance_day(
-        self, /, *, request_options: RequestOptions | None = None, **params: Any
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.AdvanceSandboxDayParams]
     ) -> models.SandboxAdvanceDay:
         """POST /v1/sandbox/advance_day: Run the night audit and advance the sandbox a day."""
         return await self._call("advanceSandboxDay", (), params, request_options, models.SandboxAdvanceDay)
