@@ -2141,6 +2141,90 @@ func (e ServiceVersion) Valid() bool {
 	}
 }
 
+// Defines values for GetAuthorizationServerMetadata200JSONResponseBodyCodeChallengeMethodsSupported.
+const (
+	GetAuthorizationServerMetadata200JSONResponseBodyCodeChallengeMethodsSupportedS256 GetAuthorizationServerMetadata200JSONResponseBodyCodeChallengeMethodsSupported = "S256"
+)
+
+// Valid indicates whether the value is a known member of the GetAuthorizationServerMetadata200JSONResponseBodyCodeChallengeMethodsSupported enum.
+func (e GetAuthorizationServerMetadata200JSONResponseBodyCodeChallengeMethodsSupported) Valid() bool {
+	switch e {
+	case GetAuthorizationServerMetadata200JSONResponseBodyCodeChallengeMethodsSupportedS256:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetAuthorizationServerMetadata200JSONResponseBodyGrantTypesSupported.
+const (
+	GetAuthorizationServerMetadata200JSONResponseBodyGrantTypesSupportedAuthorizationCode GetAuthorizationServerMetadata200JSONResponseBodyGrantTypesSupported = "authorization_code"
+	GetAuthorizationServerMetadata200JSONResponseBodyGrantTypesSupportedRefreshToken      GetAuthorizationServerMetadata200JSONResponseBodyGrantTypesSupported = "refresh_token"
+)
+
+// Valid indicates whether the value is a known member of the GetAuthorizationServerMetadata200JSONResponseBodyGrantTypesSupported enum.
+func (e GetAuthorizationServerMetadata200JSONResponseBodyGrantTypesSupported) Valid() bool {
+	switch e {
+	case GetAuthorizationServerMetadata200JSONResponseBodyGrantTypesSupportedAuthorizationCode:
+		return true
+	case GetAuthorizationServerMetadata200JSONResponseBodyGrantTypesSupportedRefreshToken:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetAuthorizationServerMetadata200JSONResponseBodyResponseTypesSupported.
+const (
+	GetAuthorizationServerMetadata200JSONResponseBodyResponseTypesSupportedCode GetAuthorizationServerMetadata200JSONResponseBodyResponseTypesSupported = "code"
+)
+
+// Valid indicates whether the value is a known member of the GetAuthorizationServerMetadata200JSONResponseBodyResponseTypesSupported enum.
+func (e GetAuthorizationServerMetadata200JSONResponseBodyResponseTypesSupported) Valid() bool {
+	switch e {
+	case GetAuthorizationServerMetadata200JSONResponseBodyResponseTypesSupportedCode:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported.
+const (
+	PaymentsRead      GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported = "payments:read"
+	PaymentsWrite     GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported = "payments:write"
+	ReportsRead       GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported = "reports:read"
+	ReservationsRead  GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported = "reservations:read"
+	ReservationsWrite GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported = "reservations:write"
+	RoomsRead         GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported = "rooms:read"
+	RoomsWrite        GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported = "rooms:write"
+	WebhooksManage    GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported = "webhooks:manage"
+)
+
+// Valid indicates whether the value is a known member of the GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported enum.
+func (e GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported) Valid() bool {
+	switch e {
+	case PaymentsRead:
+		return true
+	case PaymentsWrite:
+		return true
+	case ReportsRead:
+		return true
+	case ReservationsRead:
+		return true
+	case ReservationsWrite:
+		return true
+	case RoomsRead:
+		return true
+	case RoomsWrite:
+		return true
+	case WebhooksManage:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetAvailabilityParamsServiceEnvironment.
 const (
 	GetAvailabilityParamsServiceEnvironmentLive    GetAvailabilityParamsServiceEnvironment = "live"
@@ -9062,6 +9146,222 @@ const (
 func (e GetNightAudit503JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case GetNightAudit503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthAuthorizeParamsResponseType.
+const (
+	OauthAuthorizeParamsResponseTypeCode OauthAuthorizeParamsResponseType = "code"
+)
+
+// Valid indicates whether the value is a known member of the OauthAuthorizeParamsResponseType enum.
+func (e OauthAuthorizeParamsResponseType) Valid() bool {
+	switch e {
+	case OauthAuthorizeParamsResponseTypeCode:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthAuthorizeParamsCodeChallengeMethod.
+const (
+	OauthAuthorizeParamsCodeChallengeMethodS256 OauthAuthorizeParamsCodeChallengeMethod = "S256"
+)
+
+// Valid indicates whether the value is a known member of the OauthAuthorizeParamsCodeChallengeMethod enum.
+func (e OauthAuthorizeParamsCodeChallengeMethod) Valid() bool {
+	switch e {
+	case OauthAuthorizeParamsCodeChallengeMethodS256:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthRevokeFormdataBodyTokenTypeHint.
+const (
+	OauthRevokeFormdataBodyTokenTypeHintAccessToken  OauthRevokeFormdataBodyTokenTypeHint = "access_token"
+	OauthRevokeFormdataBodyTokenTypeHintRefreshToken OauthRevokeFormdataBodyTokenTypeHint = "refresh_token"
+)
+
+// Valid indicates whether the value is a known member of the OauthRevokeFormdataBodyTokenTypeHint enum.
+func (e OauthRevokeFormdataBodyTokenTypeHint) Valid() bool {
+	switch e {
+	case OauthRevokeFormdataBodyTokenTypeHintAccessToken:
+		return true
+	case OauthRevokeFormdataBodyTokenTypeHintRefreshToken:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthRevoke400JSONResponseBodyError.
+const (
+	OauthRevoke400JSONResponseBodyErrorInvalidClient  OauthRevoke400JSONResponseBodyError = "invalid_client"
+	OauthRevoke400JSONResponseBodyErrorInvalidRequest OauthRevoke400JSONResponseBodyError = "invalid_request"
+)
+
+// Valid indicates whether the value is a known member of the OauthRevoke400JSONResponseBodyError enum.
+func (e OauthRevoke400JSONResponseBodyError) Valid() bool {
+	switch e {
+	case OauthRevoke400JSONResponseBodyErrorInvalidClient:
+		return true
+	case OauthRevoke400JSONResponseBodyErrorInvalidRequest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthRevoke401JSONResponseBodyError.
+const (
+	OauthRevoke401JSONResponseBodyErrorInvalidClient OauthRevoke401JSONResponseBodyError = "invalid_client"
+)
+
+// Valid indicates whether the value is a known member of the OauthRevoke401JSONResponseBodyError enum.
+func (e OauthRevoke401JSONResponseBodyError) Valid() bool {
+	switch e {
+	case OauthRevoke401JSONResponseBodyErrorInvalidClient:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthRevoke429JSONResponseBodyError.
+const (
+	OauthRevoke429JSONResponseBodyErrorTooManyRequests OauthRevoke429JSONResponseBodyError = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the OauthRevoke429JSONResponseBodyError enum.
+func (e OauthRevoke429JSONResponseBodyError) Valid() bool {
+	switch e {
+	case OauthRevoke429JSONResponseBodyErrorTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthTokenFormdataBody0GrantType.
+const (
+	OauthTokenFormdataBody0GrantTypeAuthorizationCode OauthTokenFormdataBody0GrantType = "authorization_code"
+)
+
+// Valid indicates whether the value is a known member of the OauthTokenFormdataBody0GrantType enum.
+func (e OauthTokenFormdataBody0GrantType) Valid() bool {
+	switch e {
+	case OauthTokenFormdataBody0GrantTypeAuthorizationCode:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthTokenFormdataBody1GrantType.
+const (
+	OauthTokenFormdataBody1GrantTypeRefreshToken OauthTokenFormdataBody1GrantType = "refresh_token"
+)
+
+// Valid indicates whether the value is a known member of the OauthTokenFormdataBody1GrantType enum.
+func (e OauthTokenFormdataBody1GrantType) Valid() bool {
+	switch e {
+	case OauthTokenFormdataBody1GrantTypeRefreshToken:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthToken200JSONResponseBodyTokenType.
+const (
+	Bearer OauthToken200JSONResponseBodyTokenType = "Bearer"
+)
+
+// Valid indicates whether the value is a known member of the OauthToken200JSONResponseBodyTokenType enum.
+func (e OauthToken200JSONResponseBodyTokenType) Valid() bool {
+	switch e {
+	case Bearer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthToken400JSONResponseBodyError.
+const (
+	OauthToken400JSONResponseBodyErrorInvalidClient        OauthToken400JSONResponseBodyError = "invalid_client"
+	OauthToken400JSONResponseBodyErrorInvalidGrant         OauthToken400JSONResponseBodyError = "invalid_grant"
+	OauthToken400JSONResponseBodyErrorInvalidRequest       OauthToken400JSONResponseBodyError = "invalid_request"
+	OauthToken400JSONResponseBodyErrorInvalidScope         OauthToken400JSONResponseBodyError = "invalid_scope"
+	OauthToken400JSONResponseBodyErrorUnauthorizedClient   OauthToken400JSONResponseBodyError = "unauthorized_client"
+	OauthToken400JSONResponseBodyErrorUnsupportedGrantType OauthToken400JSONResponseBodyError = "unsupported_grant_type"
+)
+
+// Valid indicates whether the value is a known member of the OauthToken400JSONResponseBodyError enum.
+func (e OauthToken400JSONResponseBodyError) Valid() bool {
+	switch e {
+	case OauthToken400JSONResponseBodyErrorInvalidClient:
+		return true
+	case OauthToken400JSONResponseBodyErrorInvalidGrant:
+		return true
+	case OauthToken400JSONResponseBodyErrorInvalidRequest:
+		return true
+	case OauthToken400JSONResponseBodyErrorInvalidScope:
+		return true
+	case OauthToken400JSONResponseBodyErrorUnauthorizedClient:
+		return true
+	case OauthToken400JSONResponseBodyErrorUnsupportedGrantType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthToken401JSONResponseBodyError.
+const (
+	OauthToken401JSONResponseBodyErrorInvalidClient OauthToken401JSONResponseBodyError = "invalid_client"
+)
+
+// Valid indicates whether the value is a known member of the OauthToken401JSONResponseBodyError enum.
+func (e OauthToken401JSONResponseBodyError) Valid() bool {
+	switch e {
+	case OauthToken401JSONResponseBodyErrorInvalidClient:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthToken429JSONResponseBodyError.
+const (
+	OauthToken429JSONResponseBodyErrorTooManyRequests OauthToken429JSONResponseBodyError = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the OauthToken429JSONResponseBodyError enum.
+func (e OauthToken429JSONResponseBodyError) Valid() bool {
+	switch e {
+	case OauthToken429JSONResponseBodyErrorTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OauthToken500JSONResponseBodyError.
+const (
+	ServerError OauthToken500JSONResponseBodyError = "server_error"
+)
+
+// Valid indicates whether the value is a known member of the OauthToken500JSONResponseBodyError enum.
+func (e OauthToken500JSONResponseBodyError) Valid() bool {
+	switch e {
+	case ServerError:
 		return true
 	default:
 		return false
@@ -32326,6 +32626,18 @@ type ServiceSignature = string
 // ServiceVersion defines model for ServiceVersion.
 type ServiceVersion string
 
+// GetAuthorizationServerMetadata200JSONResponseBodyCodeChallengeMethodsSupported defines parameters for GetAuthorizationServerMetadata.
+type GetAuthorizationServerMetadata200JSONResponseBodyCodeChallengeMethodsSupported string
+
+// GetAuthorizationServerMetadata200JSONResponseBodyGrantTypesSupported defines parameters for GetAuthorizationServerMetadata.
+type GetAuthorizationServerMetadata200JSONResponseBodyGrantTypesSupported string
+
+// GetAuthorizationServerMetadata200JSONResponseBodyResponseTypesSupported defines parameters for GetAuthorizationServerMetadata.
+type GetAuthorizationServerMetadata200JSONResponseBodyResponseTypesSupported string
+
+// GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported defines parameters for GetAuthorizationServerMetadata.
+type GetAuthorizationServerMetadata200JSONResponseBodyScopesSupported string
+
 // GetAvailabilityParams defines parameters for GetAvailability.
 type GetAvailabilityParams struct {
 	PropertyId string  `form:"property_id" json:"property_id"`
@@ -33911,6 +34223,120 @@ type GetNightAudit503JSONResponseBodyErrorCode string
 
 // GetNightAudit503JSONResponseBodyErrorType defines parameters for GetNightAudit.
 type GetNightAudit503JSONResponseBodyErrorType string
+
+// OauthAuthorizeParams defines parameters for OauthAuthorize.
+type OauthAuthorizeParams struct {
+	// ResponseType Always `code`.
+	ResponseType OauthAuthorizeParamsResponseType `form:"response_type" json:"response_type"`
+
+	// ClientId The app's client id.
+	ClientId string `form:"client_id" json:"client_id"`
+
+	// RedirectUri One of the app's registered redirect URIs, exactly.
+	RedirectUri string `form:"redirect_uri" json:"redirect_uri"`
+
+	// Scope Space-separated scopes: `reservations:read`, `reservations:write`, `rooms:read`, `rooms:write`, `payments:read`, `payments:write`, `webhooks:manage`, `reports:read`.
+	Scope string `form:"scope" json:"scope"`
+
+	// State Returned unchanged with the code: check it against the session that started the flow.
+	State *string `form:"state,omitempty" json:"state,omitempty"`
+
+	// CodeChallenge PKCE (RFC 7636): the S256 challenge; required of public clients.
+	CodeChallenge *string `form:"code_challenge,omitempty" json:"code_challenge,omitempty"`
+
+	// CodeChallengeMethod Only `S256`.
+	CodeChallengeMethod *OauthAuthorizeParamsCodeChallengeMethod `form:"code_challenge_method,omitempty" json:"code_challenge_method,omitempty"`
+}
+
+// OauthAuthorizeParamsResponseType defines parameters for OauthAuthorize.
+type OauthAuthorizeParamsResponseType string
+
+// OauthAuthorizeParamsCodeChallengeMethod defines parameters for OauthAuthorize.
+type OauthAuthorizeParamsCodeChallengeMethod string
+
+// OauthRevokeFormdataBody defines parameters for OauthRevoke.
+type OauthRevokeFormdataBody struct {
+	// ClientId The app's client id (`app_…`), unless sent by HTTP Basic.
+	ClientId *string `form:"client_id,omitempty" json:"client_id,omitempty"`
+
+	// ClientSecret A confidential client's secret, unless sent by HTTP Basic. Public clients send none (they prove the code with PKCE).
+	ClientSecret  *string                               `form:"client_secret,omitempty" json:"client_secret,omitempty"`
+	Token         string                                `form:"token" json:"token"`
+	TokenTypeHint *OauthRevokeFormdataBodyTokenTypeHint `form:"token_type_hint,omitempty" json:"token_type_hint,omitempty"`
+}
+
+// OauthRevokeFormdataBodyTokenTypeHint defines parameters for OauthRevoke.
+type OauthRevokeFormdataBodyTokenTypeHint string
+
+// OauthRevoke400JSONResponseBodyError defines parameters for OauthRevoke.
+type OauthRevoke400JSONResponseBodyError string
+
+// OauthRevoke401JSONResponseBodyError defines parameters for OauthRevoke.
+type OauthRevoke401JSONResponseBodyError string
+
+// OauthRevoke429JSONResponseBodyError defines parameters for OauthRevoke.
+type OauthRevoke429JSONResponseBodyError string
+
+// OauthTokenFormdataBody defines parameters for OauthToken.
+type OauthTokenFormdataBody struct {
+	union json.RawMessage
+}
+
+// OauthTokenFormdataBody0 defines parameters for OauthToken.
+type OauthTokenFormdataBody0 struct {
+	// ClientId The app's client id (`app_…`), unless sent by HTTP Basic.
+	ClientId *string `json:"client_id,omitempty"`
+
+	// ClientSecret A confidential client's secret, unless sent by HTTP Basic. Public clients send none (they prove the code with PKCE).
+	ClientSecret *string `json:"client_secret,omitempty"`
+
+	// Code The code the consent page redirected back with (usable once, within 10 minutes).
+	Code string `json:"code"`
+
+	// CodeVerifier The PKCE verifier whose S256 challenge the authorization request carried.
+	CodeVerifier *string                          `json:"code_verifier,omitempty"`
+	GrantType    OauthTokenFormdataBody0GrantType `json:"grant_type"`
+
+	// RedirectUri Exactly the `redirect_uri` of the authorization request.
+	RedirectUri string `json:"redirect_uri"`
+}
+
+// OauthTokenFormdataBody0GrantType defines parameters for OauthToken.
+type OauthTokenFormdataBody0GrantType string
+
+// OauthTokenFormdataBody1 defines parameters for OauthToken.
+type OauthTokenFormdataBody1 struct {
+	// ClientId The app's client id (`app_…`), unless sent by HTTP Basic.
+	ClientId *string `json:"client_id,omitempty"`
+
+	// ClientSecret A confidential client's secret, unless sent by HTTP Basic. Public clients send none (they prove the code with PKCE).
+	ClientSecret *string                          `json:"client_secret,omitempty"`
+	GrantType    OauthTokenFormdataBody1GrantType `json:"grant_type"`
+
+	// RefreshToken The latest refresh token (`hrt_…`); each use returns a new one and retires this one.
+	RefreshToken string `json:"refresh_token"`
+
+	// Scope Space-separated scopes, at most those granted; absent: all of them.
+	Scope *string `json:"scope,omitempty"`
+}
+
+// OauthTokenFormdataBody1GrantType defines parameters for OauthToken.
+type OauthTokenFormdataBody1GrantType string
+
+// OauthToken200JSONResponseBodyTokenType defines parameters for OauthToken.
+type OauthToken200JSONResponseBodyTokenType string
+
+// OauthToken400JSONResponseBodyError defines parameters for OauthToken.
+type OauthToken400JSONResponseBodyError string
+
+// OauthToken401JSONResponseBodyError defines parameters for OauthToken.
+type OauthToken401JSONResponseBodyError string
+
+// OauthToken429JSONResponseBodyError defines parameters for OauthToken.
+type OauthToken429JSONResponseBodyError string
+
+// OauthToken500JSONResponseBodyError defines parameters for OauthToken.
+type OauthToken500JSONResponseBodyError string
 
 // GetOpenApiDocument200JSONResponseBody defines parameters for GetOpenApiDocument.
 type GetOpenApiDocument200JSONResponseBody struct {
@@ -39149,6 +39575,12 @@ type UpdateAssignmentJSONRequestBody UpdateAssignmentJSONBody
 // CreateHoldJSONRequestBody defines body for CreateHold for application/json ContentType.
 type CreateHoldJSONRequestBody CreateHoldJSONBody
 
+// OauthRevokeFormdataRequestBody defines body for OauthRevoke for application/x-www-form-urlencoded ContentType.
+type OauthRevokeFormdataRequestBody OauthRevokeFormdataBody
+
+// OauthTokenFormdataRequestBody defines body for OauthToken for application/x-www-form-urlencoded ContentType.
+type OauthTokenFormdataRequestBody OauthTokenFormdataBody
+
 // CreatePaymentJSONRequestBody defines body for CreatePayment for application/json ContentType.
 type CreatePaymentJSONRequestBody CreatePaymentJSONBody
 
@@ -39737,6 +40169,44 @@ func (t RateUpdatedEvent_Data_Object) MarshalJSON() ([]byte, error) {
 }
 
 func (t *RateUpdatedEvent_Data_Object) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsOauthTokenFormdataBody0 returns the union data inside the OauthTokenFormdataBody as a OauthTokenFormdataBody0
+func (t OauthTokenFormdataBody) AsOauthTokenFormdataBody0() (OauthTokenFormdataBody0, error) {
+	var body OauthTokenFormdataBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOauthTokenFormdataBody0 overwrites any union data inside the OauthTokenFormdataBody as the provided OauthTokenFormdataBody0
+func (t *OauthTokenFormdataBody) FromOauthTokenFormdataBody0(v OauthTokenFormdataBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsOauthTokenFormdataBody1 returns the union data inside the OauthTokenFormdataBody as a OauthTokenFormdataBody1
+func (t OauthTokenFormdataBody) AsOauthTokenFormdataBody1() (OauthTokenFormdataBody1, error) {
+	var body OauthTokenFormdataBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOauthTokenFormdataBody1 overwrites any union data inside the OauthTokenFormdataBody as the provided OauthTokenFormdataBody1
+func (t *OauthTokenFormdataBody) FromOauthTokenFormdataBody1(v OauthTokenFormdataBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+func (t OauthTokenFormdataBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *OauthTokenFormdataBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { isOriginPath } from "@/server/http/openapi-origin";
 import { errorCodes } from "@/server/errors";
 import { clientExample, curlExample, resolveParameter } from "./examples";
 import { Markdown } from "./markdown";
@@ -50,6 +51,8 @@ const tagAnchor = (tag: string) => `tag-${tag.toLowerCase().replace(/\W+/g, "-")
 function byTag(doc: OpenApiDoc) {
   const groups = new Map<string, { method: string; path: string; op: Operation }[]>();
   for (const [path, methods] of Object.entries(doc.paths)) {
+    // The OAuth endpoints live at the origin (their own `servers`): the OAuth section shows them.
+    if (isOriginPath(methods)) continue;
     for (const [method, op] of Object.entries(methods)) {
       const tag = op.tags?.[0] ?? "Other";
       groups.set(tag, [...(groups.get(tag) ?? []), { method, path, op }]);

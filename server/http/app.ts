@@ -18,6 +18,7 @@ import { rateLimit } from "./rate-limit-step";
 import { renderError } from "./render-error";
 import { operations } from "./routes";
 import { createOAuthEndpoints } from "@/server/oauth/endpoints";
+import { withOAuthPaths } from "@/server/oauth/openapi";
 import { latestApiVersion } from "./versions";
 
 /** The OpenAPI document's header; paths come from the operations themselves. */
@@ -64,7 +65,7 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
   api.use("*", authenticate, rateLimit);
   // Made once per app, on the first request for it: the routes are all mounted by then.
   let served: object | undefined;
-  api.get("/openapi.json", (c) => c.json((served ??= withExamples(withInputShapedBodies(api.getOpenAPI31Document(documentInfo))))));
+  api.get("/openapi.json", (c) => c.json((served ??= withOAuthPaths(withExamples(withInputShapedBodies(api.getOpenAPI31Document(documentInfo)))))));
   api.use("*", requireAuth, environment);
   for (const op of ops) mountOperation(api, op);
 

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { isOriginPath } from "@/server/http/openapi-origin";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorCodes, type ErrorCode } from "@/server/errors";
 import { statusFits } from "../support/assertions";
@@ -57,7 +58,7 @@ beforeAll(async () => {
   // A guest in the sandbox, where the seeded hotel lives; then every list's ids.
   await h.post("/v1/guests", { first_name: "Fuzzy", last_name: "Guest", email: "fuzzy@example.com" }, { token, sandbox: true });
   for (const [path, item] of Object.entries(doc.paths)) {
-    if (!item.get || path.includes("{")) continue;
+    if (!item.get || path.includes("{") || isOriginPath(item)) continue;
     const list = await h.get(`/v1${path}?limit=100`, { token, sandbox: true });
     for (const row of list.json?.data ?? []) {
       const prefix = typeof row?.id === "string" ? row.id.split("_")[0] : undefined;
@@ -310,7 +311,7 @@ function expectWellFormedAnswer(req: FuzzRequest, res: Awaited<ReturnType<typeof
 
 describe("fuzzing every documented operation with invalid requests", () => {
   it("never answers 5xx, and every refusal is the error envelope", async () => {
-    const operations = Object.entries(doc.paths).flatMap(([template, item]) =>
+    const operations = Object.entries(doc.paths).filter(([, item]) => !isOriginPath(item)).flatMap(([template, item]) =>
       Object.entries(item)
         .filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method))
         .map(([method, op]) => ({ method: method.toUpperCase(), template, op })),

@@ -73,7 +73,8 @@ function operations(array $document): array
 {
     $rows = [];
     foreach ($document['paths'] as $path => $item) {
-        if ($path === '/openapi.json') {
+        // The document itself, and what lives at the origin rather than under /v1 (OAuth: `servers` of its own).
+        if ($path === '/openapi.json' || isset($item['servers'])) {
             continue;
         }
         foreach ($item as $method => $op) {

@@ -29,7 +29,8 @@ export function operationTable(document: object): string {
   const rows: string[] = [];
   for (const [path, item] of Object.entries((document as Doc).paths)) {
     for (const [method, op] of Object.entries(item)) {
-      if (path === "/openapi.json") continue;
+      // The document itself, and what lives at the origin rather than under /v1 (the OAuth endpoints, with `servers` of their own).
+      if (path === "/openapi.json" || "servers" in item) continue;
       const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const list = op.parameters?.some((p) => p.in === "query" && p.name === "cursor") ?? false;
       rows.push(`  ${op.operationId}: { method: "${method.toUpperCase()}", path: "${path}", pathParams: [${pathParams.map((p) => `"${p}"`).join(", ")}], list: ${list} },`);

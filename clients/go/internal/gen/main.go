@@ -22,23 +22,27 @@ import (
 	"unicode"
 )
 
+// pathOperation is one operation of a path item (decoded per method: a path item may also carry
+// `servers`, as the OAuth endpoints at the origin do).
+type pathOperation struct {
+	OperationID string `json:"operationId"`
+	Summary     string `json:"summary"`
+	Parameters  []struct {
+		Name string `json:"name"`
+		In   string `json:"in"`
+	} `json:"parameters"`
+	RequestBody *struct{} `json:"requestBody"`
+	Responses   map[string]struct {
+		Content map[string]struct {
+			Schema struct {
+				Ref string `json:"$ref"`
+			} `json:"schema"`
+		} `json:"content"`
+	} `json:"responses"`
+}
+
 type document struct {
-	Paths map[string]map[string]struct {
-		OperationID string `json:"operationId"`
-		Summary     string `json:"summary"`
-		Parameters  []struct {
-			Name string `json:"name"`
-			In   string `json:"in"`
-		} `json:"parameters"`
-		RequestBody *struct{} `json:"requestBody"`
-		Responses   map[string]struct {
-			Content map[string]struct {
-				Schema struct {
-					Ref string `json:"$ref"`
-				} `json:"schema"`
-			} `json:"content"`
-		} `json:"responses"`
-	} `json:"paths"`
+	Paths      map[string]map[string]json.RawMessage `json:"paths"`
 	Components struct {
 		Schemas map[string]struct {
 			Properties map[string]struct {
@@ -120,10 +124,15 @@ func jsonMerge(b, patch []byte) ([]byte, error) {
 func operations(doc document) map[string]operation {
 	ops := map[string]operation{}
 	for path, item := range doc.Paths {
-		if path == "/openapi.json" {
+		// The document itself, and what lives at the origin rather than under /v1 (OAuth: `servers` of its own).
+		if _, origin := item["servers"]; path == "/openapi.json" || origin {
 			continue
 		}
-		for method, op := range item {
+		for method, raw := range item {
+			var op pathOperation
+			if err := json.Unmarshal(raw, &op); err != nil {
+				panic(fmt.Sprintf("%s %s: %v", method, path, err))
+			}
 			o := operation{ID: op.OperationID, Method: strings.ToUpper(method), Path: path, Summary: strings.TrimSuffix(op.Summary, "."), Body: op.RequestBody != nil}
 			for _, m := range regexp.MustCompile(`\{(\w+)\}`).FindAllStringSubmatch(path, -1) {
 				o.PathParams = append(o.PathParams, m[1])

@@ -1296,6 +1296,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ask a staff member to connect an app (consent page)
+         * @description Opened in the staff member's browser. Signed out, it sends them to sign in first; then it shows the app, the scopes and the properties to grant. Their decision redirects to `redirect_uri` with `code` and `state`, or with `error` (`access_denied`, `invalid_scope`, `invalid_request`) and `state`. An unknown client or a `redirect_uri` that is not registered shows an error page instead of redirecting.
+         */
+        get: operations["oauthAuthorize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a code or a refresh token for tokens
+         * @description Form-encoded (RFC 6749 §4.1.3, §6). Client credentials by HTTP Basic or in the form (`client_id`, `client_secret`); public clients send `client_id` and prove the code with `code_verifier`. A reused code is refused, and every token issued from it is revoked.
+         */
+        post: operations["oauthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an access or refresh token
+         * @description RFC 7009. A refresh token takes every token of its grant with it; an access token goes alone. Unknown, already revoked and other clients' tokens also answer 200, so the answer says nothing about a token.
+         */
+        post: operations["oauthRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth authorization server metadata (RFC 8414)
+         * @description What standard OAuth clients discover: the endpoints, grant types, PKCE method and scopes. The issuer is the origin the request reached.
+         */
+        get: operations["getAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "reservation.created": {
@@ -37484,6 +37564,413 @@ export interface operations {
                             /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
                             request_id: string;
                         };
+                    };
+                };
+            };
+        };
+    };
+    oauthAuthorize: {
+        parameters: {
+            query: {
+                /** @description Always `code`. */
+                response_type: "code";
+                /** @description The app's client id. */
+                client_id: string;
+                /** @description One of the app's registered redirect URIs, exactly. */
+                redirect_uri: string;
+                /** @description Space-separated scopes: `reservations:read`, `reservations:write`, `rooms:read`, `rooms:write`, `payments:read`, `payments:write`, `webhooks:manage`, `reports:read`. */
+                scope: string;
+                /** @description Returned unchanged with the code: check it against the session that started the flow. */
+                state?: string;
+                /** @description PKCE (RFC 7636): the S256 challenge; required of public clients. */
+                code_challenge?: string;
+                /** @description Only `S256`. */
+                code_challenge_method?: "S256";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The consent page (or an error page for an unknown client or redirect URI). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To sign in first, or back to `redirect_uri` with `code` and `state` (or `error` and `state`). */
+            307: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    oauthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "grant_type": "authorization_code",
+                 *       "code": "hac_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "redirect_uri": "https://app.example.com/callback",
+                 *       "code_verifier": "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+                 *       "client_id": "app_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    grant_type: "authorization_code";
+                    /** @description The code the consent page redirected back with (usable once, within 10 minutes). */
+                    code: string;
+                    /** @description Exactly the `redirect_uri` of the authorization request. */
+                    redirect_uri: string;
+                    /** @description The PKCE verifier whose S256 challenge the authorization request carried. */
+                    code_verifier?: string;
+                    /** @description The app's client id (`app_…`), unless sent by HTTP Basic. */
+                    client_id?: string;
+                    /** @description A confidential client's secret, unless sent by HTTP Basic. Public clients send none (they prove the code with PKCE). */
+                    client_secret?: string;
+                } | {
+                    /** @enum {string} */
+                    grant_type: "refresh_token";
+                    /** @description The latest refresh token (`hrt_…`); each use returns a new one and retires this one. */
+                    refresh_token: string;
+                    /** @description Space-separated scopes, at most those granted; absent: all of them. */
+                    scope?: string;
+                    /** @description The app's client id (`app_…`), unless sent by HTTP Basic. */
+                    client_id?: string;
+                    /** @description A confidential client's secret, unless sent by HTTP Basic. Public clients send none (they prove the code with PKCE). */
+                    client_secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    /** @description `no-store`: token answers are never cached (RFC 6749 §5.1). */
+                    "Cache-Control"?: "no-store";
+                    /** @description `no-cache`. */
+                    Pragma?: "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "hat_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 3600,
+                     *       "refresh_token": "hrt_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P",
+                     *       "scope": "reservations:read reservations:write"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description A bearer token for `/v1` (`hat_…`). */
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description Seconds the access token lasts. */
+                        expires_in: number;
+                        /** @description Exchanges for a new pair (`hrt_…`); rotates on every use. */
+                        refresh_token: string;
+                        /** @description The granted scopes, space-separated. */
+                        scope: string;
+                    };
+                };
+            };
+            /** @description Refused (RFC 6749 §5.2): the form, the grant, the client or the scope. */
+            400: {
+                headers: {
+                    /** @description `no-store`: token answers are never cached (RFC 6749 §5.1). */
+                    "Cache-Control"?: "no-store";
+                    /** @description `no-cache`. */
+                    Pragma?: "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_grant",
+                     *       "error_description": "The authorization code was already used; the tokens issued from it are revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Client authentication by HTTP Basic failed. */
+            401: {
+                headers: {
+                    /** @description `no-store`: token answers are never cached (RFC 6749 §5.1). */
+                    "Cache-Control"?: "no-store";
+                    /** @description `no-cache`. */
+                    Pragma?: "no-cache";
+                    /** @description `Basic realm="innkeep"`, when the client authenticated with HTTP Basic. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Client authentication failed."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_client";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Too many requests: this client's requests, or this address's failed ones. */
+            429: {
+                headers: {
+                    /** @description `no-store`: token answers are never cached (RFC 6749 §5.1). */
+                    "Cache-Control"?: "no-store";
+                    /** @description `no-cache`. */
+                    Pragma?: "no-cache";
+                    /** @description Whole seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too_many_requests",
+                     *       "error_description": "Too many requests; retry after 3 seconds."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description The token could not be issued (retry). */
+            500: {
+                headers: {
+                    /** @description `no-store`: token answers are never cached (RFC 6749 §5.1). */
+                    "Cache-Control"?: "no-store";
+                    /** @description `no-cache`. */
+                    Pragma?: "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "server_error",
+                     *       "error_description": "The token could not be issued. Try again."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "server_error";
+                        error_description: string;
+                    };
+                };
+            };
+        };
+    };
+    oauthRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "hrt_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P",
+                 *       "client_id": "app_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    token: string;
+                    /** @enum {string} */
+                    token_type_hint?: "access_token" | "refresh_token";
+                    /** @description The app's client id (`app_…`), unless sent by HTTP Basic. */
+                    client_id?: string;
+                    /** @description A confidential client's secret, unless sent by HTTP Basic. Public clients send none (they prove the code with PKCE). */
+                    client_secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Revoked (or nothing to revoke). */
+            200: {
+                headers: {
+                    /** @description `no-store`: token answers are never cached (RFC 6749 §5.1). */
+                    "Cache-Control"?: "no-store";
+                    /** @description `no-cache`. */
+                    Pragma?: "no-cache";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: the form or the client. */
+            400: {
+                headers: {
+                    /** @description `no-store`: token answers are never cached (RFC 6749 §5.1). */
+                    "Cache-Control"?: "no-store";
+                    /** @description `no-cache`. */
+                    Pragma?: "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "Missing parameter: `token`."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_client";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Client authentication by HTTP Basic failed. */
+            401: {
+                headers: {
+                    /** @description `no-store`: token answers are never cached (RFC 6749 §5.1). */
+                    "Cache-Control"?: "no-store";
+                    /** @description `no-cache`. */
+                    Pragma?: "no-cache";
+                    /** @description `Basic realm="innkeep"`, when the client authenticated with HTTP Basic. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Client authentication failed."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_client";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Too many requests: this client's requests, or this address's failed ones. */
+            429: {
+                headers: {
+                    /** @description `no-store`: token answers are never cached (RFC 6749 §5.1). */
+                    "Cache-Control"?: "no-store";
+                    /** @description `no-cache`. */
+                    Pragma?: "no-cache";
+                    /** @description Whole seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too_many_requests",
+                     *       "error_description": "Too many requests; retry after 3 seconds."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                        error_description: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuer": "https://innkeep.example.com",
+                     *       "authorization_endpoint": "https://innkeep.example.com/oauth/authorize",
+                     *       "token_endpoint": "https://innkeep.example.com/oauth/token",
+                     *       "revocation_endpoint": "https://innkeep.example.com/oauth/revoke",
+                     *       "response_types_supported": [
+                     *         "code"
+                     *       ],
+                     *       "grant_types_supported": [
+                     *         "authorization_code",
+                     *         "refresh_token"
+                     *       ],
+                     *       "code_challenge_methods_supported": [
+                     *         "S256"
+                     *       ],
+                     *       "token_endpoint_auth_methods_supported": [
+                     *         "client_secret_basic",
+                     *         "client_secret_post",
+                     *         "none"
+                     *       ],
+                     *       "revocation_endpoint_auth_methods_supported": [
+                     *         "client_secret_basic",
+                     *         "client_secret_post",
+                     *         "none"
+                     *       ],
+                     *       "scopes_supported": [
+                     *         "reservations:read",
+                     *         "reservations:write",
+                     *         "rooms:read",
+                     *         "rooms:write",
+                     *         "payments:read",
+                     *         "payments:write",
+                     *         "webhooks:manage",
+                     *         "reports:read"
+                     *       ],
+                     *       "service_documentation": "https://innkeep.example.com/docs"
+                     *     }
+                     */
+                    "application/json": {
+                        issuer: string;
+                        authorization_endpoint: string;
+                        token_endpoint: string;
+                        revocation_endpoint: string;
+                        response_types_supported: "code"[];
+                        grant_types_supported: ("authorization_code" | "refresh_token")[];
+                        code_challenge_methods_supported: "S256"[];
+                        token_endpoint_auth_methods_supported?: string[];
+                        revocation_endpoint_auth_methods_supported?: string[];
+                        scopes_supported: ("reservations:read" | "reservations:write" | "rooms:read" | "rooms:write" | "payments:read" | "payments:write" | "webhooks:manage" | "reports:read")[];
+                        service_documentation?: string;
                     };
                 };
             };
