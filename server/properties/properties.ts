@@ -94,6 +94,7 @@ export async function updateProperty({ db, tenant, id, input }: Ctx & { id: stri
         address: input.address ? cleanAddress(input.address) : current.address,
         checkInTime: input.check_in_time ?? current.checkInTime,
         checkOutTime: input.check_out_time ?? current.checkOutTime,
+        guestEmails: input.guest_emails ?? current.guestEmails,
         updatedAt: new Date(),
       })
       .where(eq(properties.id, current.id))
