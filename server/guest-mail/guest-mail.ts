@@ -1,25 +1,36 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { guests, mailOutbox, properties, ratePlans, reservations, roomTypes, type Address, type GuestMailKind } from "@/db/schema";
+import { guests, mailOutbox, properties, ratePlans, reservations, rooms, roomTypes, type Address, type GuestMailKind } from "@/db/schema";
 import { propertyLocale } from "@/server/money";
 import { findOwned, type Ctx, type Tenant } from "@/server/tenancy";
 import { queueMail } from "@/server/webhooks/mail";
-import { composeGuestMail, type ComposedMail, type GuestMailFacts } from "./compose";
+import { composeGuestMail, policyWords, type ComposedMail, type GuestMailFacts } from "./compose";
 
 /** The address as lines: street lines, then "postal code city", region and country. */
 const addressLines = (a: Address) =>
   [a.line1, a.line2, [a.postal_code, a.city].filter(Boolean).join(" "), a.region, a.country].filter((line): line is string => !!line);
 
-type Loaded = { facts: GuestMailFacts; to: string | null; enabled: boolean; reservation: typeof reservations.$inferSelect };
+type Loaded = {
+  facts: GuestMailFacts;
+  to: string | null;
+  enabled: boolean;
+  reservation: typeof reservations.$inferSelect;
+  guest: typeof guests.$inferSelect;
+  room: typeof rooms.$inferSelect | undefined;
+};
 
-/** Reads what a reservation's guest e-mail says (within the caller's transaction, so it sees the change). */
-async function loadFacts(db: Executor, tenant: Tenant, reservationId: string): Promise<Loaded> {
+/**
+ * Reads what a stay's guest e-mail (and its registration card) says, within the caller's
+ * transaction, so a mail queued by a change sees the change.
+ */
+export async function loadStayFacts(db: Executor, tenant: Tenant, reservationId: string): Promise<Loaded> {
   const r = await findOwned(db, reservations, tenant, reservationId, "reservation");
-  const [[guest], [property], [roomType], [plan]] = await Promise.all([
+  const [[guest], [property], [roomType], [plan], [room]] = await Promise.all([
     db.select().from(guests).where(eq(guests.id, r.guestId)),
     db.select().from(properties).where(eq(properties.id, r.propertyId)),
     db.select().from(roomTypes).where(eq(roomTypes.id, r.roomTypeId)),
     db.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId)),
+    r.roomId ? db.select().from(rooms).where(eq(rooms.id, r.roomId)) : Promise.resolve([]),
   ]);
   const facts: GuestMailFacts = {
     locale: propertyLocale(property.address.country),
@@ -29,7 +40,7 @@ async function loadFacts(db: Executor, tenant: Tenant, reservationId: string): P
     total: { amount: r.totalAmount, currency: r.currency },
     plan: { refundable: plan.refundable, cancellationDeadlineHours: plan.cancellationDeadlineHours, noShowFee: plan.noShowFee },
   };
-  return { facts, to: guest.email, enabled: property.guestEmails && !guest.erasedAt, reservation: r };
+  return { facts, to: guest.email, enabled: property.guestEmails && !guest.erasedAt, reservation: r, guest, room };
 }
 
 /**
@@ -39,7 +50,7 @@ async function loadFacts(db: Executor, tenant: Tenant, reservationId: string): P
  * mail is kept and shown, never sent.
  */
 export async function queueGuestMail(tx: Executor, tenant: Tenant, kind: GuestMailKind, reservationId: string): Promise<string | null> {
-  const { facts, to, enabled, reservation } = await loadFacts(tx, tenant, reservationId);
+  const { facts, to, enabled, reservation } = await loadStayFacts(tx, tenant, reservationId);
   if (!enabled || !to) return null;
   return queueMail(tx, {
     accountId: tenant.accountId,
@@ -60,7 +71,7 @@ export async function previewGuestMail({
   id,
   kind,
 }: Ctx & { id: string; kind: GuestMailKind }): Promise<ComposedMail & { to: string | null; enabled: boolean }> {
-  const { facts, to, enabled } = await loadFacts(db, tenant, id);
+  const { facts, to, enabled } = await loadStayFacts(db, tenant, id);
   return { ...composeGuestMail(kind, facts), to, enabled };
 }
 
@@ -72,4 +83,17 @@ export async function listReservationMail({ db, tenant, id }: Ctx & { id: string
     .from(mailOutbox)
     .where(and(eq(mailOutbox.accountId, tenant.accountId), eq(mailOutbox.reservationId, r.id)))
     .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id));
+}
+
+/** What the registration card printed at check-in shows: the stay as the guest e-mails tell it, the room, and the guest's contact. */
+export async function getRegistrationCard({ db, tenant, id }: Ctx & { id: string }) {
+  const { facts, guest, room, reservation } = await loadStayFacts(db, tenant, id);
+  return {
+    ...facts,
+    policy: policyWords(facts),
+    nightly: reservation.nightly,
+    room: room ? room.number : null,
+    contact: { email: guest.email, phone: guest.phone },
+    status: reservation.status,
+  };
 }

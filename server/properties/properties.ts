@@ -62,6 +62,7 @@ export async function createProperty({ db, tenant, input }: Ctx & { input: Prope
       address: cleanAddress(input.address),
       checkInTime: input.check_in_time,
       checkOutTime: input.check_out_time,
+      guestEmails: input.guest_emails,
     })
     .returning();
   return { ...row, roomCount: 0 };

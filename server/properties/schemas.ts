@@ -84,6 +84,7 @@ export const propertyCreateSchema = z
     address: addressInputSchema.optional(),
     check_in_time: clockTime.default("15:00"),
     check_out_time: clockTime.default("11:00"),
+    guest_emails: z.boolean().default(true).openapi({ description: "Whether guests get e-mails about their bookings (confirmation, change, cancellation)." }),
   })
   .openapi("PropertyCreate");
 

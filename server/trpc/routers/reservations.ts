@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { guestMailKinds } from "@/db/schema";
-import { listReservationMail, previewGuestMail } from "@/server/guest-mail/guest-mail";
+import { getRegistrationCard, listReservationMail, previewGuestMail } from "@/server/guest-mail/guest-mail";
 import { presentGuestMail } from "@/server/guest-mail/present";
 import { getAvailability } from "@/server/inventory/availability";
 import { availabilityQuery } from "@/server/inventory/schemas";
@@ -103,6 +103,8 @@ export const reservationsRouter = router({
   noShow: reservationProcedure
     .input(z.strictObject({ id }))
     .mutation(({ ctx, input }) => recorded(ctx, "reservation.no_show", input.id, () => noShowReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  /** The registration card printed at check-in. */
+  registrationCard: reservationProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => getRegistrationCard({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
   /** The guest e-mails: what one of them would say now (the same composition as the mail queued), and those queued or sent. */
   mail: router({
     preview: reservationProcedure
