@@ -3831,6 +3831,11 @@ export interface operations {
                      * @example 15:00
                      */
                     check_out_time?: string;
+                    /**
+                     * @description Whether guests get e-mails about their bookings (confirmation, change, cancellation).
+                     * @default true
+                     */
+                    guest_emails?: boolean;
                 };
             };
         };
