@@ -65,11 +65,10 @@ export const guestsRouter = router({
   preferences: preferencesRouter,
   /** Everything held about the guest, as the JSON document `/v1` exports. */
   export: guestDataProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => exportGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
-  /** Erases the guest on request; the trail records the anonymised guest only (the personal data is what is erased). */
+  /** Erases the guest on request; the trail records who erased them and when, and nothing of what was erased. */
   erase: guestDataProcedure.input(guestEraseSchema.extend({ id })).mutation(async ({ ctx, input }) => {
     const { guest, erased } = await eraseGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id });
-    const after = presentGuest(guest);
-    if (erased) await audit(ctx, { action: "guest.erased", objectType: "guest", objectId: guest.id, after });
-    return after;
+    if (erased) await audit(ctx, { action: "guest.erased", objectType: "guest", objectId: guest.id });
+    return presentGuest(guest);
   }),
 });
