@@ -17,6 +17,7 @@ let guestId = "";
 let hotel = "";
 
 test.beforeAll(async ({ request }) => {
+  test.setTimeout(180_000); // two CLI commands (tsx) under load
   key = createApiKey();
   owner = createStaff("owner");
   const t = await ownRoomType(request, key, { rooms: 1, rates: true });
