@@ -9,7 +9,7 @@ type Card = Awaited<ReturnType<typeof getRegistrationCard>>;
 const Row = ({ label, children }: { label: string; children: ReactNode }) => (
   <div className="grid grid-cols-[9rem_minmax(0,1fr)] gap-2 border-b border-stone-200 py-1.5">
     <dt className="text-stone-500">{label}</dt>
-    <dd>{children}</dd>
+    <dd className="min-w-0 break-words">{children}</dd>
   </div>
 );
 
@@ -43,7 +43,9 @@ export function RegistrationCard({ card }: { card: Card }) {
           <Row label="Name">
             {card.guest.firstName} {card.guest.lastName}
           </Row>
-          <Row label="E-mail">{card.contact.email ?? "—"}</Row>
+          <Row label="E-mail">
+            <span className="break-all">{card.contact.email ?? "—"}</span>
+          </Row>
           <Row label="Phone">{card.contact.phone ?? "—"}</Row>
         </dl>
         <Blank label="Home address" />
