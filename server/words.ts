@@ -43,6 +43,10 @@ export const paymentStatusWords: Record<string, string> = {
   refunded: "Refunded",
 };
 
+export const guestMailKindWords: Record<string, string> = { confirmation: "Confirmation", modification: "Change of booking", cancellation: "Cancellation" };
+
+export const guestMailStatusWords: Record<string, string> = { sent: "Sent", pending: "Queued", failed: "Failed", kept: "Not sent" };
+
 export const weekdayWords: Record<string, string> = { mon: "Mon", tue: "Tue", wed: "Wed", thu: "Thu", fri: "Fri", sat: "Sat", sun: "Sun" };
 
 /** `snake_case` or `kebab-case` as a sentence's words: "developer_contact" → "Developer contact". */

@@ -10,12 +10,13 @@ import { callError } from "@/components/trpc/errors";
 import { AuditTrail } from "@/components/audit/audit-trail";
 import { ReservationList } from "@/components/reservations/reservation-list";
 import { Alert, Button, Card, PageHeader } from "@/components/ui";
+import { GuestDataCard } from "./guest-data-card";
 import { GuestForm, type GuestFields } from "./guest-form";
 import { PreferencesEditor } from "./preferences-editor";
 import { LoadingState } from "@/components/ui/states";
 
-/** One guest: contact details (editable) and preferences. */
-export function GuestDetail({ id }: { id: string }) {
+/** One guest: contact details (editable) and preferences; for owners and managers, the guest's data (export, erasure). */
+export function GuestDetail({ id, canManageData = false }: { id: string; canManageData?: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const guest = useQuery(trpc.guests.get.queryOptions({ id }));
@@ -65,7 +66,7 @@ export function GuestDetail({ id }: { id: string }) {
         <Card
           title="Contact"
           actions={
-            editing ? null : (
+            editing || g.erased_at ? null : (
               <Button
                 variant="secondary"
                 onClick={() => {
@@ -107,6 +108,7 @@ export function GuestDetail({ id }: { id: string }) {
           )}
         </Card>
         <PreferencesEditor guestId={id} />
+        {canManageData ? <GuestDataCard guestId={id} name={`${g.first_name} ${g.last_name}`} erased={!!g.erased_at} /> : null}
       </div>
       <section className="mt-6" aria-labelledby="guest-stays">
         <h2 id="guest-stays" className="mb-3 text-sm font-semibold text-stone-800">

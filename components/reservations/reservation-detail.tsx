@@ -11,6 +11,7 @@ import { ErrorState, LoadingState } from "@/components/ui/states";
 import { AddChargeDialog, PaymentDialog, RefundDialog } from "./folio-dialogs";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { channelLabels, housekeepingLabels, nightsLabel, sourceLabels, statusLabels } from "./format";
+import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
 import { StayActions } from "./stay-actions";
 
@@ -94,7 +95,14 @@ export function ReservationDetail({ id }: { id: string }) {
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <div className="space-y-6">
-          <Card title="Stay">
+          <Card
+            title="Stay"
+            actions={
+              <Link href={`/reservations/${id}/registration-card`} target="_blank" className="text-sm text-teal-800 hover:underline">
+                Print registration card
+              </Link>
+            }
+          >
             <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-y-2 text-sm">
               <dt className="text-stone-500">Dates</dt>
               <dd>
@@ -157,6 +165,7 @@ export function ReservationDetail({ id }: { id: string }) {
           <Card title="Guest" actions={<Link href={`/guests/${r.guest.id}`} className="text-sm text-teal-800 hover:underline">Guest profile</Link>}>
             <GuestPanel guestId={r.guest.id} />
           </Card>
+          <GuestMailCard reservationId={id} livemode={r.livemode} status={r.status} />
         </div>
         <Card
           title="Folio"

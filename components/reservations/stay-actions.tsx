@@ -329,6 +329,12 @@ function CheckInDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
           none="No room of this type is clean and free. Ask housekeeping to clean one, or modify the room type."
         />
         {checkIn.error ? <Alert>{callError(checkIn.error).message}</Alert> : null}
+        <p className="text-sm">
+          <a href={`/reservations/${desk.reservation.id}/registration-card`} target="_blank" rel="noopener" className="text-teal-800 hover:underline">
+            Print the registration card
+          </a>{" "}
+          <span className="text-stone-500">for the guest to sign.</span>
+        </p>
         <div className="flex justify-end gap-2">
           <DialogClose asChild>
             <Button type="button" variant="secondary">

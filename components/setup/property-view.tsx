@@ -9,7 +9,7 @@ import { AuditTrail } from "@/components/audit/audit-trail";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Button, Card, Input, PageHeader, Select } from "@/components/ui";
-import { Form, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
+import { Form, FormCheckbox, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { currencyOptions, timeZoneOptions } from "./format";
@@ -33,6 +33,7 @@ const propertyForm = z.object({
   currency: z.string().min(1, "Choose a currency."),
   check_in_time: time,
   check_out_time: time,
+  guest_emails: z.boolean(),
 });
 type PropertyForm = z.output<typeof propertyForm>;
 
@@ -44,6 +45,7 @@ type Property = {
   address: Partial<Record<"line1" | "line2" | "city" | "region" | "postal_code" | "country", string>>;
   check_in_time: string;
   check_out_time: string;
+  guest_emails: boolean;
   room_count: number;
 };
 
@@ -102,6 +104,7 @@ function PropertyForm({ property }: { property: Property | null }) {
       currency: property?.currency ?? "",
       check_in_time: property?.check_in_time ?? "15:00",
       check_out_time: property?.check_out_time ?? "11:00",
+      guest_emails: property?.guest_emails ?? true,
     },
   });
   const done = async (saved: Property, verb: string) => {
@@ -176,6 +179,13 @@ function PropertyForm({ property }: { property: Property | null }) {
               {(control) => <Input {...control} type="time" />}
             </FormField>
           </div>
+        </Card>
+        <Card title="Guest e-mails">
+          <FormCheckbox<PropertyForm>
+            name="guest_emails"
+            label="E-mail guests when a booking is confirmed, changed or cancelled"
+            hint="Sent to guests who gave an e-mail address, with the stay, the price and the cancellation policy. Preview one on any reservation."
+          />
         </Card>
         <FormError />
         <div className="flex flex-wrap items-center justify-end gap-3">

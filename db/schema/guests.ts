@@ -20,6 +20,8 @@ export const guests = pgTable(
     searchText: text("search_text").generatedAlwaysAs(
       sql`"innkeep_fold"("first_name" || ' ' || "last_name" || ' ' || coalesce("email", '')) || ' ' || regexp_replace(coalesce("phone", ''), '[^0-9]', '', 'g')`,
     ),
+    /** When the guest was erased on request: names, contact and free text anonymised (server/guests/erase-guest.ts). */
+    erasedAt: ts("erased_at"),
     ...timestamps(),
   },
   (t) => [

@@ -17,6 +17,8 @@ export const properties = pgTable(
     checkOutTime: text("check_out_time").notNull().default("11:00"),
     /** Whether a walk-in may be booked without the guest's e-mail (docs/decisions.md). */
     walkInsWithoutEmail: boolean("walk_ins_without_email").notNull().default(false),
+    /** Whether guests get confirmation, modification and cancellation e-mails. */
+    guestEmails: boolean("guest_emails").notNull().default(true),
     /** Hour (0–23, property time) at which the night audit closes a business day. */
     auditHour: integer("audit_hour").notNull().default(3),
     /** The business date the last night audit (or the sandbox's advance_day) moved to; null before the first. */

@@ -141,7 +141,11 @@ export const webhookBackfills = pgTable(
 /** One SMTP attempt at an outbox mail. */
 export type MailAttempt = { number: number; at: string; error: string | null };
 
-/** Mail the platform sends (circuit-breaker notices); kept whether or not SMTP delivered it. */
+/** The guest e-mails a reservation sends (server/guest-mail). */
+export const guestMailKinds = ["confirmation", "modification", "cancellation"] as const;
+export type GuestMailKind = (typeof guestMailKinds)[number];
+
+/** Mail the platform sends (circuit-breaker notices, guest e-mails); kept whether or not SMTP delivered it. */
 export const mailOutbox = pgTable(
   "mail_outbox",
   {
@@ -150,6 +154,13 @@ export const mailOutbox = pgTable(
     to: text("to"),
     subject: text("subject").notNull(),
     text: text("text").notNull(),
+    /** The HTML part, where the mail has one (guest e-mails). */
+    html: text("html"),
+    /** The environment of a guest e-mail (sandbox mail is kept, never sent); null for the platform's own mail. */
+    livemode: boolean("livemode"),
+    kind: text("kind", { enum: guestMailKinds }),
+    guestId: text("guest_id"),
+    reservationId: text("reservation_id"),
     sentAt: ts("sent_at"),
     /** The last attempt's error; null once sent. */
     error: text("error"),
@@ -159,5 +170,8 @@ export const mailOutbox = pgTable(
     nextAttemptAt: ts("next_attempt_at").defaultNow(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [index("mail_outbox_account_idx").on(t.accountId, t.createdAt), index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`sent_at is null`)],
+  (t) => [index("mail_outbox_account_idx").on(t.accountId, t.createdAt), index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`sent_at is null`),
+    index("mail_outbox_reservation_idx").on(t.reservationId, t.createdAt).where(sql`reservation_id is not null`),
+    index("mail_outbox_guest_idx").on(t.guestId).where(sql`guest_id is not null`),
+  ],
 );

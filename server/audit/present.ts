@@ -77,6 +77,7 @@ const titles: Record<string, string> = {
   "guest.updated": "Guest details changed",
   "guest.preferences_replaced": "Preferences changed",
   "guest.preferences_updated": "Preferences changed",
+  "guest.erased": "Personal data erased on request",
   "webhook_endpoint.event_replayed": "Event sent again",
   "webhook_endpoint.test_event_sent": "Test event sent",
   "api_key.created": "Key created",

@@ -51,6 +51,7 @@ export const eventPayloads = {
     .openapi({ description: "A rate plan created or changed (`object: rate_plan`), or daily rates set over a range (`object: rate_calendar`)." }),
   "inventory.updated": inventoryRangeSchema,
   "night_audit.completed": nightAuditSchema,
+  "guest.erased": guestSchema.openapi({ description: "The guest after erasure: anonymised names, no contact; the event carries no personal data." }),
 } satisfies Record<EventType, z.ZodType>;
 
 export const pingSchema = z

@@ -1,4 +1,4 @@
-/** The 12 event types of the specification (Events), and the night audit's (issue 27). */
+/** The 12 event types of the specification (Events), and the night audit's and a guest's erasure (issue 27). */
 export const eventTypes = [
   "reservation.created",
   "reservation.updated",
@@ -13,6 +13,7 @@ export const eventTypes = [
   "rate.updated",
   "inventory.updated",
   "night_audit.completed",
+  "guest.erased",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

@@ -4,6 +4,12 @@ import type { guestPreferences, guests } from "@/db/schema";
 type GuestRow = typeof guests.$inferSelect;
 type PreferencesRow = typeof guestPreferences.$inferSelect;
 
+/** What an erased guest is called everywhere their name stood. */
+export const erasedName = { first: "Erased", last: "guest" } as const;
+
+/** A guest row as erasure leaves it: names replaced, no contact. */
+export const anonymisedGuest = (g: GuestRow): GuestRow => ({ ...g, firstName: erasedName.first, lastName: erasedName.last, email: null, emailKey: null, phone: null, erasedAt: g.erasedAt ?? new Date() });
+
 export const presentGuest = (g: GuestRow) => ({
   id: g.id,
   object: "guest" as const,
@@ -12,6 +18,7 @@ export const presentGuest = (g: GuestRow) => ({
   last_name: g.lastName,
   email: g.email,
   phone: g.phone,
+  erased_at: g.erasedAt ? isoTime(g.erasedAt) : null,
   created_at: isoTime(g.createdAt),
   updated_at: isoTime(g.updatedAt),
 });

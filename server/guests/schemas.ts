@@ -15,6 +15,7 @@ export const guestSchema = z
     last_name: z.string(),
     email: z.string().nullable().openapi({ description: "null only for a walk-in booked without one, where the property allows it." }),
     phone: z.string().nullable(),
+    erased_at: timestamp.nullable().openapi({ description: "When the guest was erased on request (`POST /guests/{id}/erase`): names anonymised, no contact. null for every other guest." }),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -27,6 +28,11 @@ export const guestCreateSchema = z
 export const guestUpdateSchema = z
   .strictObject({ first_name: name.optional(), last_name: name.optional(), email: email.optional(), phone: phone.nullish() })
   .openapi("GuestUpdate");
+
+/** Erasure cannot be undone, so it is asked for in so many words: a blank body erases nobody. */
+export const guestEraseSchema = z
+  .strictObject({ confirm: z.literal(true).openapi({ description: "Must be true: erasure cannot be undone." }) })
+  .openapi("GuestErase");
 
 export const guestListQuery = z.strictObject({
   email: z.string().max(320).optional().openapi({ description: "Exact e-mail, case-insensitive." }),

@@ -14,6 +14,7 @@ export const presentProperty = (p: PropertyWithRooms) => ({
   check_out_time: p.checkOutTime,
   room_count: p.roomCount,
   walk_ins_without_email: p.walkInsWithoutEmail,
+  guest_emails: p.guestEmails,
   audit_hour: p.auditHour,
   business_date: businessToday(p),
   created_at: isoTime(p.createdAt),

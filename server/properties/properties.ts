@@ -62,6 +62,7 @@ export async function createProperty({ db, tenant, input }: Ctx & { input: Prope
       address: cleanAddress(input.address),
       checkInTime: input.check_in_time,
       checkOutTime: input.check_out_time,
+      guestEmails: input.guest_emails,
     })
     .returning();
   return { ...row, roomCount: 0 };
@@ -94,6 +95,7 @@ export async function updateProperty({ db, tenant, id, input }: Ctx & { id: stri
         address: input.address ? cleanAddress(input.address) : current.address,
         checkInTime: input.check_in_time ?? current.checkInTime,
         checkOutTime: input.check_out_time ?? current.checkOutTime,
+        guestEmails: input.guest_emails ?? current.guestEmails,
         updatedAt: new Date(),
       })
       .where(eq(properties.id, current.id))

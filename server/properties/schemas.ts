@@ -66,6 +66,9 @@ export const propertySchema = z
     walk_ins_without_email: z.boolean().openapi({
       description: "Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail.",
     }),
+    guest_emails: z.boolean().openapi({
+      description: "Whether guests with an e-mail get a confirmation, a modification and a cancellation e-mail (sandbox mail is kept, never sent). Default true.",
+    }),
     audit_hour: z.number().int().openapi({ description: "Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on." }),
     business_date: date.openapi({ description: "The property's \"today\": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it." }),
     created_at: timestamp,
@@ -81,6 +84,7 @@ export const propertyCreateSchema = z
     address: addressInputSchema.optional(),
     check_in_time: clockTime.default("15:00"),
     check_out_time: clockTime.default("11:00"),
+    guest_emails: z.boolean().default(true).openapi({ description: "Whether guests get e-mails about their bookings (confirmation, change, cancellation)." }),
   })
   .openapi("PropertyCreate");
 
@@ -92,6 +96,7 @@ export const propertyUpdateSchema = z
     address: addressInputSchema.optional().openapi({ description: "Replaces the whole address." }),
     check_in_time: clockTime.optional(),
     check_out_time: clockTime.optional(),
+    guest_emails: z.boolean().optional().openapi({ description: "false: guests get no e-mail from the hotel about their bookings." }),
   })
   .openapi("PropertyUpdate");
 

@@ -2,6 +2,7 @@ import type { Executor } from "@/db/client";
 import { properties, reservations } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
+import { queueGuestMail } from "@/server/guest-mail/guest-mail";
 import { openFolio, postRoomNights } from "@/server/folios/folios";
 import { insertGuestIfNew } from "@/server/guests/guests";
 import { newId } from "@/server/ids";
@@ -111,6 +112,7 @@ export async function createReservation({ db, tenant, input }: Ctx & { input: Re
         object: presentInventoryRange({ propertyId: property.id, roomTypeId: roomType.id, from: stay.checkIn, to: stay.checkOut }),
       },
     ]);
+    await queueGuestMail(tx, tenant, "confirmation", reservation.id);
     return result;
   });
 }

@@ -3,6 +3,7 @@ import type { Tx } from "@/db/client";
 import { properties, ratePlans, reservations, rooms, type ReservationStatus } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
+import { queueGuestMail } from "@/server/guest-mail/guest-mail";
 import { closeFolio, folioBalance, removeRoomNights } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights } from "@/server/inventory/nights";
@@ -95,6 +96,7 @@ export const cancelReservation = (args: Ctx & { id: string; reason?: string }) =
     if (free) await removeRoomNights(tx, r.folioId);
     await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
     if ((await folioBalance(tx, r.folioId)) === 0) await closeFolio(tx, r.folioId);
+    await queueGuestMail(tx, args.tenant, "cancellation", r.id);
     return {
       changes: { cancelledAt: new Date(), cancellationReason: args.reason ?? null },
       events: [inventoryEvent(r, r.checkIn)],

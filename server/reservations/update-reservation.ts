@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { guests, reservations } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
+import { queueGuestMail } from "@/server/guest-mail/guest-mail";
 import { postRoomNights, removeRoomNights } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights, sellNights } from "@/server/inventory/nights";
@@ -82,6 +83,8 @@ export async function updateReservation({ db, tenant, id, input }: Ctx & { id: s
       { type: "reservation.updated", propertyId: r.propertyId, object: presentReservation(result) },
       ...ranges.map((range) => ({ type: "inventory.updated" as const, propertyId: r.propertyId, object: presentInventoryRange(range) })),
     ]);
+    // The guest hears of a change to their stay (dates, room, rate, party), not of staff notes.
+    if (restay) await queueGuestMail(tx, tenant, "modification", r.id);
     return result;
   });
 }

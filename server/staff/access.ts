@@ -9,6 +9,8 @@ export const access = {
   dashboard: ["owner", "manager", "front_desk", "housekeeping"],
   reservations: ["owner", "manager", "front_desk"],
   guests: ["owner", "manager", "front_desk"],
+  /** Erasing a guest's data on request, and exporting it. */
+  guestData: ["owner", "manager"],
   payments: ["owner", "manager", "front_desk"],
   availability: ["owner", "manager", "front_desk"],
   rates: ["owner", "manager"],

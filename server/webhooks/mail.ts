@@ -1,13 +1,26 @@
 import { and, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { Db, Executor } from "@/db/client";
-import { mailOutbox, type MailAttempt } from "@/db/schema";
+import { mailOutbox, type GuestMailKind, type MailAttempt } from "@/db/schema";
 import { randomToken } from "@/server/ids";
 import { logger } from "@/server/observability/logger";
 import { defaultMailRetrySchedule, type WebhookSettings } from "./settings";
 
 const log = logger.child({ component: "mail" });
 
-export type Mail = { accountId: string; to: string | null; subject: string; text: string };
+export type Mail = {
+  accountId: string;
+  to: string | null;
+  subject: string;
+  text: string;
+  html?: string | null;
+  /** Guest e-mails: their environment, kind, guest and reservation (null for the platform's own mail). */
+  livemode?: boolean | null;
+  kind?: GuestMailKind | null;
+  guestId?: string | null;
+  reservationId?: string | null;
+  /** Kept and shown, never sent (a sandbox guest's mail). */
+  hold?: boolean;
+};
 type MailSettings = Pick<WebhookSettings, "smtpUrl" | "mailFrom" | "mailRetrySchedule">;
 type OutboxRow = typeof mailOutbox.$inferSelect;
 
@@ -18,10 +31,10 @@ const claimSeconds = 120;
  * Writes a mail into the outbox (inside the caller's transaction), due at once. The outbox is the
  * queue: `sendDueMail` sends it, and retries it on the mail schedule until it goes or gives up.
  */
-export async function queueMail(tx: Executor, mail: Mail): Promise<string> {
+export async function queueMail(tx: Executor, { hold, ...mail }: Mail): Promise<string> {
   const id = `mail_${randomToken(24)}`;
-  // With no recipient there is no one to send it to: it is only kept, to be shown.
-  await tx.insert(mailOutbox).values({ id, ...mail, nextAttemptAt: mail.to ? new Date() : null });
+  // With no recipient there is no one to send it to (nor for a held mail): it is only kept, to be shown.
+  await tx.insert(mailOutbox).values({ id, ...mail, nextAttemptAt: mail.to && !hold ? new Date() : null });
   return id;
 }
 
@@ -57,7 +70,7 @@ async function attemptMail(db: Db, mail: OutboxRow, settings: MailSettings): Pro
     const { createTransport } = await import("nodemailer");
     const transport = createTransport(settings.smtpUrl);
     try {
-      await transport.sendMail({ from: settings.mailFrom, to: mail.to!, subject: mail.subject, text: mail.text });
+      await transport.sendMail({ from: settings.mailFrom, to: mail.to!, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
     } finally {
       transport.close();
     }
@@ -88,13 +101,17 @@ export async function sendDueMail(db: Db, settings: MailSettings, options: { id?
   return sent;
 }
 
+/** Where a mail stands. Kept: never meant to go (no recipient, a sandbox guest's mail); failed: tried and given up. */
+export const mailStatus = (mail: Pick<OutboxRow, "sentAt" | "nextAttemptAt" | "attempts">) =>
+  mail.sentAt ? ("sent" as const) : mail.nextAttemptAt ? ("pending" as const) : mail.attempts.length ? ("failed" as const) : ("kept" as const);
+
 /** One outbox mail as the dashboard lists it: where it stands and every attempt made. */
 export const presentMail = (mail: OutboxRow) => ({
   id: mail.id,
   to: mail.to,
   subject: mail.subject,
   text: mail.text,
-  status: mail.sentAt ? ("sent" as const) : mail.nextAttemptAt ? ("pending" as const) : mail.to ? ("failed" as const) : ("kept" as const),
+  status: mailStatus(mail),
   sent_at: mail.sentAt?.toISOString() ?? null,
   next_attempt_at: mail.sentAt ? null : (mail.nextAttemptAt?.toISOString() ?? null),
   error: mail.error,

@@ -4,7 +4,7 @@ import type { Executor } from "@/db/client";
 import { guests, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes } from "@/db/schema";
 import { addDays, todayIn } from "@/server/dates";
 import type { EventType } from "@/server/events/types";
-import { presentGuest } from "@/server/guests/present";
+import { anonymisedGuest, presentGuest } from "@/server/guests/present";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { presentNightAudit } from "@/server/night-audit/present";
 import { presentPayment } from "@/server/payments/present";
@@ -42,6 +42,7 @@ export const sampleSource: Record<EventType, string> = {
   "rate.updated": "rate plan",
   "inventory.updated": "room type",
   "night_audit.completed": "night audit",
+  "guest.erased": "guest",
 };
 
 /**
@@ -90,6 +91,11 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
       const [property] = await db.select({ timezone: properties.timezone }).from(properties).where(eq(properties.id, roomType.propertyId)).limit(1);
       const from = todayIn(property.timezone);
       return { propertyId: roomType.propertyId, object: presentInventoryRange({ propertyId: roomType.propertyId, roomTypeId: roomType.id, from, to: addDays(from, 1) }) };
+    }
+    case "guest.erased": {
+      // Shaped like the real event: the guest as erasure leaves them, with nothing personal.
+      const guest = await newest(db, guests, tenant);
+      return guest && { propertyId: null, object: presentGuest(anonymisedGuest(guest)) };
     }
     case "night_audit.completed": {
       const audit = await newest(db, nightAudits, tenant);

@@ -47,6 +47,7 @@ beforeAll(async () => {
   ok(await h.post(`/v1/reservations/${stay.id}/check_out`, {}, caller)); // reservation.checked_out, housekeeping.status_changed
   const other = ok(await h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, ...t }, addDays(hotel.today, 2), addDays(hotel.today, 3)), caller), 201);
   ok(await h.post(`/v1/reservations/${other.id}/cancel`, {}, caller)); // reservation.cancelled
+  ok(await h.post(`/v1/guests/${other.guest.id}/erase`, { confirm: true }, caller)); // guest.erased
   const endpoint = ok(await h.post("/v1/webhook_endpoints", { url: "http://127.0.0.1:9/hooks", enabled_events: ["*"] }, caller), 201);
   ok(await h.post("/v1/sandbox/advance_day", {}, { ...caller, sandbox: true })); // night_audit.completed
   await sendTestEvent({ db: h.db, tenant: { accountId: h.main.account.id, livemode: true, propertyIds: null }, endpointId: endpoint.id }); // ping
@@ -63,7 +64,7 @@ async function written(type: string) {
 }
 
 describe("the document's webhooks", () => {
-  it("has an entry per event type (the specification's 12 and the night audit's) and ping, each a signed POST of the envelope", () => {
+  it("has an entry per event type (the specification's 12, the night audit's and a guest's erasure) and ping, each a signed POST of the envelope", () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...eventTypes, "ping"].sort());
     for (const [type, item] of Object.entries(doc.webhooks as Record<string, Json>)) {
       const names = item.post.parameters.map((p: Json) => doc.components.parameters[p.$ref.split("/").pop()].name);

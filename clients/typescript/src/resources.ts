@@ -35,6 +35,8 @@ export const resourceTable = {
     retrievePreferences: "getGuestPreferences",
     replacePreferences: "replaceGuestPreferences",
     updatePreferences: "mergeGuestPreferences",
+    erase: "eraseGuest",
+    export: "exportGuest",
   },
   payments: { list: "listPayments", create: "createPayment", retrieve: "getPayment", capture: "capturePayment", void: "voidPayment" },
   refunds: { list: "listRefunds", create: "createRefund", retrieve: "getRefund" },

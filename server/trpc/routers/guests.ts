@@ -1,9 +1,12 @@
 import { z } from "zod";
+import { eraseGuest } from "@/server/guests/erase-guest";
+import { exportGuest } from "@/server/guests/export-guest";
 import { createGuest, getGuest, listGuests, updateGuest } from "@/server/guests/guests";
 import { getPreferences, mergePreferences, replacePreferences } from "@/server/guests/preferences";
 import { presentGuest, presentPreferences } from "@/server/guests/present";
 import {
   guestCreateSchema,
+  guestEraseSchema,
   guestListQuery,
   guestUpdateSchema,
   preferencesMergeSchema,
@@ -16,6 +19,7 @@ import { cursorList, listInput } from "../pagination";
 
 // The same schemas and services as /v1/guests: tRPC adds transport, not rules.
 const guestProcedure = staffProcedure.use(roles(...access.guests));
+const guestDataProcedure = staffProcedure.use(roles(...access.guestData));
 const id = z.string().min(1).max(64);
 
 const preferencesRouter = router({
@@ -59,4 +63,12 @@ export const guestsRouter = router({
     return guest;
   }),
   preferences: preferencesRouter,
+  /** Everything held about the guest, as the JSON document `/v1` exports. */
+  export: guestDataProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => exportGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
+  /** Erases the guest on request; the trail records who erased them and when, and nothing of what was erased. */
+  erase: guestDataProcedure.input(guestEraseSchema.extend({ id })).mutation(async ({ ctx, input }) => {
+    const { guest, erased } = await eraseGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id });
+    if (erased) await audit(ctx, { action: "guest.erased", objectType: "guest", objectId: guest.id });
+    return presentGuest(guest);
+  }),
 });

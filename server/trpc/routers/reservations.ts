@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { guestMailKinds } from "@/db/schema";
+import { getRegistrationCard, listReservationMail, previewGuestMail } from "@/server/guest-mail/guest-mail";
+import { presentGuestMail } from "@/server/guest-mail/present";
 import { getAvailability } from "@/server/inventory/availability";
 import { availabilityQuery } from "@/server/inventory/schemas";
 import { presentRatePlan } from "@/server/rates/present";
@@ -100,4 +103,15 @@ export const reservationsRouter = router({
   noShow: reservationProcedure
     .input(z.strictObject({ id }))
     .mutation(({ ctx, input }) => recorded(ctx, "reservation.no_show", input.id, () => noShowReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  /** The registration card printed at check-in. */
+  registrationCard: reservationProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => getRegistrationCard({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
+  /** The guest e-mails: what one of them would say now (the same composition as the mail queued), and those queued or sent. */
+  mail: router({
+    preview: reservationProcedure
+      .input(z.strictObject({ id, kind: z.enum(guestMailKinds) }))
+      .query(({ ctx, input }) => previewGuestMail({ db: ctx.db, tenant: ctx.tenant, id: input.id, kind: input.kind })),
+    list: reservationProcedure
+      .input(z.strictObject({ id }))
+      .query(async ({ ctx, input }) => (await listReservationMail({ db: ctx.db, tenant: ctx.tenant, id: input.id })).map(presentGuestMail)),
+  }),
 });

@@ -6,8 +6,8 @@ import { requireStaff } from "@/server/trpc/server";
 
 export const metadata: Metadata = { title: "Guest" };
 
-// /guests/{id}: a guest's contact details and preferences
+// /guests/{id}: a guest's contact details and preferences (and, for owners and managers, their data: export, erasure)
 export default async function GuestPage({ params }: { params: Promise<{ id: string }> }) {
   const [{ id }, { user }] = await Promise.all([params, requireStaff()]);
-  return can(user.role, "guests") ? <GuestDetail id={id} /> : <NoAccess />;
+  return can(user.role, "guests") ? <GuestDetail id={id} canManageData={can(user.role, "guestData")} /> : <NoAccess />;
 }

@@ -660,6 +660,46 @@ export interface paths {
         patch: operations["updateGuest"];
         trace?: never;
     };
+    "/guests/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a guest
+         * @description Anonymises the guest everywhere the account stores them: names become "Erased guest", e-mail and phone are removed, preferences deleted, reservations' notes, cancellation reasons and metadata cleared, and the same done to stored event payloads (so webhook replays), the audit trail, stored idempotent responses and the guest's e-mails. Folios, charges, payments and refunds stay, referring to the anonymised guest. Writes `guest.erased`, whose payload holds no personal data. A guest with a stay in house is refused (409 `invalid_state_transition`). Erasing an erased guest answers it again and changes nothing.
+         */
+        post: operations["eraseGuest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/guests/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a guest's data
+         * @description Requires scope `reservations:read`.
+         */
+        get: operations["exportGuest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/guests/{id}/preferences": {
         parameters: {
             query?: never;
@@ -1638,6 +1678,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "guest.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event guest.erased
+         * @description Sent to every endpoint of the account and environment that selects `guest.erased` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["guestErasedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -2042,6 +2102,12 @@ export interface components {
             phone: string | null;
             /**
              * Format: date-time
+             * @description When the guest was erased on request (`POST /guests/{id}/erase`): names anonymised, no contact. null for every other guest.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            erased_at: string | null;
+            /**
+             * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
              */
             created_at: string;
@@ -2389,6 +2455,32 @@ export interface components {
             /** @description Reserved for the taxes of the day; null until taxes are computed. */
             taxes: null;
         };
+        GuestErasedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "guest.erased";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Guest"] & unknown;
+            };
+        };
         PingEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -2464,6 +2556,8 @@ export interface components {
             room_count: number;
             /** @description Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail. */
             walk_ins_without_email: boolean;
+            /** @description Whether guests with an e-mail get a confirmation, a modification and a cancellation e-mail (sandbox mail is kept, never sent). Default true. */
+            guest_emails: boolean;
             /** @description Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on. */
             audit_hour: number;
             /**
@@ -2787,6 +2881,24 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
+        /** @description Everything the account holds about one guest, as one document (a subject access request). */
+        GuestExport: {
+            /** @enum {string} */
+            object: "guest_export";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            exported_at: string;
+            guest: components["schemas"]["Guest"];
+            preferences: components["schemas"]["GuestPreferences"];
+            /** @description Every reservation of the guest, oldest arrival first. */
+            reservations: components["schemas"]["Reservation"][];
+            /** @description Each reservation's folio: charges, payments, refunds and balance. */
+            folios: components["schemas"]["Folio"][];
+            /** @description The e-mails sent (or kept) to the guest about their bookings, oldest first. */
+            emails: components["schemas"]["GuestEmail"][];
+        };
         GuestPreferences: {
             /** @enum {string} */
             object: "guest_preferences";
@@ -2815,6 +2927,34 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             updated_at: string | null;
+        };
+        GuestEmail: {
+            /** @example mail_3kTMd8Qw1bZx7yR2pLcV9nHf */
+            id: string;
+            /** @enum {string} */
+            object: "guest_email";
+            /** @enum {string} */
+            kind: "confirmation" | "modification" | "cancellation";
+            /** @example res_1a2B3c4D5e6F7g8H9i0J1k2L */
+            reservation_id: string;
+            /** @description null once the guest was erased. */
+            to: string | null;
+            subject: string;
+            /**
+             * @description `sent`; `pending` (queued, or retrying after a failed attempt); `failed` (given up); `kept` (never sent: a sandbox guest's mail, or the guest was erased first).
+             * @enum {string}
+             */
+            status: "sent" | "pending" | "failed" | "kept";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            sent_at: string | null;
         };
         PaymentList: {
             /** @enum {string} */
@@ -2997,7 +3137,7 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
-        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"];
+        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"];
         WebhookEndpointList: {
             /** @enum {string} */
             object: "list";
@@ -3051,7 +3191,7 @@ export interface components {
             event_id: string;
             delivery_id: string;
             /** @enum {string} */
-            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed";
+            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased";
             /** @enum {string} */
             status: "queued";
         };
@@ -3460,6 +3600,7 @@ export interface operations {
                      *           "check_out_time": "11:00",
                      *           "room_count": 0,
                      *           "walk_ins_without_email": true,
+                     *           "guest_emails": true,
                      *           "audit_hour": 0,
                      *           "business_date": "2026-12-24",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
@@ -3770,6 +3911,11 @@ export interface operations {
                      * @example 15:00
                      */
                     check_out_time?: string;
+                    /**
+                     * @description Whether guests get e-mails about their bookings (confirmation, change, cancellation).
+                     * @default true
+                     */
+                    guest_emails?: boolean;
                 };
             };
         };
@@ -3806,6 +3952,7 @@ export interface operations {
                      *       "check_out_time": "11:00",
                      *       "room_count": 0,
                      *       "walk_ins_without_email": true,
+                     *       "guest_emails": true,
                      *       "audit_hour": 0,
                      *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
@@ -4249,6 +4396,7 @@ export interface operations {
                      *       "check_out_time": "11:00",
                      *       "room_count": 0,
                      *       "walk_ins_without_email": true,
+                     *       "guest_emails": true,
                      *       "audit_hour": 0,
                      *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
@@ -4560,7 +4708,8 @@ export interface operations {
                  *         "country": "PT"
                  *       },
                  *       "check_in_time": "15:00",
-                 *       "check_out_time": "15:00"
+                 *       "check_out_time": "15:00",
+                 *       "guest_emails": true
                  *     }
                  */
                 "application/json": {
@@ -4591,6 +4740,8 @@ export interface operations {
                     check_in_time?: string;
                     /** @example 15:00 */
                     check_out_time?: string;
+                    /** @description false: guests get no e-mail from the hotel about their bookings. */
+                    guest_emails?: boolean;
                 };
             };
         };
@@ -4626,6 +4777,7 @@ export interface operations {
                      *       "check_out_time": "11:00",
                      *       "room_count": 0,
                      *       "walk_ins_without_email": true,
+                     *       "guest_emails": true,
                      *       "audit_hour": 0,
                      *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
@@ -20264,6 +20416,7 @@ export interface operations {
                      *           "last_name": "Lovelace",
                      *           "email": "string",
                      *           "phone": "string",
+                     *           "erased_at": "2026-11-21T09:30:00.000Z",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -20572,6 +20725,7 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
+                     *       "erased_at": "2026-11-21T09:30:00.000Z",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -21002,6 +21156,7 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
+                     *       "erased_at": "2026-11-21T09:30:00.000Z",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -21339,6 +21494,7 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
+                     *       "erased_at": "2026-11-21T09:30:00.000Z",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -21606,6 +21762,979 @@ export interface operations {
                             request_id: string;
                             /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
                             errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    eraseGuest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+                 * @example 5f0c7e0a-2b7e-4c4e-9a57-4c1f3e0e9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "confirm": true
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Must be true: erasure cannot be undone.
+                     * @enum {boolean}
+                     */
+                    confirm: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "guest",
+                     *       "livemode": true,
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
+                     *       "email": "string",
+                     *       "phone": "string",
+                     *       "erased_at": "2026-11-21T09:30:00.000Z",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Guest"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `invalid_state_transition`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "invalid_state_transition",
+                     *         "message": "Conflict.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "conflict_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "invalid_state_transition" | "idempotency_key_in_use";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_missing",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    exportGuest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "guest_export",
+                     *       "exported_at": "2026-11-21T09:30:00.000Z",
+                     *       "guest": {
+                     *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *         "object": "guest",
+                     *         "livemode": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "email": "string",
+                     *         "phone": "string",
+                     *         "erased_at": "2026-11-21T09:30:00.000Z",
+                     *         "created_at": "2026-11-21T09:30:00.000Z",
+                     *         "updated_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "preferences": {
+                     *         "object": "guest_preferences",
+                     *         "guest_id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *         "livemode": true,
+                     *         "allergies": [
+                     *           "peanuts"
+                     *         ],
+                     *         "room": {
+                     *           "bed": "king",
+                     *           "floor": "high",
+                     *           "smoking": true,
+                     *           "quiet": true,
+                     *           "accessible": true,
+                     *           "notes": "Late arrival, around 23:00."
+                     *         },
+                     *         "loyalty": {
+                     *           "program": "Harbor Rewards",
+                     *           "tier": "gold",
+                     *           "number": "101",
+                     *           "points": 0
+                     *         },
+                     *         "updated_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "reservations": [
+                     *         {
+                     *           "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "object": "reservation",
+                     *           "livemode": true,
+                     *           "status": "confirmed",
+                     *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "check_in": "2026-12-24",
+                     *           "check_out": "2026-12-27",
+                     *           "nights": 0,
+                     *           "adults": 0,
+                     *           "children": 0,
+                     *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "total": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "nightly": [
+                     *             {
+                     *               "date": "2026-12-24",
+                     *               "amount": 0
+                     *             }
+                     *           ],
+                     *           "guest": {
+                     *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "email": "string"
+                     *           },
+                     *           "source": "direct",
+                     *           "channel": "booking_com",
+                     *           "notes": "Late arrival, around 23:00.",
+                     *           "metadata": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           },
+                     *           "cancelled_at": "2026-11-21T09:30:00.000Z",
+                     *           "cancellation_reason": "string",
+                     *           "checked_in_at": "2026-11-21T09:30:00.000Z",
+                     *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "updated_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "folios": [
+                     *         {
+                     *           "id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "object": "folio",
+                     *           "livemode": true,
+                     *           "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "status": "open",
+                     *           "charges": [
+                     *             {
+                     *               "id": "chg_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "object": "folio_charge",
+                     *               "livemode": true,
+                     *               "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "kind": "room_night",
+                     *               "description": "string",
+                     *               "date": "string",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "created_at": "2026-11-21T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "payments": [
+                     *             {
+                     *               "id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "object": "payment",
+                     *               "livemode": true,
+                     *               "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "amount_refunded": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "status": "pending",
+                     *               "captured": true,
+                     *               "payment_method": {
+                     *                 "type": "card",
+                     *                 "brand": "string",
+                     *                 "last4": "string",
+                     *                 "exp_month": 0,
+                     *                 "exp_year": 0,
+                     *                 "reference": "string"
+                     *               },
+                     *               "failure_code": "string",
+                     *               "failure_message": "string",
+                     *               "created_at": "2026-11-21T09:30:00.000Z",
+                     *               "updated_at": "2026-11-21T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "refunds": [
+                     *             {
+                     *               "id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "object": "refund",
+                     *               "livemode": true,
+                     *               "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "reason": "Guest request",
+                     *               "status": "succeeded",
+                     *               "created_at": "2026-11-21T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "balance": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "updated_at": "2026-11-21T09:30:00.000Z",
+                     *           "closed_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "emails": [
+                     *         {
+                     *           "id": "mail_3kTMd8Qw1bZx7yR2pLcV9nHf",
+                     *           "object": "guest_email",
+                     *           "kind": "confirmation",
+                     *           "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "to": "string",
+                     *           "subject": "string",
+                     *           "status": "sent",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "sent_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GuestExport"];
+                };
+            };
+            /** @description Bad request: `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_environment",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
                         };
                     };
                 };
@@ -30121,7 +31250,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed";
+                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased";
                 /** @description Events created at or after this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
                 created_gte?: string;
                 /** @description Events created at or before this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
@@ -31159,7 +32288,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed")[];
+                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -32262,7 +33391,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed")[];
+                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -34656,7 +35785,7 @@ export interface operations {
                      * @description `ping` (default), or an event type: a sample of it, built from this environment's newest object of that kind.
                      * @enum {string}
                      */
-                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed";
+                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased";
                 };
             };
         };
@@ -35144,7 +36273,7 @@ export interface operations {
                     since: string;
                     /** Format: date-time */
                     until: string;
-                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed")[];
+                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased")[];
                 };
             };
         };
@@ -35927,7 +37056,7 @@ export interface operations {
             query?: {
                 status?: "queued" | "retry_scheduled" | "succeeded" | "failed";
                 event_id?: string;
-                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed";
+                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased";
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
@@ -38795,6 +39924,7 @@ export interface operations {
                  *           "last_name": "Lovelace",
                  *           "email": "string",
                  *           "phone": "string",
+                 *           "erased_at": "2026-11-21T09:30:00.000Z",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -39136,6 +40266,78 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["NightAuditCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    guestErasedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "guest.erased",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "guest",
+                 *           "livemode": true,
+                 *           "first_name": "Ada",
+                 *           "last_name": "Lovelace",
+                 *           "email": "string",
+                 *           "phone": "string",
+                 *           "erased_at": "2026-11-21T09:30:00.000Z",
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["GuestErasedEvent"];
             };
         };
         responses: {

@@ -48,6 +48,8 @@ export const operationTable = {
   createGuest: { method: "POST", path: "/guests", pathParams: [], list: false },
   getGuest: { method: "GET", path: "/guests/{id}", pathParams: ["id"], list: false },
   updateGuest: { method: "PATCH", path: "/guests/{id}", pathParams: ["id"], list: false },
+  eraseGuest: { method: "POST", path: "/guests/{id}/erase", pathParams: ["id"], list: false },
+  exportGuest: { method: "GET", path: "/guests/{id}/export", pathParams: ["id"], list: false },
   getGuestPreferences: { method: "GET", path: "/guests/{id}/preferences", pathParams: ["id"], list: false },
   replaceGuestPreferences: { method: "PUT", path: "/guests/{id}/preferences", pathParams: ["id"], list: false },
   mergeGuestPreferences: { method: "PATCH", path: "/guests/{id}/preferences", pathParams: ["id"], list: false },

@@ -1,0 +1,119 @@
+import type { GuestMailKind, PlanFee } from "@/db/schema";
+import { formatDay, formatMoment, daysBetween, type IsoDate } from "@/server/dates";
+import { formatMoney } from "@/server/money";
+
+/** Everything a guest e-mail says, read from the reservation, its guest, property, room type and rate plan. */
+export type GuestMailFacts = {
+  locale: string;
+  hotel: { name: string; address: string[]; checkInTime: string; checkOutTime: string };
+  guest: { firstName: string; lastName: string };
+  stay: { checkIn: IsoDate; checkOut: IsoDate; adults: number; children: number; roomType: string; ratePlan: string };
+  total: { amount: number; currency: string };
+  plan: { refundable: boolean; cancellationDeadlineHours: number; noShowFee: PlanFee | null };
+};
+
+export type ComposedMail = { subject: string; text: string; html: string };
+
+const headline: Record<GuestMailKind, (hotel: string) => { subject: string; lead: string }> = {
+  confirmation: (hotel) => ({
+    subject: `Your booking at ${hotel} is confirmed`,
+    lead: `Thank you for booking with ${hotel}. Your reservation is confirmed.`,
+  }),
+  modification: (hotel) => ({
+    subject: `Your booking at ${hotel} has changed`,
+    lead: `Your reservation at ${hotel} has been changed. Here it is as it now stands.`,
+  }),
+  cancellation: (hotel) => ({
+    subject: `Your booking at ${hotel} is cancelled`,
+    lead: `Your reservation at ${hotel} has been cancelled. These were its details.`,
+  }),
+};
+
+/** "15:00" as the hotel's locale writes a time of day ("3:00 PM" in the US). */
+const clock = (time: string, locale: string) => formatMoment(new Date(`1970-01-01T${time}:00Z`), { timezone: "UTC", locale }).replace(/^.*,\s*/, "");
+
+function feeWords(fee: PlanFee, f: GuestMailFacts): string {
+  if (fee.type === "fixed") return formatMoney({ amount: fee.amount, currency: f.total.currency }, f.locale);
+  if (fee.type === "nights") return fee.nights === 1 ? "the first night" : `the first ${fee.nights} nights`;
+  return `${fee.percent} % of the stay`;
+}
+
+/** The rate plan's cancellation and no-show terms in a guest's words. */
+export function policyWords(f: GuestMailFacts): string[] {
+  const lines: string[] = [];
+  if (!f.plan.refundable) {
+    lines.push("This rate is non-refundable: if you cancel, the stay is charged in full.");
+  } else {
+    // The deadline counts back from the start of the arrival day at the hotel (server/reservations/transitions.ts).
+    const wallClock = new Date(Date.parse(`${f.stay.checkIn}T00:00:00Z`) - f.plan.cancellationDeadlineHours * 3_600_000);
+    const deadline = formatMoment(wallClock, { timezone: "UTC", locale: f.locale });
+    lines.push(`Free cancellation until ${deadline} (hotel time). After that, the room charges are due.`);
+  }
+  if (f.plan.noShowFee) lines.push(`If you do not arrive, ${feeWords(f.plan.noShowFee, f)} is charged.`);
+  return lines;
+}
+
+const party = (adults: number, children: number) =>
+  [`${adults} ${adults === 1 ? "adult" : "adults"}`, children ? `${children} ${children === 1 ? "child" : "children"}` : null]
+    .filter(Boolean)
+    .join(", ");
+
+/** The mail's facts as label and value pairs, in the order they are read. */
+function details(f: GuestMailFacts): [string, string][] {
+  const nights = daysBetween(f.stay.checkIn, f.stay.checkOut);
+  return [
+    ["Arrival", `${formatDay(f.stay.checkIn, f.locale, "long")}, from ${clock(f.hotel.checkInTime, f.locale)}`],
+    ["Departure", `${formatDay(f.stay.checkOut, f.locale, "long")}, by ${clock(f.hotel.checkOutTime, f.locale)}`],
+    ["Nights", String(nights)],
+    ["Room", f.stay.roomType],
+    ["Guests", party(f.stay.adults, f.stay.children)],
+    ["Rate", f.stay.ratePlan],
+    ["Total", formatMoney(f.total, f.locale)],
+  ];
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/**
+ * A guest e-mail, plain text and simple HTML, from its facts alone: the preview in the dashboard
+ * and the queued mail are this one function's output. Every text in the HTML is escaped (a
+ * guest's name is what they typed).
+ */
+export function composeGuestMail(kind: GuestMailKind, f: GuestMailFacts): ComposedMail {
+  const { subject, lead } = headline[kind](f.hotel.name);
+  const greeting = `Dear ${f.guest.firstName} ${f.guest.lastName},`;
+  const rows = details(f);
+  const policy = kind === "cancellation" ? [] : policyWords(f);
+  const closing = kind === "cancellation" ? "We hope to welcome you another time." : "We look forward to welcoming you.";
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  const text = [
+    greeting,
+    "",
+    lead,
+    "",
+    ...rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`),
+    ...(policy.length ? ["", "Cancellation policy", ...policy] : []),
+    "",
+    closing,
+    "",
+    f.hotel.name,
+    ...f.hotel.address,
+    "",
+  ].join("\n");
+  const e = escapeHtml;
+  const html = [
+    `<!doctype html><html><body style="font-family: Arial, sans-serif; color: #1f2933; line-height: 1.5">`,
+    `<p>${e(greeting)}</p>`,
+    `<p>${e(lead)}</p>`,
+    `<table cellpadding="4" style="border-collapse: collapse">`,
+    ...rows.map(([label, value]) => `<tr><th align="left" style="padding-right: 16px">${e(label)}</th><td>${e(value)}</td></tr>`),
+    `</table>`,
+    ...(policy.length
+      ? [`<h3 style="margin-bottom: 4px">Cancellation policy</h3>`, ...policy.map((line) => `<p style="margin: 0">${e(line)}</p>`)]
+      : []),
+    `<p>${e(closing)}</p>`,
+    `<p><strong>${e(f.hotel.name)}</strong>${f.hotel.address.map((line) => `<br>${e(line)}`).join("")}</p>`,
+    `</body></html>`,
+  ].join("\n");
+  return { subject, text, html };
+}

@@ -1,0 +1,99 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { guests, mailOutbox, properties, ratePlans, reservations, rooms, roomTypes, type Address, type GuestMailKind } from "@/db/schema";
+import { propertyLocale } from "@/server/money";
+import { findOwned, type Ctx, type Tenant } from "@/server/tenancy";
+import { queueMail } from "@/server/webhooks/mail";
+import { composeGuestMail, policyWords, type ComposedMail, type GuestMailFacts } from "./compose";
+
+/** The address as lines: street lines, then "postal code city", region and country. */
+const addressLines = (a: Address) =>
+  [a.line1, a.line2, [a.postal_code, a.city].filter(Boolean).join(" "), a.region, a.country].filter((line): line is string => !!line);
+
+type Loaded = {
+  facts: GuestMailFacts;
+  to: string | null;
+  enabled: boolean;
+  reservation: typeof reservations.$inferSelect;
+  guest: typeof guests.$inferSelect;
+  room: typeof rooms.$inferSelect | undefined;
+};
+
+/**
+ * Reads what a stay's guest e-mail (and its registration card) says, within the caller's
+ * transaction, so a mail queued by a change sees the change.
+ */
+export async function loadStayFacts(db: Executor, tenant: Tenant, reservationId: string): Promise<Loaded> {
+  const r = await findOwned(db, reservations, tenant, reservationId, "reservation");
+  const [[guest], [property], [roomType], [plan], [room]] = await Promise.all([
+    db.select().from(guests).where(eq(guests.id, r.guestId)),
+    db.select().from(properties).where(eq(properties.id, r.propertyId)),
+    db.select().from(roomTypes).where(eq(roomTypes.id, r.roomTypeId)),
+    db.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId)),
+    r.roomId ? db.select().from(rooms).where(eq(rooms.id, r.roomId)) : Promise.resolve([]),
+  ]);
+  const facts: GuestMailFacts = {
+    locale: propertyLocale(property.address.country),
+    hotel: { name: property.name, address: addressLines(property.address), checkInTime: property.checkInTime, checkOutTime: property.checkOutTime },
+    guest: { firstName: guest.firstName, lastName: guest.lastName },
+    stay: { checkIn: r.checkIn, checkOut: r.checkOut, adults: r.adults, children: r.children, roomType: roomType.name, ratePlan: plan.name },
+    total: { amount: r.totalAmount, currency: r.currency },
+    plan: { refundable: plan.refundable, cancellationDeadlineHours: plan.cancellationDeadlineHours, noShowFee: plan.noShowFee },
+  };
+  return { facts, to: guest.email, enabled: property.guestEmails && !guest.erasedAt, reservation: r, guest, room };
+}
+
+/**
+ * Queues a reservation's guest e-mail in the change's own transaction (a rolled-back booking
+ * mails nobody), through the outbox that sends and retries the platform's mail. None where the
+ * property turned guest e-mails off or the guest has no address (a walk-in); a sandbox guest's
+ * mail is kept and shown, never sent.
+ */
+export async function queueGuestMail(tx: Executor, tenant: Tenant, kind: GuestMailKind, reservationId: string): Promise<string | null> {
+  const { facts, to, enabled, reservation } = await loadStayFacts(tx, tenant, reservationId);
+  if (!enabled || !to) return null;
+  return queueMail(tx, {
+    accountId: tenant.accountId,
+    livemode: tenant.livemode,
+    to,
+    ...composeGuestMail(kind, facts),
+    kind,
+    guestId: reservation.guestId,
+    reservationId: reservation.id,
+    hold: !tenant.livemode,
+  });
+}
+
+/** Exactly what the guest e-mail of this kind would say now, for the dashboard's preview, with whom it would go to. */
+export async function previewGuestMail({
+  db,
+  tenant,
+  id,
+  kind,
+}: Ctx & { id: string; kind: GuestMailKind }): Promise<ComposedMail & { to: string | null; enabled: boolean }> {
+  const { facts, to, enabled } = await loadStayFacts(db, tenant, id);
+  return { ...composeGuestMail(kind, facts), to, enabled };
+}
+
+/** A reservation's guest e-mails, newest first. */
+export async function listReservationMail({ db, tenant, id }: Ctx & { id: string }) {
+  const r = await findOwned(db, reservations, tenant, id, "reservation");
+  return db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.accountId, tenant.accountId), eq(mailOutbox.reservationId, r.id)))
+    .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id));
+}
+
+/** What the registration card printed at check-in shows: the stay as the guest e-mails tell it, the room, and the guest's contact. */
+export async function getRegistrationCard({ db, tenant, id }: Ctx & { id: string }) {
+  const { facts, guest, room, reservation } = await loadStayFacts(db, tenant, id);
+  return {
+    ...facts,
+    policy: policyWords(facts),
+    nightly: reservation.nightly,
+    room: room ? room.number : null,
+    contact: { email: guest.email, phone: guest.phone },
+    status: reservation.status,
+  };
+}

@@ -1,0 +1,240 @@
+import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+import {
+  auditLog,
+  events,
+  folioCharges,
+  guestPreferences,
+  guests,
+  idempotencyKeys,
+  mailOutbox,
+  payments,
+  refunds,
+  reservations,
+  roomMoves,
+  webhookAttempts,
+  webhookDeliveries,
+} from "@/db/schema";
+import { ApiError } from "@/server/errors";
+import { emitEvent } from "@/server/events/emit";
+import { inTransaction } from "@/server/transactions";
+import { findOwned, type Ctx } from "@/server/tenancy";
+import { erasedName, presentGuest } from "./present";
+
+const placeholder = "[erased]";
+const erasedMailText = "The content of this e-mail was erased at the guest's request.";
+
+type Term = { value: string; word: boolean };
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * One pattern for every personal value: names as whole words (a guest called "Ann" leaves
+ * "Annex" alone), contact and free text wherever they occur; longest first, case-insensitive.
+ */
+function personalPattern(terms: Term[]): RegExp | null {
+  const unique = [...new Map(terms.filter((t) => t.value.trim().length > 0).map((t) => [t.value.toLowerCase(), t])).values()];
+  if (!unique.length) return null;
+  unique.sort((a, b) => b.value.length - a.value.length);
+  const parts = unique.map((t) => (t.word ? `(?<![\\p{L}\\p{N}])${escapeRegExp(t.value)}(?![\\p{L}\\p{N}])` : escapeRegExp(t.value)));
+  return new RegExp(parts.join("|"), "giu");
+}
+
+/** A JSON value with the guest anonymised: an object that is the guest (by id) loses its names and contact; every string loses the personal values. */
+function scrubJson(value: unknown, guestId: string, pattern: RegExp): unknown {
+  if (typeof value === "string") return value.replace(pattern, placeholder);
+  if (Array.isArray(value)) return value.map((v) => scrubJson(v, guestId, pattern));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = scrubJson(v, guestId, pattern);
+    if (out.id === guestId) {
+      if ("first_name" in out) out.first_name = erasedName.first;
+      if ("last_name" in out) out.last_name = erasedName.last;
+      if ("email" in out) out.email = null;
+      if ("phone" in out) out.phone = null;
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Stored text that may be JSON (a replayed response): scrubbed as JSON where it parses, as text otherwise. */
+function scrubStoredText(text: string, guestId: string, pattern: RegExp): string {
+  try {
+    return JSON.stringify(scrubJson(JSON.parse(text), guestId, pattern));
+  } catch {
+    return text.replace(pattern, placeholder);
+  }
+}
+
+/** Rows whose text mentions any of the guest's ids (ids are unique random strings, so this never matches another guest's rows). */
+const mentionsAny = (column: SQL | PgColumn, ids: string[]) => or(...ids.map((id) => sql`${column}::text like ${`%${id}%`}`))!;
+
+/**
+ * Erases a guest on request (docs/decisions.md, "A guest's data"): their names, contact,
+ * preferences and free text are anonymised everywhere they are stored — the guest row, their
+ * reservations' notes, stored event payloads (and so every webhook body built from them),
+ * webhook receivers' answers, replayable idempotent responses, their e-mails, the audit trail —
+ * in one transaction, which also writes `guest.erased`. Folios, charges, payments and refunds
+ * stay (a hotel must keep them), referring to the anonymised guest. A guest in house is refused.
+ * Erasing an erased guest changes nothing and answers it again.
+ */
+export async function eraseGuest({ db, tenant, id }: Ctx & { id: string }) {
+  return inTransaction(db, async (tx) => {
+    const guest = await findOwned(tx, guests, tenant, id, "guest", { forUpdate: true });
+    if (guest.erasedAt) return { guest, erased: false };
+    const stays = await tx.select().from(reservations).where(eq(reservations.guestId, guest.id));
+    const inHouse = stays.find((r) => r.status === "checked_in");
+    if (inHouse) {
+      throw new ApiError("invalid_state_transition", "The guest is in house; a guest's data can be erased once they have checked out.");
+    }
+    const [prefs] = await tx.select().from(guestPreferences).where(eq(guestPreferences.guestId, guest.id));
+    const reservationIds = stays.map((r) => r.id);
+    const folioIds = stays.map((r) => r.folioId);
+    const paymentRows = folioIds.length ? await tx.select().from(payments).where(inArray(payments.folioId, folioIds)) : [];
+    const moves = reservationIds.length ? await tx.select().from(roomMoves).where(inArray(roomMoves.reservationId, reservationIds)) : [];
+
+    const word = (value: string | null | undefined): Term[] => (value ? [{ value, word: true }] : []);
+    const text = (value: string | null | undefined): Term[] => (value ? [{ value, word: false }] : []);
+    const pattern = personalPattern([
+      ...text(`${guest.firstName} ${guest.lastName}`),
+      ...word(guest.firstName),
+      ...word(guest.lastName),
+      ...text(guest.email),
+      ...text(guest.phone),
+      ...(prefs
+        ? [
+            ...prefs.allergies.flatMap(text),
+            ...Object.values(prefs.room).flatMap((v) => (typeof v === "string" ? text(v) : [])),
+            ...Object.values(prefs.loyalty).flatMap((v) => (typeof v === "string" ? text(v) : [])),
+          ]
+        : []),
+      ...stays.flatMap((r) => [...text(r.notes), ...text(r.cancellationReason), ...Object.values(r.metadata).flatMap(text)]),
+      ...moves.flatMap((m) => text(m.reason)),
+    ])!;
+    const ids = [guest.id, ...reservationIds, ...folioIds, ...paymentRows.map((p) => p.id)];
+    const now = new Date();
+    const own = <T extends { accountId: PgColumn; livemode: PgColumn }>(t: T) =>
+      and(eq(t.accountId, tenant.accountId), eq(t.livemode, tenant.livemode));
+
+    // The guest row: names replaced, contact gone (the search text is generated from them).
+    const [erased] = await tx
+      .update(guests)
+      .set({ firstName: erasedName.first, lastName: erasedName.last, email: null, emailKey: null, phone: null, erasedAt: now, updatedAt: now })
+      .where(eq(guests.id, guest.id))
+      .returning();
+    await tx.delete(guestPreferences).where(eq(guestPreferences.guestId, guest.id));
+    if (reservationIds.length) {
+      await tx.update(reservations).set({ notes: null, cancellationReason: null, metadata: {} }).where(inArray(reservations.id, reservationIds));
+      await tx.update(roomMoves).set({ reason: null }).where(inArray(roomMoves.reservationId, reservationIds));
+    }
+    // Financial rows keep every amount; only words a clerk typed about the guest go.
+    for (const c of folioIds.length ? await tx.select().from(folioCharges).where(inArray(folioCharges.folioId, folioIds)) : []) {
+      const description = c.description.replace(pattern, placeholder);
+      if (description !== c.description) await tx.update(folioCharges).set({ description }).where(eq(folioCharges.id, c.id));
+    }
+    for (const p of paymentRows) {
+      const bankReference = p.bankReference?.replace(pattern, placeholder) ?? null;
+      const failureMessage = p.failureMessage?.replace(pattern, placeholder) ?? null;
+      if (bankReference !== p.bankReference || failureMessage !== p.failureMessage)
+        await tx.update(payments).set({ bankReference, failureMessage }).where(eq(payments.id, p.id));
+    }
+    if (paymentRows.length) {
+      for (const r of await tx
+        .select()
+        .from(refunds)
+        .where(
+          inArray(
+            refunds.paymentId,
+            paymentRows.map((p) => p.id),
+          ),
+        )) {
+        const reason = r.reason?.replace(pattern, placeholder) ?? null;
+        if (reason !== r.reason) await tx.update(refunds).set({ reason }).where(eq(refunds.id, r.id));
+      }
+    }
+
+    // Stored event payloads: webhook bodies are built from these rows, so replays and backfills send the anonymised guest.
+    const touchedEvents = await tx
+      .select({ id: events.id, object: events.object })
+      .from(events)
+      .where(and(own(events), mentionsAny(events.object, ids)));
+    for (const e of touchedEvents) {
+      await tx
+        .update(events)
+        .set({ object: scrubJson(e.object, guest.id, pattern) as Record<string, unknown> })
+        .where(eq(events.id, e.id));
+    }
+    if (touchedEvents.length) {
+      // What receivers answered to those deliveries may echo the body back.
+      const attempts = await tx
+        .select({ id: webhookAttempts.id, responseBody: webhookAttempts.responseBody })
+        .from(webhookAttempts)
+        .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
+        .where(
+          inArray(
+            webhookDeliveries.eventId,
+            touchedEvents.map((e) => e.id),
+          ),
+        );
+      for (const a of attempts) {
+        const responseBody = scrubStoredText(a.responseBody, guest.id, pattern);
+        if (responseBody !== a.responseBody) await tx.update(webhookAttempts).set({ responseBody }).where(eq(webhookAttempts.id, a.id));
+      }
+    }
+    // Responses kept for idempotent replays.
+    const stored = await tx
+      .select()
+      .from(idempotencyKeys)
+      .where(
+        and(
+          eq(idempotencyKeys.accountId, tenant.accountId),
+          eq(idempotencyKeys.livemode, tenant.livemode),
+          mentionsAny(idempotencyKeys.responseBody, ids),
+        ),
+      );
+    for (const k of stored) {
+      await tx
+        .update(idempotencyKeys)
+        .set({ responseBody: scrubStoredText(k.responseBody!, guest.id, pattern) })
+        .where(and(eq(idempotencyKeys.accountId, k.accountId), eq(idempotencyKeys.livemode, k.livemode), eq(idempotencyKeys.key, k.key)));
+    }
+    // The audit trail keeps who did what and when; the guest's words in its objects go.
+    const trail = await tx
+      .select({ id: auditLog.id, before: auditLog.before, after: auditLog.after })
+      .from(auditLog)
+      .where(
+        and(
+          own(auditLog),
+          or(inArray(auditLog.objectId, ids), mentionsAny(sql`coalesce(${auditLog.before}::text, '') || coalesce(${auditLog.after}::text, '')`, ids)),
+        ),
+      );
+    for (const entry of trail) {
+      await tx
+        .update(auditLog)
+        .set({ before: scrubJson(entry.before, guest.id, pattern), after: scrubJson(entry.after, guest.id, pattern) })
+        .where(eq(auditLog.id, entry.id));
+    }
+    // Their e-mails: kept as a record that they were sent, without address or content; any not yet sent never goes.
+    for (const m of await tx
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.accountId, tenant.accountId), eq(mailOutbox.guestId, guest.id)))) {
+      await tx
+        .update(mailOutbox)
+        .set({
+          to: null,
+          subject: m.subject.replace(pattern, placeholder),
+          text: erasedMailText,
+          html: null,
+          nextAttemptAt: null,
+          error: m.error?.replace(pattern, placeholder) ?? null,
+          attempts: m.attempts.map((a) => ({ ...a, error: a.error?.replace(pattern, placeholder) ?? null })),
+        })
+        .where(eq(mailOutbox.id, m.id));
+    }
+
+    // The event carries the anonymised guest only.
+    await emitEvent(tx, tenant, { type: "guest.erased", propertyId: null, object: presentGuest(erased) });
+    return { guest: erased, erased: true };
+  });
+}
