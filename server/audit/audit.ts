@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { auditLog, properties, ratePlans, reservations, rooms, roomTypes } from "@/db/schema";
@@ -60,6 +61,8 @@ export async function recordAudit({
   actor: AuditActor;
   entry: AuditEntry;
 }): Promise<void> {
+  // A change that changed nothing (a PATCH of the values already there) is no entry.
+  if (entry.before !== undefined && entry.after !== undefined && isDeepStrictEqual(entry.before, entry.after)) return;
   await db.insert(auditLog).values({
     id: newId("audit"),
     accountId: tenant.accountId,
