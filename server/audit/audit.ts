@@ -10,8 +10,11 @@ import { keyset, toPage, type PageRequest } from "@/server/pagination";
 import type { Tenant } from "@/server/tenancy";
 import type { Area } from "@/server/staff/access";
 
-/** The staff member behind a change. */
-export type AuditActor = { id: string; email: string };
+/**
+ * Who made a change: a staff member in the dashboard, or through `/v1` an API key or an OAuth
+ * app's install (with the key's or the app's name at the time, for the trail's sentence).
+ */
+export type AuditActor = { type?: "staff"; id: string; email: string } | { type: "api_key" | "oauth_app"; id: string; name: string | null };
 
 export type AuditEntry = {
   /** `<object_type>.<verb>`, e.g. `reservation.checked_in`, `api_key.revoked`. */
@@ -49,7 +52,7 @@ const auditAreas: Record<string, Area> = {
 
 export const auditAreaOf = (objectType: string): Area => auditAreas[objectType] ?? "settings";
 
-/** Records one staff change. Call it after the change is committed, with presented objects. */
+/** Records one change, with presented objects: best in the change's own transaction (`db` = its `tx`). */
 export async function recordAudit({
   db,
   tenant,
@@ -67,8 +70,10 @@ export async function recordAudit({
     id: newId("audit"),
     accountId: tenant.accountId,
     livemode: tenant.livemode,
+    actorType: actor.type ?? "staff",
     actorId: actor.id,
-    actorEmail: actor.email,
+    actorEmail: "email" in actor ? actor.email : null,
+    actorName: "name" in actor ? actor.name : null,
     action: entry.action,
     objectType: entry.objectType,
     objectId: entry.objectId,
