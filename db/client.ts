@@ -30,21 +30,24 @@ export type OpenOptions = {
   migrate?: boolean;
   /** Connections in the postgres.js pool. */
   max?: number;
+  /** Called with each statement's text just before postgres.js sends it (tests count and interrupt them). */
+  onStatement?: (text: string) => void;
 };
 
 /** Opens a database and brings its schema up to date. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  const database = options.url ? await openPostgres(options.url, options.max) : await openPglite(options.dataDir ?? ".data/pglite");
+  const database = options.url ? await openPostgres(options.url, options.max, options.onStatement) : await openPglite(options.dataDir ?? ".data/pglite");
   if (options.migrate !== false) await migrateDatabase(database);
   return database;
 }
 
-async function openPostgres(url: string, max = 10): Promise<Database> {
+async function openPostgres(url: string, max = 10, onStatement?: (text: string) => void): Promise<Database> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   // JIT compilation costs tens of milliseconds and our statements run in one or two: measured
   // on the inventory upsert, 85 ms with JIT against 1.8 ms without (docs/benchmarks.md).
-  const client = postgres(url, { max, onnotice: () => {}, connection: { jit: "off" } });
+  const debug = onStatement && ((_connection: number, text: string) => onStatement(text));
+  const client = postgres(url, { max, onnotice: () => {}, connection: { jit: "off" }, ...(debug ? { debug } : {}) });
   const db = drizzle(preparing(client), { schema }) as unknown as Db;
   return {
     db,

@@ -30,7 +30,7 @@ export function AuditTrail({ objectType, objectId, title = "History" }: { object
           {trail.data.data.map((entry) => (
             <li key={entry.id} className="border-l-2 border-stone-200 pl-3 text-sm" data-testid="audit-entry">
               <p className="text-stone-800">
-                <span className="font-medium">{entry.title}</span> by {entry.actor.email}
+                <span className="font-medium">{entry.title}</span> by {entry.actor.name}
               </p>
               <p className="text-xs text-stone-500">
                 <MomentText at={entry.created_at} />

@@ -2,16 +2,19 @@ import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { tenantColumns, ts } from "./columns";
 
 /**
- * The audit trail: every change a staff member makes in the dashboard, who made it, and the
- * object before and after. Written by the tRPC layer after the service call succeeded.
+ * The audit trail: every change a staff member makes in the dashboard, and the money moved
+ * through the API (payments, refunds), who made it, and the object before and after.
  */
 export const auditLog = pgTable(
   "audit_log",
   {
     id: text("id").primaryKey(),
     ...tenantColumns(),
+    /** A staff member (id, e-mail), an API key or an OAuth app's install (id, its name then). */
+    actorType: text("actor_type", { enum: ["staff", "api_key", "oauth_app"] }).notNull().default("staff"),
     actorId: text("actor_id").notNull(),
-    actorEmail: text("actor_email").notNull(),
+    actorEmail: text("actor_email"),
+    actorName: text("actor_name"),
     /** `<object_type>.<verb>`, e.g. `reservation.checked_in`. */
     action: text("action").notNull(),
     objectType: text("object_type").notNull(),

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { auditLog, properties, ratePlans, reservations, rooms, roomTypes } from "@/db/schema";
@@ -9,8 +10,11 @@ import { keyset, toPage, type PageRequest } from "@/server/pagination";
 import type { Tenant } from "@/server/tenancy";
 import type { Area } from "@/server/staff/access";
 
-/** The staff member behind a change. */
-export type AuditActor = { id: string; email: string };
+/**
+ * Who made a change: a staff member in the dashboard, or through `/v1` an API key or an OAuth
+ * app's install (with the key's or the app's name at the time, for the trail's sentence).
+ */
+export type AuditActor = { type?: "staff"; id: string; email: string } | { type: "api_key" | "oauth_app"; id: string; name: string | null };
 
 export type AuditEntry = {
   /** `<object_type>.<verb>`, e.g. `reservation.checked_in`, `api_key.revoked`. */
@@ -48,7 +52,7 @@ const auditAreas: Record<string, Area> = {
 
 export const auditAreaOf = (objectType: string): Area => auditAreas[objectType] ?? "settings";
 
-/** Records one staff change. Call it after the change is committed, with presented objects. */
+/** Records one change, with presented objects: best in the change's own transaction (`db` = its `tx`). */
 export async function recordAudit({
   db,
   tenant,
@@ -60,12 +64,16 @@ export async function recordAudit({
   actor: AuditActor;
   entry: AuditEntry;
 }): Promise<void> {
+  // A change that changed nothing (a PATCH of the values already there) is no entry.
+  if (entry.before !== undefined && entry.after !== undefined && isDeepStrictEqual(entry.before, entry.after)) return;
   await db.insert(auditLog).values({
     id: newId("audit"),
     accountId: tenant.accountId,
     livemode: tenant.livemode,
+    actorType: actor.type ?? "staff",
     actorId: actor.id,
-    actorEmail: actor.email,
+    actorEmail: "email" in actor ? actor.email : null,
+    actorName: "name" in actor ? actor.name : null,
     action: entry.action,
     objectType: entry.objectType,
     objectId: entry.objectId,

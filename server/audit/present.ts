@@ -301,13 +301,20 @@ export function auditSentences(row: Pick<AuditRow, "action" | "objectType" | "be
     .filter((line): line is string => !!line);
 }
 
+/** Who, in words: a staff member's e-mail, or the API key or app a change came through. */
+function actorWords(row: AuditRow): string {
+  if (row.actorType === "api_key") return row.actorName ? `the API key “${row.actorName}”` : "an API key";
+  if (row.actorType === "oauth_app") return row.actorName ? `the app “${row.actorName}”` : "a connected app";
+  return row.actorEmail ?? "a staff member";
+}
+
 export const presentAudit = (row: AuditRow, ctx?: AuditContext) => ({
   id: row.id,
   object: "audit_entry" as const,
   action: row.action,
   object_type: row.objectType,
   object_id: row.objectId,
-  actor: { id: row.actorId, email: row.actorEmail },
+  actor: { type: row.actorType, id: row.actorId, email: row.actorEmail, name: actorWords(row) },
   before: row.before,
   after: row.after,
   changed: changedFields(row.before, row.after),

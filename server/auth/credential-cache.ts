@@ -1,13 +1,14 @@
 import { sql } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
 import type { Database, Executor } from "@/db/client";
 import { authenticateToken, type Principal } from "./authenticate-token";
 import { hashToken } from "./tokens";
 
 /** How long a looked-up credential is trusted without asking the database again. */
 export const credentialTtlMs = 1_000;
+/** Beyond this many credentials, the least recently used is forgotten (one at a time, never all at once). */
 const maxEntries = 10_000;
 
-type Entry = { principal: Principal; expires: number };
 const caches = new Set<CredentialCache>();
 
 /**
@@ -18,20 +19,26 @@ const caches = new Set<CredentialCache>();
  * revoked) are never cached.
  */
 export class CredentialCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Principal>;
 
-  constructor(private readonly options: { ttlMs?: number; now?: () => number } = {}) {
+  constructor(options: { ttlMs?: number; now?: () => number; maxEntries?: number } = {}) {
+    this.entries = new LRUCache<string, Principal>({
+      max: options.maxEntries ?? maxEntries,
+      // lru-cache keeps an entry while its age is at most `ttl`; ours end when it reaches the TTL.
+      ttl: (options.ttlMs ?? credentialTtlMs) - 1,
+      // Ask the clock on every read (its default reuses a reading for 1 ms), so the TTL is exact.
+      ttlResolution: 0,
+      ...(options.now ? { perf: { now: options.now } } : {}),
+    });
     caches.add(this);
   }
 
   async authenticate({ db, token }: { db: Executor; token: string }): Promise<Principal> {
-    const now = (this.options.now ?? Date.now)();
     const key = hashToken(token);
     const hit = this.entries.get(key);
-    if (hit && hit.expires > now) return hit.principal;
+    if (hit) return hit;
     const principal = await authenticateToken({ db, token });
-    if (this.entries.size >= maxEntries) this.entries.clear();
-    this.entries.set(key, { principal, expires: now + (this.options.ttlMs ?? credentialTtlMs) });
+    this.entries.set(key, principal);
     return principal;
   }
 

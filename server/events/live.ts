@@ -1,4 +1,4 @@
-import { asc, gt, sql } from "drizzle-orm";
+import { asc, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { events } from "@/db/schema";
 import type { Tenant } from "@/server/tenancy";
@@ -23,6 +23,8 @@ const pollMs = 500;
  * one was already read. Each read looks this far back and skips the ids it has already seen.
  */
 const lookbackMs = 10_000;
+/** Rows per query; a read pages on until it has every event after the horizon. */
+const pageSize = 1_000;
 
 /**
  * The live feed behind the dashboard's subscriptions: ONE reader of the events table per
@@ -70,30 +72,16 @@ export class LiveFeed {
     if (this.reading) return;
     this.reading = true;
     try {
-      const horizon = new Date(this.since.getTime() - lookbackMs);
-      const rows = await this.db
-        .select({
-          id: events.id,
-          accountId: events.accountId,
-          livemode: events.livemode,
-          type: events.type,
-          propertyId: events.propertyId,
-          objectId: sql<string | null>`${events.object}->>'id'`,
-          createdAt: events.createdAt,
-        })
-        .from(events)
-        .where(gt(events.createdAt, horizon))
-        .orderBy(asc(events.createdAt), asc(events.id))
-        .limit(1000);
       const now = Date.now();
-      for (const row of rows) {
-        if (this.seen.has(row.id)) continue;
-        this.seen.set(row.id, row.createdAt.getTime());
-        if (row.createdAt > this.since) this.since = row.createdAt;
-        const event: LiveEvent = { id: row.id, type: row.type, property_id: row.propertyId, object_id: row.objectId, created_at: row.createdAt.toISOString() };
-        for (const s of this.subscribers) {
-          if (s.accountId === row.accountId && s.livemode === row.livemode && row.createdAt >= s.from && s.matches(row.type)) s.push(event);
-        }
+      // Page by (created_at, id) from the horizon: with more than a page of events inside the
+      // look-back, reading only the oldest page would return the same seen rows on every poll.
+      let after = { at: new Date(this.since.getTime() - lookbackMs).toISOString(), id: "" };
+      for (;;) {
+        const rows = await this.page(after);
+        for (const row of rows) this.deliver(row);
+        if (rows.length < pageSize) break;
+        const last = rows[rows.length - 1];
+        after = { at: last.at, id: last.id };
       }
       // Forget ids older than any future read can return.
       for (const [id, at] of this.seen) if (at < now - 2 * lookbackMs && at < this.since.getTime() - lookbackMs) this.seen.delete(id);
@@ -103,7 +91,38 @@ export class LiveFeed {
       this.reading = false;
     }
   }
+
+  /** The cursor is the database's own text of `created_at`: a Date would drop its microseconds. */
+  private page(after: { at: string; id: string }): Promise<Row[]> {
+    return this.db
+      .select({
+        id: events.id,
+        accountId: events.accountId,
+        livemode: events.livemode,
+        type: events.type,
+        propertyId: events.propertyId,
+        objectId: sql<string | null>`${events.object}->>'id'`,
+        createdAt: events.createdAt,
+        at: sql<string>`${events.createdAt}::text`,
+      })
+      .from(events)
+      .where(sql`(${events.createdAt}, ${events.id}) > (${after.at}::timestamptz, ${after.id})`)
+      .orderBy(asc(events.createdAt), asc(events.id))
+      .limit(pageSize);
+  }
+
+  private deliver(row: Row) {
+    if (this.seen.has(row.id)) return;
+    this.seen.set(row.id, row.createdAt.getTime());
+    if (row.createdAt > this.since) this.since = row.createdAt;
+    const event: LiveEvent = { id: row.id, type: row.type, property_id: row.propertyId, object_id: row.objectId, created_at: row.createdAt.toISOString() };
+    for (const s of this.subscribers) {
+      if (s.accountId === row.accountId && s.livemode === row.livemode && row.createdAt >= s.from && s.matches(row.type)) s.push(event);
+    }
+  }
 }
+
+type Row = { id: string; accountId: string; livemode: boolean; type: string; propertyId: string | null; objectId: string | null; createdAt: Date; at: string };
 
 const feeds = new WeakMap<Db, LiveFeed>();
 

@@ -5,6 +5,7 @@ import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, ownedBy, type Ctx, type Tenant, listOwned } from "@/server/tenancy";
+import { changesFrom } from "@/server/changes";
 import { emitEvent } from "@/server/events/emit";
 import { preparedQuery } from "@/server/prepared";
 import { presentGuest } from "./present";
@@ -154,16 +155,17 @@ export async function updateGuest({ db, tenant, id, input }: Ctx & { id: string;
       const other = await findGuestByEmail(tx, tenant, input.email);
       if (other) throw emailTaken(other.id);
     }
+    const changes = changesFrom(guest, {
+      firstName: input.first_name ?? guest.firstName,
+      lastName: input.last_name ?? guest.lastName,
+      email: input.email?.trim() ?? guest.email,
+      emailKey: input.email ? emailKey(input.email) : guest.emailKey,
+      phone: input.phone === undefined ? guest.phone : input.phone,
+    });
+    if (!changes) return guest;
     const [updated] = await tx
       .update(guests)
-      .set({
-        firstName: input.first_name ?? guest.firstName,
-        lastName: input.last_name ?? guest.lastName,
-        email: input.email?.trim() ?? guest.email,
-        emailKey: input.email ? emailKey(input.email) : guest.emailKey,
-        phone: input.phone === undefined ? guest.phone : input.phone,
-        updatedAt: new Date(),
-      })
+      .set({ ...changes, updatedAt: new Date() })
       .where(and(eq(guests.id, guest.id)))
       .returning();
     return updated;

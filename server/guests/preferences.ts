@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { guestPreferences } from "@/db/schema";
+import { changesFrom } from "@/server/changes";
 import { tenantValues, type Ctx } from "@/server/tenancy";
 import { findGuest } from "./guests";
 import type { PreferencesMerge, PreferencesReplace } from "./schemas";
@@ -39,12 +40,13 @@ export async function mergePreferences({ db, tenant, guestId, input }: Ctx & { g
   return db.transaction(async (tx) => {
     const guest = await findGuest(tx, tenant, guestId, { forUpdate: true });
     const [current] = await tx.select().from(guestPreferences).where(eq(guestPreferences.guestId, guest.id));
-    const values = {
+    const merged = {
       allergies: input.allergies ?? current?.allergies ?? [],
       room: merge(current?.room ?? {}, input.room),
       loyalty: merge(current?.loyalty ?? {}, input.loyalty),
-      updatedAt: new Date(),
     };
+    if (current && !changesFrom(current, merged)) return { guest, prefs: current };
+    const values = { ...merged, updatedAt: new Date() };
     const [prefs] = await tx
       .insert(guestPreferences)
       .values({ guestId: guest.id, ...tenantValues(tenant), ...values })

@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { changesFrom } from "@/server/changes";
 import { assignmentStatuses, housekeepingAssignments, properties, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
@@ -36,15 +37,16 @@ export async function updateAssignment({ db, tenant, id, input }: Ctx & { id: st
     if (input.status && input.status !== current.status && !next[current.status].includes(input.status)) {
       throw new ApiError("invalid_state_transition", `An assignment cannot go from ${current.status} to ${input.status}.`, { param: "status" });
     }
+    const changes = changesFrom(current, {
+      date: input.date ?? current.date,
+      assignee: input.assignee ?? current.assignee,
+      notes: input.notes === undefined ? current.notes : input.notes,
+      status: input.status ?? current.status,
+    });
+    if (!changes) return current;
     const [row] = await tx
       .update(housekeepingAssignments)
-      .set({
-        date: input.date ?? current.date,
-        assignee: input.assignee ?? current.assignee,
-        notes: input.notes === undefined ? current.notes : input.notes,
-        status: input.status ?? current.status,
-        updatedAt: new Date(),
-      })
+      .set({ ...changes, updatedAt: new Date() })
       .where(eq(housekeepingAssignments.id, current.id))
       .returning();
     return row;

@@ -1,16 +1,15 @@
 import { createHash } from "node:crypto";
-import { and, eq, lt, sql } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { and, eq, sql } from "drizzle-orm";
+import { rowsOf, type Db, type Tx } from "@/db/client";
 import { idempotencyKeys } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { preparedQuery } from "@/server/prepared";
 import type { Tenant } from "@/server/tenancy";
+import { inTransaction } from "@/server/transactions";
 
 export type StoredResponse = { status: number; body: string; replayed?: boolean };
 
 const retentionMs = 24 * 60 * 60 * 1000;
-/** An in-flight key older than this belongs to a request whose process died; it may run again. */
-const abandonedAfterMs = 5 * 60 * 1000;
 const printableAscii = /^[\x20-\x7e]{1,255}$/;
 
 /** Results kept for replay: 2xx, and 4xx other than 409, 422 and 429 (contract §5). 5xx never. */
@@ -70,100 +69,97 @@ export function validateIdempotencyKey(key: string): void {
 
 type Request = { db: Db; tenant: Tenant; key: string; method: string; path: string; body: unknown };
 
-/**
- * Runs `execute` at most once per (account, environment, key) within 24 hours. The row is
- * claimed with INSERT … ON CONFLICT DO NOTHING, so of any number of concurrent requests with one
- * key exactly one runs; the others see it in flight (409) or, once done, get its stored answer.
- */
-export async function withIdempotency(request: Request, execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
-  validateIdempotencyKey(request.key);
-  const { db, tenant, key } = request;
-  const fingerprint = createHash("sha256").update(canonical(request.body)).digest("hex");
-  const scope = and(eq(idempotencyKeys.accountId, tenant.accountId), eq(idempotencyKeys.livemode, tenant.livemode), eq(idempotencyKeys.key, key));
-
-  for (let attempt = 0; attempt < 3; attempt++) {
-    // Claiming and completing are every keyed request's two statements: built once.
-    const claimed = await preparedQuery(
-      db,
-      "idempotency_claim",
-      { account: tenant.accountId, livemode: tenant.livemode, key, method: request.method, path: request.path, fingerprint },
-      (p) =>
-        db
-          .insert(idempotencyKeys)
-          .values({
-            accountId: p("account"),
-            livemode: p("livemode"),
-            key: p("key"),
-            method: p("method"),
-            path: p("path"),
-            fingerprint: p("fingerprint"),
-            state: "in_flight",
-          })
-          .onConflictDoNothing()
-          .returning({ key: idempotencyKeys.key }),
-    );
-    if (claimed.length) return runAndStore(db, request, scope, execute);
-
-    const [existing] = await db.select().from(idempotencyKeys).where(scope);
-    if (!existing) continue; // The first request failed and released the key meanwhile.
-    const now = Date.now();
-    if (existing.createdAt.getTime() < now - retentionMs) {
-      await db.delete(idempotencyKeys).where(and(scope, lt(idempotencyKeys.createdAt, new Date(now - retentionMs))));
-      continue;
-    }
-    if (existing.method !== request.method || existing.path !== request.path || existing.fingerprint !== fingerprint) {
-      throw new ApiError(
-        "idempotency_key_reused",
-        `Keys for idempotent requests can only be used with the same method, path and parameters they were first used with (${existing.method} ${existing.path}).`,
-        { param: "Idempotency-Key" },
-      );
-    }
-    if (existing.state === "completed") {
-      return { status: existing.responseStatus!, body: existing.responseBody!, replayed: true };
-    }
-    if (existing.lockedAt.getTime() < now - abandonedAfterMs) {
-      const taken = await db
-        .update(idempotencyKeys)
-        .set({ lockedAt: sql`now()` })
-        .where(and(scope, eq(idempotencyKeys.state, "in_flight"), eq(idempotencyKeys.lockedAt, existing.lockedAt)))
-        .returning({ key: idempotencyKeys.key });
-      if (taken.length) return runAndStore(db, request, scope, execute);
-    }
-    throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry after it completes.", {
-      param: "Idempotency-Key",
-    });
+/** An answer that is not kept (409, 422, 429): it leaves the transaction, which then rolls back. */
+class NotKept extends Error {
+  constructor(readonly response: StoredResponse) {
+    super("answer not kept");
   }
-  throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is being processed concurrently; retry shortly.", {
-    param: "Idempotency-Key",
-  });
 }
 
-async function runAndStore(
-  db: Db,
-  { tenant, key }: Request,
-  scope: ReturnType<typeof and>,
-  execute: () => Promise<StoredResponse>,
-): Promise<StoredResponse> {
-  let response: StoredResponse;
+const inUse = () =>
+  new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry after it completes.", {
+    param: "Idempotency-Key",
+  });
+
+/**
+ * Runs `execute` at most once per (account, environment, key) within 24 hours, and exactly once
+ * when it succeeds: the key's row is claimed, the work done and its answer written in one
+ * transaction, which `execute` is given to run on. A crash at any point leaves either nothing
+ * (the retry runs it) or the work with its answer (the retry replays it); no claim outlives its
+ * request, so none is ever taken over. A concurrent request with the same key finds the first
+ * one's transaction-level lock taken and answers 409 at once, rather than holding a connection
+ * while it waits; once the first has committed, it gets the stored answer.
+ */
+export async function withIdempotency(request: Request, execute: (db: Db) => Promise<StoredResponse>): Promise<StoredResponse> {
+  validateIdempotencyKey(request.key);
+  const fingerprint = createHash("sha256").update(canonical(request.body)).digest("hex");
   try {
-    response = await execute();
+    return await inTransaction(request.db, async (tx) => {
+      const replay = await claim(tx, request, fingerprint);
+      if (replay) return replay;
+      const response = await execute(tx as unknown as Db);
+      if (!storable(response.status)) throw new NotKept(response);
+      await preparedQuery(
+        tx,
+        "idempotency_complete",
+        { account: request.tenant.accountId, livemode: request.tenant.livemode, key: request.key, status: response.status, body: response.body },
+        (p) =>
+          tx
+            .update(idempotencyKeys)
+            .set({ state: "completed", responseStatus: p("status"), responseBody: p("body") })
+            .where(and(eq(idempotencyKeys.accountId, p("account")), eq(idempotencyKeys.livemode, p("livemode")), eq(idempotencyKeys.key, p("key")))),
+      );
+      return response;
+    });
   } catch (error) {
-    await db.delete(idempotencyKeys).where(scope);
+    if (error instanceof NotKept) return error.response;
     throw error;
   }
-  if (storable(response.status)) {
-    await preparedQuery(
-      db,
-      "idempotency_complete",
-      { account: tenant.accountId, livemode: tenant.livemode, key, status: response.status, body: response.body },
-      (p) =>
-        db
-          .update(idempotencyKeys)
-          .set({ state: "completed", responseStatus: p("status"), responseBody: p("body") })
-          .where(and(eq(idempotencyKeys.accountId, p("account")), eq(idempotencyKeys.livemode, p("livemode")), eq(idempotencyKeys.key, p("key")))),
-    );
-  } else {
-    await db.delete(idempotencyKeys).where(scope);
+}
+
+/**
+ * Takes the key for this transaction: a transaction-level advisory lock on it (not waited for:
+ * whoever holds it is in flight) and its row, inserted unless one was committed before, in one
+ * statement. Answers the stored response when there is one to replay, nothing when the work is
+ * this request's to do; throws for a key in use or used for another request.
+ */
+async function claim(tx: Tx, { tenant, key, method, path }: Request, fingerprint: string): Promise<StoredResponse | undefined> {
+  const { accountId, livemode } = tenant;
+  const [taken] = rowsOf<{ locked: boolean; claimed: number }>(
+    await tx.execute(sql`
+      with attempt as (
+        select pg_try_advisory_xact_lock(hashtextextended(${accountId} || ':' || ${String(livemode)} || ':' || ${key}, 0)) as locked
+      ), claimed as (
+        insert into ${idempotencyKeys} (account_id, livemode, key, method, path, fingerprint, state)
+        select ${accountId}, ${livemode}, ${key}, ${method}, ${path}, ${fingerprint}, 'in_flight' from attempt where locked
+        on conflict do nothing
+        returning 1
+      )
+      select (select locked from attempt) as locked, (select count(*) from claimed)::int as claimed`),
+  );
+  if (!taken.locked) throw inUse();
+  if (taken.claimed) return undefined;
+
+  const scope = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.livemode, livemode), eq(idempotencyKeys.key, key));
+  const [existing] = await tx.select().from(idempotencyKeys).where(scope);
+  if (!existing) throw inUse();
+  if (existing.createdAt.getTime() < Date.now() - retentionMs) {
+    // Forgotten after 24 hours: the key starts again as this request's (the lock is ours).
+    await tx
+      .update(idempotencyKeys)
+      .set({ method, path, fingerprint, state: "in_flight", responseStatus: null, responseBody: null, createdAt: sql`now()`, lockedAt: sql`now()` })
+      .where(scope);
+    return undefined;
   }
-  return response;
+  if (existing.method !== method || existing.path !== path || existing.fingerprint !== fingerprint) {
+    throw new ApiError(
+      "idempotency_key_reused",
+      `Keys for idempotent requests can only be used with the same method, path and parameters they were first used with (${existing.method} ${existing.path}).`,
+      { param: "Idempotency-Key" },
+    );
+  }
+  // A committed claim without its answer was left by the version before this one, which stored
+  // the two apart; whether its work committed is unknown, so it is never run again.
+  if (existing.state !== "completed") throw inUse();
+  return { status: existing.responseStatus!, body: existing.responseBody!, replayed: true };
 }

@@ -110,15 +110,16 @@ export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void
       requestId: c.get("requestId"),
       version: c.get("version"),
     };
-    const execute = () => run(c, op, query, rawBody, ctx);
+    // An idempotent request's work runs on the transaction that also holds its key and answer.
+    const execute = (db = ctx.db) => run(c, op, query, rawBody, db === ctx.db ? ctx : { ...ctx, db });
     type Answer = StoredResponse & { raw?: Response };
     const key = c.req.header("idempotency-key");
     // The raw, still percent-encoded path: `c.req.path` is decoded and may hold a NUL the database refuses.
     const path = new URL(c.req.url).pathname;
     const response: Answer =
       op.method === "post" && key !== undefined
-        ? await withIdempotency({ db: ctx.db, tenant: ctx.tenant, key, method: "POST", path, body: rawBody }, () =>
-            captureErrors(c, execute),
+        ? await withIdempotency({ db: ctx.db, tenant: ctx.tenant, key, method: "POST", path, body: rawBody }, (tx) =>
+            captureErrors(c, () => execute(tx)),
           )
         : await execute();
     if (response.raw) return response.raw;

@@ -1,11 +1,13 @@
 import { ApiError, errorCodes, type ErrorCode } from "@/server/errors";
+import { apiActor } from "@/server/audit/actor";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { emptyActionSchema } from "@/server/reservations/schemas";
 import { idParam } from "@/server/schemas";
-import { capturePayment, createPayment, getPayment, listPayments, listPaymentsByOffset, voidPayment } from "./payments";
+import { refundPayment, takePayment } from "./audited";
+import { capturePayment, getPayment, listPayments, listPaymentsByOffset, voidPayment } from "./payments";
 import { presentPayment, presentRefund } from "./present";
-import { createRefund, getRefund, listRefunds } from "./refunds";
+import { getRefund, listRefunds } from "./refunds";
 import { paymentCreateSchema, paymentListQuery, paymentSchema, refundCreateSchema, refundListQuery, refundSchema } from "./schemas";
 
 const tag = "Payments";
@@ -35,7 +37,7 @@ export const paymentOperations = [
     method: "post", path: "/payments", operationId: "createPayment", summary: "Create a payment", tag, scope: "payments:write",
     body: paymentCreateSchema, response: paymentSchema, status: 201,
     errors: ["invalid_state_transition", ...cardErrors],
-    handler: async ({ ctx, body }) => presentPayment(await createPayment({ ...ctx, input: body })),
+    handler: async ({ ctx, body }) => takePayment({ ...ctx, actor: await apiActor(ctx.db, ctx.principal), input: body }),
   }),
   // GET /v1/payments/{id}: retrieve a payment
   defineOperation({
@@ -68,7 +70,7 @@ export const paymentOperations = [
     method: "post", path: "/refunds", operationId: "createRefund", summary: "Create a refund", tag: "Refunds", scope: "payments:write",
     body: refundCreateSchema, response: refundSchema, status: 201,
     errors: ["invalid_state_transition", "amount_exceeds_refundable"],
-    handler: async ({ ctx, body }) => presentRefund(await createRefund({ ...ctx, input: body })),
+    handler: async ({ ctx, body }) => refundPayment({ ...ctx, actor: await apiActor(ctx.db, ctx.principal), input: body }),
   }),
   // GET /v1/refunds/{id}: retrieve a refund
   defineOperation({

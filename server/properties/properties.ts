@@ -1,4 +1,5 @@
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
+import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { dailyRates, properties, reservations, rooms, type Address } from "@/db/schema";
 import { ApiError } from "@/server/errors";
@@ -86,18 +87,19 @@ export async function updateProperty({ db, tenant, id, input }: Ctx & { id: stri
         });
       }
     }
+    const changes = changesFrom(current, {
+      name: input.name ?? current.name,
+      timezone: input.timezone ?? current.timezone,
+      currency: input.currency ?? current.currency,
+      address: input.address ? cleanAddress(input.address) : current.address,
+      checkInTime: input.check_in_time ?? current.checkInTime,
+      checkOutTime: input.check_out_time ?? current.checkOutTime,
+      guestEmails: input.guest_emails ?? current.guestEmails,
+    });
+    if (!changes) return (await withRoomCounts(tx, [current]))[0];
     const [row] = await tx
       .update(properties)
-      .set({
-        name: input.name ?? current.name,
-        timezone: input.timezone ?? current.timezone,
-        currency: input.currency ?? current.currency,
-        address: input.address ? cleanAddress(input.address) : current.address,
-        checkInTime: input.check_in_time ?? current.checkInTime,
-        checkOutTime: input.check_out_time ?? current.checkOutTime,
-        guestEmails: input.guest_emails ?? current.guestEmails,
-        updatedAt: new Date(),
-      })
+      .set({ ...changes, updatedAt: new Date() })
       .where(eq(properties.id, current.id))
       .returning();
     return (await withRoomCounts(tx, [row]))[0];

@@ -1,4 +1,5 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
+import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { properties, ratePlans, roomTypes } from "@/db/schema";
 import { ApiError } from "@/server/errors";
@@ -153,24 +154,25 @@ export async function updateRatePlan({ db, tenant, id, input }: Ctx & { id: stri
         }
       }
     }
+    const changes = changesFrom(plan, {
+      code: input.code ?? plan.code,
+      name: input.name ?? plan.name,
+      roomTypeIds: typeIds,
+      refundable: input.refundable ?? plan.refundable,
+      cancellationDeadlineHours: input.cancellation_deadline_hours ?? plan.cancellationDeadlineHours,
+      mealPlan: input.meal_plan ?? plan.mealPlan,
+      parentRatePlanId: derivation.parentRatePlanId,
+      adjustmentPercentBp: derivation.adjustmentPercentBp,
+      adjustmentAmount: derivation.adjustmentAmount,
+      active: input.active ?? plan.active,
+      earlyDepartureFee: input.early_departure_fee === undefined ? plan.earlyDepartureFee : input.early_departure_fee,
+      noShowFee: input.no_show_fee === undefined ? plan.noShowFee : input.no_show_fee,
+      lateCheckOutFee: input.late_check_out_fee === undefined ? plan.lateCheckOutFee : input.late_check_out_fee,
+    });
+    if (!changes) return plan;
     const [row] = await tx
       .update(ratePlans)
-      .set({
-        code: input.code ?? plan.code,
-        name: input.name ?? plan.name,
-        roomTypeIds: typeIds,
-        refundable: input.refundable ?? plan.refundable,
-        cancellationDeadlineHours: input.cancellation_deadline_hours ?? plan.cancellationDeadlineHours,
-        mealPlan: input.meal_plan ?? plan.mealPlan,
-        parentRatePlanId: derivation.parentRatePlanId,
-        adjustmentPercentBp: derivation.adjustmentPercentBp,
-        adjustmentAmount: derivation.adjustmentAmount,
-        active: input.active ?? plan.active,
-        earlyDepartureFee: input.early_departure_fee === undefined ? plan.earlyDepartureFee : input.early_departure_fee,
-        noShowFee: input.no_show_fee === undefined ? plan.noShowFee : input.no_show_fee,
-        lateCheckOutFee: input.late_check_out_fee === undefined ? plan.lateCheckOutFee : input.late_check_out_fee,
-        updatedAt: new Date(),
-      })
+      .set({ ...changes, updatedAt: new Date() })
       .where(eq(ratePlans.id, plan.id))
       .returning();
     const followsAnew =

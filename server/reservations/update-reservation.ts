@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { guests, reservations } from "@/db/schema";
+import { changesFrom } from "@/server/changes";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { queueGuestMail } from "@/server/guest-mail/guest-mail";
@@ -67,13 +68,16 @@ export async function updateReservation({ db, tenant, id, input }: Ctx & { id: s
         nightly: quote.nightly,
       });
     }
-    if (input.notes !== undefined) changes.notes = input.notes;
-    if (input.metadata !== undefined) changes.metadata = input.metadata;
+    const written = changesFrom(r, { notes: input.notes, metadata: input.metadata });
+    Object.assign(changes, written);
+    const names = changesFrom(guest, { firstName: input.guest?.first_name || undefined, lastName: input.guest?.last_name || undefined });
+    // Nothing sent differs from what is there: no write, no updated_at, no event.
+    if (!restay && !written && !names) return { reservation: r, guest };
     let updatedGuest = guest;
-    if (input.guest && (input.guest.first_name || input.guest.last_name)) {
+    if (names) {
       [updatedGuest] = await tx
         .update(guests)
-        .set({ firstName: input.guest.first_name ?? guest.firstName, lastName: input.guest.last_name ?? guest.lastName, updatedAt: new Date() })
+        .set({ ...names, updatedAt: new Date() })
         .where(eq(guests.id, guest.id))
         .returning();
     }

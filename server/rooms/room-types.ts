@@ -1,4 +1,5 @@
 import { and, count, eq, inArray, isNull, ne } from "drizzle-orm";
+import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { properties, roomTypes, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
@@ -84,18 +85,19 @@ export async function updateRoomType({ db, tenant, id, input }: Ctx & { id: stri
     const base = input.base_occupancy ?? Math.min(current.baseOccupancy, max);
     if (base > max) throw new ApiError("parameter_invalid", "base_occupancy cannot exceed max_occupancy.", { param: "base_occupancy" });
     if (input.code && input.code !== current.code) await assertCodeFree(tx, current.propertyId, input.code, current.id);
+    const changes = changesFrom(current, {
+      code: input.code ?? current.code,
+      name: input.name ?? current.name,
+      description: input.description === undefined ? current.description : input.description || null,
+      beds: input.beds === undefined ? current.beds : input.beds || null,
+      maxOccupancy: max,
+      baseOccupancy: base,
+      amenities: input.amenities ?? current.amenities,
+    });
+    if (!changes) return (await withRoomCounts(tx, [current]))[0];
     const [row] = await tx
       .update(roomTypes)
-      .set({
-        code: input.code ?? current.code,
-        name: input.name ?? current.name,
-        description: input.description === undefined ? current.description : input.description || null,
-        beds: input.beds === undefined ? current.beds : input.beds || null,
-        maxOccupancy: max,
-        baseOccupancy: base,
-        amenities: input.amenities ?? current.amenities,
-        updatedAt: new Date(),
-      })
+      .set({ ...changes, updatedAt: new Date() })
       .where(eq(roomTypes.id, current.id))
       .returning();
     return (await withRoomCounts(tx, [row]))[0];

@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, ne } from "drizzle-orm";
+import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { inventoryNights, properties, roomTypes, rooms, type HousekeepingStatus } from "@/db/schema";
 import { todayIn } from "@/server/dates";
@@ -94,9 +95,11 @@ export async function updateRoom({ db, tenant, id, input }: Ctx & { id: string; 
         await emitInventoryUpdated(tx, tenant, { propertyId: room.propertyId, roomTypeId: typeId, from: today, to: null });
       }
     }
+    const changes = changesFrom(room, { number: input.number ?? room.number, floor: input.floor === undefined ? room.floor : input.floor, roomTypeId });
+    if (!changes) return room;
     const [row] = await tx
       .update(rooms)
-      .set({ number: input.number ?? room.number, floor: input.floor === undefined ? room.floor : input.floor, roomTypeId, updatedAt: new Date() })
+      .set({ ...changes, updatedAt: new Date() })
       .where(eq(rooms.id, room.id))
       .returning();
     return row;

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { changesFrom } from "@/server/changes";
 import { webhookEndpoints, webhookSecrets } from "@/db/schema";
 import type { EventType } from "@/server/events/types";
 import { newId, randomToken } from "@/server/ids";
@@ -48,15 +49,16 @@ export async function listEndpoints({ db, tenant, page }: Ctx & { page: PageRequ
 export async function updateEndpoint({ db, tenant, id, input, policy }: Ctx & { id: string; input: EndpointUpdate; policy: UrlPolicy }) {
   const current = await getEndpoint({ db, tenant, id });
   const url = input.url !== undefined ? (await assertUrlAllowed(input.url, policy)).toString() : current.url;
+  const changes = changesFrom(current, {
+    url,
+    description: input.description === undefined ? current.description : input.description,
+    enabledEvents: input.enabled_events ? normalizeEvents(input.enabled_events) : current.enabledEvents,
+    apiVersion: input.api_version ?? current.apiVersion,
+  });
+  if (!changes) return current;
   const [updated] = await db
     .update(webhookEndpoints)
-    .set({
-      url,
-      description: input.description === undefined ? current.description : input.description,
-      enabledEvents: input.enabled_events ? normalizeEvents(input.enabled_events) : current.enabledEvents,
-      apiVersion: input.api_version ?? current.apiVersion,
-      updatedAt: new Date(),
-    })
+    .set({ ...changes, updatedAt: new Date() })
     .where(eq(webhookEndpoints.id, current.id))
     .returning();
   return updated;

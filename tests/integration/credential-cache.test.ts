@@ -42,6 +42,24 @@ describe("the credential cache", () => {
     expectError(await h.get("/v1/guests", { token: key.key }), 401, "token_revoked", null);
   });
 
+  it("a full cache forgets its least recently used credential, not every credential at once", async () => {
+    const small = new CredentialCache({ now: () => now, maxEntries: 3 });
+    const [a, b, c, d] = [await newKey(), await newKey(), await newKey(), await newKey()];
+    for (const key of [a, b, c]) await small.authenticate({ db: h.db, token: key.key });
+    await small.authenticate({ db: h.db, token: b.key }); // b used again: a is now the least recent
+    await small.authenticate({ db: h.db, token: d.key }); // a fourth: one must go
+    // Revoked in the database only: a remembered credential still answers from memory, a forgotten one asks.
+    await h.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, a.id));
+    await h.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, b.id));
+    await h.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, d.id));
+    expect((await small.authenticate({ db: h.db, token: b.key })).accountId).toBe(h.main.account.id);
+    expect((await small.authenticate({ db: h.db, token: d.key })).accountId).toBe(h.main.account.id);
+    await expect(small.authenticate({ db: h.db, token: a.key })).rejects.toMatchObject({ code: "token_revoked" });
+    // A remembered credential still ends with its TTL.
+    now += credentialTtlMs;
+    await expect(small.authenticate({ db: h.db, token: b.key })).rejects.toMatchObject({ code: "token_revoked" });
+  });
+
   // Another process on the same PostgreSQL database: a cluster worker, the dashboard's thread, another instance.
   it.runIf(onPostgres)("a revocation announced by another process on the database is followed at once, before the TTL", async () => {
     const key = await newKey();

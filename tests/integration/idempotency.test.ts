@@ -1,9 +1,13 @@
 import { createHash } from "node:crypto";
 import { count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guests, idempotencyKeys } from "@/db/schema";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { guests, idempotencyKeys, payments, reservations } from "@/db/schema";
+import { addDays } from "@/server/dates";
 import { expectError, expectStandardHeaders } from "../support/assertions";
+import { onPostgres } from "../support/database";
 import { startHarness, type Harness } from "../support/harness";
+import { bookingBody, buildRoomType, inventoryOf, liveHotel, ok } from "../support/hotel";
 
 // Idempotency-Key on POST (contract §5): at most once per account, environment and key.
 
@@ -152,14 +156,73 @@ describe("concurrency", () => {
     expectError(await h.post("/v1/guests", guest(), withKey("in-flight")), 422, "idempotency_key_reused");
   });
 
-  it("a claim abandoned for minutes (its process died) is taken over", async () => {
+  it("a claim left committed without its answer (by the version that stored them apart) is never run again", async () => {
     const body = guest();
     await claim("abandoned", body, new Date(Date.now() - 10 * 60 * 1000));
-    const res = await h.post("/v1/guests", body, withKey("abandoned"));
-    expect(res.status).toBe(201);
-    expect(res.headers.get("idempotent-replayed")).toBeNull();
-    expect(await guestsWithEmail(body.email)).toBe(1);
-    expect((await h.post("/v1/guests", body, withKey("abandoned"))).headers.get("idempotent-replayed")).toBe("true");
+    expectError(await h.post("/v1/guests", body, withKey("abandoned")), 409, "idempotency_key_in_use", "Idempotency-Key");
+    expect(await guestsWithEmail(body.email)).toBe(0);
+  });
+
+  it("20 concurrent bookings with one key make exactly one reservation, and every answer is that one or 'in use'", async () => {
+    const hotel = await liveHotel(h, h.main.account.id);
+    const setup = { propertyId: hotel.propertyId, ...(await buildRoomType(h, { token: h.main.token }, hotel.propertyId, hotel.today, { rooms: 30 })) };
+    const body = bookingBody(setup, addDays(hotel.today, 2), addDays(hotel.today, 4));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => h.post("/v1/reservations", body, withKey("stampede-booking"))));
+    const booked = await h.db.select().from(reservations).where(eq(reservations.propertyId, hotel.propertyId));
+    expect(booked).toHaveLength(1);
+    const created = answers.filter((a) => a.status === 201);
+    expect(created.filter((a) => a.headers.get("idempotent-replayed") === null)).toHaveLength(1);
+    for (const a of created) expect(a.json.id).toBe(booked[0].id);
+    for (const a of answers.filter((x) => x.status !== 201)) expectError(a, 409, "idempotency_key_in_use", "Idempotency-Key");
+    const inventory = await inventoryOf(h, { token: h.main.token }, hotel.propertyId, setup.roomTypeId, addDays(hotel.today, 2), addDays(hotel.today, 4));
+    for (const night of inventory.values()) expect(night.sold).toBe(1);
+  });
+
+  // PGlite has one connection: a request's transaction holds it, so nothing else runs meanwhile.
+  it.skipIf(!onPostgres)("a request held past the old five-minute mark is still the only one: a retry meanwhile is 409, never a second run", async () => {
+    const hotel = await liveHotel(h, h.main.account.id);
+    const caller = { token: h.main.token };
+    const setup = { propertyId: hotel.propertyId, ...(await buildRoomType(h, caller, hotel.propertyId, hotel.today)) };
+    const booking = ok(await h.post("/v1/reservations", bookingBody(setup, addDays(hotel.today, 1), addDays(hotel.today, 2)), caller), 201);
+    const payment = { reservation_id: booking.id, amount: 2_500, payment_method: { type: "cash" } };
+
+    // Another session holds the folio's row, so the first payment stops inside its work.
+    const locker = postgres(h.databaseUrl!, { max: 2, onnotice: () => {} });
+    let release!: () => void;
+    const locked = new Promise<void>((resolveLocked) => {
+      void locker.begin(async (s) => {
+        await s`select id from folios where id = ${booking.folio_id} for update`;
+        resolveLocked();
+        await new Promise<void>((r) => (release = r));
+      });
+    });
+    await locked;
+    try {
+      const first = h.post("/v1/payments", payment, withKey("slow-payment"));
+      for (let i = 0; ; i++) {
+        const [{ n }] = await locker<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+        if (n > 0) break;
+        if (i > 200) throw new Error("the first payment never reached the folio's lock");
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      // Six minutes later by the server's clock, the retry still finds the first in flight.
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 6 * 60 * 1000 });
+      try {
+        expectError(await h.post("/v1/payments", payment, withKey("slow-payment")), 409, "idempotency_key_in_use", "Idempotency-Key");
+      } finally {
+        vi.useRealTimers();
+      }
+      release();
+      const done = await first;
+      expect(done.status, done.text).toBe(201);
+      const retry = await h.post("/v1/payments", payment, withKey("slow-payment"));
+      expect(retry.headers.get("idempotent-replayed")).toBe("true");
+      expect(retry.json.id).toBe(done.json.id);
+      expect(await h.db.select().from(payments).where(eq(payments.reservationId, booking.id))).toHaveLength(1);
+    } finally {
+      release?.();
+      await locker.end();
+    }
   });
 
   it("a key older than 24 hours is forgotten", async () => {

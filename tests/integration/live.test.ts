@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
+import { events } from "@/db/schema";
 import { createAccount } from "@/server/accounts/create-account";
 import type { StaffRole } from "@/server/auth/users";
 import { liveFeedFor, type LiveEvent } from "@/server/events/live";
@@ -77,5 +78,37 @@ describe("live events for the dashboard", { timeout: 30_000 }, () => {
     expect(refused).toBeInstanceOf(TRPCError);
     expect((refused as TRPCError).code).toBe("FORBIDDEN");
     await expect(caller("owner").live.events({ types: ["nope.*" as never] })).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
+  });
+
+  it("a burst of 3,000 events within one second reaches a subscriber whole, and what follows it too", async () => {
+    const feed = liveFeedFor(database.db);
+    const received = new Set<string>();
+    const unsubscribe = feed.subscribe({ accountId, livemode: true, propertyIds: null }, (type) => type === "guest.created", (e) => void received.add(e.id));
+    try {
+      const start = Date.now() + 5;
+      const burst = Array.from({ length: 3_000 }, (_, i) => ({
+        id: `evt_burst${String(i).padStart(5, "0")}`,
+        accountId,
+        livemode: true,
+        propertyId: null,
+        type: "guest.created",
+        apiVersion: "2026-01-01",
+        object: { object: "guest", id: `gst_burst${i}` },
+        // Three events per millisecond: all 3,000 inside one second, three times a page of the feed.
+        createdAt: new Date(start + Math.floor(i / 3)),
+      }));
+      for (let i = 0; i < burst.length; i += 500) await database.db.insert(events).values(burst.slice(i, i + 500));
+      const deadline = Date.now() + 20_000;
+      while (received.size < 3_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(received.size).toBe(3_000);
+      // The feed is not stuck behind the burst: the next event arrives as any other does.
+      const after = await caller("front_desk").guests.create({ first_name: "After", last_name: "Burst", email: "after-burst@live.example" });
+      const next = Date.now() + 10_000;
+      while (received.size < 3_001 && Date.now() < next) await new Promise((r) => setTimeout(r, 100));
+      expect(received.size).toBe(3_001);
+      expect(after.id).toMatch(/^gst_/);
+    } finally {
+      unsubscribe();
+    }
   });
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { auditedFolioChange } from "@/server/audit/folio-change";
 import { addCharge, chargeCreateSchema, getReservationFolio } from "@/server/folios/folios";
 import { access } from "@/server/staff/access";
 import { roles, router, staffProcedure } from "../init";
-import { recordFolioChange } from "./folio-audit";
 
 // The same schemas and services as /v1/reservations/{id}/folio and /v1/folios/{id}/charges.
 const folioProcedure = staffProcedure.use(roles(...access.reservations));
@@ -16,12 +16,14 @@ export const foliosRouter = router({
   /** An extra charge (or, negative, a credit) on the reservation's open folio. */
   addCharge: folioProcedure.input(chargeCreateSchema.extend({ reservation_id: id })).mutation(async ({ ctx, input: { reservation_id, ...body } }) => {
     const folio = await getReservationFolio({ db: ctx.db, tenant: ctx.tenant, reservationId: reservation_id });
-    return recordFolioChange(
-      ctx,
-      reservation_id,
-      "reservation.charge_added",
-      () => addCharge({ db: ctx.db, tenant: ctx.tenant, folioId: folio.id, input: body }),
-      (charge) => ({ charge: { description: charge.description, amount: charge.amount } }),
-    );
+    return auditedFolioChange({
+      db: ctx.db,
+      tenant: ctx.tenant,
+      actor: ctx.user,
+      reservationId: reservation_id,
+      action: "reservation.charge_added",
+      run: (tx) => addCharge({ db: tx, tenant: ctx.tenant, folioId: folio.id, input: body }),
+      describe: (charge) => ({ charge: { description: charge.description, amount: charge.amount } }),
+    });
   }),
 });

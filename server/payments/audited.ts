@@ -1,0 +1,54 @@
+import type { AuditActor } from "@/server/audit/audit";
+import { auditedFolioChange } from "@/server/audit/folio-change";
+import { ApiError } from "@/server/errors";
+import type { Ctx } from "@/server/tenancy";
+import { createPayment, getPayment } from "./payments";
+import { presentPayment, presentRefund } from "./present";
+import { createRefund } from "./refunds";
+import type { PaymentCreate, RefundCreate } from "./schemas";
+
+type Payment = ReturnType<typeof presentPayment>;
+
+/** "visa •••• 4242", "cash", "bank transfer (ref 123)". */
+function methodText(method: Payment["payment_method"]): string {
+  if (method.type === "card") return `${method.brand} •••• ${method.last4}`;
+  if (method.type === "bank_transfer") return method.reference ? `bank transfer (ref ${method.reference})` : "bank transfer";
+  return "cash";
+}
+
+/**
+ * Takes a payment (POST /v1/payments and the dashboard alike), recorded on the reservation's
+ * trail in the same transaction; a declined card's failed payment is recorded too.
+ */
+export function takePayment({ db, tenant, actor, input }: Ctx & { actor: AuditActor; input: PaymentCreate }) {
+  const attempted = input.payment_method.type === "card" ? `card •••• ${input.payment_method.number.slice(-4)}` : input.payment_method.type.replace("_", " ");
+  return auditedFolioChange({
+    db,
+    tenant,
+    actor,
+    reservationId: input.reservation_id,
+    action: "reservation.payment_taken",
+    run: async (tx) => presentPayment(await createPayment({ db: tx, tenant, input })),
+    describe: (p) => ({ payment: { amount: p.amount, method: methodText(p.payment_method), status: p.status } }),
+    onFailure: (error) =>
+      error instanceof ApiError && error.status === 402 ? { action: "reservation.payment_declined", after: { payment: { method: attempted, declined: error.message } } } : null,
+  });
+}
+
+/** Refunds all or part of a captured payment (POST /v1/refunds and the dashboard), on the reservation's trail in the same transaction. */
+export async function refundPayment({ db, tenant, actor, input }: Ctx & { actor: AuditActor; input: RefundCreate }) {
+  const payment = await getPayment({ db, tenant, id: input.payment_id }).catch((error: unknown) => {
+    // The contract names the body field at fault.
+    if (error instanceof ApiError && error.code === "resource_missing") throw new ApiError("resource_missing", error.message, { param: "payment_id" });
+    throw error;
+  });
+  return auditedFolioChange({
+    db,
+    tenant,
+    actor,
+    reservationId: payment.reservationId,
+    action: "reservation.refunded",
+    run: async (tx) => presentRefund(await createRefund({ db: tx, tenant, input })),
+    describe: (r) => ({ refund: { amount: r.amount, reason: r.reason } }),
+  });
+}
