@@ -10,6 +10,7 @@ import { defaultAdminPassword, seedPassword } from "@/server/cli/db";
 import { controlHandler } from "@/server/cli/serve";
 import { getConfig, isProduction, type Config } from "@/server/config";
 import { createApp } from "@/server/http/app";
+import { addressOf } from "@/server/http/client-address";
 import { answerClientError, createListener } from "@/server/listener";
 import { logger } from "@/server/observability/logger";
 import { getApiDeps, getDatabase, isClusterWorker } from "@/server/runtime";
@@ -114,7 +115,7 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
         res.end("Internal Server Error");
       });
   }
-  server.on("request", createListener({ api, next: pages }));
+  server.on("request", createListener({ api, next: pages, clientAddress: (req) => addressOf(req, config.TRUST_PROXY ?? false) }));
   server.on("clientError", answerClientError);
 
   await new Promise<void>((resolve, reject) => {
