@@ -75,6 +75,7 @@ export default defineConfig({
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       ADMIN_PASSWORD: adminPassword,
       NEXTAUTH_SECRET: "e2e-only-secret-0123456789abcdefghijklmnop",
+      WEBHOOK_SECRET_KEYS: "e2e:ZTJlLW9ubHktd2ViaG9vay1rZXktMDEyMzQ1Njc4OWE=",
       NEXTAUTH_URL: baseURL,
       LOG_LEVEL: "warn",
       // Developer console specs deliver to receivers on 127.0.0.1 and need retries and the breaker in seconds.

@@ -1,5 +1,7 @@
 import { defineConfig } from "vitest/config";
 
+// One fixed key for the test run, inherited by the production servers the tests start as children.
+const env = { NODE_ENV: "test" as const, WEBHOOK_SECRET_KEYS: "test:dGVzdC1vbmx5LXdlYmhvb2sta2V5LTAxMjM0NTY3ODk=" };
 const integration = { include: ["tests/integration/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 };
 
 /**
@@ -11,13 +13,13 @@ const integration = { include: ["tests/integration/**/*.test.ts"], testTimeout: 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
-    env: { NODE_ENV: "test" },
+    env,
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
-      { extends: true, test: { name: "pglite", ...integration, env: { TEST_DB: "pglite", NODE_ENV: "test" } } },
+      { extends: true, test: { name: "pglite", ...integration, env: { ...env, TEST_DB: "pglite" } } },
       {
         extends: true,
-        test: { name: "postgres", ...integration, globalSetup: ["tests/support/services.ts"], env: { TEST_DB: "postgres", NODE_ENV: "test" } },
+        test: { name: "postgres", ...integration, globalSetup: ["tests/support/services.ts"], env: { ...env, TEST_DB: "postgres" } },
       },
     ],
   },

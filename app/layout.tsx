@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -7,7 +8,9 @@ export const metadata: Metadata = {
   description: "Hotel property management",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+// Every page renders per request: its scripts carry that request's CSP nonce (proxy.ts), which a page built ahead of time could not.
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">{children}</body>

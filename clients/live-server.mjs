@@ -71,6 +71,7 @@ const server = spawn(process.execPath, ["dist/server.mjs"], {
     DATABASE_URL: databaseUrl,
     ADMIN_PASSWORD: "live-clients-admin-password",
     NEXTAUTH_SECRET: "live-clients-only-secret-0123456789abcdef",
+    WEBHOOK_SECRET_KEYS: "live:bGl2ZS1jbGllbnRzLXdlYmhvb2sta2V5LTAxMjM0NTY=",
     NEXTAUTH_URL: url,
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     // The suites' webhook receivers listen on 127.0.0.1; a failed delivery is retried after 2 s.

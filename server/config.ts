@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { parseProxyTrust } from "./http/client-address";
+import { parseSecretKeys } from "./webhooks/secret-keys";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])
@@ -49,6 +50,21 @@ const configSchema = z.object({
     .optional(),
   /** Lets webhook URLs reach private, loopback and link-local addresses in production (self-hosting, tests). */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
+  /**
+   * Keys that encrypt webhook signing secrets at rest: comma-separated `keyid:base64key` (32 bytes
+   * each); the first seals, all open (server/webhooks/secret-box.ts). Required in production.
+   */
+  WEBHOOK_SECRET_KEYS: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (!value) return;
+      try {
+        parseSecretKeys(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    }),
   WEBHOOK_BREAKER_WINDOW_SECONDS: z.coerce.number().int().min(1).default(300),
   WEBHOOK_BREAKER_MIN_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   /** Deadline of one delivery attempt (connect, headers and body); 10 s by contract, shorter only for tests. */

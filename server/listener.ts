@@ -25,9 +25,19 @@ export function routeFor(url: string | undefined): Target {
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
+/**
+ * The caller's address as this listener worked it out (socket and TRUST_PROXY), passed to Next's
+ * pages (staff sign-in counts failures per address); whatever a caller sent in it is replaced.
+ */
+export const clientAddressHeader = "x-innkeep-client-address";
+
 /** The Node request listener: each request goes to exactly one of the two apps. */
-export function createListener(handlers: { api: Handler; next: Handler }): Handler {
-  return (req, res) => (routeFor(req.url) === "api" ? handlers.api(req, res) : handlers.next(req, res));
+export function createListener(handlers: { api: Handler; next: Handler; clientAddress?: (req: IncomingMessage) => string | undefined }): Handler {
+  return (req, res) => {
+    if (routeFor(req.url) === "api") return handlers.api(req, res);
+    req.headers[clientAddressHeader] = handlers.clientAddress?.(req) ?? "";
+    return handlers.next(req, res);
+  };
 }
 
 /**

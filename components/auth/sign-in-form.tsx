@@ -23,7 +23,9 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
       return;
     }
     setPending(false);
-    setError(result?.error === "CredentialsSignin" ? "Wrong e-mail or password." : "Sign-in failed. Try again in a moment.");
+    // next-auth passes a refusal's own words (wait, locked) as the error; its codes are one word.
+    const refusal = result?.error && /\s/.test(result.error) ? result.error : null;
+    setError(result?.error === "CredentialsSignin" ? "Wrong e-mail or password." : (refusal ?? "Sign-in failed. Try again in a moment."));
   }
 
   return (

@@ -18,7 +18,7 @@ const roles = [
   { value: "housekeeping", label: "Housekeeping", hint: "the housekeeping board" },
 ] as const;
 type Role = (typeof roles)[number]["value"];
-type User = { id: string; email: string; name: string | null; role: Role; created_at: string };
+type User = { id: string; email: string; name: string | null; role: Role; created_at: string; sign_in_locked: boolean };
 const roleLabel = (r: string) => roles.find((x) => x.value === r)?.label ?? r;
 const fieldMessage = (message: string) => message.replace(/^Invalid parameter '[^']*': /, "");
 
@@ -65,6 +65,16 @@ export function UsersCard({ currentUserId }: { currentUserId: string }) {
     }),
   );
 
+  const unlock = useMutation(
+    trpc.settings.users.unlock.mutationOptions({
+      onSuccess: async (user) => {
+        toast.success(`${user.email} can sign in again.`);
+        await refresh();
+      },
+      onError: (error) => toast.error(callError(error).message),
+    }),
+  );
+
   const columns: ColumnDef<User>[] = [
     {
       id: "user",
@@ -75,6 +85,7 @@ export function UsersCard({ currentUserId }: { currentUserId: string }) {
           <span className="block break-all font-medium text-stone-900">{row.original.email}</span>
           {row.original.name ? <span className="block text-xs text-stone-500">{row.original.name}</span> : null}
           {row.original.id === currentUserId ? <Badge tone="blue">You</Badge> : null}
+          {row.original.sign_in_locked ? <Badge tone="red">Locked after failed sign-ins</Badge> : null}
         </span>
       ),
     },
@@ -106,6 +117,11 @@ export function UsersCard({ currentUserId }: { currentUserId: string }) {
           <Button variant="ghost" onClick={() => setHistory(row.original)} aria-label={`History of ${row.original.email}`}>
             History
           </Button>
+          {row.original.sign_in_locked ? (
+            <Button variant="ghost" disabled={unlock.isPending} aria-label={`Unlock ${row.original.email}`} onClick={() => unlock.mutate({ id: row.original.id })}>
+              Unlock
+            </Button>
+          ) : null}
           <Button
             variant="ghost"
             className="text-red-700 hover:bg-red-50 hover:text-red-800"

@@ -26,7 +26,8 @@ export const webhookEndpoints = pgTable(
 );
 
 /**
- * Signing secrets. Kept in clear: HMAC signing needs the secret itself. During a rotation the
+ * Signing secrets, sealed with AES-256-GCM under WEBHOOK_SECRET_KEYS (server/webhooks/secret-box.ts):
+ * HMAC signing needs the secret itself, so it cannot be hashed. During a rotation the
  * old ones carry an `expires_at`, and each delivery is signed with every unexpired one.
  */
 export const webhookSecrets = pgTable(

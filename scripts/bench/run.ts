@@ -154,6 +154,7 @@ async function startInnkeep(databaseUrl: string, extraEnv: Record<string, string
       LOG_LEVEL: "warn",
       // Production refuses to start without it; a throwaway one for a throwaway database.
       NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+      WEBHOOK_SECRET_KEYS: `bench:${randomBytes(32).toString("base64")}`,
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       INNKEEP_API_ONLY: apiOnlyNow ? "1" : "0",
       // One worker beside the one-process bare server, like for like (BENCH_WEB_CONCURRENCY to change).

@@ -92,6 +92,9 @@ const titles: Record<string, string> = {
   "user.invited": "Invited",
   "user.role_changed": "Role changed",
   "user.removed": "Removed",
+  "user.sign_in_failed": "Sign-in failed",
+  "user.sign_in_locked": "Locked after failed sign-ins",
+  "user.sign_in_unlocked": "Sign-in unlocked",
   "account.updated": "Account settings changed",
   "account.plan_changed": "Plan changed",
 };

@@ -10,10 +10,12 @@ import { defaultAdminPassword, seedPassword } from "@/server/cli/db";
 import { controlHandler } from "@/server/cli/serve";
 import { getConfig, isProduction, type Config } from "@/server/config";
 import { createApp } from "@/server/http/app";
+import { addressOf } from "@/server/http/client-address";
 import { answerClientError, createListener } from "@/server/listener";
 import { logger } from "@/server/observability/logger";
 import { getApiDeps, getDatabase, isClusterWorker } from "@/server/runtime";
 import { startWebhookEngine } from "@/server/webhooks/engine";
+import { resealSecrets } from "@/server/webhooks/secret-box";
 import { inngestConfigured } from "@/server/webhooks/inngest/client";
 import { startNightAuditScheduler } from "@/server/night-audit/scheduler";
 import { serveControl, socketPathFor, type ControlServer } from "./control";
@@ -64,6 +66,7 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   const database = await getDatabase();
   const seeded = worker ? null : await seedDemo({ db: database.db, adminPassword: seedPassword({ production, adminPassword: config.ADMIN_PASSWORD }) });
   if (seeded) log.info({ account_id: seeded.accountId }, "seeded the demo account");
+  if (!worker) await sealStoredSecrets(database.db);
 
   // A cluster worker answers the primary's usage questions (the dashboard's) from the shared counters.
   if (worker) {
@@ -112,7 +115,7 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
         res.end("Internal Server Error");
       });
   }
-  server.on("request", createListener({ api, next: pages }));
+  server.on("request", createListener({ api, next: pages, clientAddress: (req) => addressOf(req, config.TRUST_PROXY ?? false) }));
   server.on("clientError", answerClientError);
 
   await new Promise<void>((resolve, reject) => {
@@ -208,6 +211,22 @@ export function checkStartupConfig(config: Config): void {
   // The dashboard cannot sign anyone in without it: refuse now rather than at the first page.
   if (isProduction(config) && !config.INNKEEP_API_ONLY && !config.NEXTAUTH_SECRET) {
     throw new StartupError("NEXTAUTH_SECRET is required in production (e.g. `openssl rand -base64 32`); it signs staff sessions. Or set INNKEEP_API_ONLY=1 to serve only the API.");
+  }
+  // Every endpoint's signing secret is sealed with it: without it no delivery could be signed.
+  if (isProduction(config) && !config.WEBHOOK_SECRET_KEYS) {
+    throw new StartupError("WEBHOOK_SECRET_KEYS is required in production (e.g. `k1:$(openssl rand -base64 32)`); it encrypts webhook signing secrets at rest.");
+  }
+}
+
+/**
+ * Seals the signing secrets still stored plain (from before encryption) or under an older key
+ * than WEBHOOK_SECRET_KEYS' first, once per start, before any delivery is signed.
+ */
+export async function sealStoredSecrets(db: Database["db"]): Promise<void> {
+  const { rewritten, unreadable } = await resealSecrets(db);
+  if (rewritten > 0) log.info({ rewritten }, "sealed webhook signing secrets under the current key");
+  if (unreadable > 0) {
+    log.error({ unreadable }, "webhook signing secrets sealed under a key WEBHOOK_SECRET_KEYS no longer lists: their endpoints' deliveries fail until it is listed again");
   }
 }
 

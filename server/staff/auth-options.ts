@@ -1,7 +1,9 @@
 import type { AuthOptions } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import { verifyUserPassword } from "@/server/auth/users";
 import { getDatabase } from "@/server/runtime";
+import { getConfig, isProduction } from "@/server/config";
+import { clientAddressHeader } from "@/server/listener";
+import { signInStaff } from "./sign-in";
 import { currentStaffUser } from "./users";
 import { staffSessionSecret } from "./secret";
 
@@ -10,10 +12,23 @@ export const sessionMaxAgeSeconds = 12 * 60 * 60;
 
 let cached: AuthOptions | undefined;
 
+/**
+ * Staff cookies are `Secure` (and `__Secure-`/`__Host-` prefixed) in production, unless
+ * NEXTAUTH_URL says the dashboard is served over plain http on this machine's loopback (tests,
+ * a trial on a laptop), where browsers would otherwise drop them.
+ */
+export function secureStaffCookies(config = getConfig()): boolean {
+  if (!isProduction(config)) return config.NEXTAUTH_URL?.startsWith("https://") ?? false;
+  if (!config.NEXTAUTH_URL?.startsWith("http://")) return true;
+  const host = new URL(config.NEXTAUTH_URL).hostname;
+  return !(host === "localhost" || host === "[::1]" || /^127\./.test(host));
+}
+
 /** next-auth's configuration: e-mail and password against `users`, sessions as signed JWTs. */
 export function authOptions(): AuthOptions {
   cached ??= {
     secret: staffSessionSecret(),
+    useSecureCookies: secureStaffCookies(),
     session: { strategy: "jwt", maxAge: sessionMaxAgeSeconds },
     jwt: { maxAge: sessionMaxAgeSeconds },
     pages: { signIn: "/signin", error: "/signin" },
@@ -21,10 +36,13 @@ export function authOptions(): AuthOptions {
       Credentials({
         name: "E-mail and password",
         credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
-        async authorize(credentials) {
+        async authorize(credentials, req) {
           if (!credentials?.email || !credentials.password) return null;
           const { db } = await getDatabase();
-          const user = await verifyUserPassword({ db, email: credentials.email, password: credentials.password });
+          // Set by our own listener from the socket and TRUST_PROXY (server/listener.ts), never by the caller.
+          const address = (req.headers?.[clientAddressHeader] as string | undefined) || undefined;
+          // A refusal's message (wait, locked) reaches the sign-in form as the error.
+          const user = await signInStaff({ db, email: credentials.email, password: credentials.password, address });
           return user && { id: user.id, email: user.email, name: user.name, accountId: user.accountId, role: user.role };
         },
       }),

@@ -8,6 +8,7 @@ import { weighBreaker } from "./breaker";
 import { sendDueMail } from "./mail";
 import { webhookMetrics } from "./metrics";
 import { classify, retryAfterSeconds } from "./outcome";
+import { openSecret } from "./secret-box";
 import { sendWebhook } from "./send";
 import { delayBeforeAttempt, maxAttempts, type WebhookSettings } from "./settings";
 import { signatureHeaderValue } from "./signing";
@@ -93,7 +94,7 @@ export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: stri
   }
   const [event] = await db.select().from(events).where(eq(events.id, delivery.eventId));
   const secrets = await db
-    .select({ secret: webhookSecrets.secret })
+    .select({ id: webhookSecrets.id, secret: webhookSecrets.secret })
     .from(webhookSecrets)
     .where(and(eq(webhookSecrets.endpointId, endpoint.id), or(isNull(webhookSecrets.expiresAt), gt(webhookSecrets.expiresAt, sql`now()`))))
     .orderBy(desc(webhookSecrets.createdAt));
@@ -105,7 +106,7 @@ export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: stri
     "content-type": "application/json",
     "user-agent": "Innkeep-Webhooks/1",
     "service-signature": signatureHeaderValue(
-      secrets.map((s) => s.secret),
+      secrets.map((s) => openSecret(s.secret, s.id)),
       timestamp,
       body,
     ),

@@ -7,6 +7,7 @@ import { type PageRequest } from "@/server/pagination";
 import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { resumeDeliveries } from "./fan-out";
 import { deliveriesQueued } from "./queue";
+import { openSecret, sealSecret } from "./secret-box";
 import { newSigningSecret } from "./signing";
 import { assertUrlAllowed, type Lookup } from "./url-guard";
 
@@ -35,7 +36,7 @@ export async function createEndpoint({ db, tenant, input, version, policy }: Ctx
         apiVersion: input.api_version ?? version,
       })
       .returning();
-    await tx.insert(webhookSecrets).values({ id: `whs_${randomToken(24)}`, endpointId: endpoint.id, secret });
+    await tx.insert(webhookSecrets).values(secretRow(endpoint.id, secret));
     return { endpoint, secret };
   });
 }
@@ -64,6 +65,12 @@ export async function updateEndpoint({ db, tenant, id, input, policy }: Ctx & { 
   return updated;
 }
 
+/** A secret's row, the secret sealed (secret-box.ts). */
+function secretRow(endpointId: string, secret: string) {
+  const id = `whs_${randomToken(24)}`;
+  return { id, endpointId, secret: sealSecret(secret, id) };
+}
+
 /** Deletes the endpoint with its secrets, deliveries and attempts: nothing more is sent to it. */
 export async function deleteEndpoint({ db, tenant, id }: Ctx & { id: string }) {
   const endpoint = await getEndpoint({ db, tenant, id });
@@ -89,7 +96,7 @@ export async function rotateSecret({ db, tenant, id, expiresInSeconds }: Ctx & {
           or(isNull(webhookSecrets.expiresAt), gt(webhookSecrets.expiresAt, sql`${expiresAt.toISOString()}::timestamptz`)),
         ),
       );
-    await tx.insert(webhookSecrets).values({ id: `whs_${randomToken(24)}`, endpointId: endpoint.id, secret });
+    await tx.insert(webhookSecrets).values(secretRow(endpoint.id, secret));
   });
   return { endpoint, secret };
 }
@@ -126,9 +133,9 @@ export async function disableEndpoint({ db, tenant, id }: Ctx & { id: string }) 
 export async function listSecrets({ db, tenant, id }: Ctx & { id: string }) {
   const endpoint = await getEndpoint({ db, tenant, id });
   const rows = await db
-    .select({ secret: webhookSecrets.secret, createdAt: webhookSecrets.createdAt, expiresAt: webhookSecrets.expiresAt })
+    .select({ id: webhookSecrets.id, secret: webhookSecrets.secret, createdAt: webhookSecrets.createdAt, expiresAt: webhookSecrets.expiresAt })
     .from(webhookSecrets)
     .where(and(eq(webhookSecrets.endpointId, endpoint.id), or(isNull(webhookSecrets.expiresAt), gt(webhookSecrets.expiresAt, sql`now()`))))
     .orderBy(desc(webhookSecrets.createdAt));
-  return rows;
+  return rows.map(({ id, secret, ...row }) => ({ ...row, secret: openSecret(secret, id) }));
 }

@@ -7,12 +7,14 @@ import { startReceiver, startTestDispatcher, waitFor, type Receiver } from "../s
 
 // The whole schedule, shortened as WEBHOOK_RETRY_SCHEDULE=1 would: an endpoint that always
 // answers 503 gets exactly 8 attempts, then the delivery is permanently failed; a replay still
-// delivers once the endpoint answers again.
+// delivers once the endpoint answers again. Expected delays are the specification's table
+// ("Delivery and retry"), written out here, not read from the code.
 
 let h: Harness;
 let receiver: Receiver;
 let dispatcher: Dispatcher;
-const schedule = parseRetrySchedule("1");
+// WEBHOOK_RETRY_SCHEDULE=1: one second before each of attempts 2…8.
+const schedule = [1, 1, 1, 1, 1, 1, 1];
 
 beforeAll(async () => {
   h = await startHarness();
@@ -23,6 +25,14 @@ afterAll(async () => {
   await dispatcher?.stop();
   await receiver?.close();
   await h?.close();
+});
+
+it("reads WEBHOOK_RETRY_SCHEDULE as the delays before attempts 2…8, and defaults to the specification's", () => {
+  // 30 s, 2 min, 10 min, 1 h, 6 h, 24 h, 72 h, in seconds.
+  expect(parseRetrySchedule(undefined)).toEqual([30, 120, 600, 3600, 21600, 86400, 259200]);
+  expect(parseRetrySchedule("1")).toEqual(schedule);
+  // A shorter list repeats its last delay for the attempts it does not name.
+  expect(parseRetrySchedule("5, 10")).toEqual([5, 10, 10, 10, 10, 10, 10]);
 });
 
 it("makes exactly 8 attempts, spaced by the schedule, then fails for good; replay still delivers", async () => {

@@ -1,5 +1,6 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { routeFor } from "@/server/listener";
+import { clientAddressHeader, createListener, routeFor } from "@/server/listener";
 
 describe("routeFor", () => {
   it.each([
@@ -41,5 +42,20 @@ describe("routeFor", () => {
     "",
   ])("sends %s to Next", (url) => {
     expect(routeFor(url)).toBe("next");
+  });
+});
+
+describe("the client address passed to pages", () => {
+  it("replaces whatever the caller sent with the listener's own reading, and leaves API requests alone", () => {
+    const seen: (string | string[] | undefined)[] = [];
+    const listener = createListener({
+      api: (req) => seen.push(req.headers[clientAddressHeader]),
+      next: (req) => seen.push(req.headers[clientAddressHeader]),
+      clientAddress: () => "192.0.2.10",
+    });
+    const request = (url: string) => ({ url, headers: { [clientAddressHeader]: "10.0.0.1" } }) as unknown as IncomingMessage;
+    listener(request("/signin"), {} as ServerResponse);
+    listener(request("/v1/properties"), {} as ServerResponse);
+    expect(seen).toEqual(["192.0.2.10", "10.0.0.1"]);
   });
 });

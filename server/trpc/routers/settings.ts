@@ -6,7 +6,9 @@ import { readUsage } from "@/server/accounts/usage";
 import { registeredUsageSource } from "@/server/process/usage-bridge";
 import { getApiDeps } from "@/server/runtime";
 import { access } from "@/server/staff/access";
+import { lockedAccounts, unlockAccount } from "@/server/staff/sign-in";
 import { changeStaffRole, inviteStaffUser, listStaffUsers, removeStaffUser } from "@/server/staff/users";
+import { ApiError } from "@/server/errors";
 import { audit } from "../audit";
 import { roles, router, staffProcedure } from "../init";
 
@@ -15,7 +17,19 @@ const planProcedure = staffProcedure.use(roles(...access.plan));
 const usersProcedure = staffProcedure.use(roles(...access.users));
 
 const usersRouter = router({
-  list: usersProcedure.query(async ({ ctx }) => (await listStaffUsers({ db: ctx.db, accountId: ctx.user.accountId })).map(presentStaffUser)),
+  /** The account's staff, each with whether failed sign-ins have locked it. */
+  list: usersProcedure.query(async ({ ctx }) => {
+    const staff = (await listStaffUsers({ db: ctx.db, accountId: ctx.user.accountId })).map(presentStaffUser);
+    const locked = await lockedAccounts(ctx.db, staff.map((u) => u.email));
+    return staff.map((u) => ({ ...u, sign_in_locked: locked.has(u.email) }));
+  }),
+  /** Lifts the lock that failed sign-ins put on a staff member's account, before it runs out. */
+  unlock: usersProcedure.input(z.strictObject({ id: z.string().min(1).max(64) })).mutation(async ({ ctx, input }) => {
+    const user = (await listStaffUsers({ db: ctx.db, accountId: ctx.user.accountId })).find((u) => u.id === input.id);
+    if (!user) throw new ApiError("resource_missing", `No such user: '${input.id}'`, { param: "id" });
+    if (await unlockAccount(ctx.db, user.email)) await audit(ctx, { action: "user.sign_in_unlocked", objectType: "user", objectId: user.id });
+    return { ...presentStaffUser(user), sign_in_locked: false };
+  }),
   /** A new staff member with a role and an initial password, which the owner hands over. */
   invite: usersProcedure.input(staffInviteSchema).mutation(async ({ ctx, input }) => {
     const user = presentStaffUser(await inviteStaffUser({ db: ctx.db, accountId: ctx.user.accountId, input }));
