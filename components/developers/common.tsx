@@ -132,6 +132,8 @@ export const eventGroups: { resource: string; types: string[] }[] = [
   { resource: "Housekeeping", types: ["housekeeping.status_changed"] },
   { resource: "Rates and inventory", types: ["rate.updated", "inventory.updated"] },
   { resource: "Night audit", types: ["night_audit.completed"] },
+  { resource: "Groups", types: ["group.created", "group.cancelled"] },
+  { resource: "Properties", types: ["property.updated"] },
 ];
 export const allEventTypes = eventGroups.flatMap((g) => g.types);
 

@@ -31,6 +31,7 @@ export type AuditEntry = {
 const auditAreas: Record<string, Area> = {
   reservation: "reservations",
   folio: "reservations",
+  group: "reservations",
   guest: "guests",
   payment: "payments",
   refund: "payments",

@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { nightAuditSchema } from "@/server/night-audit/schemas";
+import { groupSchema } from "@/server/groups/schemas";
 import { guestSchema } from "@/server/guests/schemas";
+import { propertySchema } from "@/server/properties/schemas";
 import { paymentSchema } from "@/server/payments/schemas";
 import { rateCalendarSchema, ratePlanSchema } from "@/server/rates/schemas";
 import { reservationSchema } from "@/server/reservations/schemas";
@@ -51,6 +53,9 @@ export const eventPayloads = {
     .openapi({ description: "A rate plan created or changed (`object: rate_plan`), or daily rates set over a range (`object: rate_calendar`)." }),
   "inventory.updated": inventoryRangeSchema,
   "night_audit.completed": nightAuditSchema,
+  "group.created": groupSchema,
+  "group.cancelled": groupSchema,
+  "property.updated": propertySchema,
 } satisfies Record<EventType, z.ZodType>;
 
 export const pingSchema = z

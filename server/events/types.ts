@@ -1,4 +1,4 @@
-/** The 12 event types of the specification (Events), and the night audit's (issue 27). */
+/** The 12 event types of the specification (Events), and issue 27's: the night audit's, groups' and a property's settings. */
 export const eventTypes = [
   "reservation.created",
   "reservation.updated",
@@ -13,6 +13,9 @@ export const eventTypes = [
   "rate.updated",
   "inventory.updated",
   "night_audit.completed",
+  "group.created",
+  "group.cancelled",
+  "property.updated",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

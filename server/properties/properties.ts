@@ -2,7 +2,10 @@ import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { dailyRates, properties, reservations, rooms, type Address } from "@/db/schema";
 import { ApiError } from "@/server/errors";
+import { emitEvents } from "@/server/events/emit";
 import { newId } from "@/server/ids";
+import { inTransaction } from "@/server/transactions";
+import { presentProperty } from "./present";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, type Ctx, listOwned, tenantValues } from "@/server/tenancy";
 import type { PropertyCreate, PropertyUpdate } from "./schemas";
@@ -72,7 +75,7 @@ export async function createProperty({ db, tenant, input }: Ctx & { input: Prope
  * counted in, so it changes only while no daily rate and no reservation exists.
  */
 export async function updateProperty({ db, tenant, id, input }: Ctx & { id: string; input: PropertyUpdate }) {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const current = await findOwned(tx, properties, tenant, id, "property", { forUpdate: true });
     if (input.currency && input.currency !== current.currency) {
       const [[rate], [stay]] = await Promise.all([
@@ -94,17 +97,18 @@ export async function updateProperty({ db, tenant, id, input }: Ctx & { id: stri
         address: input.address ? cleanAddress(input.address) : current.address,
         checkInTime: input.check_in_time ?? current.checkInTime,
         checkOutTime: input.check_out_time ?? current.checkOutTime,
+        auditHour: input.audit_hour ?? current.auditHour,
+        walkInsWithoutEmail: input.walk_ins_without_email ?? current.walkInsWithoutEmail,
         updatedAt: new Date(),
       })
       .where(eq(properties.id, current.id))
       .returning();
-    return (await withRoomCounts(tx, [row]))[0];
+    const [updated] = await withRoomCounts(tx, [row]);
+    await emitEvents(tx, tenant, [{ type: "property.updated", propertyId: row.id, object: presentProperty(updated) }]);
+    return updated;
   });
 }
 
 /** Allows or refuses walk-ins without an e-mail at one property (docs/decisions.md, "Find anyone"). */
-export async function setWalkInsWithoutEmail({ db, tenant, id, allowed }: Ctx & { id: string; allowed: boolean }) {
-  const row = await findOwned(db, properties, tenant, id, "property", { param: "id" });
-  await db.update(properties).set({ walkInsWithoutEmail: allowed, updatedAt: new Date() }).where(eq(properties.id, row.id));
-  return getProperty({ db, tenant, id: row.id });
-}
+export const setWalkInsWithoutEmail = ({ db, tenant, id, allowed }: Ctx & { id: string; allowed: boolean }) =>
+  updateProperty({ db, tenant, id, input: { walk_ins_without_email: allowed } });

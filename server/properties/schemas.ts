@@ -92,6 +92,14 @@ export const propertyUpdateSchema = z
     address: addressInputSchema.optional().openapi({ description: "Replaces the whole address." }),
     check_in_time: clockTime.optional(),
     check_out_time: clockTime.optional(),
+    audit_hour: z
+      .number()
+      .int()
+      .min(0)
+      .max(23)
+      .optional()
+      .openapi({ description: "Hour (0–23, property time) of the night audit: before noon it closes the previous day the next morning, from noon on the same evening.", example: 3 }),
+    walk_ins_without_email: z.boolean().optional().openapi({ description: "Whether a walk-in (`source: walk_in`) may be booked without the guest's e-mail." }),
   })
   .openapi("PropertyUpdate");
 
