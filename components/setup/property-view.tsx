@@ -9,7 +9,7 @@ import { AuditTrail } from "@/components/audit/audit-trail";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Button, Card, Input, PageHeader, Select } from "@/components/ui";
-import { Form, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
+import { Form, FormCheckbox, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { currencyOptions, timeZoneOptions } from "./format";
@@ -33,8 +33,11 @@ const propertyForm = z.object({
   currency: z.string().min(1, "Choose a currency."),
   check_in_time: time,
   check_out_time: time,
+  audit_hour: z.coerce.number().int().min(0, "Choose an hour.").max(23, "Choose an hour."),
+  walk_ins_without_email: z.boolean(),
 });
 type PropertyForm = z.output<typeof propertyForm>;
+const auditHours = Array.from({ length: 24 }, (_, hour) => hour);
 
 type Property = {
   id: string;
@@ -44,6 +47,8 @@ type Property = {
   address: Partial<Record<"line1" | "line2" | "city" | "region" | "postal_code" | "country", string>>;
   check_in_time: string;
   check_out_time: string;
+  audit_hour: number;
+  walk_ins_without_email: boolean;
   room_count: number;
 };
 
@@ -70,7 +75,7 @@ export function PropertyView({ propertyId }: { propertyId: string | null }) {
   if (property.error) return <ErrorState message={callError(property.error).message} onRetry={() => property.refetch()} />;
   return (
     <>
-      <PageHeader title="Property" description={property.data ? `${property.data.name}: name, address, time zone, currency and the day's hours.` : "Loading…"} />
+      <PageHeader title="Property" description={property.data ? `${property.data.name}: name, address, time zone, currency, the day's hours and the night audit.` : "Loading…"} />
       {!property.data ? (
         <LoadingState rows={8} label="Loading the property…" />
       ) : (
@@ -102,6 +107,8 @@ function PropertyForm({ property }: { property: Property | null }) {
       currency: property?.currency ?? "",
       check_in_time: property?.check_in_time ?? "15:00",
       check_out_time: property?.check_out_time ?? "11:00",
+      audit_hour: property?.audit_hour ?? 3,
+      walk_ins_without_email: property?.walk_ins_without_email ?? false,
     },
   });
   const done = async (saved: Property, verb: string) => {
@@ -175,7 +182,29 @@ function PropertyForm({ property }: { property: Property | null }) {
             <FormField<PropertyForm> name="check_out_time" label="Check-out by">
               {(control) => <Input {...control} type="time" />}
             </FormField>
+            <FormField<PropertyForm>
+              name="audit_hour"
+              label="Night audit at"
+              hint="Closes the hotel's day: no-shows, the day's report, the next business date. Before noon it runs the next morning."
+            >
+              {(control) => (
+                <Select {...control}>
+                  {auditHours.map((hour) => (
+                    <option key={hour} value={hour}>
+                      {`${String(hour).padStart(2, "0")}:00`}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </FormField>
           </div>
+        </Card>
+        <Card title="Front desk">
+          <FormCheckbox<PropertyForm>
+            name="walk_ins_without_email"
+            label="Walk-ins may be booked without an e-mail"
+            hint="Otherwise every booking needs the guest's e-mail; a walk-in without one is found again by phone and last name."
+          />
         </Card>
         <FormError />
         <div className="flex flex-wrap items-center justify-end gap-3">

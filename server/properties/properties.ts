@@ -65,6 +65,8 @@ export async function createProperty({ db, tenant, input }: Ctx & { input: Prope
       address: cleanAddress(input.address),
       checkInTime: input.check_in_time,
       checkOutTime: input.check_out_time,
+      auditHour: input.audit_hour,
+      walkInsWithoutEmail: input.walk_ins_without_email,
     })
     .returning();
   return { ...row, roomCount: 0 };

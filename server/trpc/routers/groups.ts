@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { cancelGroup, createGroup, getGroup } from "@/server/groups/groups";
+import { getGroupDesk } from "@/server/groups/group-desk";
 import { presentGroup } from "@/server/groups/present";
 import { groupCancelSchema, groupCreateSchema } from "@/server/groups/schemas";
 import { access } from "@/server/staff/access";
@@ -12,7 +13,8 @@ const groupProcedure = staffProcedure.use(roles(...access.reservations));
 const id = z.string().min(1).max(64);
 
 export const groupsRouter = router({
-  get: groupProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => presentGroup(await getGroup({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  /** The group page: its rooms with names, what each can do now, and the master folio's balance. */
+  desk: groupProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => getGroupDesk({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
   create: groupProcedure.input(groupCreateSchema).mutation(async ({ ctx, input }) => {
     const after = presentGroup(await createGroup({ db: ctx.db, tenant: ctx.tenant, input }));
     await audit(ctx, { action: "group.created", objectType: "group", objectId: after.id, after });
