@@ -121,7 +121,7 @@ export function HeaderList({ headers, label }: { headers: Record<string, string>
   );
 }
 
-/** The event types by resource (the specification's 12 and the night audit's), for selectors and filters. */
+/** The event types by resource (the specification's 12 and issue 27's), for selectors and filters. */
 export const eventGroups: { resource: string; types: string[] }[] = [
   {
     resource: "Reservations",

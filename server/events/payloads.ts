@@ -84,7 +84,7 @@ function envelope<T extends string>(type: T, object: z.ZodType) {
     .openapi(`${pascal(type)}Event`);
 }
 
-/** One envelope per type, keyed by type: the event log's (the specification's 12 and the night audit's) and `ping`. */
+/** One envelope per type, keyed by type: the event log's (the specification's 12 and issue 27's) and `ping`. */
 export const eventEnvelopes = {
   ...(Object.fromEntries(eventTypes.map((type) => [type, envelope(type, eventPayloads[type])])) as Record<EventType, ReturnType<typeof envelope>>),
   [testEventType]: envelope(testEventType, pingSchema),
