@@ -3971,6 +3971,17 @@ export interface operations {
                      * @example 15:00
                      */
                     check_out_time?: string;
+                    /**
+                     * @description Hour (0–23, property time) of the night audit: before noon it closes the previous day the next morning, from noon on the same evening.
+                     * @default 3
+                     * @example 3
+                     */
+                    audit_hour?: number;
+                    /**
+                     * @description Whether a walk-in (`source: walk_in`) may be booked without the guest's e-mail.
+                     * @default false
+                     */
+                    walk_ins_without_email?: boolean;
                 };
             };
         };
