@@ -99,17 +99,26 @@ export async function folioBalance(tx: Executor, folioId: string): Promise<numbe
  * Whether another stay still running (confirmed or in house) bills to this folio: a group's master
  * folio stays open, and unsettled, until its last room is done.
  */
-export async function folioStillShared(tx: Executor, stay: ChargedStay) {
+export async function folioStillShared(tx: Executor, stay: ChargedStay & { groupId: string | null }) {
+  // Only a group's rooms share a folio: a stay on its own costs no query.
+  if (!stay.groupId) return false;
   const [other] = await tx
     .select({ id: reservations.id })
     .from(reservations)
-    .where(and(eq(reservations.folioId, stay.folioId), ne(reservations.id, stay.id), inArray(reservations.status, ["confirmed", "checked_in"])))
+    .where(
+      and(
+        eq(reservations.groupId, stay.groupId),
+        eq(reservations.folioId, stay.folioId),
+        ne(reservations.id, stay.id),
+        inArray(reservations.status, ["confirmed", "checked_in"]),
+      ),
+    )
     .limit(1);
   return Boolean(other);
 }
 
 /** Closes the stay's folio once it is settled and no other running stay bills to it. */
-export async function closeFolioIfDone(tx: Executor, stay: ChargedStay) {
+export async function closeFolioIfDone(tx: Executor, stay: ChargedStay & { groupId: string | null }) {
   if ((await folioBalance(tx, stay.folioId)) === 0 && !(await folioStillShared(tx, stay))) await closeFolio(tx, stay.folioId);
 }
 
