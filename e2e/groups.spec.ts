@@ -84,7 +84,7 @@ test("books a group of two rooms on one master folio, checks one room in, and up
   await expect(page.getByRole("heading", { level: 1, name: "Uma Upgrade" })).toBeVisible();
   await page.getByRole("button", { name: "Upgrade" }).click();
   const dialog = page.getByRole("dialog", { name: "Upgrade the stay" });
-  await dialog.getByLabel("New room type").selectOption({ label: deluxe.name });
+  await dialog.getByLabel("New room type", { exact: true }).selectOption({ label: deluxe.name });
   await dialog.getByLabel("Free of charge").check();
   await dialog.getByRole("button", { name: "Price it" }).click();
   await expect(dialog.getByTestId("upgrade-quote")).toContainText("New total $200.00 (was $200.00), no change in price");
