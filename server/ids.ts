@@ -30,6 +30,7 @@ export const idPrefixes = {
   audit: "aud",
   nightAudit: "na",
   roomMove: "rmv",
+  group: "grp",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -121,7 +121,7 @@ export function HeaderList({ headers, label }: { headers: Record<string, string>
   );
 }
 
-/** The event types by resource (the specification's 12 and the night audit's), for selectors and filters. */
+/** The event types by resource (the specification's 12 and issue 27's), for selectors and filters. */
 export const eventGroups: { resource: string; types: string[] }[] = [
   {
     resource: "Reservations",
@@ -132,6 +132,8 @@ export const eventGroups: { resource: string; types: string[] }[] = [
   { resource: "Housekeeping", types: ["housekeeping.status_changed"] },
   { resource: "Rates and inventory", types: ["rate.updated", "inventory.updated"] },
   { resource: "Night audit", types: ["night_audit.completed"] },
+  { resource: "Groups", types: ["group.created", "group.cancelled"] },
+  { resource: "Properties", types: ["property.updated"] },
 ];
 export const allEventTypes = eventGroups.flatMap((g) => g.types);
 

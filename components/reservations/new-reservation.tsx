@@ -35,6 +35,10 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
   const [guest, setGuest] = useState<Guest>({ first_name: "", last_name: "", email: "", phone: "" });
   const [source, setSource] = useState("walk_in");
   const [notes, setNotes] = useState("");
+  // "Several rooms": a group booking, each room added from the quotes; one guest, one or several folios.
+  const [several, setSeveral] = useState(false);
+  const [groupRooms, setGroupRooms] = useState<{ room_type_id: string; rate_plan_id: string; name: string; total: { amount: number; currency: string } }[]>([]);
+  const [billing, setBilling] = useState<"master" | "individual">("master");
 
   const lookups = useQuery(trpc.reservations.lookups.queryOptions({ property_id: propertyId }));
   const datesValid = stay.check_in && stay.check_out && stay.adults >= 1;
@@ -53,29 +57,42 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
       },
     }),
   );
+  const bookGroup = useMutation(
+    trpc.groups.create.mutationOptions({
+      onSuccess: async (g) => {
+        toast.success(`Booked ${g.reservations.length} rooms for ${g.name}`);
+        await queryClient.invalidateQueries(trpc.reservations.search.queryFilter());
+        router.push(`/groups/${g.id}`);
+      },
+    }),
+  );
   const planName = (id: string) => lookups.data?.rate_plans.find((p) => p.id === id);
   const setStayField = (key: keyof typeof stay) => (e: { target: { value: string } }) => {
     setChoice(null);
+    setGroupRooms([]);
     setStay((s) => ({ ...s, [key]: key === "adults" || key === "children" ? Math.max(0, Number(e.target.value) || 0) : e.target.value }));
   };
 
-  const failure = book.error ? callError(book.error) : null;
+  const failure = book.error ? callError(book.error) : bookGroup.error ? callError(bookGroup.error) : null;
   const guestParam = failure?.param?.startsWith("guest.") ? failure.param.slice(6) : null;
   const selected = choice && quote.data?.data.find((t) => t.room_type_id === choice.room_type_id);
   const selectedQuote = selected?.quotes.find((q) => q.rate_plan_id === choice?.rate_plan_id);
 
+  const groupTotal = groupRooms.reduce((s, r) => s + r.total.amount, 0);
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // An empty e-mail is left out: the server accepts that only for a walk-in where the property allows it, and says so otherwise.
+    const who = { first_name: guest.first_name, last_name: guest.last_name, ...(guest.email.trim() ? { email: guest.email.trim() } : {}), ...(guest.phone.trim() ? { phone: guest.phone.trim() } : {}) };
+    const extra = { source: source as "walk_in", ...(notes.trim() ? { notes: notes.trim() } : {}) };
+    if (several) {
+      if (groupRooms.length < 2) return;
+      const { adults, children, check_in, check_out } = stay;
+      const rooms = groupRooms.map((r) => ({ room_type_id: r.room_type_id, rate_plan_id: r.rate_plan_id, adults, children }));
+      bookGroup.mutate({ property_id: propertyId, check_in, check_out, billing, guest: who, rooms, ...extra });
+      return;
+    }
     if (!choice) return;
-    book.mutate({
-      property_id: propertyId,
-      ...stay,
-      ...choice,
-      // An empty e-mail is left out: the server accepts that only for a walk-in where the property allows it, and says so otherwise.
-      guest: { first_name: guest.first_name, last_name: guest.last_name, ...(guest.email.trim() ? { email: guest.email.trim() } : {}), ...(guest.phone.trim() ? { phone: guest.phone.trim() } : {}) },
-      source: source as "walk_in",
-      ...(notes.trim() ? { notes: notes.trim() } : {}),
-    });
+    book.mutate({ property_id: propertyId, ...stay, ...choice, guest: who, ...extra });
   };
 
   return (
@@ -86,6 +103,19 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
       <div className="mt-3">
         <PageHeader title="New reservation" description="Choose the dates and party, pick a room and rate, then enter the guest." />
       </div>
+      <div className="mb-4 inline-flex rounded-md border border-stone-300 p-0.5" role="group" aria-label="Rooms in this booking">
+        {([[false, "One room"], [true, "Several rooms"]] as const).map(([value, label]) => (
+          <button
+            key={label}
+            type="button"
+            aria-pressed={several === value}
+            onClick={() => (setSeveral(value), setChoice(null), setGroupRooms([]))}
+            className={cx("rounded px-3 py-1.5 text-sm font-medium", several === value ? "bg-teal-700 text-white" : "text-stone-700 hover:bg-stone-100")}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
       <Card title="1. Stay" className="mb-6">
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
           <Field label="Check-in" htmlFor="new-check-in">
@@ -94,16 +124,36 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
           <Field label="Check-out" htmlFor="new-check-out">
             <Input id="new-check-out" type="date" min={stay.check_in} value={stay.check_out} onChange={setStayField("check_out")} />
           </Field>
-          <Field label="Adults" htmlFor="new-adults">
+          <Field label={several ? "Adults per room" : "Adults"} htmlFor="new-adults">
             <Input id="new-adults" type="number" min={1} max={20} value={stay.adults} onChange={setStayField("adults")} />
           </Field>
-          <Field label="Children" htmlFor="new-children">
+          <Field label={several ? "Children per room" : "Children"} htmlFor="new-children">
             <Input id="new-children" type="number" min={0} max={20} value={stay.children} onChange={setStayField("children")} />
           </Field>
         </div>
       </Card>
 
-      <Card title="2. Room and rate" className="mb-6">
+      <Card title={several ? "2. Rooms and rates" : "2. Room and rate"} className="mb-6">
+        {several ? (
+          <div className="mb-4 rounded-md bg-stone-50 px-3 py-2 text-sm" aria-live="polite">
+            {groupRooms.length === 0 ? (
+              <p className="text-stone-600">Add at least two rooms from the list below; each can be of another type.</p>
+            ) : (
+              <ul className="space-y-1" aria-label="Rooms chosen">
+                {groupRooms.map((r, i) => (
+                  <li key={i} className="flex flex-wrap items-center justify-between gap-2">
+                    <span>
+                      Room {i + 1}: {r.name} · <span className="tabular-nums">{fmt.money(r.total)}</span>
+                    </span>
+                    <Button variant="secondary" aria-label={`Remove room ${i + 1}`} onClick={() => setGroupRooms((rooms) => rooms.filter((_, k) => k !== i))}>
+                      Remove
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        ) : null}
         {!datesValid ? (
           <EmptyState title="Enter the dates and at least one adult" />
         ) : quote.error ? (
@@ -157,7 +207,17 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
                             </div>
                             <div className="flex items-center gap-3">
                               <span className="tabular-nums font-medium">{fmt.money(q.total)}</span>
-                              {q.bookable ? (
+                              {q.bookable && several ? (
+                                <Button
+                                  variant="secondary"
+                                  aria-label={`Add a room: ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${fmt.money(q.total)}`}
+                                  onClick={() =>
+                                    setGroupRooms((rooms) => [...rooms, { room_type_id: type.room_type_id, rate_plan_id: q.rate_plan_id, name: `${type.name}, ${plan?.name ?? ""}`, total: q.total }])
+                                  }
+                                >
+                                  Add room
+                                </Button>
+                              ) : q.bookable ? (
                                 <Button
                                   variant={isChosen ? "primary" : "secondary"}
                                   aria-pressed={isChosen}
@@ -215,13 +275,30 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
             <Field label="Notes (optional)" htmlFor="new-notes">
               <Textarea id="new-notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} />
             </Field>
+            {several ? (
+              <Field label="Folios" htmlFor="new-billing">
+                <Select id="new-billing" value={billing} onChange={(e) => setBilling(e.target.value as "master" | "individual")}>
+                  <option value="master">One master folio for every room</option>
+                  <option value="individual">One folio per room</option>
+                </Select>
+              </Field>
+            ) : null}
           </div>
-          <div className="flex flex-wrap items-center gap-3">
-            <Button type="submit" disabled={!choice || book.isPending}>
-              {book.isPending ? "Booking…" : selectedQuote ? `Book for ${fmt.money(selectedQuote.total)}` : "Book"}
-            </Button>
-            {!choice ? <span className="text-sm text-stone-500">Select a room and rate above first.</span> : null}
-          </div>
+          {several ? (
+            <div className="flex flex-wrap items-center gap-3">
+              <Button type="submit" disabled={groupRooms.length < 2 || bookGroup.isPending}>
+                {bookGroup.isPending ? "Booking…" : groupRooms.length >= 2 ? `Book ${groupRooms.length} rooms for ${fmt.money({ amount: groupTotal, currency: groupRooms[0].total.currency })}` : "Book"}
+              </Button>
+              {groupRooms.length < 2 ? <span className="text-sm text-stone-500">Add at least two rooms above first.</span> : null}
+            </div>
+          ) : (
+            <div className="flex flex-wrap items-center gap-3">
+              <Button type="submit" disabled={!choice || book.isPending}>
+                {book.isPending ? "Booking…" : selectedQuote ? `Book for ${fmt.money(selectedQuote.total)}` : "Book"}
+              </Button>
+              {!choice ? <span className="text-sm text-stone-500">Select a room and rate above first.</span> : null}
+            </div>
+          )}
         </form>
       </Card>
     </>

@@ -128,6 +128,17 @@ export function ReservationDetail({ id }: { id: string }) {
               </dd>
               <dt className="text-stone-500">Total</dt>
               <dd className="font-medium">{fmt.money(r.total)}</dd>
+              {d.group ? (
+                <>
+                  <dt className="text-stone-500">Group</dt>
+                  <dd>
+                    <Link href={`/groups/${d.group.id}`} className="font-medium text-teal-800 underline">
+                      {d.group.name}
+                    </Link>
+                    {d.group.billing === "master" ? " · billed to the group's master folio" : ""}
+                  </dd>
+                </>
+              ) : null}
               <dt className="text-stone-500">Source</dt>
               <dd>
                 {sourceLabels[r.source] ?? r.source}

@@ -144,6 +144,94 @@ function ModifyDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
   );
 }
 
+/** Move the stay to a better room type, at its price or free: priced first, applied on confirmation. */
+function UpgradeDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
+  const trpc = useTRPC();
+  const fmt = usePropertyFormat();
+  const r = desk.reservation;
+  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useState({ room_type_id: "", charge: "difference" as "difference" | "none" });
+  const [asked, setAsked] = useState<typeof draft | null>(null);
+  const lookups = useQuery({ ...trpc.reservations.lookups.queryOptions({ property_id: desk.property.id }), enabled: open });
+  const preview = useQuery({ ...trpc.reservations.previewUpgrade.queryOptions({ id: r.id, ...(asked ?? draft) }), enabled: open && asked !== null, retry: false, staleTime: 0 });
+  const upgrade = useMutation(
+    trpc.reservations.upgrade.mutationOptions({
+      onSuccess: async () => {
+        toast.success(draft.charge === "none" ? "Upgraded free of charge" : "Upgraded");
+        setOpen(false);
+        await onDone();
+      },
+    }),
+  );
+  const types = (lookups.data?.room_types ?? []).filter((t) => t.id !== r.room_type_id);
+  const change = (next: Partial<typeof draft>) => (setDraft((d) => ({ ...d, ...next })), setAsked(null));
+  const matches = asked && asked.room_type_id === draft.room_type_id && asked.charge === draft.charge && preview.data;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => (setOpen(o), setDraft({ room_type_id: "", charge: "difference" }), setAsked(null), upgrade.reset())}
+      title="Upgrade the stay"
+      description={r.status === "checked_in" ? "The nights from tonight move to the new room type; the guest moves to a ready room of it." : "Every night of the stay moves to the new room type."}
+      trigger={<Button variant="secondary">Upgrade</Button>}
+    >
+      <div className="space-y-3">
+        <Field label="New room type" htmlFor="upgrade-type">
+          <Select id="upgrade-type" value={draft.room_type_id} onChange={(e) => change({ room_type_id: e.target.value })}>
+            <option value="">{lookups.isLoading ? "Loading…" : "Choose…"}</option>
+            {types.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <fieldset className="space-y-1">
+          <legend className="text-sm font-medium text-stone-800">Price</legend>
+          {(
+            [
+              ["difference", "At the new room type's price", "The nights are re-priced; the folio's room charges follow."],
+              ["none", "Free of charge", "The nights keep their price; the folio shows a complimentary upgrade."],
+            ] as const
+          ).map(([value, label, hint]) => (
+            <label key={value} className="flex items-start gap-2 text-sm text-stone-800">
+              <input type="radio" name="upgrade-charge" value={value} checked={draft.charge === value} onChange={() => change({ charge: value })} className="mt-1 accent-teal-700" />
+              <span>
+                {label}
+                <span className="block text-xs text-stone-500">{hint}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        {asked && preview.error ? <Alert>{callError(preview.error).message}</Alert> : null}
+        {upgrade.error ? <Alert>{callError(upgrade.error).message}</Alert> : null}
+        {matches ? (
+          <p className="rounded-md bg-teal-50 px-3 py-2 text-sm text-teal-900" role="status" data-testid="upgrade-quote">
+            {nightsLabel(preview.data!.nights)} upgraded. New total <strong>{fmt.money(preview.data!.total)}</strong> (was {fmt.money(preview.data!.total_before)}),{" "}
+            {preview.data!.difference.amount === 0 ? "no change in price" : `${preview.data!.difference.amount > 0 ? "" : "a reduction of "}${fmt.money({ ...preview.data!.difference, amount: Math.abs(preview.data!.difference.amount) })}${preview.data!.difference.amount > 0 ? " more" : ""}`}
+            ; balance after it {fmt.money(preview.data!.balance)}.
+          </p>
+        ) : null}
+        <div className="flex flex-wrap justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="secondary">
+              Cancel
+            </Button>
+          </DialogClose>
+          {matches ? (
+            <Button disabled={upgrade.isPending} onClick={() => upgrade.mutate({ id: r.id, ...draft })}>
+              {upgrade.isPending ? "Saving…" : "Confirm upgrade"}
+            </Button>
+          ) : (
+            <Button disabled={!draft.room_type_id || (asked !== null && preview.isFetching)} onClick={() => setAsked(draft)}>
+              {asked !== null && preview.isFetching ? "Pricing…" : "Price it"}
+            </Button>
+          )}
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
 /** Leave early or extend a stay in house: priced first (nights, total, fee, balance), applied on confirmation. */
 function DepartureDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
   const trpc = useTRPC();
@@ -396,6 +484,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         {a.change_departure.allowed ? <DepartureDialog desk={desk} onDone={onDone} /> : null}
         {a.move_room.allowed ? <MoveRoomDialog desk={desk} onDone={onDone} /> : null}
         {a.modify.allowed ? <ModifyDialog desk={desk} onDone={onDone} /> : null}
+        {a.upgrade.allowed ? <UpgradeDialog desk={desk} onDone={onDone} /> : null}
         {a.no_show.allowed ? (
           <Button variant="secondary" onClick={open("noshow")}>
             No-show

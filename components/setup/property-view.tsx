@@ -34,8 +34,11 @@ const propertyForm = z.object({
   check_in_time: time,
   check_out_time: time,
   guest_emails: z.boolean(),
+  audit_hour: z.coerce.number().int().min(0, "Choose an hour.").max(23, "Choose an hour."),
+  walk_ins_without_email: z.boolean(),
 });
 type PropertyForm = z.output<typeof propertyForm>;
+const auditHours = Array.from({ length: 24 }, (_, hour) => hour);
 
 type Property = {
   id: string;
@@ -46,6 +49,8 @@ type Property = {
   check_in_time: string;
   check_out_time: string;
   guest_emails: boolean;
+  audit_hour: number;
+  walk_ins_without_email: boolean;
   room_count: number;
 };
 
@@ -72,7 +77,7 @@ export function PropertyView({ propertyId }: { propertyId: string | null }) {
   if (property.error) return <ErrorState message={callError(property.error).message} onRetry={() => property.refetch()} />;
   return (
     <>
-      <PageHeader title="Property" description={property.data ? `${property.data.name}: name, address, time zone, currency and the day's hours.` : "Loading…"} />
+      <PageHeader title="Property" description={property.data ? `${property.data.name}: name, address, time zone, currency, the day's hours and the night audit.` : "Loading…"} />
       {!property.data ? (
         <LoadingState rows={8} label="Loading the property…" />
       ) : (
@@ -105,6 +110,8 @@ function PropertyForm({ property }: { property: Property | null }) {
       check_in_time: property?.check_in_time ?? "15:00",
       check_out_time: property?.check_out_time ?? "11:00",
       guest_emails: property?.guest_emails ?? true,
+      audit_hour: property?.audit_hour ?? 3,
+      walk_ins_without_email: property?.walk_ins_without_email ?? false,
     },
   });
   const done = async (saved: Property, verb: string) => {
@@ -178,6 +185,21 @@ function PropertyForm({ property }: { property: Property | null }) {
             <FormField<PropertyForm> name="check_out_time" label="Check-out by">
               {(control) => <Input {...control} type="time" />}
             </FormField>
+            <FormField<PropertyForm>
+              name="audit_hour"
+              label="Night audit at"
+              hint="Closes the hotel's day: no-shows, the day's report, the next business date. Before noon it runs the next morning."
+            >
+              {(control) => (
+                <Select {...control}>
+                  {auditHours.map((hour) => (
+                    <option key={hour} value={hour}>
+                      {`${String(hour).padStart(2, "0")}:00`}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </FormField>
           </div>
         </Card>
         <Card title="Guest e-mails">
@@ -185,6 +207,13 @@ function PropertyForm({ property }: { property: Property | null }) {
             name="guest_emails"
             label="E-mail guests when a booking is confirmed, changed or cancelled"
             hint="Sent to guests who gave an e-mail address, with the stay, the price and the cancellation policy. Preview one on any reservation."
+          />
+        </Card>
+        <Card title="Front desk">
+          <FormCheckbox<PropertyForm>
+            name="walk_ins_without_email"
+            label="Walk-ins may be booked without an e-mail"
+            hint="Otherwise every booking needs the guest's e-mail; a walk-in without one is found again by phone and last name."
           />
         </Card>
         <FormError />

@@ -17,6 +17,8 @@ export const reservations = pgTable(
     ratePlanId: text("rate_plan_id").notNull(),
     roomId: text("room_id"),
     folioId: text("folio_id").notNull(),
+    /** The group (several rooms in one booking) the stay belongs to, if any. */
+    groupId: text("group_id"),
     status: text("status", { enum: reservationStatuses }).notNull(),
     checkIn: date("check_in").notNull(),
     checkOut: date("check_out").notNull(),
@@ -41,7 +43,27 @@ export const reservations = pgTable(
     index("reservations_guest_idx").on(t.guestId),
     index("reservations_stay_idx").on(t.accountId, t.livemode, t.checkIn, t.id),
     index("reservations_id_search_idx").using("gin", sql`${t.id} gin_trgm_ops`),
+    index("reservations_group_idx").on(t.groupId),
   ],
+);
+
+export const groupBillings = ["master", "individual"] as const;
+export type GroupBilling = (typeof groupBillings)[number];
+
+/** Several rooms booked together; `master` billing routes every room to one master folio. */
+export const groups = pgTable(
+  "groups",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    propertyId: text("property_id").notNull(),
+    name: text("name").notNull(),
+    billing: text("billing", { enum: groupBillings }).notNull(),
+    masterFolioId: text("master_folio_id"),
+    notes: text("notes"),
+    ...timestamps(),
+  },
+  (t) => [index("groups_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],
 );
 
 /** Kinds of folio lines: room nights, extras staff add, and the rate plan's fees. */
@@ -65,6 +87,8 @@ export const folioCharges = pgTable(
     id: text("id").primaryKey(),
     ...tenantColumns(),
     folioId: text("folio_id").notNull(),
+    /** The stay a room night or fee is for (a master folio holds several); null for extras. */
+    reservationId: text("reservation_id"),
     kind: text("kind", { enum: chargeKinds }).notNull(),
     description: text("description").notNull(),
     /** The night a room charge is for; null for extras. */

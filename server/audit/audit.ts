@@ -35,6 +35,7 @@ export type AuditEntry = {
 const auditAreas: Record<string, Area> = {
   reservation: "reservations",
   folio: "reservations",
+  group: "reservations",
   guest: "guests",
   payment: "payments",
   refund: "payments",

@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { nightAuditSchema } from "@/server/night-audit/schemas";
+import { groupSchema } from "@/server/groups/schemas";
 import { guestSchema } from "@/server/guests/schemas";
+import { propertySchema } from "@/server/properties/schemas";
 import { paymentSchema } from "@/server/payments/schemas";
 import { rateCalendarSchema, ratePlanSchema } from "@/server/rates/schemas";
 import { reservationSchema } from "@/server/reservations/schemas";
@@ -52,6 +54,9 @@ export const eventPayloads = {
   "inventory.updated": inventoryRangeSchema,
   "night_audit.completed": nightAuditSchema,
   "guest.erased": guestSchema.openapi({ description: "The guest after erasure: anonymised names, no contact; the event carries no personal data." }),
+  "group.created": groupSchema,
+  "group.cancelled": groupSchema,
+  "property.updated": propertySchema,
 } satisfies Record<EventType, z.ZodType>;
 
 export const pingSchema = z
@@ -80,7 +85,7 @@ function envelope<T extends string>(type: T, object: z.ZodType) {
     .openapi(`${pascal(type)}Event`);
 }
 
-/** One envelope per type, keyed by type: the event log's (the specification's 12 and the night audit's) and `ping`. */
+/** One envelope per type, keyed by type: the event log's (the specification's 12 and issue 27's) and `ping`. */
 export const eventEnvelopes = {
   ...(Object.fromEntries(eventTypes.map((type) => [type, envelope(type, eventPayloads[type])])) as Record<EventType, ReturnType<typeof envelope>>),
   [testEventType]: envelope(testEventType, pingSchema),

@@ -1,4 +1,4 @@
-/** The 12 event types of the specification (Events), and the night audit's and a guest's erasure (issue 27). */
+/** The 12 event types of the specification (Events), and issue 27's: the night audit's, a guest's erasure, groups' and a property's settings. */
 export const eventTypes = [
   "reservation.created",
   "reservation.updated",
@@ -14,6 +14,9 @@ export const eventTypes = [
   "inventory.updated",
   "night_audit.completed",
   "guest.erased",
+  "group.created",
+  "group.cancelled",
+  "property.updated",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sum } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, ne, sum } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import type { Executor } from "@/db/client";
 import { chargeKinds, folioCharges, folios, payments, refunds, reservations, type NightlyRate } from "@/db/schema";
@@ -24,8 +24,11 @@ export async function openFolio(tx: Executor, tenant: Tenant, values: { property
   return row;
 }
 
-/** Room nights are posted to the folio at booking, one charge per night. */
-export async function postRoomNights(tx: Executor, tenant: Tenant, folioId: string, nightly: NightlyRate[], label: string) {
+/** Where a stay's room nights and fees go: its folio (a group's master folio is shared) and the stay. */
+export type ChargedStay = { folioId: string; id: string };
+
+/** Room nights are posted to the folio at booking, one charge per night, each marked with its stay. */
+export async function postRoomNights(tx: Executor, tenant: Tenant, stay: ChargedStay, nightly: NightlyRate[], label: string) {
   if (!nightly.length) return;
   const base = Date.now();
   await insertRows(
@@ -35,7 +38,8 @@ export async function postRoomNights(tx: Executor, tenant: Tenant, folioId: stri
     nightly.map((n, i) => ({
       id: newId("charge"),
       ...tenantValues(tenant),
-      folioId,
+      folioId: stay.folioId,
+      reservationId: stay.id,
       kind: "room_night" as const,
       description: `${label}, night of ${n.date}`,
       date: n.date,
@@ -45,8 +49,28 @@ export async function postRoomNights(tx: Executor, tenant: Tenant, folioId: stri
   );
 }
 
-export async function removeRoomNights(tx: Executor, folioId: string) {
-  await tx.delete(folioCharges).where(and(eq(folioCharges.folioId, folioId), eq(folioCharges.kind, "room_night")));
+/** Takes a stay's room nights (from `from` on, or all) off its folio; other stays' on a master folio stay. */
+export async function removeRoomNights(tx: Executor, stay: ChargedStay, from?: string) {
+  await tx
+    .delete(folioCharges)
+    .where(
+      and(
+        eq(folioCharges.folioId, stay.folioId),
+        eq(folioCharges.reservationId, stay.id),
+        eq(folioCharges.kind, "room_night"),
+        from ? gte(folioCharges.date, from) : undefined,
+      ),
+    );
+}
+
+/** Whether the stay already has a line of this kind (a fee charged once per stay). */
+export async function hasCharge(tx: Executor, stay: ChargedStay, kind: (typeof chargeKinds)[number]) {
+  const [row] = await tx
+    .select({ id: folioCharges.id })
+    .from(folioCharges)
+    .where(and(eq(folioCharges.folioId, stay.folioId), eq(folioCharges.reservationId, stay.id), eq(folioCharges.kind, kind)))
+    .limit(1);
+  return Boolean(row);
 }
 
 /** Payments that moved money: captured, whether or not refunded since. */
@@ -69,6 +93,33 @@ export async function folioBalance(tx: Executor, folioId: string): Promise<numbe
       .where(eq(refunds.folioId, folioId)),
   ]);
   return Number(charged?.total ?? 0) - Number(paid?.total ?? 0) + Number(refunded?.total ?? 0);
+}
+
+/**
+ * Whether another stay still running (confirmed or in house) bills to this folio: a group's master
+ * folio stays open, and unsettled, until its last room is done.
+ */
+export async function folioStillShared(tx: Executor, stay: ChargedStay & { groupId: string | null }) {
+  // Only a group's rooms share a folio: a stay on its own costs no query.
+  if (!stay.groupId) return false;
+  const [other] = await tx
+    .select({ id: reservations.id })
+    .from(reservations)
+    .where(
+      and(
+        eq(reservations.groupId, stay.groupId),
+        eq(reservations.folioId, stay.folioId),
+        ne(reservations.id, stay.id),
+        inArray(reservations.status, ["confirmed", "checked_in"]),
+      ),
+    )
+    .limit(1);
+  return Boolean(other);
+}
+
+/** Closes the stay's folio once it is settled and no other running stay bills to it. */
+export async function closeFolioIfDone(tx: Executor, stay: ChargedStay & { groupId: string | null }) {
+  if ((await folioBalance(tx, stay.folioId)) === 0 && !(await folioStillShared(tx, stay))) await closeFolio(tx, stay.folioId);
 }
 
 export async function closeFolio(tx: Executor, folioId: string) {

@@ -1,4 +1,5 @@
 import { eventOperations } from "@/server/events/operations";
+import { groupOperations } from "@/server/groups/operations";
 import { guestOperations } from "@/server/guests/operations";
 import { housekeepingOperations } from "@/server/housekeeping/operations";
 import { inventoryOperations } from "@/server/inventory/operations";
@@ -20,6 +21,7 @@ export const operations: AnyOperation[] = [
   ...rateOperations,
   ...inventoryOperations,
   ...reservationOperations,
+  ...groupOperations,
   ...guestOperations,
   ...paymentOperations,
   ...housekeepingOperations,

@@ -26,10 +26,11 @@ export const propertyOperations = [
     params: idParam("prop"), response: propertySchema,
     handler: async ({ ctx, params }) => presentProperty(await getProperty({ ...ctx, id: params.id })),
   }),
-  // PATCH /v1/properties/{id}: update a property's name, address, time zone, currency or times
+  // PATCH /v1/properties/{id}: update a property's name, address, time zone, currency, times, audit hour or walk-in rule
   defineOperation({
     method: "patch", path: "/properties/{id}", operationId: "updateProperty", summary: "Update a property", tag, scope: "rooms:write",
     params: idParam("prop"), body: propertyUpdateSchema, response: propertySchema,
+    description: "Requires scope `rooms:write`. Changes only the fields sent. Emits `property.updated`.",
     handler: async ({ ctx, params, body }) => presentProperty(await updateProperty({ ...ctx, id: params.id, input: body })),
   }),
 ];

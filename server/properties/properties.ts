@@ -3,7 +3,10 @@ import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { dailyRates, properties, reservations, rooms, type Address } from "@/db/schema";
 import { ApiError } from "@/server/errors";
+import { emitEvents } from "@/server/events/emit";
 import { newId } from "@/server/ids";
+import { inTransaction } from "@/server/transactions";
+import { presentProperty } from "./present";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, type Ctx, listOwned, tenantValues } from "@/server/tenancy";
 import type { PropertyCreate, PropertyUpdate } from "./schemas";
@@ -64,6 +67,8 @@ export async function createProperty({ db, tenant, input }: Ctx & { input: Prope
       checkInTime: input.check_in_time,
       checkOutTime: input.check_out_time,
       guestEmails: input.guest_emails,
+      auditHour: input.audit_hour,
+      walkInsWithoutEmail: input.walk_ins_without_email,
     })
     .returning();
   return { ...row, roomCount: 0 };
@@ -74,7 +79,7 @@ export async function createProperty({ db, tenant, input }: Ctx & { input: Prope
  * counted in, so it changes only while no daily rate and no reservation exists.
  */
 export async function updateProperty({ db, tenant, id, input }: Ctx & { id: string; input: PropertyUpdate }) {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const current = await findOwned(tx, properties, tenant, id, "property", { forUpdate: true });
     if (input.currency && input.currency !== current.currency) {
       const [[rate], [stay]] = await Promise.all([
@@ -95,6 +100,8 @@ export async function updateProperty({ db, tenant, id, input }: Ctx & { id: stri
       checkInTime: input.check_in_time ?? current.checkInTime,
       checkOutTime: input.check_out_time ?? current.checkOutTime,
       guestEmails: input.guest_emails ?? current.guestEmails,
+      auditHour: input.audit_hour ?? current.auditHour,
+      walkInsWithoutEmail: input.walk_ins_without_email ?? current.walkInsWithoutEmail,
     });
     if (!changes) return (await withRoomCounts(tx, [current]))[0];
     const [row] = await tx
@@ -102,13 +109,12 @@ export async function updateProperty({ db, tenant, id, input }: Ctx & { id: stri
       .set({ ...changes, updatedAt: new Date() })
       .where(eq(properties.id, current.id))
       .returning();
-    return (await withRoomCounts(tx, [row]))[0];
+    const [updated] = await withRoomCounts(tx, [row]);
+    await emitEvents(tx, tenant, [{ type: "property.updated", propertyId: row.id, object: presentProperty(updated) }]);
+    return updated;
   });
 }
 
 /** Allows or refuses walk-ins without an e-mail at one property (docs/decisions.md, "Find anyone"). */
-export async function setWalkInsWithoutEmail({ db, tenant, id, allowed }: Ctx & { id: string; allowed: boolean }) {
-  const row = await findOwned(db, properties, tenant, id, "property", { param: "id" });
-  await db.update(properties).set({ walkInsWithoutEmail: allowed, updatedAt: new Date() }).where(eq(properties.id, row.id));
-  return getProperty({ db, tenant, id: row.id });
-}
+export const setWalkInsWithoutEmail = ({ db, tenant, id, allowed }: Ctx & { id: string; allowed: boolean }) =>
+  updateProperty({ db, tenant, id, input: { walk_ins_without_email: allowed } });

@@ -76,6 +76,14 @@ export const propertySchema = z
   })
   .openapi("Property");
 
+const auditHourInput = z
+  .number()
+  .int()
+  .min(0)
+  .max(23)
+  .openapi({ description: "Hour (0–23, property time) of the night audit: before noon it closes the previous day the next morning, from noon on the same evening.", example: 3 });
+const walkInsInput = z.boolean().openapi({ description: "Whether a walk-in (`source: walk_in`) may be booked without the guest's e-mail." });
+
 export const propertyCreateSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(100),
@@ -85,6 +93,8 @@ export const propertyCreateSchema = z
     check_in_time: clockTime.default("15:00"),
     check_out_time: clockTime.default("11:00"),
     guest_emails: z.boolean().default(true).openapi({ description: "Whether guests get e-mails about their bookings (confirmation, change, cancellation)." }),
+    audit_hour: auditHourInput.default(3),
+    walk_ins_without_email: walkInsInput.default(false),
   })
   .openapi("PropertyCreate");
 
@@ -97,6 +107,8 @@ export const propertyUpdateSchema = z
     check_in_time: clockTime.optional(),
     check_out_time: clockTime.optional(),
     guest_emails: z.boolean().optional().openapi({ description: "false: guests get no e-mail from the hotel about their bookings." }),
+    audit_hour: auditHourInput.optional(),
+    walk_ins_without_email: walkInsInput.optional(),
   })
   .openapi("PropertyUpdate");
 

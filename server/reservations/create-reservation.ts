@@ -1,5 +1,5 @@
-import type { Executor } from "@/db/client";
-import { properties, reservations } from "@/db/schema";
+import type { Executor, Tx } from "@/db/client";
+import { properties, reservations, type folios } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { queueGuestMail } from "@/server/guest-mail/guest-mail";
@@ -15,6 +15,8 @@ import { inTransaction } from "@/server/transactions";
 import { presentReservation } from "./present";
 import { checkAndQuote } from "./reservations";
 import type { ReservationCreate } from "./schemas";
+
+type Folio = typeof folios.$inferSelect;
 
 /**
  * A booking without the guest's e-mail is a walk-in at a property that allows it; anything else
@@ -32,12 +34,8 @@ async function assertEmailOptional(db: Executor, tenant: Tenant, input: Reservat
   }
 }
 
-/**
- * Books a stay: checks in the contract's order, sells the nights (or 409), finds or creates the
- * guest by e-mail (or a walk-in's by phone and name), opens the folio with one charge per night, and writes reservation.created,
- * inventory.updated (and guest.created) in the same transaction.
- */
-export async function createReservation({ db, tenant, input }: Ctx & { input: ReservationCreate }) {
+/** The checks of a booking made before its transaction: the channel, and the e-mail a walk-in may omit. */
+export async function assertBookable(db: Executor, tenant: Tenant, input: ReservationCreate) {
   if (input.source === "channel" && !input.channel) {
     throw new ApiError("parameter_missing", "A channel is required when source is 'channel'.", { param: "channel" });
   }
@@ -45,74 +43,92 @@ export async function createReservation({ db, tenant, input }: Ctx & { input: Re
     throw new ApiError("parameter_invalid", "channel must be null unless source is 'channel'.", { param: "channel" });
   }
   if (!input.guest.email) await assertEmailOptional(db, tenant, input);
-  return inTransaction(db, async (tx) => {
-    const stay = {
-      propertyId: input.property_id,
-      roomTypeId: input.room_type_id,
-      ratePlanId: input.rate_plan_id,
-      checkIn: input.check_in,
-      checkOut: input.check_out,
-      adults: input.adults,
-      children: input.children,
-    };
-    const checked = checkAndQuote(tx, tenant, stay);
-    // Sent behind the checks, in their round trip: a count of rows, and used only once they pass.
-    const counted = countNights(tx, [stay.roomTypeId], stay.checkIn, stay.checkOut);
-    counted.catch(() => {}); // Awaited by the sale; a failed check must not leave it unhandled.
-    const { property, roomType, plan, quote } = await checked;
-    const id = newId("reservation");
-    await sellNights(tx, roomType.id, stay.checkIn, stay.checkOut, 1, counted);
-    // Once the nights are locked, the guest and the folio go out together: two round trips
-    // instead of four. Not sooner: a booking must hold its nights before it may wait on another
-    // booking's uncommitted guest of the same e-mail, or each could hold what the other waits for.
-    const [guestWritten, folioOpened] = await sideBySide([
-      insertGuestIfNew(tx, tenant, input.guest),
-      openFolio(tx, tenant, { propertyId: property.id, reservationId: id, currency: property.currency }).then(async (folio) => {
-        await postRoomNights(tx, tenant, folio.id, quote.nightly, `${roomType.name}, ${plan.name}`);
-        return folio;
-      }),
-    ]);
-    const { guest } = guestWritten();
-    const folio = folioOpened();
-    const [reservation] = await insertRows<(typeof reservations.$inferSelect)[]>(
-      tx,
-      "reservation_insert",
-      reservations,
-      [
-        {
-          id,
-          ...tenantValues(tenant),
-          propertyId: property.id,
-          guestId: guest.id,
-          roomTypeId: roomType.id,
-          ratePlanId: plan.id,
-          folioId: folio.id,
-          status: "confirmed",
-          checkIn: stay.checkIn,
-          checkOut: stay.checkOut,
-          adults: stay.adults,
-          children: stay.children,
-          totalAmount: quote.total,
-          currency: property.currency,
-          nightly: quote.nightly,
-          source: input.source,
-          channel: input.channel ?? null,
-          notes: input.notes ?? null,
-          metadata: input.metadata ?? {},
-        },
-      ],
-      { returning: true },
-    );
-    const result = { reservation, guest };
-    await emitEvents(tx, tenant, [
-      { type: "reservation.created", propertyId: property.id, object: presentReservation(result) },
+}
+
+/**
+ * Books a stay: checks in the contract's order, sells the nights (or 409), finds or creates the
+ * guest by e-mail (or a walk-in's by phone and name), opens the folio with one charge per night, and writes reservation.created,
+ * inventory.updated (and guest.created) in the same transaction.
+ */
+export async function createReservation({ db, tenant, input }: Ctx & { input: ReservationCreate }) {
+  await assertBookable(db, tenant, input);
+  return inTransaction(db, (tx) => bookStay(tx, tenant, input));
+}
+
+/**
+ * One stay booked inside the caller's transaction (a reservation, or one room of a group):
+ * with `group.folio`, its charges go to that folio (a group's master) instead of a new one of its own.
+ */
+export async function bookStay(tx: Tx, tenant: Tenant, input: ReservationCreate, group?: { id: string; folio?: Folio; createdAt: Date }) {
+  const stay = {
+    propertyId: input.property_id,
+    roomTypeId: input.room_type_id,
+    ratePlanId: input.rate_plan_id,
+    checkIn: input.check_in,
+    checkOut: input.check_out,
+    adults: input.adults,
+    children: input.children,
+  };
+  const checked = checkAndQuote(tx, tenant, stay);
+  // Sent behind the checks, in their round trip: a count of rows, and used only once they pass.
+  const counted = countNights(tx, [stay.roomTypeId], stay.checkIn, stay.checkOut);
+  counted.catch(() => {}); // Awaited by the sale; a failed check must not leave it unhandled.
+  const { property, roomType, plan, quote } = await checked;
+  const id = newId("reservation");
+  await sellNights(tx, roomType.id, stay.checkIn, stay.checkOut, 1, counted);
+  // Once the nights are locked, the guest and the folio go out together: two round trips
+  // instead of four. Not sooner: a booking must hold its nights before it may wait on another
+  // booking's uncommitted guest of the same e-mail, or each could hold what the other waits for.
+  const [guestWritten, folioOpened] = await sideBySide([
+    insertGuestIfNew(tx, tenant, input.guest),
+    (group?.folio ? Promise.resolve(group.folio) : openFolio(tx, tenant, { propertyId: property.id, reservationId: id, currency: property.currency })).then(async (folio) => {
+      await postRoomNights(tx, tenant, { folioId: folio.id, id }, quote.nightly, `${roomType.name}, ${plan.name}`);
+      return folio;
+    }),
+  ]);
+  const { guest } = guestWritten();
+  const folio = folioOpened();
+  const [reservation] = await insertRows<(typeof reservations.$inferSelect)[]>(
+    tx,
+    "reservation_insert",
+    reservations,
+    [
       {
-        type: "inventory.updated",
+        id,
+        ...tenantValues(tenant),
         propertyId: property.id,
-        object: presentInventoryRange({ propertyId: property.id, roomTypeId: roomType.id, from: stay.checkIn, to: stay.checkOut }),
+        guestId: guest.id,
+        roomTypeId: roomType.id,
+        ratePlanId: plan.id,
+        folioId: folio.id,
+        groupId: group?.id ?? null,
+        status: "confirmed",
+        checkIn: stay.checkIn,
+        checkOut: stay.checkOut,
+        adults: stay.adults,
+        children: stay.children,
+        totalAmount: quote.total,
+        currency: property.currency,
+        nightly: quote.nightly,
+        source: input.source,
+        channel: input.channel ?? null,
+        notes: input.notes ?? null,
+        metadata: input.metadata ?? {},
+        // A group's rooms are listed in the order asked for, whatever order they were sold in.
+        ...(group && { createdAt: group.createdAt, updatedAt: group.createdAt }),
       },
-    ]);
-    await queueGuestMail(tx, tenant, "confirmation", reservation.id);
-    return result;
-  });
+    ],
+    { returning: true },
+  );
+  const result = { reservation, guest };
+  await emitEvents(tx, tenant, [
+    { type: "reservation.created", propertyId: property.id, object: presentReservation(result) },
+    {
+      type: "inventory.updated",
+      propertyId: property.id,
+      object: presentInventoryRange({ propertyId: property.id, roomTypeId: roomType.id, from: stay.checkIn, to: stay.checkOut }),
+    },
+  ]);
+  await queueGuestMail(tx, tenant, "confirmation", reservation.id);
+  return { ...result, folio };
 }

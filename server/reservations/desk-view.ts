@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { properties, ratePlans, roomTypes, rooms } from "@/db/schema";
+import { groups, properties, ratePlans, roomTypes, rooms } from "@/db/schema";
 import { businessToday } from "@/server/properties/business-date";
 import type { Ctx } from "@/server/tenancy";
 import { presentReservation } from "./present";
@@ -20,11 +20,12 @@ const refuse = (reason: string): Action => ({ allowed: false, reason });
 export async function getReservationDesk({ db, tenant, id, now = new Date() }: Ctx & { id: string; now?: Date }) {
   const current = await loadReservation(db, tenant, id);
   const r = current.reservation;
-  const [[property], [roomType], [plan], room] = await Promise.all([
+  const [[property], [roomType], [plan], room, [group]] = await Promise.all([
     db.select().from(properties).where(eq(properties.id, r.propertyId)),
     db.select().from(roomTypes).where(eq(roomTypes.id, r.roomTypeId)),
     db.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId)),
     r.roomId ? db.select().from(rooms).where(eq(rooms.id, r.roomId)).then((rows) => rows[0]) : Promise.resolve(undefined),
+    r.groupId ? db.select().from(groups).where(eq(groups.id, r.groupId)) : Promise.resolve([]),
   ]);
   const today = businessToday(property, now);
   const next = transitions[r.status];
@@ -59,6 +60,13 @@ export async function getReservationDesk({ db, tenant, id, now = new Date() }: C
       move_room: r.status === "checked_in" ? allow : refuse(`Only a guest in house can change rooms; this reservation is ${status}.`),
       change_departure: r.status === "checked_in" ? allow : refuse(`Only a stay in house can leave early or be extended; this one is ${status}.`),
       no_show: noShow,
+      upgrade:
+        r.status !== "confirmed" && r.status !== "checked_in"
+          ? refuse(`Only a confirmed stay or a guest in house can be upgraded; this one is ${status}.`)
+          : r.status === "checked_in" && today >= r.checkOut
+            ? refuse("The guest leaves today; no night is left to upgrade.")
+            : allow,
     },
+    group: group ? { id: group.id, name: group.name, billing: group.billing } : null,
   };
 }

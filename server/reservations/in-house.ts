@@ -1,12 +1,14 @@
-import { and, eq } from "drizzle-orm";
-import { folioCharges, properties, ratePlans, reservations, roomMoves, rooms } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { hasCharge } from "@/server/folios/folios";
+import { properties, ratePlans, reservations, roomMoves, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { newId } from "@/server/ids";
 import { businessToday } from "@/server/properties/business-date";
 import { feeAmount } from "@/server/rates/fees";
 import type { PageRequest } from "@/server/pagination";
-import { findOwned, listOwned, tenantValues, type Ctx } from "@/server/tenancy";
+import type { Tx } from "@/db/client";
+import { findOwned, listOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
 import { inTransaction } from "@/server/transactions";
 import { presentReservation, type ReservationWithGuest } from "./present";
 import { readyStatuses } from "./ready-rooms";
@@ -37,22 +39,31 @@ export async function moveRoom({ db, tenant, id, roomId, reason }: Ctx & { id: s
     if (room.occupied || !(readyStatuses as readonly string[]).includes(room.housekeepingStatus)) {
       throw new ApiError("parameter_invalid", `Room ${room.number} is not ready (${room.occupied ? "occupied" : room.housekeepingStatus}).`, { param: "room_id" });
     }
-    const events = r.roomId ? await vacateRoom(tx, r.roomId, r.propertyId) : [];
-    await tx.update(rooms).set({ occupied: true, updatedAt: new Date() }).where(eq(rooms.id, room.id));
-    await tx.insert(roomMoves).values({
-      id: newId("roomMove"),
-      ...tenantValues(tenant),
-      propertyId: r.propertyId,
-      reservationId: r.id,
-      fromRoomId: r.roomId ?? room.id,
-      toRoomId: room.id,
-      reason: reason ?? null,
-    });
+    const events = await changeRoom(tx, tenant, r, room.id, reason);
     const [reservation] = await tx.update(reservations).set({ roomId: room.id, updatedAt: new Date() }).where(eq(reservations.id, r.id)).returning();
     const result = { reservation, guest: current.guest };
     await emitEvents(tx, tenant, [{ type: "reservation.updated", propertyId: r.propertyId, object: presentReservation(result) }, ...events]);
     return result;
   });
+}
+
+/**
+ * Puts a guest in house into another room (already checked ready): the room left is vacated and
+ * dirty, the new one occupied, and the move kept in the stay's history. Its housekeeping events.
+ */
+export async function changeRoom(tx: Tx, tenant: Tenant, r: typeof reservations.$inferSelect, roomId: string, reason: string | undefined) {
+  const events = r.roomId ? await vacateRoom(tx, r.roomId, r.propertyId) : [];
+  await tx.update(rooms).set({ occupied: true, updatedAt: new Date() }).where(eq(rooms.id, roomId));
+  await tx.insert(roomMoves).values({
+    id: newId("roomMove"),
+    ...tenantValues(tenant),
+    propertyId: r.propertyId,
+    reservationId: r.id,
+    fromRoomId: r.roomId ?? roomId,
+    toRoomId: roomId,
+    reason: reason ?? null,
+  });
+  return events;
 }
 
 /** The stay's room history, newest first, cursor-paginated like every list. */
@@ -75,9 +86,8 @@ export async function grantLateCheckOut({ db, tenant, id }: Ctx & { id: string }
     ]);
     const today = businessToday(property);
     if (today !== r.checkOut) throw new ApiError("invalid_state_transition", `A late check-out is granted on the departure day (${r.checkOut}); today is ${today} at the property.`);
-    const [already] = await tx.select({ id: folioCharges.id }).from(folioCharges).where(and(eq(folioCharges.folioId, r.folioId), eq(folioCharges.kind, "late_check_out_fee"))).limit(1);
-    if (already) throw new ApiError("invalid_state_transition", "A late check-out was already granted for this stay.");
-    await postFee(tx, tenant, r.folioId, "late_check_out_fee", feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), `departure ${r.checkOut}`, r.checkOut);
+    if (await hasCharge(tx, r, "late_check_out_fee")) throw new ApiError("invalid_state_transition", "A late check-out was already granted for this stay.");
+    await postFee(tx, tenant, r, "late_check_out_fee", feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), `departure ${r.checkOut}`, r.checkOut);
     const [reservation] = await tx.update(reservations).set({ updatedAt: new Date() }).where(eq(reservations.id, r.id)).returning();
     const result = { reservation, guest: current.guest };
     await emitEvents(tx, tenant, [{ type: "reservation.updated", propertyId: r.propertyId, object: presentReservation(result) }]);

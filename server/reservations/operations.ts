@@ -18,7 +18,9 @@ import {
   reservationListQuery,
   reservationSchema,
   reservationUpdateSchema,
+  upgradeSchema,
 } from "./schemas";
+import { upgradeReservation } from "./upgrade";
 import { cancelReservation, checkInReservation, checkOutReservation, noShowReservation } from "./transitions";
 import { updateReservation } from "./update-reservation";
 
@@ -119,6 +121,15 @@ export const reservationOperations = [
     description:
       "Requires scope `reservations:write`. Once the arrival night is over: from the property's night-audit hour after the arrival date (03:00 the next morning by default), or once an audit closed that day. The nights go back on sale; the room-night charges are replaced by the rate plan's `no_show_fee` (without one: the whole stay on a non-refundable plan, nothing on a refundable one).",
     handler: async ({ ctx, params }) => presentReservation(await noShowReservation({ ...ctx, id: params.id })),
+  }),
+  // POST /v1/reservations/{id}/upgrade: move the stay to another room type, charged or free
+  defineOperation({
+    method: "post", path: "/reservations/{id}/upgrade", operationId: "upgradeReservation", summary: "Upgrade a reservation to another room type", tag,
+    scope: "reservations:write", params, body: upgradeSchema, response: reservationSchema,
+    errors: ["invalid_state_transition", "no_availability", "restriction_violated"],
+    description:
+      "Requires scope `reservations:write`. For a confirmed reservation (every night) or a guest in house (the nights from the property's today on). The new room type must be another of the property's and sleep the party (422 `parameter_invalid`, param `room_type_id`). With `charge: difference` the nights are re-priced at the rate plan's rates for the new type (a rate and no stop-sell, 409 `restriction_violated`); with `charge: none` they keep their price (a complimentary upgrade). The old type's nights go back on sale and the new type's are sold (409 `no_availability` when it is full); the folio's room charges for those nights are replaced. A guest in house moves to a ready room of the new type (`room_id`, or the first ready one; 409 `no_availability` when none is), the room left becoming dirty. Emits `reservation.updated` and `inventory.updated` for both room types.",
+    handler: async ({ ctx, params, body }) => presentReservation(await upgradeReservation({ ...ctx, id: params.id, input: body })),
   }),
   // GET /v1/reservations/{id}/folio: charges, payments, refunds and balance
   defineOperation({

@@ -18,6 +18,7 @@ export const presentReservation = ({ reservation: r, guest: g }: ReservationWith
   rate_plan_id: r.ratePlanId,
   room_id: r.roomId,
   folio_id: r.folioId,
+  group_id: r.groupId,
   total: { amount: r.totalAmount, currency: r.currency },
   nightly: r.nightly,
   guest: { id: g.id, first_name: g.firstName, last_name: g.lastName, email: g.email },

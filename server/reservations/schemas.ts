@@ -32,7 +32,8 @@ export const reservationSchema = z
     room_type_id: idOf("rt"),
     rate_plan_id: idOf("rp"),
     room_id: z.string().nullable(),
-    folio_id: idOf("fol"),
+    folio_id: idOf("fol").openapi({ description: "The folio its charges go to: its own, or its group's master folio (shared by the group's rooms)." }),
+    group_id: idOf("grp").nullable().openapi({ description: "The group (several rooms in one booking) the reservation is a room of; null for a booking on its own." }),
     total: money,
     nightly: z.array(z.object({ date, amount: z.number().int() })),
     guest: z.object({ id: idOf("gst"), first_name: z.string(), last_name: z.string(), email: z.string().nullable() }),
@@ -141,3 +142,18 @@ export const roomMoveSchema = z
     created_at: timestamp,
   })
   .openapi("RoomMove");
+
+export const upgradeCharges = ["difference", "none"] as const;
+
+export const upgradeSchema = z
+  .strictObject({
+    room_type_id: z.string().min(1).openapi({ description: "Another room type of the property, sleeping the stay's party." }),
+    charge: z.enum(upgradeCharges).openapi({
+      description:
+        "`difference`: the nights moved are re-priced at the rate plan's rates for the new type (which the plan must cover), and the folio's room charges follow. `none`: a complimentary upgrade; the nights keep their price and their folio lines say so.",
+    }),
+    room_id: z.string().min(1).optional().openapi({ description: "For a guest in house: the free, clean or inspected room of the new type to move to; without it, the first ready one." }),
+  })
+  .openapi("ReservationUpgrade");
+
+export type ReservationUpgrade = z.output<typeof upgradeSchema>;

@@ -1,10 +1,10 @@
-import { and, eq, gte } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { folioCharges, ratePlans, reservations, roomTypes, type ChargeKind, type NightlyRate } from "@/db/schema";
 import { addDays, daysBetween, nightsOf, type IsoDate } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import type { emitEvents } from "@/server/events/emit";
-import { postRoomNights } from "@/server/folios/folios";
+import { hasCharge, postRoomNights, removeRoomNights, type ChargedStay } from "@/server/folios/folios";
 import { newId } from "@/server/ids";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights, sellNights } from "@/server/inventory/nights";
@@ -24,12 +24,13 @@ export const earliestDeparture = (r: Pick<Reservation, "checkIn">, today: IsoDat
 };
 
 /** Posts one fee line on the folio (none when it comes to 0); the amount posted. */
-export async function postFee(tx: Executor, tenant: Tenant, folioId: string, kind: FeeKind, amount: number, detail: string, date: IsoDate | null) {
+export async function postFee(tx: Executor, tenant: Tenant, stay: ChargedStay, kind: FeeKind, amount: number, detail: string, date: IsoDate | null) {
   if (amount <= 0) return 0;
   await tx.insert(folioCharges).values({
     id: newId("charge"),
     ...tenantValues(tenant),
-    folioId,
+    folioId: stay.folioId,
+    reservationId: stay.id,
     kind: kind satisfies ChargeKind,
     description: `${feeLabels[kind]}, ${detail}`,
     date,
@@ -64,13 +65,8 @@ export async function moveStayEnd(tx: Executor, tenant: Tenant, r: Reservation, 
     const released = r.nightly.filter((n) => n.date >= checkOut);
     const kept = r.nightly.filter((n) => n.date < checkOut);
     await releaseNights(tx, r.roomTypeId, checkOut, r.checkOut);
-    await tx.delete(folioCharges).where(and(eq(folioCharges.folioId, r.folioId), eq(folioCharges.kind, "room_night"), gte(folioCharges.date, checkOut)));
-    const [already] = await tx
-      .select({ id: folioCharges.id })
-      .from(folioCharges)
-      .where(and(eq(folioCharges.folioId, r.folioId), eq(folioCharges.kind, "early_departure_fee")))
-      .limit(1);
-    const fee = already ? 0 : await postFee(tx, tenant, r.folioId, "early_departure_fee", feeAmount(plan.earlyDepartureFee, released), `left ${checkOut}, booked until ${r.checkOut}`, checkOut);
+    await removeRoomNights(tx, r, checkOut);
+    const fee = (await hasCharge(tx, r, "early_departure_fee")) ? 0 : await postFee(tx, tenant, r, "early_departure_fee", feeAmount(plan.earlyDepartureFee, released), `left ${checkOut}, booked until ${r.checkOut}`, checkOut);
     return {
       changes: { checkOut, nightly: kept, totalAmount: sum(kept) },
       events: [range(checkOut, r.checkOut)],
@@ -92,7 +88,7 @@ export async function moveStayEnd(tx: Executor, tenant: Tenant, r: Reservation, 
     throw new ApiError("restriction_violated", `Departure on ${checkOut} is closed.`, { param });
   }
   await sellNights(tx, r.roomTypeId, r.checkOut, checkOut);
-  await postRoomNights(tx, tenant, r.folioId, added, `${roomType.name}, ${plan.name}`);
+  await postRoomNights(tx, tenant, r, added, `${roomType.name}, ${plan.name}`);
   const nightly = [...r.nightly, ...added];
   return { changes: { checkOut, nightly, totalAmount: sum(nightly) }, events: [range(r.checkOut, checkOut)], fee: 0 };
 }

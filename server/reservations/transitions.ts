@@ -4,16 +4,16 @@ import { properties, ratePlans, reservations, rooms, type ReservationStatus } fr
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { queueGuestMail } from "@/server/guest-mail/guest-mail";
-import { closeFolio, folioBalance, removeRoomNights } from "@/server/folios/folios";
+import { closeFolio, closeFolioIfDone, folioBalance, folioStillShared, removeRoomNights } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights } from "@/server/inventory/nights";
 import { businessToday, dayClosed } from "@/server/properties/business-date";
 import { feeAmount } from "@/server/rates/fees";
 import { presentRoom } from "@/server/rooms/present";
-import { findOwned, type Ctx } from "@/server/tenancy";
+import type { Ctx } from "@/server/tenancy";
 import { inTransaction } from "@/server/transactions";
 import { presentReservation, type ReservationWithGuest } from "./present";
-import { readyRoomOrder, readyRoomWhere, readyStatuses } from "./ready-rooms";
+import { takeReadyRoom } from "./ready-rooms";
 import { loadReservation } from "./reservations";
 import { earliestDeparture, moveStayEnd, postFee } from "./stay-end";
 
@@ -93,9 +93,9 @@ export const cancelReservation = (args: Ctx & { id: string; reason?: string }) =
   transition("cancelled", async (tx, { reservation: r }, _today, property) => {
     const [plan] = await tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId));
     const free = cancellationIsFree(plan, r.checkIn, property.timezone);
-    if (free) await removeRoomNights(tx, r.folioId);
+    if (free) await removeRoomNights(tx, r);
     await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
-    if ((await folioBalance(tx, r.folioId)) === 0) await closeFolio(tx, r.folioId);
+    await closeFolioIfDone(tx, r);
     await queueGuestMail(tx, args.tenant, "cancellation", r.id);
     return {
       changes: { cancelledAt: new Date(), cancellationReason: args.reason ?? null },
@@ -112,24 +112,7 @@ export const checkInReservation = (args: Ctx & { id: string; roomId?: string }) 
     if (!checkInOpen(r.checkIn, today)) {
       throw new ApiError("invalid_state_transition", `Check-in is possible only on the arrival date (${r.checkIn}); today is ${today} at the property.`);
     }
-    let room;
-    if (args.roomId) {
-      room = await findOwned(tx, rooms, args.tenant, args.roomId, "room", { param: "room_id", forUpdate: true });
-      if (room.roomTypeId !== r.roomTypeId) throw new ApiError("parameter_invalid", "The room is of another room type.", { param: "room_id" });
-      if (room.retiredAt) throw new ApiError("parameter_invalid", `Room ${room.number} is retired.`, { param: "room_id" });
-      if (room.occupied || !(readyStatuses as readonly string[]).includes(room.housekeepingStatus)) {
-        throw new ApiError("parameter_invalid", `Room ${room.number} is not ready (${room.occupied ? "occupied" : room.housekeepingStatus}).`, { param: "room_id" });
-      }
-    } else {
-      [room] = await tx
-        .select()
-        .from(rooms)
-        .where(readyRoomWhere(r.roomTypeId))
-        .orderBy(...readyRoomOrder)
-        .limit(1)
-        .for("update", { skipLocked: true });
-      if (!room) throw new ApiError("no_availability", "No clean or inspected room of this type is free; mark one clean or pass room_id.");
-    }
+    const room = await takeReadyRoom(tx, args.tenant, r.roomTypeId, args.roomId);
     await tx.update(rooms).set({ occupied: true, updatedAt: new Date() }).where(eq(rooms.id, room.id));
     return { changes: { roomId: room.id, checkedInAt: new Date() }, events: [] };
   })(args);
@@ -144,7 +127,10 @@ export const checkInReservation = (args: Ctx & { id: string; roomId?: string }) 
 export const checkOutReservation = (args: Ctx & { id: string }) =>
   transition("checked_out", async (tx, { reservation: r }, today) => {
     const moved = await moveStayEnd(tx, args.tenant, r, departureOn(r, today));
-    const balance = await folioBalance(tx, r.folioId);
+    // A room of a group billed to its master folio leaves without settling: the master is
+    // settled, and closed, when its last room checks out.
+    const shared = await folioStillShared(tx, r);
+    const balance = shared ? 0 : await folioBalance(tx, r.folioId);
     if (balance !== 0) {
       throw new ApiError(
         "balance_outstanding",
@@ -154,7 +140,7 @@ export const checkOutReservation = (args: Ctx & { id: string }) =>
         { amount: { amount: balance, currency: r.currency } },
       );
     }
-    await closeFolio(tx, r.folioId);
+    if (!shared) await closeFolio(tx, r.folioId);
     const events = [...moved.events, ...(r.roomId ? await vacateRoom(tx, r.roomId, r.propertyId) : [])];
     return { changes: { ...moved.changes, checkedOutAt: new Date() }, events };
   })(args);
@@ -191,8 +177,8 @@ export const noShowReservation = (args: Ctx & { id: string; now?: Date }) =>
 export async function chargeNoShow(tx: Tx, tenant: Ctx["tenant"], r: typeof reservations.$inferSelect) {
   const [plan] = await tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId));
   const amount = plan.noShowFee ? feeAmount(plan.noShowFee, r.nightly) : plan.refundable ? 0 : r.totalAmount;
-  await removeRoomNights(tx, r.folioId);
-  const posted = await postFee(tx, tenant, r.folioId, "no_show_fee", amount, `arrival ${r.checkIn}`, r.checkIn);
-  if ((await folioBalance(tx, r.folioId)) === 0) await closeFolio(tx, r.folioId);
+  await removeRoomNights(tx, r);
+  const posted = await postFee(tx, tenant, r, "no_show_fee", amount, `arrival ${r.checkIn}`, r.checkIn);
+  await closeFolioIfDone(tx, r);
   return posted;
 }

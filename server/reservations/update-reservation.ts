@@ -55,8 +55,8 @@ export async function updateReservation({ db, tenant, id, input }: Ctx & { id: s
           ranges.push({ propertyId: r.propertyId, roomTypeId: stay.roomTypeId, from: stay.checkIn, to: stay.checkOut });
         }
       }
-      await removeRoomNights(tx, r.folioId);
-      await postRoomNights(tx, tenant, r.folioId, quote.nightly, `${roomType.name}, ${plan.name}`);
+      await removeRoomNights(tx, r);
+      await postRoomNights(tx, tenant, r, quote.nightly, `${roomType.name}, ${plan.name}`);
       Object.assign(changes, {
         roomTypeId: stay.roomTypeId,
         ratePlanId: stay.ratePlanId,

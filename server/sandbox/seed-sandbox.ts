@@ -120,7 +120,7 @@ export async function seedSandbox({ db, accountId }: { db: Executor; accountId: 
     await db.insert(folios).values({ id: folioId, ...cols, propertyId: property.id, reservationId: id, currency: property.currency, status: closed ? "closed" : "open", closedAt: closed ? at : null });
     if (stay.status !== "cancelled") {
       await db.insert(folioCharges).values(
-        nightly.map((n, k) => ({ id: newId("charge"), ...cols, folioId, kind: "room_night" as const, description: `${type.name}, ${ratePlan.name}, night of ${n.date}`, date: n.date, amount: n.amount, createdAt: new Date(at.getTime() + k) })),
+        nightly.map((n, k) => ({ id: newId("charge"), ...cols, folioId, reservationId: id, kind: "room_night" as const, description: `${type.name}, ${ratePlan.name}, night of ${n.date}`, date: n.date, amount: n.amount, createdAt: new Date(at.getTime() + k) })),
       );
     }
     // Departed guests settled their folios by card; some in-house guests paid a deposit.

@@ -1,10 +1,14 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { Executor } from "@/db/client";
-import { guests, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes } from "@/db/schema";
+import type { Db, Executor } from "@/db/client";
+import { groups, guests, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes } from "@/db/schema";
 import { addDays, todayIn } from "@/server/dates";
 import type { EventType } from "@/server/events/types";
+import { loadGroup } from "@/server/groups/groups";
+import { presentGroup } from "@/server/groups/present";
 import { anonymisedGuest, presentGuest } from "@/server/guests/present";
+import { getProperty } from "@/server/properties/properties";
+import { presentProperty } from "@/server/properties/present";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { presentNightAudit } from "@/server/night-audit/present";
 import { presentPayment } from "@/server/payments/present";
@@ -43,6 +47,9 @@ export const sampleSource: Record<EventType, string> = {
   "inventory.updated": "room type",
   "night_audit.completed": "night audit",
   "guest.erased": "guest",
+  "group.created": "group",
+  "group.cancelled": "group",
+  "property.updated": "property",
 };
 
 /**
@@ -100,6 +107,15 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
     case "night_audit.completed": {
       const audit = await newest(db, nightAudits, tenant);
       return audit && { propertyId: audit.propertyId, object: presentNightAudit(audit) };
+    }
+    case "group.created":
+    case "group.cancelled": {
+      const group = await newest(db, groups, tenant);
+      return group && { propertyId: group.propertyId, object: presentGroup(await loadGroup(db, tenant, group.id)) };
+    }
+    case "property.updated": {
+      const property = await newest(db, properties, tenant);
+      return property && { propertyId: property.id, object: presentProperty(await getProperty({ db: db as Db, tenant, id: property.id })) };
     }
   }
 }

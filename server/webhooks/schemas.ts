@@ -9,7 +9,7 @@ const enabledEvents = z
   .array(selector)
   .min(1)
   .max(eventTypes.length + 1)
-  .openapi({ description: '`["*"]` for every event type (the specification\'s 12 and `night_audit.completed`), or a list of types.', example: ["reservation.created", "reservation.cancelled"] });
+  .openapi({ description: '`["*"]` for every event type (the specification\'s 12 and issue 27\'s), or a list of types.', example: ["reservation.created", "reservation.cancelled"] });
 const url = z
   .string()
   .min(1)

@@ -11,7 +11,7 @@ import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, liveHotel, ok, type Caller } from "../support/hotel";
 import { undocumented } from "../support/openapi-validator";
 
-// Issue 24, item 1: the document's `webhooks` has one entry per event type (the 12 and `ping`),
+// Issue 24, item 1: the document's `webhooks` has one entry per event type (the 12, issue 27's and `ping`),
 // each with its typed `data.object`; every payload the server really writes matches its entry.
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -48,6 +48,10 @@ beforeAll(async () => {
   const other = ok(await h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, ...t }, addDays(hotel.today, 2), addDays(hotel.today, 3)), caller), 201);
   ok(await h.post(`/v1/reservations/${other.id}/cancel`, {}, caller)); // reservation.cancelled
   ok(await h.post(`/v1/guests/${other.guest.id}/erase`, { confirm: true }, caller)); // guest.erased
+  const rooms = [0, 1].map(() => ({ room_type_id: t.roomTypeId, rate_plan_id: t.ratePlanId, adults: 1 }));
+  const group = ok(await h.post("/v1/groups", { property_id: hotel.propertyId, guest: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" }, check_in: addDays(hotel.today, 4), check_out: addDays(hotel.today, 5), rooms }, caller), 201); // group.created
+  ok(await h.post(`/v1/groups/${group.id}/cancel`, {}, caller)); // group.cancelled
+  ok(await h.patch(`/v1/properties/${hotel.propertyId}`, { audit_hour: 4 }, caller)); // property.updated
   const endpoint = ok(await h.post("/v1/webhook_endpoints", { url: "http://127.0.0.1:9/hooks", enabled_events: ["*"] }, caller), 201);
   ok(await h.post("/v1/sandbox/advance_day", {}, { ...caller, sandbox: true })); // night_audit.completed
   await sendTestEvent({ db: h.db, tenant: { accountId: h.main.account.id, livemode: true, propertyIds: null }, endpointId: endpoint.id }); // ping

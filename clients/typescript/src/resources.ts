@@ -24,8 +24,10 @@ export const resourceTable = {
     listRoomMoves: "listReservationRoomMoves",
     grantLateCheckOut: "grantReservationLateCheckOut",
     noShow: "noShowReservation",
+    upgrade: "upgradeReservation",
     retrieveFolio: "getReservationFolio",
   },
+  groups: { list: "listGroups", create: "createGroup", retrieve: "getGroup", cancel: "cancelGroup" },
   folios: { createCharge: "createFolioCharge" },
   guests: {
     list: "listGuests",

@@ -2,6 +2,7 @@ import { createCallerFactory, router } from "../init";
 import { auditRouter } from "./audit";
 import { developersRouter } from "./developers";
 import { foliosRouter } from "./folios";
+import { groupsRouter } from "./groups";
 import { guestsRouter } from "./guests";
 import { housekeepingRouter } from "./housekeeping";
 import { inventoryRouter } from "./inventory";
@@ -24,6 +25,7 @@ export const appRouter = router({
   housekeeping: housekeepingRouter,
   inventory: inventoryRouter,
   reservations: reservationsRouter,
+  groups: groupsRouter,
   folios: foliosRouter,
   payments: paymentsRouter,
   live: liveRouter,

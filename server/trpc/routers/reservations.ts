@@ -14,7 +14,8 @@ import { moveRoom } from "@/server/reservations/in-house";
 import { presentReservation, type ReservationWithGuest } from "@/server/reservations/present";
 import { listReadyRooms } from "@/server/reservations/ready-rooms";
 import { getReservation } from "@/server/reservations/reservations";
-import { cancelSchema, changeDepartureSchema, checkInSchema, moveRoomSchema, reservationCreateSchema, reservationUpdateSchema } from "@/server/reservations/schemas";
+import { cancelSchema, changeDepartureSchema, checkInSchema, moveRoomSchema, reservationCreateSchema, reservationUpdateSchema, upgradeSchema } from "@/server/reservations/schemas";
+import { previewUpgrade, upgradeReservation } from "@/server/reservations/upgrade";
 import { presentReservationRow, reservationSearchQuery, searchReservations } from "@/server/reservations/search-reservations";
 import { cancelReservation, checkInReservation, checkOutReservation, noShowReservation } from "@/server/reservations/transitions";
 import { previewReservationUpdate, updateReservation } from "@/server/reservations/update-reservation";
@@ -114,4 +115,11 @@ export const reservationsRouter = router({
       .input(z.strictObject({ id }))
       .query(async ({ ctx, input }) => (await listReservationMail({ db: ctx.db, tenant: ctx.tenant, id: input.id })).map(presentGuestMail)),
   }),
+  /** What an upgrade would cost (the new total, the difference), before the clerk confirms it. */
+  previewUpgrade: reservationProcedure
+    .input(upgradeSchema.extend({ id }))
+    .query(({ ctx, input: { id, ...input } }) => previewUpgrade({ db: ctx.db, tenant: ctx.tenant, id, input })),
+  upgrade: reservationProcedure
+    .input(upgradeSchema.extend({ id }))
+    .mutation(({ ctx, input: { id, ...input } }) => recorded(ctx, "reservation.upgraded", id, () => upgradeReservation({ db: ctx.db, tenant: ctx.tenant, id, input }))),
 });

@@ -1,0 +1,61 @@
+import { z } from "@hono/zod-openapi";
+import { groupBillings } from "@/db/schema";
+import { reservationCreateSchema, reservationSchema } from "@/server/reservations/schemas";
+import { date, idOf, money, timestamp } from "@/server/schemas";
+
+const booking = reservationCreateSchema.shape;
+
+/** One room of a group: its type, plan and party, and (optionally) a guest of its own. */
+export const groupRoomSchema = z
+  .strictObject({
+    room_type_id: booking.room_type_id,
+    rate_plan_id: booking.rate_plan_id,
+    adults: booking.adults,
+    children: booking.children,
+    guest: booking.guest.optional().openapi({ description: "The guest of this room; without it, the group's `guest`." }),
+  })
+  .openapi("GroupRoom");
+
+export const groupCreateSchema = z
+  .strictObject({
+    property_id: booking.property_id,
+    name: z.string().trim().min(1).max(200).optional().openapi({ description: "What the desk calls the group; without it, the guest's last name and \"group\"." }),
+    billing: z.enum(groupBillings).default("master").openapi({
+      description: "`master`: every room's charges (and payments) go to one master folio, settled when the last room leaves. `individual`: each room has its own folio.",
+    }),
+    guest: booking.guest.openapi({ description: "The booker: the guest of every room that names none of its own." }),
+    check_in: date,
+    check_out: date,
+    rooms: z.array(groupRoomSchema).min(2).max(20).openapi({ description: "2 to 20 rooms, each possibly of another room type; booked all together or not at all." }),
+    source: booking.source,
+    channel: booking.channel,
+    notes: booking.notes,
+  })
+  .openapi("GroupCreate");
+
+export const groupSchema = z
+  .object({
+    id: idOf("grp"),
+    object: z.literal("group"),
+    livemode: z.boolean(),
+    property_id: idOf("prop"),
+    name: z.string(),
+    billing: z.enum(groupBillings),
+    master_folio_id: idOf("fol").nullable().openapi({ description: "The folio every room bills to (`billing: master`); null with individual billing." }),
+    check_in: date.openapi({ description: "The earliest arrival of its rooms." }),
+    check_out: date.openapi({ description: "The latest departure of its rooms." }),
+    total: money.openapi({ description: "The room totals of its rooms not cancelled." }),
+    reservations: z.array(reservationSchema).openapi({ description: "Its rooms, in the order they were booked; each is a reservation of its own (check in, cancel, move)." }),
+    notes: z.string().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .openapi("Group");
+
+export const groupListQuery = z.strictObject({
+  property_id: z.string().optional(),
+});
+
+export const groupCancelSchema = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() }).openapi("GroupCancel");
+
+export type GroupCreate = z.output<typeof groupCreateSchema>;
