@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lt } from "drizzle-orm";
+import { asc, eq, gt, inArray, isNull, lt } from "drizzle-orm";
 import { z } from "zod";
 import { guests, properties, reservations, roomTypes, rooms } from "@/db/schema";
 import { addDays, nightsOf } from "@/server/dates";
