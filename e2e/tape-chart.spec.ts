@@ -75,7 +75,10 @@ for (const width of [1280, 390]) {
     // The keyboard: focus the stay, space picks it up, down arrow to the next room, space drops it.
     await bar.focus();
     await page.keyboard.press("Space");
+    // dnd-kit says so in its live region once the stay is picked up and listens for arrows.
+    await expect(page.locator("[id^=DndLiveRegion]").first()).toContainText(`Picked up the stay of Tess ${last}`);
     await page.keyboard.press("ArrowDown");
+    await expect(page.locator("[id^=DndLiveRegion]").first()).toContainText(`Over Room ${setup.rooms[2].number}`);
     await page.keyboard.press("Space");
     await expect(dialog).toContainText(`to room ${setup.rooms[2].number}`);
     await expect(dialog.getByTestId("price-change")).toHaveText("No change in price");
@@ -172,6 +175,7 @@ for (const width of [1280, 390]) {
     // The keyboard: space picks the second room up, arrows go from housekeeper to housekeeper.
     await card(1).focus();
     await page.keyboard.press("Space");
+    await expect(page.locator("[id^=DndLiveRegion]").first()).toContainText(`Picked up room ${rooms[1].number}`);
     for (let i = 0; i < 30 && !(await person.getAttribute("class"))?.includes("border-teal-600"); i++) await page.keyboard.press("ArrowDown");
     await expect(person).toHaveClass(/border-teal-600/);
     await page.keyboard.press("Space");
