@@ -155,7 +155,7 @@ for (const width of [1280, 390]) {
   test(`at ${width} px a manager assigns rooms by dragging them onto a housekeeper, with the mouse and with the keyboard`, async ({ page, request }) => {
     test.setTimeout(90_000);
     const { rooms } = await ownRoomType(request, key, { rooms: 2 });
-    const housekeeper = createStaff("housekeeping", `Drag ${width}`);
+    const housekeeper = createStaff("housekeeping");
     await page.setViewportSize({ width, height: 844 });
     await signIn(page);
     await page.goto("/housekeeping");
