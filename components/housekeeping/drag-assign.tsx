@@ -10,12 +10,12 @@ import {
   useSensor,
   useSensors,
   type DragEndEvent,
-  type KeyboardCoordinateGetter,
 } from "@dnd-kit/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Card, cx } from "@/components/ui";
+import { targetStepper } from "@/components/ui/drag";
 import { toast } from "@/components/ui/toaster";
 import { statusLabel, type Board } from "./status";
 
@@ -23,17 +23,7 @@ type Person = { email: string; name: string | null };
 type Room = Board["rooms"][number];
 
 /** Arrows go from one housekeeper to the next (in reading order); the room card follows. */
-const toPeople: KeyboardCoordinateGetter = (event, { context, currentCoordinates }) => {
-  const rect = context.collisionRect;
-  if (!rect) return undefined;
-  const forward = event.code === "ArrowDown" || event.code === "ArrowRight";
-  if (!forward && event.code !== "ArrowUp" && event.code !== "ArrowLeft") return undefined;
-  const order = (r: { top: number; left: number }) => Math.round(r.top) * 100_000 + Math.round(r.left);
-  const targets = [...context.droppableRects.values()].sort((a, b) => order(a) - order(b));
-  const here = order({ top: rect.top - 4, left: rect.left - 4 });
-  const next = forward ? targets.find((t) => order(t) > here) : [...targets].reverse().find((t) => order(t) < here);
-  return next ? { ...currentCoordinates, x: next.left + 4, y: next.top + 4 } : undefined;
-};
+const toPeople = targetStepper({ forward: ["ArrowDown", "ArrowRight"], back: ["ArrowUp", "ArrowLeft"] });
 
 /**
  * Assign a room by dragging its card onto a housekeeper (mouse, a long press on a touch screen,

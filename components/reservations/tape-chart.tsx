@@ -24,6 +24,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Field, Input, PageHeader, Select, cx } from "@/components/ui";
 import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { targetStepper } from "@/components/ui/drag";
 import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
@@ -67,20 +68,17 @@ function columns(span: { from: string; to: string }, chart: Pick<Chart, "from" |
 
 /**
  * Arrows for the keyboard: up and down go to the previous or next row that takes a drop (rooms
- * and unassigned rows), left and right move by one night (the end of a stay).
+ * and unassigned rows, keeping the stay's nights), left and right move by one night (a stay's end).
  */
-const coordinates: KeyboardCoordinateGetter = (event, { context, currentCoordinates }) => {
-  const rect = context.collisionRect;
-  if (!rect) return undefined;
+const coordinates: KeyboardCoordinateGetter = (event, args) => {
+  const { currentCoordinates, context } = args;
   if (event.code === "ArrowRight") return { ...currentCoordinates, x: currentCoordinates.x + NIGHT };
   if (event.code === "ArrowLeft") return { ...currentCoordinates, x: currentCoordinates.x - NIGHT };
-  if (event.code !== "ArrowDown" && event.code !== "ArrowUp") return undefined;
   if (String(context.active?.id).startsWith("end:")) return undefined;
-  const tops = [...context.droppableRects.values()].map((r) => r.top).sort((a, b) => a - b);
-  const here = rect.top;
-  const next = event.code === "ArrowDown" ? tops.find((top) => top > here + 2) : [...tops].reverse().find((top) => top < here - 2);
-  return next === undefined ? undefined : { ...currentCoordinates, y: next + 2 };
+  const next = toRow(event, args);
+  return next ? { ...next, x: currentCoordinates.x } : undefined;
 };
+const toRow = targetStepper({ forward: ["ArrowDown"], back: ["ArrowUp"] });
 
 type Pending = { stay: Stay; change: StayChange; what: string };
 
