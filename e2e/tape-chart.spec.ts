@@ -15,7 +15,7 @@ test.beforeAll(() => {
 const NIGHT = 56;
 // The demo hotel's currency and format depend on which spec ran first (the setup spec makes it a
 // hotel in Portugal): $240.00 or 240,00 €.
-const money240 = (nights: number) => new RegExp(`\\$?240[.,]00(\s€)? · ${nights} nights`);
+const money240 = (nights: number) => new RegExp(`\\$?240[.,]00(\\s€)? · ${nights} nights`);
 
 /** Drags with the mouse in small steps (dnd-kit starts a drag after 6 px of movement). */
 async function drag(page: Page, from: Locator, to: { x: number; y: number }) {
