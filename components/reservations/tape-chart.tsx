@@ -152,6 +152,10 @@ function Grid({ chart, fmt, busy }: { chart: Chart; fmt: Formatters; busy: boole
   const typeName = new Map(chart.room_types.map((t) => [t.id, t.name]));
   const stayById = new Map(chart.stays.map((s) => [s.reservation_id, s]));
   const name = (id: string | number) => stayById.get(String(id).replace(/^(stay|end):/, ""))?.guest_name ?? "the stay";
+  const homeRow = (id: string | number) => {
+    const stay = stayById.get(String(id).replace(/^(stay|end):/, ""));
+    return stay ? (stay.room_id ? `room:${stay.room_id}` : `unassigned:${stay.room_type_id}`) : null;
+  };
   const place = (s: Stay) => (s.room_id ? `room ${roomNumber.get(s.room_id)}` : `${typeName.get(s.room_type_id)}, no room yet`);
 
   /** What dropping `stay` on `row` means, or why it means nothing. */
@@ -197,7 +201,9 @@ function Grid({ chart, fmt, busy }: { chart: Chart; fmt: Formatters; busy: boole
   const announcements: Announcements = {
     onDragStart: ({ active }) =>
       String(active.id).startsWith("end:") ? `Changing the departure of ${name(active.id)}. Left and right move it by a night.` : `Picked up the stay of ${name(active.id)}.`,
-    onDragOver: ({ active, over }) => (over && !String(active.id).startsWith("end:") ? `Over ${rowById.get(String(over.id))?.label}.` : undefined),
+    // Not the row the stay starts in: picking it up already said where it is.
+    onDragOver: ({ active, over }) =>
+      over && !String(active.id).startsWith("end:") && over.id !== homeRow(active.id) ? `Over ${rowById.get(String(over.id))?.label}.` : undefined,
     onDragEnd: ({ active, over }) =>
       String(active.id).startsWith("end:") ? `Let go of the departure of ${name(active.id)}.` : over ? `Dropped ${name(active.id)} on ${rowById.get(String(over.id))?.label}.` : `Dropped ${name(active.id)}.`,
     onDragCancel: ({ active }) => `Cancelled: ${name(active.id)} stays where it was.`,
