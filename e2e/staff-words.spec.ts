@@ -37,7 +37,7 @@ test("the scan catches each fault it looks for", () => {
 
 test.describe.configure({ timeout: 180_000 });
 
-const pages = ["/", "/reservations", "/reservations?tab=arrivals", "/reservations/new", "/calendar", "/housekeeping", "/rates", "/reports", "/guests", "/settings"];
+const pages = ["/", "/reservations", "/reservations?tab=arrivals", "/reservations/new", "/calendar", "/calendar/rooms", "/housekeeping", "/rates", "/reports", "/guests", "/settings"];
 
 async function readPage(page: Page, url: string, label: string, width: number) {
   await page.goto(url);
