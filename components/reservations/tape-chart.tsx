@@ -41,6 +41,8 @@ type Row = { kind: "room"; id: string; typeId: string; label: string } | { kind:
 const NIGHT = 56;
 const LANE = 40;
 const windowNights = 14;
+/** The sticky first column: narrower on a phone, where nights need the room. */
+const roomColumn = "sticky left-0 w-20 shrink-0 border-r border-stone-200 px-2 sm:w-28";
 
 const statusTone: Record<string, string> = {
   confirmed: "bg-sky-100 text-sky-950 ring-sky-400",
@@ -208,10 +210,12 @@ function Grid({ chart, fmt, busy }: { chart: Chart; fmt: Formatters; busy: boole
       String(active.id).startsWith("end:") ? `Let go of the departure of ${name(active.id)}.` : over ? `Dropped ${name(active.id)} on ${rowById.get(String(over.id))?.label}.` : `Dropped ${name(active.id)}.`,
     onDragCancel: ({ active }) => `Cancelled: ${name(active.id)} stays where it was.`,
   };
-  const width = chart.nights.length * NIGHT;
   return (
     <DndContext
       sensors={sensors}
+      // Scroll the chart only when a drag comes close to its edge: a stay's end dragged a night
+      // or two on a phone should not run the chart (and the nights counted) along with it.
+      autoScroll={{ threshold: { x: 0.1, y: 0.1 } }}
       onDragMove={onDragMove}
       onDragEnd={onDragEnd}
       onDragCancel={() => setResizing(null)}
@@ -224,9 +228,9 @@ function Grid({ chart, fmt, busy }: { chart: Chart; fmt: Formatters; busy: boole
       }}
     >
       <div className="max-w-full overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm" data-testid="tape-chart" aria-busy={busy}>
-        <div style={{ width: width + 112 }} className="text-sm">
+        <div className="w-max text-sm">
           <div className="sticky top-0 z-20 flex border-b border-stone-200 bg-stone-50">
-            <div className="sticky left-0 z-20 w-28 shrink-0 border-r border-stone-200 bg-stone-50 px-2 py-1.5 text-xs font-medium text-stone-700">Room</div>
+            <div className={cx(roomColumn, "z-20 bg-stone-50 py-1.5 text-xs font-medium text-stone-700")}>Room</div>
             {chart.nights.map((night) => (
               <div
                 key={night}
@@ -260,8 +264,10 @@ function Grid({ chart, fmt, busy }: { chart: Chart; fmt: Formatters; busy: boole
                   row={rows.find((r) => r.id === `room:${room.id}`)!}
                   head={
                     <>
-                      <span className="font-semibold text-stone-900">{room.number}</span>
-                      {room.floor !== null ? <span className="ml-1 text-xs text-stone-600">floor {room.floor}</span> : null}
+                      <span className="truncate font-semibold text-stone-900" title={`Room ${room.number}`}>
+                        {room.number}
+                      </span>
+                      {room.floor !== null ? <span className="text-xs text-stone-600">Floor {room.floor}</span> : null}
                     </>
                   }
                   stays={chart.stays.filter((s) => s.room_id === room.id)}
@@ -322,7 +328,7 @@ function ChartRow({
   const lanes = Math.max(1, ...placed.map((p) => p.lane + 1));
   return (
     <div className="flex border-b border-stone-100" data-row={row.label}>
-      <div className="sticky left-0 z-10 flex w-28 shrink-0 items-center border-r border-stone-200 bg-white px-2">{head}</div>
+      <div className={cx(roomColumn, "z-10 flex flex-col justify-center bg-white leading-tight")}>{head}</div>
       <div
         ref={setNodeRef}
         className={cx("relative shrink-0", isOver && "bg-teal-50 outline outline-2 -outline-offset-2 outline-teal-500")}
@@ -386,6 +392,7 @@ function StayBar({ stay, lane, chart, fmt, resizeBy, onOpen }: { stay: Stay; lan
         {...moveListeners}
         aria-roledescription={stay.can_move ? "movable stay" : "stay"}
         aria-label={`${text}, ${dates}`}
+        title={`${text}, ${dates}`}
         onClick={() => onOpen(stay)}
         className="min-w-0 flex-1 touch-manipulation truncate rounded-md px-2 text-left text-xs font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-700"
       >
