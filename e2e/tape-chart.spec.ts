@@ -187,3 +187,22 @@ for (const width of [1280, 390]) {
     if (width === 390) await expectNoHorizontalScroll(page);
   });
 }
+
+test("a booking made elsewhere appears on the chart without a reload", async ({ page, request }) => {
+  const setup = await ownRoomType(request, key, { rooms: 1, rates: true });
+  await signIn(page);
+  await page.goto("/calendar/rooms");
+  // The live stream is open (its status "pending": connected, waiting for events).
+  await expect(page.getByTestId("tape-chart")).toHaveAttribute("data-live", "pending");
+  const last = `Live${Date.now().toString(36).slice(-4)}`;
+  await setup.post("/v1/reservations", {
+    property_id: setup.propertyId,
+    guest: { first_name: "Lena", last_name: last, email: uniqueEmail("live") },
+    check_in: plusDays(setup.today, 1),
+    check_out: plusDays(setup.today, 3),
+    room_type_id: setup.roomTypeId,
+    rate_plan_id: setup.ratePlanId,
+    adults: 1,
+  });
+  await expect(page.getByRole("button", { name: new RegExp(`^Lena ${last} · Confirmed`) })).toBeVisible();
+});

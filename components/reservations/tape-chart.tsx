@@ -95,7 +95,7 @@ export function TapeChart({ propertyId, today }: { propertyId: string; today: st
   const fmt = usePropertyFormat();
   const [from, setFrom] = useState(today);
   const chart = useQuery({ ...trpc.tapeChart.window.queryOptions({ property_id: propertyId, from, nights: windowNights }), placeholderData: keepPreviousData });
-  useLiveInvalidate(["reservation.*", "inventory.updated", "housekeeping.status_changed"], trpc.tapeChart.window.queryFilter());
+  const live = useLiveInvalidate(["reservation.*", "inventory.updated", "housekeeping.status_changed"], trpc.tapeChart.window.queryFilter());
   const data = chart.data;
   return (
     <>
@@ -128,14 +128,14 @@ export function TapeChart({ propertyId, today }: { propertyId: string; today: st
       ) : (
         <>
           {chart.error ? <ErrorState message={callError(chart.error).message} onRetry={() => chart.refetch()} /> : null}
-          <Grid chart={data} fmt={fmt} busy={chart.isFetching} />
+          <Grid chart={data} fmt={fmt} busy={chart.isFetching} live={live.status} />
         </>
       )}
     </>
   );
 }
 
-function Grid({ chart, fmt, busy }: { chart: Chart; fmt: Formatters; busy: boolean }) {
+function Grid({ chart, fmt, busy, live }: { chart: Chart; fmt: Formatters; busy: boolean; live: string }) {
   const [pending, setPending] = useState<Pending | null>(null);
   const [opened, setOpened] = useState<Stay | null>(null);
   const [resizing, setResizing] = useState<{ id: string; nights: number } | null>(null);
@@ -227,7 +227,7 @@ function Grid({ chart, fmt, busy }: { chart: Chart; fmt: Formatters; busy: boole
         },
       }}
     >
-      <div className="max-w-full overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm" data-testid="tape-chart" aria-busy={busy}>
+      <div className="max-w-full overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm" data-testid="tape-chart" data-live={live} aria-busy={busy}>
         <div className="w-max text-sm">
           <div className="sticky top-0 z-20 flex border-b border-stone-200 bg-stone-50">
             <div className={cx(roomColumn, "z-20 bg-stone-50 py-1.5 text-xs font-medium text-stone-700")}>Room</div>
