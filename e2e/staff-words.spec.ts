@@ -35,9 +35,9 @@ test("the scan catches each fault it looks for", () => {
   expect(scan("Moved from room 102 to room 204 · Nov 25, 2026, 10:04 AM · $1,250.50 · front_desk.x1@e2e.example · Walk-in")).toEqual([]);
 });
 
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: 240_000 });
 
-const pages = ["/", "/reservations", "/reservations?tab=arrivals", "/reservations/new", "/calendar", "/housekeeping", "/rates", "/reports", "/guests", "/settings"];
+const pages = ["/", "/reservations", "/reservations?tab=arrivals", "/reservations/new", "/calendar", "/calendar/rooms", "/housekeeping", "/rates", "/reports", "/guests", "/settings"];
 
 async function readPage(page: Page, url: string, label: string, width: number) {
   await page.goto(url);

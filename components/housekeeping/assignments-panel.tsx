@@ -11,6 +11,7 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { Menu } from "@/components/ui/menu";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
+import { DragAssign } from "./drag-assign";
 import { RoomActions } from "./room-actions";
 import { RoomMarks } from "./room-board";
 import { assignmentLabel, assignmentNext, assignmentTone, statusLabel, statusTone, type Assignment, type Board } from "./status";
@@ -51,6 +52,7 @@ export function AssignmentsPanel({ board, canWrite, canAssign, housekeeper }: Pr
           <DayText date={date} style={{ weekday: "long", day: "numeric", month: "long" }} />
         </p>
       </div>
+      {canAssign ? <DragAssign board={board} date={date} rooms={board.rooms.filter((r) => !assigned.has(r.id))} people={people.data ?? []} /> : null}
       {canAssign ? (
         <AssignForm board={board} date={date} unassigned={board.rooms.filter((r) => !assigned.has(r.id))} people={people.data ?? []} />
       ) : null}

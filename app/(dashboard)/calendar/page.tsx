@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AvailabilityCalendar } from "@/components/inventory/availability-calendar";
+import { CalendarTabs } from "@/components/shell/calendar-tabs";
 import { NoAccess } from "@/components/shell/no-access";
 import { EmptyState } from "@/components/ui/states";
 import { todayIn } from "@/server/dates";
@@ -14,5 +15,10 @@ export default async function CalendarPage() {
   if (!can(user.role, "availability")) return <NoAccess />;
   const { current } = await dashboardProperties();
   if (!current) return <EmptyState title="No property yet">The calendar appears once the account has a property.</EmptyState>;
-  return <AvailabilityCalendar propertyId={current.id} currency={current.currency} today={todayIn(current.timezone)} canOpenReservations={can(user.role, "reservations")} />;
+  return (
+    <>
+      <CalendarTabs />
+      <AvailabilityCalendar propertyId={current.id} currency={current.currency} today={todayIn(current.timezone)} canOpenReservations={can(user.role, "reservations")} />
+    </>
+  );
 }

@@ -16,6 +16,7 @@ import { ratesRouter } from "./rates";
 import { reportsRouter } from "./reports";
 import { settingsRouter } from "./settings";
 import { setupRouter } from "./setup";
+import { tapeChartRouter } from "./tape-chart";
 
 /** The dashboard's API: one sub-router per capability, each calling that capability's services. */
 export const appRouter = router({
@@ -36,6 +37,7 @@ export const appRouter = router({
   reports: reportsRouter,
   settings: settingsRouter,
   setup: setupRouter,
+  tapeChart: tapeChartRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -36,11 +36,14 @@ const all = { limit: 100, cursor: null };
 
 type StaffCtx = Parameters<typeof audit>[0];
 
-/** Runs a state change of the reservation page and records it with the reservation before and after. */
-async function recorded(ctx: StaffCtx, action: string, id: string, run: () => Promise<ReservationWithGuest>) {
+/**
+ * Runs a state change of the reservation page and records it with the reservation before and
+ * after; `action` may be a function when only the change itself knows which one it was.
+ */
+export async function recorded(ctx: StaffCtx, action: string | (() => string), id: string, run: () => Promise<ReservationWithGuest>) {
   const before = presentReservation(await getReservation({ db: ctx.db, tenant: ctx.tenant, id }));
   const after = presentReservation(await run());
-  await audit(ctx, { action, objectType: "reservation", objectId: after.id, before, after });
+  await audit(ctx, { action: typeof action === "string" ? action : action(), objectType: "reservation", objectId: after.id, before, after });
   return after;
 }
 
