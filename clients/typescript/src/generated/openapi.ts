@@ -67,7 +67,7 @@ export interface paths {
         head?: never;
         /**
          * Update a property
-         * @description Requires scope `rooms:write`.
+         * @description Requires scope `rooms:write`. Changes only the fields sent. Emits `property.updated`.
          */
         patch: operations["updateProperty"];
         trace?: never;
@@ -572,6 +572,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reservations/{id}/upgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upgrade a reservation to another room type
+         * @description Requires scope `reservations:write`. For a confirmed reservation (every night) or a guest in house (the nights from the property's today on). The new room type must be another of the property's and sleep the party (422 `parameter_invalid`, param `room_type_id`). With `charge: difference` the nights are re-priced at the rate plan's rates for the new type (a rate and no stop-sell, 409 `restriction_violated`); with `charge: none` they keep their price (a complimentary upgrade). The old type's nights go back on sale and the new type's are sold (409 `no_availability` when it is full); the folio's room charges for those nights are replaced. A guest in house moves to a ready room of the new type (`room_id`, or the first ready one; 409 `no_availability` when none is), the room left becoming dirty. Emits `reservation.updated` and `inventory.updated` for both room types.
+         */
+        post: operations["upgradeReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reservations/{id}/folio": {
         parameters: {
             query?: never;
@@ -606,6 +626,70 @@ export interface paths {
          * @description Requires scope `reservations:write`.
          */
         post: operations["createFolioCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups
+         * @description Requires scope `reservations:read`.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Create a group booking
+         * @description Requires scope `reservations:write`. Books 2 to 20 rooms for the same dates in one transaction: each room is checked and priced as `POST /v1/reservations` would (errors about one room name it, e.g. param `rooms[1].room_type_id`), and if any room cannot be sold (409 `no_availability`, `restriction_violated`) none is. Each room is a reservation of its own with `group_id` set (check in, cancel, upgrade room by room). With `billing: master` every room's `folio_id` is the group's master folio. Emits each room's `reservation.created` and `inventory.updated` (and `guest.created`), then `group.created`.
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a group
+         * @description Requires scope `reservations:read`.
+         */
+        get: operations["getGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a group
+         * @description Requires scope `reservations:write`. Cancels every room still confirmed, each as `POST /v1/reservations/{id}/cancel` does, all in one transaction; rooms in house or gone stay as they are (409 `invalid_state_transition` when no room is confirmed). To cancel one room, cancel its reservation. Emits each room's `reservation.cancelled` and `inventory.updated`, then `group.cancelled`.
+         */
+        post: operations["cancelGroup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1698,6 +1782,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "group.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event group.created
+         * @description Sent to every endpoint of the account and environment that selects `group.created` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["groupCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event group.cancelled
+         * @description Sent to every endpoint of the account and environment that selects `group.cancelled` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["groupCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "property.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event property.updated
+         * @description Sent to every endpoint of the account and environment that selects `property.updated` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["propertyUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1775,8 +1919,16 @@ export interface components {
             /** @example rp_1a2B3c4D5e6F7g8H9i0J1k2L */
             rate_plan_id: string;
             room_id: string | null;
-            /** @example fol_1a2B3c4D5e6F7g8H9i0J1k2L */
+            /**
+             * @description The folio its charges go to: its own, or its group's master folio (shared by the group's rooms).
+             * @example fol_1a2B3c4D5e6F7g8H9i0J1k2L
+             */
             folio_id: string;
+            /**
+             * @description The group (several rooms in one booking) the reservation is a room of; null for a booking on its own.
+             * @example grp_1a2B3c4D5e6F7g8H9i0J1k2L
+             */
+            group_id: string | null;
             total: components["schemas"]["Money"];
             nightly: {
                 /**
@@ -2481,13 +2633,16 @@ export interface components {
                 object: components["schemas"]["Guest"] & unknown;
             };
         };
-        PingEvent: {
+        GroupCreatedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
             /** @enum {string} */
             object: "event";
-            /** @enum {string} */
-            type: "ping";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "group.created";
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -2501,31 +2656,103 @@ export interface components {
             livemode: boolean;
             property_id: string | null;
             data: {
-                object: components["schemas"]["Ping"];
+                object: components["schemas"]["Group"];
             };
         };
-        /** @description The dashboard's test event: sent to one endpoint, never listed under `/events`, never backfilled. */
-        Ping: {
+        Group: {
+            /** @example grp_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
             /** @enum {string} */
-            object: "ping";
-            /** @example we_1a2B3c4D5e6F7g8H9i0J1k2L */
-            endpoint_id: string;
-            message: string;
+            object: "group";
+            livemode: boolean;
+            /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
+            property_id: string;
+            name: string;
+            /** @enum {string} */
+            billing: "master" | "individual";
+            /**
+             * @description The folio every room bills to (`billing: master`); null with individual billing.
+             * @example fol_1a2B3c4D5e6F7g8H9i0J1k2L
+             */
+            master_folio_id: string | null;
+            /**
+             * Format: date
+             * @description The earliest arrival of its rooms.
+             * @example 2026-12-24
+             */
+            check_in: string;
+            /**
+             * Format: date
+             * @description The latest departure of its rooms.
+             * @example 2026-12-24
+             */
+            check_out: string;
+            total: components["schemas"]["Money"] & unknown;
+            /** @description Its rooms, in the order they were booked; each is a reservation of its own (check in, cancel, move). */
+            reservations: components["schemas"]["Reservation"][];
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updated_at: string;
         };
-        ParameterFault: {
+        GroupCancelledEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
             /** @enum {string} */
-            code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "malformed_request" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "headers_too_large" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
-            /** @description Dotted path of this parameter, e.g. `guest.email`. */
-            param?: string;
-            message: string;
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "group.cancelled";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Group"];
+            };
         };
-        PropertyList: {
+        PropertyUpdatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
             /** @enum {string} */
-            object: "list";
-            data: components["schemas"]["Property"][];
-            has_more: boolean;
-            next_cursor: string | null;
-            prev_cursor: string | null;
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "property.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Property"];
+            };
         };
         Property: {
             /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
@@ -2584,6 +2811,52 @@ export interface components {
             region?: string;
             postal_code?: string;
             country?: string;
+        };
+        PingEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /** @enum {string} */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Ping"];
+            };
+        };
+        /** @description The dashboard's test event: sent to one endpoint, never listed under `/events`, never backfilled. */
+        Ping: {
+            /** @enum {string} */
+            object: "ping";
+            /** @example we_1a2B3c4D5e6F7g8H9i0J1k2L */
+            endpoint_id: string;
+            message: string;
+        };
+        ParameterFault: {
+            /** @enum {string} */
+            code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "malformed_request" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "headers_too_large" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
+            /** @description Dotted path of this parameter, e.g. `guest.email`. */
+            param?: string;
+            message: string;
+        };
+        PropertyList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Property"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            prev_cursor: string | null;
         };
         RoomTypeList: {
             /** @enum {string} */
@@ -2873,6 +3146,14 @@ export interface components {
              */
             created_at: string;
         };
+        GroupList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Group"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            prev_cursor: string | null;
+        };
         GuestList: {
             /** @enum {string} */
             object: "list";
@@ -3137,7 +3418,7 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
-        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"];
+        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"];
         WebhookEndpointList: {
             /** @enum {string} */
             object: "list";
@@ -3191,7 +3472,7 @@ export interface components {
             event_id: string;
             delivery_id: string;
             /** @enum {string} */
-            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased";
+            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated";
             /** @enum {string} */
             status: "queued";
         };
@@ -3916,6 +4197,17 @@ export interface operations {
                      * @default true
                      */
                     guest_emails?: boolean;
+                    /**
+                     * @description Hour (0–23, property time) of the night audit: before noon it closes the previous day the next morning, from noon on the same evening.
+                     * @default 3
+                     * @example 3
+                     */
+                    audit_hour?: number;
+                    /**
+                     * @description Whether a walk-in (`source: walk_in`) may be booked without the guest's e-mail.
+                     * @default false
+                     */
+                    walk_ins_without_email?: boolean;
                 };
             };
         };
@@ -4709,7 +5001,9 @@ export interface operations {
                  *       },
                  *       "check_in_time": "15:00",
                  *       "check_out_time": "15:00",
-                 *       "guest_emails": true
+                 *       "guest_emails": true,
+                 *       "audit_hour": 3,
+                 *       "walk_ins_without_email": true
                  *     }
                  */
                 "application/json": {
@@ -4742,6 +5036,13 @@ export interface operations {
                     check_out_time?: string;
                     /** @description false: guests get no e-mail from the hotel about their bookings. */
                     guest_emails?: boolean;
+                    /**
+                     * @description Hour (0–23, property time) of the night audit: before noon it closes the previous day the next morning, from noon on the same evening.
+                     * @example 3
+                     */
+                    audit_hour?: number;
+                    /** @description Whether a walk-in (`source: walk_in`) may be booked without the guest's e-mail. */
+                    walk_ins_without_email?: boolean;
                 };
             };
         };
@@ -13807,6 +14108,7 @@ export interface operations {
                      *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "total": {
                      *             "amount": 0,
                      *             "currency": "USD"
@@ -14186,6 +14488,7 @@ export interface operations {
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "USD"
@@ -14690,6 +14993,7 @@ export interface operations {
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "USD"
@@ -15086,6 +15390,7 @@ export interface operations {
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "USD"
@@ -15604,6 +15909,7 @@ export interface operations {
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "USD"
@@ -16123,6 +16429,7 @@ export interface operations {
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "USD"
@@ -16636,6 +16943,7 @@ export interface operations {
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "USD"
@@ -17162,6 +17470,7 @@ export interface operations {
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "USD"
@@ -17685,6 +17994,7 @@ export interface operations {
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "USD"
@@ -18525,6 +18835,7 @@ export interface operations {
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "USD"
@@ -19038,6 +19349,7 @@ export interface operations {
                      *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "USD"
@@ -19364,6 +19676,537 @@ export interface operations {
                             type: "invalid_request_error" | "idempotency_error";
                             /** @enum {string} */
                             code: "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    upgradeReservation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+                 * @example 5f0c7e0a-2b7e-4c4e-9a57-4c1f3e0e9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "charge": "difference"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Another room type of the property, sleeping the stay's party. */
+                    room_type_id: string;
+                    /**
+                     * @description `difference`: the nights moved are re-priced at the rate plan's rates for the new type (which the plan must cover), and the folio's room charges follow. `none`: a complimentary upgrade; the nights keep their price and their folio lines say so.
+                     * @enum {string}
+                     */
+                    charge: "difference" | "none";
+                    /** @description For a guest in house: the free, clean or inspected room of the new type to move to; without it, the first ready one. */
+                    room_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "reservation",
+                     *       "livemode": true,
+                     *       "status": "confirmed",
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "check_in": "2026-12-24",
+                     *       "check_out": "2026-12-27",
+                     *       "nights": 0,
+                     *       "adults": 0,
+                     *       "children": 0,
+                     *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "total": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
+                     *       "nightly": [
+                     *         {
+                     *           "date": "2026-12-24",
+                     *           "amount": 0
+                     *         }
+                     *       ],
+                     *       "guest": {
+                     *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "email": "string"
+                     *       },
+                     *       "source": "direct",
+                     *       "channel": "booking_com",
+                     *       "notes": "Late arrival, around 23:00.",
+                     *       "metadata": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "cancelled_at": "2026-11-21T09:30:00.000Z",
+                     *       "cancellation_reason": "string",
+                     *       "checked_in_at": "2026-11-21T09:30:00.000Z",
+                     *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Reservation"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `no_availability`, `invalid_state_transition`, `restriction_violated`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "no_availability",
+                     *         "message": "Conflict.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "conflict_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "no_availability" | "invalid_state_transition" | "restriction_violated" | "idempotency_key_in_use";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description `restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate). */
+                            reason?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_missing",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -20237,6 +21080,1877 @@ export interface operations {
                             type: "invalid_request_error" | "idempotency_error";
                             /** @enum {string} */
                             code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: {
+                property_id?: string;
+                /** @description Items per page, 1–100. */
+                limit?: number;
+                /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "object": "group",
+                     *           "livemode": true,
+                     *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "name": "string",
+                     *           "billing": "master",
+                     *           "master_folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "check_in": "2026-12-24",
+                     *           "check_out": "2026-12-27",
+                     *           "total": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "reservations": [
+                     *             {
+                     *               "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "object": "reservation",
+                     *               "livemode": true,
+                     *               "status": "confirmed",
+                     *               "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "check_in": "2026-12-24",
+                     *               "check_out": "2026-12-27",
+                     *               "nights": 0,
+                     *               "adults": 0,
+                     *               "children": 0,
+                     *               "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "total": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "nightly": [
+                     *                 {
+                     *                   "date": "2026-12-24",
+                     *                   "amount": 0
+                     *                 }
+                     *               ],
+                     *               "guest": {
+                     *                 "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace",
+                     *                 "email": "string"
+                     *               },
+                     *               "source": "direct",
+                     *               "channel": "booking_com",
+                     *               "notes": "Late arrival, around 23:00.",
+                     *               "metadata": {
+                     *                 "property1": "string",
+                     *                 "property2": "string"
+                     *               },
+                     *               "cancelled_at": "2026-11-21T09:30:00.000Z",
+                     *               "cancellation_reason": "string",
+                     *               "checked_in_at": "2026-11-21T09:30:00.000Z",
+                     *               "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *               "created_at": "2026-11-21T09:30:00.000Z",
+                     *               "updated_at": "2026-11-21T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "notes": "Late arrival, around 23:00.",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "updated_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "string",
+                     *       "prev_cursor": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GroupList"];
+                };
+            };
+            /** @description Bad request: `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_cursor",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_cursor" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+                 * @example 5f0c7e0a-2b7e-4c4e-9a57-4c1f3e0e9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "guest": {
+                 *         "first_name": "Ada",
+                 *         "last_name": "Lovelace"
+                 *       },
+                 *       "check_in": "2026-12-24",
+                 *       "check_out": "2026-12-27",
+                 *       "rooms": [
+                 *         {
+                 *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "adults": 1
+                 *         },
+                 *         {
+                 *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "adults": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    property_id: string;
+                    /** @description What the desk calls the group; without it, the guest's last name and "group". */
+                    name?: string;
+                    /**
+                     * @description `master`: every room's charges (and payments) go to one master folio, settled when the last room leaves. `individual`: each room has its own folio.
+                     * @default master
+                     * @enum {string}
+                     */
+                    billing?: "master" | "individual";
+                    /** @description The booker: the guest of every room that names none of its own. */
+                    guest: {
+                        first_name: string;
+                        last_name: string;
+                        /**
+                         * Format: email
+                         * @description Required, except for a walk-in (`source: walk_in`) at a property with `walk_ins_without_email`; without it the guest is matched by phone and last name.
+                         */
+                        email?: string;
+                        /** @example +1 212 555 0100 */
+                        phone?: string | null;
+                    };
+                    /**
+                     * Format: date
+                     * @example 2026-12-24
+                     */
+                    check_in: string;
+                    /**
+                     * Format: date
+                     * @example 2026-12-24
+                     */
+                    check_out: string;
+                    /** @description 2 to 20 rooms, each possibly of another room type; booked all together or not at all. */
+                    rooms: {
+                        room_type_id: string;
+                        rate_plan_id: string;
+                        adults: number;
+                        /** @default 0 */
+                        children?: number;
+                        /** @description The guest of this room; without it, the group's `guest`. */
+                        guest?: {
+                            first_name: string;
+                            last_name: string;
+                            /**
+                             * Format: email
+                             * @description Required, except for a walk-in (`source: walk_in`) at a property with `walk_ins_without_email`; without it the guest is matched by phone and last name.
+                             */
+                            email?: string;
+                            /** @example +1 212 555 0100 */
+                            phone?: string | null;
+                        };
+                    }[];
+                    /**
+                     * @default api
+                     * @enum {string}
+                     */
+                    source?: "direct" | "api" | "phone" | "email" | "walk_in" | "channel";
+                    /** @enum {string|null} */
+                    channel?: "booking_com" | "expedia" | "airbnb" | "agoda" | "hotelbeds" | "other" | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "group",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "name": "string",
+                     *       "billing": "master",
+                     *       "master_folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "check_in": "2026-12-24",
+                     *       "check_out": "2026-12-27",
+                     *       "total": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
+                     *       "reservations": [
+                     *         {
+                     *           "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "object": "reservation",
+                     *           "livemode": true,
+                     *           "status": "confirmed",
+                     *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "check_in": "2026-12-24",
+                     *           "check_out": "2026-12-27",
+                     *           "nights": 0,
+                     *           "adults": 0,
+                     *           "children": 0,
+                     *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "total": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "nightly": [
+                     *             {
+                     *               "date": "2026-12-24",
+                     *               "amount": 0
+                     *             }
+                     *           ],
+                     *           "guest": {
+                     *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "email": "string"
+                     *           },
+                     *           "source": "direct",
+                     *           "channel": "booking_com",
+                     *           "notes": "Late arrival, around 23:00.",
+                     *           "metadata": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           },
+                     *           "cancelled_at": "2026-11-21T09:30:00.000Z",
+                     *           "cancellation_reason": "string",
+                     *           "checked_in_at": "2026-11-21T09:30:00.000Z",
+                     *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "updated_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "notes": "Late arrival, around 23:00.",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `no_availability`, `restriction_violated`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "no_availability",
+                     *         "message": "Conflict.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "conflict_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "no_availability" | "restriction_violated" | "idempotency_key_in_use";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description `restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate). */
+                            reason?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_missing",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "group",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "name": "string",
+                     *       "billing": "master",
+                     *       "master_folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "check_in": "2026-12-24",
+                     *       "check_out": "2026-12-27",
+                     *       "total": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
+                     *       "reservations": [
+                     *         {
+                     *           "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "object": "reservation",
+                     *           "livemode": true,
+                     *           "status": "confirmed",
+                     *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "check_in": "2026-12-24",
+                     *           "check_out": "2026-12-27",
+                     *           "nights": 0,
+                     *           "adults": 0,
+                     *           "children": 0,
+                     *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "total": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "nightly": [
+                     *             {
+                     *               "date": "2026-12-24",
+                     *               "amount": 0
+                     *             }
+                     *           ],
+                     *           "guest": {
+                     *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "email": "string"
+                     *           },
+                     *           "source": "direct",
+                     *           "channel": "booking_com",
+                     *           "notes": "Late arrival, around 23:00.",
+                     *           "metadata": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           },
+                     *           "cancelled_at": "2026-11-21T09:30:00.000Z",
+                     *           "cancellation_reason": "string",
+                     *           "checked_in_at": "2026-11-21T09:30:00.000Z",
+                     *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "updated_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "notes": "Late arrival, around 23:00.",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Bad request: `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_environment",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+                 * @example 5f0c7e0a-2b7e-4c4e-9a57-4c1f3e0e9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Guest request"
+                 *     }
+                 */
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "group",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "name": "string",
+                     *       "billing": "master",
+                     *       "master_folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "check_in": "2026-12-24",
+                     *       "check_out": "2026-12-27",
+                     *       "total": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
+                     *       "reservations": [
+                     *         {
+                     *           "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "object": "reservation",
+                     *           "livemode": true,
+                     *           "status": "confirmed",
+                     *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "check_in": "2026-12-24",
+                     *           "check_out": "2026-12-27",
+                     *           "nights": 0,
+                     *           "adults": 0,
+                     *           "children": 0,
+                     *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "total": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "nightly": [
+                     *             {
+                     *               "date": "2026-12-24",
+                     *               "amount": 0
+                     *             }
+                     *           ],
+                     *           "guest": {
+                     *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "email": "string"
+                     *           },
+                     *           "source": "direct",
+                     *           "channel": "booking_com",
+                     *           "notes": "Late arrival, around 23:00.",
+                     *           "metadata": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           },
+                     *           "cancelled_at": "2026-11-21T09:30:00.000Z",
+                     *           "cancellation_reason": "string",
+                     *           "checked_in_at": "2026-11-21T09:30:00.000Z",
+                     *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "updated_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "notes": "Late arrival, around 23:00.",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `invalid_state_transition`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "invalid_state_transition",
+                     *         "message": "Conflict.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "conflict_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "invalid_state_transition" | "idempotency_key_in_use";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -22459,6 +25173,7 @@ export interface operations {
                      *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "total": {
                      *             "amount": 0,
                      *             "currency": "USD"
@@ -31250,7 +33965,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased";
+                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated";
                 /** @description Events created at or after this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
                 created_gte?: string;
                 /** @description Events created at or before this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
@@ -31316,6 +34031,7 @@ export interface operations {
                      *               "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *               "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *               "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *               "total": {
                      *                 "amount": 0,
                      *                 "currency": "USD"
@@ -31644,6 +34360,7 @@ export interface operations {
                      *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "total": {
                      *             "amount": 0,
                      *             "currency": "USD"
@@ -32282,13 +34999,13 @@ export interface operations {
                     url: string;
                     description?: string | null;
                     /**
-                     * @description `["*"]` for every event type (the specification's 12 and `night_audit.completed`), or a list of types.
+                     * @description `["*"]` for every event type (the specification's 12 and issue 27's), or a list of types.
                      * @example [
                      *       "reservation.created",
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased")[];
+                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -33385,13 +36102,13 @@ export interface operations {
                     url?: string;
                     description?: string | null;
                     /**
-                     * @description `["*"]` for every event type (the specification's 12 and `night_audit.completed`), or a list of types.
+                     * @description `["*"]` for every event type (the specification's 12 and issue 27's), or a list of types.
                      * @example [
                      *       "reservation.created",
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased")[];
+                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -35785,7 +38502,7 @@ export interface operations {
                      * @description `ping` (default), or an event type: a sample of it, built from this environment's newest object of that kind.
                      * @enum {string}
                      */
-                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased";
+                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated";
                 };
             };
         };
@@ -36273,7 +38990,7 @@ export interface operations {
                     since: string;
                     /** Format: date-time */
                     until: string;
-                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased")[];
+                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated")[];
                 };
             };
         };
@@ -37056,7 +39773,7 @@ export interface operations {
             query?: {
                 status?: "queued" | "retry_scheduled" | "succeeded" | "failed";
                 event_id?: string;
-                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased";
+                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated";
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
@@ -39150,6 +41867,7 @@ export interface operations {
                  *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "total": {
                  *             "amount": 0,
                  *             "currency": "USD"
@@ -39255,6 +41973,7 @@ export interface operations {
                  *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "total": {
                  *             "amount": 0,
                  *             "currency": "USD"
@@ -39360,6 +42079,7 @@ export interface operations {
                  *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "total": {
                  *             "amount": 0,
                  *             "currency": "USD"
@@ -39465,6 +42185,7 @@ export interface operations {
                  *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "total": {
                  *             "amount": 0,
                  *             "currency": "USD"
@@ -39570,6 +42291,7 @@ export interface operations {
                  *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "total": {
                  *             "amount": 0,
                  *             "currency": "USD"
@@ -40338,6 +43060,336 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["GuestErasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    groupCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "group.created",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "group",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "name": "string",
+                 *           "billing": "master",
+                 *           "master_folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "check_in": "2026-12-24",
+                 *           "check_out": "2026-12-27",
+                 *           "total": {
+                 *             "amount": 0,
+                 *             "currency": "USD"
+                 *           },
+                 *           "reservations": [
+                 *             {
+                 *               "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "object": "reservation",
+                 *               "livemode": true,
+                 *               "status": "confirmed",
+                 *               "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "check_in": "2026-12-24",
+                 *               "check_out": "2026-12-27",
+                 *               "nights": 0,
+                 *               "adults": 0,
+                 *               "children": 0,
+                 *               "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "total": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "nightly": [
+                 *                 {
+                 *                   "date": "2026-12-24",
+                 *                   "amount": 0
+                 *                 }
+                 *               ],
+                 *               "guest": {
+                 *                 "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *                 "first_name": "Ada",
+                 *                 "last_name": "Lovelace",
+                 *                 "email": "string"
+                 *               },
+                 *               "source": "direct",
+                 *               "channel": "booking_com",
+                 *               "notes": "Late arrival, around 23:00.",
+                 *               "metadata": {
+                 *                 "property1": "string",
+                 *                 "property2": "string"
+                 *               },
+                 *               "cancelled_at": "2026-11-21T09:30:00.000Z",
+                 *               "cancellation_reason": "string",
+                 *               "checked_in_at": "2026-11-21T09:30:00.000Z",
+                 *               "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *               "created_at": "2026-11-21T09:30:00.000Z",
+                 *               "updated_at": "2026-11-21T09:30:00.000Z"
+                 *             }
+                 *           ],
+                 *           "notes": "Late arrival, around 23:00.",
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["GroupCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    groupCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "group.cancelled",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "group",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "name": "string",
+                 *           "billing": "master",
+                 *           "master_folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "check_in": "2026-12-24",
+                 *           "check_out": "2026-12-27",
+                 *           "total": {
+                 *             "amount": 0,
+                 *             "currency": "USD"
+                 *           },
+                 *           "reservations": [
+                 *             {
+                 *               "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "object": "reservation",
+                 *               "livemode": true,
+                 *               "status": "confirmed",
+                 *               "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "check_in": "2026-12-24",
+                 *               "check_out": "2026-12-27",
+                 *               "nights": 0,
+                 *               "adults": 0,
+                 *               "children": 0,
+                 *               "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "total": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "nightly": [
+                 *                 {
+                 *                   "date": "2026-12-24",
+                 *                   "amount": 0
+                 *                 }
+                 *               ],
+                 *               "guest": {
+                 *                 "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *                 "first_name": "Ada",
+                 *                 "last_name": "Lovelace",
+                 *                 "email": "string"
+                 *               },
+                 *               "source": "direct",
+                 *               "channel": "booking_com",
+                 *               "notes": "Late arrival, around 23:00.",
+                 *               "metadata": {
+                 *                 "property1": "string",
+                 *                 "property2": "string"
+                 *               },
+                 *               "cancelled_at": "2026-11-21T09:30:00.000Z",
+                 *               "cancellation_reason": "string",
+                 *               "checked_in_at": "2026-11-21T09:30:00.000Z",
+                 *               "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *               "created_at": "2026-11-21T09:30:00.000Z",
+                 *               "updated_at": "2026-11-21T09:30:00.000Z"
+                 *             }
+                 *           ],
+                 *           "notes": "Late arrival, around 23:00.",
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["GroupCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    propertyUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "property.updated",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "property",
+                 *           "livemode": true,
+                 *           "name": "string",
+                 *           "timezone": "America/New_York",
+                 *           "currency": "USD",
+                 *           "address": {},
+                 *           "check_in_time": "15:00",
+                 *           "check_out_time": "11:00",
+                 *           "room_count": 0,
+                 *           "walk_ins_without_email": true,
+                 *           "guest_emails": true,
+                 *           "audit_hour": 0,
+                 *           "business_date": "2026-12-24",
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PropertyUpdatedEvent"];
             };
         };
         responses: {
