@@ -1,10 +1,9 @@
 "use client";
 
-import { Check, Copy } from "lucide-react";
-import { useState } from "react";
-import { Badge, Button, type BadgeTone } from "@/components/ui";
+import { Badge, type BadgeTone } from "@/components/ui";
 import { MomentText } from "@/components/ui/property-format";
-import { toast } from "@/components/ui/toaster";
+
+export { CopyButton } from "@/components/ui/copy-button";
 
 /** A moment in the property's zone and its one format, or "—". */
 export const When = ({ at }: { at: string | null | undefined }) => (at ? <MomentText at={at} /> : <>—</>);
@@ -61,30 +60,6 @@ export function EndpointStatus({
   );
 }
 
-/** Copies text to the clipboard and says so. */
-export function CopyButton({ text, label = "Copy", variant = "secondary" }: { text: string; label?: string; variant?: "secondary" | "ghost" }) {
-  const [done, setDone] = useState(false);
-  return (
-    <Button
-      type="button"
-      variant={variant}
-      onClick={async () => {
-        try {
-          await navigator.clipboard.writeText(text);
-          setDone(true);
-          setTimeout(() => setDone(false), 1500);
-          toast.success("Copied to the clipboard");
-        } catch {
-          toast.error("The browser refused the clipboard; select the text and copy it by hand.");
-        }
-      }}
-    >
-      {done ? <Check className="h-3.5 w-3.5" aria-hidden /> : <Copy className="h-3.5 w-3.5" aria-hidden />}
-      {label}
-    </Button>
-  );
-}
-
 /** Pre-formatted text that wraps instead of widening the page; JSON is indented when it parses. */
 export function Code({ text, label, maxHeight = "max-h-80" }: { text: string; label?: string; maxHeight?: string }) {
   let shown = text;
@@ -99,7 +74,7 @@ export function Code({ text, label, maxHeight = "max-h-80" }: { text: string; la
       tabIndex={0}
       className={`${maxHeight} overflow-auto whitespace-pre-wrap break-all rounded-md bg-stone-900 p-3 font-mono text-xs text-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600`}
     >
-      {shown || <span className="text-stone-400">(empty)</span>}
+      {shown || <span className="text-stone-500">(empty)</span>}
     </pre>
   );
 }
