@@ -74,7 +74,7 @@ export function Code({ text, label, maxHeight = "max-h-80" }: { text: string; la
       tabIndex={0}
       className={`${maxHeight} overflow-auto whitespace-pre-wrap break-all rounded-md bg-stone-900 p-3 font-mono text-xs text-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600`}
     >
-      {shown || <span className="text-stone-500">(empty)</span>}
+      {shown || <span className="text-stone-400">(empty)</span>}
     </pre>
   );
 }

@@ -106,18 +106,22 @@ export function RoomBoard({ board, canWrite }: { board: Board; canWrite: boolean
                     {rooms.map((room) => (
                       <li key={room.id} data-testid={`room-${room.number}`} className="rounded-md border border-stone-200 bg-white p-2.5 shadow-sm">
                         <div className="flex items-start justify-between gap-2">
-                          <button
-                            type="button"
-                            onClick={() => setOpenRoom(room.id)}
-                            className="min-w-0 text-left focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600"
-                            aria-label={`Room ${room.number} details`}
-                          >
-                            <span className="block text-base font-semibold text-teal-800 hover:underline">{room.number}</span>
+                          <div className="min-w-0">
+                            {/* Named by what it shows, the number, with the words a screen reader needs around it. */}
+                            <button
+                              type="button"
+                              onClick={() => setOpenRoom(room.id)}
+                              className="block text-left text-base font-semibold text-teal-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600"
+                            >
+                              <span className="sr-only">Room </span>
+                              {room.number}
+                              <span className="sr-only"> details</span>
+                            </button>
                             <span className="block break-words text-xs text-stone-500">
                               {room.room_type_name}
                               {room.floor !== null ? ` · floor ${room.floor}` : ""}
                             </span>
-                          </button>
+                          </div>
                           <RoomMarks room={room} />
                         </div>
                         {room.stay ? (
