@@ -20,11 +20,11 @@ async function audit(page: Page, url: string, width: number): Promise<Finding[]>
     .map((v) => ({ url, width, rule: v.id, nodes: v.nodes.length, where: v.nodes[0]?.target.join(" ") ?? "", help: v.help }));
 }
 
-/** Visits each page at both widths and asserts axe found nothing serious on any of them. */
-async function auditPages(page: Page, urls: string[], ready: (url: string) => Promise<void> = async () => {}) {
+/** Visits each page at each width (both unless given) and asserts axe found nothing serious on any of them. */
+async function auditPages(page: Page, urls: string[], ready: (url: string) => Promise<void> = async () => {}, widths = [1280, 390]) {
   const findings: Finding[] = [];
   let visited = 0;
-  for (const width of [1280, 390]) {
+  for (const width of widths) {
     await page.setViewportSize({ width, height: 844 });
     for (const url of urls) {
       await page.goto(url);
@@ -33,7 +33,7 @@ async function auditPages(page: Page, urls: string[], ready: (url: string) => Pr
       visited++;
     }
   }
-  expect(visited).toBe(urls.length * 2);
+  expect(visited).toBe(urls.length * widths.length);
   expect(findings.map((f) => `${f.url} at ${f.width} px: ${f.rule} ×${f.nodes} (${f.help}) at ${f.where}`)).toEqual([]);
 }
 
@@ -41,50 +41,70 @@ const inMain = async (page: Page) => {
   await expect(page.locator("main h1").first()).toBeVisible();
 };
 
-test("the front desk's pages as the owner: home, reservations, a stay, guests, calendar, housekeeping, rates, reports", async ({ page, request }) => {
-  const stay = await bookDemoStay(v1(request, createApiKey()), { first_name: "Ada", last_name: "Access", email: uniqueEmail("axe") });
-  await signIn(page);
-  await auditPages(
+for (const width of [1280, 390]) {
+  test(`the front desk's pages as the owner at ${width} px: home, reservations, a stay, guests, calendar, housekeeping, rates, reports`, async ({
     page,
-    ["/", "/reservations", "/reservations/new", `/reservations/${stay.id}`, "/guests", `/guests/${stay.guest.id}`, "/calendar", "/housekeeping", "/rates", "/reports"],
-    () => inMain(page),
-  );
-});
+    request,
+  }) => {
+    const stay = await bookDemoStay(v1(request, createApiKey()), { first_name: "Ada", last_name: "Access", email: uniqueEmail("axe") });
+    await signIn(page);
+    await auditPages(
+      page,
+      [
+        "/",
+        "/reservations",
+        "/reservations/new",
+        `/reservations/${stay.id}`,
+        "/guests",
+        `/guests/${stay.guest.id}`,
+        "/calendar",
+        "/housekeeping",
+        "/rates",
+        "/reports",
+      ],
+      () => inMain(page),
+      [width],
+    );
+  });
+}
 
 test("the settings pages as the owner", async ({ page }) => {
   await signIn(page);
   await auditPages(page, ["/settings", "/settings/property", "/settings/room-types", "/settings/rooms", "/settings/rate-plans"], () => inMain(page));
 });
 
-test("the developer console as the owner", async ({ page, request }) => {
-  const api = v1(request, createApiKey());
-  // An endpoint (nobody listens on port 9: its deliveries fail and wait) with an event and a delivery.
-  const endpoint = await api.post("/webhook_endpoints", { url: "http://127.0.0.1:9/axe", enabled_events: ["guest.created"] });
-  await api.post("/guests", { first_name: "Hook", last_name: "Axe", email: uniqueEmail("hook") });
-  const event = (await api.get("/events?type=guest.created&limit=1")).data[0];
-  await signIn(page);
-  await page.goto(`/developers/webhooks/${endpoint.id}`);
-  const deliveryLink = page.getByTestId("delivery-row").first().locator('a[href*="/developers/deliveries/"]').first();
-  await expect(deliveryLink).toBeVisible({ timeout: 20_000 });
-  const delivery = (await deliveryLink.getAttribute("href"))!;
-  await auditPages(
-    page,
-    [
-      "/developers",
-      "/developers/api-keys",
-      "/developers/webhooks",
-      `/developers/webhooks/${endpoint.id}`,
-      "/developers/deliveries",
-      delivery,
-      "/developers/events",
-      `/developers/events/${event.id}`,
-      "/developers/apps",
-      "/developers/installs",
-      "/developers/outbox",
-    ],
-    () => inMain(page),
-  );
-});
+for (const width of [1280, 390]) {
+  test(`the developer console as the owner at ${width} px`, async ({ page, request }) => {
+    const api = v1(request, createApiKey());
+    // An endpoint (nobody listens on port 9: its deliveries fail and wait) with an event and a delivery.
+    const endpoint = await api.post("/webhook_endpoints", { url: "http://127.0.0.1:9/axe", enabled_events: ["guest.created"] });
+    await api.post("/guests", { first_name: "Hook", last_name: "Axe", email: uniqueEmail("hook") });
+    const event = (await api.get("/events?type=guest.created&limit=1")).data[0];
+    await signIn(page);
+    await page.goto(`/developers/webhooks/${endpoint.id}`);
+    const deliveryLink = page.getByTestId("delivery-row").first().locator('a[href*="/developers/deliveries/"]').first();
+    await expect(deliveryLink).toBeVisible({ timeout: 20_000 });
+    const delivery = (await deliveryLink.getAttribute("href"))!;
+    await auditPages(
+      page,
+      [
+        "/developers",
+        "/developers/api-keys",
+        "/developers/webhooks",
+        `/developers/webhooks/${endpoint.id}`,
+        "/developers/deliveries",
+        delivery,
+        "/developers/events",
+        `/developers/events/${event.id}`,
+        "/developers/apps",
+        "/developers/installs",
+        "/developers/outbox",
+      ],
+      () => inMain(page),
+      [width],
+    );
+  });
+}
 
 test("the front desk's and the housekeeper's pages", async ({ page, browser }) => {
   await signIn(page, createStaff("front_desk"));
@@ -102,7 +122,16 @@ test("sign-in and the OAuth consent page", async ({ page }) => {
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   });
   const redirectUri = "http://127.0.0.1:9/callback";
-  const app = cli<{ client_id: string }>("oauth-clients", "create", "--name", `Axe App ${Date.now().toString(36)}`, "--redirect-uri", redirectUri, "--scopes", "reservations:read rooms:read");
+  const app = cli<{ client_id: string }>(
+    "oauth-clients",
+    "create",
+    "--name",
+    `Axe App ${Date.now().toString(36)}`,
+    "--redirect-uri",
+    redirectUri,
+    "--scopes",
+    "reservations:read rooms:read",
+  );
   const consent = `/oauth/authorize?${new URLSearchParams({
     response_type: "code",
     client_id: app.client_id,
