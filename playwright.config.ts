@@ -30,13 +30,22 @@ export const adminPassword = "e2e-admin-password";
 /** Browser tests against the production server (`npm start`) on a fresh database: embedded, or PostgreSQL with E2E_DB=postgres. */
 export default defineConfig({
   testDir: "e2e",
-  timeout: 30_000,
-  expect: { timeout: 10_000 },
+  // Without retries, a test must finish on a machine busy with other builds too.
+  timeout: 60_000,
+  expect: {
+    timeout: 10_000,
+    // Screenshots compared with the committed baselines (e2e/visual.spec.ts): a few stray pixels
+    // of anti-aliasing pass, a moved or resized block does not.
+    toHaveScreenshot: { maxDiffPixelRatio: 0.01, animations: "disabled", caret: "hide", scale: "css" },
+  },
+  // One baseline per file, width and platform, beside the spec (the same for both databases).
+  snapshotPathTemplate: "{testDir}/{testFileName}-snapshots/{arg}-{platform}{ext}",
   // Spec files run side by side against the one production server; each makes its own data.
   fullyParallel: false,
   workers: 2,
   forbidOnly: !!process.env.CI,
-  retries: process.env.CI ? 1 : 0,
+  // A flaky test is a defect to fix (wait on a signal, never a sleep), not one to retry.
+  retries: 0,
   // Each database's run keeps its own output and report, so two runs in a row lose nothing.
   outputDir: `test-results/playwright-${e2eDatabase}`,
   reporter: process.env.CI ? [["list"], ["html", { open: "never", outputFolder: `playwright-report/${e2eDatabase}` }]] : "list",

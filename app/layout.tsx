@@ -1,7 +1,16 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import localFont from "next/font/local";
 import type { ReactNode } from "react";
 import "./globals.css";
+
+// The dashboard's face, served with the app (no font network, no system lottery): every browser,
+// and every test machine's screenshots, draw the same letters. Inter, SIL Open Font License.
+const inter = localFont({
+  src: [{ path: "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2", weight: "100 900", style: "normal" }],
+  variable: "--font-inter",
+  display: "swap",
+});
 
 export const metadata: Metadata = {
   title: { default: "Innkeep", template: "%s · Innkeep" },
@@ -12,7 +21,7 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   await connection();
   return (
-    <html lang="en">
+    <html lang="en" className={inter.variable}>
       <body className="min-h-screen font-sans">{children}</body>
     </html>
   );

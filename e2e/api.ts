@@ -21,3 +21,15 @@ export function v1(request: APIRequestContext, key: string, sandbox = false) {
 /** Today's date in a time zone, as `YYYY-MM-DD`. */
 export const todayIn = (timezone: string) => new Intl.DateTimeFormat("en-CA", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
 export const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A two-night stay in the demo hotel's Double room on its BAR plan, a few days ahead (a random
+ * day, so specs running side by side rarely meet), booked through `/v1` with `api`.
+ */
+export async function bookDemoStay(api: ReturnType<typeof v1>, guest: { first_name: string; last_name: string; email: string }, extra: Record<string, unknown> = {}) {
+  const property = (await api.get("/properties")).data[0];
+  const roomType = (await api.get(`/room_types?property_id=${property.id}&limit=100`)).data.find((t: { code: string }) => t.code === "DBL");
+  const plan = (await api.get(`/rate_plans?property_id=${property.id}&limit=100`)).data.find((p: { code: string }) => p.code === "BAR");
+  const checkIn = addDays(todayIn(property.timezone), 3 + Math.floor(Math.random() * 20));
+  return api.post("/reservations", { property_id: property.id, room_type_id: roomType.id, rate_plan_id: plan.id, check_in: checkIn, check_out: addDays(checkIn, 2), adults: 1, guest, ...extra });
+}

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createApiKey, expectNoHorizontalScroll, signIn, snap, uniqueEmail } from "./helpers";
+import { createApiKey, expectNoHorizontalScroll, signIn, snap, uniqueEmail, waitForLive } from "./helpers";
 import { ownRoomType, plusDays } from "./rooms-setup";
 
 let key: string;
@@ -54,7 +54,7 @@ test("the calendar shows a sale, a hold and a room out of order on its own room 
   await expect(cell(0)).toBeVisible();
 
   // A booking made elsewhere shows without a reload.
-  await page.waitForTimeout(700);
+  await waitForLive(page);
   await post("/v1/reservations", {
     property_id: setup.propertyId,
     guest: { first_name: "Late", last_name: "Booker", email: uniqueEmail("late") },

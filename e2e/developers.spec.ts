@@ -101,6 +101,19 @@ test.describe("developer console", () => {
     }
   });
 
+  test("the endpoint's chart follows new attempts without a reload", async ({ page }) => {
+    const path = `/chart-${Date.now()}`;
+    await createEndpoint(page, path);
+    const summary = page.getByTestId("chart-summary");
+    await expect(summary).toBeVisible();
+    const before = (await summary.textContent()) ?? "";
+    await causeEvent(page);
+    await expect(page.getByTestId("delivery-row").filter({ visible: true, hasText: "Succeeded" }).first()).toBeVisible({ timeout: 20_000 });
+    // The chart answers within seconds of the log (its own clock alone took 15 s).
+    await expect(summary).not.toHaveText(before, { timeout: 8_000 });
+    await expect(summary).toContainText(/[1-9]\d* succeeded/);
+  });
+
   test("the breaker disables a failing endpoint; re-enable drains the held deliveries", async ({ page }) => {
     const path = `/down-${Date.now()}`;
     answers.set(path, { status: 503, body: "down" });
@@ -112,6 +125,8 @@ test.describe("developer console", () => {
     await expect(banner).toContainText("circuit breaker disabled", { timeout: 40_000 });
     await causeEvent(page);
     await expect(page.getByTestId("held-count")).toHaveText(/[1-9]/, { timeout: 15_000 });
+    // The sentence agrees with its number, whichever it is.
+    await expect(banner).toContainText(/(^|\D)(1 delivery is held and goes out|([02-9]|\d\d+) deliveries are held and go out)/);
     await page.goto("/developers/outbox");
     await expect(page.getByTestId("mail").filter({ hasText: path }).first()).toBeVisible();
 

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createApiKey, signIn, snap, uniqueEmail } from "./helpers";
+import { createApiKey, signIn, snap, uniqueEmail, waitForLive } from "./helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -112,8 +112,8 @@ test("a bad value is shown under its preference field", async ({ page }) => {
 test("a guest created through the API appears in the open list without a reload", async ({ page, request }) => {
   const key = createApiKey("reservations:write");
   const email = uniqueEmail("live");
-  // Let the page's live stream open before the change happens elsewhere.
-  await page.waitForTimeout(500);
+  // The page's live stream is open before the change happens elsewhere.
+  await waitForLive(page);
   const res = await request.post("/v1/guests", { headers: { authorization: `Bearer ${key}` }, data: { first_name: "Live", last_name: "Arrival", email } });
   expect(res.status()).toBe(201);
   await expect(page.locator("tbody tr").first()).toContainText(email, { timeout: 5_000 });

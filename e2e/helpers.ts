@@ -72,3 +72,11 @@ export async function expectNoHorizontalScroll(page: Page) {
   });
   expect(overflow, `horizontal overflow in px; too wide: ${culprits.join(" | ")}`).toBeLessThanOrEqual(0);
 }
+
+/**
+ * Waits until every live stream of the page is open (the dashboard sets `<html data-live="ready">`),
+ * so a change made elsewhere from now on reaches the page without a reload.
+ */
+export async function waitForLive(page: Page) {
+  await expect(page.locator("html")).toHaveAttribute("data-live", "ready");
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap } from "./helpers";
+import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, waitForLive } from "./helpers";
 import { ownRoomType, plusDays } from "./rooms-setup";
 
 let key: string;
@@ -64,8 +64,8 @@ test("the board follows a change made through the API within two seconds", async
   await signIn(page);
   await openBoard(page);
   await expect(column(page, "clean").getByTestId(`room-${room.number}`)).toBeVisible();
-  // Let the page's live stream open before the change happens elsewhere.
-  await page.waitForTimeout(700);
+  // The page's live stream is open before the change happens elsewhere.
+  await waitForLive(page);
   const res = await request.post(`/v1/rooms/${room.id}/housekeeping`, { headers: { authorization: `Bearer ${key}` }, data: { status: "dirty" } });
   expect(res.status(), await res.text()).toBe(200);
   await expect(column(page, "dirty").getByTestId(`room-${room.number}`)).toBeVisible({ timeout: 2_000 });
@@ -84,7 +84,7 @@ test("a housekeeper sees only this page and their own assignments, and works the
   await page.getByRole("tab", { name: "Assignments" }).click();
   await page.getByRole("checkbox", { name: new RegExp(`^Room ${mine.number} `) }).check();
   await page.getByLabel("Housekeeper").selectOption(housekeeper.email);
-  await page.getByLabel("Notes (optional)").fill("VIP arrival");
+  await page.getByLabel("Note (optional)").fill("VIP arrival");
   await page.getByRole("button", { name: "Assign 1 room" }).click();
   await expect(page.getByTestId(`assignment-${mine.number}`)).toContainText("To do");
   const other = await request.post("/v1/housekeeping/assignments", { headers: { authorization: `Bearer ${key}` }, data: { property_id: propertyId, date: today, room_id: theirs.id, assignee: "someone.else@example.com" } });

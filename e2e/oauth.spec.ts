@@ -152,8 +152,8 @@ test("the consent page refuses to be framed by another origin", async ({ page })
   expect(direct.headers()["x-frame-options"]).toBe("DENY");
   // A page of the app's origin tries to frame it: the frame never shows the form.
   await page.goto(redirectUri);
-  await page.setContent(`<iframe id="f" src="${start.url}" width="600" height="600"></iframe>`);
-  await page.waitForTimeout(1500);
+  // setContent waits for the load event, which waits for the frame's own load (or its refusal).
+  await page.setContent(`<iframe id="f" src="${start.url}" width="600" height="600"></iframe>`, { waitUntil: "load" });
   const frame = page.frames().find((f) => f !== page.mainFrame());
   const approve = frame ? await frame.getByRole("button", { name: "Approve" }).count().catch(() => 0) : 0;
   expect(approve).toBe(0);
@@ -172,7 +172,15 @@ test("OAuth apps page: register an app and see its secret once", async ({ page }
   await dialog.getByRole("button", { name: "Register app" }).click();
   await expect(page.getByTestId("client-secret")).toContainText("appsec_");
   await snap(page, "oauth-apps-secret");
+  // Shown once: neither Escape nor a click outside loses it; Copy puts it on the clipboard.
   await page.keyboard.press("Escape");
+  await page.mouse.click(5, 5);
+  await expect(page.getByTestId("client-secret")).toBeVisible();
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByRole("button", { name: "Copy client_secret" }).click();
+  const secret = (await page.getByTestId("client-secret").textContent())!.trim();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  await page.getByRole("button", { name: "I have stored the secret" }).click();
   await expect(page.getByTestId("client-secret")).toHaveCount(0);
   await snap(page, "oauth-apps");
   await page.setViewportSize({ width: 390, height: 844 });

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniqueEmail } from "./helpers";
+import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniqueEmail, waitForLive } from "./helpers";
 
 // The front desk in the browser (issue #9): everything happens in the sandbox, where the test
 // cards work, on room types each test makes for itself through /v1.
@@ -204,9 +204,8 @@ test("the arrivals list follows bookings, check-ins and cancellations made throu
   await deskInSandbox(page);
   await page.goto("/reservations");
   await expect(page.getByRole("tab", { name: "Arrivals", selected: true })).toBeVisible();
-  // Let the page's live stream open before the changes happen elsewhere.
-  await page.waitForLoadState("networkidle");
-  await page.waitForTimeout(700);
+  // The page's live stream is open before the changes happen elsewhere.
+  await waitForLive(page);
 
   const arriving = await book(request, t, "Livia");
   const row = page.getByTestId(`reservation-${arriving.id}`).first();

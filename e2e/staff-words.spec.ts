@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { addDays, todayIn, v1 } from "./api";
+import { bookDemoStay, v1 } from "./api";
 import { createApiKey, createStaff, signIn, snap, uniqueEmail } from "./helpers";
 
 // Issue #23: staff never see an id, an ISO timestamp, an enum value, JSON or a minor-unit
@@ -53,20 +53,7 @@ for (const role of ["owner", "front_desk"] as const) {
   test(`as ${role}: no page shows an id, a timestamp, a code, JSON or minor units`, async ({ page, request }) => {
     // A stay with a history: booked through the API, then a charge and a room move in the dashboard.
     const api = v1(request, createApiKey());
-    const property = (await api.get("/properties")).data[0];
-    const roomType = (await api.get(`/room_types?property_id=${property.id}&limit=100`)).data.find((t: { code: string }) => t.code === "DBL");
-    const plan = (await api.get(`/rate_plans?property_id=${property.id}&limit=100`)).data.find((p: { code: string }) => p.code === "BAR");
-    const checkIn = addDays(todayIn(property.timezone), 3 + Math.floor(Math.random() * 20));
-    const stay = await api.post("/reservations", {
-      property_id: property.id,
-      room_type_id: roomType.id,
-      rate_plan_id: plan.id,
-      check_in: checkIn,
-      check_out: addDays(checkIn, 2),
-      adults: 1,
-      guest: { first_name: "Wordy", last_name: "Guest", email: uniqueEmail("words") },
-      source: "walk_in",
-    });
+    const stay = await bookDemoStay(api, { first_name: "Wordy", last_name: "Guest", email: uniqueEmail("words") }, { source: "walk_in" });
 
     await signIn(page, createStaff(role));
     const seen: Awaited<ReturnType<typeof readPage>>[] = [];

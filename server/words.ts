@@ -97,3 +97,14 @@ export function staffErrorMessage(error: StaffErrorInput, { money, day }: { mone
   }
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+const pluralRules = new Intl.PluralRules("en-US");
+
+/**
+ * The phrase the number asks for, by the language's plural rules (Intl.PluralRules):
+ * `inflect(1, { one: "delivery is held", other: "deliveries are held" })`.
+ */
+export const inflect = (n: number, forms: { one: string; other: string }): string => (pluralRules.select(n) === "one" ? forms.one : forms.other);
+
+/** The count with its noun in the number it asks for: "1 night", "2 nights", "3 children" (`other` defaults to `one` + "s"). */
+export const plural = (n: number, one: string, other = `${one}s`): string => `${n} ${inflect(n, { one, other })}`;

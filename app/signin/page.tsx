@@ -19,7 +19,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <div className="w-full max-w-sm">
         <div className="mb-6 text-center">
           <p className="text-2xl font-semibold tracking-tight text-teal-800">Innkeep</p>
-          <p className="mt-1 text-sm text-stone-500">Sign in to your property dashboard</p>
+          <h1 className="mt-1 text-sm font-normal text-stone-600">Sign in to your property dashboard</h1>
         </div>
         <div className="rounded-lg border border-stone-200 bg-white p-6 shadow-sm">
           <SignInForm callbackUrl={callbackUrl} />

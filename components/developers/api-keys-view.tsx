@@ -265,6 +265,7 @@ export function ApiKeysView() {
         onOpenChange={(o) => (o ? null : setShown(null))}
         title="Your new API key"
         description="Copy it now: it is shown only once, and Innkeep keeps only its hash."
+        dismissible={false}
       >
         <div className="space-y-3">
           <code className="block break-all rounded-md bg-stone-900 p-3 font-mono text-xs text-stone-100" data-testid="new-key">

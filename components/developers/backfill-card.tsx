@@ -5,10 +5,14 @@ import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Badge, Button, Card, Field, Input } from "@/components/ui";
+import { plural } from "@/server/words";
 import { eventGroups, fromLocalInput, localInput, When } from "./common";
 
+/** Why the endpoint sends nothing now, if it does not: its circuit breaker tripped, or someone disabled it. */
+type Held = "breaker" | "disabled" | null;
+
 /** Live progress of one backfill: queued, sent, failed, polled until every delivery settles. */
-function Progress({ endpointId, id }: { endpointId: string; id: string }) {
+function Progress({ endpointId, id, held }: { endpointId: string; id: string; held: Held }) {
   const trpc = useTRPC();
   const p = useQuery({
     ...trpc.developers.webhooks.backfillProgress.queryOptions({ endpoint_id: endpointId, id }),
@@ -23,7 +27,17 @@ function Progress({ endpointId, id }: { endpointId: string; id: string }) {
         <span>
           <When at={b.since} /> → <When at={b.until} />
         </span>
-        <Badge tone={b.finished ? "teal" : "blue"}>{b.finished ? "Finished" : b.status === "completed" ? "Delivering" : "Queuing"}</Badge>
+        <Badge tone={b.finished ? "teal" : held ? "amber" : "blue"}>
+          {b.finished
+            ? "Finished"
+            : held === "breaker"
+              ? "Held by the circuit breaker"
+              : held
+                ? "Held: endpoint disabled"
+                : b.status === "completed"
+                  ? "Delivering"
+                  : "Queuing"}
+        </Badge>
       </div>
       <div
         className="h-2 w-full overflow-hidden rounded bg-stone-100"
@@ -36,15 +50,15 @@ function Progress({ endpointId, id }: { endpointId: string; id: string }) {
         <div className="h-full bg-teal-600 transition-all" style={{ width: `${pct}%` }} />
       </div>
       <p className="text-xs text-stone-700">
-        {b.events_total} events · {b.events_queued} queued · <span data-testid="backfill-sent">{b.sent} sent</span> · {b.failed} failed · {b.waiting}{" "}
-        waiting
+        {plural(b.events_total, "event")} · {b.events_queued} queued · <span data-testid="backfill-sent">{b.sent} sent</span> · {b.failed} failed ·{" "}
+        {b.waiting} {held ? "held until the endpoint is re-enabled" : "waiting"}
       </p>
     </div>
   );
 }
 
 /** Backfill: re-send a window of past events (within 72 hours) to this endpoint, with live progress. */
-export function BackfillCard({ endpointId, enabledEvents }: { endpointId: string; enabledEvents: string[] }) {
+export function BackfillCard({ endpointId, enabledEvents, held = null }: { endpointId: string; enabledEvents: string[]; held?: Held }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const now = new Date();
@@ -113,7 +127,7 @@ export function BackfillCard({ endpointId, enabledEvents }: { endpointId: string
         <div className="mt-4 space-y-2">
           <h3 className="text-xs font-semibold uppercase tracking-wide text-stone-500">Recent backfills</h3>
           {recent.data.map((b) => (
-            <Progress key={b.id} endpointId={endpointId} id={b.id} />
+            <Progress key={b.id} endpointId={endpointId} id={b.id} held={held} />
           ))}
         </div>
       ) : null}

@@ -1,10 +1,9 @@
 "use client";
 
-import { Check, Copy } from "lucide-react";
-import { useState } from "react";
-import { Badge, Button, type BadgeTone } from "@/components/ui";
+import { Badge, type BadgeTone } from "@/components/ui";
 import { MomentText } from "@/components/ui/property-format";
-import { toast } from "@/components/ui/toaster";
+
+export { CopyButton } from "@/components/ui/copy-button";
 
 /** A moment in the property's zone and its one format, or "—". */
 export const When = ({ at }: { at: string | null | undefined }) => (at ? <MomentText at={at} /> : <>—</>);
@@ -58,30 +57,6 @@ export function EndpointStatus({
         </span>
       ) : null}
     </span>
-  );
-}
-
-/** Copies text to the clipboard and says so. */
-export function CopyButton({ text, label = "Copy", variant = "secondary" }: { text: string; label?: string; variant?: "secondary" | "ghost" }) {
-  const [done, setDone] = useState(false);
-  return (
-    <Button
-      type="button"
-      variant={variant}
-      onClick={async () => {
-        try {
-          await navigator.clipboard.writeText(text);
-          setDone(true);
-          setTimeout(() => setDone(false), 1500);
-          toast.success("Copied to the clipboard");
-        } catch {
-          toast.error("The browser refused the clipboard; select the text and copy it by hand.");
-        }
-      }}
-    >
-      {done ? <Check className="h-3.5 w-3.5" aria-hidden /> : <Copy className="h-3.5 w-3.5" aria-hidden />}
-      {label}
-    </Button>
   );
 }
 

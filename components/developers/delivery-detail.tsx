@@ -61,7 +61,7 @@ function AttemptCard({ attempt }: { attempt: Attempt }) {
           {attempt.response.status !== null ? <p className="font-mono text-xs text-stone-800">HTTP {attempt.response.status}</p> : null}
           <HeaderList headers={attempt.response.headers} label={`Response headers of attempt ${attempt.number}`} />
           <Code text={attempt.response.body} label={`Response body of attempt ${attempt.number}`} />
-          <p className="text-[11px] text-stone-400">The first 8 KiB of the answer, as stored.</p>
+          <p className="text-[11px] text-stone-500">The first 8 KiB of the answer, as stored.</p>
         </div>
       </div>
     </li>

@@ -54,10 +54,13 @@ function columnsFor(fleet: boolean): ColumnDef<Row>[] {
       header: "Event",
       meta: { primary: true },
       cell: ({ row: { original: d } }) => (
-        <Link href={`/developers/deliveries/${d.id}`} className="group block min-w-0" aria-label={`Delivery of ${d.event_type}, ${d.outcome}`}>
+        <Link href={`/developers/deliveries/${d.id}`} className="group block min-w-0">
+          {/* Named by its own text (what is seen is what is said), with the words a screen reader needs around it. */}
+          <span className="sr-only">Delivery of </span>
           <span className="font-mono text-xs font-medium text-teal-800 group-hover:underline">{d.event_type}</span>
+          <span className="sr-only">, {d.outcome}</span>
           {d.source !== "event" ? <span className="ml-1.5 text-xs text-stone-500">({d.source})</span> : null}
-          <span className="block break-all font-mono text-[11px] text-stone-400">{d.id}</span>
+          <span className="block break-all font-mono text-[11px] text-stone-500">{d.id}</span>
         </Link>
       ),
     },

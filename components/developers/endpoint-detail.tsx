@@ -17,6 +17,7 @@ import { EndpointStatus, When } from "./common";
 import { DeliveryLog } from "./delivery-log";
 import { EndpointForm } from "./endpoint-form";
 import { SecretCard } from "./secret-card";
+import { inflect } from "@/server/words";
 
 /** /developers/webhooks/{id}: one endpoint: status and recovery, secret, test event, health chart, backfill, delivery log, history. */
 export function EndpointDetail({ id }: { id: string }) {
@@ -172,8 +173,8 @@ export function EndpointDetail({ id }: { id: string }) {
             </p>
             <p className="mt-1">
               {e.disabled_reason === "circuit_breaker" ? "Nearly every recent attempt failed with a server error or no answer. " : ""}
-              Nothing is lost: <strong data-testid="held-count">{e.stats.waiting}</strong> {e.stats.waiting === 1 ? "delivery is" : "deliveries are"}{" "}
-              held and go out when you re-enable it.
+              Nothing is lost: <strong data-testid="held-count">{e.stats.waiting}</strong> {inflect(e.stats.waiting, { one: "delivery is held and goes", other: "deliveries are held and go" })} out
+              when you re-enable it.
             </p>
           </div>
           <Button onClick={() => enable.mutate({ id })} disabled={enable.isPending}>
@@ -182,7 +183,7 @@ export function EndpointDetail({ id }: { id: string }) {
         </div>
       ) : e.stats.waiting ? (
         <p role="status" className="mb-6 rounded-lg border border-sky-200 bg-sky-50 px-4 py-2 text-sm text-sky-900" data-testid="waiting-banner">
-          <strong>{e.stats.waiting}</strong> {e.stats.waiting === 1 ? "delivery" : "deliveries"} waiting to go out or to be retried.
+          <strong>{e.stats.waiting}</strong> {inflect(e.stats.waiting, { one: "delivery", other: "deliveries" })} waiting to go out or to be retried.
         </p>
       ) : null}
 
@@ -221,9 +222,9 @@ export function EndpointDetail({ id }: { id: string }) {
 
       <div className="mb-6 grid gap-6 lg:grid-cols-2">
         <Card title="Attempts per hour">
-          <AttemptsChart endpointId={id} />
+          <AttemptsChart endpointId={id} version={`${e.stats.attempts_24h}:${e.stats.waiting}`} />
         </Card>
-        <BackfillCard endpointId={id} enabledEvents={e.enabled_events} />
+        <BackfillCard endpointId={id} enabledEvents={e.enabled_events} held={disabled ? (e.disabled_reason === "circuit_breaker" ? "breaker" : "disabled") : null} />
       </div>
 
       <Card title="Delivery log" className="mb-6">

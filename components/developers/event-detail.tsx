@@ -8,6 +8,7 @@ import { Button, Card, PageHeader } from "@/components/ui";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { Code, CopyButton, OutcomeBadge, When } from "./common";
+import { plural } from "@/server/words";
 
 /** /developers/events/{id}: the event's payload, the endpoints it went to with their outcome, and Replay. */
 export function EventDetail({ id }: { id: string }) {
@@ -80,7 +81,7 @@ export function EventDetail({ id }: { id: string }) {
                       {d.endpoint_url}
                     </Link>
                     <span className="text-xs text-stone-500">
-                      {d.source} · {d.attempt_count} {d.attempt_count === 1 ? "attempt" : "attempts"} · <When at={d.created_at} />
+                      {d.source} · {plural(d.attempt_count, "attempt")} · <When at={d.created_at} />
                     </span>
                   </div>
                   <div className="flex items-center gap-2">

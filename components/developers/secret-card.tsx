@@ -81,7 +81,7 @@ export function SecretCard({ endpointId }: { endpointId: string }) {
         </ul>
       ) : (
         <div className="flex items-center justify-between gap-2 rounded-md border border-stone-200 p-2">
-          <code className="font-mono text-xs text-stone-400" aria-label="Hidden secret">
+          <code className="font-mono text-xs text-stone-500" aria-label="Hidden secret">
             whsec_••••••••••••••••••••
           </code>
           <Button variant="secondary" onClick={() => reveal.mutate({ id: endpointId })} disabled={reveal.isPending}>

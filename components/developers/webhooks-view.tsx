@@ -43,7 +43,7 @@ const columns: ColumnDef<EndpointRow>[] = [
     cell: ({ row: { original: e } }) => (
       <span title={`${e.stats.attempts_24h} attempts`}>
         {percent(e.stats.success_rate_24h)}
-        <span className="block text-xs text-stone-400">{e.stats.attempts_24h} attempts</span>
+        <span className="block text-xs text-stone-500">{e.stats.attempts_24h} attempts</span>
       </span>
     ),
   },

@@ -29,7 +29,7 @@ const columns: ColumnDef<GuestRow>[] = [
       </Link>
     ),
   },
-  { id: "email", header: "E-mail", cell: ({ row: { original: g } }) => <span className="break-all">{g.email ?? <span className="text-stone-400">None given</span>}</span> },
+  { id: "email", header: "E-mail", cell: ({ row: { original: g } }) => <span className="break-all">{g.email ?? <span className="text-stone-500">None given</span>}</span> },
   { id: "phone", header: "Phone", cell: ({ row: { original: g } }) => <span className="whitespace-nowrap">{g.phone ?? "—"}</span> },
   { id: "added", header: "Added", cell: ({ row: { original: g } }) => <MomentText at={g.created_at} /> },
 ];

@@ -134,7 +134,7 @@ function PreferencesForm({ guestId, saved }: { guestId: string; saved: Preferenc
       title="Preferences"
       actions={
         saved.updated_at ? (
-          <span className="text-xs text-stone-400">
+          <span className="text-xs text-stone-500">
             Saved <MomentText at={saved.updated_at} />
           </span>
         ) : null
@@ -166,7 +166,7 @@ function PreferencesForm({ guestId, saved }: { guestId: string; saved: Preferenc
                 </button>
               </li>
             ))}
-            {draft.allergies.length === 0 ? <li className="text-xs text-stone-400">None recorded</li> : null}
+            {draft.allergies.length === 0 ? <li className="text-xs text-stone-500">None recorded</li> : null}
           </ul>
           <div className="flex max-w-sm gap-2">
             <Input

@@ -13,8 +13,9 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { DragAssign } from "./drag-assign";
 import { RoomActions } from "./room-actions";
-import { RoomMarks } from "./room-board";
+import { DoneButDirty, RoomMarks } from "./room-board";
 import { assignmentLabel, assignmentNext, assignmentTone, statusLabel, statusTone, type Assignment, type Board } from "./status";
+import { plural } from "@/server/words";
 
 type Props = { board: Board; canWrite: boolean; canAssign: boolean; housekeeper: string | null };
 
@@ -145,6 +146,7 @@ function AssignmentRow({
         </p>
         {room ? <RoomMarks room={room} /> : null}
         {a.notes ? <p className="text-xs text-stone-600">{a.notes}</p> : null}
+        {room ? <DoneButDirty assignment={a} room={room} /> : null}
       </div>
       {canWrite ? (
         <div className="flex flex-wrap items-center gap-1.5">
@@ -233,7 +235,7 @@ function AssignForm({ board, date, unassigned, people }: { board: Board; date: s
     setBusy(false);
     const failed = results.flatMap((r, i) => (r.status === "rejected" ? [`Room ${chosen[i].number}: ${callError(r.reason).message}`] : []));
     const done = results.length - failed.length;
-    if (done) toast.success(`${done} room${done === 1 ? "" : "s"} assigned to ${assignee}.`);
+    if (done) toast.success(`${plural(done, "room")} assigned to ${assignee}.`);
     for (const message of failed) toast.error(message);
     setSelected(new Set());
     setNotes("");
@@ -305,7 +307,11 @@ function AssignForm({ board, date, unassigned, people }: { board: Board; date: s
                 <Input id="assign-other" value={other} maxLength={100} onChange={(e) => setOther(e.target.value)} />
               </Field>
             ) : null}
-            <Field label="Notes (optional)" htmlFor="assign-notes">
+            <Field
+              label={chosen.length > 1 ? `Note for all ${chosen.length} rooms (optional)` : "Note (optional)"}
+              htmlFor="assign-notes"
+              hint={chosen.length > 1 ? "Every selected room gets this note. For a note about one room, assign that room on its own." : undefined}
+            >
               <Input
                 id="assign-notes"
                 value={notes}
@@ -316,7 +322,7 @@ function AssignForm({ board, date, unassigned, people }: { board: Board; date: s
             </Field>
           </div>
           <Button type="submit" disabled={busy || !chosen.length || !assignee}>
-            {busy ? "Assigning…" : `Assign ${chosen.length || ""} room${chosen.length === 1 ? "" : "s"}`.replace("  ", " ")}
+            {busy ? "Assigning…" : chosen.length ? `Assign ${plural(chosen.length, "room")}` : "Assign rooms"}
           </Button>
         </form>
       )}

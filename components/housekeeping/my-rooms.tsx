@@ -9,6 +9,7 @@ import { Badge, Button, PageHeader, cx } from "@/components/ui";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { useChangeStatus } from "./room-actions";
+import { DoneButDirty } from "./room-board";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { assignmentLabel, assignmentNext, assignmentTone, moveLabel, statusLabel, statusTone, type Assignment, type BoardRoom } from "./status";
 
@@ -44,6 +45,9 @@ function RoomCard({ room, assignment }: { room: BoardRoom; assignment: Assignmen
       {room.departure === "departed" ? <p className="mt-2 text-sm font-medium text-amber-800">Guest left today</p> : null}
       {room.occupied && !room.departure ? <p className="mt-2 text-sm text-stone-600">Guest in the room: knock first</p> : null}
       {assignment.notes ? <p className="mt-2 whitespace-pre-wrap break-words text-sm text-stone-700">{assignment.notes}</p> : null}
+      <div className="mt-2">
+        <DoneButDirty assignment={assignment} room={room} />
+      </div>
       <div className="mt-3 grid grid-cols-1 gap-2 sm:grid-cols-2">
         {moves.map((status) => (
           <Button

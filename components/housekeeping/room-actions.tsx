@@ -44,7 +44,7 @@ export function RoomActions({ room, today, size = "sm" }: { room: Room; today: s
         status === "out-of-order" ? (
           <Button
             key={status}
-            variant="ghost"
+            variant="secondary"
             className={small}
             onClick={() => setOutOfOrder(true)}
             aria-label={`Room ${room.number}: put out of order`}

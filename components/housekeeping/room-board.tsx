@@ -43,6 +43,19 @@ export function RoomMarks({ room }: { room: BoardRoom }) {
   );
 }
 
+/**
+ * An assignment is the housekeeper's work; the room's status is its own (a done assignment does
+ * not clean the room). When the work is done and the room is still dirty, say so plainly.
+ */
+export function DoneButDirty({ assignment, room }: { assignment: { status: string }; room: Pick<BoardRoom, "housekeeping_status"> }) {
+  if (assignment.status !== "done" || room.housekeeping_status !== "dirty") return null;
+  return (
+    <p className="text-sm font-medium text-amber-800" data-testid="done-but-dirty">
+      Done, but the room is still dirty: mark it clean once it is ready for a guest.
+    </p>
+  );
+}
+
 /** Rooms grouped by housekeeping status, one column each; every card carries its allowed moves. */
 export function RoomBoard({ board, canWrite }: { board: Board; canWrite: boolean }) {
   const [openRoom, setOpenRoom] = useState<string | null>(null);
@@ -93,24 +106,39 @@ export function RoomBoard({ board, canWrite }: { board: Board; canWrite: boolean
                     {rooms.map((room) => (
                       <li key={room.id} data-testid={`room-${room.number}`} className="rounded-md border border-stone-200 bg-white p-2.5 shadow-sm">
                         <div className="flex items-start justify-between gap-2">
-                          <button
-                            type="button"
-                            onClick={() => setOpenRoom(room.id)}
-                            className="min-w-0 text-left focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600"
-                            aria-label={`Room ${room.number} details`}
-                          >
-                            <span className="block text-base font-semibold text-teal-800 hover:underline">{room.number}</span>
-                            <span className="block truncate text-xs text-stone-500">
+                          <div className="min-w-0">
+                            {/* Named by what it shows, the number, with the words a screen reader needs around it. */}
+                            <button
+                              type="button"
+                              onClick={() => setOpenRoom(room.id)}
+                              className="block text-left text-base font-semibold text-teal-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600"
+                            >
+                              <span className="sr-only">Room </span>
+                              {room.number}
+                              <span className="sr-only"> details</span>
+                            </button>
+                            <span className="block break-words text-xs text-stone-500">
                               {room.room_type_name}
                               {room.floor !== null ? ` · floor ${room.floor}` : ""}
                             </span>
-                          </button>
+                          </div>
                           <RoomMarks room={room} />
                         </div>
                         {room.stay ? (
-                          <p className="mt-1.5 flex items-center gap-1 truncate text-xs text-stone-600">
-                            <BedDouble className="h-3.5 w-3.5 shrink-0" aria-hidden />
-                            {room.stay.guest_name} · until <DayText date={room.stay.check_out} style="weekday" />
+                          <p className="mt-1.5 flex items-start gap-1 break-words text-xs text-stone-600" data-testid="room-stay">
+                            {room.stay.status === "checked_out" ? (
+                              <>
+                                <LogOut className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden />
+                                <span className="min-w-0">{room.stay.guest_name} · left today</span>
+                              </>
+                            ) : (
+                              <>
+                                <BedDouble className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden />
+                                <span className="min-w-0">
+                                  {room.stay.guest_name} · until <DayText date={room.stay.check_out} style="weekday" />
+                                </span>
+                              </>
+                            )}
                           </p>
                         ) : null}
                         {room.housekeeping_status === "out-of-order" ? (

@@ -15,6 +15,7 @@ import { addDays, weekdayOf } from "@/server/dates";
 import { planNightWords, restrictionSummary } from "./restrictions";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/routers/_app";
+import { plural } from "@/server/words";
 
 type Calendar = inferRouterOutputs<AppRouter>["inventory"]["calendar"];
 type Cell = Calendar["data"][number];
@@ -150,35 +151,38 @@ export function AvailabilityCalendar({
                             <button
                               type="button"
                               data-testid={`cell-${t.code}-${d}`}
-                              aria-label={describe(fmt, t.name, c, restrictions.words)}
                               onClick={() => setOpen({ typeName: t.name, cell: c })}
                               className={cx(
-                                "flex h-full w-full flex-col items-center px-1 py-1.5 hover:ring-2 hover:ring-inset hover:ring-teal-300 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-teal-600",
+                                "relative flex h-full w-full flex-col items-center px-1 py-1.5 hover:ring-2 hover:ring-inset hover:ring-teal-300 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-teal-600",
                                 cellTone(c, restrictions.closed),
                               )}
                             >
-                              <span
-                                className={cx("text-base font-semibold tabular-nums", restrictions.closed && "line-through decoration-stone-400")}
-                              >
-                                {c.available}
-                              </span>
-                              <span className="flex gap-1 text-[10px] leading-tight tabular-nums text-stone-500">
-                                {c.sold ? <span title="sold">S{c.sold}</span> : null}
-                                {c.held ? <span title="held">H{c.held}</span> : null}
-                                {c.out_of_order ? <span title="out of order">O{c.out_of_order}</span> : null}
-                              </span>
-                              {restrictions.marks.length ? (
+                              {/* The name is the whole sentence; the figures drawn below are its short form, so a screen reader hears it once. */}
+                              <span className="sr-only">{describe(fmt, t.name, c, restrictions.words)}</span>
+                              <span aria-hidden className="contents">
                                 <span
-                                  className="mt-0.5 flex flex-col items-center text-[10px] font-medium leading-tight text-rose-800"
-                                  data-testid="cell-restrictions"
+                                  className={cx("text-base font-semibold tabular-nums", restrictions.closed && "line-through decoration-stone-400")}
                                 >
-                                  {restrictions.marks.map((m) => (
-                                    <span key={m} className="whitespace-nowrap">
-                                      {m}
-                                    </span>
-                                  ))}
+                                  {c.available}
                                 </span>
-                              ) : null}
+                                <span className="flex gap-1 text-[10px] leading-tight tabular-nums text-stone-700">
+                                  {c.sold ? <span title="sold">S{c.sold}</span> : null}
+                                  {c.held ? <span title="held">H{c.held}</span> : null}
+                                  {c.out_of_order ? <span title="out of order">O{c.out_of_order}</span> : null}
+                                </span>
+                                {restrictions.marks.length ? (
+                                  <span
+                                    className="mt-0.5 flex flex-col items-center text-[10px] font-medium leading-tight text-rose-800"
+                                    data-testid="cell-restrictions"
+                                  >
+                                    {restrictions.marks.map((m) => (
+                                      <span key={m} className="whitespace-nowrap">
+                                        {m}
+                                      </span>
+                                    ))}
+                                  </span>
+                                ) : null}
+                              </span>
                             </button>
                           ) : (
                             <span className="block px-1 py-2 text-center text-xs text-stone-300">—</span>
@@ -317,8 +321,8 @@ function NightDialog({
                       </span>
                     )}
                     <p className="text-xs text-stone-500">
-                      {fmt.day(r.check_in, "weekday")} – {fmt.day(r.check_out, "weekday")} · {r.nights} night{r.nights === 1 ? "" : "s"} ·{" "}
-                      {r.adults + r.children} guest{r.adults + r.children === 1 ? "" : "s"}
+                      {fmt.day(r.check_in, "weekday")} – {fmt.day(r.check_out, "weekday")} · {plural(r.nights, "night")} ·{" "}
+                      {plural(r.adults + r.children, "guest")}
                     </p>
                   </div>
                   <Badge tone={reservationTone[r.status]}>{r.status.replace("_", " ")}</Badge>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useId } from "react";
 import { useQueryClient, type QueryFilters } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { useTRPC } from "@/components/trpc/client";
@@ -19,7 +20,9 @@ export type LiveEventType = Parameters<ReturnType<typeof useTRPC>["live"]["event
 export function useLiveEvents(types: LiveEventType[], onEvent: (event: LiveEvent) => void) {
   const trpc = useTRPC();
   // useSubscription calls the latest onData it was given, so a new closure per render is fine.
-  return useSubscription(trpc.live.events.subscriptionOptions({ types }, { onData: onEvent }));
+  const subscription = useSubscription(trpc.live.events.subscriptionOptions({ types }, { onData: onEvent }));
+  useLiveReadiness(subscription.status === "pending");
+  return subscription;
 }
 
 /** Refetches the given queries whenever one of `types` happens elsewhere (another browser, the API). */
@@ -28,4 +31,30 @@ export function useLiveInvalidate(types: LiveEventType[], ...filters: QueryFilte
   return useLiveEvents(types, () => {
     for (const filter of filters) void queryClient.invalidateQueries(filter);
   });
+}
+
+// The page's streams, and whether each is open ("pending" in tRPC's words: connected, waiting for data).
+const streams = new Map<string, boolean>();
+
+/**
+ * Says on `<html data-live>` whether every live stream of the page is open ("ready") or not
+ * ("connecting"): a signal for people's tools and browser tests that a change made elsewhere
+ * from now on will show, instead of a guessed sleep.
+ */
+function useLiveReadiness(open: boolean) {
+  const id = useId();
+  useEffect(() => {
+    streams.set(id, open);
+    showReadiness();
+    return () => {
+      streams.delete(id);
+      showReadiness();
+    };
+  }, [id, open]);
+}
+
+function showReadiness() {
+  const root = document.documentElement;
+  if (streams.size === 0) delete root.dataset.live;
+  else root.dataset.live = [...streams.values()].every(Boolean) ? "ready" : "connecting";
 }

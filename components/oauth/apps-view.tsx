@@ -6,7 +6,8 @@ import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Badge, Button, Field, Input, PageHeader, Textarea } from "@/components/ui";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { ConfirmDialog, Dialog } from "@/components/ui/dialog";
+import { CopyButton } from "@/components/ui/copy-button";
+import { ConfirmDialog, Dialog, DialogClose } from "@/components/ui/dialog";
 import { Menu } from "@/components/ui/menu";
 import { toast } from "@/components/ui/toaster";
 import { scopeDescriptions, scopes, type Scope } from "@/server/auth/scopes";
@@ -77,7 +78,13 @@ function AppForm({ initial, isNew, pending, error, onSubmit }: { initial?: Prese
 /** The one time a secret is visible. */
 function SecretOnce({ secret, clientId, onClose }: { secret: { value: string | null; clientId: string } | null; clientId?: string; onClose: () => void }) {
   return (
-    <Dialog open={secret !== null} onOpenChange={(open) => !open && onClose()} title="Copy your credentials now" description="The secret is shown only this once. Store it with your app.">
+    <Dialog
+      open={secret !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title="Copy your credentials now"
+      description="The secret is shown only this once. Store it with your app."
+      dismissible={false}
+    >
       {secret ? (
         <dl className="space-y-3 text-sm">
           <div>
@@ -93,6 +100,15 @@ function SecretOnce({ secret, clientId, onClose }: { secret: { value: string | n
             <p className="text-stone-600">A public app has no secret: it proves itself with PKCE.</p>
           )}
         </dl>
+      ) : null}
+      {secret ? (
+        <div className="mt-4 flex flex-wrap justify-end gap-2">
+          <CopyButton text={secret.clientId ?? clientId ?? ""} label="Copy client_id" />
+          {secret.value ? <CopyButton text={secret.value} label="Copy client_secret" /> : null}
+          <DialogClose asChild>
+            <Button>{secret.value ? "I have stored the secret" : "Done"}</Button>
+          </DialogClose>
+        </div>
       ) : null}
     </Dialog>
   );

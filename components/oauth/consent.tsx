@@ -64,7 +64,7 @@ export function ConsentForm({ appName, publicApp, redirectHost, scopes, properti
               <li key={scope} className="flex items-start gap-2 text-sm text-stone-700">
                 <span aria-hidden className="mt-1.5 h-1.5 w-1.5 shrink-0 rounded-full bg-teal-700" />
                 <span>
-                  {scopeDescriptions[scope]} <span className="text-xs text-stone-400">({scope})</span>
+                  {scopeDescriptions[scope]} <span className="text-xs text-stone-500">({scope})</span>
                 </span>
               </li>
             ))}

@@ -22,7 +22,8 @@ type Cell = { row: number; date: string };
 /**
  * The grid: a row per room type, a column per night; each cell a button showing the amount and
  * its restrictions. Click picks a night, Shift-click (or Shift+Enter) stretches the selection to a
- * rectangle of room types × nights. Wide grids scroll inside their own box, never the page.
+ * rectangle of room types × nights; in range mode (`extend`, for touch) every tap after the first
+ * stretches it the same way. Wide grids scroll inside their own box, never the page.
  */
 export function RateGrid({
   currency,
@@ -33,6 +34,7 @@ export function RateGrid({
   nights,
   selection,
   onSelect,
+  extend = false,
   busy,
 }: {
   currency: string;
@@ -43,6 +45,8 @@ export function RateGrid({
   nights: Night[];
   selection: Selection | null;
   onSelect: (selection: Selection | null) => void;
+  /** Range mode: a tap stretches the selection from its first night instead of starting anew. */
+  extend?: boolean;
   busy?: boolean;
 }) {
   const fmt = usePropertyFormat();
@@ -50,9 +54,11 @@ export function RateGrid({
   const dates = Array.from({ length: days }, (_, i) => addDays(from, i));
   const byKey = new Map(nights.map((n) => [`${n.room_type_id}:${n.date}`, n]));
 
-  const choose = (cell: Cell, extend: boolean) => {
-    const start = extend && anchor ? anchor : cell;
-    if (!extend || !anchor) setAnchor(cell);
+  const choose = (cell: Cell, stretch: boolean) => {
+    // A cleared selection starts anew, whatever the mode.
+    const from = stretch && selection ? anchor : null;
+    const start = from ?? cell;
+    if (!from) setAnchor(cell);
     const [r0, r1] = [Math.min(start.row, cell.row), Math.max(start.row, cell.row)];
     const [d0, d1] = start.date <= cell.date ? [start.date, cell.date] : [cell.date, start.date];
     const to = addDays(d1, 1);
@@ -102,12 +108,11 @@ export function RateGrid({
                 const night = byKey.get(`${type.id}:${date}`);
                 const isSelected = selected(row, date);
                 const label = describe(fmt, type.name, date, night, currency);
-                const pick = (e: MouseEvent | KeyboardEvent) => choose({ row, date }, e.shiftKey);
+                const pick = (e: MouseEvent | KeyboardEvent) => choose({ row, date }, e.shiftKey || extend);
                 return (
                   <td key={date} className="border-b border-stone-100 p-0.5">
                     <button
                       type="button"
-                      aria-label={label}
                       aria-pressed={isSelected}
                       data-date={date}
                       data-room-type={type.code}
@@ -120,19 +125,22 @@ export function RateGrid({
                         }
                       }}
                       className={cx(
-                        "flex h-14 w-full flex-col items-center justify-center gap-0.5 rounded px-1 text-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600",
+                        "relative flex h-14 w-full flex-col items-center justify-center gap-0.5 rounded px-1 text-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600",
                         isSelected ? "bg-teal-100 ring-1 ring-teal-600" : night?.stop_sell ? "bg-red-50 hover:bg-red-100" : "hover:bg-stone-100",
                       )}
                     >
+                      {/* The name is the whole sentence; the amount and marks drawn are its short form. */}
+                      <span className="sr-only">{label}</span>
                       <span
+                        aria-hidden
                         className={cx(
                           "font-medium tabular-nums",
-                          night?.amount == null ? "text-stone-400" : night.stop_sell ? "text-red-800 line-through" : "text-stone-900",
+                          night?.amount == null ? "text-stone-500" : night.stop_sell ? "text-red-800 line-through" : "text-stone-900",
                         )}
                       >
                         {night?.amount == null ? "—" : fmt.short({ amount: night.amount, currency })}
                       </span>
-                      <span className="flex flex-wrap justify-center gap-0.5 text-[10px] font-semibold leading-none">
+                      <span aria-hidden className="flex flex-wrap justify-center gap-0.5 text-[10px] font-semibold leading-none">
                         {night?.stop_sell ? <span className="rounded bg-red-600 px-1 py-0.5 text-white">Stop</span> : null}
                         {night?.closed_to_arrival ? <span className="rounded bg-amber-200 px-1 py-0.5 text-amber-900">CTA</span> : null}
                         {night?.closed_to_departure ? <span className="rounded bg-violet-200 px-1 py-0.5 text-violet-900">CTD</span> : null}

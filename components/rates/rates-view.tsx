@@ -15,6 +15,7 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { RateGrid, type Selection } from "./rate-grid";
 import { SetRatesDialog } from "./set-rates-dialog";
 import { SetupLink } from "@/components/setup/needs-property";
+import { plural } from "@/server/words";
 
 export type RateProperty = { id: string; name: string; currency: string; timezone: string };
 
@@ -28,6 +29,8 @@ export function RatesView({ property }: { property: RateProperty }) {
   const [start, setStart] = useState(today);
   const [planId, setPlanId] = useState<string | undefined>();
   const [selection, setSelection] = useState<Selection | null>(null);
+  // Touch has no Shift: in range mode a tap stretches the selection from its first night.
+  const [rangeMode, setRangeMode] = useState(false);
   const [dialog, setDialog] = useState<Selection | "blank" | null>(null);
 
   const setup = useQuery(trpc.rates.setup.queryOptions({ property_id: property.id }));
@@ -137,7 +140,7 @@ export function RatesView({ property }: { property: RateProperty }) {
             Its prices follow {parent.name} ({pricingWords(plan, () => parent.name, property.currency)}) and change when that plan&apos;s do; set them there.
           </span>
         ) : (
-          "Select a night, then Shift-click (or Shift+Enter) another to select a range across nights and room types."
+          "Select a night, then another with Select a range on (or Shift-click, Shift+Enter) to select a range across nights and room types."
         )}
       </p>
       {roomTypes.length === 0 ? (
@@ -156,11 +159,17 @@ export function RatesView({ property }: { property: RateProperty }) {
           nights={calendar.data.data}
           selection={selection}
           onSelect={setSelection}
+          extend={rangeMode}
           busy={calendar.isFetching}
         />
       )}
 
       <div className="mt-3 flex flex-wrap items-center gap-3 rounded-lg border border-stone-200 bg-white px-4 py-3 text-sm" aria-live="polite">
+        {parent ? null : (
+          <Button variant="secondary" aria-pressed={rangeMode} onClick={() => setRangeMode((on) => !on)} className={rangeMode ? "border-teal-600 bg-teal-50 text-teal-900" : undefined}>
+            Select a range
+          </Button>
+        )}
         {selection ? (
           <>
             <span className="text-stone-700" data-testid="selection-summary">
@@ -171,7 +180,7 @@ export function RatesView({ property }: { property: RateProperty }) {
                   .join(", ")}
               </span>
               {" · "}
-              {fmt.day(selection.from)} – {fmt.day(addDays(selection.to, -1))} ({selection.nights} {selection.nights === 1 ? "night" : "nights"})
+              {fmt.day(selection.from)} – {fmt.day(addDays(selection.to, -1))} ({plural(selection.nights, "night")})
             </span>
             <div className="ml-auto flex gap-2">
               <Button variant="ghost" onClick={() => setSelection(null)}>
@@ -225,7 +234,7 @@ function Legend() {
         <Badge tone="blue">2+</Badge> minimum stay
       </span>
       <span className="flex items-center gap-1.5">
-        <span className="font-mono text-stone-400">—</span> no rate loaded
+        <span className="font-mono text-stone-500">—</span> no rate loaded
       </span>
     </div>
   );

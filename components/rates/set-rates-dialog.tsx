@@ -11,6 +11,7 @@ import { Alert, Field, Input, Select } from "@/components/ui";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import type { Selection } from "./rate-grid";
+import { plural } from "@/server/words";
 
 const weekdays = [
   { key: "mon", label: "Mon" },
@@ -74,7 +75,7 @@ export function SetRatesDialog({
       onSuccess: async (result) => {
         const nights = new Set(result.data.map((n) => n.date)).size;
         toast.success(
-          `Rates updated: ${plan.code}, ${types.length} room ${types.length === 1 ? "type" : "types"}, ${nights} ${nights === 1 ? "night" : "nights"} in range.`,
+          `Rates updated: ${plan.code}, ${plural(types.length, "room type")}, ${plural(nights, "night")} in range.`,
         );
         await Promise.all([
           queryClient.invalidateQueries(trpc.rates.calendar.queryFilter()),
@@ -162,7 +163,7 @@ export function SetRatesDialog({
             label="Last night"
             htmlFor="rates-last"
             error={paramOf("to")}
-            hint={nights > 0 ? `${nights} ${nights === 1 ? "night" : "nights"}` : undefined}
+            hint={nights > 0 ? plural(nights, "night") : undefined}
           >
             <Input id="rates-last" type="date" value={last} invalid={!!paramOf("to")} onChange={(e) => setLast(e.target.value)} />
           </Field>

@@ -72,7 +72,7 @@ export function OwnerHome({ title, propertyId, propertyName, currency, today }: 
       {c ? (
         <p className="mt-4 text-sm text-stone-600" data-testid="owner-desk-today">
           At the desk today: {c.arrivals} arriving ({c.arrivals_pending} still to come), {c.in_house} in house, {c.departures} leaving.{" "}
-          <Link href="/reservations" className="text-teal-800 hover:underline">
+          <Link href="/reservations" className="text-teal-800 underline underline-offset-2">
             Reservations
           </Link>
         </p>

@@ -1,7 +1,8 @@
 import type { BadgeTone } from "@/components/ui";
 import { channelWords, housekeepingWords, reservationStatusWords, sourceWords } from "@/server/words";
+import { plural } from "@/server/words";
 
-export const nightsLabel = (n: number) => `${n} night${n === 1 ? "" : "s"}`;
+export const nightsLabel = (n: number) => plural(n, "night");
 
 const statusTones: Record<string, BadgeTone> = { confirmed: "blue", checked_in: "teal", checked_out: "neutral", cancelled: "red", no_show: "amber" };
 export const statusLabels: Record<string, { label: string; tone: BadgeTone }> = Object.fromEntries(

@@ -28,7 +28,7 @@ export function GuestPanel({ guestId, compact = false }: { guestId: string; comp
   const guest = useQuery(trpc.guests.get.queryOptions({ id: guestId }));
   const prefs = useQuery(trpc.guests.preferences.get.queryOptions({ guest_id: guestId }));
   if (guest.error || prefs.error) return <Alert>{callError((guest.error ?? prefs.error)!).message}</Alert>;
-  if (!guest.data || !prefs.data) return <p className="text-sm text-stone-400">Loading the guest…</p>;
+  if (!guest.data || !prefs.data) return <p className="text-sm text-stone-500">Loading the guest…</p>;
   const g = guest.data;
   const p = prefs.data;
   const wishes = roomWishes(p.room);
@@ -42,11 +42,11 @@ export function GuestPanel({ guestId, compact = false }: { guestId: string; comp
             {g.first_name} {g.last_name}
           </dd>
           <dt className="text-stone-500">E-mail</dt>
-          <dd className="break-all">{g.email ?? <span className="text-stone-400">None given</span>}</dd>
+          <dd className="break-all">{g.email ?? <span className="text-stone-500">None given</span>}</dd>
         </>
       )}
       <dt className="text-stone-500">Phone</dt>
-      <dd>{g.phone ? <a href={`tel:${g.phone.replace(/[^+0-9]/g, "")}`} className="text-teal-800 hover:underline">{g.phone}</a> : <span className="text-stone-400">None given</span>}</dd>
+      <dd>{g.phone ? <a href={`tel:${g.phone.replace(/[^+0-9]/g, "")}`} className="text-teal-800 hover:underline">{g.phone}</a> : <span className="text-stone-500">None given</span>}</dd>
       <dt className="text-stone-500">Allergies</dt>
       <dd data-testid="guest-allergies">
         {p.allergies.length ? (
@@ -58,7 +58,7 @@ export function GuestPanel({ guestId, compact = false }: { guestId: string; comp
             ))}
           </span>
         ) : (
-          <span className="text-stone-400">None recorded</span>
+          <span className="text-stone-500">None recorded</span>
         )}
       </dd>
       <dt className="text-stone-500">Preferences</dt>
@@ -69,7 +69,7 @@ export function GuestPanel({ guestId, compact = false }: { guestId: string; comp
             {p.room.notes ? <span className="block whitespace-pre-wrap break-words text-stone-600">{p.room.notes}</span> : null}
           </>
         ) : (
-          <span className="text-stone-400">None recorded</span>
+          <span className="text-stone-500">None recorded</span>
         )}
       </dd>
       <dt className="text-stone-500">Loyalty</dt>
@@ -81,7 +81,7 @@ export function GuestPanel({ guestId, compact = false }: { guestId: string; comp
             {p.loyalty.points !== undefined ? <span className="text-stone-500"> · {p.loyalty.points.toLocaleString()} points</span> : null}
           </>
         ) : (
-          <span className="text-stone-400">Not a member</span>
+          <span className="text-stone-500">Not a member</span>
         )}
       </dd>
     </dl>

@@ -14,6 +14,7 @@ import { channelLabels, housekeepingLabels, nightsLabel, sourceLabels, statusLab
 import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
 import { StayActions } from "./stay-actions";
+import { plural } from "@/server/words";
 
 const paymentStatus: Record<string, { label: string; tone: "teal" | "red" | "amber" | "neutral" }> = {
   succeeded: { label: "Paid", tone: "teal" },
@@ -123,8 +124,8 @@ export function ReservationDetail({ id }: { id: string }) {
               </dd>
               <dt className="text-stone-500">Party</dt>
               <dd>
-                {r.adults} adult{r.adults === 1 ? "" : "s"}
-                {r.children ? `, ${r.children} child${r.children === 1 ? "" : "ren"}` : ""}
+                {plural(r.adults, "adult")}
+                {r.children ? `, ${plural(r.children, "child", "children")}` : ""}
               </dd>
               <dt className="text-stone-500">Total</dt>
               <dd className="font-medium">{fmt.money(r.total)}</dd>
@@ -230,7 +231,7 @@ export function ReservationDetail({ id }: { id: string }) {
                           {p.failure_message ? <span className="block text-xs text-red-700">{p.failure_message}</span> : null}
                         </span>
                         <span className="flex items-center gap-2">
-                          <span className={cx("tabular-nums", p.status === "failed" && "text-stone-400 line-through")}>{fmt.money(p.amount)}</span>
+                          <span className={cx("tabular-nums", p.status === "failed" && "text-stone-500 line-through")}>{fmt.money(p.amount)}</span>
                           {p.status === "succeeded" || p.status === "partially_refunded" ? <RefundDialog payment={p} onDone={refresh} /> : null}
                         </span>
                       </li>

@@ -11,6 +11,7 @@ import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { DayText, MoneyText } from "@/components/ui/property-format";
 import { nightsLabel, sourceLabels, statusLabels } from "./format";
+import { plural } from "@/server/words";
 
 export type SearchInput = Omit<inferRouterInputs<AppRouter>["reservations"]["search"], "cursor" | "limit">;
 export type ReservationRow = inferRouterOutputs<AppRouter>["reservations"]["search"]["data"][number];
@@ -56,7 +57,7 @@ const columns: ColumnDef<ReservationRow>[] = [
     id: "guests",
     header: "Guests",
     cell: ({ row: { original: r } }) =>
-      `${r.adults} adult${r.adults === 1 ? "" : "s"}${r.children ? `, ${r.children} child${r.children === 1 ? "" : "ren"}` : ""}`,
+      `${plural(r.adults, "adult")}${r.children ? `, ${plural(r.children, "child", "children")}` : ""}`,
   },
   { id: "source", header: "Source", cell: ({ row: { original: r } }) => sourceLabels[r.source] ?? r.source },
   {

@@ -1,5 +1,6 @@
 import { shownFormat } from "@/components/ui/property-format";
 import { formatMoney } from "@/server/money";
+import { plural } from "@/server/words";
 
 /** Meal plans in a guest's words. */
 export const mealPlanLabels: Record<string, string> = {
@@ -22,7 +23,7 @@ export function cancellationWords(plan: PlanWords) {
   const hours = plan.cancellation_deadline_hours;
   if (hours === 0) return "Free cancellation until the day of arrival";
   if (hours % 24 === 0) return `Free cancellation until ${hours / 24} day${hours === 24 ? "" : "s"} before arrival`;
-  return `Free cancellation until ${hours} hour${hours === 1 ? "" : "s"} before arrival`;
+  return `Free cancellation until ${plural(hours, "hour")} before arrival`;
 }
 
 /** "10 % below Best available" / "€15.00 above Best available" / "Own rates". */

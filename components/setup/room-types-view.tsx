@@ -11,6 +11,7 @@ import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Form, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
 import { toast } from "@/components/ui/toaster";
+import { plural } from "@/server/words";
 
 export type SetupProperty = { id: string; name: string; currency: string; timezone: string };
 type RoomType = { id: string; code: string; name: string; description: string | null; beds: string | null; max_occupancy: number; room_count: number };
@@ -29,7 +30,7 @@ const roomTypeForm = z.object({
 });
 type RoomTypeForm = z.input<typeof roomTypeForm>;
 
-const guests = (n: number) => `Up to ${n} guest${n === 1 ? "" : "s"}`;
+const guests = (n: number) => `Up to ${plural(n, "guest")}`;
 
 /** The property's room types: what each sleeps and how many rooms it has; add or change one. */
 export function RoomTypesView({ property }: { property: SetupProperty }) {

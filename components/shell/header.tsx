@@ -21,19 +21,25 @@ export function Header({ user, environment, properties, property, navItems }: Pr
   return (
     <>
       {sandbox ? (
-        <div role="status" data-testid="sandbox-banner" className="bg-amber-400 px-4 py-1.5 text-center text-sm text-amber-950">
-          <strong className="font-semibold tracking-wide">SANDBOX</strong> · You are looking at test data. Nothing here touches live guests,
-          bookings or payments.
+        // One line on a phone: the long sentence only where there is room for it.
+        <div role="status" data-testid="sandbox-banner" className="bg-amber-400 px-4 py-1 text-center text-xs text-amber-950 sm:py-1.5 sm:text-sm">
+          <strong className="font-semibold tracking-wide">SANDBOX</strong>
+          <span className="sm:hidden"> · test data, nothing live</span>
+          <span className="hidden sm:inline">
+            {" "}
+            · You are looking at test data. Nothing here touches live guests, bookings or payments.
+          </span>
         </div>
       ) : null}
-      <header className={`border-b bg-white ${sandbox ? "border-amber-400" : "border-stone-200"}`}>
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2.5 sm:px-6 lg:h-14 lg:py-0">
+      <header className={`border-b bg-white ${sandbox ? "border-amber-400" : "border-stone-200"}`} data-testid="app-header">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 gap-y-1 px-4 py-2 sm:gap-x-4 sm:px-6 lg:h-14 lg:py-0">
           <MobileNav items={navItems} />
           <Link href="/" className="text-lg font-semibold tracking-tight text-teal-800">
             Innkeep
           </Link>
           <span className="hidden h-5 w-px bg-stone-200 sm:block" aria-hidden />
-          <div className="flex min-w-0 items-center gap-2">
+          {/* On a phone the property takes the second line, so the first holds every control. */}
+          <div className="order-last flex w-full min-w-0 items-center gap-2 sm:order-none sm:w-auto">
             {properties.length > 1 && property ? (
               <PropertySwitch properties={properties} current={property.id} />
             ) : (
@@ -41,13 +47,13 @@ export function Header({ user, environment, properties, property, navItems }: Pr
                 {property?.name ?? "No property yet"}
               </span>
             )}
-            {sandbox ? <Badge tone="amber">Sandbox data</Badge> : <Badge tone="teal">Live data</Badge>}
+            <span className="hidden sm:inline-flex">{sandbox ? <Badge tone="amber">Sandbox data</Badge> : <Badge tone="teal">Live data</Badge>}</span>
           </div>
-          <div className="ml-auto flex items-center gap-3 sm:gap-4">
+          <div className="ml-auto flex items-center gap-2 sm:gap-4">
             <EnvironmentSwitch environment={environment} />
             <div className="hidden text-right leading-tight sm:block">
               <p className="text-sm font-medium text-stone-800">{user.name ?? user.email}</p>
-              <p className="text-xs text-stone-500" data-testid="user-role">
+              <p className="text-xs text-stone-600" data-testid="user-role">
                 {roleLabels[user.role]}
               </p>
             </div>

@@ -13,7 +13,8 @@ export function MobileNav({ items }: { items: NavItem[] }) {
     <DialogPrimitive.Root open={open} onOpenChange={setOpen}>
       <DialogPrimitive.Trigger className="inline-flex items-center gap-1.5 rounded-md border border-stone-300 bg-white px-2.5 py-1.5 text-sm font-medium text-stone-700 shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600 lg:hidden">
         <MenuIcon className="h-4 w-4" aria-hidden />
-        Menu
+        {/* The word where there is room; a screen reader hears it either way. */}
+        <span className="sr-only sm:not-sr-only">Menu</span>
       </DialogPrimitive.Trigger>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-stone-900/40" />

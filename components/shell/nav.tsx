@@ -15,7 +15,7 @@ export function Nav({ items }: { items: NavItem[] }) {
     <nav aria-label="Main" className="space-y-6">
       {sections.map((section) => (
         <div key={section}>
-          {section ? <p className="mb-2 px-3 text-xs font-medium uppercase tracking-wide text-stone-400">{section}</p> : null}
+          {section ? <p className="mb-2 px-3 text-xs font-medium uppercase tracking-wide text-stone-500">{section}</p> : null}
           <ul className="space-y-0.5">
             {items
               .filter((i) => (i.section ?? "") === section)

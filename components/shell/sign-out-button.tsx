@@ -7,6 +7,7 @@ export function SignOutButton() {
   return (
     <Button
       variant="ghost"
+      className="px-2 sm:px-3"
       onClick={async () => {
         await signOut({ redirect: false });
         window.location.assign("/signin");

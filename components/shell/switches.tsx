@@ -1,5 +1,6 @@
 "use client";
 
+import * as RadioGroup from "@radix-ui/react-radio-group";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { environmentCookie, propertyCookie, type Environment } from "@/server/staff/environment";
@@ -8,36 +9,41 @@ function remember(name: string, value: string) {
   document.cookie = `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${60 * 60 * 24 * 365}; SameSite=Lax`;
 }
 
-/** Live or sandbox: remembered in a cookie; the server re-renders the page for the chosen data set. */
+/**
+ * Live or sandbox: remembered in a cookie; the server re-renders the page for the chosen data set.
+ * A radio group (Radix): Tab reaches the checked option, the arrow keys move between them.
+ */
 export function EnvironmentSwitch({ environment }: { environment: Environment }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
-  const choose = (next: Environment) => {
-    if (next === environment) return;
+  const choose = (next: string) => {
+    if (next === environment || (next !== "live" && next !== "sandbox")) return;
     remember(environmentCookie, next);
     startTransition(() => router.refresh());
   };
   const option = (value: Environment, label: string) => {
-    const on = environment === value;
-    const tone = value === "sandbox" ? "bg-amber-400 text-amber-950" : "bg-teal-700 text-white";
+    const tone = value === "sandbox" ? "data-[state=checked]:bg-amber-400 data-[state=checked]:text-amber-950" : "data-[state=checked]:bg-teal-700 data-[state=checked]:text-white";
     return (
-      <button
-        type="button"
-        role="radio"
-        aria-checked={on}
-        onClick={() => choose(value)}
-        disabled={pending}
-        className={`rounded px-3 py-1 text-xs font-semibold transition ${on ? `${tone} shadow-sm` : "text-stone-600 hover:text-stone-900"}`}
+      <RadioGroup.Item
+        value={value}
+        className={`rounded px-2.5 py-1 text-xs sm:px-3 font-semibold text-stone-700 transition hover:text-stone-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600 focus-visible:ring-offset-1 data-[state=checked]:shadow-sm ${tone}`}
       >
         {label}
-      </button>
+      </RadioGroup.Item>
     );
   };
   return (
-    <div role="radiogroup" aria-label="Data set" className="inline-flex rounded-md bg-stone-100 p-0.5 ring-1 ring-stone-200">
+    <RadioGroup.Root
+      value={environment}
+      onValueChange={choose}
+      orientation="horizontal"
+      aria-label="Data set"
+      aria-busy={pending || undefined}
+      className="inline-flex rounded-md bg-stone-100 p-0.5 ring-1 ring-stone-200"
+    >
       {option("live", "Live")}
       {option("sandbox", "Sandbox")}
-    </div>
+    </RadioGroup.Root>
   );
 }
 

@@ -19,11 +19,18 @@ type DialogProps = {
   description?: ReactNode;
   /** max width: sm 28rem, md 36rem, lg 48rem */
   size?: "sm" | "md" | "lg";
+  /**
+   * false: only a button inside closes it (no Escape, no click outside, no ×), for what is lost
+   * when it closes, such as a secret shown once.
+   */
+  dismissible?: boolean;
   children: ReactNode;
 };
 
-/** A modal dialog (Radix): focus trapped inside, Escape and the close button close it. */
-export function Dialog({ open, onOpenChange, trigger, title, description, size = "md", children }: DialogProps) {
+const keepOpen = (event: Event) => event.preventDefault();
+
+/** A modal dialog (Radix): focus trapped inside, Escape and the close button close it (unless not `dismissible`). */
+export function Dialog({ open, onOpenChange, trigger, title, description, size = "md", dismissible = true, children }: DialogProps) {
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       {trigger ? <DialogPrimitive.Trigger asChild>{trigger}</DialogPrimitive.Trigger> : null}
@@ -32,15 +39,18 @@ export function Dialog({ open, onOpenChange, trigger, title, description, size =
         <DialogPrimitive.Content
           className={cx(panel, size === "sm" && "max-w-md", size === "md" && "max-w-xl", size === "lg" && "max-w-3xl")}
           {...(description ? {} : { "aria-describedby": undefined })}
+          {...(dismissible ? {} : { onEscapeKeyDown: keepOpen, onPointerDownOutside: keepOpen, onInteractOutside: keepOpen })}
         >
           <div className="mb-4 flex items-start justify-between gap-4">
             <div>
               <DialogPrimitive.Title className="text-base font-semibold text-stone-900">{title}</DialogPrimitive.Title>
               {description ? <DialogPrimitive.Description className="mt-1 text-sm text-stone-500">{description}</DialogPrimitive.Description> : null}
             </div>
-            <DialogPrimitive.Close className="rounded p-1 text-stone-500 hover:bg-stone-100 hover:text-stone-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600" aria-label="Close">
-              <X className="h-4 w-4" aria-hidden />
-            </DialogPrimitive.Close>
+            {dismissible ? (
+              <DialogPrimitive.Close className="rounded p-1 text-stone-500 hover:bg-stone-100 hover:text-stone-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600" aria-label="Close">
+                <X className="h-4 w-4" aria-hidden />
+              </DialogPrimitive.Close>
+            ) : null}
           </div>
           {children}
         </DialogPrimitive.Content>

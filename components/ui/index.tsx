@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import { cloneElement, isValidElement } from "react";
 
 /** Joins class names, skipping the falsy ones. */
 export const cx = (...parts: (string | false | null | undefined)[]) => parts.filter(Boolean).join(" ");
@@ -41,21 +42,35 @@ export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTex
   return <textarea {...props} className={cx(control, isInvalid(false, props["aria-invalid"]) ? "border-red-400" : "border-stone-300", className)} />;
 }
 
-/** A labelled form control with its error, if any, underneath. */
+/**
+ * A labelled form control with its error (or hint), if any, underneath. The control (the child
+ * whose id is `htmlFor`) gets `aria-describedby` pointing at that message and `aria-invalid`
+ * with an error, as the form primitive's fields do, so a screen reader reads why it was refused.
+ */
 export function Field({ label, htmlFor, error, hint, children }: { label: string; htmlFor: string; error?: string | null; hint?: string; children: ReactNode }) {
+  const messageId = `${htmlFor}-message`;
+  const control =
+    isValidElement<{ id?: string; "aria-describedby"?: string; "aria-invalid"?: unknown }>(children) && children.props.id === htmlFor && (error || hint)
+      ? cloneElement(children, {
+          "aria-describedby": [children.props["aria-describedby"], messageId].filter(Boolean).join(" "),
+          ...(error ? { "aria-invalid": true } : {}),
+        })
+      : children;
   return (
     // min-w-0: a select's longest option must not widen a grid or flex row past a phone's width.
     <div className="min-w-0 space-y-1">
       <label htmlFor={htmlFor} className="block text-xs font-medium text-stone-600">
         {label}
       </label>
-      {children}
+      {control}
       {error ? (
-        <p className="text-xs text-red-700" role="alert" data-field-error={htmlFor}>
+        <p id={messageId} className="text-xs text-red-700" role="alert" data-field-error={htmlFor}>
           {error}
         </p>
       ) : hint ? (
-        <p className="text-xs text-stone-500">{hint}</p>
+        <p id={messageId} className="text-xs text-stone-500">
+          {hint}
+        </p>
       ) : null}
     </div>
   );

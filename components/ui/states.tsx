@@ -6,7 +6,7 @@ import { Button } from "./index";
 export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
   return (
     <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-stone-300 bg-white px-6 py-10 text-center" data-testid="empty-state">
-      <Inbox className="h-6 w-6 text-stone-400" aria-hidden />
+      <Inbox className="h-6 w-6 text-stone-500" aria-hidden />
       <p className="text-sm font-medium text-stone-800">{title}</p>
       {children ? <div className="max-w-md text-sm text-stone-500">{children}</div> : null}
       {action ? <div className="mt-2">{action}</div> : null}
