@@ -30,6 +30,8 @@ export const idPrefixes = {
   audit: "aud",
   nightAudit: "na",
   roomMove: "rmv",
+  tax: "tax",
+  invoice: "inv",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

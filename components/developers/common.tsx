@@ -132,6 +132,7 @@ export const eventGroups: { resource: string; types: string[] }[] = [
   { resource: "Housekeeping", types: ["housekeeping.status_changed"] },
   { resource: "Rates and inventory", types: ["rate.updated", "inventory.updated"] },
   { resource: "Night audit", types: ["night_audit.completed"] },
+  { resource: "Taxes and invoices", types: ["tax.created", "tax.updated", "invoice.created"] },
 ];
 export const allEventTypes = eventGroups.flatMap((g) => g.types);
 

@@ -14,3 +14,4 @@ export * from "./audit";
 export * from "./oauth";
 export * from "./reports";
 export * from "./night-audits";
+export * from "./taxes";

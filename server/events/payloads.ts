@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { nightAuditSchema } from "@/server/night-audit/schemas";
+import { invoiceSchema } from "@/server/invoices/schemas";
+import { taxSchema } from "@/server/taxes/schemas";
 import { guestSchema } from "@/server/guests/schemas";
 import { paymentSchema } from "@/server/payments/schemas";
 import { rateCalendarSchema, ratePlanSchema } from "@/server/rates/schemas";
@@ -51,6 +53,9 @@ export const eventPayloads = {
     .openapi({ description: "A rate plan created or changed (`object: rate_plan`), or daily rates set over a range (`object: rate_calendar`)." }),
   "inventory.updated": inventoryRangeSchema,
   "night_audit.completed": nightAuditSchema,
+  "tax.created": taxSchema,
+  "tax.updated": taxSchema,
+  "invoice.created": invoiceSchema,
 } satisfies Record<EventType, z.ZodType>;
 
 export const pingSchema = z

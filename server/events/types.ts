@@ -1,4 +1,4 @@
-/** The 12 event types of the specification (Events), and the night audit's (issue 27). */
+/** The 12 event types of the specification (Events), the night audit's, taxes' and invoices' (issue 27). */
 export const eventTypes = [
   "reservation.created",
   "reservation.updated",
@@ -13,6 +13,9 @@ export const eventTypes = [
   "rate.updated",
   "inventory.updated",
   "night_audit.completed",
+  "tax.created",
+  "tax.updated",
+  "invoice.created",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

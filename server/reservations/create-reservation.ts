@@ -67,7 +67,7 @@ export async function createReservation({ db, tenant, input }: Ctx & { input: Re
     const [guestWritten, folioOpened] = await sideBySide([
       insertGuestIfNew(tx, tenant, input.guest),
       openFolio(tx, tenant, { propertyId: property.id, reservationId: id, currency: property.currency }).then(async (folio) => {
-        await postRoomNights(tx, tenant, folio.id, quote.nightly, `${roomType.name}, ${plan.name}`);
+        await postRoomNights(tx, tenant, { folioId: folio.id, propertyId: property.id, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`);
         return folio;
       }),
     ]);

@@ -77,7 +77,7 @@ export async function grantLateCheckOut({ db, tenant, id }: Ctx & { id: string }
     if (today !== r.checkOut) throw new ApiError("invalid_state_transition", `A late check-out is granted on the departure day (${r.checkOut}); today is ${today} at the property.`);
     const [already] = await tx.select({ id: folioCharges.id }).from(folioCharges).where(and(eq(folioCharges.folioId, r.folioId), eq(folioCharges.kind, "late_check_out_fee"))).limit(1);
     if (already) throw new ApiError("invalid_state_transition", "A late check-out was already granted for this stay.");
-    await postFee(tx, tenant, r.folioId, "late_check_out_fee", feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), `departure ${r.checkOut}`, r.checkOut);
+    await postFee(tx, tenant, r, "late_check_out_fee", feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), `departure ${r.checkOut}`, r.checkOut);
     const [reservation] = await tx.update(reservations).set({ updatedAt: new Date() }).where(eq(reservations.id, r.id)).returning();
     const result = { reservation, guest: current.guest };
     await emitEvents(tx, tenant, [{ type: "reservation.updated", propertyId: r.propertyId, object: presentReservation(result) }]);

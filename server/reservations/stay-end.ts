@@ -1,17 +1,16 @@
-import { and, eq, gte } from "drizzle-orm";
+import { and, eq, gte, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { folioCharges, ratePlans, reservations, roomTypes, type ChargeKind, type NightlyRate } from "@/db/schema";
+import { folioCharges, ratePlans, reservations, roomTypes, type NightlyRate } from "@/db/schema";
 import { addDays, daysBetween, nightsOf, type IsoDate } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import type { emitEvents } from "@/server/events/emit";
-import { postRoomNights } from "@/server/folios/folios";
-import { newId } from "@/server/ids";
+import { nightLineKinds, postOtherCharge, postRoomNights } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights, sellNights } from "@/server/inventory/nights";
 import { maxNights } from "@/server/inventory/stay-rules";
 import { asNightRate, loadRates } from "@/server/rates/daily-rates";
 import { feeAmount, feeLabels, type FeeKind } from "@/server/rates/fees";
-import { tenantValues, type Tenant } from "@/server/tenancy";
+import type { Tenant } from "@/server/tenancy";
 
 type Reservation = typeof reservations.$inferSelect;
 type Events = Parameters<typeof emitEvents>[2];
@@ -23,19 +22,11 @@ export const earliestDeparture = (r: Pick<Reservation, "checkIn">, today: IsoDat
   return today > afterArrival ? today : afterArrival;
 };
 
-/** Posts one fee line on the folio (none when it comes to 0); the amount posted. */
-export async function postFee(tx: Executor, tenant: Tenant, folioId: string, kind: FeeKind, amount: number, detail: string, date: IsoDate | null) {
+/** Posts one fee line on the folio (none when it comes to 0), taxed as other charges; the amount posted (gross). */
+export async function postFee(tx: Executor, tenant: Tenant, r: Pick<Reservation, "folioId" | "propertyId">, kind: FeeKind, amount: number, detail: string, date: IsoDate | null) {
   if (amount <= 0) return 0;
-  await tx.insert(folioCharges).values({
-    id: newId("charge"),
-    ...tenantValues(tenant),
-    folioId,
-    kind: kind satisfies ChargeKind,
-    description: `${feeLabels[kind]}, ${detail}`,
-    date,
-    amount,
-  });
-  return amount;
+  const line = await postOtherCharge(tx, tenant, { id: r.folioId, propertyId: r.propertyId }, { kind, description: `${feeLabels[kind]}, ${detail}`, date, price: amount });
+  return line.amount;
 }
 
 /**
@@ -64,13 +55,14 @@ export async function moveStayEnd(tx: Executor, tenant: Tenant, r: Reservation, 
     const released = r.nightly.filter((n) => n.date >= checkOut);
     const kept = r.nightly.filter((n) => n.date < checkOut);
     await releaseNights(tx, r.roomTypeId, checkOut, r.checkOut);
-    await tx.delete(folioCharges).where(and(eq(folioCharges.folioId, r.folioId), eq(folioCharges.kind, "room_night"), gte(folioCharges.date, checkOut)));
+    // The nights given back take their per-night taxes (city tax) with them.
+    await tx.delete(folioCharges).where(and(eq(folioCharges.folioId, r.folioId), inArray(folioCharges.kind, [...nightLineKinds]), gte(folioCharges.date, checkOut)));
     const [already] = await tx
       .select({ id: folioCharges.id })
       .from(folioCharges)
       .where(and(eq(folioCharges.folioId, r.folioId), eq(folioCharges.kind, "early_departure_fee")))
       .limit(1);
-    const fee = already ? 0 : await postFee(tx, tenant, r.folioId, "early_departure_fee", feeAmount(plan.earlyDepartureFee, released), `left ${checkOut}, booked until ${r.checkOut}`, checkOut);
+    const fee = already ? 0 : await postFee(tx, tenant, r, "early_departure_fee", feeAmount(plan.earlyDepartureFee, released), `left ${checkOut}, booked until ${r.checkOut}`, checkOut);
     return {
       changes: { checkOut, nightly: kept, totalAmount: sum(kept) },
       events: [range(checkOut, r.checkOut)],
@@ -92,7 +84,7 @@ export async function moveStayEnd(tx: Executor, tenant: Tenant, r: Reservation, 
     throw new ApiError("restriction_violated", `Departure on ${checkOut} is closed.`, { param });
   }
   await sellNights(tx, r.roomTypeId, r.checkOut, checkOut);
-  await postRoomNights(tx, tenant, r.folioId, added, `${roomType.name}, ${plan.name}`);
+  await postRoomNights(tx, tenant, r, added, `${roomType.name}, ${plan.name}`);
   const nightly = [...r.nightly, ...added];
   return { changes: { checkOut, nightly, totalAmount: sum(nightly) }, events: [range(r.checkOut, checkOut)], fee: 0 };
 }

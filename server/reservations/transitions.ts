@@ -15,6 +15,7 @@ import { presentReservation, type ReservationWithGuest } from "./present";
 import { readyRoomOrder, readyRoomWhere, readyStatuses } from "./ready-rooms";
 import { loadReservation } from "./reservations";
 import { earliestDeparture, moveStayEnd, postFee } from "./stay-end";
+import { issueInvoice } from "@/server/invoices/invoices";
 
 /** The reservation state machine (contract §6); anything else is 409 invalid_state_transition. */
 export const transitions: Record<ReservationStatus, ReservationStatus[]> = {
@@ -152,7 +153,8 @@ export const checkOutReservation = (args: Ctx & { id: string }) =>
         { amount: { amount: balance, currency: r.currency } },
       );
     }
-    await closeFolio(tx, r.folioId);
+    // The settled folio closes into its invoice (invoice.created is emitted with it).
+    await issueInvoice(tx, args.tenant, r.folioId);
     const events = [...moved.events, ...(r.roomId ? await vacateRoom(tx, r.roomId, r.propertyId) : [])];
     return { changes: { ...moved.changes, checkedOutAt: new Date() }, events };
   })(args);
@@ -190,7 +192,7 @@ export async function chargeNoShow(tx: Tx, tenant: Ctx["tenant"], r: typeof rese
   const [plan] = await tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId));
   const amount = plan.noShowFee ? feeAmount(plan.noShowFee, r.nightly) : plan.refundable ? 0 : r.totalAmount;
   await removeRoomNights(tx, r.folioId);
-  const posted = await postFee(tx, tenant, r.folioId, "no_show_fee", amount, `arrival ${r.checkIn}`, r.checkIn);
+  const posted = await postFee(tx, tenant, r, "no_show_fee", amount, `arrival ${r.checkIn}`, r.checkIn);
   if ((await folioBalance(tx, r.folioId)) === 0) await closeFolio(tx, r.folioId);
   return posted;
 }

@@ -54,7 +54,7 @@ export async function updateReservation({ db, tenant, id, input }: Ctx & { id: s
         }
       }
       await removeRoomNights(tx, r.folioId);
-      await postRoomNights(tx, tenant, r.folioId, quote.nightly, `${roomType.name}, ${plan.name}`);
+      await postRoomNights(tx, tenant, { folioId: r.folioId, propertyId: r.propertyId, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`);
       Object.assign(changes, {
         roomTypeId: stay.roomTypeId,
         ratePlanId: stay.ratePlanId,

@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
-import { guests, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes } from "@/db/schema";
+import { guests, invoices, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes, taxes } from "@/db/schema";
 import { addDays, todayIn } from "@/server/dates";
 import type { EventType } from "@/server/events/types";
 import { presentGuest } from "@/server/guests/present";
@@ -11,6 +11,8 @@ import { presentPayment } from "@/server/payments/present";
 import { presentRatePlan } from "@/server/rates/present";
 import { presentReservation } from "@/server/reservations/present";
 import { presentRoom } from "@/server/rooms/present";
+import { presentInvoice } from "@/server/invoices/present";
+import { presentTax } from "@/server/taxes/present";
 import { ownedBy, type Tenant } from "@/server/tenancy";
 
 type Sample = { propertyId: string | null; object: Record<string, unknown> };
@@ -42,6 +44,9 @@ export const sampleSource: Record<EventType, string> = {
   "rate.updated": "rate plan",
   "inventory.updated": "room type",
   "night_audit.completed": "night audit",
+  "tax.created": "tax",
+  "tax.updated": "tax",
+  "invoice.created": "invoice",
 };
 
 /**
@@ -94,6 +99,17 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
     case "night_audit.completed": {
       const audit = await newest(db, nightAudits, tenant);
       return audit && { propertyId: audit.propertyId, object: presentNightAudit(audit) };
+    }
+    case "tax.created":
+    case "tax.updated": {
+      const tax = await newest(db, taxes, tenant);
+      if (!tax) return undefined;
+      const [property] = await db.select({ currency: properties.currency }).from(properties).where(eq(properties.id, tax.propertyId)).limit(1);
+      return { propertyId: tax.propertyId, object: presentTax(tax, property.currency) };
+    }
+    case "invoice.created": {
+      const invoice = await newest(db, invoices, tenant);
+      return invoice && { propertyId: invoice.propertyId, object: presentInvoice(invoice) };
     }
   }
 }
