@@ -43,6 +43,10 @@ export const paymentStatusWords: Record<string, string> = {
   refunded: "Refunded",
 };
 
+export const taxKindWords: Record<string, string> = { percentage: "Percentage", per_night: "Per night", per_person_per_night: "Per guest per night" };
+
+export const taxTargetWords: Record<string, string> = { room_nights: "Room nights", other_charges: "Other charges" };
+
 export const weekdayWords: Record<string, string> = { mon: "Mon", tue: "Tue", wed: "Wed", thu: "Thu", fri: "Fri", sat: "Sat", sun: "Sun" };
 
 /** `snake_case` or `kebab-case` as a sentence's words: "developer_contact" → "Developer contact". */

@@ -26,7 +26,9 @@ export const resourceTable = {
     noShow: "noShowReservation",
     retrieveFolio: "getReservationFolio",
   },
-  folios: { createCharge: "createFolioCharge" },
+  folios: { createCharge: "createFolioCharge", createInvoice: "createFolioInvoice" },
+  invoices: { list: "listInvoices", retrieve: "getInvoice", retrievePdf: "getInvoicePdf" },
+  taxes: { list: "listTaxes", create: "createTax", retrieve: "getTax", update: "updateTax" },
   guests: {
     list: "listGuests",
     create: "createGuest",
