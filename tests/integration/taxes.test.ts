@@ -1,7 +1,11 @@
-import { eq, sql } from "drizzle-orm";
+import { TRPCError } from "@trpc/server";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
-import { properties } from "@/db/schema";
+import { auditLog, properties } from "@/db/schema";
+import { createUser, type StaffRole } from "@/server/auth/users";
+import type { StaffSession } from "@/server/staff/session";
+import { createCaller } from "@/server/trpc/routers/_app";
 import { addDays, type IsoDate } from "@/server/dates";
 import { runNightAudit } from "@/server/night-audit/run-audit";
 import { expectError } from "../support/assertions";
@@ -201,5 +205,40 @@ describe("the flash report's taxes and revenue", () => {
     expect(day.reduce((s, l) => s + l.amount.amount, 0)).toBe(flash.charged.gross);
     expect(day.reduce((s, l) => s + l.tax.amount, 0)).toBe(flash.taxes.total);
     expect(day.reduce((s, l) => s + l.net.amount, 0)).toBe(flash.charged.net);
+  });
+});
+
+describe("the dashboard's taxes (tRPC setup.taxes)", () => {
+  it("owners and managers add and change taxes, each on the trail; front desk and housekeeping are refused and change nothing", async () => {
+    const hotel = await hotelAt(10_000);
+    const accountId = h.main.account.id;
+    const as = async (role: StaffRole) => {
+      const user = await createUser({ db: h.db, input: { accountId, email: `${role}@taxes.example`, password: "password-1", role } });
+      const session: StaffSession = { user: { id: user.id, accountId, role, name: role, email: user.email }, expires: new Date(Date.now() + 3_600_000).toISOString() };
+      return createCaller({ db: h.db, session, livemode: true });
+    };
+    const manager = await as("manager");
+    const vat = await manager.setup.taxes.create({ property_id: hotel.propertyId, name: "VAT", kind: "percentage", percentage: 7.5, inclusive: true });
+    const changed = await manager.setup.taxes.update({ id: vat.id, name: "VAT (reduced)" });
+    expect(changed).toMatchObject({ name: "VAT (reduced)", percentage: 7.5, inclusive: true });
+    expect((await manager.setup.taxes.list({ property_id: hotel.propertyId })).map((t) => t.name)).toEqual(["VAT (reduced)"]);
+    const trail = await h.db.select().from(auditLog).where(and(eq(auditLog.accountId, accountId), eq(auditLog.objectId, vat.id)));
+    expect(trail.map((e) => e.action).sort()).toEqual(["tax.created", "tax.updated"]);
+    const before = await h.db.select().from(auditLog).where(eq(auditLog.accountId, accountId));
+    for (const role of ["front_desk", "housekeeping"] as const) {
+      const c = await as(role);
+      for (const call of [
+        c.setup.taxes.list({ property_id: hotel.propertyId }),
+        c.setup.taxes.create({ property_id: hotel.propertyId, name: "X", kind: "per_night", amount: 100 }),
+        c.setup.taxes.update({ id: vat.id, active: false }),
+      ]) {
+        const error = await call.then(() => undefined, (e: unknown) => e);
+        expect(error).toBeInstanceOf(TRPCError);
+        expect((error as TRPCError).code).toBe("FORBIDDEN");
+      }
+    }
+    expect(ok(await h.get(`/v1/taxes/${vat.id}`, caller))).toMatchObject({ name: "VAT (reduced)", active: true });
+    expect(ok(await h.get(`/v1/taxes?property_id=${hotel.propertyId}`, caller)).data).toHaveLength(1);
+    expect(await h.db.select().from(auditLog).where(eq(auditLog.accountId, accountId))).toHaveLength(before.length);
   });
 });
