@@ -31,6 +31,8 @@ export const idPrefixes = {
   nightAudit: "na",
   roomMove: "rmv",
   group: "grp",
+  tax: "tax",
+  invoice: "inv",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -46,6 +46,9 @@ export const paymentStatusWords: Record<string, string> = {
 export const guestMailKindWords: Record<string, string> = { confirmation: "Confirmation", modification: "Change of booking", cancellation: "Cancellation" };
 
 export const guestMailStatusWords: Record<string, string> = { sent: "Sent", pending: "Queued", failed: "Failed", kept: "Not sent" };
+export const taxKindWords: Record<string, string> = { percentage: "Percentage", per_night: "Per night", per_person_per_night: "Per guest per night" };
+
+export const taxTargetWords: Record<string, string> = { room_nights: "Room nights", other_charges: "Other charges" };
 
 export const weekdayWords: Record<string, string> = { mon: "Mon", tue: "Tue", wed: "Wed", thu: "Thu", fri: "Fri", sat: "Sat", sun: "Sun" };
 

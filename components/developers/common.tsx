@@ -109,6 +109,7 @@ export const eventGroups: { resource: string; types: string[] }[] = [
   { resource: "Night audit", types: ["night_audit.completed"] },
   { resource: "Groups", types: ["group.created", "group.cancelled"] },
   { resource: "Properties", types: ["property.updated"] },
+  { resource: "Taxes and invoices", types: ["tax.created", "tax.updated", "invoice.created"] },
 ];
 export const allEventTypes = eventGroups.flatMap((g) => g.types);
 

@@ -383,7 +383,7 @@ function NightAudits({ audits, money }: { audits: Audit[]; money: (amount: numbe
   return (
     <div className="space-y-5" data-testid="flash-report">
       <p className="text-xs text-stone-500">
-        Flash report of {dayLabel(latest.business_date, { weekday: "long", day: "numeric", month: "long", year: "numeric" })}, written by its night audit. Taxes will appear here once they are computed.
+        Flash report of {dayLabel(latest.business_date, { weekday: "long", day: "numeric", month: "long", year: "numeric" })}, written by its night audit. Amounts include taxes; Taxes is the tax in them.
       </p>
       <Totals
         items={[
@@ -394,6 +394,7 @@ function NightAudits({ audits, money }: { audits: Audit[]; money: (amount: numbe
           ["Room revenue", money(latest.room_revenue)],
           ["Extras", money(latest.revenue_by_kind.extra)],
           ["Fees", money(fees(latest))],
+          ["Taxes", latest.taxes ? money(latest.taxes.total) : "—"],
           ["Payments", money(latest.payments)],
           ["Refunds", money(latest.refunds)],
           ["No-shows", String(audits[0].no_shows.length)],

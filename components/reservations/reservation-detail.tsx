@@ -13,6 +13,7 @@ import { usePropertyFormat } from "@/components/ui/property-format";
 import { channelLabels, housekeepingLabels, nightsLabel, sourceLabels, statusLabels } from "./format";
 import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
+import { InvoiceActions } from "./invoice-actions";
 import { StayActions } from "./stay-actions";
 import { plural } from "@/server/words";
 
@@ -75,6 +76,8 @@ export function ReservationDetail({ id }: { id: string }) {
   const d = desk.data;
   const r = d.reservation;
   const status = statusLabels[r.status];
+  // A stay that ended without a check-out can be invoiced on request; check-out issues its own.
+  const ended = r.status === "cancelled" || r.status === "no_show" || r.status === "checked_out";
   const f = folio.data;
   const balance = f?.balance;
 
@@ -184,11 +187,15 @@ export function ReservationDetail({ id }: { id: string }) {
           actions={
             f?.status === "open" ? (
               <div className="flex flex-wrap justify-end gap-2">
+                <InvoiceActions reservationId={id} invoiceId={f.invoice_id} canIssue={ended} onDone={refresh} />
                 <AddChargeDialog reservationId={id} currency={f.balance.currency} onDone={refresh} />
                 <Button onClick={() => setPaying(true)}>Take payment</Button>
               </div>
             ) : f ? (
-              <Badge>Closed</Badge>
+              <div className="flex flex-wrap items-center justify-end gap-2">
+                <Badge>Closed</Badge>
+                <InvoiceActions reservationId={id} invoiceId={f.invoice_id} canIssue={ended} onDone={refresh} />
+              </div>
             ) : null
           }
         >
@@ -206,12 +213,30 @@ export function ReservationDetail({ id }: { id: string }) {
                   <ul className="divide-y divide-stone-100">
                     {f.charges.map((c) => (
                       <li key={c.id} className="flex justify-between gap-3 py-1.5">
-                        <span className="min-w-0 break-words">{fmt.words(c.description)}</span>
+                        <span className="min-w-0 break-words">
+                          {fmt.words(c.description)}
+                          {c.tax.amount !== 0 && c.kind !== "tax" ? (
+                            <span className="block text-xs text-stone-500">
+                              {c.taxes.map((t) => `${t.name} ${fmt.money(t.amount)}`).join(", ")}
+                              {c.taxes.every((t) => t.inclusive) ? " included" : ""}
+                            </span>
+                          ) : null}
+                        </span>
                         <span className="shrink-0 tabular-nums">{fmt.money(c.amount)}</span>
                       </li>
                     ))}
                   </ul>
                 )}
+                {f.totals.tax.amount !== 0 ? (
+                  <dl className="mt-2 grid grid-cols-[1fr_auto] gap-x-3 gap-y-0.5 border-t border-stone-100 pt-2 text-stone-600" data-testid="folio-totals">
+                    <dt>Net</dt>
+                    <dd className="text-right tabular-nums">{fmt.money(f.totals.net)}</dd>
+                    <dt>Taxes</dt>
+                    <dd className="text-right tabular-nums">{fmt.money(f.totals.tax)}</dd>
+                    <dt className="font-medium text-stone-800">Charges</dt>
+                    <dd className="text-right font-medium tabular-nums text-stone-800">{fmt.money(f.totals.gross)}</dd>
+                  </dl>
+                ) : null}
               </section>
               <section aria-label="Payments">
                 <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-stone-500">Payments</h3>

@@ -10,6 +10,7 @@ export const setupPages = [
   { href: "/settings/room-types", label: "Room types" },
   { href: "/settings/rooms", label: "Rooms" },
   { href: "/settings/rate-plans", label: "Rate plans" },
+  { href: "/settings/taxes", label: "Taxes" },
 ] as const;
 
 /** The settings pages, one link each; it wraps on a phone rather than scrolling sideways. */

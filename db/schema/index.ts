@@ -15,3 +15,4 @@ export * from "./oauth";
 export * from "./reports";
 export * from "./night-audits";
 export * from "./sign-in";
+export * from "./taxes";

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { date, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps, ts } from "./columns";
+import type { LineTax } from "./taxes";
 
 export const reservationStatuses = ["confirmed", "checked_in", "checked_out", "cancelled", "no_show"] as const;
 export type ReservationStatus = (typeof reservationStatuses)[number];
@@ -66,8 +67,11 @@ export const groups = pgTable(
   (t) => [index("groups_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],
 );
 
-/** Kinds of folio lines: room nights, extras staff add, and the rate plan's fees. */
-export const chargeKinds = ["room_night", "extra", "early_departure_fee", "no_show_fee", "late_check_out_fee"] as const;
+/**
+ * Kinds of folio lines: room nights, extras staff add, the rate plan's fees, and the property's
+ * per-night taxes (city tax), posted beside each room night.
+ */
+export const chargeKinds = ["room_night", "extra", "early_departure_fee", "no_show_fee", "late_check_out_fee", "tax"] as const;
 export type ChargeKind = (typeof chargeKinds)[number];
 
 export const folios = pgTable("folios", {
@@ -93,7 +97,11 @@ export const folioCharges = pgTable(
     description: text("description").notNull(),
     /** The night a room charge is for; null for extras. */
     date: date("date"),
+    /** What the guest pays for the line (gross), tax included. */
     amount: integer("amount").notNull(),
+    /** The tax in `amount`; the line's net is `amount - taxAmount`. */
+    taxAmount: integer("tax_amount").notNull().default(0),
+    taxes: jsonb("taxes").$type<LineTax[]>().notNull().default([]),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [index("folio_charges_folio_idx").on(t.folioId)],

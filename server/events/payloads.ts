@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { nightAuditSchema } from "@/server/night-audit/schemas";
 import { groupSchema } from "@/server/groups/schemas";
+import { invoiceSchema } from "@/server/invoices/schemas";
+import { taxSchema } from "@/server/taxes/schemas";
 import { guestSchema } from "@/server/guests/schemas";
 import { propertySchema } from "@/server/properties/schemas";
 import { paymentSchema } from "@/server/payments/schemas";
@@ -57,6 +59,9 @@ export const eventPayloads = {
   "group.created": groupSchema,
   "group.cancelled": groupSchema,
   "property.updated": propertySchema,
+  "tax.created": taxSchema,
+  "tax.updated": taxSchema,
+  "invoice.created": invoiceSchema,
 } satisfies Record<EventType, z.ZodType>;
 
 export const pingSchema = z

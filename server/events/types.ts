@@ -1,4 +1,4 @@
-/** The 12 event types of the specification (Events), and issue 27's: the night audit's, a guest's erasure, groups' and a property's settings. */
+/** The 12 event types of the specification (Events), and issue 27's: the night audit's, a guest's erasure, groups', a property's settings, taxes' and invoices'. */
 export const eventTypes = [
   "reservation.created",
   "reservation.updated",
@@ -17,6 +17,9 @@ export const eventTypes = [
   "group.created",
   "group.cancelled",
   "property.updated",
+  "tax.created",
+  "tax.updated",
+  "invoice.created",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

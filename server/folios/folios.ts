@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, ne, sum } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import type { Executor } from "@/db/client";
-import { chargeKinds, folioCharges, folios, payments, refunds, reservations, type NightlyRate } from "@/db/schema";
+import { chargeKinds, folioCharges, folios, payments, refunds, reservations, invoices, taxes, type ChargeKind, type NightlyRate } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { insertRows } from "@/server/prepared";
@@ -9,6 +9,7 @@ import { idOf, money, timestamp } from "@/server/schemas";
 import { presentPayment, presentRefund } from "@/server/payments/present";
 import { paymentSchema, refundSchema } from "@/server/payments/schemas";
 import { findOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
+import { nightFees, taxLine, type TaxRule } from "@/server/taxes/compute";
 
 type FolioRow = typeof folios.$inferSelect;
 type ChargeRow = typeof folioCharges.$inferSelect;
@@ -24,32 +25,63 @@ export async function openFolio(tx: Executor, tenant: Tenant, values: { property
   return row;
 }
 
-/** Where a stay's room nights and fees go: its folio (a group's master folio is shared) and the stay. */
-export type ChargedStay = { folioId: string; id: string };
-
-/** Room nights are posted to the folio at booking, one charge per night, each marked with its stay. */
-export async function postRoomNights(tx: Executor, tenant: Tenant, stay: ChargedStay, nightly: NightlyRate[], label: string) {
-  if (!nightly.length) return;
-  const base = Date.now();
-  await insertRows(
-    tx,
-    "room_nights_insert",
-    folioCharges,
-    nightly.map((n, i) => ({
-      id: newId("charge"),
-      ...tenantValues(tenant),
-      folioId: stay.folioId,
-      reservationId: stay.id,
-      kind: "room_night" as const,
-      description: `${label}, night of ${n.date}`,
-      date: n.date,
-      amount: n.amount,
-      createdAt: new Date(base + i),
-    })),
-  );
+/** The property's taxes in force, as the arithmetic of server/taxes/compute.ts needs them. */
+export async function taxRulesOf(tx: Executor, propertyId: string): Promise<TaxRule[]> {
+  return tx
+    .select({ id: taxes.id, name: taxes.name, kind: taxes.kind, percentThousandths: taxes.percentThousandths, amount: taxes.amount, inclusive: taxes.inclusive, appliesTo: taxes.appliesTo })
+    .from(taxes)
+    .where(and(eq(taxes.propertyId, propertyId), eq(taxes.active, true)))
+    .orderBy(asc(taxes.createdAt), asc(taxes.id));
 }
 
-/** Takes a stay's room nights (from `from` on, or all) off its folio; other stays' on a master folio stay. */
+/** Where a stay's charges go: its folio (a group's master folio is shared) and the stay itself. */
+export type ChargedStay = { folioId: string; id: string };
+
+/** The stay whose room nights are posted: where they go, its property and how many guests (per-guest fees). */
+export type NightsOf = ChargedStay & { propertyId: string; adults: number; children: number };
+
+/**
+ * Room nights are posted to the folio at booking, one charge per night marked with its stay, each
+ * with the property's percentage taxes on room nights, followed by its per-night fees (city tax)
+ * as lines of kind `tax` dated that night, so that removing a night removes its taxes and fees.
+ */
+export async function postRoomNights(tx: Executor, tenant: Tenant, stay: NightsOf, nightly: NightlyRate[], label: string) {
+  if (!nightly.length) return;
+  const rules = await taxRulesOf(tx, stay.propertyId);
+  const fees = nightFees(rules, stay.adults + stay.children);
+  const base = Date.now();
+  let at = 0;
+  const line = (values: Omit<typeof folioCharges.$inferInsert, "id" | "accountId" | "livemode" | "folioId" | "reservationId" | "createdAt">) => ({
+    id: newId("charge"),
+    ...tenantValues(tenant),
+    folioId: stay.folioId,
+    reservationId: stay.id,
+    createdAt: new Date(base + at++),
+    ...values,
+  });
+  const rows = nightly.flatMap((n) => {
+    const taxed = taxLine(n.amount, rules, "room_nights");
+    return [
+      line({ kind: "room_night", description: `${label}, night of ${n.date}`, date: n.date, amount: taxed.amount, taxAmount: taxed.taxAmount, taxes: taxed.taxes }),
+      ...fees.map((f) =>
+        line({
+          kind: "tax",
+          description: `${f.rule.name}, ${f.detail ? `${f.detail}, ` : ""}night of ${n.date}`,
+          date: n.date,
+          amount: f.amount,
+          taxAmount: f.amount,
+          taxes: [{ tax_id: f.rule.id, name: f.rule.name, amount: f.amount, inclusive: false }],
+        }),
+      ),
+    ];
+  });
+  await insertRows(tx, "room_nights_insert", folioCharges, rows);
+}
+
+/** Room nights and the per-night taxes posted with them leave the folio together. */
+export const nightLineKinds = ["room_night", "tax"] as const;
+
+/** Takes a stay's room nights and their per-night taxes (from `from` on, or all) off its folio; other stays' on a master folio stay. */
 export async function removeRoomNights(tx: Executor, stay: ChargedStay, from?: string) {
   await tx
     .delete(folioCharges)
@@ -57,7 +89,7 @@ export async function removeRoomNights(tx: Executor, stay: ChargedStay, from?: s
       and(
         eq(folioCharges.folioId, stay.folioId),
         eq(folioCharges.reservationId, stay.id),
-        eq(folioCharges.kind, "room_night"),
+        inArray(folioCharges.kind, [...nightLineKinds]),
         from ? gte(folioCharges.date, from) : undefined,
       ),
     );
@@ -71,6 +103,36 @@ export async function hasCharge(tx: Executor, stay: ChargedStay, kind: (typeof c
     .where(and(eq(folioCharges.folioId, stay.folioId), eq(folioCharges.reservationId, stay.id), eq(folioCharges.kind, kind)))
     .limit(1);
   return Boolean(row);
+}
+
+/**
+ * A line other than a room night (an extra, a credit, a rate plan's fee) priced `price`, with
+ * the property's percentage taxes on other charges; `amount` is then what the guest pays. A fee
+ * names its stay (`reservationId`); an extra posted on a folio may not.
+ */
+export async function postOtherCharge(
+  tx: Executor,
+  tenant: Tenant,
+  folio: { id: string; propertyId: string },
+  values: { kind: Exclude<ChargeKind, "room_night" | "tax">; description: string; date: string | null; price: number; reservationId?: string },
+) {
+  const taxed = taxLine(values.price, await taxRulesOf(tx, folio.propertyId), "other_charges");
+  const [row] = await tx
+    .insert(folioCharges)
+    .values({
+      id: newId("charge"),
+      ...tenantValues(tenant),
+      folioId: folio.id,
+      reservationId: values.reservationId ?? null,
+      kind: values.kind,
+      description: values.description,
+      date: values.date,
+      amount: taxed.amount,
+      taxAmount: taxed.taxAmount,
+      taxes: taxed.taxes,
+    })
+    .returning();
+  return row;
 }
 
 /** Payments that moved money: captured, whether or not refunded since. */
@@ -126,19 +188,41 @@ export async function closeFolio(tx: Executor, folioId: string) {
   await tx.update(folios).set({ status: "closed", closedAt: new Date(), updatedAt: new Date() }).where(eq(folios.id, folioId));
 }
 
+export const lineTaxSchema = z
+  .object({
+    tax_id: idOf("tax"),
+    name: z.string(),
+    amount: money,
+    inclusive: z.boolean().openapi({ description: "Whether the tax was inside the price (true) or added to it." }),
+  })
+  .openapi("LineTax");
+
 export const chargeSchema = z
   .object({
     id: idOf("chg"),
     object: z.literal("folio_charge"),
     livemode: z.boolean(),
     folio_id: idOf("fol"),
-    kind: z.enum(chargeKinds).openapi({ description: "`room_night` (posted per night of the stay), `extra` (added by staff), or a fee of the rate plan." }),
+    kind: z.enum(chargeKinds).openapi({
+      description:
+        "`room_night` (posted per night of the stay), `extra` (added by staff), a fee of the rate plan, or `tax`: a per-night or per-person-per-night tax of the property (city tax), posted beside each room night and wholly tax.",
+    }),
     description: z.string(),
     date: z.string().nullable(),
     amount: money,
+    net: money,
+    tax: money,
+    taxes: z.array(lineTaxSchema).openapi({ description: "Which taxes make up `tax`, each with its share." }),
     created_at: timestamp,
   })
-  .openapi("FolioCharge");
+  .openapi("FolioCharge", {
+    description:
+      "A folio line. `amount` is what the guest pays for it (gross), `net` the line without its taxes and `tax` the taxes in `amount` (net + tax = amount), rounded per line as the API conventions' Taxes section states.",
+  });
+
+export const folioTotalsSchema = z
+  .object({ net: money, tax: money, gross: money })
+  .openapi("FolioTotals", { description: "The sums of the folio's lines: `gross` is what the guest is charged, `tax` the taxes in it." });
 
 export const folioSchema = z
   .object({
@@ -150,7 +234,9 @@ export const folioSchema = z
     charges: z.array(chargeSchema),
     payments: z.array(paymentSchema),
     refunds: z.array(refundSchema),
+    totals: folioTotalsSchema,
     balance: money,
+    invoice_id: idOf("inv").nullable().openapi({ description: "The invoice the folio closed into; null until one is issued." }),
     created_at: timestamp,
     updated_at: timestamp,
     closed_at: timestamp.nullable(),
@@ -166,7 +252,11 @@ export const chargeCreateSchema = z
       .min(-100_000_000)
       .max(100_000_000)
       .refine((n) => n !== 0, "The amount cannot be zero.")
-      .openapi({ description: "Minor units in the folio's currency; negative for a credit; never 0.", not: { const: 0 } }),
+      .openapi({
+        description:
+          "Minor units in the folio's currency; negative for a credit; never 0. The price as on the menu: the property's percentage taxes on other charges are inside it (inclusive) or added to it (exclusive), so the line's `amount` may be more.",
+        not: { const: 0 },
+      }),
   })
   .openapi("FolioChargeCreate");
 
@@ -179,14 +269,25 @@ export const presentCharge = (c: ChargeRow, currency: string) => ({
   description: c.description,
   date: c.date,
   amount: { amount: c.amount, currency },
+  net: { amount: c.amount - c.taxAmount, currency },
+  tax: { amount: c.taxAmount, currency },
+  taxes: c.taxes.map((t) => ({ tax_id: t.tax_id, name: t.name, amount: { amount: t.amount, currency }, inclusive: t.inclusive })),
   created_at: c.createdAt.toISOString(),
 });
 
+/** Net, tax and gross of a folio's lines. */
+export function folioTotals(charges: Pick<ChargeRow, "amount" | "taxAmount">[], currency: string) {
+  const gross = charges.reduce((s, c) => s + c.amount, 0);
+  const tax = charges.reduce((s, c) => s + c.taxAmount, 0);
+  return { net: { amount: gross - tax, currency }, tax: { amount: tax, currency }, gross: { amount: gross, currency } };
+}
+
 async function presentFolio(db: Executor, folio: FolioRow) {
-  const [charges, paymentRows, refundRows] = await Promise.all([
+  const [charges, paymentRows, refundRows, [invoice]] = await Promise.all([
     db.select().from(folioCharges).where(eq(folioCharges.folioId, folio.id)).orderBy(asc(folioCharges.createdAt), asc(folioCharges.id)),
     db.select().from(payments).where(eq(payments.folioId, folio.id)).orderBy(asc(payments.createdAt), asc(payments.id)),
     db.select().from(refunds).where(eq(refunds.folioId, folio.id)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
+    db.select({ id: invoices.id }).from(invoices).where(eq(invoices.folioId, folio.id)),
   ]);
   return {
     id: folio.id,
@@ -197,7 +298,9 @@ async function presentFolio(db: Executor, folio: FolioRow) {
     charges: charges.map((c) => presentCharge(c, folio.currency)),
     payments: paymentRows.map(presentPayment),
     refunds: refundRows.map(presentRefund),
+    totals: folioTotals(charges, folio.currency),
     balance: { amount: await folioBalance(db, folio.id), currency: folio.currency },
+    invoice_id: invoice?.id ?? null,
     created_at: folio.createdAt.toISOString(),
     updated_at: folio.updatedAt.toISOString(),
     closed_at: folio.closedAt?.toISOString() ?? null,
@@ -215,17 +318,7 @@ export async function addCharge({ db, tenant, folioId, input }: Ctx & { folioId:
   return db.transaction(async (tx) => {
     const folio = await findOwned(tx, folios, tenant, folioId, "folio", { forUpdate: true });
     if (folio.status !== "open") throw new ApiError("invalid_state_transition", "The folio is closed; no charge can be added.");
-    const [charge] = await tx
-      .insert(folioCharges)
-      .values({
-        id: newId("charge"),
-        ...tenantValues(tenant),
-        folioId: folio.id,
-        kind: "extra",
-        description: input.description,
-        amount: input.amount,
-      })
-      .returning();
+    const charge = await postOtherCharge(tx, tenant, folio, { kind: "extra", description: input.description, date: null, price: input.amount });
     return presentCharge(charge, folio.currency);
   });
 }

@@ -4,7 +4,9 @@ import {
   auditLog,
   events,
   folioCharges,
+  groups,
   guestPreferences,
+  invoices,
   guests,
   idempotencyKeys,
   mailOutbox,
@@ -111,7 +113,7 @@ export async function eraseGuest({ db, tenant, id }: Ctx & { id: string }) {
       ...stays.flatMap((r) => [...text(r.notes), ...text(r.cancellationReason), ...Object.values(r.metadata).flatMap(text)]),
       ...moves.flatMap((m) => text(m.reason)),
     ])!;
-    const ids = [guest.id, ...reservationIds, ...folioIds, ...paymentRows.map((p) => p.id)];
+    const ids = [guest.id, ...reservationIds, ...folioIds, ...paymentRows.map((p) => p.id), ...stays.flatMap((r) => (r.groupId ? [r.groupId] : []))];
     const now = new Date();
     const own = <T extends { accountId: PgColumn; livemode: PgColumn }>(t: T) =>
       and(eq(t.accountId, tenant.accountId), eq(t.livemode, tenant.livemode));
@@ -151,6 +153,21 @@ export async function eraseGuest({ db, tenant, id }: Ctx & { id: string }) {
         const reason = r.reason?.replace(pattern, placeholder) ?? null;
         if (reason !== r.reason) await tx.update(refunds).set({ reason }).where(eq(refunds.id, r.id));
       }
+    }
+
+    // Issued invoices keep their numbers and amounts, made out to the anonymised guest.
+    for (const inv of folioIds.length ? await tx.select({ id: invoices.id, snapshot: invoices.snapshot }).from(invoices).where(inArray(invoices.folioId, folioIds)) : []) {
+      await tx
+        .update(invoices)
+        .set({ snapshot: scrubJson(inv.snapshot, guest.id, pattern) as Record<string, unknown> })
+        .where(eq(invoices.id, inv.id));
+    }
+    // A group named after the guest ("Lovelace group") loses the name, and its notes the guest's words.
+    const groupIds = [...new Set(stays.flatMap((r) => (r.groupId ? [r.groupId] : [])))];
+    for (const g of groupIds.length ? await tx.select().from(groups).where(inArray(groups.id, groupIds)) : []) {
+      const name = g.name.replace(pattern, placeholder);
+      const notes = g.notes?.replace(pattern, placeholder) ?? null;
+      if (name !== g.name || notes !== g.notes) await tx.update(groups).set({ name, notes }).where(eq(groups.id, g.id));
     }
 
     // Stored event payloads: webhook bodies are built from these rows, so replays and backfills send the anonymised guest.

@@ -107,7 +107,7 @@ function responseHeaders(op: AnyOperation, status: number) {
   const stored = status < 300 || (status >= 400 && status < 500 && ![401, 409, 413, 415, 422, 429].includes(status));
   if (op.method === "post" && stored) headers["Idempotent-Replayed"] = ref("headers", "IdempotentReplayed");
   if (status < 300 && op.allowOffset) Object.assign(headers, { Deprecation: ref("headers", "Deprecation"), Link: ref("headers", "Link") });
-  if (status < 300 && op.csv) headers["Content-Disposition"] = ref("headers", "ContentDisposition");
+  if (status < 300 && (op.csv || op.pdf)) headers["Content-Disposition"] = ref("headers", "ContentDisposition");
   return headers;
 }
 
@@ -137,7 +137,13 @@ export function describeOperation(op: AnyOperation, request: RouteConfig["reques
         headers: responseHeaders(op, status),
         content: { "application/json": { schema: op.response }, "text/csv": { schema: { type: "string" as const, description: op.csv } } },
       }
-    : { description: "Success", headers: responseHeaders(op, status), content: { "application/json": { schema: op.response } } };
+    : op.pdf
+      ? {
+          description: "Success: the document as `application/pdf`, an attachment.",
+          headers: responseHeaders(op, status),
+          content: { "application/pdf": { schema: { type: "string" as const, format: "binary" } } },
+        }
+      : { description: "Success", headers: responseHeaders(op, status), content: { "application/json": { schema: op.response } } };
   return {
     method: op.method,
     path: op.path,
@@ -221,5 +227,5 @@ export function registerContractComponents(registry: OpenAPIRegistry, origin = "
   header("IdempotentReplayed", "`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.", { type: "string", enum: ["true"] }, false);
   header("Deprecation", "With `offset`: offset pagination is deprecated (v1.7).", { type: "string", enum: ["true"] }, false);
   header("Link", "With `offset`: the same list in cursor form, `rel=\"alternate\"`.", { type: "string" }, false);
-  header("ContentDisposition", "With `format=csv`: `attachment; filename=\"…\"`.", { type: "string" }, false);
+  header("ContentDisposition", "On a CSV (`format=csv`) or PDF answer: `attachment; filename=\"…\"` (a PDF adds `filename*` in UTF-8).", { type: "string" }, false);
 }

@@ -50,6 +50,8 @@ export type Operation<P, Q, B> = {
   response: z.ZodType;
   /** Also answers `text/csv` (reports' `format=csv`): what its columns are, for the document. */
   csv?: string;
+  /** Answers `application/pdf` (an invoice) instead of JSON; the handler returns the Response. */
+  pdf?: boolean;
   status?: 200 | 201 | 202;
   /**
    * Errors of its own, beyond those its definition and the chain imply (authentication, scope,

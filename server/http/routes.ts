@@ -11,6 +11,8 @@ import { reportOperations } from "@/server/reports/operations";
 import { reservationOperations } from "@/server/reservations/operations";
 import { roomOperations } from "@/server/rooms/operations";
 import { sandboxOperations } from "@/server/sandbox/operations";
+import { invoiceOperations } from "@/server/invoices/operations";
+import { taxOperations } from "@/server/taxes/operations";
 import { webhookOperations } from "@/server/webhooks/operations";
 import type { AnyOperation } from "./operation";
 
@@ -25,6 +27,8 @@ export const operations: AnyOperation[] = [
   ...guestOperations,
   ...paymentOperations,
   ...housekeepingOperations,
+  ...taxOperations,
+  ...invoiceOperations,
   ...reportOperations,
   ...nightAuditOperations,
   ...eventOperations,

@@ -16,30 +16,37 @@ export async function flashReport(tx: Executor, property: typeof properties.$inf
   const next = addDays(date, 1);
   const dayStart = zonedInstant(date, 0, property.timezone);
   const dayEnd = zonedInstant(next, 0, property.timezone);
-  const [nights, money, charged, paid] = await Promise.all([
+  // Room nights and their per-night taxes by the night they are for; fees by the date they carry; extras by when they were added.
+  const ofTheDay = sql`(${folioCharges.date} = ${date} or (${folioCharges.date} is null and ${folioCharges.createdAt} >= ${dayStart.toISOString()} and ${folioCharges.createdAt} < ${dayEnd.toISOString()}))`;
+  const [nights, money, charged, paid, taxed] = await Promise.all([
     nightFigures(tx, property, date, next),
     moneyByDate(tx, property.id, date, next),
-    // Room nights by the night they are for; fees by the date they carry; extras by when they were added.
     tx
-      .select({ kind: folioCharges.kind, amount: sql<number>`sum(${folioCharges.amount})`.mapWith(Number) })
+      .select({ kind: folioCharges.kind, amount: sql<number>`sum(${folioCharges.amount})`.mapWith(Number), tax: sql<number>`sum(${folioCharges.taxAmount})`.mapWith(Number) })
       .from(folioCharges)
       .innerJoin(folios, eq(folios.id, folioCharges.folioId))
-      .where(
-        and(
-          eq(folios.propertyId, property.id),
-          sql`(${folioCharges.date} = ${date} or (${folioCharges.date} is null and ${folioCharges.createdAt} >= ${dayStart.toISOString()} and ${folioCharges.createdAt} < ${dayEnd.toISOString()}))`,
-        ),
-      )
+      .where(and(eq(folios.propertyId, property.id), ofTheDay))
       .groupBy(folioCharges.kind),
     tx
       .select({ method: payments.methodType, amount: sql<number>`sum(${payments.amount})`.mapWith(Number), count: sql<number>`count(*)`.mapWith(Number) })
       .from(payments)
       .where(and(eq(payments.propertyId, property.id), inArray(payments.status, [...capturedStatuses]), gte(payments.capturedAt, dayStart), lt(payments.capturedAt, dayEnd)))
       .groupBy(payments.methodType),
+    // Each tax's share of those lines, from the taxes each line was posted with.
+    tx
+      .select({ taxId: sql<string>`t->>'tax_id'`, name: sql<string>`min(t->>'name')`, amount: sql<number>`sum((t->>'amount')::integer)`.mapWith(Number) })
+      .from(folioCharges)
+      .innerJoin(folios, eq(folios.id, folioCharges.folioId))
+      .innerJoin(sql`jsonb_array_elements(${folioCharges.taxes}) as t`, sql`true`)
+      .where(and(eq(folios.propertyId, property.id), ofTheDay))
+      .groupBy(sql`t->>'tax_id'`)
+      .orderBy(sql`t->>'tax_id'`),
   ]);
   const n = nights.get(date) ?? { roomsAvailable: 0, roomsSold: 0, roomRevenue: 0 };
   const perUnit = (amount: number, units: number) => (units > 0 ? Math.round(amount / units) : 0);
   const byKind = Object.fromEntries(charged.map((c) => [c.kind, c.amount]));
+  const gross = charged.reduce((s, c) => s + c.amount, 0);
+  const tax = charged.reduce((s, c) => s + c.tax, 0);
   return {
     business_date: date,
     currency: property.currency,
@@ -55,12 +62,13 @@ export async function flashReport(tx: Executor, property: typeof properties.$inf
       early_departure_fee: byKind.early_departure_fee ?? 0,
       no_show_fee: byKind.no_show_fee ?? 0,
       late_check_out_fee: byKind.late_check_out_fee ?? 0,
+      tax: byKind.tax ?? 0,
     },
+    charged: { net: gross - tax, tax, gross },
     payments_by_method: Object.fromEntries(paid.map((p) => [p.method, { amount: p.amount, count: p.count }])),
     payments: money.payments.get(date) ?? 0,
     refunds: money.refunds.get(date) ?? 0,
-    // Taxes are computed by the tax module (not built yet); the flash report will carry them here.
-    taxes: null,
+    taxes: { total: tax, by_tax: taxed.map((t) => ({ tax_id: t.taxId, name: t.name, amount: t.amount })) },
   };
 }
 

@@ -20,14 +20,25 @@ export const flashReportSchema = z
         early_departure_fee: z.number().int(),
         no_show_fee: z.number().int(),
         late_check_out_fee: z.number().int(),
+        tax: z.number().int().optional().openapi({ description: "Per-night taxes (city tax) of that night; absent in reports written before taxes existed." }),
       })
-      .openapi({ description: "What the folios charged for the day: room nights of that night, fees of that date, extras added that day." }),
+      .openapi({ description: "What the folios charged for the day (gross, taxes included): room nights and their per-night taxes of that night, fees of that date, extras added that day." }),
+    charged: z
+      .object({ net: z.number().int(), tax: z.number().int(), gross: z.number().int() })
+      .optional()
+      .openapi({ description: "The same lines together: net, the taxes in them, and gross (the sum of `revenue_by_kind`). Absent in reports written before taxes existed." }),
     payments_by_method: z
       .object({ card: amountAndCount.optional(), cash: amountAndCount.optional(), bank_transfer: amountAndCount.optional() })
       .openapi({ description: "Payments captured that local day, by method; a method with none is absent." }),
     payments: z.number().int(),
     refunds: z.number().int(),
-    taxes: z.null().openapi({ description: "Reserved for the taxes of the day; null until taxes are computed." }),
+    taxes: z
+      .object({
+        total: z.number().int(),
+        by_tax: z.array(z.object({ tax_id: idOf("tax"), name: z.string(), amount: z.number().int() })),
+      })
+      .nullable()
+      .openapi({ description: "The taxes in the day's lines (`charged.tax`), and each tax's share; null in reports written before taxes existed." }),
   })
   .openapi("FlashReport");
 

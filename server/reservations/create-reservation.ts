@@ -82,7 +82,7 @@ export async function bookStay(tx: Tx, tenant: Tenant, input: ReservationCreate,
   const [guestWritten, folioOpened] = await sideBySide([
     insertGuestIfNew(tx, tenant, input.guest),
     (group?.folio ? Promise.resolve(group.folio) : openFolio(tx, tenant, { propertyId: property.id, reservationId: id, currency: property.currency })).then(async (folio) => {
-      await postRoomNights(tx, tenant, { folioId: folio.id, id }, quote.nightly, `${roomType.name}, ${plan.name}`);
+      await postRoomNights(tx, tenant, { folioId: folio.id, id, propertyId: property.id, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`);
       return folio;
     }),
   ]);

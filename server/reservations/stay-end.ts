@@ -1,17 +1,16 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { folioCharges, ratePlans, reservations, roomTypes, type ChargeKind, type NightlyRate } from "@/db/schema";
+import { folioCharges, ratePlans, reservations, roomTypes, type NightlyRate } from "@/db/schema";
 import { addDays, daysBetween, nightsOf, type IsoDate } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import type { emitEvents } from "@/server/events/emit";
-import { hasCharge, postRoomNights, removeRoomNights, type ChargedStay } from "@/server/folios/folios";
-import { newId } from "@/server/ids";
+import { hasCharge, postOtherCharge, postRoomNights, removeRoomNights, type ChargedStay } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights, sellNights } from "@/server/inventory/nights";
 import { maxNights } from "@/server/inventory/stay-rules";
 import { asNightRate, loadRates } from "@/server/rates/daily-rates";
 import { feeAmount, feeLabels, type FeeKind } from "@/server/rates/fees";
-import { tenantValues, type Tenant } from "@/server/tenancy";
+import type { Tenant } from "@/server/tenancy";
 
 type Reservation = typeof reservations.$inferSelect;
 type Events = Parameters<typeof emitEvents>[2];
@@ -23,20 +22,11 @@ export const earliestDeparture = (r: Pick<Reservation, "checkIn">, today: IsoDat
   return today > afterArrival ? today : afterArrival;
 };
 
-/** Posts one fee line on the folio (none when it comes to 0); the amount posted. */
-export async function postFee(tx: Executor, tenant: Tenant, stay: ChargedStay, kind: FeeKind, amount: number, detail: string, date: IsoDate | null) {
+/** Posts one fee line on the folio (none when it comes to 0), taxed as other charges; the amount posted (gross). */
+export async function postFee(tx: Executor, tenant: Tenant, stay: ChargedStay & { propertyId: string }, kind: FeeKind, amount: number, detail: string, date: IsoDate | null) {
   if (amount <= 0) return 0;
-  await tx.insert(folioCharges).values({
-    id: newId("charge"),
-    ...tenantValues(tenant),
-    folioId: stay.folioId,
-    reservationId: stay.id,
-    kind: kind satisfies ChargeKind,
-    description: `${feeLabels[kind]}, ${detail}`,
-    date,
-    amount,
-  });
-  return amount;
+  const line = await postOtherCharge(tx, tenant, { id: stay.folioId, propertyId: stay.propertyId }, { kind, description: `${feeLabels[kind]}, ${detail}`, date, price: amount, reservationId: stay.id });
+  return line.amount;
 }
 
 /**

@@ -16,6 +16,7 @@ import { presentReservation, type ReservationWithGuest } from "./present";
 import { takeReadyRoom } from "./ready-rooms";
 import { loadReservation } from "./reservations";
 import { earliestDeparture, moveStayEnd, postFee } from "./stay-end";
+import { issueInvoice } from "@/server/invoices/invoices";
 
 /** The reservation state machine (contract §6); anything else is 409 invalid_state_transition. */
 export const transitions: Record<ReservationStatus, ReservationStatus[]> = {
@@ -140,7 +141,8 @@ export const checkOutReservation = (args: Ctx & { id: string }) =>
         { amount: { amount: balance, currency: r.currency } },
       );
     }
-    if (!shared) await closeFolio(tx, r.folioId);
+    // The settled folio closes into its invoice (invoice.created is emitted with it).
+    if (!shared) await issueInvoice(tx, args.tenant, r.folioId);
     const events = [...moved.events, ...(r.roomId ? await vacateRoom(tx, r.roomId, r.propertyId) : [])];
     return { changes: { ...moved.changes, checkedOutAt: new Date() }, events };
   })(args);

@@ -56,7 +56,7 @@ export async function updateReservation({ db, tenant, id, input }: Ctx & { id: s
         }
       }
       await removeRoomNights(tx, r);
-      await postRoomNights(tx, tenant, r, quote.nightly, `${roomType.name}, ${plan.name}`);
+      await postRoomNights(tx, tenant, { ...r, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`);
       Object.assign(changes, {
         roomTypeId: stay.roomTypeId,
         ratePlanId: stay.ratePlanId,

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
   dailyRates,
@@ -19,6 +19,9 @@ import {
   reservations,
   roomTypes,
   rooms,
+  invoiceCounters,
+  invoices,
+  taxes,
 } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import type { Ctx } from "@/server/tenancy";
@@ -32,6 +35,8 @@ type TenantTable = PgTable & { accountId: PgColumn; livemode: PgColumn };
  * developer's own setup and history, and survive a reset.
  */
 export const sandboxDataTables: TenantTable[] = [
+  invoices,
+  taxes,
   nightAudits,
   roomMoves,
   refunds,
@@ -60,6 +65,9 @@ export async function resetSandbox({ db, tenant }: Ctx) {
     throw new ApiError("invalid_environment", "Only the sandbox can be reset; send 'Service-Environment: sandbox'.", { param: "Service-Environment" });
   }
   return inTransaction(db, async (tx) => {
+    // The invoice counters of the hotels about to go (keyed by property; the new hotel counts from 1).
+    const hotels = tx.select({ id: properties.id }).from(properties).where(and(eq(properties.accountId, tenant.accountId), eq(properties.livemode, false)));
+    await tx.delete(invoiceCounters).where(inArray(invoiceCounters.propertyId, hotels));
     for (const table of sandboxDataTables) {
       await tx.delete(table).where(and(eq(table.accountId, tenant.accountId), eq(table.livemode, false)));
     }

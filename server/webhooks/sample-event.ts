@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db/client";
-import { groups, guests, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes } from "@/db/schema";
+import { groups, guests, invoices, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes, taxes } from "@/db/schema";
 import { addDays, todayIn } from "@/server/dates";
 import type { EventType } from "@/server/events/types";
 import { loadGroup } from "@/server/groups/groups";
@@ -15,6 +15,8 @@ import { presentPayment } from "@/server/payments/present";
 import { presentRatePlan } from "@/server/rates/present";
 import { presentReservation } from "@/server/reservations/present";
 import { presentRoom } from "@/server/rooms/present";
+import { presentInvoice } from "@/server/invoices/present";
+import { presentTax } from "@/server/taxes/present";
 import { ownedBy, type Tenant } from "@/server/tenancy";
 
 type Sample = { propertyId: string | null; object: Record<string, unknown> };
@@ -50,6 +52,9 @@ export const sampleSource: Record<EventType, string> = {
   "group.created": "group",
   "group.cancelled": "group",
   "property.updated": "property",
+  "tax.created": "tax",
+  "tax.updated": "tax",
+  "invoice.created": "invoice",
 };
 
 /**
@@ -116,6 +121,17 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
     case "property.updated": {
       const property = await newest(db, properties, tenant);
       return property && { propertyId: property.id, object: presentProperty(await getProperty({ db: db as Db, tenant, id: property.id })) };
+    }
+    case "tax.created":
+    case "tax.updated": {
+      const tax = await newest(db, taxes, tenant);
+      if (!tax) return undefined;
+      const [property] = await db.select({ currency: properties.currency }).from(properties).where(eq(properties.id, tax.propertyId)).limit(1);
+      return { propertyId: tax.propertyId, object: presentTax(tax, property.currency) };
+    }
+    case "invoice.created": {
+      const invoice = await newest(db, invoices, tenant);
+      return invoice && { propertyId: invoice.propertyId, object: presentInvoice(invoice) };
     }
   }
 }

@@ -59,7 +59,9 @@ beforeAll(async () => {
     await h.post("/v1/housekeeping/assignments", { property_id: property.id, date: addDays(todayIn(property.timezone), 1), room_id: room.id, assignee: "Ana" }, sandbox),
     201,
   );
+  const tax = ok(await h.post("/v1/taxes", { property_id: property.id, name: "City tax", kind: "per_person_per_night", amount: 250 }, sandbox), 201);
   Object.assign(ids, {
+    "/taxes/{id}": tax.id,
     "/guests/{id}": guest.id,
     "/guests/{id}/preferences": guest.id,
     "/reservations/{id}": reservation.id,

@@ -94,11 +94,13 @@ describe("the night audit", () => {
       room_revenue: 10_000,
       adr: 10_000,
       revpar: 2_500,
-      revenue_by_kind: { room_night: 10_000, extra: 0, early_departure_fee: 0, no_show_fee: 5_000, late_check_out_fee: 0 },
+      revenue_by_kind: { room_night: 10_000, extra: 0, early_departure_fee: 0, no_show_fee: 5_000, late_check_out_fee: 0, tax: 0 },
+      // No taxes set up: the 15,000 charged is all net (tests/integration/taxes.test.ts has taxes).
+      charged: { net: 15_000, tax: 0, gross: 15_000 },
       payments_by_method: { cash: { amount: 3_000, count: 1 } },
       payments: 3_000,
       refunds: 0,
-      taxes: null,
+      taxes: { total: 0, by_tax: [] },
     });
     const [announced] = await eventsFor(h, h.main.account.id, "night_audit.completed", (o) => o.id === audit.id);
     expect(announced.object).toEqual(audit);

@@ -34,6 +34,8 @@ beforeAll(async () => {
   const hotel = await liveHotel(h, h.main.account.id, "Europe/Lisbon");
   const t = await buildRoomType(h, caller, hotel.propertyId, hotel.today, { rooms: 2, days: 10, amount: 10_000 }); // inventory.updated, rate.updated ×2
   ok(await h.patch(`/v1/rate_plans/${t.ratePlanId}`, { name: "Renamed" }, caller));
+  const tax = ok(await h.post("/v1/taxes", { property_id: hotel.propertyId, name: "IVA", kind: "percentage", percentage: 6, inclusive: true }, caller), 201); // tax.created
+  ok(await h.patch(`/v1/taxes/${tax.id}`, { name: "IVA (6 %)" }, caller)); // tax.updated
   const stay = ok(await h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, ...t }, hotel.today, addDays(hotel.today, 1)), caller), 201); // reservation.created, guest.created
   ok(await h.patch(`/v1/reservations/${stay.id}`, { notes: "Late arrival" }, caller)); // reservation.updated
   // Card charges are the sandbox's (live ones need a processor): a declined test card there.
@@ -44,7 +46,7 @@ beforeAll(async () => {
   ok(await h.post("/v1/refunds", { payment_id: paid.id, amount: 500 }, caller), 201); // payment.refunded
   ok(await h.post("/v1/payments", { reservation_id: stay.id, payment_method: { type: "cash" } }, caller), 201);
   ok(await h.post(`/v1/reservations/${stay.id}/check_in`, {}, caller)); // reservation.checked_in
-  ok(await h.post(`/v1/reservations/${stay.id}/check_out`, {}, caller)); // reservation.checked_out, housekeeping.status_changed
+  ok(await h.post(`/v1/reservations/${stay.id}/check_out`, {}, caller)); // reservation.checked_out, housekeeping.status_changed, invoice.created
   const other = ok(await h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, ...t }, addDays(hotel.today, 2), addDays(hotel.today, 3)), caller), 201);
   ok(await h.post(`/v1/reservations/${other.id}/cancel`, {}, caller)); // reservation.cancelled
   ok(await h.post(`/v1/guests/${other.guest.id}/erase`, { confirm: true }, caller)); // guest.erased
@@ -68,7 +70,7 @@ async function written(type: string) {
 }
 
 describe("the document's webhooks", () => {
-  it("has an entry per event type (the specification's 12, the night audit's and a guest's erasure) and ping, each a signed POST of the envelope", () => {
+  it("has an entry per event type (the specification's 12, the night audit's a guest's erasure, groups', a property's, taxes' and invoices') and ping, each a signed POST of the envelope", () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...eventTypes, "ping"].sort());
     for (const [type, item] of Object.entries(doc.webhooks as Record<string, Json>)) {
       const names = item.post.parameters.map((p: Json) => doc.components.parameters[p.$ref.split("/").pop()].name);

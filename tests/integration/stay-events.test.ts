@@ -130,7 +130,7 @@ describe("which changes write which events", () => {
     expect((await written(async () => ok(await h.post(`/v1/reservations/${other.id}/no_show`, {}, caller)))).counts).toEqual({ "reservation.updated": 1, "inventory.updated": 1 });
   });
 
-  it("check-in writes reservation.checked_in; check-out reservation.checked_out and housekeeping.status_changed", async () => {
+  it("check-in writes reservation.checked_in; check-out reservation.checked_out, housekeeping.status_changed and invoice.created", async () => {
     const r = ok(await h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, ...t }, d(0), d(1)), caller), 201);
     expect((await written(() => h.post(`/v1/reservations/${r.id}/check_out`, {}, caller))).counts).toEqual({});
     const checkIn = await written(async () => ok(await h.post(`/v1/reservations/${r.id}/check_in`, {}, caller)));
@@ -140,7 +140,8 @@ describe("which changes write which events", () => {
     expect(unpaid.counts).toEqual({});
     expect((await written(async () => ok(await h.post(`/v1/folios/${r.folio_id}/charges`, { description: "Settled", amount: -10_000 }, caller), 201))).counts).toEqual({});
     const checkOut = await written(async () => ok(await h.post(`/v1/reservations/${r.id}/check_out`, {}, caller)));
-    expect(checkOut.counts).toEqual({ "reservation.checked_out": 1, "housekeeping.status_changed": 1 });
+    // The settled folio closes into its invoice (tests/integration/invoices.test.ts).
+    expect(checkOut.counts).toEqual({ "reservation.checked_out": 1, "housekeeping.status_changed": 1, "invoice.created": 1 });
     const [out] = await eventsFor(h, accountId, "reservation.checked_out", (o) => o.id === r.id);
     expect(out.object).toMatchObject({ status: "checked_out", room_id: checkIn.result.room_id });
   });

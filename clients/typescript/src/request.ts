@@ -91,9 +91,11 @@ export async function send<T>(t: Transport, call: Call): Promise<T> {
     o.signal?.addEventListener("abort", onAbort, { once: true });
     const timer = setTimeout(() => controller.abort(new TimeoutError(`No answer within ${timeout} ms: ${call.method} ${call.path}`)), timeout);
     let text: string;
+    let bytes: Uint8Array;
     try {
       response = await t.fetch(url, { method: call.method, headers, body, signal: controller.signal });
-      text = await response.text();
+      bytes = new Uint8Array(await response.arrayBuffer());
+      text = new TextDecoder().decode(bytes);
     } catch (error) {
       if (o.signal?.aborted) throw o.signal.reason ?? error;
       const failure =
@@ -110,6 +112,11 @@ export async function send<T>(t: Transport, call: Call): Promise<T> {
       o.signal?.removeEventListener("abort", onAbort);
     }
 
+    // A document the API answers as a file (an invoice's PDF) comes back as its bytes.
+    if (response.ok && response.headers.get("content-type")?.split(";")[0].trim() === "application/pdf") {
+      t.onResponse(info(response, idempotencyKey, attempt + 1));
+      return bytes as T;
+    }
     const json = parse(text, response.headers.get("content-type"));
     t.onResponse(info(response, idempotencyKey, attempt + 1));
     if (response.ok) return json as T;

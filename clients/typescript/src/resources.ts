@@ -28,7 +28,9 @@ export const resourceTable = {
     retrieveFolio: "getReservationFolio",
   },
   groups: { list: "listGroups", create: "createGroup", retrieve: "getGroup", cancel: "cancelGroup" },
-  folios: { createCharge: "createFolioCharge" },
+  folios: { createCharge: "createFolioCharge", createInvoice: "createFolioInvoice" },
+  invoices: { list: "listInvoices", retrieve: "getInvoice", retrievePdf: "getInvoicePdf" },
+  taxes: { list: "listTaxes", create: "createTax", retrieve: "getTax", update: "updateTax" },
   guests: {
     list: "listGuests",
     create: "createGuest",

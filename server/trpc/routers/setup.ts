@@ -10,11 +10,14 @@ import { createRoomType, getRoomType, listRoomTypes, updateRoomType } from "@/se
 import { createRoomRange, getRoom, listPropertyRooms, retireRoom, updateRoom } from "@/server/rooms/rooms";
 import { roomRangeCreateSchema, roomTypeCreateSchema, roomTypeUpdateSchema, roomUpdateSchema } from "@/server/rooms/schemas";
 import { access } from "@/server/staff/access";
+import { presentTax } from "@/server/taxes/present";
+import { taxCreateSchema, taxUpdateSchema } from "@/server/taxes/schemas";
+import { createTax, getTax, listTaxes, updateTax } from "@/server/taxes/taxes";
 import { audit } from "../audit";
 import { roles, router, staffProcedure } from "../init";
 
 // Setting the hotel up (`/settings/…`): the same schemas and services as /v1/properties,
-// /v1/room_types, /v1/rooms and /v1/rate_plans, for owners and managers, each change audited.
+// /v1/room_types, /v1/rooms, /v1/rate_plans and /v1/taxes, for owners and managers, each change audited.
 const setupProcedure = staffProcedure.use(roles(...access.setup));
 const id = z.string().min(1).max(64);
 const ofProperty = z.strictObject({ property_id: id });
@@ -96,4 +99,25 @@ const ratePlansRouter = router({
   }),
 });
 
-export const setupRouter = router({ property: propertyRouter, roomTypes: roomTypesRouter, rooms: roomsRouter, ratePlans: ratePlansRouter });
+const taxesRouter = router({
+  list: setupProcedure.input(ofProperty).query(async ({ ctx, input }) => {
+    const found = await listTaxes({ db: ctx.db, tenant: ctx.tenant, filters: { property_id: input.property_id }, page: everything });
+    return found.data.map(({ tax, currency }) => presentTax(tax, currency)).sort((a, b) => Number(b.active) - Number(a.active) || a.created_at.localeCompare(b.created_at));
+  }),
+  create: setupProcedure.input(taxCreateSchema).mutation(async ({ ctx, input }) => {
+    const { tax, currency } = await createTax({ db: ctx.db, tenant: ctx.tenant, input });
+    const after = presentTax(tax, currency);
+    await audit(ctx, { action: "tax.created", objectType: "tax", objectId: after.id, after });
+    return after;
+  }),
+  update: setupProcedure.input(taxUpdateSchema.extend({ id })).mutation(async ({ ctx, input: { id, ...input } }) => {
+    const found = await getTax({ db: ctx.db, tenant: ctx.tenant, id });
+    const before = presentTax(found.tax, found.currency);
+    const { tax, currency } = await updateTax({ db: ctx.db, tenant: ctx.tenant, id, input });
+    const after = presentTax(tax, currency);
+    await audit(ctx, { action: "tax.updated", objectType: "tax", objectId: id, before, after });
+    return after;
+  }),
+});
+
+export const setupRouter = router({ property: propertyRouter, roomTypes: roomTypesRouter, rooms: roomsRouter, ratePlans: ratePlansRouter, taxes: taxesRouter });

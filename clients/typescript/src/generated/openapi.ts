@@ -1008,6 +1008,134 @@ export interface paths {
         patch: operations["updateAssignment"];
         trace?: never;
     };
+    "/taxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List taxes
+         * @description Requires scope `rooms:read`.
+         */
+        get: operations["listTaxes"];
+        put?: never;
+        /**
+         * Create a tax
+         * @description Requires scope `rooms:write`. Applies to every folio line posted from then on (room nights at booking, extras, fees). Rounding is per line, halves away from zero: an inclusive percentage's net is round(price ÷ (1 + rate)) and its tax the price less that net; an exclusive one adds round(net × rate). Emits `tax.created`.
+         */
+        post: operations["createTax"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/taxes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a tax
+         * @description Requires scope `rooms:read`.
+         */
+        get: operations["getTax"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a tax
+         * @description Requires scope `rooms:write`. Lines already posted keep the taxes they were posted with; `active: false` stops the tax for new lines. Emits `tax.updated`.
+         */
+        patch: operations["updateTax"];
+        trace?: never;
+    };
+    "/folios/{id}/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a folio into an invoice
+         * @description Requires scope `reservations:write`. Closes the folio and issues its invoice with the property's next number (gapless: 1, 2, 3…). Check-out does this by itself; this is for a folio whose stay ended otherwise (cancelled, no-show) or was checked out before invoices existed. A stay to come or in house, or a folio already invoiced, answers 409 `invalid_state_transition`. Emits `invoice.created`.
+         */
+        post: operations["createFolioInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invoices
+         * @description Requires scope `reservations:read`.
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an invoice
+         * @description Requires scope `reservations:read`.
+         */
+        get: operations["getInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an invoice as PDF
+         * @description Requires scope `reservations:read`. The invoice rendered as `application/pdf`, as an attachment named after the hotel and the number.
+         */
+        get: operations["getInvoicePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reports/occupancy": {
         parameters: {
             query?: never;
@@ -1842,6 +1970,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "tax.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event tax.created
+         * @description Sent to every endpoint of the account and environment that selects `tax.created` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["taxCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tax.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event tax.updated
+         * @description Sent to every endpoint of the account and environment that selects `tax.updated` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["taxUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event invoice.created
+         * @description Sent to every endpoint of the account and environment that selects `invoice.created` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["invoiceCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -2579,13 +2767,21 @@ export interface components {
             room_revenue: number;
             adr: number;
             revpar: number;
-            /** @description What the folios charged for the day: room nights of that night, fees of that date, extras added that day. */
+            /** @description What the folios charged for the day (gross, taxes included): room nights and their per-night taxes of that night, fees of that date, extras added that day. */
             revenue_by_kind: {
                 room_night: number;
                 extra: number;
                 early_departure_fee: number;
                 no_show_fee: number;
                 late_check_out_fee: number;
+                /** @description Per-night taxes (city tax) of that night; absent in reports written before taxes existed. */
+                tax?: number;
+            };
+            /** @description The same lines together: net, the taxes in them, and gross (the sum of `revenue_by_kind`). Absent in reports written before taxes existed. */
+            charged?: {
+                net: number;
+                tax: number;
+                gross: number;
             };
             /** @description Payments captured that local day, by method; a method with none is absent. */
             payments_by_method: {
@@ -2604,8 +2800,16 @@ export interface components {
             };
             payments: number;
             refunds: number;
-            /** @description Reserved for the taxes of the day; null until taxes are computed. */
-            taxes: null;
+            /** @description The taxes in the day's lines (`charged.tax`), and each tax's share; null in reports written before taxes existed. */
+            taxes: {
+                total: number;
+                by_tax: {
+                    /** @example tax_1a2B3c4D5e6F7g8H9i0J1k2L */
+                    tax_id: string;
+                    name: string;
+                    amount: number;
+                }[];
+            } | null;
         };
         GuestErasedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
@@ -2811,6 +3015,267 @@ export interface components {
             region?: string;
             postal_code?: string;
             country?: string;
+        };
+        TaxCreatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tax.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Tax"];
+            };
+        };
+        Tax: {
+            /** @example tax_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "tax";
+            livemode: boolean;
+            /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
+            property_id: string;
+            /** @example VAT */
+            name: string;
+            /**
+             * @description `percentage`: a rate on the price of each line it applies to (VAT, sales tax), inside the price (`inclusive`) or added to it; `per_night`: an amount per room night; `per_person_per_night`: an amount per guest (adults and children) and room night (city tax). The two per-night kinds post their own folio line (kind `tax`) beside each room night.
+             * @enum {string}
+             */
+            kind: "percentage" | "per_night" | "per_person_per_night";
+            /**
+             * @description The rate in percent (up to three decimals), for `percentage` taxes; null for the per-night kinds.
+             * @example 10
+             */
+            percentage: number | null;
+            /** @description The amount per night (or per person and night), in minor units, for the per-night kinds; null for `percentage`. */
+            amount: {
+                /** @example 250 */
+                amount: number;
+                /** @example USD */
+                currency: string;
+            } | null;
+            /** @description A percentage inside the price (true: the price stays, its net is less) or added to it (false). Always false for the per-night kinds. */
+            inclusive: boolean;
+            /**
+             * @description `room_nights` or `other_charges` (extras and the rate plans' fees). The per-night kinds apply to room nights only.
+             * @enum {string}
+             */
+            applies_to: "room_nights" | "other_charges";
+            /** @description Applied to lines posted from now on. An inactive tax stays on the lines already posted. */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updated_at: string;
+        };
+        TaxUpdatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tax.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Tax"];
+            };
+        };
+        InvoiceCreatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Invoice"];
+            };
+        };
+        /** @description A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes). It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF. */
+        Invoice: {
+            /** @example inv_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "invoice";
+            livemode: boolean;
+            /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
+            property_id: string;
+            /** @example fol_1a2B3c4D5e6F7g8H9i0J1k2L */
+            folio_id: string;
+            /** @example res_1a2B3c4D5e6F7g8H9i0J1k2L */
+            reservation_id: string;
+            /**
+             * @description Gapless per property: 1, 2, 3… in the order invoices were issued.
+             * @example 1
+             */
+            number: number;
+            /** @example USD */
+            currency: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            issued_at: string;
+            /**
+             * Format: date
+             * @description The property's local date when it was issued.
+             * @example 2026-12-24
+             */
+            issue_date: string;
+            /** @description The property as it was when the invoice was issued. */
+            hotel: {
+                name: string;
+                address: {
+                    line1?: string;
+                    line2?: string;
+                    city?: string;
+                    region?: string;
+                    postal_code?: string;
+                    country?: string;
+                } | null;
+                timezone: string;
+            };
+            /** @description The guest as they were when the invoice was issued. */
+            guest: {
+                name: string;
+                address: {
+                    line1?: string;
+                    line2?: string;
+                    city?: string;
+                    region?: string;
+                    postal_code?: string;
+                    country?: string;
+                } | null;
+                email: string | null;
+                phone: string | null;
+            };
+            stay: {
+                /**
+                 * Format: date
+                 * @example 2026-12-24
+                 */
+                check_in: string;
+                /**
+                 * Format: date
+                 * @example 2026-12-24
+                 */
+                check_out: string;
+                room_type: string;
+                rate_plan: string;
+            };
+            lines: {
+                description: string;
+                /** @enum {string} */
+                kind: "room_night" | "extra" | "early_departure_fee" | "no_show_fee" | "late_check_out_fee" | "tax";
+                /**
+                 * Format: date
+                 * @example 2026-12-24
+                 */
+                date: string | null;
+                net: components["schemas"]["Money"];
+                tax: components["schemas"]["Money"];
+                gross: components["schemas"]["Money"];
+                taxes: components["schemas"]["LineTax"][];
+            }[];
+            /** @description Each tax's total over the lines, in the order the taxes first appear on them. */
+            tax_summary: {
+                /** @example tax_1a2B3c4D5e6F7g8H9i0J1k2L */
+                tax_id: string;
+                name: string;
+                amount: components["schemas"]["Money"];
+            }[];
+            totals: {
+                net: components["schemas"]["Money"];
+                tax: components["schemas"]["Money"];
+                gross: components["schemas"]["Money"];
+            };
+            payments: {
+                /** @example pay_1a2B3c4D5e6F7g8H9i0J1k2L */
+                id: string;
+                /** @enum {string} */
+                method: "card" | "cash" | "bank_transfer";
+                description: string;
+                amount: components["schemas"]["Money"];
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                captured_at: string;
+            }[];
+            refunds: {
+                /** @example re_1a2B3c4D5e6F7g8H9i0J1k2L */
+                id: string;
+                amount: components["schemas"]["Money"];
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                created_at: string;
+            }[];
+            balance: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+        };
+        LineTax: {
+            /** @example tax_1a2B3c4D5e6F7g8H9i0J1k2L */
+            tax_id: string;
+            name: string;
+            amount: components["schemas"]["Money"];
+            /** @description Whether the tax was inside the price (true) or added to it. */
+            inclusive: boolean;
         };
         PingEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
@@ -3087,7 +3552,13 @@ export interface components {
             charges: components["schemas"]["FolioCharge"][];
             payments: components["schemas"]["Payment"][];
             refunds: components["schemas"]["Refund"][];
+            totals: components["schemas"]["FolioTotals"];
             balance: components["schemas"]["Money"];
+            /**
+             * @description The invoice the folio closed into; null until one is issued.
+             * @example inv_1a2B3c4D5e6F7g8H9i0J1k2L
+             */
+            invoice_id: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -3104,6 +3575,7 @@ export interface components {
              */
             closed_at: string | null;
         };
+        /** @description A folio line. `amount` is what the guest pays for it (gross), `net` the line without its taxes and `tax` the taxes in `amount` (net + tax = amount), rounded per line as the API conventions' Taxes section states. */
         FolioCharge: {
             /** @example chg_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -3113,13 +3585,17 @@ export interface components {
             /** @example fol_1a2B3c4D5e6F7g8H9i0J1k2L */
             folio_id: string;
             /**
-             * @description `room_night` (posted per night of the stay), `extra` (added by staff), or a fee of the rate plan.
+             * @description `room_night` (posted per night of the stay), `extra` (added by staff), a fee of the rate plan, or `tax`: a per-night or per-person-per-night tax of the property (city tax), posted beside each room night and wholly tax.
              * @enum {string}
              */
-            kind: "room_night" | "extra" | "early_departure_fee" | "no_show_fee" | "late_check_out_fee";
+            kind: "room_night" | "extra" | "early_departure_fee" | "no_show_fee" | "late_check_out_fee" | "tax";
             description: string;
             date: string | null;
             amount: components["schemas"]["Money"];
+            net: components["schemas"]["Money"];
+            tax: components["schemas"]["Money"];
+            /** @description Which taxes make up `tax`, each with its share. */
+            taxes: components["schemas"]["LineTax"][];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -3145,6 +3621,12 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             created_at: string;
+        };
+        /** @description The sums of the folio's lines: `gross` is what the guest is charged, `tax` the taxes in it. */
+        FolioTotals: {
+            net: components["schemas"]["Money"];
+            tax: components["schemas"]["Money"];
+            gross: components["schemas"]["Money"];
         };
         GroupList: {
             /** @enum {string} */
@@ -3291,6 +3773,22 @@ export interface components {
              */
             updated_at: string;
         };
+        TaxList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Tax"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            prev_cursor: string | null;
+        };
+        InvoiceList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Invoice"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            prev_cursor: string | null;
+        };
         OccupancyReport: {
             /** @enum {string} */
             object: "report";
@@ -3418,7 +3916,7 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
-        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"];
+        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["TaxCreatedEvent"] | components["schemas"]["TaxUpdatedEvent"] | components["schemas"]["InvoiceCreatedEvent"];
         WebhookEndpointList: {
             /** @enum {string} */
             object: "list";
@@ -3472,7 +3970,7 @@ export interface components {
             event_id: string;
             delivery_id: string;
             /** @enum {string} */
-            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated";
+            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created";
             /** @enum {string} */
             status: "queued";
         };
@@ -3666,7 +4164,7 @@ export interface components {
         Deprecation: "true";
         /** @description With `offset`: the same list in cursor form, `rel="alternate"`. */
         Link: string;
-        /** @description With `format=csv`: `attachment; filename="…"`. */
+        /** @description On a CSV (`format=csv`) or PDF answer: `attachment; filename="…"` (a PDF adds `filename*` in UTF-8). */
         ContentDisposition: string;
     };
     pathItems: never;
@@ -20387,6 +20885,25 @@ export interface operations {
                      *             "amount": 0,
                      *             "currency": "USD"
                      *           },
+                     *           "net": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "tax": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "taxes": [
+                     *             {
+                     *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "name": "string",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "inclusive": true
+                     *             }
+                     *           ],
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
                      *       ],
@@ -20438,10 +20955,25 @@ export interface operations {
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
                      *       ],
+                     *       "totals": {
+                     *         "net": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
                      *       "balance": {
                      *         "amount": 0,
                      *         "currency": "USD"
                      *       },
+                     *       "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z",
                      *       "closed_at": "2026-11-21T09:30:00.000Z"
@@ -20751,7 +21283,7 @@ export interface operations {
                  */
                 "application/json": {
                     description: string;
-                    /** @description Minor units in the folio's currency; negative for a credit; never 0. */
+                    /** @description Minor units in the folio's currency; negative for a credit; never 0. The price as on the menu: the property's percentage taxes on other charges are inside it (inclusive) or added to it (exclusive), so the line's `amount` may be more. */
                     amount: number;
                 };
             };
@@ -20782,6 +21314,25 @@ export interface operations {
                      *         "amount": 0,
                      *         "currency": "USD"
                      *       },
+                     *       "net": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
+                     *       "tax": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
+                     *       "taxes": [
+                     *         {
+                     *           "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "name": "string",
+                     *           "amount": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "inclusive": true
+                     *         }
+                     *       ],
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
                      */
@@ -25225,6 +25776,25 @@ export interface operations {
                      *                 "amount": 0,
                      *                 "currency": "USD"
                      *               },
+                     *               "net": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "tax": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "taxes": [
+                     *                 {
+                     *                   "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *                   "name": "string",
+                     *                   "amount": {
+                     *                     "amount": 0,
+                     *                     "currency": "USD"
+                     *                   },
+                     *                   "inclusive": true
+                     *                 }
+                     *               ],
                      *               "created_at": "2026-11-21T09:30:00.000Z"
                      *             }
                      *           ],
@@ -25276,10 +25846,25 @@ export interface operations {
                      *               "created_at": "2026-11-21T09:30:00.000Z"
                      *             }
                      *           ],
+                     *           "totals": {
+                     *             "net": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             }
+                     *           },
                      *           "balance": {
                      *             "amount": 0,
                      *             "currency": "USD"
                      *           },
+                     *           "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z",
                      *           "closed_at": "2026-11-21T09:30:00.000Z"
@@ -32271,6 +32856,3334 @@ export interface operations {
             };
         };
     };
+    listTaxes: {
+        parameters: {
+            query?: {
+                property_id?: string;
+                /** @description Items per page, 1–100. */
+                limit?: number;
+                /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "object": "tax",
+                     *           "livemode": true,
+                     *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "name": "VAT",
+                     *           "kind": "percentage",
+                     *           "percentage": 10,
+                     *           "amount": {
+                     *             "amount": 250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "inclusive": true,
+                     *           "applies_to": "room_nights",
+                     *           "active": true,
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "updated_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "string",
+                     *       "prev_cursor": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TaxList"];
+                };
+            };
+            /** @description Bad request: `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_cursor",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_cursor" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createTax: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+                 * @example 5f0c7e0a-2b7e-4c4e-9a57-4c1f3e0e9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "name": "VAT",
+                 *       "kind": "percentage"
+                 *     }
+                 */
+                "application/json": {
+                    property_id: string;
+                    /** @example VAT */
+                    name: string;
+                    /**
+                     * @description `percentage`: a rate on the price of each line it applies to (VAT, sales tax), inside the price (`inclusive`) or added to it; `per_night`: an amount per room night; `per_person_per_night`: an amount per guest (adults and children) and room night (city tax). The two per-night kinds post their own folio line (kind `tax`) beside each room night.
+                     * @enum {string}
+                     */
+                    kind: "percentage" | "per_night" | "per_person_per_night";
+                    /**
+                     * @description Required for `percentage`; not allowed for the per-night kinds.
+                     * @example 10
+                     */
+                    percentage?: number;
+                    /**
+                     * @description Required for the per-night kinds (minor units); not allowed for `percentage`.
+                     * @example 250
+                     */
+                    amount?: number;
+                    /** @description For `percentage`: inside the price (true) or added to it (false, the default). */
+                    inclusive?: boolean;
+                    /**
+                     * @description Default `room_nights`.
+                     * @enum {string}
+                     */
+                    applies_to?: "room_nights" | "other_charges";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "tax",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "name": "VAT",
+                     *       "kind": "percentage",
+                     *       "percentage": 10,
+                     *       "amount": {
+                     *         "amount": 250,
+                     *         "currency": "USD"
+                     *       },
+                     *       "inclusive": true,
+                     *       "applies_to": "room_nights",
+                     *       "active": true,
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tax"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "idempotency_error",
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "Conflict.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "idempotency_error";
+                            /** @enum {string} */
+                            code: "idempotency_key_in_use";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_missing",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTax: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "tax",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "name": "VAT",
+                     *       "kind": "percentage",
+                     *       "percentage": 10,
+                     *       "amount": {
+                     *         "amount": 250,
+                     *         "currency": "USD"
+                     *       },
+                     *       "inclusive": true,
+                     *       "applies_to": "room_nights",
+                     *       "active": true,
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tax"];
+                };
+            };
+            /** @description Bad request: `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_environment",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateTax: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "VAT",
+                 *       "percentage": 10,
+                 *       "amount": 250,
+                 *       "inclusive": true,
+                 *       "applies_to": "room_nights",
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @example VAT */
+                    name?: string;
+                    /**
+                     * @description Percent, more than 0 and at most 100, up to three decimals (7.5 for 7.5 %).
+                     * @example 10
+                     */
+                    percentage?: number;
+                    /**
+                     * @description Minor units of the property's currency.
+                     * @example 250
+                     */
+                    amount?: number;
+                    inclusive?: boolean;
+                    /** @enum {string} */
+                    applies_to?: "room_nights" | "other_charges";
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "tax",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "name": "VAT",
+                     *       "kind": "percentage",
+                     *       "percentage": 10,
+                     *       "amount": {
+                     *         "amount": 250,
+                     *         "currency": "USD"
+                     *       },
+                     *       "inclusive": true,
+                     *       "applies_to": "room_nights",
+                     *       "active": true,
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tax"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_missing",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createFolioInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+                 * @example 5f0c7e0a-2b7e-4c4e-9a57-4c1f3e0e9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "invoice",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "number": 1,
+                     *       "currency": "USD",
+                     *       "issued_at": "2026-11-21T09:30:00.000Z",
+                     *       "issue_date": "2026-12-24",
+                     *       "hotel": {
+                     *         "name": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
+                     *         "timezone": "string"
+                     *       },
+                     *       "guest": {
+                     *         "name": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
+                     *         "email": "string",
+                     *         "phone": "string"
+                     *       },
+                     *       "stay": {
+                     *         "check_in": "2026-12-24",
+                     *         "check_out": "2026-12-27",
+                     *         "room_type": "string",
+                     *         "rate_plan": "string"
+                     *       },
+                     *       "lines": [
+                     *         {
+                     *           "description": "string",
+                     *           "kind": "room_night",
+                     *           "date": "2026-12-24",
+                     *           "net": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "tax": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "gross": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "taxes": [
+                     *             {
+                     *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "name": "string",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "inclusive": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "tax_summary": [
+                     *         {
+                     *           "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "name": "string",
+                     *           "amount": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "net": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "payments": [
+                     *         {
+                     *           "id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "method": "card",
+                     *           "description": "string",
+                     *           "amount": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "captured_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "refunds": [
+                     *         {
+                     *           "id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "amount": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "balance": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `invalid_state_transition`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "invalid_state_transition",
+                     *         "message": "Conflict.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "conflict_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "invalid_state_transition" | "idempotency_key_in_use";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                property_id?: string;
+                reservation_id?: string;
+                /** @description Items per page, 1–100. */
+                limit?: number;
+                /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "object": "invoice",
+                     *           "livemode": true,
+                     *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "number": 1,
+                     *           "currency": "USD",
+                     *           "issued_at": "2026-11-21T09:30:00.000Z",
+                     *           "issue_date": "2026-12-24",
+                     *           "hotel": {
+                     *             "name": "string",
+                     *             "address": {
+                     *               "line1": "string",
+                     *               "line2": "string",
+                     *               "city": "string",
+                     *               "region": "string",
+                     *               "postal_code": "string",
+                     *               "country": "string"
+                     *             },
+                     *             "timezone": "string"
+                     *           },
+                     *           "guest": {
+                     *             "name": "string",
+                     *             "address": {
+                     *               "line1": "string",
+                     *               "line2": "string",
+                     *               "city": "string",
+                     *               "region": "string",
+                     *               "postal_code": "string",
+                     *               "country": "string"
+                     *             },
+                     *             "email": "string",
+                     *             "phone": "string"
+                     *           },
+                     *           "stay": {
+                     *             "check_in": "2026-12-24",
+                     *             "check_out": "2026-12-27",
+                     *             "room_type": "string",
+                     *             "rate_plan": "string"
+                     *           },
+                     *           "lines": [
+                     *             {
+                     *               "description": "string",
+                     *               "kind": "room_night",
+                     *               "date": "2026-12-24",
+                     *               "net": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "tax": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "gross": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "taxes": [
+                     *                 {
+                     *                   "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *                   "name": "string",
+                     *                   "amount": {
+                     *                     "amount": 0,
+                     *                     "currency": "USD"
+                     *                   },
+                     *                   "inclusive": true
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "tax_summary": [
+                     *             {
+                     *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "name": "string",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "totals": {
+                     *             "net": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             }
+                     *           },
+                     *           "payments": [
+                     *             {
+                     *               "id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "method": "card",
+                     *               "description": "string",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "captured_at": "2026-11-21T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "refunds": [
+                     *             {
+                     *               "id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "created_at": "2026-11-21T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "balance": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "string",
+                     *       "prev_cursor": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvoiceList"];
+                };
+            };
+            /** @description Bad request: `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_cursor",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_cursor" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "invoice",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "number": 1,
+                     *       "currency": "USD",
+                     *       "issued_at": "2026-11-21T09:30:00.000Z",
+                     *       "issue_date": "2026-12-24",
+                     *       "hotel": {
+                     *         "name": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
+                     *         "timezone": "string"
+                     *       },
+                     *       "guest": {
+                     *         "name": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
+                     *         "email": "string",
+                     *         "phone": "string"
+                     *       },
+                     *       "stay": {
+                     *         "check_in": "2026-12-24",
+                     *         "check_out": "2026-12-27",
+                     *         "room_type": "string",
+                     *         "rate_plan": "string"
+                     *       },
+                     *       "lines": [
+                     *         {
+                     *           "description": "string",
+                     *           "kind": "room_night",
+                     *           "date": "2026-12-24",
+                     *           "net": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "tax": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "gross": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "taxes": [
+                     *             {
+                     *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "name": "string",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "inclusive": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "tax_summary": [
+                     *         {
+                     *           "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "name": "string",
+                     *           "amount": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "net": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "payments": [
+                     *         {
+                     *           "id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "method": "card",
+                     *           "description": "string",
+                     *           "amount": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "captured_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "refunds": [
+                     *         {
+                     *           "id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "amount": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "balance": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Bad request: `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_environment",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getInvoicePdf: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the document as `application/pdf`, an attachment. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Bad request: `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_environment",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     occupancyReport: {
         parameters: {
             query: {
@@ -33349,7 +37262,13 @@ export interface operations {
                      *               "extra": 0,
                      *               "early_departure_fee": 0,
                      *               "no_show_fee": 0,
-                     *               "late_check_out_fee": 0
+                     *               "late_check_out_fee": 0,
+                     *               "tax": 0
+                     *             },
+                     *             "charged": {
+                     *               "net": 0,
+                     *               "tax": 0,
+                     *               "gross": 0
                      *             },
                      *             "payments_by_method": {
                      *               "card": {
@@ -33367,7 +37286,16 @@ export interface operations {
                      *             },
                      *             "payments": 0,
                      *             "refunds": 0,
-                     *             "taxes": null
+                     *             "taxes": {
+                     *               "total": 0,
+                     *               "by_tax": [
+                     *                 {
+                     *                   "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *                   "name": "string",
+                     *                   "amount": 0
+                     *                 }
+                     *               ]
+                     *             }
                      *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -33670,7 +37598,13 @@ export interface operations {
                      *           "extra": 0,
                      *           "early_departure_fee": 0,
                      *           "no_show_fee": 0,
-                     *           "late_check_out_fee": 0
+                     *           "late_check_out_fee": 0,
+                     *           "tax": 0
+                     *         },
+                     *         "charged": {
+                     *           "net": 0,
+                     *           "tax": 0,
+                     *           "gross": 0
                      *         },
                      *         "payments_by_method": {
                      *           "card": {
@@ -33688,7 +37622,16 @@ export interface operations {
                      *         },
                      *         "payments": 0,
                      *         "refunds": 0,
-                     *         "taxes": null
+                     *         "taxes": {
+                     *           "total": 0,
+                     *           "by_tax": [
+                     *             {
+                     *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "name": "string",
+                     *               "amount": 0
+                     *             }
+                     *           ]
+                     *         }
                      *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -33965,7 +37908,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated";
+                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created";
                 /** @description Events created at or after this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
                 created_gte?: string;
                 /** @description Events created at or before this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
@@ -35005,7 +38948,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated")[];
+                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -36108,7 +40051,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated")[];
+                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -38502,7 +42445,7 @@ export interface operations {
                      * @description `ping` (default), or an event type: a sample of it, built from this environment's newest object of that kind.
                      * @enum {string}
                      */
-                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated";
+                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created";
                 };
             };
         };
@@ -38990,7 +42933,7 @@ export interface operations {
                     since: string;
                     /** Format: date-time */
                     until: string;
-                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated")[];
+                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created")[];
                 };
             };
         };
@@ -39773,7 +43716,7 @@ export interface operations {
             query?: {
                 status?: "queued" | "retry_scheduled" | "succeeded" | "failed";
                 event_id?: string;
-                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated";
+                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created";
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
@@ -40968,7 +44911,13 @@ export interface operations {
                      *               "extra": 0,
                      *               "early_departure_fee": 0,
                      *               "no_show_fee": 0,
-                     *               "late_check_out_fee": 0
+                     *               "late_check_out_fee": 0,
+                     *               "tax": 0
+                     *             },
+                     *             "charged": {
+                     *               "net": 0,
+                     *               "tax": 0,
+                     *               "gross": 0
                      *             },
                      *             "payments_by_method": {
                      *               "card": {
@@ -40986,7 +44935,16 @@ export interface operations {
                      *             },
                      *             "payments": 0,
                      *             "refunds": 0,
-                     *             "taxes": null
+                     *             "taxes": {
+                     *               "total": 0,
+                     *               "by_tax": [
+                     *                 {
+                     *                   "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *                   "name": "string",
+                     *                   "amount": 0
+                     *                 }
+                     *               ]
+                     *             }
                      *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -42980,7 +46938,16 @@ export interface operations {
                  *             "payments_by_method": {},
                  *             "payments": 0,
                  *             "refunds": 0,
-                 *             "taxes": null
+                 *             "taxes": {
+                 *               "total": 0,
+                 *               "by_tax": [
+                 *                 {
+                 *                   "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *                   "name": "string",
+                 *                   "amount": 0
+                 *                 }
+                 *               ]
+                 *             }
                  *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -43390,6 +47357,332 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["PropertyUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    taxCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "tax.created",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "tax",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "name": "VAT",
+                 *           "kind": "percentage",
+                 *           "percentage": 10,
+                 *           "amount": {
+                 *             "amount": 250,
+                 *             "currency": "USD"
+                 *           },
+                 *           "inclusive": true,
+                 *           "applies_to": "room_nights",
+                 *           "active": true,
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TaxCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    taxUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "tax.updated",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "tax",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "name": "VAT",
+                 *           "kind": "percentage",
+                 *           "percentage": 10,
+                 *           "amount": {
+                 *             "amount": 250,
+                 *             "currency": "USD"
+                 *           },
+                 *           "inclusive": true,
+                 *           "applies_to": "room_nights",
+                 *           "active": true,
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TaxUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    invoiceCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "invoice.created",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "invoice",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "number": 1,
+                 *           "currency": "USD",
+                 *           "issued_at": "2026-11-21T09:30:00.000Z",
+                 *           "issue_date": "2026-12-24",
+                 *           "hotel": {
+                 *             "name": "string",
+                 *             "address": {},
+                 *             "timezone": "string"
+                 *           },
+                 *           "guest": {
+                 *             "name": "string",
+                 *             "address": {},
+                 *             "email": "string",
+                 *             "phone": "string"
+                 *           },
+                 *           "stay": {
+                 *             "check_in": "2026-12-24",
+                 *             "check_out": "2026-12-27",
+                 *             "room_type": "string",
+                 *             "rate_plan": "string"
+                 *           },
+                 *           "lines": [
+                 *             {
+                 *               "description": "string",
+                 *               "kind": "room_night",
+                 *               "date": "2026-12-24",
+                 *               "net": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "tax": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "gross": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "taxes": [
+                 *                 {
+                 *                   "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *                   "name": "string",
+                 *                   "amount": {
+                 *                     "amount": 0,
+                 *                     "currency": "USD"
+                 *                   },
+                 *                   "inclusive": true
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "tax_summary": [
+                 *             {
+                 *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "name": "string",
+                 *               "amount": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               }
+                 *             }
+                 *           ],
+                 *           "totals": {
+                 *             "net": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             }
+                 *           },
+                 *           "payments": [
+                 *             {
+                 *               "id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "method": "card",
+                 *               "description": "string",
+                 *               "amount": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "captured_at": "2026-11-21T09:30:00.000Z"
+                 *             }
+                 *           ],
+                 *           "refunds": [
+                 *             {
+                 *               "id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "amount": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "created_at": "2026-11-21T09:30:00.000Z"
+                 *             }
+                 *           ],
+                 *           "balance": {
+                 *             "amount": 0,
+                 *             "currency": "USD"
+                 *           },
+                 *           "created_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvoiceCreatedEvent"];
             };
         };
         responses: {

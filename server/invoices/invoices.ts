@@ -1,0 +1,140 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { folioCharges, folios, guests, invoiceCounters, invoices, payments, properties, ratePlans, refunds, reservations, roomTypes } from "@/db/schema";
+import { todayIn } from "@/server/dates";
+import { ApiError } from "@/server/errors";
+import { emitEvents } from "@/server/events/emit";
+import { capturedStatuses, closeFolio, folioBalance, folioTotals, presentCharge } from "@/server/folios/folios";
+import { newId } from "@/server/ids";
+import type { PageRequest } from "@/server/pagination";
+import { findOwned, listOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
+import { presentInvoice } from "./present";
+import type { InvoiceBody } from "./schemas";
+
+const methodWords = { card: "Card", cash: "Cash", bank_transfer: "Bank transfer" } as const;
+
+/**
+ * The property's next invoice number, taken in the issuing transaction: the counter row is
+ * created or incremented (and so locked) until that transaction ends. A rollback gives the number
+ * back and the next issue takes it, so numbers have no gaps (a sequence would skip it).
+ */
+async function nextNumber(tx: Executor, propertyId: string): Promise<number> {
+  const [row] = await tx
+    .insert(invoiceCounters)
+    .values({ propertyId, lastNumber: 1 })
+    .onConflictDoUpdate({ target: invoiceCounters.propertyId, set: { lastNumber: sql`${invoiceCounters.lastNumber} + 1` } })
+    .returning({ number: invoiceCounters.lastNumber });
+  return row.number;
+}
+
+/**
+ * Issues the invoice of a folio inside the caller's transaction (check-out's, or an explicit
+ * close): the folio closes, the next number is taken, and the folio is stored as it stands with
+ * the hotel's and the guest's details of this moment. Emits `invoice.created`.
+ */
+export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string) {
+  const [folio] = await tx.select().from(folios).where(eq(folios.id, folioId)).for("update");
+  const [existing] = await tx.select({ number: invoices.number }).from(invoices).where(eq(invoices.folioId, folio.id));
+  if (existing) throw new ApiError("invalid_state_transition", `The folio is already invoiced (invoice ${existing.number}).`);
+  const [[reservation], [property], charges, paid, refunded] = await Promise.all([
+    tx.select().from(reservations).where(eq(reservations.id, folio.reservationId)),
+    tx.select().from(properties).where(eq(properties.id, folio.propertyId)),
+    tx.select().from(folioCharges).where(eq(folioCharges.folioId, folio.id)).orderBy(asc(folioCharges.createdAt), asc(folioCharges.id)),
+    tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.folioId, folio.id), inArray(payments.status, [...capturedStatuses])))
+      .orderBy(asc(payments.capturedAt), asc(payments.id)),
+    tx.select().from(refunds).where(eq(refunds.folioId, folio.id)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
+  ]);
+  const [[guest], [roomType], [plan]] = await Promise.all([
+    tx.select().from(guests).where(eq(guests.id, reservation.guestId)),
+    tx.select({ name: roomTypes.name }).from(roomTypes).where(eq(roomTypes.id, reservation.roomTypeId)),
+    tx.select({ name: ratePlans.name }).from(ratePlans).where(eq(ratePlans.id, reservation.ratePlanId)),
+  ]);
+  if (folio.status === "open") await closeFolio(tx, folio.id);
+  const currency = folio.currency;
+  const m = (amount: number) => ({ amount, currency });
+  const summary = new Map<string, { tax_id: string; name: string; amount: number }>();
+  for (const c of charges) {
+    for (const t of c.taxes) {
+      const s = summary.get(t.tax_id) ?? { tax_id: t.tax_id, name: t.name, amount: 0 };
+      s.amount += t.amount;
+      summary.set(t.tax_id, s);
+    }
+  }
+  const now = new Date();
+  const body: InvoiceBody = {
+    issued_at: now.toISOString(),
+    issue_date: todayIn(property.timezone, now),
+    hotel: { name: property.name, address: Object.keys(property.address ?? {}).length ? property.address : null, timezone: property.timezone },
+    guest: { name: `${guest.firstName} ${guest.lastName}`.trim(), address: null, email: guest.email, phone: guest.phone },
+    stay: { check_in: reservation.checkIn, check_out: reservation.checkOut, room_type: roomType?.name ?? "", rate_plan: plan?.name ?? "" },
+    lines: charges.map((c) => {
+      const p = presentCharge(c, currency);
+      return { description: p.description, kind: p.kind, date: p.date, net: p.net, tax: p.tax, gross: p.amount, taxes: p.taxes };
+    }),
+    tax_summary: [...summary.values()].map((s) => ({ tax_id: s.tax_id, name: s.name, amount: m(s.amount) })),
+    totals: folioTotals(charges, currency),
+    payments: paid.map((p) => ({
+      id: p.id,
+      method: p.methodType,
+      description: p.methodType === "card" && p.cardLast4 ? `Card ending ${p.cardLast4}` : methodWords[p.methodType],
+      amount: m(p.amount),
+      captured_at: (p.capturedAt ?? p.createdAt).toISOString(),
+    })),
+    refunds: refunded.map((r) => ({ id: r.id, amount: m(r.amount), created_at: r.createdAt.toISOString() })),
+    balance: m(await folioBalance(tx, folio.id)),
+  };
+  const number = await nextNumber(tx, property.id);
+  const [invoice] = await tx
+    .insert(invoices)
+    .values({
+      id: newId("invoice"),
+      ...tenantValues(tenant),
+      propertyId: property.id,
+      folioId: folio.id,
+      reservationId: reservation.id,
+      number,
+      currency,
+      total: body.totals.gross.amount,
+      snapshot: body,
+      createdAt: now,
+    })
+    .returning();
+  const presented = presentInvoice(invoice);
+  await emitEvents(tx, tenant, [{ type: "invoice.created", propertyId: property.id, object: presented }]);
+  return presented;
+}
+
+/**
+ * Closes a folio into its invoice on request. A stay to come or in house is invoiced at its
+ * check-out instead (409); a folio already invoiced answers 409 with its number.
+ */
+export async function closeFolioIntoInvoice({ db, tenant, folioId }: Ctx & { folioId: string }) {
+  return db.transaction(async (tx) => {
+    const folio = await findOwned(tx, folios, tenant, folioId, "folio", { forUpdate: true });
+    const [reservation] = await tx.select({ status: reservations.status }).from(reservations).where(eq(reservations.id, folio.reservationId));
+    if (reservation.status === "confirmed" || reservation.status === "checked_in") {
+      throw new ApiError("invalid_state_transition", "The stay is still to come or in house; its folio is invoiced when the guest checks out.");
+    }
+    return issueInvoice(tx, tenant, folio.id);
+  });
+}
+
+export async function getInvoice({ db, tenant, id }: Ctx & { id: string }) {
+  return presentInvoice(await findOwned(db, invoices, tenant, id, "invoice"));
+}
+
+/** Invoices, newest first, of one property or one reservation if asked. */
+export function listInvoices({ db, tenant, filters, page }: Ctx & { filters: { property_id?: string; reservation_id?: string }; page: PageRequest }) {
+  return listOwned(
+    db,
+    invoices,
+    tenant,
+    page,
+    filters.property_id ? eq(invoices.propertyId, filters.property_id) : undefined,
+    filters.reservation_id ? eq(invoices.reservationId, filters.reservation_id) : undefined,
+  );
+}
+
