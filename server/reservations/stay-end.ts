@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { folioCharges, ratePlans, reservations, roomTypes, type NightlyRate } from "@/db/schema";
+import { ratePlans, reservations, roomTypes, type NightlyRate } from "@/db/schema";
 import { addDays, daysBetween, nightsOf, type IsoDate } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import type { emitEvents } from "@/server/events/emit";

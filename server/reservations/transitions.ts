@@ -4,7 +4,7 @@ import { properties, ratePlans, reservations, rooms, type ReservationStatus } fr
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { queueGuestMail } from "@/server/guest-mail/guest-mail";
-import { closeFolio, closeFolioIfDone, folioBalance, folioStillShared, removeRoomNights } from "@/server/folios/folios";
+import { closeFolioIfDone, folioBalance, folioStillShared, removeRoomNights } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights } from "@/server/inventory/nights";
 import { businessToday, dayClosed } from "@/server/properties/business-date";
