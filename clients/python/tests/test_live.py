@@ -125,6 +125,26 @@ def test_a_callers_idempotency_key_is_replayed_from_the_store(sandbox: innkeep.I
     assert len(reservations_of(sandbox, body["guest"]["email"])) == 1
 
 
+def test_issues_an_invoice_for_a_cancelled_stay_and_downloads_its_pdf(sandbox: innkeep.Innkeep, hotel: Hotel) -> None:
+    stay = sandbox.reservations.create(**booking(hotel))
+    assert sandbox.reservations.cancel(stay.id).status == "cancelled"
+    folio = sandbox.reservations.retrieve_folio(stay.id)
+    invoice = sandbox.folios.create_invoice(folio.id)
+    assert isinstance(invoice, models.Invoice) and invoice.folio_id == folio.id
+    assert sandbox.invoices.retrieve(invoice.id).number == invoice.number
+    assert invoice.id in [i.id for i in sandbox.invoices.list(property_id=hotel.property_id, limit=100)]
+    document = sandbox.invoices.retrieve_pdf(invoice.id)
+    assert isinstance(document, bytes) and document.startswith(b"%PDF-")
+    assert sandbox.last_response is not None
+    assert sandbox.last_response.headers["content-type"].startswith("application/pdf")
+    with pytest.raises(innkeep.NotFoundError) as missing:
+        sandbox.invoices.retrieve_pdf("inv_doesnotexist")
+    assert missing.value.code == "resource_missing"
+    with pytest.raises(innkeep.ConflictError) as again:
+        sandbox.folios.create_invoice(folio.id)
+    assert again.value.code == "invalid_state_transition"
+
+
 def _new_guest(client: innkeep.Innkeep, label: str) -> models.Guest:
     return client.guests.create(first_name="Walk", last_name=label, email=f"walk-{RUN}-{label}-{uuid.uuid4().hex[:6]}@example.com")
 
