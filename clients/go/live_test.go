@@ -123,6 +123,41 @@ func TestLiveBooksAStayAndReplaysAKey(t *testing.T) {
 	}
 }
 
+func TestLiveIssuesAnInvoiceForACancelledStayAndDownloadsItsPdf(t *testing.T) {
+	u, ctx := live(t)
+	c := NewClient(os.Getenv("INNKEEP_LIVE_API_KEY"), WithBaseURL(u), WithEnvironment("sandbox"))
+	h := sandboxHotel(t, ctx, c)
+	stay, err := c.Reservations.Create(ctx, booking(h, "go-invoice-"+unique()+"@example.com"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Reservations.Cancel(ctx, stay.Id, nil); err != nil {
+		t.Fatal(err)
+	}
+	folio, err := c.Reservations.RetrieveFolio(ctx, stay.Id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	invoice, err := c.Folios.CreateInvoice(ctx, folio.Id, nil)
+	if err != nil || invoice.FolioId != folio.Id || invoice.Number < 1 {
+		t.Fatalf("%+v %v", invoice, err)
+	}
+	if again, err := c.Invoices.Retrieve(ctx, invoice.Id); err != nil || again.Number != invoice.Number {
+		t.Fatal(err)
+	}
+	document, err := c.Invoices.RetrievePdf(ctx, invoice.Id)
+	if err != nil || !strings.HasPrefix(string(document), "%PDF-") || !strings.HasPrefix(c.LastResponse().Header.Get("Content-Type"), "application/pdf") {
+		t.Fatalf("%.20q %v", document, err)
+	}
+	var e *Error
+	if _, err := c.Invoices.RetrievePdf(ctx, "inv_doesnotexist"); !errors.As(err, &e) || e.Kind != KindNotFound || e.Code != "resource_missing" {
+		t.Fatal(err)
+	}
+	if _, err := c.Folios.CreateInvoice(ctx, folio.Id, nil); !errors.As(err, &e) || e.Kind != KindConflict || e.Code != "invalid_state_transition" {
+		t.Fatal(err)
+	}
+}
+
 func newGuest(t *testing.T, ctx context.Context, c *Client, label string) *Guest {
 	t.Helper()
 	g, err := c.Guests.Create(ctx, &CreateGuestJSONRequestBody{FirstName: "Walk", LastName: label, Email: "go-walk-" + label + "-" + unique() + "@example.com"})
