@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Innkeep\Tests;
 
 use Innkeep\Exception\AuthenticationException;
+use Innkeep\Exception\ConflictException;
 use Innkeep\Exception\InvalidRequestException;
 use Innkeep\Exception\NotFoundException;
 use Innkeep\Exception\PermissionException;
@@ -117,6 +118,33 @@ final class LiveTest extends TestCase
         $payment = $client->payments->create(['reservation_id' => $stay['id'], 'payment_method' => ['type' => 'cash']]);
         self::assertSame(['payment', 'succeeded'], [$payment['object'], $payment['status']]);
         self::assertSame('cancelled', $client->reservations->cancel($stay['id'])['status']);
+    }
+
+    public function testIssuesAnInvoiceForACancelledStayAndDownloadsItsPdf(): void
+    {
+        $client = self::sandbox();
+        $stay = $client->reservations->create(self::booking());
+        self::assertSame('cancelled', $client->reservations->cancel($stay['id'])['status']);
+        $folio = $client->reservations->retrieveFolio($stay['id']);
+        $invoice = $client->invoices->retrieve($client->folios->createInvoice($folio['id'])['id']);
+        self::assertSame(['invoice', $folio['id']], [$invoice['object'], $invoice['folio_id']]);
+        $listed = array_column($client->invoices->list(['property_id' => self::hotel()['property_id']])->toArray(1000), 'id');
+        self::assertContains($invoice['id'], $listed);
+        $document = $client->invoices->retrievePdf($invoice['id']);
+        self::assertStringStartsWith('%PDF-', $document);
+        self::assertStringStartsWith('application/pdf', $client->lastResponse->headers['content-type'] ?? '');
+        try {
+            $client->invoices->retrievePdf('inv_doesnotexist');
+            self::fail('no 404');
+        } catch (NotFoundException $missing) {
+            self::assertSame([404, 'resource_missing'], [$missing->status, $missing->code]);
+        }
+        try {
+            $client->folios->createInvoice($folio['id']);
+            self::fail('no 409');
+        } catch (ConflictException $again) {
+            self::assertSame([409, 'invalid_state_transition'], [$again->status, $again->code]);
+        }
     }
 
     public function testACallersIdempotencyKeyIsReplayedFromTheStore(): void
