@@ -147,6 +147,43 @@ final class LiveTest extends TestCase
         }
     }
 
+    public function testGroupsTaxesUpgradesAndAGuestsExportAndErasure(): void
+    {
+        $client = self::sandbox();
+        $stay = self::booking();
+        $room = ['room_type_id' => $stay['room_type_id'], 'rate_plan_id' => $stay['rate_plan_id'], 'adults' => 1];
+        $group = $client->groups->create([
+            'property_id' => $stay['property_id'], 'guest' => $stay['guest'], 'check_in' => $stay['check_in'], 'check_out' => $stay['check_out'], 'rooms' => [$room, $room],
+        ]);
+        self::assertSame(['group', 2, $stay['check_in']], [$group['object'], count($group['reservations']), $group['check_in']]);
+        self::assertSame($group['name'], $client->groups->retrieve($group['id'])['name']);
+        self::assertSame($group['id'], $client->groups->cancel($group['id'], ['reason' => 'Plans changed'])['id']);
+
+        $tax = $client->taxes->create(['property_id' => $stay['property_id'], 'name' => 'PHP ' . self::$run, 'kind' => 'percentage', 'percentage' => 7.5, 'inclusive' => true]);
+        self::assertSame(['percentage', 7.5, true, true], [$tax['kind'], $tax['percentage'], $tax['inclusive'], $tax['active']]);
+        // Inactive again at once: the sandbox hotel's prices stay those of the other suites.
+        self::assertFalse($client->taxes->update($tax['id'], ['active' => false])['active']);
+
+        $other = null;
+        foreach ($client->roomTypes->list(['property_id' => $stay['property_id'], 'limit' => 100]) as $type) {
+            if ($type['id'] !== $stay['room_type_id'] && $type['room_count'] > 0) {
+                $other = $type;
+                break;
+            }
+        }
+        self::assertNotNull($other);
+        $reservation = $client->reservations->create(self::booking());
+        $upgraded = $client->reservations->upgrade($reservation['id'], ['room_type_id' => $other['id'], 'charge' => 'none']);
+        self::assertSame([$other['id'], $reservation['total']], [$upgraded['room_type_id'], $upgraded['total']]);
+
+        $export = $client->guests->export($reservation['guest']['id']);
+        self::assertSame(['guest_export', $reservation['guest']['id']], [$export['object'], $export['guest']['id']]);
+        self::assertSame([$reservation['id']], array_column($export['reservations'], 'id'));
+        $erased = $client->guests->erase($reservation['guest']['id'], ['confirm' => true]);
+        self::assertNotNull($erased['erased_at']);
+        self::assertNull($erased['email']);
+    }
+
     public function testACallersIdempotencyKeyIsReplayedFromTheStore(): void
     {
         $client = self::sandbox();
