@@ -58,7 +58,7 @@ run_python() {
 run_go() {
   local dir="$here/go"
   [[ -f "$dir/go.mod" ]] || { echo "live-tests: no Go client yet, skipped" >&2; return 0; }
-  (cd "$dir" && go test -count=1 -v -run Live . | grep -E "^(=== RUN|--- |ok|FAIL|PASS)"; exit "${PIPESTATUS[0]}")
+  (cd "$dir" && go test -count=1 -v -run Live . | grep -E "^(=== RUN|--- |ok|FAIL|PASS|    )"; exit "${PIPESTATUS[0]}")
 }
 
 run_php() {

@@ -177,7 +177,8 @@ func uuid4() string {
 
 // Do is any call by method and path (under /v1), for what the resources do not cover: query
 // goes into the URL, body (any JSON-encodable value, nil for none) is sent as JSON, and the
-// answer is decoded into out (nil to discard it).
+// answer is decoded into out (nil to discard it; a *[]byte receives the answer's bytes as they
+// came, as an invoice's PDF does).
 func (c *Client) Do(ctx context.Context, method, path string, query url.Values, body any, out any, opts ...RequestOption) error {
 	s := callSettings{maxRetries: c.maxRetries, timeout: c.timeout, environment: c.environment, version: c.version, header: http.Header{}}
 	for _, o := range opts {
@@ -210,6 +211,10 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 		}
 		if failure == nil {
 			if out == nil || len(answer) == 0 {
+				return nil
+			}
+			if raw, ok := out.(*[]byte); ok {
+				*raw = answer // a file (an invoice's PDF), or a caller who wants the JSON as it came
 				return nil
 			}
 			if err := json.Unmarshal(answer, out); err != nil {

@@ -95,3 +95,26 @@ func TestAnAnswerThatIsNotTheAPIsSaysWhatCameInsteadAndFromWhere(t *testing.T) {
 		t.Fatalf("%+v", e)
 	}
 }
+
+// pdf is the start of a PDF: binary and not UTF-8, so that a client reading it as text would change it.
+const pdf = "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n%%EOF\n"
+
+func TestAnInvoicePdfIsItsBytesExactlyAndItsErrorsAreTyped(t *testing.T) {
+	s := &script{answers: []answer{
+		{Status: 200, Text: pdf, Headers: map[string]string{"Content-Type": "application/pdf", "Content-Disposition": `attachment; filename="Harbor-1.pdf"`}},
+		{Status: 404, Body: json.RawMessage(`{"error":{"type":"invalid_request_error","code":"resource_missing","message":"No such invoice: 'inv_x'","param":"id"}}`)},
+	}}
+	c := scripted(s, nil)
+	document, err := c.Invoices.RetrievePdf(context.Background(), "inv_1")
+	if err != nil || string(document) != pdf {
+		t.Fatalf("%q %v", document, err)
+	}
+	if r := s.seen[0].req; r.Method != "GET" || r.URL.String() != "http://innkeep.test/v1/invoices/inv_1/pdf" {
+		t.Fatalf("%s %s", r.Method, r.URL)
+	}
+	_, err = c.Invoices.RetrievePdf(context.Background(), "inv_x")
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindNotFound || e.Status != 404 || e.Code != "resource_missing" || e.Param != "id" {
+		t.Fatalf("%v", err)
+	}
+}

@@ -56,7 +56,7 @@ func TestTheResourcesAreTheTypeScriptClients(t *testing.T) {
 	}
 	got := map[string]string{}
 	gen, _ := os.ReadFile("resources.gen.go")
-	for _, m := range regexp.MustCompile(`func \(s \*(\w+)Service\) (\w+)\(.*\n\treturn \w+\[.*?\]\(ctx, s\.c, op\{"(\w+)"`).FindAllStringSubmatch(string(gen), -1) {
+	for _, m := range regexp.MustCompile(`func \(s \*(\w+)Service\) (\w+)\(.*\n\treturn \w+(?:\[.*?\])?\(ctx, s\.c, op\{"(\w+)"`).FindAllStringSubmatch(string(gen), -1) {
 		if !strings.HasSuffix(m[2], "AutoPaging") {
 			got[m[1]+"."+m[2]] = m[3]
 		}

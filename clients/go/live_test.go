@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -120,6 +121,96 @@ func TestLiveBooksAStayAndReplaysAKey(t *testing.T) {
 	}
 	if ids := reservationsOf(t, ctx, c, *body.Guest.Email); len(ids) != 1 {
 		t.Fatalf("%d reservations", len(ids))
+	}
+}
+
+func TestLiveIssuesAnInvoiceForACancelledStayAndDownloadsItsPdf(t *testing.T) {
+	u, ctx := live(t)
+	c := NewClient(os.Getenv("INNKEEP_LIVE_API_KEY"), WithBaseURL(u), WithEnvironment("sandbox"))
+	h := sandboxHotel(t, ctx, c)
+	stay, err := c.Reservations.Create(ctx, booking(h, "go-invoice-"+unique()+"@example.com"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Reservations.Cancel(ctx, stay.Id, nil); err != nil {
+		t.Fatal(err)
+	}
+	folio, err := c.Reservations.RetrieveFolio(ctx, stay.Id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	invoice, err := c.Folios.CreateInvoice(ctx, folio.Id, nil)
+	if err != nil || invoice.FolioId != folio.Id || invoice.Number < 1 {
+		t.Fatalf("%+v %v", invoice, err)
+	}
+	if again, err := c.Invoices.Retrieve(ctx, invoice.Id); err != nil || again.Number != invoice.Number {
+		t.Fatal(err)
+	}
+	document, err := c.Invoices.RetrievePdf(ctx, invoice.Id)
+	if err != nil || !strings.HasPrefix(string(document), "%PDF-") || !strings.HasPrefix(c.LastResponse().Header.Get("Content-Type"), "application/pdf") {
+		t.Fatalf("%.20q %v", document, err)
+	}
+	var e *Error
+	if _, err := c.Invoices.RetrievePdf(ctx, "inv_doesnotexist"); !errors.As(err, &e) || e.Kind != KindNotFound || e.Code != "resource_missing" {
+		t.Fatal(err)
+	}
+	if _, err := c.Folios.CreateInvoice(ctx, folio.Id, nil); !errors.As(err, &e) || e.Kind != KindConflict || e.Code != "invalid_state_transition" {
+		t.Fatal(err)
+	}
+}
+
+// TestLiveGroupsTaxesUpgradesAndAGuestsExportAndErasure calls each new resource once, its answer
+// decoded into the generated struct of the document.
+func TestLiveGroupsTaxesUpgradesAndAGuestsExportAndErasure(t *testing.T) {
+	u, ctx := live(t)
+	c := NewClient(os.Getenv("INNKEEP_LIVE_API_KEY"), WithBaseURL(u), WithEnvironment("sandbox"))
+	h := sandboxHotel(t, ctx, c)
+	stay := booking(h, "go-group-"+unique()+"@example.com")
+	group := &CreateGroupJSONRequestBody{PropertyId: h.property, CheckIn: stay.CheckIn, CheckOut: stay.CheckOut}
+	group.Guest.FirstName, group.Guest.LastName, group.Guest.Email = "Ada", "Lovelace", stay.Guest.Email
+	// Rooms is a slice of an anonymous struct: two of them, then filled in.
+	if err := json.Unmarshal([]byte(`{"rooms":[{},{}]}`), group); err != nil {
+		t.Fatal(err)
+	}
+	for i := range group.Rooms {
+		group.Rooms[i].RoomTypeId, group.Rooms[i].RatePlanId, group.Rooms[i].Adults = h.roomType, h.ratePlan, 1
+	}
+	g, err := c.Groups.Create(ctx, group)
+	if err != nil || len(g.Reservations) != 2 || g.CheckIn != stay.CheckIn {
+		t.Fatalf("%+v %v", g, err)
+	}
+	if again, err := c.Groups.Retrieve(ctx, g.Id); err != nil || again.Name != g.Name {
+		t.Fatal(err)
+	}
+	reason := "Plans changed"
+	if cancelled, err := c.Groups.Cancel(ctx, g.Id, &CancelGroupJSONRequestBody{Reason: &reason}); err != nil || cancelled.Id != g.Id {
+		t.Fatal(err)
+	}
+
+	percentage, inclusive, inactive := float32(7.5), true, false
+	tax, err := c.Taxes.Create(ctx, &CreateTaxJSONRequestBody{PropertyId: h.property, Name: "Go " + unique(), Kind: "percentage", Percentage: &percentage, Inclusive: &inclusive})
+	if err != nil || tax.Kind != "percentage" || tax.Percentage == nil || *tax.Percentage != 7.5 || !tax.Inclusive || !tax.Active {
+		t.Fatalf("%+v %v", tax, err)
+	}
+	// Inactive again at once: the sandbox hotel's prices stay those of the other suites.
+	if updated, err := c.Taxes.Update(ctx, tax.Id, &UpdateTaxJSONRequestBody{Active: &inactive}); err != nil || updated.Active {
+		t.Fatal(err)
+	}
+	if again, err := c.Taxes.Retrieve(ctx, tax.Id); err != nil || again.Name != tax.Name {
+		t.Fatal(err)
+	}
+
+	reservation, err := c.Reservations.Create(ctx, booking(h, "go-erase-"+unique()+"@example.com"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exported, err := c.Guests.Export(ctx, reservation.Guest.Id)
+	if err != nil || exported.Guest.Id != reservation.Guest.Id || len(exported.Reservations) != 1 || exported.Reservations[0].Id != reservation.Id {
+		t.Fatalf("%+v %v", exported, err)
+	}
+	erased, err := c.Guests.Erase(ctx, reservation.Guest.Id, &EraseGuestJSONRequestBody{Confirm: EraseGuestJSONBodyConfirmTrue})
+	if err != nil || erased.ErasedAt == nil || erased.Email != nil {
+		t.Fatalf("%+v %v", erased, err)
 	}
 }
 

@@ -16,7 +16,10 @@ type resources struct {
 	Inventory        *InventoryService
 	Availability     *AvailabilityService
 	Reservations     *ReservationsService
+	Groups           *GroupsService
 	Folios           *FoliosService
+	Invoices         *InvoicesService
+	Taxes            *TaxesService
 	Guests           *GuestsService
 	Payments         *PaymentsService
 	Refunds          *RefundsService
@@ -38,7 +41,10 @@ func newResources(c *Client) resources {
 		Inventory:        &InventoryService{c},
 		Availability:     &AvailabilityService{c},
 		Reservations:     &ReservationsService{c},
+		Groups:           &GroupsService{c},
 		Folios:           &FoliosService{c},
+		Invoices:         &InvoicesService{c},
+		Taxes:            &TaxesService{c},
 		Guests:           &GuestsService{c},
 		Payments:         &PaymentsService{c},
 		Refunds:          &RefundsService{c},
@@ -293,9 +299,42 @@ func (s *ReservationsService) NoShow(ctx context.Context, id string, params *NoS
 	return call[Reservation](ctx, s.c, op{"noShowReservation", "POST", "/reservations/{id}/no_show", []string{"id"}}, []string{id}, params, opts)
 }
 
+// Upgrade: POST /v1/reservations/{id}/upgrade: Upgrade a reservation to another room type.
+func (s *ReservationsService) Upgrade(ctx context.Context, id string, params *UpgradeReservationJSONRequestBody, opts ...RequestOption) (*Reservation, error) {
+	return call[Reservation](ctx, s.c, op{"upgradeReservation", "POST", "/reservations/{id}/upgrade", []string{"id"}}, []string{id}, params, opts)
+}
+
 // RetrieveFolio: GET /v1/reservations/{id}/folio: Retrieve a reservation's folio.
 func (s *ReservationsService) RetrieveFolio(ctx context.Context, id string, opts ...RequestOption) (*Folio, error) {
 	return call[Folio](ctx, s.c, op{"getReservationFolio", "GET", "/reservations/{id}/folio", []string{"id"}}, []string{id}, nil, opts)
+}
+
+// GroupsService holds the Groups operations.
+type GroupsService struct{ c *Client }
+
+// List: GET /v1/groups: List groups.
+func (s *GroupsService) List(ctx context.Context, params *ListGroupsParams, opts ...RequestOption) (*Page[Group], error) {
+	return listPage[Group](ctx, s.c, op{"listGroups", "GET", "/groups", nil}, []string{}, params, opts)
+}
+
+// ListAutoPaging yields every item of every page of List, following next_cursor.
+func (s *GroupsService) ListAutoPaging(ctx context.Context, params *ListGroupsParams, opts ...RequestOption) iter.Seq2[Group, error] {
+	return listAll[Group](ctx, s.c, op{"listGroups", "GET", "/groups", nil}, []string{}, params, opts)
+}
+
+// Create: POST /v1/groups: Create a group booking.
+func (s *GroupsService) Create(ctx context.Context, params *CreateGroupJSONRequestBody, opts ...RequestOption) (*Group, error) {
+	return call[Group](ctx, s.c, op{"createGroup", "POST", "/groups", nil}, []string{}, params, opts)
+}
+
+// Retrieve: GET /v1/groups/{id}: Retrieve a group.
+func (s *GroupsService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*Group, error) {
+	return call[Group](ctx, s.c, op{"getGroup", "GET", "/groups/{id}", []string{"id"}}, []string{id}, nil, opts)
+}
+
+// Cancel: POST /v1/groups/{id}/cancel: Cancel a group.
+func (s *GroupsService) Cancel(ctx context.Context, id string, params *CancelGroupJSONRequestBody, opts ...RequestOption) (*Group, error) {
+	return call[Group](ctx, s.c, op{"cancelGroup", "POST", "/groups/{id}/cancel", []string{"id"}}, []string{id}, params, opts)
 }
 
 // FoliosService holds the Folios operations.
@@ -304,6 +343,62 @@ type FoliosService struct{ c *Client }
 // CreateCharge: POST /v1/folios/{id}/charges: Add a charge to a folio.
 func (s *FoliosService) CreateCharge(ctx context.Context, id string, params *CreateFolioChargeJSONRequestBody, opts ...RequestOption) (*FolioCharge, error) {
 	return call[FolioCharge](ctx, s.c, op{"createFolioCharge", "POST", "/folios/{id}/charges", []string{"id"}}, []string{id}, params, opts)
+}
+
+// CreateInvoice: POST /v1/folios/{id}/invoice: Close a folio into an invoice.
+func (s *FoliosService) CreateInvoice(ctx context.Context, id string, params *CreateFolioInvoiceJSONRequestBody, opts ...RequestOption) (*Invoice, error) {
+	return call[Invoice](ctx, s.c, op{"createFolioInvoice", "POST", "/folios/{id}/invoice", []string{"id"}}, []string{id}, params, opts)
+}
+
+// InvoicesService holds the Invoices operations.
+type InvoicesService struct{ c *Client }
+
+// List: GET /v1/invoices: List invoices.
+func (s *InvoicesService) List(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) (*Page[Invoice], error) {
+	return listPage[Invoice](ctx, s.c, op{"listInvoices", "GET", "/invoices", nil}, []string{}, params, opts)
+}
+
+// ListAutoPaging yields every item of every page of List, following next_cursor.
+func (s *InvoicesService) ListAutoPaging(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) iter.Seq2[Invoice, error] {
+	return listAll[Invoice](ctx, s.c, op{"listInvoices", "GET", "/invoices", nil}, []string{}, params, opts)
+}
+
+// Retrieve: GET /v1/invoices/{id}: Retrieve an invoice.
+func (s *InvoicesService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*Invoice, error) {
+	return call[Invoice](ctx, s.c, op{"getInvoice", "GET", "/invoices/{id}", []string{"id"}}, []string{id}, nil, opts)
+}
+
+// RetrievePdf: GET /v1/invoices/{id}/pdf: Download an invoice as PDF.
+func (s *InvoicesService) RetrievePdf(ctx context.Context, id string, opts ...RequestOption) ([]byte, error) {
+	return callBytes(ctx, s.c, op{"getInvoicePdf", "GET", "/invoices/{id}/pdf", []string{"id"}}, []string{id}, nil, opts)
+}
+
+// TaxesService holds the Taxes operations.
+type TaxesService struct{ c *Client }
+
+// List: GET /v1/taxes: List taxes.
+func (s *TaxesService) List(ctx context.Context, params *ListTaxesParams, opts ...RequestOption) (*Page[Tax], error) {
+	return listPage[Tax](ctx, s.c, op{"listTaxes", "GET", "/taxes", nil}, []string{}, params, opts)
+}
+
+// ListAutoPaging yields every item of every page of List, following next_cursor.
+func (s *TaxesService) ListAutoPaging(ctx context.Context, params *ListTaxesParams, opts ...RequestOption) iter.Seq2[Tax, error] {
+	return listAll[Tax](ctx, s.c, op{"listTaxes", "GET", "/taxes", nil}, []string{}, params, opts)
+}
+
+// Create: POST /v1/taxes: Create a tax.
+func (s *TaxesService) Create(ctx context.Context, params *CreateTaxJSONRequestBody, opts ...RequestOption) (*Tax, error) {
+	return call[Tax](ctx, s.c, op{"createTax", "POST", "/taxes", nil}, []string{}, params, opts)
+}
+
+// Retrieve: GET /v1/taxes/{id}: Retrieve a tax.
+func (s *TaxesService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*Tax, error) {
+	return call[Tax](ctx, s.c, op{"getTax", "GET", "/taxes/{id}", []string{"id"}}, []string{id}, nil, opts)
+}
+
+// Update: PATCH /v1/taxes/{id}: Update a tax.
+func (s *TaxesService) Update(ctx context.Context, id string, params *UpdateTaxJSONRequestBody, opts ...RequestOption) (*Tax, error) {
+	return call[Tax](ctx, s.c, op{"updateTax", "PATCH", "/taxes/{id}", []string{"id"}}, []string{id}, params, opts)
 }
 
 // GuestsService holds the Guests operations.
@@ -347,6 +442,16 @@ func (s *GuestsService) ReplacePreferences(ctx context.Context, id string, param
 // UpdatePreferences: PATCH /v1/guests/{id}/preferences: Update a guest's preferences.
 func (s *GuestsService) UpdatePreferences(ctx context.Context, id string, params *MergeGuestPreferencesJSONRequestBody, opts ...RequestOption) (*GuestPreferences, error) {
 	return call[GuestPreferences](ctx, s.c, op{"mergeGuestPreferences", "PATCH", "/guests/{id}/preferences", []string{"id"}}, []string{id}, params, opts)
+}
+
+// Erase: POST /v1/guests/{id}/erase: Erase a guest.
+func (s *GuestsService) Erase(ctx context.Context, id string, params *EraseGuestJSONRequestBody, opts ...RequestOption) (*Guest, error) {
+	return call[Guest](ctx, s.c, op{"eraseGuest", "POST", "/guests/{id}/erase", []string{"id"}}, []string{id}, params, opts)
+}
+
+// Export: GET /v1/guests/{id}/export: Export a guest's data.
+func (s *GuestsService) Export(ctx context.Context, id string, opts ...RequestOption) (*GuestExport, error) {
+	return call[GuestExport](ctx, s.c, op{"exportGuest", "GET", "/guests/{id}/export", []string{"id"}}, []string{id}, nil, opts)
 }
 
 // PaymentsService holds the Payments operations.

@@ -48,6 +48,15 @@ func call[T any](ctx context.Context, c *Client, o op, ids []string, params any,
 	return out, nil
 }
 
+// callBytes is an operation that answers a file (an invoice's PDF): its bytes as they came.
+func callBytes(ctx context.Context, c *Client, o op, ids []string, params any, opts []RequestOption) ([]byte, error) {
+	out, err := call[[]byte](ctx, c, o, ids, params, opts)
+	if err != nil {
+		return nil, err
+	}
+	return *out, nil
+}
+
 func listPage[T any](ctx context.Context, c *Client, o op, ids []string, params any, opts []RequestOption) (*Page[T], error) {
 	path, err := o.expand(ids)
 	if err != nil {

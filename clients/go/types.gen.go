@@ -109,25 +109,28 @@ func (e FolioStatus) Valid() bool {
 
 // Defines values for FolioChargeKind.
 const (
-	EarlyDepartureFee FolioChargeKind = "early_departure_fee"
-	Extra             FolioChargeKind = "extra"
-	LateCheckOutFee   FolioChargeKind = "late_check_out_fee"
-	NoShowFee         FolioChargeKind = "no_show_fee"
-	RoomNight         FolioChargeKind = "room_night"
+	FolioChargeKindEarlyDepartureFee FolioChargeKind = "early_departure_fee"
+	FolioChargeKindExtra             FolioChargeKind = "extra"
+	FolioChargeKindLateCheckOutFee   FolioChargeKind = "late_check_out_fee"
+	FolioChargeKindNoShowFee         FolioChargeKind = "no_show_fee"
+	FolioChargeKindRoomNight         FolioChargeKind = "room_night"
+	FolioChargeKindTax               FolioChargeKind = "tax"
 )
 
 // Valid indicates whether the value is a known member of the FolioChargeKind enum.
 func (e FolioChargeKind) Valid() bool {
 	switch e {
-	case EarlyDepartureFee:
+	case FolioChargeKindEarlyDepartureFee:
 		return true
-	case Extra:
+	case FolioChargeKindExtra:
 		return true
-	case LateCheckOutFee:
+	case FolioChargeKindLateCheckOutFee:
 		return true
-	case NoShowFee:
+	case FolioChargeKindNoShowFee:
 		return true
-	case RoomNight:
+	case FolioChargeKindRoomNight:
+		return true
+	case FolioChargeKindTax:
 		return true
 	default:
 		return false
@@ -143,6 +146,114 @@ const (
 func (e FolioChargeObject) Valid() bool {
 	switch e {
 	case FolioChargeObjectFolioCharge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GroupBilling.
+const (
+	GroupBillingIndividual GroupBilling = "individual"
+	GroupBillingMaster     GroupBilling = "master"
+)
+
+// Valid indicates whether the value is a known member of the GroupBilling enum.
+func (e GroupBilling) Valid() bool {
+	switch e {
+	case GroupBillingIndividual:
+		return true
+	case GroupBillingMaster:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GroupObject.
+const (
+	GroupObjectGroup GroupObject = "group"
+)
+
+// Valid indicates whether the value is a known member of the GroupObject enum.
+func (e GroupObject) Valid() bool {
+	switch e {
+	case GroupObjectGroup:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GroupCancelledEventObject.
+const (
+	GroupCancelledEventObjectEvent GroupCancelledEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the GroupCancelledEventObject enum.
+func (e GroupCancelledEventObject) Valid() bool {
+	switch e {
+	case GroupCancelledEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GroupCancelledEventType.
+const (
+	GroupCancelledEventTypeGroupCancelled GroupCancelledEventType = "group.cancelled"
+)
+
+// Valid indicates whether the value is a known member of the GroupCancelledEventType enum.
+func (e GroupCancelledEventType) Valid() bool {
+	switch e {
+	case GroupCancelledEventTypeGroupCancelled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GroupCreatedEventObject.
+const (
+	GroupCreatedEventObjectEvent GroupCreatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the GroupCreatedEventObject enum.
+func (e GroupCreatedEventObject) Valid() bool {
+	switch e {
+	case GroupCreatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GroupCreatedEventType.
+const (
+	GroupCreatedEventTypeGroupCreated GroupCreatedEventType = "group.created"
+)
+
+// Valid indicates whether the value is a known member of the GroupCreatedEventType enum.
+func (e GroupCreatedEventType) Valid() bool {
+	switch e {
+	case GroupCreatedEventTypeGroupCreated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GroupListObject.
+const (
+	GroupListObjectList GroupListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the GroupListObject enum.
+func (e GroupListObject) Valid() bool {
+	switch e {
+	case GroupListObjectList:
 		return true
 	default:
 		return false
@@ -188,6 +299,126 @@ const (
 func (e GuestCreatedEventType) Valid() bool {
 	switch e {
 	case GuestCreatedEventTypeGuestCreated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuestEmailKind.
+const (
+	Cancellation GuestEmailKind = "cancellation"
+	Confirmation GuestEmailKind = "confirmation"
+	Modification GuestEmailKind = "modification"
+)
+
+// Valid indicates whether the value is a known member of the GuestEmailKind enum.
+func (e GuestEmailKind) Valid() bool {
+	switch e {
+	case Cancellation:
+		return true
+	case Confirmation:
+		return true
+	case Modification:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuestEmailObject.
+const (
+	GuestEmailObjectGuestEmail GuestEmailObject = "guest_email"
+)
+
+// Valid indicates whether the value is a known member of the GuestEmailObject enum.
+func (e GuestEmailObject) Valid() bool {
+	switch e {
+	case GuestEmailObjectGuestEmail:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuestEmailStatus.
+const (
+	GuestEmailStatusFailed  GuestEmailStatus = "failed"
+	GuestEmailStatusKept    GuestEmailStatus = "kept"
+	GuestEmailStatusPending GuestEmailStatus = "pending"
+	GuestEmailStatusSent    GuestEmailStatus = "sent"
+)
+
+// Valid indicates whether the value is a known member of the GuestEmailStatus enum.
+func (e GuestEmailStatus) Valid() bool {
+	switch e {
+	case GuestEmailStatusFailed:
+		return true
+	case GuestEmailStatusKept:
+		return true
+	case GuestEmailStatusPending:
+		return true
+	case GuestEmailStatusSent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuestErasedEventDataObjectObject.
+const (
+	GuestErasedEventDataObjectObjectGuest GuestErasedEventDataObjectObject = "guest"
+)
+
+// Valid indicates whether the value is a known member of the GuestErasedEventDataObjectObject enum.
+func (e GuestErasedEventDataObjectObject) Valid() bool {
+	switch e {
+	case GuestErasedEventDataObjectObjectGuest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuestErasedEventObject.
+const (
+	GuestErasedEventObjectEvent GuestErasedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the GuestErasedEventObject enum.
+func (e GuestErasedEventObject) Valid() bool {
+	switch e {
+	case GuestErasedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuestErasedEventType.
+const (
+	GuestErasedEventTypeGuestErased GuestErasedEventType = "guest.erased"
+)
+
+// Valid indicates whether the value is a known member of the GuestErasedEventType enum.
+func (e GuestErasedEventType) Valid() bool {
+	switch e {
+	case GuestErasedEventTypeGuestErased:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuestExportObject.
+const (
+	GuestExportObjectGuestExport GuestExportObject = "guest_export"
+)
+
+// Valid indicates whether the value is a known member of the GuestExportObject enum.
+func (e GuestExportObject) Valid() bool {
+	switch e {
+	case GuestExportObjectGuestExport:
 		return true
 	default:
 		return false
@@ -407,6 +638,117 @@ const (
 func (e InventoryUpdatedEventType) Valid() bool {
 	switch e {
 	case InventoryUpdatedEventTypeInventoryUpdated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvoiceLinesKind.
+const (
+	InvoiceLinesKindEarlyDepartureFee InvoiceLinesKind = "early_departure_fee"
+	InvoiceLinesKindExtra             InvoiceLinesKind = "extra"
+	InvoiceLinesKindLateCheckOutFee   InvoiceLinesKind = "late_check_out_fee"
+	InvoiceLinesKindNoShowFee         InvoiceLinesKind = "no_show_fee"
+	InvoiceLinesKindRoomNight         InvoiceLinesKind = "room_night"
+	InvoiceLinesKindTax               InvoiceLinesKind = "tax"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceLinesKind enum.
+func (e InvoiceLinesKind) Valid() bool {
+	switch e {
+	case InvoiceLinesKindEarlyDepartureFee:
+		return true
+	case InvoiceLinesKindExtra:
+		return true
+	case InvoiceLinesKindLateCheckOutFee:
+		return true
+	case InvoiceLinesKindNoShowFee:
+		return true
+	case InvoiceLinesKindRoomNight:
+		return true
+	case InvoiceLinesKindTax:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvoiceObject.
+const (
+	InvoiceObjectInvoice InvoiceObject = "invoice"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceObject enum.
+func (e InvoiceObject) Valid() bool {
+	switch e {
+	case InvoiceObjectInvoice:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvoicePaymentsMethod.
+const (
+	InvoicePaymentsMethodBankTransfer InvoicePaymentsMethod = "bank_transfer"
+	InvoicePaymentsMethodCard         InvoicePaymentsMethod = "card"
+	InvoicePaymentsMethodCash         InvoicePaymentsMethod = "cash"
+)
+
+// Valid indicates whether the value is a known member of the InvoicePaymentsMethod enum.
+func (e InvoicePaymentsMethod) Valid() bool {
+	switch e {
+	case InvoicePaymentsMethodBankTransfer:
+		return true
+	case InvoicePaymentsMethodCard:
+		return true
+	case InvoicePaymentsMethodCash:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvoiceCreatedEventObject.
+const (
+	InvoiceCreatedEventObjectEvent InvoiceCreatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceCreatedEventObject enum.
+func (e InvoiceCreatedEventObject) Valid() bool {
+	switch e {
+	case InvoiceCreatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvoiceCreatedEventType.
+const (
+	InvoiceCreatedEventTypeInvoiceCreated InvoiceCreatedEventType = "invoice.created"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceCreatedEventType enum.
+func (e InvoiceCreatedEventType) Valid() bool {
+	switch e {
+	case InvoiceCreatedEventTypeInvoiceCreated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvoiceListObject.
+const (
+	InvoiceListObjectList InvoiceListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceListObject enum.
+func (e InvoiceListObject) Valid() bool {
+	switch e {
+	case InvoiceListObjectList:
 		return true
 	default:
 		return false
@@ -920,6 +1262,36 @@ const (
 func (e PropertyListObject) Valid() bool {
 	switch e {
 	case PropertyListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PropertyUpdatedEventObject.
+const (
+	PropertyUpdatedEventObjectEvent PropertyUpdatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the PropertyUpdatedEventObject enum.
+func (e PropertyUpdatedEventObject) Valid() bool {
+	switch e {
+	case PropertyUpdatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PropertyUpdatedEventType.
+const (
+	PropertyUpdatedEventTypePropertyUpdated PropertyUpdatedEventType = "property.updated"
+)
+
+// Valid indicates whether the value is a known member of the PropertyUpdatedEventType enum.
+func (e PropertyUpdatedEventType) Valid() bool {
+	switch e {
+	case PropertyUpdatedEventTypePropertyUpdated:
 		return true
 	default:
 		return false
@@ -1787,6 +2159,135 @@ func (e SandboxResetObject) Valid() bool {
 	}
 }
 
+// Defines values for TaxAppliesTo.
+const (
+	TaxAppliesToOtherCharges TaxAppliesTo = "other_charges"
+	TaxAppliesToRoomNights   TaxAppliesTo = "room_nights"
+)
+
+// Valid indicates whether the value is a known member of the TaxAppliesTo enum.
+func (e TaxAppliesTo) Valid() bool {
+	switch e {
+	case TaxAppliesToOtherCharges:
+		return true
+	case TaxAppliesToRoomNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TaxKind.
+const (
+	TaxKindPerNight          TaxKind = "per_night"
+	TaxKindPerPersonPerNight TaxKind = "per_person_per_night"
+	TaxKindPercentage        TaxKind = "percentage"
+)
+
+// Valid indicates whether the value is a known member of the TaxKind enum.
+func (e TaxKind) Valid() bool {
+	switch e {
+	case TaxKindPerNight:
+		return true
+	case TaxKindPerPersonPerNight:
+		return true
+	case TaxKindPercentage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TaxObject.
+const (
+	TaxObjectTax TaxObject = "tax"
+)
+
+// Valid indicates whether the value is a known member of the TaxObject enum.
+func (e TaxObject) Valid() bool {
+	switch e {
+	case TaxObjectTax:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TaxCreatedEventObject.
+const (
+	TaxCreatedEventObjectEvent TaxCreatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the TaxCreatedEventObject enum.
+func (e TaxCreatedEventObject) Valid() bool {
+	switch e {
+	case TaxCreatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TaxCreatedEventType.
+const (
+	TaxCreatedEventTypeTaxCreated TaxCreatedEventType = "tax.created"
+)
+
+// Valid indicates whether the value is a known member of the TaxCreatedEventType enum.
+func (e TaxCreatedEventType) Valid() bool {
+	switch e {
+	case TaxCreatedEventTypeTaxCreated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TaxListObject.
+const (
+	TaxListObjectList TaxListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the TaxListObject enum.
+func (e TaxListObject) Valid() bool {
+	switch e {
+	case TaxListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TaxUpdatedEventObject.
+const (
+	TaxUpdatedEventObjectEvent TaxUpdatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the TaxUpdatedEventObject enum.
+func (e TaxUpdatedEventObject) Valid() bool {
+	switch e {
+	case TaxUpdatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TaxUpdatedEventType.
+const (
+	TaxUpdatedEventTypeTaxUpdated TaxUpdatedEventType = "tax.updated"
+)
+
+// Valid indicates whether the value is a known member of the TaxUpdatedEventType enum.
+func (e TaxUpdatedEventType) Valid() bool {
+	switch e {
+	case TaxUpdatedEventTypeTaxUpdated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookAttemptObject.
 const (
 	WebhookAttemptObjectWebhookAttempt WebhookAttemptObject = "webhook_attempt"
@@ -2050,30 +2551,45 @@ func (e WebhookTestResultStatus) Valid() bool {
 
 // Defines values for WebhookTestResultType.
 const (
+	WebhookTestResultTypeGroupCancelled            WebhookTestResultType = "group.cancelled"
+	WebhookTestResultTypeGroupCreated              WebhookTestResultType = "group.created"
 	WebhookTestResultTypeGuestCreated              WebhookTestResultType = "guest.created"
+	WebhookTestResultTypeGuestErased               WebhookTestResultType = "guest.erased"
 	WebhookTestResultTypeHousekeepingStatusChanged WebhookTestResultType = "housekeeping.status_changed"
 	WebhookTestResultTypeInventoryUpdated          WebhookTestResultType = "inventory.updated"
+	WebhookTestResultTypeInvoiceCreated            WebhookTestResultType = "invoice.created"
 	WebhookTestResultTypeNightAuditCompleted       WebhookTestResultType = "night_audit.completed"
 	WebhookTestResultTypePaymentFailed             WebhookTestResultType = "payment.failed"
 	WebhookTestResultTypePaymentRefunded           WebhookTestResultType = "payment.refunded"
 	WebhookTestResultTypePaymentSucceeded          WebhookTestResultType = "payment.succeeded"
 	WebhookTestResultTypePing                      WebhookTestResultType = "ping"
+	WebhookTestResultTypePropertyUpdated           WebhookTestResultType = "property.updated"
 	WebhookTestResultTypeRateUpdated               WebhookTestResultType = "rate.updated"
 	WebhookTestResultTypeReservationCancelled      WebhookTestResultType = "reservation.cancelled"
 	WebhookTestResultTypeReservationCheckedIn      WebhookTestResultType = "reservation.checked_in"
 	WebhookTestResultTypeReservationCheckedOut     WebhookTestResultType = "reservation.checked_out"
 	WebhookTestResultTypeReservationCreated        WebhookTestResultType = "reservation.created"
 	WebhookTestResultTypeReservationUpdated        WebhookTestResultType = "reservation.updated"
+	WebhookTestResultTypeTaxCreated                WebhookTestResultType = "tax.created"
+	WebhookTestResultTypeTaxUpdated                WebhookTestResultType = "tax.updated"
 )
 
 // Valid indicates whether the value is a known member of the WebhookTestResultType enum.
 func (e WebhookTestResultType) Valid() bool {
 	switch e {
+	case WebhookTestResultTypeGroupCancelled:
+		return true
+	case WebhookTestResultTypeGroupCreated:
+		return true
 	case WebhookTestResultTypeGuestCreated:
+		return true
+	case WebhookTestResultTypeGuestErased:
 		return true
 	case WebhookTestResultTypeHousekeepingStatusChanged:
 		return true
 	case WebhookTestResultTypeInventoryUpdated:
+		return true
+	case WebhookTestResultTypeInvoiceCreated:
 		return true
 	case WebhookTestResultTypeNightAuditCompleted:
 		return true
@@ -2084,6 +2600,8 @@ func (e WebhookTestResultType) Valid() bool {
 	case WebhookTestResultTypePaymentSucceeded:
 		return true
 	case WebhookTestResultTypePing:
+		return true
+	case WebhookTestResultTypePropertyUpdated:
 		return true
 	case WebhookTestResultTypeRateUpdated:
 		return true
@@ -2096,6 +2614,10 @@ func (e WebhookTestResultType) Valid() bool {
 	case WebhookTestResultTypeReservationCreated:
 		return true
 	case WebhookTestResultTypeReservationUpdated:
+		return true
+	case WebhookTestResultTypeTaxCreated:
+		return true
+	case WebhookTestResultTypeTaxUpdated:
 		return true
 	default:
 		return false
@@ -2767,29 +3289,44 @@ func (e GetWebhookDelivery503JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for ListEventsParamsType.
 const (
+	ListEventsParamsTypeGroupCancelled            ListEventsParamsType = "group.cancelled"
+	ListEventsParamsTypeGroupCreated              ListEventsParamsType = "group.created"
 	ListEventsParamsTypeGuestCreated              ListEventsParamsType = "guest.created"
+	ListEventsParamsTypeGuestErased               ListEventsParamsType = "guest.erased"
 	ListEventsParamsTypeHousekeepingStatusChanged ListEventsParamsType = "housekeeping.status_changed"
 	ListEventsParamsTypeInventoryUpdated          ListEventsParamsType = "inventory.updated"
+	ListEventsParamsTypeInvoiceCreated            ListEventsParamsType = "invoice.created"
 	ListEventsParamsTypeNightAuditCompleted       ListEventsParamsType = "night_audit.completed"
 	ListEventsParamsTypePaymentFailed             ListEventsParamsType = "payment.failed"
 	ListEventsParamsTypePaymentRefunded           ListEventsParamsType = "payment.refunded"
 	ListEventsParamsTypePaymentSucceeded          ListEventsParamsType = "payment.succeeded"
+	ListEventsParamsTypePropertyUpdated           ListEventsParamsType = "property.updated"
 	ListEventsParamsTypeRateUpdated               ListEventsParamsType = "rate.updated"
 	ListEventsParamsTypeReservationCancelled      ListEventsParamsType = "reservation.cancelled"
 	ListEventsParamsTypeReservationCheckedIn      ListEventsParamsType = "reservation.checked_in"
 	ListEventsParamsTypeReservationCheckedOut     ListEventsParamsType = "reservation.checked_out"
 	ListEventsParamsTypeReservationCreated        ListEventsParamsType = "reservation.created"
 	ListEventsParamsTypeReservationUpdated        ListEventsParamsType = "reservation.updated"
+	ListEventsParamsTypeTaxCreated                ListEventsParamsType = "tax.created"
+	ListEventsParamsTypeTaxUpdated                ListEventsParamsType = "tax.updated"
 )
 
 // Valid indicates whether the value is a known member of the ListEventsParamsType enum.
 func (e ListEventsParamsType) Valid() bool {
 	switch e {
+	case ListEventsParamsTypeGroupCancelled:
+		return true
+	case ListEventsParamsTypeGroupCreated:
+		return true
 	case ListEventsParamsTypeGuestCreated:
+		return true
+	case ListEventsParamsTypeGuestErased:
 		return true
 	case ListEventsParamsTypeHousekeepingStatusChanged:
 		return true
 	case ListEventsParamsTypeInventoryUpdated:
+		return true
+	case ListEventsParamsTypeInvoiceCreated:
 		return true
 	case ListEventsParamsTypeNightAuditCompleted:
 		return true
@@ -2798,6 +3335,8 @@ func (e ListEventsParamsType) Valid() bool {
 	case ListEventsParamsTypePaymentRefunded:
 		return true
 	case ListEventsParamsTypePaymentSucceeded:
+		return true
+	case ListEventsParamsTypePropertyUpdated:
 		return true
 	case ListEventsParamsTypeRateUpdated:
 		return true
@@ -2810,6 +3349,10 @@ func (e ListEventsParamsType) Valid() bool {
 	case ListEventsParamsTypeReservationCreated:
 		return true
 	case ListEventsParamsTypeReservationUpdated:
+		return true
+	case ListEventsParamsTypeTaxCreated:
+		return true
+	case ListEventsParamsTypeTaxUpdated:
 		return true
 	default:
 		return false
@@ -3731,6 +4274,1827 @@ const (
 func (e CreateFolioCharge503JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case CreateFolioCharge503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoiceParamsServiceEnvironment.
+const (
+	CreateFolioInvoiceParamsServiceEnvironmentLive    CreateFolioInvoiceParamsServiceEnvironment = "live"
+	CreateFolioInvoiceParamsServiceEnvironmentSandbox CreateFolioInvoiceParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoiceParamsServiceEnvironment enum.
+func (e CreateFolioInvoiceParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case CreateFolioInvoiceParamsServiceEnvironmentLive:
+		return true
+	case CreateFolioInvoiceParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoiceParamsServiceVersion.
+const (
+	CreateFolioInvoiceParamsServiceVersionN20250301 CreateFolioInvoiceParamsServiceVersion = "2025-03-01"
+	CreateFolioInvoiceParamsServiceVersionN20250601 CreateFolioInvoiceParamsServiceVersion = "2025-06-01"
+	CreateFolioInvoiceParamsServiceVersionN20250901 CreateFolioInvoiceParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoiceParamsServiceVersion enum.
+func (e CreateFolioInvoiceParamsServiceVersion) Valid() bool {
+	switch e {
+	case CreateFolioInvoiceParamsServiceVersionN20250301:
+		return true
+	case CreateFolioInvoiceParamsServiceVersionN20250601:
+		return true
+	case CreateFolioInvoiceParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice400JSONResponseBodyErrorCode.
+const (
+	CreateFolioInvoice400JSONResponseBodyErrorCodeInvalidEnvironment CreateFolioInvoice400JSONResponseBodyErrorCode = "invalid_environment"
+	CreateFolioInvoice400JSONResponseBodyErrorCodeInvalidJson        CreateFolioInvoice400JSONResponseBodyErrorCode = "invalid_json"
+	CreateFolioInvoice400JSONResponseBodyErrorCodeInvalidVersion     CreateFolioInvoice400JSONResponseBodyErrorCode = "invalid_version"
+	CreateFolioInvoice400JSONResponseBodyErrorCodeParameterInvalid   CreateFolioInvoice400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice400JSONResponseBodyErrorCode enum.
+func (e CreateFolioInvoice400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateFolioInvoice400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case CreateFolioInvoice400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case CreateFolioInvoice400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case CreateFolioInvoice400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice400JSONResponseBodyErrorType.
+const (
+	CreateFolioInvoice400JSONResponseBodyErrorTypeInvalidRequestError CreateFolioInvoice400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice400JSONResponseBodyErrorType enum.
+func (e CreateFolioInvoice400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateFolioInvoice400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice401JSONResponseBodyErrorCode.
+const (
+	CreateFolioInvoice401JSONResponseBodyErrorCodeInvalidToken CreateFolioInvoice401JSONResponseBodyErrorCode = "invalid_token"
+	CreateFolioInvoice401JSONResponseBodyErrorCodeMissingToken CreateFolioInvoice401JSONResponseBodyErrorCode = "missing_token"
+	CreateFolioInvoice401JSONResponseBodyErrorCodeTokenExpired CreateFolioInvoice401JSONResponseBodyErrorCode = "token_expired"
+	CreateFolioInvoice401JSONResponseBodyErrorCodeTokenRevoked CreateFolioInvoice401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice401JSONResponseBodyErrorCode enum.
+func (e CreateFolioInvoice401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateFolioInvoice401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case CreateFolioInvoice401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case CreateFolioInvoice401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case CreateFolioInvoice401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice401JSONResponseBodyErrorType.
+const (
+	CreateFolioInvoice401JSONResponseBodyErrorTypeAuthenticationError CreateFolioInvoice401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice401JSONResponseBodyErrorType enum.
+func (e CreateFolioInvoice401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateFolioInvoice401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice403JSONResponseBodyErrorCode.
+const (
+	CreateFolioInvoice403JSONResponseBodyErrorCodeInsufficientScope  CreateFolioInvoice403JSONResponseBodyErrorCode = "insufficient_scope"
+	CreateFolioInvoice403JSONResponseBodyErrorCodeIpNotAllowed       CreateFolioInvoice403JSONResponseBodyErrorCode = "ip_not_allowed"
+	CreateFolioInvoice403JSONResponseBodyErrorCodePropertyNotGranted CreateFolioInvoice403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice403JSONResponseBodyErrorCode enum.
+func (e CreateFolioInvoice403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateFolioInvoice403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case CreateFolioInvoice403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case CreateFolioInvoice403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice403JSONResponseBodyErrorType.
+const (
+	CreateFolioInvoice403JSONResponseBodyErrorTypePermissionError CreateFolioInvoice403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice403JSONResponseBodyErrorType enum.
+func (e CreateFolioInvoice403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateFolioInvoice403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice404JSONResponseBodyErrorCode.
+const (
+	CreateFolioInvoice404JSONResponseBodyErrorCodeResourceMissing CreateFolioInvoice404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice404JSONResponseBodyErrorCode enum.
+func (e CreateFolioInvoice404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateFolioInvoice404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice404JSONResponseBodyErrorType.
+const (
+	CreateFolioInvoice404JSONResponseBodyErrorTypeInvalidRequestError CreateFolioInvoice404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice404JSONResponseBodyErrorType enum.
+func (e CreateFolioInvoice404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateFolioInvoice404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice409JSONResponseBodyErrorCode.
+const (
+	CreateFolioInvoice409JSONResponseBodyErrorCodeIdempotencyKeyInUse    CreateFolioInvoice409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+	CreateFolioInvoice409JSONResponseBodyErrorCodeInvalidStateTransition CreateFolioInvoice409JSONResponseBodyErrorCode = "invalid_state_transition"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice409JSONResponseBodyErrorCode enum.
+func (e CreateFolioInvoice409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateFolioInvoice409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	case CreateFolioInvoice409JSONResponseBodyErrorCodeInvalidStateTransition:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice409JSONResponseBodyErrorType.
+const (
+	CreateFolioInvoice409JSONResponseBodyErrorTypeConflictError    CreateFolioInvoice409JSONResponseBodyErrorType = "conflict_error"
+	CreateFolioInvoice409JSONResponseBodyErrorTypeIdempotencyError CreateFolioInvoice409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice409JSONResponseBodyErrorType enum.
+func (e CreateFolioInvoice409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateFolioInvoice409JSONResponseBodyErrorTypeConflictError:
+		return true
+	case CreateFolioInvoice409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice413JSONResponseBodyErrorCode.
+const (
+	CreateFolioInvoice413JSONResponseBodyErrorCodeRequestTooLarge CreateFolioInvoice413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice413JSONResponseBodyErrorCode enum.
+func (e CreateFolioInvoice413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateFolioInvoice413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice413JSONResponseBodyErrorType.
+const (
+	CreateFolioInvoice413JSONResponseBodyErrorTypeInvalidRequestError CreateFolioInvoice413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice413JSONResponseBodyErrorType enum.
+func (e CreateFolioInvoice413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateFolioInvoice413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice415JSONResponseBodyErrorCode.
+const (
+	CreateFolioInvoice415JSONResponseBodyErrorCodeUnsupportedContentType CreateFolioInvoice415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice415JSONResponseBodyErrorCode enum.
+func (e CreateFolioInvoice415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateFolioInvoice415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice415JSONResponseBodyErrorType.
+const (
+	CreateFolioInvoice415JSONResponseBodyErrorTypeInvalidRequestError CreateFolioInvoice415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice415JSONResponseBodyErrorType enum.
+func (e CreateFolioInvoice415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateFolioInvoice415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice422JSONResponseBodyErrorCode.
+const (
+	CreateFolioInvoice422JSONResponseBodyErrorCodeIdempotencyKeyReused CreateFolioInvoice422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	CreateFolioInvoice422JSONResponseBodyErrorCodeParameterInvalid     CreateFolioInvoice422JSONResponseBodyErrorCode = "parameter_invalid"
+	CreateFolioInvoice422JSONResponseBodyErrorCodeParameterUnknown     CreateFolioInvoice422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice422JSONResponseBodyErrorCode enum.
+func (e CreateFolioInvoice422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateFolioInvoice422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case CreateFolioInvoice422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case CreateFolioInvoice422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice422JSONResponseBodyErrorType.
+const (
+	CreateFolioInvoice422JSONResponseBodyErrorTypeIdempotencyError    CreateFolioInvoice422JSONResponseBodyErrorType = "idempotency_error"
+	CreateFolioInvoice422JSONResponseBodyErrorTypeInvalidRequestError CreateFolioInvoice422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice422JSONResponseBodyErrorType enum.
+func (e CreateFolioInvoice422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateFolioInvoice422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case CreateFolioInvoice422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice429JSONResponseBodyErrorCode.
+const (
+	CreateFolioInvoice429JSONResponseBodyErrorCodeTooManyRequests CreateFolioInvoice429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice429JSONResponseBodyErrorCode enum.
+func (e CreateFolioInvoice429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateFolioInvoice429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice429JSONResponseBodyErrorType.
+const (
+	CreateFolioInvoice429JSONResponseBodyErrorTypeRateLimitExceeded CreateFolioInvoice429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice429JSONResponseBodyErrorType enum.
+func (e CreateFolioInvoice429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateFolioInvoice429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice500JSONResponseBodyErrorCode.
+const (
+	CreateFolioInvoice500JSONResponseBodyErrorCodeInternalError CreateFolioInvoice500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice500JSONResponseBodyErrorCode enum.
+func (e CreateFolioInvoice500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateFolioInvoice500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice500JSONResponseBodyErrorType.
+const (
+	CreateFolioInvoice500JSONResponseBodyErrorTypeApiError CreateFolioInvoice500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice500JSONResponseBodyErrorType enum.
+func (e CreateFolioInvoice500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateFolioInvoice500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice503JSONResponseBodyErrorCode.
+const (
+	CreateFolioInvoice503JSONResponseBodyErrorCodeServiceUnavailable CreateFolioInvoice503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice503JSONResponseBodyErrorCode enum.
+func (e CreateFolioInvoice503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateFolioInvoice503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateFolioInvoice503JSONResponseBodyErrorType.
+const (
+	CreateFolioInvoice503JSONResponseBodyErrorTypeApiError CreateFolioInvoice503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateFolioInvoice503JSONResponseBodyErrorType enum.
+func (e CreateFolioInvoice503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateFolioInvoice503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroupsParamsServiceEnvironment.
+const (
+	ListGroupsParamsServiceEnvironmentLive    ListGroupsParamsServiceEnvironment = "live"
+	ListGroupsParamsServiceEnvironmentSandbox ListGroupsParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the ListGroupsParamsServiceEnvironment enum.
+func (e ListGroupsParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case ListGroupsParamsServiceEnvironmentLive:
+		return true
+	case ListGroupsParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroupsParamsServiceVersion.
+const (
+	ListGroupsParamsServiceVersionN20250301 ListGroupsParamsServiceVersion = "2025-03-01"
+	ListGroupsParamsServiceVersionN20250601 ListGroupsParamsServiceVersion = "2025-06-01"
+	ListGroupsParamsServiceVersionN20250901 ListGroupsParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the ListGroupsParamsServiceVersion enum.
+func (e ListGroupsParamsServiceVersion) Valid() bool {
+	switch e {
+	case ListGroupsParamsServiceVersionN20250301:
+		return true
+	case ListGroupsParamsServiceVersionN20250601:
+		return true
+	case ListGroupsParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroups400JSONResponseBodyErrorCode.
+const (
+	ListGroups400JSONResponseBodyErrorCodeInvalidCursor      ListGroups400JSONResponseBodyErrorCode = "invalid_cursor"
+	ListGroups400JSONResponseBodyErrorCodeInvalidEnvironment ListGroups400JSONResponseBodyErrorCode = "invalid_environment"
+	ListGroups400JSONResponseBodyErrorCodeInvalidVersion     ListGroups400JSONResponseBodyErrorCode = "invalid_version"
+	ListGroups400JSONResponseBodyErrorCodeParameterInvalid   ListGroups400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the ListGroups400JSONResponseBodyErrorCode enum.
+func (e ListGroups400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListGroups400JSONResponseBodyErrorCodeInvalidCursor:
+		return true
+	case ListGroups400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case ListGroups400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case ListGroups400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroups400JSONResponseBodyErrorType.
+const (
+	ListGroups400JSONResponseBodyErrorTypeInvalidRequestError ListGroups400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ListGroups400JSONResponseBodyErrorType enum.
+func (e ListGroups400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListGroups400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroups401JSONResponseBodyErrorCode.
+const (
+	ListGroups401JSONResponseBodyErrorCodeInvalidToken ListGroups401JSONResponseBodyErrorCode = "invalid_token"
+	ListGroups401JSONResponseBodyErrorCodeMissingToken ListGroups401JSONResponseBodyErrorCode = "missing_token"
+	ListGroups401JSONResponseBodyErrorCodeTokenExpired ListGroups401JSONResponseBodyErrorCode = "token_expired"
+	ListGroups401JSONResponseBodyErrorCodeTokenRevoked ListGroups401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the ListGroups401JSONResponseBodyErrorCode enum.
+func (e ListGroups401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListGroups401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case ListGroups401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case ListGroups401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case ListGroups401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroups401JSONResponseBodyErrorType.
+const (
+	ListGroups401JSONResponseBodyErrorTypeAuthenticationError ListGroups401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the ListGroups401JSONResponseBodyErrorType enum.
+func (e ListGroups401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListGroups401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroups403JSONResponseBodyErrorCode.
+const (
+	ListGroups403JSONResponseBodyErrorCodeInsufficientScope ListGroups403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListGroups403JSONResponseBodyErrorCodeIpNotAllowed      ListGroups403JSONResponseBodyErrorCode = "ip_not_allowed"
+)
+
+// Valid indicates whether the value is a known member of the ListGroups403JSONResponseBodyErrorCode enum.
+func (e ListGroups403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListGroups403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case ListGroups403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroups403JSONResponseBodyErrorType.
+const (
+	ListGroups403JSONResponseBodyErrorTypePermissionError ListGroups403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the ListGroups403JSONResponseBodyErrorType enum.
+func (e ListGroups403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListGroups403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroups429JSONResponseBodyErrorCode.
+const (
+	ListGroups429JSONResponseBodyErrorCodeTooManyRequests ListGroups429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the ListGroups429JSONResponseBodyErrorCode enum.
+func (e ListGroups429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListGroups429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroups429JSONResponseBodyErrorType.
+const (
+	ListGroups429JSONResponseBodyErrorTypeRateLimitExceeded ListGroups429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the ListGroups429JSONResponseBodyErrorType enum.
+func (e ListGroups429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListGroups429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroups500JSONResponseBodyErrorCode.
+const (
+	ListGroups500JSONResponseBodyErrorCodeInternalError ListGroups500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the ListGroups500JSONResponseBodyErrorCode enum.
+func (e ListGroups500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListGroups500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroups500JSONResponseBodyErrorType.
+const (
+	ListGroups500JSONResponseBodyErrorTypeApiError ListGroups500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListGroups500JSONResponseBodyErrorType enum.
+func (e ListGroups500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListGroups500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroups503JSONResponseBodyErrorCode.
+const (
+	ListGroups503JSONResponseBodyErrorCodeServiceUnavailable ListGroups503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the ListGroups503JSONResponseBodyErrorCode enum.
+func (e ListGroups503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListGroups503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListGroups503JSONResponseBodyErrorType.
+const (
+	ListGroups503JSONResponseBodyErrorTypeApiError ListGroups503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListGroups503JSONResponseBodyErrorType enum.
+func (e ListGroups503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListGroups503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroupParamsServiceEnvironment.
+const (
+	CreateGroupParamsServiceEnvironmentLive    CreateGroupParamsServiceEnvironment = "live"
+	CreateGroupParamsServiceEnvironmentSandbox CreateGroupParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroupParamsServiceEnvironment enum.
+func (e CreateGroupParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case CreateGroupParamsServiceEnvironmentLive:
+		return true
+	case CreateGroupParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroupParamsServiceVersion.
+const (
+	CreateGroupParamsServiceVersionN20250301 CreateGroupParamsServiceVersion = "2025-03-01"
+	CreateGroupParamsServiceVersionN20250601 CreateGroupParamsServiceVersion = "2025-06-01"
+	CreateGroupParamsServiceVersionN20250901 CreateGroupParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroupParamsServiceVersion enum.
+func (e CreateGroupParamsServiceVersion) Valid() bool {
+	switch e {
+	case CreateGroupParamsServiceVersionN20250301:
+		return true
+	case CreateGroupParamsServiceVersionN20250601:
+		return true
+	case CreateGroupParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroupJSONBodyBilling.
+const (
+	CreateGroupJSONBodyBillingIndividual CreateGroupJSONBodyBilling = "individual"
+	CreateGroupJSONBodyBillingMaster     CreateGroupJSONBodyBilling = "master"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroupJSONBodyBilling enum.
+func (e CreateGroupJSONBodyBilling) Valid() bool {
+	switch e {
+	case CreateGroupJSONBodyBillingIndividual:
+		return true
+	case CreateGroupJSONBodyBillingMaster:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroupJSONBodyChannel.
+const (
+	CreateGroupJSONBodyChannelAgoda       CreateGroupJSONBodyChannel = "agoda"
+	CreateGroupJSONBodyChannelAirbnb      CreateGroupJSONBodyChannel = "airbnb"
+	CreateGroupJSONBodyChannelBookingCom  CreateGroupJSONBodyChannel = "booking_com"
+	CreateGroupJSONBodyChannelExpedia     CreateGroupJSONBodyChannel = "expedia"
+	CreateGroupJSONBodyChannelHotelbeds   CreateGroupJSONBodyChannel = "hotelbeds"
+	CreateGroupJSONBodyChannelLessThannil CreateGroupJSONBodyChannel = "<nil>"
+	CreateGroupJSONBodyChannelOther       CreateGroupJSONBodyChannel = "other"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroupJSONBodyChannel enum.
+func (e CreateGroupJSONBodyChannel) Valid() bool {
+	switch e {
+	case CreateGroupJSONBodyChannelAgoda:
+		return true
+	case CreateGroupJSONBodyChannelAirbnb:
+		return true
+	case CreateGroupJSONBodyChannelBookingCom:
+		return true
+	case CreateGroupJSONBodyChannelExpedia:
+		return true
+	case CreateGroupJSONBodyChannelHotelbeds:
+		return true
+	case CreateGroupJSONBodyChannelLessThannil:
+		return true
+	case CreateGroupJSONBodyChannelOther:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroupJSONBodySource.
+const (
+	CreateGroupJSONBodySourceApi     CreateGroupJSONBodySource = "api"
+	CreateGroupJSONBodySourceChannel CreateGroupJSONBodySource = "channel"
+	CreateGroupJSONBodySourceDirect  CreateGroupJSONBodySource = "direct"
+	CreateGroupJSONBodySourceEmail   CreateGroupJSONBodySource = "email"
+	CreateGroupJSONBodySourcePhone   CreateGroupJSONBodySource = "phone"
+	CreateGroupJSONBodySourceWalkIn  CreateGroupJSONBodySource = "walk_in"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroupJSONBodySource enum.
+func (e CreateGroupJSONBodySource) Valid() bool {
+	switch e {
+	case CreateGroupJSONBodySourceApi:
+		return true
+	case CreateGroupJSONBodySourceChannel:
+		return true
+	case CreateGroupJSONBodySourceDirect:
+		return true
+	case CreateGroupJSONBodySourceEmail:
+		return true
+	case CreateGroupJSONBodySourcePhone:
+		return true
+	case CreateGroupJSONBodySourceWalkIn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup400JSONResponseBodyErrorCode.
+const (
+	CreateGroup400JSONResponseBodyErrorCodeInvalidEnvironment CreateGroup400JSONResponseBodyErrorCode = "invalid_environment"
+	CreateGroup400JSONResponseBodyErrorCodeInvalidJson        CreateGroup400JSONResponseBodyErrorCode = "invalid_json"
+	CreateGroup400JSONResponseBodyErrorCodeInvalidVersion     CreateGroup400JSONResponseBodyErrorCode = "invalid_version"
+	CreateGroup400JSONResponseBodyErrorCodeParameterInvalid   CreateGroup400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup400JSONResponseBodyErrorCode enum.
+func (e CreateGroup400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateGroup400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case CreateGroup400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case CreateGroup400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case CreateGroup400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup400JSONResponseBodyErrorType.
+const (
+	CreateGroup400JSONResponseBodyErrorTypeInvalidRequestError CreateGroup400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup400JSONResponseBodyErrorType enum.
+func (e CreateGroup400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateGroup400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup401JSONResponseBodyErrorCode.
+const (
+	CreateGroup401JSONResponseBodyErrorCodeInvalidToken CreateGroup401JSONResponseBodyErrorCode = "invalid_token"
+	CreateGroup401JSONResponseBodyErrorCodeMissingToken CreateGroup401JSONResponseBodyErrorCode = "missing_token"
+	CreateGroup401JSONResponseBodyErrorCodeTokenExpired CreateGroup401JSONResponseBodyErrorCode = "token_expired"
+	CreateGroup401JSONResponseBodyErrorCodeTokenRevoked CreateGroup401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup401JSONResponseBodyErrorCode enum.
+func (e CreateGroup401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateGroup401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case CreateGroup401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case CreateGroup401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case CreateGroup401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup401JSONResponseBodyErrorType.
+const (
+	CreateGroup401JSONResponseBodyErrorTypeAuthenticationError CreateGroup401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup401JSONResponseBodyErrorType enum.
+func (e CreateGroup401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateGroup401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup403JSONResponseBodyErrorCode.
+const (
+	CreateGroup403JSONResponseBodyErrorCodeInsufficientScope  CreateGroup403JSONResponseBodyErrorCode = "insufficient_scope"
+	CreateGroup403JSONResponseBodyErrorCodeIpNotAllowed       CreateGroup403JSONResponseBodyErrorCode = "ip_not_allowed"
+	CreateGroup403JSONResponseBodyErrorCodePropertyNotGranted CreateGroup403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup403JSONResponseBodyErrorCode enum.
+func (e CreateGroup403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateGroup403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case CreateGroup403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case CreateGroup403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup403JSONResponseBodyErrorType.
+const (
+	CreateGroup403JSONResponseBodyErrorTypePermissionError CreateGroup403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup403JSONResponseBodyErrorType enum.
+func (e CreateGroup403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateGroup403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup404JSONResponseBodyErrorCode.
+const (
+	CreateGroup404JSONResponseBodyErrorCodeResourceMissing CreateGroup404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup404JSONResponseBodyErrorCode enum.
+func (e CreateGroup404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateGroup404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup404JSONResponseBodyErrorType.
+const (
+	CreateGroup404JSONResponseBodyErrorTypeInvalidRequestError CreateGroup404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup404JSONResponseBodyErrorType enum.
+func (e CreateGroup404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateGroup404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup409JSONResponseBodyErrorCode.
+const (
+	CreateGroup409JSONResponseBodyErrorCodeIdempotencyKeyInUse CreateGroup409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+	CreateGroup409JSONResponseBodyErrorCodeNoAvailability      CreateGroup409JSONResponseBodyErrorCode = "no_availability"
+	CreateGroup409JSONResponseBodyErrorCodeRestrictionViolated CreateGroup409JSONResponseBodyErrorCode = "restriction_violated"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup409JSONResponseBodyErrorCode enum.
+func (e CreateGroup409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateGroup409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	case CreateGroup409JSONResponseBodyErrorCodeNoAvailability:
+		return true
+	case CreateGroup409JSONResponseBodyErrorCodeRestrictionViolated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup409JSONResponseBodyErrorType.
+const (
+	CreateGroup409JSONResponseBodyErrorTypeConflictError    CreateGroup409JSONResponseBodyErrorType = "conflict_error"
+	CreateGroup409JSONResponseBodyErrorTypeIdempotencyError CreateGroup409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup409JSONResponseBodyErrorType enum.
+func (e CreateGroup409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateGroup409JSONResponseBodyErrorTypeConflictError:
+		return true
+	case CreateGroup409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup413JSONResponseBodyErrorCode.
+const (
+	CreateGroup413JSONResponseBodyErrorCodeRequestTooLarge CreateGroup413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup413JSONResponseBodyErrorCode enum.
+func (e CreateGroup413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateGroup413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup413JSONResponseBodyErrorType.
+const (
+	CreateGroup413JSONResponseBodyErrorTypeInvalidRequestError CreateGroup413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup413JSONResponseBodyErrorType enum.
+func (e CreateGroup413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateGroup413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup415JSONResponseBodyErrorCode.
+const (
+	CreateGroup415JSONResponseBodyErrorCodeUnsupportedContentType CreateGroup415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup415JSONResponseBodyErrorCode enum.
+func (e CreateGroup415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateGroup415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup415JSONResponseBodyErrorType.
+const (
+	CreateGroup415JSONResponseBodyErrorTypeInvalidRequestError CreateGroup415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup415JSONResponseBodyErrorType enum.
+func (e CreateGroup415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateGroup415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup422JSONResponseBodyErrorCode.
+const (
+	CreateGroup422JSONResponseBodyErrorCodeIdempotencyKeyReused CreateGroup422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	CreateGroup422JSONResponseBodyErrorCodeParameterInvalid     CreateGroup422JSONResponseBodyErrorCode = "parameter_invalid"
+	CreateGroup422JSONResponseBodyErrorCodeParameterMissing     CreateGroup422JSONResponseBodyErrorCode = "parameter_missing"
+	CreateGroup422JSONResponseBodyErrorCodeParameterUnknown     CreateGroup422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup422JSONResponseBodyErrorCode enum.
+func (e CreateGroup422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateGroup422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case CreateGroup422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case CreateGroup422JSONResponseBodyErrorCodeParameterMissing:
+		return true
+	case CreateGroup422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup422JSONResponseBodyErrorType.
+const (
+	CreateGroup422JSONResponseBodyErrorTypeIdempotencyError    CreateGroup422JSONResponseBodyErrorType = "idempotency_error"
+	CreateGroup422JSONResponseBodyErrorTypeInvalidRequestError CreateGroup422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup422JSONResponseBodyErrorType enum.
+func (e CreateGroup422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateGroup422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case CreateGroup422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup429JSONResponseBodyErrorCode.
+const (
+	CreateGroup429JSONResponseBodyErrorCodeTooManyRequests CreateGroup429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup429JSONResponseBodyErrorCode enum.
+func (e CreateGroup429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateGroup429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup429JSONResponseBodyErrorType.
+const (
+	CreateGroup429JSONResponseBodyErrorTypeRateLimitExceeded CreateGroup429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup429JSONResponseBodyErrorType enum.
+func (e CreateGroup429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateGroup429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup500JSONResponseBodyErrorCode.
+const (
+	CreateGroup500JSONResponseBodyErrorCodeInternalError CreateGroup500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup500JSONResponseBodyErrorCode enum.
+func (e CreateGroup500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateGroup500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup500JSONResponseBodyErrorType.
+const (
+	CreateGroup500JSONResponseBodyErrorTypeApiError CreateGroup500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup500JSONResponseBodyErrorType enum.
+func (e CreateGroup500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateGroup500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup503JSONResponseBodyErrorCode.
+const (
+	CreateGroup503JSONResponseBodyErrorCodeServiceUnavailable CreateGroup503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup503JSONResponseBodyErrorCode enum.
+func (e CreateGroup503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateGroup503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateGroup503JSONResponseBodyErrorType.
+const (
+	CreateGroup503JSONResponseBodyErrorTypeApiError CreateGroup503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateGroup503JSONResponseBodyErrorType enum.
+func (e CreateGroup503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateGroup503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroupParamsServiceEnvironment.
+const (
+	GetGroupParamsServiceEnvironmentLive    GetGroupParamsServiceEnvironment = "live"
+	GetGroupParamsServiceEnvironmentSandbox GetGroupParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the GetGroupParamsServiceEnvironment enum.
+func (e GetGroupParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case GetGroupParamsServiceEnvironmentLive:
+		return true
+	case GetGroupParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroupParamsServiceVersion.
+const (
+	GetGroupParamsServiceVersionN20250301 GetGroupParamsServiceVersion = "2025-03-01"
+	GetGroupParamsServiceVersionN20250601 GetGroupParamsServiceVersion = "2025-06-01"
+	GetGroupParamsServiceVersionN20250901 GetGroupParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the GetGroupParamsServiceVersion enum.
+func (e GetGroupParamsServiceVersion) Valid() bool {
+	switch e {
+	case GetGroupParamsServiceVersionN20250301:
+		return true
+	case GetGroupParamsServiceVersionN20250601:
+		return true
+	case GetGroupParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup400JSONResponseBodyErrorCode.
+const (
+	GetGroup400JSONResponseBodyErrorCodeInvalidEnvironment GetGroup400JSONResponseBodyErrorCode = "invalid_environment"
+	GetGroup400JSONResponseBodyErrorCodeInvalidVersion     GetGroup400JSONResponseBodyErrorCode = "invalid_version"
+	GetGroup400JSONResponseBodyErrorCodeParameterInvalid   GetGroup400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup400JSONResponseBodyErrorCode enum.
+func (e GetGroup400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetGroup400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case GetGroup400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case GetGroup400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup400JSONResponseBodyErrorType.
+const (
+	GetGroup400JSONResponseBodyErrorTypeInvalidRequestError GetGroup400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup400JSONResponseBodyErrorType enum.
+func (e GetGroup400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetGroup400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup401JSONResponseBodyErrorCode.
+const (
+	GetGroup401JSONResponseBodyErrorCodeInvalidToken GetGroup401JSONResponseBodyErrorCode = "invalid_token"
+	GetGroup401JSONResponseBodyErrorCodeMissingToken GetGroup401JSONResponseBodyErrorCode = "missing_token"
+	GetGroup401JSONResponseBodyErrorCodeTokenExpired GetGroup401JSONResponseBodyErrorCode = "token_expired"
+	GetGroup401JSONResponseBodyErrorCodeTokenRevoked GetGroup401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup401JSONResponseBodyErrorCode enum.
+func (e GetGroup401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetGroup401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case GetGroup401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case GetGroup401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case GetGroup401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup401JSONResponseBodyErrorType.
+const (
+	GetGroup401JSONResponseBodyErrorTypeAuthenticationError GetGroup401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup401JSONResponseBodyErrorType enum.
+func (e GetGroup401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetGroup401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup403JSONResponseBodyErrorCode.
+const (
+	GetGroup403JSONResponseBodyErrorCodeInsufficientScope  GetGroup403JSONResponseBodyErrorCode = "insufficient_scope"
+	GetGroup403JSONResponseBodyErrorCodeIpNotAllowed       GetGroup403JSONResponseBodyErrorCode = "ip_not_allowed"
+	GetGroup403JSONResponseBodyErrorCodePropertyNotGranted GetGroup403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup403JSONResponseBodyErrorCode enum.
+func (e GetGroup403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetGroup403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case GetGroup403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case GetGroup403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup403JSONResponseBodyErrorType.
+const (
+	GetGroup403JSONResponseBodyErrorTypePermissionError GetGroup403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup403JSONResponseBodyErrorType enum.
+func (e GetGroup403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetGroup403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup404JSONResponseBodyErrorCode.
+const (
+	GetGroup404JSONResponseBodyErrorCodeResourceMissing GetGroup404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup404JSONResponseBodyErrorCode enum.
+func (e GetGroup404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetGroup404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup404JSONResponseBodyErrorType.
+const (
+	GetGroup404JSONResponseBodyErrorTypeInvalidRequestError GetGroup404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup404JSONResponseBodyErrorType enum.
+func (e GetGroup404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetGroup404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup429JSONResponseBodyErrorCode.
+const (
+	GetGroup429JSONResponseBodyErrorCodeTooManyRequests GetGroup429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup429JSONResponseBodyErrorCode enum.
+func (e GetGroup429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetGroup429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup429JSONResponseBodyErrorType.
+const (
+	GetGroup429JSONResponseBodyErrorTypeRateLimitExceeded GetGroup429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup429JSONResponseBodyErrorType enum.
+func (e GetGroup429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetGroup429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup500JSONResponseBodyErrorCode.
+const (
+	GetGroup500JSONResponseBodyErrorCodeInternalError GetGroup500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup500JSONResponseBodyErrorCode enum.
+func (e GetGroup500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetGroup500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup500JSONResponseBodyErrorType.
+const (
+	GetGroup500JSONResponseBodyErrorTypeApiError GetGroup500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup500JSONResponseBodyErrorType enum.
+func (e GetGroup500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetGroup500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup503JSONResponseBodyErrorCode.
+const (
+	GetGroup503JSONResponseBodyErrorCodeServiceUnavailable GetGroup503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup503JSONResponseBodyErrorCode enum.
+func (e GetGroup503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetGroup503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGroup503JSONResponseBodyErrorType.
+const (
+	GetGroup503JSONResponseBodyErrorTypeApiError GetGroup503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetGroup503JSONResponseBodyErrorType enum.
+func (e GetGroup503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetGroup503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroupParamsServiceEnvironment.
+const (
+	CancelGroupParamsServiceEnvironmentLive    CancelGroupParamsServiceEnvironment = "live"
+	CancelGroupParamsServiceEnvironmentSandbox CancelGroupParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroupParamsServiceEnvironment enum.
+func (e CancelGroupParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case CancelGroupParamsServiceEnvironmentLive:
+		return true
+	case CancelGroupParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroupParamsServiceVersion.
+const (
+	CancelGroupParamsServiceVersionN20250301 CancelGroupParamsServiceVersion = "2025-03-01"
+	CancelGroupParamsServiceVersionN20250601 CancelGroupParamsServiceVersion = "2025-06-01"
+	CancelGroupParamsServiceVersionN20250901 CancelGroupParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroupParamsServiceVersion enum.
+func (e CancelGroupParamsServiceVersion) Valid() bool {
+	switch e {
+	case CancelGroupParamsServiceVersionN20250301:
+		return true
+	case CancelGroupParamsServiceVersionN20250601:
+		return true
+	case CancelGroupParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup400JSONResponseBodyErrorCode.
+const (
+	CancelGroup400JSONResponseBodyErrorCodeInvalidEnvironment CancelGroup400JSONResponseBodyErrorCode = "invalid_environment"
+	CancelGroup400JSONResponseBodyErrorCodeInvalidJson        CancelGroup400JSONResponseBodyErrorCode = "invalid_json"
+	CancelGroup400JSONResponseBodyErrorCodeInvalidVersion     CancelGroup400JSONResponseBodyErrorCode = "invalid_version"
+	CancelGroup400JSONResponseBodyErrorCodeParameterInvalid   CancelGroup400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup400JSONResponseBodyErrorCode enum.
+func (e CancelGroup400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CancelGroup400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case CancelGroup400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case CancelGroup400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case CancelGroup400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup400JSONResponseBodyErrorType.
+const (
+	CancelGroup400JSONResponseBodyErrorTypeInvalidRequestError CancelGroup400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup400JSONResponseBodyErrorType enum.
+func (e CancelGroup400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CancelGroup400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup401JSONResponseBodyErrorCode.
+const (
+	CancelGroup401JSONResponseBodyErrorCodeInvalidToken CancelGroup401JSONResponseBodyErrorCode = "invalid_token"
+	CancelGroup401JSONResponseBodyErrorCodeMissingToken CancelGroup401JSONResponseBodyErrorCode = "missing_token"
+	CancelGroup401JSONResponseBodyErrorCodeTokenExpired CancelGroup401JSONResponseBodyErrorCode = "token_expired"
+	CancelGroup401JSONResponseBodyErrorCodeTokenRevoked CancelGroup401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup401JSONResponseBodyErrorCode enum.
+func (e CancelGroup401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CancelGroup401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case CancelGroup401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case CancelGroup401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case CancelGroup401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup401JSONResponseBodyErrorType.
+const (
+	CancelGroup401JSONResponseBodyErrorTypeAuthenticationError CancelGroup401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup401JSONResponseBodyErrorType enum.
+func (e CancelGroup401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CancelGroup401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup403JSONResponseBodyErrorCode.
+const (
+	CancelGroup403JSONResponseBodyErrorCodeInsufficientScope  CancelGroup403JSONResponseBodyErrorCode = "insufficient_scope"
+	CancelGroup403JSONResponseBodyErrorCodeIpNotAllowed       CancelGroup403JSONResponseBodyErrorCode = "ip_not_allowed"
+	CancelGroup403JSONResponseBodyErrorCodePropertyNotGranted CancelGroup403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup403JSONResponseBodyErrorCode enum.
+func (e CancelGroup403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CancelGroup403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case CancelGroup403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case CancelGroup403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup403JSONResponseBodyErrorType.
+const (
+	CancelGroup403JSONResponseBodyErrorTypePermissionError CancelGroup403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup403JSONResponseBodyErrorType enum.
+func (e CancelGroup403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CancelGroup403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup404JSONResponseBodyErrorCode.
+const (
+	CancelGroup404JSONResponseBodyErrorCodeResourceMissing CancelGroup404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup404JSONResponseBodyErrorCode enum.
+func (e CancelGroup404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CancelGroup404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup404JSONResponseBodyErrorType.
+const (
+	CancelGroup404JSONResponseBodyErrorTypeInvalidRequestError CancelGroup404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup404JSONResponseBodyErrorType enum.
+func (e CancelGroup404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CancelGroup404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup409JSONResponseBodyErrorCode.
+const (
+	CancelGroup409JSONResponseBodyErrorCodeIdempotencyKeyInUse    CancelGroup409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+	CancelGroup409JSONResponseBodyErrorCodeInvalidStateTransition CancelGroup409JSONResponseBodyErrorCode = "invalid_state_transition"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup409JSONResponseBodyErrorCode enum.
+func (e CancelGroup409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CancelGroup409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	case CancelGroup409JSONResponseBodyErrorCodeInvalidStateTransition:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup409JSONResponseBodyErrorType.
+const (
+	CancelGroup409JSONResponseBodyErrorTypeConflictError    CancelGroup409JSONResponseBodyErrorType = "conflict_error"
+	CancelGroup409JSONResponseBodyErrorTypeIdempotencyError CancelGroup409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup409JSONResponseBodyErrorType enum.
+func (e CancelGroup409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CancelGroup409JSONResponseBodyErrorTypeConflictError:
+		return true
+	case CancelGroup409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup413JSONResponseBodyErrorCode.
+const (
+	CancelGroup413JSONResponseBodyErrorCodeRequestTooLarge CancelGroup413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup413JSONResponseBodyErrorCode enum.
+func (e CancelGroup413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CancelGroup413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup413JSONResponseBodyErrorType.
+const (
+	CancelGroup413JSONResponseBodyErrorTypeInvalidRequestError CancelGroup413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup413JSONResponseBodyErrorType enum.
+func (e CancelGroup413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CancelGroup413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup415JSONResponseBodyErrorCode.
+const (
+	CancelGroup415JSONResponseBodyErrorCodeUnsupportedContentType CancelGroup415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup415JSONResponseBodyErrorCode enum.
+func (e CancelGroup415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CancelGroup415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup415JSONResponseBodyErrorType.
+const (
+	CancelGroup415JSONResponseBodyErrorTypeInvalidRequestError CancelGroup415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup415JSONResponseBodyErrorType enum.
+func (e CancelGroup415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CancelGroup415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup422JSONResponseBodyErrorCode.
+const (
+	CancelGroup422JSONResponseBodyErrorCodeIdempotencyKeyReused CancelGroup422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	CancelGroup422JSONResponseBodyErrorCodeParameterInvalid     CancelGroup422JSONResponseBodyErrorCode = "parameter_invalid"
+	CancelGroup422JSONResponseBodyErrorCodeParameterUnknown     CancelGroup422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup422JSONResponseBodyErrorCode enum.
+func (e CancelGroup422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CancelGroup422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case CancelGroup422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case CancelGroup422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup422JSONResponseBodyErrorType.
+const (
+	CancelGroup422JSONResponseBodyErrorTypeIdempotencyError    CancelGroup422JSONResponseBodyErrorType = "idempotency_error"
+	CancelGroup422JSONResponseBodyErrorTypeInvalidRequestError CancelGroup422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup422JSONResponseBodyErrorType enum.
+func (e CancelGroup422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CancelGroup422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case CancelGroup422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup429JSONResponseBodyErrorCode.
+const (
+	CancelGroup429JSONResponseBodyErrorCodeTooManyRequests CancelGroup429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup429JSONResponseBodyErrorCode enum.
+func (e CancelGroup429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CancelGroup429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup429JSONResponseBodyErrorType.
+const (
+	CancelGroup429JSONResponseBodyErrorTypeRateLimitExceeded CancelGroup429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup429JSONResponseBodyErrorType enum.
+func (e CancelGroup429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CancelGroup429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup500JSONResponseBodyErrorCode.
+const (
+	CancelGroup500JSONResponseBodyErrorCodeInternalError CancelGroup500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup500JSONResponseBodyErrorCode enum.
+func (e CancelGroup500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CancelGroup500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup500JSONResponseBodyErrorType.
+const (
+	CancelGroup500JSONResponseBodyErrorTypeApiError CancelGroup500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup500JSONResponseBodyErrorType enum.
+func (e CancelGroup500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CancelGroup500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup503JSONResponseBodyErrorCode.
+const (
+	CancelGroup503JSONResponseBodyErrorCodeServiceUnavailable CancelGroup503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup503JSONResponseBodyErrorCode enum.
+func (e CancelGroup503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CancelGroup503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelGroup503JSONResponseBodyErrorType.
+const (
+	CancelGroup503JSONResponseBodyErrorTypeApiError CancelGroup503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the CancelGroup503JSONResponseBodyErrorType enum.
+func (e CancelGroup503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CancelGroup503JSONResponseBodyErrorTypeApiError:
 		return true
 	default:
 		return false
@@ -4982,6 +7346,702 @@ const (
 func (e UpdateGuest503JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case UpdateGuest503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuestParamsServiceEnvironment.
+const (
+	EraseGuestParamsServiceEnvironmentLive    EraseGuestParamsServiceEnvironment = "live"
+	EraseGuestParamsServiceEnvironmentSandbox EraseGuestParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuestParamsServiceEnvironment enum.
+func (e EraseGuestParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case EraseGuestParamsServiceEnvironmentLive:
+		return true
+	case EraseGuestParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuestParamsServiceVersion.
+const (
+	EraseGuestParamsServiceVersionN20250301 EraseGuestParamsServiceVersion = "2025-03-01"
+	EraseGuestParamsServiceVersionN20250601 EraseGuestParamsServiceVersion = "2025-06-01"
+	EraseGuestParamsServiceVersionN20250901 EraseGuestParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuestParamsServiceVersion enum.
+func (e EraseGuestParamsServiceVersion) Valid() bool {
+	switch e {
+	case EraseGuestParamsServiceVersionN20250301:
+		return true
+	case EraseGuestParamsServiceVersionN20250601:
+		return true
+	case EraseGuestParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuestJSONBodyConfirm.
+const (
+	EraseGuestJSONBodyConfirmTrue EraseGuestJSONBodyConfirm = true
+)
+
+// Valid indicates whether the value is a known member of the EraseGuestJSONBodyConfirm enum.
+func (e EraseGuestJSONBodyConfirm) Valid() bool {
+	switch e {
+	case EraseGuestJSONBodyConfirmTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest400JSONResponseBodyErrorCode.
+const (
+	EraseGuest400JSONResponseBodyErrorCodeInvalidEnvironment EraseGuest400JSONResponseBodyErrorCode = "invalid_environment"
+	EraseGuest400JSONResponseBodyErrorCodeInvalidJson        EraseGuest400JSONResponseBodyErrorCode = "invalid_json"
+	EraseGuest400JSONResponseBodyErrorCodeInvalidVersion     EraseGuest400JSONResponseBodyErrorCode = "invalid_version"
+	EraseGuest400JSONResponseBodyErrorCodeParameterInvalid   EraseGuest400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest400JSONResponseBodyErrorCode enum.
+func (e EraseGuest400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case EraseGuest400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case EraseGuest400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case EraseGuest400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case EraseGuest400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest400JSONResponseBodyErrorType.
+const (
+	EraseGuest400JSONResponseBodyErrorTypeInvalidRequestError EraseGuest400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest400JSONResponseBodyErrorType enum.
+func (e EraseGuest400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case EraseGuest400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest401JSONResponseBodyErrorCode.
+const (
+	EraseGuest401JSONResponseBodyErrorCodeInvalidToken EraseGuest401JSONResponseBodyErrorCode = "invalid_token"
+	EraseGuest401JSONResponseBodyErrorCodeMissingToken EraseGuest401JSONResponseBodyErrorCode = "missing_token"
+	EraseGuest401JSONResponseBodyErrorCodeTokenExpired EraseGuest401JSONResponseBodyErrorCode = "token_expired"
+	EraseGuest401JSONResponseBodyErrorCodeTokenRevoked EraseGuest401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest401JSONResponseBodyErrorCode enum.
+func (e EraseGuest401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case EraseGuest401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case EraseGuest401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case EraseGuest401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case EraseGuest401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest401JSONResponseBodyErrorType.
+const (
+	EraseGuest401JSONResponseBodyErrorTypeAuthenticationError EraseGuest401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest401JSONResponseBodyErrorType enum.
+func (e EraseGuest401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case EraseGuest401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest403JSONResponseBodyErrorCode.
+const (
+	EraseGuest403JSONResponseBodyErrorCodeInsufficientScope  EraseGuest403JSONResponseBodyErrorCode = "insufficient_scope"
+	EraseGuest403JSONResponseBodyErrorCodeIpNotAllowed       EraseGuest403JSONResponseBodyErrorCode = "ip_not_allowed"
+	EraseGuest403JSONResponseBodyErrorCodePropertyNotGranted EraseGuest403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest403JSONResponseBodyErrorCode enum.
+func (e EraseGuest403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case EraseGuest403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case EraseGuest403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case EraseGuest403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest403JSONResponseBodyErrorType.
+const (
+	EraseGuest403JSONResponseBodyErrorTypePermissionError EraseGuest403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest403JSONResponseBodyErrorType enum.
+func (e EraseGuest403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case EraseGuest403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest404JSONResponseBodyErrorCode.
+const (
+	EraseGuest404JSONResponseBodyErrorCodeResourceMissing EraseGuest404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest404JSONResponseBodyErrorCode enum.
+func (e EraseGuest404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case EraseGuest404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest404JSONResponseBodyErrorType.
+const (
+	EraseGuest404JSONResponseBodyErrorTypeInvalidRequestError EraseGuest404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest404JSONResponseBodyErrorType enum.
+func (e EraseGuest404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case EraseGuest404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest409JSONResponseBodyErrorCode.
+const (
+	EraseGuest409JSONResponseBodyErrorCodeIdempotencyKeyInUse    EraseGuest409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+	EraseGuest409JSONResponseBodyErrorCodeInvalidStateTransition EraseGuest409JSONResponseBodyErrorCode = "invalid_state_transition"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest409JSONResponseBodyErrorCode enum.
+func (e EraseGuest409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case EraseGuest409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	case EraseGuest409JSONResponseBodyErrorCodeInvalidStateTransition:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest409JSONResponseBodyErrorType.
+const (
+	EraseGuest409JSONResponseBodyErrorTypeConflictError    EraseGuest409JSONResponseBodyErrorType = "conflict_error"
+	EraseGuest409JSONResponseBodyErrorTypeIdempotencyError EraseGuest409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest409JSONResponseBodyErrorType enum.
+func (e EraseGuest409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case EraseGuest409JSONResponseBodyErrorTypeConflictError:
+		return true
+	case EraseGuest409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest413JSONResponseBodyErrorCode.
+const (
+	EraseGuest413JSONResponseBodyErrorCodeRequestTooLarge EraseGuest413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest413JSONResponseBodyErrorCode enum.
+func (e EraseGuest413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case EraseGuest413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest413JSONResponseBodyErrorType.
+const (
+	EraseGuest413JSONResponseBodyErrorTypeInvalidRequestError EraseGuest413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest413JSONResponseBodyErrorType enum.
+func (e EraseGuest413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case EraseGuest413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest415JSONResponseBodyErrorCode.
+const (
+	EraseGuest415JSONResponseBodyErrorCodeUnsupportedContentType EraseGuest415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest415JSONResponseBodyErrorCode enum.
+func (e EraseGuest415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case EraseGuest415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest415JSONResponseBodyErrorType.
+const (
+	EraseGuest415JSONResponseBodyErrorTypeInvalidRequestError EraseGuest415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest415JSONResponseBodyErrorType enum.
+func (e EraseGuest415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case EraseGuest415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest422JSONResponseBodyErrorCode.
+const (
+	EraseGuest422JSONResponseBodyErrorCodeIdempotencyKeyReused EraseGuest422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	EraseGuest422JSONResponseBodyErrorCodeParameterInvalid     EraseGuest422JSONResponseBodyErrorCode = "parameter_invalid"
+	EraseGuest422JSONResponseBodyErrorCodeParameterMissing     EraseGuest422JSONResponseBodyErrorCode = "parameter_missing"
+	EraseGuest422JSONResponseBodyErrorCodeParameterUnknown     EraseGuest422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest422JSONResponseBodyErrorCode enum.
+func (e EraseGuest422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case EraseGuest422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case EraseGuest422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case EraseGuest422JSONResponseBodyErrorCodeParameterMissing:
+		return true
+	case EraseGuest422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest422JSONResponseBodyErrorType.
+const (
+	EraseGuest422JSONResponseBodyErrorTypeIdempotencyError    EraseGuest422JSONResponseBodyErrorType = "idempotency_error"
+	EraseGuest422JSONResponseBodyErrorTypeInvalidRequestError EraseGuest422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest422JSONResponseBodyErrorType enum.
+func (e EraseGuest422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case EraseGuest422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case EraseGuest422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest429JSONResponseBodyErrorCode.
+const (
+	EraseGuest429JSONResponseBodyErrorCodeTooManyRequests EraseGuest429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest429JSONResponseBodyErrorCode enum.
+func (e EraseGuest429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case EraseGuest429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest429JSONResponseBodyErrorType.
+const (
+	EraseGuest429JSONResponseBodyErrorTypeRateLimitExceeded EraseGuest429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest429JSONResponseBodyErrorType enum.
+func (e EraseGuest429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case EraseGuest429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest500JSONResponseBodyErrorCode.
+const (
+	EraseGuest500JSONResponseBodyErrorCodeInternalError EraseGuest500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest500JSONResponseBodyErrorCode enum.
+func (e EraseGuest500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case EraseGuest500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest500JSONResponseBodyErrorType.
+const (
+	EraseGuest500JSONResponseBodyErrorTypeApiError EraseGuest500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest500JSONResponseBodyErrorType enum.
+func (e EraseGuest500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case EraseGuest500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest503JSONResponseBodyErrorCode.
+const (
+	EraseGuest503JSONResponseBodyErrorCodeServiceUnavailable EraseGuest503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest503JSONResponseBodyErrorCode enum.
+func (e EraseGuest503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case EraseGuest503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EraseGuest503JSONResponseBodyErrorType.
+const (
+	EraseGuest503JSONResponseBodyErrorTypeApiError EraseGuest503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the EraseGuest503JSONResponseBodyErrorType enum.
+func (e EraseGuest503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case EraseGuest503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuestParamsServiceEnvironment.
+const (
+	ExportGuestParamsServiceEnvironmentLive    ExportGuestParamsServiceEnvironment = "live"
+	ExportGuestParamsServiceEnvironmentSandbox ExportGuestParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuestParamsServiceEnvironment enum.
+func (e ExportGuestParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case ExportGuestParamsServiceEnvironmentLive:
+		return true
+	case ExportGuestParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuestParamsServiceVersion.
+const (
+	ExportGuestParamsServiceVersionN20250301 ExportGuestParamsServiceVersion = "2025-03-01"
+	ExportGuestParamsServiceVersionN20250601 ExportGuestParamsServiceVersion = "2025-06-01"
+	ExportGuestParamsServiceVersionN20250901 ExportGuestParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuestParamsServiceVersion enum.
+func (e ExportGuestParamsServiceVersion) Valid() bool {
+	switch e {
+	case ExportGuestParamsServiceVersionN20250301:
+		return true
+	case ExportGuestParamsServiceVersionN20250601:
+		return true
+	case ExportGuestParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest400JSONResponseBodyErrorCode.
+const (
+	ExportGuest400JSONResponseBodyErrorCodeInvalidEnvironment ExportGuest400JSONResponseBodyErrorCode = "invalid_environment"
+	ExportGuest400JSONResponseBodyErrorCodeInvalidVersion     ExportGuest400JSONResponseBodyErrorCode = "invalid_version"
+	ExportGuest400JSONResponseBodyErrorCodeParameterInvalid   ExportGuest400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest400JSONResponseBodyErrorCode enum.
+func (e ExportGuest400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ExportGuest400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case ExportGuest400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case ExportGuest400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest400JSONResponseBodyErrorType.
+const (
+	ExportGuest400JSONResponseBodyErrorTypeInvalidRequestError ExportGuest400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest400JSONResponseBodyErrorType enum.
+func (e ExportGuest400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ExportGuest400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest401JSONResponseBodyErrorCode.
+const (
+	ExportGuest401JSONResponseBodyErrorCodeInvalidToken ExportGuest401JSONResponseBodyErrorCode = "invalid_token"
+	ExportGuest401JSONResponseBodyErrorCodeMissingToken ExportGuest401JSONResponseBodyErrorCode = "missing_token"
+	ExportGuest401JSONResponseBodyErrorCodeTokenExpired ExportGuest401JSONResponseBodyErrorCode = "token_expired"
+	ExportGuest401JSONResponseBodyErrorCodeTokenRevoked ExportGuest401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest401JSONResponseBodyErrorCode enum.
+func (e ExportGuest401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ExportGuest401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case ExportGuest401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case ExportGuest401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case ExportGuest401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest401JSONResponseBodyErrorType.
+const (
+	ExportGuest401JSONResponseBodyErrorTypeAuthenticationError ExportGuest401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest401JSONResponseBodyErrorType enum.
+func (e ExportGuest401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ExportGuest401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest403JSONResponseBodyErrorCode.
+const (
+	ExportGuest403JSONResponseBodyErrorCodeInsufficientScope  ExportGuest403JSONResponseBodyErrorCode = "insufficient_scope"
+	ExportGuest403JSONResponseBodyErrorCodeIpNotAllowed       ExportGuest403JSONResponseBodyErrorCode = "ip_not_allowed"
+	ExportGuest403JSONResponseBodyErrorCodePropertyNotGranted ExportGuest403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest403JSONResponseBodyErrorCode enum.
+func (e ExportGuest403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ExportGuest403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case ExportGuest403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case ExportGuest403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest403JSONResponseBodyErrorType.
+const (
+	ExportGuest403JSONResponseBodyErrorTypePermissionError ExportGuest403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest403JSONResponseBodyErrorType enum.
+func (e ExportGuest403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ExportGuest403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest404JSONResponseBodyErrorCode.
+const (
+	ExportGuest404JSONResponseBodyErrorCodeResourceMissing ExportGuest404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest404JSONResponseBodyErrorCode enum.
+func (e ExportGuest404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ExportGuest404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest404JSONResponseBodyErrorType.
+const (
+	ExportGuest404JSONResponseBodyErrorTypeInvalidRequestError ExportGuest404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest404JSONResponseBodyErrorType enum.
+func (e ExportGuest404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ExportGuest404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest429JSONResponseBodyErrorCode.
+const (
+	ExportGuest429JSONResponseBodyErrorCodeTooManyRequests ExportGuest429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest429JSONResponseBodyErrorCode enum.
+func (e ExportGuest429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ExportGuest429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest429JSONResponseBodyErrorType.
+const (
+	ExportGuest429JSONResponseBodyErrorTypeRateLimitExceeded ExportGuest429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest429JSONResponseBodyErrorType enum.
+func (e ExportGuest429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ExportGuest429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest500JSONResponseBodyErrorCode.
+const (
+	ExportGuest500JSONResponseBodyErrorCodeInternalError ExportGuest500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest500JSONResponseBodyErrorCode enum.
+func (e ExportGuest500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ExportGuest500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest500JSONResponseBodyErrorType.
+const (
+	ExportGuest500JSONResponseBodyErrorTypeApiError ExportGuest500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest500JSONResponseBodyErrorType enum.
+func (e ExportGuest500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ExportGuest500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest503JSONResponseBodyErrorCode.
+const (
+	ExportGuest503JSONResponseBodyErrorCodeServiceUnavailable ExportGuest503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest503JSONResponseBodyErrorCode enum.
+func (e ExportGuest503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ExportGuest503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportGuest503JSONResponseBodyErrorType.
+const (
+	ExportGuest503JSONResponseBodyErrorTypeApiError ExportGuest503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ExportGuest503JSONResponseBodyErrorType enum.
+func (e ExportGuest503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ExportGuest503JSONResponseBodyErrorTypeApiError:
 		return true
 	default:
 		return false
@@ -8636,6 +11696,786 @@ const (
 func (e ReleaseHold503JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case ReleaseHold503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoicesParamsServiceEnvironment.
+const (
+	ListInvoicesParamsServiceEnvironmentLive    ListInvoicesParamsServiceEnvironment = "live"
+	ListInvoicesParamsServiceEnvironmentSandbox ListInvoicesParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoicesParamsServiceEnvironment enum.
+func (e ListInvoicesParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case ListInvoicesParamsServiceEnvironmentLive:
+		return true
+	case ListInvoicesParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoicesParamsServiceVersion.
+const (
+	ListInvoicesParamsServiceVersionN20250301 ListInvoicesParamsServiceVersion = "2025-03-01"
+	ListInvoicesParamsServiceVersionN20250601 ListInvoicesParamsServiceVersion = "2025-06-01"
+	ListInvoicesParamsServiceVersionN20250901 ListInvoicesParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoicesParamsServiceVersion enum.
+func (e ListInvoicesParamsServiceVersion) Valid() bool {
+	switch e {
+	case ListInvoicesParamsServiceVersionN20250301:
+		return true
+	case ListInvoicesParamsServiceVersionN20250601:
+		return true
+	case ListInvoicesParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoices400JSONResponseBodyErrorCode.
+const (
+	ListInvoices400JSONResponseBodyErrorCodeInvalidCursor      ListInvoices400JSONResponseBodyErrorCode = "invalid_cursor"
+	ListInvoices400JSONResponseBodyErrorCodeInvalidEnvironment ListInvoices400JSONResponseBodyErrorCode = "invalid_environment"
+	ListInvoices400JSONResponseBodyErrorCodeInvalidVersion     ListInvoices400JSONResponseBodyErrorCode = "invalid_version"
+	ListInvoices400JSONResponseBodyErrorCodeParameterInvalid   ListInvoices400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoices400JSONResponseBodyErrorCode enum.
+func (e ListInvoices400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListInvoices400JSONResponseBodyErrorCodeInvalidCursor:
+		return true
+	case ListInvoices400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case ListInvoices400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case ListInvoices400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoices400JSONResponseBodyErrorType.
+const (
+	ListInvoices400JSONResponseBodyErrorTypeInvalidRequestError ListInvoices400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoices400JSONResponseBodyErrorType enum.
+func (e ListInvoices400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListInvoices400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoices401JSONResponseBodyErrorCode.
+const (
+	ListInvoices401JSONResponseBodyErrorCodeInvalidToken ListInvoices401JSONResponseBodyErrorCode = "invalid_token"
+	ListInvoices401JSONResponseBodyErrorCodeMissingToken ListInvoices401JSONResponseBodyErrorCode = "missing_token"
+	ListInvoices401JSONResponseBodyErrorCodeTokenExpired ListInvoices401JSONResponseBodyErrorCode = "token_expired"
+	ListInvoices401JSONResponseBodyErrorCodeTokenRevoked ListInvoices401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoices401JSONResponseBodyErrorCode enum.
+func (e ListInvoices401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListInvoices401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case ListInvoices401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case ListInvoices401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case ListInvoices401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoices401JSONResponseBodyErrorType.
+const (
+	ListInvoices401JSONResponseBodyErrorTypeAuthenticationError ListInvoices401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoices401JSONResponseBodyErrorType enum.
+func (e ListInvoices401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListInvoices401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoices403JSONResponseBodyErrorCode.
+const (
+	ListInvoices403JSONResponseBodyErrorCodeInsufficientScope ListInvoices403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListInvoices403JSONResponseBodyErrorCodeIpNotAllowed      ListInvoices403JSONResponseBodyErrorCode = "ip_not_allowed"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoices403JSONResponseBodyErrorCode enum.
+func (e ListInvoices403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListInvoices403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case ListInvoices403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoices403JSONResponseBodyErrorType.
+const (
+	ListInvoices403JSONResponseBodyErrorTypePermissionError ListInvoices403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoices403JSONResponseBodyErrorType enum.
+func (e ListInvoices403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListInvoices403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoices429JSONResponseBodyErrorCode.
+const (
+	ListInvoices429JSONResponseBodyErrorCodeTooManyRequests ListInvoices429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoices429JSONResponseBodyErrorCode enum.
+func (e ListInvoices429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListInvoices429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoices429JSONResponseBodyErrorType.
+const (
+	ListInvoices429JSONResponseBodyErrorTypeRateLimitExceeded ListInvoices429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoices429JSONResponseBodyErrorType enum.
+func (e ListInvoices429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListInvoices429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoices500JSONResponseBodyErrorCode.
+const (
+	ListInvoices500JSONResponseBodyErrorCodeInternalError ListInvoices500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoices500JSONResponseBodyErrorCode enum.
+func (e ListInvoices500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListInvoices500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoices500JSONResponseBodyErrorType.
+const (
+	ListInvoices500JSONResponseBodyErrorTypeApiError ListInvoices500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoices500JSONResponseBodyErrorType enum.
+func (e ListInvoices500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListInvoices500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoices503JSONResponseBodyErrorCode.
+const (
+	ListInvoices503JSONResponseBodyErrorCodeServiceUnavailable ListInvoices503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoices503JSONResponseBodyErrorCode enum.
+func (e ListInvoices503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListInvoices503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListInvoices503JSONResponseBodyErrorType.
+const (
+	ListInvoices503JSONResponseBodyErrorTypeApiError ListInvoices503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoices503JSONResponseBodyErrorType enum.
+func (e ListInvoices503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListInvoices503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoiceParamsServiceEnvironment.
+const (
+	GetInvoiceParamsServiceEnvironmentLive    GetInvoiceParamsServiceEnvironment = "live"
+	GetInvoiceParamsServiceEnvironmentSandbox GetInvoiceParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoiceParamsServiceEnvironment enum.
+func (e GetInvoiceParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case GetInvoiceParamsServiceEnvironmentLive:
+		return true
+	case GetInvoiceParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoiceParamsServiceVersion.
+const (
+	GetInvoiceParamsServiceVersionN20250301 GetInvoiceParamsServiceVersion = "2025-03-01"
+	GetInvoiceParamsServiceVersionN20250601 GetInvoiceParamsServiceVersion = "2025-06-01"
+	GetInvoiceParamsServiceVersionN20250901 GetInvoiceParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoiceParamsServiceVersion enum.
+func (e GetInvoiceParamsServiceVersion) Valid() bool {
+	switch e {
+	case GetInvoiceParamsServiceVersionN20250301:
+		return true
+	case GetInvoiceParamsServiceVersionN20250601:
+		return true
+	case GetInvoiceParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice400JSONResponseBodyErrorCode.
+const (
+	GetInvoice400JSONResponseBodyErrorCodeInvalidEnvironment GetInvoice400JSONResponseBodyErrorCode = "invalid_environment"
+	GetInvoice400JSONResponseBodyErrorCodeInvalidVersion     GetInvoice400JSONResponseBodyErrorCode = "invalid_version"
+	GetInvoice400JSONResponseBodyErrorCodeParameterInvalid   GetInvoice400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice400JSONResponseBodyErrorCode enum.
+func (e GetInvoice400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoice400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case GetInvoice400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case GetInvoice400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice400JSONResponseBodyErrorType.
+const (
+	GetInvoice400JSONResponseBodyErrorTypeInvalidRequestError GetInvoice400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice400JSONResponseBodyErrorType enum.
+func (e GetInvoice400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoice400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice401JSONResponseBodyErrorCode.
+const (
+	GetInvoice401JSONResponseBodyErrorCodeInvalidToken GetInvoice401JSONResponseBodyErrorCode = "invalid_token"
+	GetInvoice401JSONResponseBodyErrorCodeMissingToken GetInvoice401JSONResponseBodyErrorCode = "missing_token"
+	GetInvoice401JSONResponseBodyErrorCodeTokenExpired GetInvoice401JSONResponseBodyErrorCode = "token_expired"
+	GetInvoice401JSONResponseBodyErrorCodeTokenRevoked GetInvoice401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice401JSONResponseBodyErrorCode enum.
+func (e GetInvoice401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoice401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case GetInvoice401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case GetInvoice401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case GetInvoice401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice401JSONResponseBodyErrorType.
+const (
+	GetInvoice401JSONResponseBodyErrorTypeAuthenticationError GetInvoice401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice401JSONResponseBodyErrorType enum.
+func (e GetInvoice401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoice401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice403JSONResponseBodyErrorCode.
+const (
+	GetInvoice403JSONResponseBodyErrorCodeInsufficientScope  GetInvoice403JSONResponseBodyErrorCode = "insufficient_scope"
+	GetInvoice403JSONResponseBodyErrorCodeIpNotAllowed       GetInvoice403JSONResponseBodyErrorCode = "ip_not_allowed"
+	GetInvoice403JSONResponseBodyErrorCodePropertyNotGranted GetInvoice403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice403JSONResponseBodyErrorCode enum.
+func (e GetInvoice403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoice403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case GetInvoice403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case GetInvoice403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice403JSONResponseBodyErrorType.
+const (
+	GetInvoice403JSONResponseBodyErrorTypePermissionError GetInvoice403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice403JSONResponseBodyErrorType enum.
+func (e GetInvoice403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoice403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice404JSONResponseBodyErrorCode.
+const (
+	GetInvoice404JSONResponseBodyErrorCodeResourceMissing GetInvoice404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice404JSONResponseBodyErrorCode enum.
+func (e GetInvoice404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoice404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice404JSONResponseBodyErrorType.
+const (
+	GetInvoice404JSONResponseBodyErrorTypeInvalidRequestError GetInvoice404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice404JSONResponseBodyErrorType enum.
+func (e GetInvoice404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoice404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice429JSONResponseBodyErrorCode.
+const (
+	GetInvoice429JSONResponseBodyErrorCodeTooManyRequests GetInvoice429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice429JSONResponseBodyErrorCode enum.
+func (e GetInvoice429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoice429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice429JSONResponseBodyErrorType.
+const (
+	GetInvoice429JSONResponseBodyErrorTypeRateLimitExceeded GetInvoice429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice429JSONResponseBodyErrorType enum.
+func (e GetInvoice429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoice429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice500JSONResponseBodyErrorCode.
+const (
+	GetInvoice500JSONResponseBodyErrorCodeInternalError GetInvoice500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice500JSONResponseBodyErrorCode enum.
+func (e GetInvoice500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoice500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice500JSONResponseBodyErrorType.
+const (
+	GetInvoice500JSONResponseBodyErrorTypeApiError GetInvoice500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice500JSONResponseBodyErrorType enum.
+func (e GetInvoice500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoice500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice503JSONResponseBodyErrorCode.
+const (
+	GetInvoice503JSONResponseBodyErrorCodeServiceUnavailable GetInvoice503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice503JSONResponseBodyErrorCode enum.
+func (e GetInvoice503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoice503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoice503JSONResponseBodyErrorType.
+const (
+	GetInvoice503JSONResponseBodyErrorTypeApiError GetInvoice503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoice503JSONResponseBodyErrorType enum.
+func (e GetInvoice503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoice503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdfParamsServiceEnvironment.
+const (
+	GetInvoicePdfParamsServiceEnvironmentLive    GetInvoicePdfParamsServiceEnvironment = "live"
+	GetInvoicePdfParamsServiceEnvironmentSandbox GetInvoicePdfParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdfParamsServiceEnvironment enum.
+func (e GetInvoicePdfParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case GetInvoicePdfParamsServiceEnvironmentLive:
+		return true
+	case GetInvoicePdfParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdfParamsServiceVersion.
+const (
+	GetInvoicePdfParamsServiceVersionN20250301 GetInvoicePdfParamsServiceVersion = "2025-03-01"
+	GetInvoicePdfParamsServiceVersionN20250601 GetInvoicePdfParamsServiceVersion = "2025-06-01"
+	GetInvoicePdfParamsServiceVersionN20250901 GetInvoicePdfParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdfParamsServiceVersion enum.
+func (e GetInvoicePdfParamsServiceVersion) Valid() bool {
+	switch e {
+	case GetInvoicePdfParamsServiceVersionN20250301:
+		return true
+	case GetInvoicePdfParamsServiceVersionN20250601:
+		return true
+	case GetInvoicePdfParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf400JSONResponseBodyErrorCode.
+const (
+	GetInvoicePdf400JSONResponseBodyErrorCodeInvalidEnvironment GetInvoicePdf400JSONResponseBodyErrorCode = "invalid_environment"
+	GetInvoicePdf400JSONResponseBodyErrorCodeInvalidVersion     GetInvoicePdf400JSONResponseBodyErrorCode = "invalid_version"
+	GetInvoicePdf400JSONResponseBodyErrorCodeParameterInvalid   GetInvoicePdf400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf400JSONResponseBodyErrorCode enum.
+func (e GetInvoicePdf400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoicePdf400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case GetInvoicePdf400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case GetInvoicePdf400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf400JSONResponseBodyErrorType.
+const (
+	GetInvoicePdf400JSONResponseBodyErrorTypeInvalidRequestError GetInvoicePdf400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf400JSONResponseBodyErrorType enum.
+func (e GetInvoicePdf400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoicePdf400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf401JSONResponseBodyErrorCode.
+const (
+	GetInvoicePdf401JSONResponseBodyErrorCodeInvalidToken GetInvoicePdf401JSONResponseBodyErrorCode = "invalid_token"
+	GetInvoicePdf401JSONResponseBodyErrorCodeMissingToken GetInvoicePdf401JSONResponseBodyErrorCode = "missing_token"
+	GetInvoicePdf401JSONResponseBodyErrorCodeTokenExpired GetInvoicePdf401JSONResponseBodyErrorCode = "token_expired"
+	GetInvoicePdf401JSONResponseBodyErrorCodeTokenRevoked GetInvoicePdf401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf401JSONResponseBodyErrorCode enum.
+func (e GetInvoicePdf401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoicePdf401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case GetInvoicePdf401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case GetInvoicePdf401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case GetInvoicePdf401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf401JSONResponseBodyErrorType.
+const (
+	GetInvoicePdf401JSONResponseBodyErrorTypeAuthenticationError GetInvoicePdf401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf401JSONResponseBodyErrorType enum.
+func (e GetInvoicePdf401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoicePdf401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf403JSONResponseBodyErrorCode.
+const (
+	GetInvoicePdf403JSONResponseBodyErrorCodeInsufficientScope  GetInvoicePdf403JSONResponseBodyErrorCode = "insufficient_scope"
+	GetInvoicePdf403JSONResponseBodyErrorCodeIpNotAllowed       GetInvoicePdf403JSONResponseBodyErrorCode = "ip_not_allowed"
+	GetInvoicePdf403JSONResponseBodyErrorCodePropertyNotGranted GetInvoicePdf403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf403JSONResponseBodyErrorCode enum.
+func (e GetInvoicePdf403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoicePdf403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case GetInvoicePdf403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case GetInvoicePdf403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf403JSONResponseBodyErrorType.
+const (
+	GetInvoicePdf403JSONResponseBodyErrorTypePermissionError GetInvoicePdf403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf403JSONResponseBodyErrorType enum.
+func (e GetInvoicePdf403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoicePdf403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf404JSONResponseBodyErrorCode.
+const (
+	GetInvoicePdf404JSONResponseBodyErrorCodeResourceMissing GetInvoicePdf404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf404JSONResponseBodyErrorCode enum.
+func (e GetInvoicePdf404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoicePdf404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf404JSONResponseBodyErrorType.
+const (
+	GetInvoicePdf404JSONResponseBodyErrorTypeInvalidRequestError GetInvoicePdf404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf404JSONResponseBodyErrorType enum.
+func (e GetInvoicePdf404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoicePdf404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf429JSONResponseBodyErrorCode.
+const (
+	GetInvoicePdf429JSONResponseBodyErrorCodeTooManyRequests GetInvoicePdf429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf429JSONResponseBodyErrorCode enum.
+func (e GetInvoicePdf429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoicePdf429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf429JSONResponseBodyErrorType.
+const (
+	GetInvoicePdf429JSONResponseBodyErrorTypeRateLimitExceeded GetInvoicePdf429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf429JSONResponseBodyErrorType enum.
+func (e GetInvoicePdf429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoicePdf429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf500JSONResponseBodyErrorCode.
+const (
+	GetInvoicePdf500JSONResponseBodyErrorCodeInternalError GetInvoicePdf500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf500JSONResponseBodyErrorCode enum.
+func (e GetInvoicePdf500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoicePdf500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf500JSONResponseBodyErrorType.
+const (
+	GetInvoicePdf500JSONResponseBodyErrorTypeApiError GetInvoicePdf500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf500JSONResponseBodyErrorType enum.
+func (e GetInvoicePdf500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoicePdf500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf503JSONResponseBodyErrorCode.
+const (
+	GetInvoicePdf503JSONResponseBodyErrorCodeServiceUnavailable GetInvoicePdf503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf503JSONResponseBodyErrorCode enum.
+func (e GetInvoicePdf503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetInvoicePdf503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoicePdf503JSONResponseBodyErrorType.
+const (
+	GetInvoicePdf503JSONResponseBodyErrorTypeApiError GetInvoicePdf503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoicePdf503JSONResponseBodyErrorType enum.
+func (e GetInvoicePdf503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetInvoicePdf503JSONResponseBodyErrorTypeApiError:
 		return true
 	default:
 		return false
@@ -21620,6 +25460,441 @@ func (e ListReservationRoomMoves503JSONResponseBodyErrorType) Valid() bool {
 	}
 }
 
+// Defines values for UpgradeReservationParamsServiceEnvironment.
+const (
+	UpgradeReservationParamsServiceEnvironmentLive    UpgradeReservationParamsServiceEnvironment = "live"
+	UpgradeReservationParamsServiceEnvironmentSandbox UpgradeReservationParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservationParamsServiceEnvironment enum.
+func (e UpgradeReservationParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case UpgradeReservationParamsServiceEnvironmentLive:
+		return true
+	case UpgradeReservationParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservationParamsServiceVersion.
+const (
+	UpgradeReservationParamsServiceVersionN20250301 UpgradeReservationParamsServiceVersion = "2025-03-01"
+	UpgradeReservationParamsServiceVersionN20250601 UpgradeReservationParamsServiceVersion = "2025-06-01"
+	UpgradeReservationParamsServiceVersionN20250901 UpgradeReservationParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservationParamsServiceVersion enum.
+func (e UpgradeReservationParamsServiceVersion) Valid() bool {
+	switch e {
+	case UpgradeReservationParamsServiceVersionN20250301:
+		return true
+	case UpgradeReservationParamsServiceVersionN20250601:
+		return true
+	case UpgradeReservationParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservationJSONBodyCharge.
+const (
+	Difference UpgradeReservationJSONBodyCharge = "difference"
+	None       UpgradeReservationJSONBodyCharge = "none"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservationJSONBodyCharge enum.
+func (e UpgradeReservationJSONBodyCharge) Valid() bool {
+	switch e {
+	case Difference:
+		return true
+	case None:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation400JSONResponseBodyErrorCode.
+const (
+	UpgradeReservation400JSONResponseBodyErrorCodeInvalidEnvironment UpgradeReservation400JSONResponseBodyErrorCode = "invalid_environment"
+	UpgradeReservation400JSONResponseBodyErrorCodeInvalidJson        UpgradeReservation400JSONResponseBodyErrorCode = "invalid_json"
+	UpgradeReservation400JSONResponseBodyErrorCodeInvalidVersion     UpgradeReservation400JSONResponseBodyErrorCode = "invalid_version"
+	UpgradeReservation400JSONResponseBodyErrorCodeParameterInvalid   UpgradeReservation400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation400JSONResponseBodyErrorCode enum.
+func (e UpgradeReservation400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpgradeReservation400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case UpgradeReservation400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case UpgradeReservation400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case UpgradeReservation400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation400JSONResponseBodyErrorType.
+const (
+	UpgradeReservation400JSONResponseBodyErrorTypeInvalidRequestError UpgradeReservation400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation400JSONResponseBodyErrorType enum.
+func (e UpgradeReservation400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpgradeReservation400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation401JSONResponseBodyErrorCode.
+const (
+	UpgradeReservation401JSONResponseBodyErrorCodeInvalidToken UpgradeReservation401JSONResponseBodyErrorCode = "invalid_token"
+	UpgradeReservation401JSONResponseBodyErrorCodeMissingToken UpgradeReservation401JSONResponseBodyErrorCode = "missing_token"
+	UpgradeReservation401JSONResponseBodyErrorCodeTokenExpired UpgradeReservation401JSONResponseBodyErrorCode = "token_expired"
+	UpgradeReservation401JSONResponseBodyErrorCodeTokenRevoked UpgradeReservation401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation401JSONResponseBodyErrorCode enum.
+func (e UpgradeReservation401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpgradeReservation401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case UpgradeReservation401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case UpgradeReservation401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case UpgradeReservation401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation401JSONResponseBodyErrorType.
+const (
+	UpgradeReservation401JSONResponseBodyErrorTypeAuthenticationError UpgradeReservation401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation401JSONResponseBodyErrorType enum.
+func (e UpgradeReservation401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpgradeReservation401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation403JSONResponseBodyErrorCode.
+const (
+	UpgradeReservation403JSONResponseBodyErrorCodeInsufficientScope  UpgradeReservation403JSONResponseBodyErrorCode = "insufficient_scope"
+	UpgradeReservation403JSONResponseBodyErrorCodeIpNotAllowed       UpgradeReservation403JSONResponseBodyErrorCode = "ip_not_allowed"
+	UpgradeReservation403JSONResponseBodyErrorCodePropertyNotGranted UpgradeReservation403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation403JSONResponseBodyErrorCode enum.
+func (e UpgradeReservation403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpgradeReservation403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case UpgradeReservation403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case UpgradeReservation403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation403JSONResponseBodyErrorType.
+const (
+	UpgradeReservation403JSONResponseBodyErrorTypePermissionError UpgradeReservation403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation403JSONResponseBodyErrorType enum.
+func (e UpgradeReservation403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpgradeReservation403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation404JSONResponseBodyErrorCode.
+const (
+	UpgradeReservation404JSONResponseBodyErrorCodeResourceMissing UpgradeReservation404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation404JSONResponseBodyErrorCode enum.
+func (e UpgradeReservation404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpgradeReservation404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation404JSONResponseBodyErrorType.
+const (
+	UpgradeReservation404JSONResponseBodyErrorTypeInvalidRequestError UpgradeReservation404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation404JSONResponseBodyErrorType enum.
+func (e UpgradeReservation404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpgradeReservation404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation409JSONResponseBodyErrorCode.
+const (
+	UpgradeReservation409JSONResponseBodyErrorCodeIdempotencyKeyInUse    UpgradeReservation409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+	UpgradeReservation409JSONResponseBodyErrorCodeInvalidStateTransition UpgradeReservation409JSONResponseBodyErrorCode = "invalid_state_transition"
+	UpgradeReservation409JSONResponseBodyErrorCodeNoAvailability         UpgradeReservation409JSONResponseBodyErrorCode = "no_availability"
+	UpgradeReservation409JSONResponseBodyErrorCodeRestrictionViolated    UpgradeReservation409JSONResponseBodyErrorCode = "restriction_violated"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation409JSONResponseBodyErrorCode enum.
+func (e UpgradeReservation409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpgradeReservation409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	case UpgradeReservation409JSONResponseBodyErrorCodeInvalidStateTransition:
+		return true
+	case UpgradeReservation409JSONResponseBodyErrorCodeNoAvailability:
+		return true
+	case UpgradeReservation409JSONResponseBodyErrorCodeRestrictionViolated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation409JSONResponseBodyErrorType.
+const (
+	UpgradeReservation409JSONResponseBodyErrorTypeConflictError    UpgradeReservation409JSONResponseBodyErrorType = "conflict_error"
+	UpgradeReservation409JSONResponseBodyErrorTypeIdempotencyError UpgradeReservation409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation409JSONResponseBodyErrorType enum.
+func (e UpgradeReservation409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpgradeReservation409JSONResponseBodyErrorTypeConflictError:
+		return true
+	case UpgradeReservation409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation413JSONResponseBodyErrorCode.
+const (
+	UpgradeReservation413JSONResponseBodyErrorCodeRequestTooLarge UpgradeReservation413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation413JSONResponseBodyErrorCode enum.
+func (e UpgradeReservation413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpgradeReservation413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation413JSONResponseBodyErrorType.
+const (
+	UpgradeReservation413JSONResponseBodyErrorTypeInvalidRequestError UpgradeReservation413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation413JSONResponseBodyErrorType enum.
+func (e UpgradeReservation413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpgradeReservation413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation415JSONResponseBodyErrorCode.
+const (
+	UpgradeReservation415JSONResponseBodyErrorCodeUnsupportedContentType UpgradeReservation415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation415JSONResponseBodyErrorCode enum.
+func (e UpgradeReservation415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpgradeReservation415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation415JSONResponseBodyErrorType.
+const (
+	UpgradeReservation415JSONResponseBodyErrorTypeInvalidRequestError UpgradeReservation415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation415JSONResponseBodyErrorType enum.
+func (e UpgradeReservation415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpgradeReservation415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation422JSONResponseBodyErrorCode.
+const (
+	UpgradeReservation422JSONResponseBodyErrorCodeIdempotencyKeyReused UpgradeReservation422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	UpgradeReservation422JSONResponseBodyErrorCodeParameterInvalid     UpgradeReservation422JSONResponseBodyErrorCode = "parameter_invalid"
+	UpgradeReservation422JSONResponseBodyErrorCodeParameterMissing     UpgradeReservation422JSONResponseBodyErrorCode = "parameter_missing"
+	UpgradeReservation422JSONResponseBodyErrorCodeParameterUnknown     UpgradeReservation422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation422JSONResponseBodyErrorCode enum.
+func (e UpgradeReservation422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpgradeReservation422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case UpgradeReservation422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case UpgradeReservation422JSONResponseBodyErrorCodeParameterMissing:
+		return true
+	case UpgradeReservation422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation422JSONResponseBodyErrorType.
+const (
+	UpgradeReservation422JSONResponseBodyErrorTypeIdempotencyError    UpgradeReservation422JSONResponseBodyErrorType = "idempotency_error"
+	UpgradeReservation422JSONResponseBodyErrorTypeInvalidRequestError UpgradeReservation422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation422JSONResponseBodyErrorType enum.
+func (e UpgradeReservation422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpgradeReservation422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case UpgradeReservation422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation429JSONResponseBodyErrorCode.
+const (
+	UpgradeReservation429JSONResponseBodyErrorCodeTooManyRequests UpgradeReservation429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation429JSONResponseBodyErrorCode enum.
+func (e UpgradeReservation429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpgradeReservation429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation429JSONResponseBodyErrorType.
+const (
+	UpgradeReservation429JSONResponseBodyErrorTypeRateLimitExceeded UpgradeReservation429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation429JSONResponseBodyErrorType enum.
+func (e UpgradeReservation429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpgradeReservation429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation500JSONResponseBodyErrorCode.
+const (
+	UpgradeReservation500JSONResponseBodyErrorCodeInternalError UpgradeReservation500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation500JSONResponseBodyErrorCode enum.
+func (e UpgradeReservation500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpgradeReservation500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation500JSONResponseBodyErrorType.
+const (
+	UpgradeReservation500JSONResponseBodyErrorTypeApiError UpgradeReservation500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation500JSONResponseBodyErrorType enum.
+func (e UpgradeReservation500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpgradeReservation500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation503JSONResponseBodyErrorCode.
+const (
+	UpgradeReservation503JSONResponseBodyErrorCodeServiceUnavailable UpgradeReservation503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation503JSONResponseBodyErrorCode enum.
+func (e UpgradeReservation503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpgradeReservation503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpgradeReservation503JSONResponseBodyErrorType.
+const (
+	UpgradeReservation503JSONResponseBodyErrorTypeApiError UpgradeReservation503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the UpgradeReservation503JSONResponseBodyErrorType enum.
+func (e UpgradeReservation503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpgradeReservation503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListRoomTypesParamsServiceEnvironment.
 const (
 	ListRoomTypesParamsServiceEnvironmentLive    ListRoomTypesParamsServiceEnvironment = "live"
@@ -26276,6 +30551,1347 @@ func (e ResetSandbox503JSONResponseBodyErrorType) Valid() bool {
 	}
 }
 
+// Defines values for ListTaxesParamsServiceEnvironment.
+const (
+	ListTaxesParamsServiceEnvironmentLive    ListTaxesParamsServiceEnvironment = "live"
+	ListTaxesParamsServiceEnvironmentSandbox ListTaxesParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxesParamsServiceEnvironment enum.
+func (e ListTaxesParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case ListTaxesParamsServiceEnvironmentLive:
+		return true
+	case ListTaxesParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxesParamsServiceVersion.
+const (
+	ListTaxesParamsServiceVersionN20250301 ListTaxesParamsServiceVersion = "2025-03-01"
+	ListTaxesParamsServiceVersionN20250601 ListTaxesParamsServiceVersion = "2025-06-01"
+	ListTaxesParamsServiceVersionN20250901 ListTaxesParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxesParamsServiceVersion enum.
+func (e ListTaxesParamsServiceVersion) Valid() bool {
+	switch e {
+	case ListTaxesParamsServiceVersionN20250301:
+		return true
+	case ListTaxesParamsServiceVersionN20250601:
+		return true
+	case ListTaxesParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxes400JSONResponseBodyErrorCode.
+const (
+	ListTaxes400JSONResponseBodyErrorCodeInvalidCursor      ListTaxes400JSONResponseBodyErrorCode = "invalid_cursor"
+	ListTaxes400JSONResponseBodyErrorCodeInvalidEnvironment ListTaxes400JSONResponseBodyErrorCode = "invalid_environment"
+	ListTaxes400JSONResponseBodyErrorCodeInvalidVersion     ListTaxes400JSONResponseBodyErrorCode = "invalid_version"
+	ListTaxes400JSONResponseBodyErrorCodeParameterInvalid   ListTaxes400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxes400JSONResponseBodyErrorCode enum.
+func (e ListTaxes400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListTaxes400JSONResponseBodyErrorCodeInvalidCursor:
+		return true
+	case ListTaxes400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case ListTaxes400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case ListTaxes400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxes400JSONResponseBodyErrorType.
+const (
+	ListTaxes400JSONResponseBodyErrorTypeInvalidRequestError ListTaxes400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxes400JSONResponseBodyErrorType enum.
+func (e ListTaxes400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListTaxes400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxes401JSONResponseBodyErrorCode.
+const (
+	ListTaxes401JSONResponseBodyErrorCodeInvalidToken ListTaxes401JSONResponseBodyErrorCode = "invalid_token"
+	ListTaxes401JSONResponseBodyErrorCodeMissingToken ListTaxes401JSONResponseBodyErrorCode = "missing_token"
+	ListTaxes401JSONResponseBodyErrorCodeTokenExpired ListTaxes401JSONResponseBodyErrorCode = "token_expired"
+	ListTaxes401JSONResponseBodyErrorCodeTokenRevoked ListTaxes401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxes401JSONResponseBodyErrorCode enum.
+func (e ListTaxes401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListTaxes401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case ListTaxes401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case ListTaxes401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case ListTaxes401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxes401JSONResponseBodyErrorType.
+const (
+	ListTaxes401JSONResponseBodyErrorTypeAuthenticationError ListTaxes401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxes401JSONResponseBodyErrorType enum.
+func (e ListTaxes401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListTaxes401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxes403JSONResponseBodyErrorCode.
+const (
+	ListTaxes403JSONResponseBodyErrorCodeInsufficientScope ListTaxes403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListTaxes403JSONResponseBodyErrorCodeIpNotAllowed      ListTaxes403JSONResponseBodyErrorCode = "ip_not_allowed"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxes403JSONResponseBodyErrorCode enum.
+func (e ListTaxes403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListTaxes403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case ListTaxes403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxes403JSONResponseBodyErrorType.
+const (
+	ListTaxes403JSONResponseBodyErrorTypePermissionError ListTaxes403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxes403JSONResponseBodyErrorType enum.
+func (e ListTaxes403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListTaxes403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxes429JSONResponseBodyErrorCode.
+const (
+	ListTaxes429JSONResponseBodyErrorCodeTooManyRequests ListTaxes429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxes429JSONResponseBodyErrorCode enum.
+func (e ListTaxes429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListTaxes429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxes429JSONResponseBodyErrorType.
+const (
+	ListTaxes429JSONResponseBodyErrorTypeRateLimitExceeded ListTaxes429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxes429JSONResponseBodyErrorType enum.
+func (e ListTaxes429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListTaxes429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxes500JSONResponseBodyErrorCode.
+const (
+	ListTaxes500JSONResponseBodyErrorCodeInternalError ListTaxes500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxes500JSONResponseBodyErrorCode enum.
+func (e ListTaxes500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListTaxes500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxes500JSONResponseBodyErrorType.
+const (
+	ListTaxes500JSONResponseBodyErrorTypeApiError ListTaxes500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxes500JSONResponseBodyErrorType enum.
+func (e ListTaxes500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListTaxes500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxes503JSONResponseBodyErrorCode.
+const (
+	ListTaxes503JSONResponseBodyErrorCodeServiceUnavailable ListTaxes503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxes503JSONResponseBodyErrorCode enum.
+func (e ListTaxes503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListTaxes503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTaxes503JSONResponseBodyErrorType.
+const (
+	ListTaxes503JSONResponseBodyErrorTypeApiError ListTaxes503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListTaxes503JSONResponseBodyErrorType enum.
+func (e ListTaxes503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListTaxes503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTaxParamsServiceEnvironment.
+const (
+	CreateTaxParamsServiceEnvironmentLive    CreateTaxParamsServiceEnvironment = "live"
+	CreateTaxParamsServiceEnvironmentSandbox CreateTaxParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the CreateTaxParamsServiceEnvironment enum.
+func (e CreateTaxParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case CreateTaxParamsServiceEnvironmentLive:
+		return true
+	case CreateTaxParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTaxParamsServiceVersion.
+const (
+	CreateTaxParamsServiceVersionN20250301 CreateTaxParamsServiceVersion = "2025-03-01"
+	CreateTaxParamsServiceVersionN20250601 CreateTaxParamsServiceVersion = "2025-06-01"
+	CreateTaxParamsServiceVersionN20250901 CreateTaxParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the CreateTaxParamsServiceVersion enum.
+func (e CreateTaxParamsServiceVersion) Valid() bool {
+	switch e {
+	case CreateTaxParamsServiceVersionN20250301:
+		return true
+	case CreateTaxParamsServiceVersionN20250601:
+		return true
+	case CreateTaxParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTaxJSONBodyAppliesTo.
+const (
+	CreateTaxJSONBodyAppliesToOtherCharges CreateTaxJSONBodyAppliesTo = "other_charges"
+	CreateTaxJSONBodyAppliesToRoomNights   CreateTaxJSONBodyAppliesTo = "room_nights"
+)
+
+// Valid indicates whether the value is a known member of the CreateTaxJSONBodyAppliesTo enum.
+func (e CreateTaxJSONBodyAppliesTo) Valid() bool {
+	switch e {
+	case CreateTaxJSONBodyAppliesToOtherCharges:
+		return true
+	case CreateTaxJSONBodyAppliesToRoomNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTaxJSONBodyKind.
+const (
+	CreateTaxJSONBodyKindPerNight          CreateTaxJSONBodyKind = "per_night"
+	CreateTaxJSONBodyKindPerPersonPerNight CreateTaxJSONBodyKind = "per_person_per_night"
+	CreateTaxJSONBodyKindPercentage        CreateTaxJSONBodyKind = "percentage"
+)
+
+// Valid indicates whether the value is a known member of the CreateTaxJSONBodyKind enum.
+func (e CreateTaxJSONBodyKind) Valid() bool {
+	switch e {
+	case CreateTaxJSONBodyKindPerNight:
+		return true
+	case CreateTaxJSONBodyKindPerPersonPerNight:
+		return true
+	case CreateTaxJSONBodyKindPercentage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax400JSONResponseBodyErrorCode.
+const (
+	CreateTax400JSONResponseBodyErrorCodeInvalidEnvironment CreateTax400JSONResponseBodyErrorCode = "invalid_environment"
+	CreateTax400JSONResponseBodyErrorCodeInvalidJson        CreateTax400JSONResponseBodyErrorCode = "invalid_json"
+	CreateTax400JSONResponseBodyErrorCodeInvalidVersion     CreateTax400JSONResponseBodyErrorCode = "invalid_version"
+	CreateTax400JSONResponseBodyErrorCodeParameterInvalid   CreateTax400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax400JSONResponseBodyErrorCode enum.
+func (e CreateTax400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateTax400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case CreateTax400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case CreateTax400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case CreateTax400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax400JSONResponseBodyErrorType.
+const (
+	CreateTax400JSONResponseBodyErrorTypeInvalidRequestError CreateTax400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax400JSONResponseBodyErrorType enum.
+func (e CreateTax400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateTax400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax401JSONResponseBodyErrorCode.
+const (
+	CreateTax401JSONResponseBodyErrorCodeInvalidToken CreateTax401JSONResponseBodyErrorCode = "invalid_token"
+	CreateTax401JSONResponseBodyErrorCodeMissingToken CreateTax401JSONResponseBodyErrorCode = "missing_token"
+	CreateTax401JSONResponseBodyErrorCodeTokenExpired CreateTax401JSONResponseBodyErrorCode = "token_expired"
+	CreateTax401JSONResponseBodyErrorCodeTokenRevoked CreateTax401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax401JSONResponseBodyErrorCode enum.
+func (e CreateTax401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateTax401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case CreateTax401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case CreateTax401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case CreateTax401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax401JSONResponseBodyErrorType.
+const (
+	CreateTax401JSONResponseBodyErrorTypeAuthenticationError CreateTax401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax401JSONResponseBodyErrorType enum.
+func (e CreateTax401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateTax401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax403JSONResponseBodyErrorCode.
+const (
+	CreateTax403JSONResponseBodyErrorCodeInsufficientScope  CreateTax403JSONResponseBodyErrorCode = "insufficient_scope"
+	CreateTax403JSONResponseBodyErrorCodeIpNotAllowed       CreateTax403JSONResponseBodyErrorCode = "ip_not_allowed"
+	CreateTax403JSONResponseBodyErrorCodePropertyNotGranted CreateTax403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax403JSONResponseBodyErrorCode enum.
+func (e CreateTax403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateTax403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case CreateTax403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case CreateTax403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax403JSONResponseBodyErrorType.
+const (
+	CreateTax403JSONResponseBodyErrorTypePermissionError CreateTax403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax403JSONResponseBodyErrorType enum.
+func (e CreateTax403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateTax403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax404JSONResponseBodyErrorCode.
+const (
+	CreateTax404JSONResponseBodyErrorCodeResourceMissing CreateTax404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax404JSONResponseBodyErrorCode enum.
+func (e CreateTax404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateTax404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax404JSONResponseBodyErrorType.
+const (
+	CreateTax404JSONResponseBodyErrorTypeInvalidRequestError CreateTax404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax404JSONResponseBodyErrorType enum.
+func (e CreateTax404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateTax404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax409JSONResponseBodyErrorCode.
+const (
+	CreateTax409JSONResponseBodyErrorCodeIdempotencyKeyInUse CreateTax409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax409JSONResponseBodyErrorCode enum.
+func (e CreateTax409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateTax409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax409JSONResponseBodyErrorType.
+const (
+	CreateTax409JSONResponseBodyErrorTypeIdempotencyError CreateTax409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax409JSONResponseBodyErrorType enum.
+func (e CreateTax409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateTax409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax413JSONResponseBodyErrorCode.
+const (
+	CreateTax413JSONResponseBodyErrorCodeRequestTooLarge CreateTax413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax413JSONResponseBodyErrorCode enum.
+func (e CreateTax413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateTax413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax413JSONResponseBodyErrorType.
+const (
+	CreateTax413JSONResponseBodyErrorTypeInvalidRequestError CreateTax413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax413JSONResponseBodyErrorType enum.
+func (e CreateTax413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateTax413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax415JSONResponseBodyErrorCode.
+const (
+	CreateTax415JSONResponseBodyErrorCodeUnsupportedContentType CreateTax415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax415JSONResponseBodyErrorCode enum.
+func (e CreateTax415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateTax415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax415JSONResponseBodyErrorType.
+const (
+	CreateTax415JSONResponseBodyErrorTypeInvalidRequestError CreateTax415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax415JSONResponseBodyErrorType enum.
+func (e CreateTax415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateTax415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax422JSONResponseBodyErrorCode.
+const (
+	CreateTax422JSONResponseBodyErrorCodeIdempotencyKeyReused CreateTax422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	CreateTax422JSONResponseBodyErrorCodeParameterInvalid     CreateTax422JSONResponseBodyErrorCode = "parameter_invalid"
+	CreateTax422JSONResponseBodyErrorCodeParameterMissing     CreateTax422JSONResponseBodyErrorCode = "parameter_missing"
+	CreateTax422JSONResponseBodyErrorCodeParameterUnknown     CreateTax422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax422JSONResponseBodyErrorCode enum.
+func (e CreateTax422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateTax422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case CreateTax422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case CreateTax422JSONResponseBodyErrorCodeParameterMissing:
+		return true
+	case CreateTax422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax422JSONResponseBodyErrorType.
+const (
+	CreateTax422JSONResponseBodyErrorTypeIdempotencyError    CreateTax422JSONResponseBodyErrorType = "idempotency_error"
+	CreateTax422JSONResponseBodyErrorTypeInvalidRequestError CreateTax422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax422JSONResponseBodyErrorType enum.
+func (e CreateTax422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateTax422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case CreateTax422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax429JSONResponseBodyErrorCode.
+const (
+	CreateTax429JSONResponseBodyErrorCodeTooManyRequests CreateTax429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax429JSONResponseBodyErrorCode enum.
+func (e CreateTax429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateTax429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax429JSONResponseBodyErrorType.
+const (
+	CreateTax429JSONResponseBodyErrorTypeRateLimitExceeded CreateTax429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax429JSONResponseBodyErrorType enum.
+func (e CreateTax429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateTax429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax500JSONResponseBodyErrorCode.
+const (
+	CreateTax500JSONResponseBodyErrorCodeInternalError CreateTax500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax500JSONResponseBodyErrorCode enum.
+func (e CreateTax500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateTax500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax500JSONResponseBodyErrorType.
+const (
+	CreateTax500JSONResponseBodyErrorTypeApiError CreateTax500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax500JSONResponseBodyErrorType enum.
+func (e CreateTax500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateTax500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax503JSONResponseBodyErrorCode.
+const (
+	CreateTax503JSONResponseBodyErrorCodeServiceUnavailable CreateTax503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax503JSONResponseBodyErrorCode enum.
+func (e CreateTax503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateTax503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTax503JSONResponseBodyErrorType.
+const (
+	CreateTax503JSONResponseBodyErrorTypeApiError CreateTax503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateTax503JSONResponseBodyErrorType enum.
+func (e CreateTax503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateTax503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTaxParamsServiceEnvironment.
+const (
+	GetTaxParamsServiceEnvironmentLive    GetTaxParamsServiceEnvironment = "live"
+	GetTaxParamsServiceEnvironmentSandbox GetTaxParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the GetTaxParamsServiceEnvironment enum.
+func (e GetTaxParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case GetTaxParamsServiceEnvironmentLive:
+		return true
+	case GetTaxParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTaxParamsServiceVersion.
+const (
+	GetTaxParamsServiceVersionN20250301 GetTaxParamsServiceVersion = "2025-03-01"
+	GetTaxParamsServiceVersionN20250601 GetTaxParamsServiceVersion = "2025-06-01"
+	GetTaxParamsServiceVersionN20250901 GetTaxParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the GetTaxParamsServiceVersion enum.
+func (e GetTaxParamsServiceVersion) Valid() bool {
+	switch e {
+	case GetTaxParamsServiceVersionN20250301:
+		return true
+	case GetTaxParamsServiceVersionN20250601:
+		return true
+	case GetTaxParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax400JSONResponseBodyErrorCode.
+const (
+	GetTax400JSONResponseBodyErrorCodeInvalidEnvironment GetTax400JSONResponseBodyErrorCode = "invalid_environment"
+	GetTax400JSONResponseBodyErrorCodeInvalidVersion     GetTax400JSONResponseBodyErrorCode = "invalid_version"
+	GetTax400JSONResponseBodyErrorCodeParameterInvalid   GetTax400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the GetTax400JSONResponseBodyErrorCode enum.
+func (e GetTax400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetTax400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case GetTax400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case GetTax400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax400JSONResponseBodyErrorType.
+const (
+	GetTax400JSONResponseBodyErrorTypeInvalidRequestError GetTax400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetTax400JSONResponseBodyErrorType enum.
+func (e GetTax400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetTax400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax401JSONResponseBodyErrorCode.
+const (
+	GetTax401JSONResponseBodyErrorCodeInvalidToken GetTax401JSONResponseBodyErrorCode = "invalid_token"
+	GetTax401JSONResponseBodyErrorCodeMissingToken GetTax401JSONResponseBodyErrorCode = "missing_token"
+	GetTax401JSONResponseBodyErrorCodeTokenExpired GetTax401JSONResponseBodyErrorCode = "token_expired"
+	GetTax401JSONResponseBodyErrorCodeTokenRevoked GetTax401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the GetTax401JSONResponseBodyErrorCode enum.
+func (e GetTax401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetTax401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case GetTax401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case GetTax401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case GetTax401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax401JSONResponseBodyErrorType.
+const (
+	GetTax401JSONResponseBodyErrorTypeAuthenticationError GetTax401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the GetTax401JSONResponseBodyErrorType enum.
+func (e GetTax401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetTax401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax403JSONResponseBodyErrorCode.
+const (
+	GetTax403JSONResponseBodyErrorCodeInsufficientScope  GetTax403JSONResponseBodyErrorCode = "insufficient_scope"
+	GetTax403JSONResponseBodyErrorCodeIpNotAllowed       GetTax403JSONResponseBodyErrorCode = "ip_not_allowed"
+	GetTax403JSONResponseBodyErrorCodePropertyNotGranted GetTax403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the GetTax403JSONResponseBodyErrorCode enum.
+func (e GetTax403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetTax403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case GetTax403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case GetTax403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax403JSONResponseBodyErrorType.
+const (
+	GetTax403JSONResponseBodyErrorTypePermissionError GetTax403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the GetTax403JSONResponseBodyErrorType enum.
+func (e GetTax403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetTax403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax404JSONResponseBodyErrorCode.
+const (
+	GetTax404JSONResponseBodyErrorCodeResourceMissing GetTax404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the GetTax404JSONResponseBodyErrorCode enum.
+func (e GetTax404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetTax404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax404JSONResponseBodyErrorType.
+const (
+	GetTax404JSONResponseBodyErrorTypeInvalidRequestError GetTax404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetTax404JSONResponseBodyErrorType enum.
+func (e GetTax404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetTax404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax429JSONResponseBodyErrorCode.
+const (
+	GetTax429JSONResponseBodyErrorCodeTooManyRequests GetTax429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the GetTax429JSONResponseBodyErrorCode enum.
+func (e GetTax429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetTax429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax429JSONResponseBodyErrorType.
+const (
+	GetTax429JSONResponseBodyErrorTypeRateLimitExceeded GetTax429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the GetTax429JSONResponseBodyErrorType enum.
+func (e GetTax429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetTax429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax500JSONResponseBodyErrorCode.
+const (
+	GetTax500JSONResponseBodyErrorCodeInternalError GetTax500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the GetTax500JSONResponseBodyErrorCode enum.
+func (e GetTax500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetTax500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax500JSONResponseBodyErrorType.
+const (
+	GetTax500JSONResponseBodyErrorTypeApiError GetTax500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetTax500JSONResponseBodyErrorType enum.
+func (e GetTax500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetTax500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax503JSONResponseBodyErrorCode.
+const (
+	GetTax503JSONResponseBodyErrorCodeServiceUnavailable GetTax503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the GetTax503JSONResponseBodyErrorCode enum.
+func (e GetTax503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetTax503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTax503JSONResponseBodyErrorType.
+const (
+	GetTax503JSONResponseBodyErrorTypeApiError GetTax503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetTax503JSONResponseBodyErrorType enum.
+func (e GetTax503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetTax503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTaxParamsServiceEnvironment.
+const (
+	UpdateTaxParamsServiceEnvironmentLive    UpdateTaxParamsServiceEnvironment = "live"
+	UpdateTaxParamsServiceEnvironmentSandbox UpdateTaxParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTaxParamsServiceEnvironment enum.
+func (e UpdateTaxParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case UpdateTaxParamsServiceEnvironmentLive:
+		return true
+	case UpdateTaxParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTaxParamsServiceVersion.
+const (
+	UpdateTaxParamsServiceVersionN20250301 UpdateTaxParamsServiceVersion = "2025-03-01"
+	UpdateTaxParamsServiceVersionN20250601 UpdateTaxParamsServiceVersion = "2025-06-01"
+	UpdateTaxParamsServiceVersionN20250901 UpdateTaxParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTaxParamsServiceVersion enum.
+func (e UpdateTaxParamsServiceVersion) Valid() bool {
+	switch e {
+	case UpdateTaxParamsServiceVersionN20250301:
+		return true
+	case UpdateTaxParamsServiceVersionN20250601:
+		return true
+	case UpdateTaxParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTaxJSONBodyAppliesTo.
+const (
+	UpdateTaxJSONBodyAppliesToOtherCharges UpdateTaxJSONBodyAppliesTo = "other_charges"
+	UpdateTaxJSONBodyAppliesToRoomNights   UpdateTaxJSONBodyAppliesTo = "room_nights"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTaxJSONBodyAppliesTo enum.
+func (e UpdateTaxJSONBodyAppliesTo) Valid() bool {
+	switch e {
+	case UpdateTaxJSONBodyAppliesToOtherCharges:
+		return true
+	case UpdateTaxJSONBodyAppliesToRoomNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax400JSONResponseBodyErrorCode.
+const (
+	UpdateTax400JSONResponseBodyErrorCodeInvalidEnvironment UpdateTax400JSONResponseBodyErrorCode = "invalid_environment"
+	UpdateTax400JSONResponseBodyErrorCodeInvalidJson        UpdateTax400JSONResponseBodyErrorCode = "invalid_json"
+	UpdateTax400JSONResponseBodyErrorCodeInvalidVersion     UpdateTax400JSONResponseBodyErrorCode = "invalid_version"
+	UpdateTax400JSONResponseBodyErrorCodeParameterInvalid   UpdateTax400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax400JSONResponseBodyErrorCode enum.
+func (e UpdateTax400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateTax400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case UpdateTax400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case UpdateTax400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case UpdateTax400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax400JSONResponseBodyErrorType.
+const (
+	UpdateTax400JSONResponseBodyErrorTypeInvalidRequestError UpdateTax400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax400JSONResponseBodyErrorType enum.
+func (e UpdateTax400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateTax400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax401JSONResponseBodyErrorCode.
+const (
+	UpdateTax401JSONResponseBodyErrorCodeInvalidToken UpdateTax401JSONResponseBodyErrorCode = "invalid_token"
+	UpdateTax401JSONResponseBodyErrorCodeMissingToken UpdateTax401JSONResponseBodyErrorCode = "missing_token"
+	UpdateTax401JSONResponseBodyErrorCodeTokenExpired UpdateTax401JSONResponseBodyErrorCode = "token_expired"
+	UpdateTax401JSONResponseBodyErrorCodeTokenRevoked UpdateTax401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax401JSONResponseBodyErrorCode enum.
+func (e UpdateTax401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateTax401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case UpdateTax401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case UpdateTax401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case UpdateTax401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax401JSONResponseBodyErrorType.
+const (
+	UpdateTax401JSONResponseBodyErrorTypeAuthenticationError UpdateTax401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax401JSONResponseBodyErrorType enum.
+func (e UpdateTax401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateTax401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax403JSONResponseBodyErrorCode.
+const (
+	UpdateTax403JSONResponseBodyErrorCodeInsufficientScope  UpdateTax403JSONResponseBodyErrorCode = "insufficient_scope"
+	UpdateTax403JSONResponseBodyErrorCodeIpNotAllowed       UpdateTax403JSONResponseBodyErrorCode = "ip_not_allowed"
+	UpdateTax403JSONResponseBodyErrorCodePropertyNotGranted UpdateTax403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax403JSONResponseBodyErrorCode enum.
+func (e UpdateTax403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateTax403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case UpdateTax403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case UpdateTax403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax403JSONResponseBodyErrorType.
+const (
+	UpdateTax403JSONResponseBodyErrorTypePermissionError UpdateTax403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax403JSONResponseBodyErrorType enum.
+func (e UpdateTax403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateTax403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax404JSONResponseBodyErrorCode.
+const (
+	UpdateTax404JSONResponseBodyErrorCodeResourceMissing UpdateTax404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax404JSONResponseBodyErrorCode enum.
+func (e UpdateTax404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateTax404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax404JSONResponseBodyErrorType.
+const (
+	UpdateTax404JSONResponseBodyErrorTypeInvalidRequestError UpdateTax404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax404JSONResponseBodyErrorType enum.
+func (e UpdateTax404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateTax404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax413JSONResponseBodyErrorCode.
+const (
+	UpdateTax413JSONResponseBodyErrorCodeRequestTooLarge UpdateTax413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax413JSONResponseBodyErrorCode enum.
+func (e UpdateTax413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateTax413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax413JSONResponseBodyErrorType.
+const (
+	UpdateTax413JSONResponseBodyErrorTypeInvalidRequestError UpdateTax413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax413JSONResponseBodyErrorType enum.
+func (e UpdateTax413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateTax413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax415JSONResponseBodyErrorCode.
+const (
+	UpdateTax415JSONResponseBodyErrorCodeUnsupportedContentType UpdateTax415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax415JSONResponseBodyErrorCode enum.
+func (e UpdateTax415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateTax415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax415JSONResponseBodyErrorType.
+const (
+	UpdateTax415JSONResponseBodyErrorTypeInvalidRequestError UpdateTax415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax415JSONResponseBodyErrorType enum.
+func (e UpdateTax415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateTax415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax422JSONResponseBodyErrorCode.
+const (
+	UpdateTax422JSONResponseBodyErrorCodeParameterInvalid UpdateTax422JSONResponseBodyErrorCode = "parameter_invalid"
+	UpdateTax422JSONResponseBodyErrorCodeParameterMissing UpdateTax422JSONResponseBodyErrorCode = "parameter_missing"
+	UpdateTax422JSONResponseBodyErrorCodeParameterUnknown UpdateTax422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax422JSONResponseBodyErrorCode enum.
+func (e UpdateTax422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateTax422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case UpdateTax422JSONResponseBodyErrorCodeParameterMissing:
+		return true
+	case UpdateTax422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax422JSONResponseBodyErrorType.
+const (
+	UpdateTax422JSONResponseBodyErrorTypeInvalidRequestError UpdateTax422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax422JSONResponseBodyErrorType enum.
+func (e UpdateTax422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateTax422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax429JSONResponseBodyErrorCode.
+const (
+	UpdateTax429JSONResponseBodyErrorCodeTooManyRequests UpdateTax429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax429JSONResponseBodyErrorCode enum.
+func (e UpdateTax429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateTax429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax429JSONResponseBodyErrorType.
+const (
+	UpdateTax429JSONResponseBodyErrorTypeRateLimitExceeded UpdateTax429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax429JSONResponseBodyErrorType enum.
+func (e UpdateTax429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateTax429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax500JSONResponseBodyErrorCode.
+const (
+	UpdateTax500JSONResponseBodyErrorCodeInternalError UpdateTax500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax500JSONResponseBodyErrorCode enum.
+func (e UpdateTax500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateTax500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax500JSONResponseBodyErrorType.
+const (
+	UpdateTax500JSONResponseBodyErrorTypeApiError UpdateTax500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax500JSONResponseBodyErrorType enum.
+func (e UpdateTax500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateTax500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax503JSONResponseBodyErrorCode.
+const (
+	UpdateTax503JSONResponseBodyErrorCodeServiceUnavailable UpdateTax503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax503JSONResponseBodyErrorCode enum.
+func (e UpdateTax503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateTax503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateTax503JSONResponseBodyErrorType.
+const (
+	UpdateTax503JSONResponseBodyErrorTypeApiError UpdateTax503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateTax503JSONResponseBodyErrorType enum.
+func (e UpdateTax503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateTax503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListWebhookEndpointsParamsServiceEnvironment.
 const (
 	ListWebhookEndpointsParamsServiceEnvironmentLive    ListWebhookEndpointsParamsServiceEnvironment = "live"
@@ -26579,19 +32195,26 @@ func (e CreateWebhookEndpointJSONBodyApiVersion) Valid() bool {
 // Defines values for CreateWebhookEndpointJSONBodyEnabledEvents.
 const (
 	CreateWebhookEndpointJSONBodyEnabledEventsAsterisk                  CreateWebhookEndpointJSONBodyEnabledEvents = "*"
+	CreateWebhookEndpointJSONBodyEnabledEventsGroupCancelled            CreateWebhookEndpointJSONBodyEnabledEvents = "group.cancelled"
+	CreateWebhookEndpointJSONBodyEnabledEventsGroupCreated              CreateWebhookEndpointJSONBodyEnabledEvents = "group.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsGuestCreated              CreateWebhookEndpointJSONBodyEnabledEvents = "guest.created"
+	CreateWebhookEndpointJSONBodyEnabledEventsGuestErased               CreateWebhookEndpointJSONBodyEnabledEvents = "guest.erased"
 	CreateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged CreateWebhookEndpointJSONBodyEnabledEvents = "housekeeping.status_changed"
 	CreateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated          CreateWebhookEndpointJSONBodyEnabledEvents = "inventory.updated"
+	CreateWebhookEndpointJSONBodyEnabledEventsInvoiceCreated            CreateWebhookEndpointJSONBodyEnabledEvents = "invoice.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsNightAuditCompleted       CreateWebhookEndpointJSONBodyEnabledEvents = "night_audit.completed"
 	CreateWebhookEndpointJSONBodyEnabledEventsPaymentFailed             CreateWebhookEndpointJSONBodyEnabledEvents = "payment.failed"
 	CreateWebhookEndpointJSONBodyEnabledEventsPaymentRefunded           CreateWebhookEndpointJSONBodyEnabledEvents = "payment.refunded"
 	CreateWebhookEndpointJSONBodyEnabledEventsPaymentSucceeded          CreateWebhookEndpointJSONBodyEnabledEvents = "payment.succeeded"
+	CreateWebhookEndpointJSONBodyEnabledEventsPropertyUpdated           CreateWebhookEndpointJSONBodyEnabledEvents = "property.updated"
 	CreateWebhookEndpointJSONBodyEnabledEventsRateUpdated               CreateWebhookEndpointJSONBodyEnabledEvents = "rate.updated"
 	CreateWebhookEndpointJSONBodyEnabledEventsReservationCancelled      CreateWebhookEndpointJSONBodyEnabledEvents = "reservation.cancelled"
 	CreateWebhookEndpointJSONBodyEnabledEventsReservationCheckedIn      CreateWebhookEndpointJSONBodyEnabledEvents = "reservation.checked_in"
 	CreateWebhookEndpointJSONBodyEnabledEventsReservationCheckedOut     CreateWebhookEndpointJSONBodyEnabledEvents = "reservation.checked_out"
 	CreateWebhookEndpointJSONBodyEnabledEventsReservationCreated        CreateWebhookEndpointJSONBodyEnabledEvents = "reservation.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsReservationUpdated        CreateWebhookEndpointJSONBodyEnabledEvents = "reservation.updated"
+	CreateWebhookEndpointJSONBodyEnabledEventsTaxCreated                CreateWebhookEndpointJSONBodyEnabledEvents = "tax.created"
+	CreateWebhookEndpointJSONBodyEnabledEventsTaxUpdated                CreateWebhookEndpointJSONBodyEnabledEvents = "tax.updated"
 )
 
 // Valid indicates whether the value is a known member of the CreateWebhookEndpointJSONBodyEnabledEvents enum.
@@ -26599,11 +32222,19 @@ func (e CreateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	switch e {
 	case CreateWebhookEndpointJSONBodyEnabledEventsAsterisk:
 		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsGroupCancelled:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsGroupCreated:
+		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsGuestCreated:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsGuestErased:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsInvoiceCreated:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsNightAuditCompleted:
 		return true
@@ -26612,6 +32243,8 @@ func (e CreateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case CreateWebhookEndpointJSONBodyEnabledEventsPaymentRefunded:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsPaymentSucceeded:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsPropertyUpdated:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsRateUpdated:
 		return true
@@ -26624,6 +32257,10 @@ func (e CreateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case CreateWebhookEndpointJSONBodyEnabledEventsReservationCreated:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsReservationUpdated:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsTaxCreated:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsTaxUpdated:
 		return true
 	default:
 		return false
@@ -27599,19 +33236,26 @@ func (e UpdateWebhookEndpointJSONBodyApiVersion) Valid() bool {
 // Defines values for UpdateWebhookEndpointJSONBodyEnabledEvents.
 const (
 	UpdateWebhookEndpointJSONBodyEnabledEventsAsterisk                  UpdateWebhookEndpointJSONBodyEnabledEvents = "*"
+	UpdateWebhookEndpointJSONBodyEnabledEventsGroupCancelled            UpdateWebhookEndpointJSONBodyEnabledEvents = "group.cancelled"
+	UpdateWebhookEndpointJSONBodyEnabledEventsGroupCreated              UpdateWebhookEndpointJSONBodyEnabledEvents = "group.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsGuestCreated              UpdateWebhookEndpointJSONBodyEnabledEvents = "guest.created"
+	UpdateWebhookEndpointJSONBodyEnabledEventsGuestErased               UpdateWebhookEndpointJSONBodyEnabledEvents = "guest.erased"
 	UpdateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged UpdateWebhookEndpointJSONBodyEnabledEvents = "housekeeping.status_changed"
 	UpdateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated          UpdateWebhookEndpointJSONBodyEnabledEvents = "inventory.updated"
+	UpdateWebhookEndpointJSONBodyEnabledEventsInvoiceCreated            UpdateWebhookEndpointJSONBodyEnabledEvents = "invoice.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsNightAuditCompleted       UpdateWebhookEndpointJSONBodyEnabledEvents = "night_audit.completed"
 	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentFailed             UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.failed"
 	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentRefunded           UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.refunded"
 	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentSucceeded          UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.succeeded"
+	UpdateWebhookEndpointJSONBodyEnabledEventsPropertyUpdated           UpdateWebhookEndpointJSONBodyEnabledEvents = "property.updated"
 	UpdateWebhookEndpointJSONBodyEnabledEventsRateUpdated               UpdateWebhookEndpointJSONBodyEnabledEvents = "rate.updated"
 	UpdateWebhookEndpointJSONBodyEnabledEventsReservationCancelled      UpdateWebhookEndpointJSONBodyEnabledEvents = "reservation.cancelled"
 	UpdateWebhookEndpointJSONBodyEnabledEventsReservationCheckedIn      UpdateWebhookEndpointJSONBodyEnabledEvents = "reservation.checked_in"
 	UpdateWebhookEndpointJSONBodyEnabledEventsReservationCheckedOut     UpdateWebhookEndpointJSONBodyEnabledEvents = "reservation.checked_out"
 	UpdateWebhookEndpointJSONBodyEnabledEventsReservationCreated        UpdateWebhookEndpointJSONBodyEnabledEvents = "reservation.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsReservationUpdated        UpdateWebhookEndpointJSONBodyEnabledEvents = "reservation.updated"
+	UpdateWebhookEndpointJSONBodyEnabledEventsTaxCreated                UpdateWebhookEndpointJSONBodyEnabledEvents = "tax.created"
+	UpdateWebhookEndpointJSONBodyEnabledEventsTaxUpdated                UpdateWebhookEndpointJSONBodyEnabledEvents = "tax.updated"
 )
 
 // Valid indicates whether the value is a known member of the UpdateWebhookEndpointJSONBodyEnabledEvents enum.
@@ -27619,11 +33263,19 @@ func (e UpdateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	switch e {
 	case UpdateWebhookEndpointJSONBodyEnabledEventsAsterisk:
 		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsGroupCancelled:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsGroupCreated:
+		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsGuestCreated:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsGuestErased:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsInvoiceCreated:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsNightAuditCompleted:
 		return true
@@ -27632,6 +33284,8 @@ func (e UpdateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case UpdateWebhookEndpointJSONBodyEnabledEventsPaymentRefunded:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsPaymentSucceeded:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsPropertyUpdated:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsRateUpdated:
 		return true
@@ -27644,6 +33298,10 @@ func (e UpdateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case UpdateWebhookEndpointJSONBodyEnabledEventsReservationCreated:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsReservationUpdated:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsTaxCreated:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsTaxUpdated:
 		return true
 	default:
 		return false
@@ -28024,29 +33682,44 @@ func (e CreateWebhookBackfillParamsServiceVersion) Valid() bool {
 
 // Defines values for CreateWebhookBackfillJSONBodyEventTypes.
 const (
+	CreateWebhookBackfillJSONBodyEventTypesGroupCancelled            CreateWebhookBackfillJSONBodyEventTypes = "group.cancelled"
+	CreateWebhookBackfillJSONBodyEventTypesGroupCreated              CreateWebhookBackfillJSONBodyEventTypes = "group.created"
 	CreateWebhookBackfillJSONBodyEventTypesGuestCreated              CreateWebhookBackfillJSONBodyEventTypes = "guest.created"
+	CreateWebhookBackfillJSONBodyEventTypesGuestErased               CreateWebhookBackfillJSONBodyEventTypes = "guest.erased"
 	CreateWebhookBackfillJSONBodyEventTypesHousekeepingStatusChanged CreateWebhookBackfillJSONBodyEventTypes = "housekeeping.status_changed"
 	CreateWebhookBackfillJSONBodyEventTypesInventoryUpdated          CreateWebhookBackfillJSONBodyEventTypes = "inventory.updated"
+	CreateWebhookBackfillJSONBodyEventTypesInvoiceCreated            CreateWebhookBackfillJSONBodyEventTypes = "invoice.created"
 	CreateWebhookBackfillJSONBodyEventTypesNightAuditCompleted       CreateWebhookBackfillJSONBodyEventTypes = "night_audit.completed"
 	CreateWebhookBackfillJSONBodyEventTypesPaymentFailed             CreateWebhookBackfillJSONBodyEventTypes = "payment.failed"
 	CreateWebhookBackfillJSONBodyEventTypesPaymentRefunded           CreateWebhookBackfillJSONBodyEventTypes = "payment.refunded"
 	CreateWebhookBackfillJSONBodyEventTypesPaymentSucceeded          CreateWebhookBackfillJSONBodyEventTypes = "payment.succeeded"
+	CreateWebhookBackfillJSONBodyEventTypesPropertyUpdated           CreateWebhookBackfillJSONBodyEventTypes = "property.updated"
 	CreateWebhookBackfillJSONBodyEventTypesRateUpdated               CreateWebhookBackfillJSONBodyEventTypes = "rate.updated"
 	CreateWebhookBackfillJSONBodyEventTypesReservationCancelled      CreateWebhookBackfillJSONBodyEventTypes = "reservation.cancelled"
 	CreateWebhookBackfillJSONBodyEventTypesReservationCheckedIn      CreateWebhookBackfillJSONBodyEventTypes = "reservation.checked_in"
 	CreateWebhookBackfillJSONBodyEventTypesReservationCheckedOut     CreateWebhookBackfillJSONBodyEventTypes = "reservation.checked_out"
 	CreateWebhookBackfillJSONBodyEventTypesReservationCreated        CreateWebhookBackfillJSONBodyEventTypes = "reservation.created"
 	CreateWebhookBackfillJSONBodyEventTypesReservationUpdated        CreateWebhookBackfillJSONBodyEventTypes = "reservation.updated"
+	CreateWebhookBackfillJSONBodyEventTypesTaxCreated                CreateWebhookBackfillJSONBodyEventTypes = "tax.created"
+	CreateWebhookBackfillJSONBodyEventTypesTaxUpdated                CreateWebhookBackfillJSONBodyEventTypes = "tax.updated"
 )
 
 // Valid indicates whether the value is a known member of the CreateWebhookBackfillJSONBodyEventTypes enum.
 func (e CreateWebhookBackfillJSONBodyEventTypes) Valid() bool {
 	switch e {
+	case CreateWebhookBackfillJSONBodyEventTypesGroupCancelled:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesGroupCreated:
+		return true
 	case CreateWebhookBackfillJSONBodyEventTypesGuestCreated:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesGuestErased:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesHousekeepingStatusChanged:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesInventoryUpdated:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesInvoiceCreated:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesNightAuditCompleted:
 		return true
@@ -28055,6 +33728,8 @@ func (e CreateWebhookBackfillJSONBodyEventTypes) Valid() bool {
 	case CreateWebhookBackfillJSONBodyEventTypesPaymentRefunded:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesPaymentSucceeded:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesPropertyUpdated:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesRateUpdated:
 		return true
@@ -28067,6 +33742,10 @@ func (e CreateWebhookBackfillJSONBodyEventTypes) Valid() bool {
 	case CreateWebhookBackfillJSONBodyEventTypesReservationCreated:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesReservationUpdated:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesTaxCreated:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesTaxUpdated:
 		return true
 	default:
 		return false
@@ -28738,29 +34417,44 @@ func (e ListWebhookDeliveriesParamsStatus) Valid() bool {
 
 // Defines values for ListWebhookDeliveriesParamsEventType.
 const (
+	ListWebhookDeliveriesParamsEventTypeGroupCancelled            ListWebhookDeliveriesParamsEventType = "group.cancelled"
+	ListWebhookDeliveriesParamsEventTypeGroupCreated              ListWebhookDeliveriesParamsEventType = "group.created"
 	ListWebhookDeliveriesParamsEventTypeGuestCreated              ListWebhookDeliveriesParamsEventType = "guest.created"
+	ListWebhookDeliveriesParamsEventTypeGuestErased               ListWebhookDeliveriesParamsEventType = "guest.erased"
 	ListWebhookDeliveriesParamsEventTypeHousekeepingStatusChanged ListWebhookDeliveriesParamsEventType = "housekeeping.status_changed"
 	ListWebhookDeliveriesParamsEventTypeInventoryUpdated          ListWebhookDeliveriesParamsEventType = "inventory.updated"
+	ListWebhookDeliveriesParamsEventTypeInvoiceCreated            ListWebhookDeliveriesParamsEventType = "invoice.created"
 	ListWebhookDeliveriesParamsEventTypeNightAuditCompleted       ListWebhookDeliveriesParamsEventType = "night_audit.completed"
 	ListWebhookDeliveriesParamsEventTypePaymentFailed             ListWebhookDeliveriesParamsEventType = "payment.failed"
 	ListWebhookDeliveriesParamsEventTypePaymentRefunded           ListWebhookDeliveriesParamsEventType = "payment.refunded"
 	ListWebhookDeliveriesParamsEventTypePaymentSucceeded          ListWebhookDeliveriesParamsEventType = "payment.succeeded"
+	ListWebhookDeliveriesParamsEventTypePropertyUpdated           ListWebhookDeliveriesParamsEventType = "property.updated"
 	ListWebhookDeliveriesParamsEventTypeRateUpdated               ListWebhookDeliveriesParamsEventType = "rate.updated"
 	ListWebhookDeliveriesParamsEventTypeReservationCancelled      ListWebhookDeliveriesParamsEventType = "reservation.cancelled"
 	ListWebhookDeliveriesParamsEventTypeReservationCheckedIn      ListWebhookDeliveriesParamsEventType = "reservation.checked_in"
 	ListWebhookDeliveriesParamsEventTypeReservationCheckedOut     ListWebhookDeliveriesParamsEventType = "reservation.checked_out"
 	ListWebhookDeliveriesParamsEventTypeReservationCreated        ListWebhookDeliveriesParamsEventType = "reservation.created"
 	ListWebhookDeliveriesParamsEventTypeReservationUpdated        ListWebhookDeliveriesParamsEventType = "reservation.updated"
+	ListWebhookDeliveriesParamsEventTypeTaxCreated                ListWebhookDeliveriesParamsEventType = "tax.created"
+	ListWebhookDeliveriesParamsEventTypeTaxUpdated                ListWebhookDeliveriesParamsEventType = "tax.updated"
 )
 
 // Valid indicates whether the value is a known member of the ListWebhookDeliveriesParamsEventType enum.
 func (e ListWebhookDeliveriesParamsEventType) Valid() bool {
 	switch e {
+	case ListWebhookDeliveriesParamsEventTypeGroupCancelled:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeGroupCreated:
+		return true
 	case ListWebhookDeliveriesParamsEventTypeGuestCreated:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeGuestErased:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeHousekeepingStatusChanged:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeInventoryUpdated:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeInvoiceCreated:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeNightAuditCompleted:
 		return true
@@ -28769,6 +34463,8 @@ func (e ListWebhookDeliveriesParamsEventType) Valid() bool {
 	case ListWebhookDeliveriesParamsEventTypePaymentRefunded:
 		return true
 	case ListWebhookDeliveriesParamsEventTypePaymentSucceeded:
+		return true
+	case ListWebhookDeliveriesParamsEventTypePropertyUpdated:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeRateUpdated:
 		return true
@@ -28781,6 +34477,10 @@ func (e ListWebhookDeliveriesParamsEventType) Valid() bool {
 	case ListWebhookDeliveriesParamsEventTypeReservationCreated:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeReservationUpdated:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeTaxCreated:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeTaxUpdated:
 		return true
 	default:
 		return false
@@ -30715,30 +36415,45 @@ func (e TestWebhookEndpointParamsServiceVersion) Valid() bool {
 
 // Defines values for TestWebhookEndpointJSONBodyType.
 const (
+	TestWebhookEndpointJSONBodyTypeGroupCancelled            TestWebhookEndpointJSONBodyType = "group.cancelled"
+	TestWebhookEndpointJSONBodyTypeGroupCreated              TestWebhookEndpointJSONBodyType = "group.created"
 	TestWebhookEndpointJSONBodyTypeGuestCreated              TestWebhookEndpointJSONBodyType = "guest.created"
+	TestWebhookEndpointJSONBodyTypeGuestErased               TestWebhookEndpointJSONBodyType = "guest.erased"
 	TestWebhookEndpointJSONBodyTypeHousekeepingStatusChanged TestWebhookEndpointJSONBodyType = "housekeeping.status_changed"
 	TestWebhookEndpointJSONBodyTypeInventoryUpdated          TestWebhookEndpointJSONBodyType = "inventory.updated"
+	TestWebhookEndpointJSONBodyTypeInvoiceCreated            TestWebhookEndpointJSONBodyType = "invoice.created"
 	TestWebhookEndpointJSONBodyTypeNightAuditCompleted       TestWebhookEndpointJSONBodyType = "night_audit.completed"
 	TestWebhookEndpointJSONBodyTypePaymentFailed             TestWebhookEndpointJSONBodyType = "payment.failed"
 	TestWebhookEndpointJSONBodyTypePaymentRefunded           TestWebhookEndpointJSONBodyType = "payment.refunded"
 	TestWebhookEndpointJSONBodyTypePaymentSucceeded          TestWebhookEndpointJSONBodyType = "payment.succeeded"
 	TestWebhookEndpointJSONBodyTypePing                      TestWebhookEndpointJSONBodyType = "ping"
+	TestWebhookEndpointJSONBodyTypePropertyUpdated           TestWebhookEndpointJSONBodyType = "property.updated"
 	TestWebhookEndpointJSONBodyTypeRateUpdated               TestWebhookEndpointJSONBodyType = "rate.updated"
 	TestWebhookEndpointJSONBodyTypeReservationCancelled      TestWebhookEndpointJSONBodyType = "reservation.cancelled"
 	TestWebhookEndpointJSONBodyTypeReservationCheckedIn      TestWebhookEndpointJSONBodyType = "reservation.checked_in"
 	TestWebhookEndpointJSONBodyTypeReservationCheckedOut     TestWebhookEndpointJSONBodyType = "reservation.checked_out"
 	TestWebhookEndpointJSONBodyTypeReservationCreated        TestWebhookEndpointJSONBodyType = "reservation.created"
 	TestWebhookEndpointJSONBodyTypeReservationUpdated        TestWebhookEndpointJSONBodyType = "reservation.updated"
+	TestWebhookEndpointJSONBodyTypeTaxCreated                TestWebhookEndpointJSONBodyType = "tax.created"
+	TestWebhookEndpointJSONBodyTypeTaxUpdated                TestWebhookEndpointJSONBodyType = "tax.updated"
 )
 
 // Valid indicates whether the value is a known member of the TestWebhookEndpointJSONBodyType enum.
 func (e TestWebhookEndpointJSONBodyType) Valid() bool {
 	switch e {
+	case TestWebhookEndpointJSONBodyTypeGroupCancelled:
+		return true
+	case TestWebhookEndpointJSONBodyTypeGroupCreated:
+		return true
 	case TestWebhookEndpointJSONBodyTypeGuestCreated:
+		return true
+	case TestWebhookEndpointJSONBodyTypeGuestErased:
 		return true
 	case TestWebhookEndpointJSONBodyTypeHousekeepingStatusChanged:
 		return true
 	case TestWebhookEndpointJSONBodyTypeInventoryUpdated:
+		return true
+	case TestWebhookEndpointJSONBodyTypeInvoiceCreated:
 		return true
 	case TestWebhookEndpointJSONBodyTypeNightAuditCompleted:
 		return true
@@ -30749,6 +36464,8 @@ func (e TestWebhookEndpointJSONBodyType) Valid() bool {
 	case TestWebhookEndpointJSONBodyTypePaymentSucceeded:
 		return true
 	case TestWebhookEndpointJSONBodyTypePing:
+		return true
+	case TestWebhookEndpointJSONBodyTypePropertyUpdated:
 		return true
 	case TestWebhookEndpointJSONBodyTypeRateUpdated:
 		return true
@@ -30761,6 +36478,10 @@ func (e TestWebhookEndpointJSONBodyType) Valid() bool {
 	case TestWebhookEndpointJSONBodyTypeReservationCreated:
 		return true
 	case TestWebhookEndpointJSONBodyTypeReservationUpdated:
+		return true
+	case TestWebhookEndpointJSONBodyTypeTaxCreated:
+		return true
+	case TestWebhookEndpointJSONBodyTypeTaxUpdated:
 		return true
 	default:
 		return false
@@ -31218,9 +36939,16 @@ type EventListObject string
 
 // FlashReport defines model for FlashReport.
 type FlashReport struct {
-	Adr          int    `json:"adr"`
-	BusinessDate Date   `json:"business_date"`
-	Currency     string `json:"currency"`
+	Adr          int  `json:"adr"`
+	BusinessDate Date `json:"business_date"`
+
+	// Charged The same lines together: net, the taxes in them, and gross (the sum of `revenue_by_kind`). Absent in reports written before taxes existed.
+	Charged *struct {
+		Gross int `json:"gross"`
+		Net   int `json:"net"`
+		Tax   int `json:"tax"`
+	} `json:"charged,omitempty"`
+	Currency string `json:"currency"`
 
 	// Occupancy 0–1
 	Occupancy float32 `json:"occupancy"`
@@ -31243,37 +36971,53 @@ type FlashReport struct {
 	} `json:"payments_by_method"`
 	Refunds int `json:"refunds"`
 
-	// RevenueByKind What the folios charged for the day: room nights of that night, fees of that date, extras added that day.
+	// RevenueByKind What the folios charged for the day (gross, taxes included): room nights and their per-night taxes of that night, fees of that date, extras added that day.
 	RevenueByKind struct {
 		EarlyDepartureFee int `json:"early_departure_fee"`
 		Extra             int `json:"extra"`
 		LateCheckOutFee   int `json:"late_check_out_fee"`
 		NoShowFee         int `json:"no_show_fee"`
 		RoomNight         int `json:"room_night"`
+
+		// Tax Per-night taxes (city tax) of that night; absent in reports written before taxes existed.
+		Tax *int `json:"tax,omitempty"`
 	} `json:"revenue_by_kind"`
 	Revpar         int `json:"revpar"`
 	RoomRevenue    int `json:"room_revenue"`
 	RoomsAvailable int `json:"rooms_available"`
 	RoomsSold      int `json:"rooms_sold"`
 
-	// Taxes Reserved for the taxes of the day; null until taxes are computed.
-	Taxes any `json:"taxes"`
+	// Taxes The taxes in the day's lines (`charged.tax`), and each tax's share; null in reports written before taxes existed.
+	Taxes *struct {
+		ByTax []struct {
+			Amount int    `json:"amount"`
+			Name   string `json:"name"`
+			TaxId  string `json:"tax_id"`
+		} `json:"by_tax"`
+		Total int `json:"total"`
+	} `json:"taxes"`
 }
 
 // Folio defines model for Folio.
 type Folio struct {
-	Balance       Money         `json:"balance"`
-	Charges       []FolioCharge `json:"charges"`
-	ClosedAt      *time.Time    `json:"closed_at"`
-	CreatedAt     time.Time     `json:"created_at"`
-	Id            string        `json:"id"`
-	Livemode      bool          `json:"livemode"`
-	Object        FolioObject   `json:"object"`
-	Payments      []Payment     `json:"payments"`
-	Refunds       []Refund      `json:"refunds"`
-	ReservationId string        `json:"reservation_id"`
-	Status        FolioStatus   `json:"status"`
-	UpdatedAt     time.Time     `json:"updated_at"`
+	Balance   Money         `json:"balance"`
+	Charges   []FolioCharge `json:"charges"`
+	ClosedAt  *time.Time    `json:"closed_at"`
+	CreatedAt time.Time     `json:"created_at"`
+	Id        string        `json:"id"`
+
+	// InvoiceId The invoice the folio closed into; null until one is issued.
+	InvoiceId     *string     `json:"invoice_id"`
+	Livemode      bool        `json:"livemode"`
+	Object        FolioObject `json:"object"`
+	Payments      []Payment   `json:"payments"`
+	Refunds       []Refund    `json:"refunds"`
+	ReservationId string      `json:"reservation_id"`
+	Status        FolioStatus `json:"status"`
+
+	// Totals The sums of the folio's lines: `gross` is what the guest is charged, `tax` the taxes in it.
+	Totals    FolioTotals `json:"totals"`
+	UpdatedAt time.Time   `json:"updated_at"`
 }
 
 // FolioObject defines model for Folio.Object.
@@ -31282,7 +37026,7 @@ type FolioObject string
 // FolioStatus defines model for Folio.Status.
 type FolioStatus string
 
-// FolioCharge defines model for FolioCharge.
+// FolioCharge A folio line. `amount` is what the guest pays for it (gross), `net` the line without its taxes and `tax` the taxes in `amount` (net + tax = amount), rounded per line as the API conventions' Taxes section states.
 type FolioCharge struct {
 	Amount      Money     `json:"amount"`
 	CreatedAt   time.Time `json:"created_at"`
@@ -31291,24 +37035,129 @@ type FolioCharge struct {
 	FolioId     string    `json:"folio_id"`
 	Id          string    `json:"id"`
 
-	// Kind `room_night` (posted per night of the stay), `extra` (added by staff), or a fee of the rate plan.
+	// Kind `room_night` (posted per night of the stay), `extra` (added by staff), a fee of the rate plan, or `tax`: a per-night or per-person-per-night tax of the property (city tax), posted beside each room night and wholly tax.
 	Kind     FolioChargeKind   `json:"kind"`
 	Livemode bool              `json:"livemode"`
+	Net      Money             `json:"net"`
 	Object   FolioChargeObject `json:"object"`
+	Tax      Money             `json:"tax"`
+
+	// Taxes Which taxes make up `tax`, each with its share.
+	Taxes []LineTax `json:"taxes"`
 }
 
-// FolioChargeKind `room_night` (posted per night of the stay), `extra` (added by staff), or a fee of the rate plan.
+// FolioChargeKind `room_night` (posted per night of the stay), `extra` (added by staff), a fee of the rate plan, or `tax`: a per-night or per-person-per-night tax of the property (city tax), posted beside each room night and wholly tax.
 type FolioChargeKind string
 
 // FolioChargeObject defines model for FolioCharge.Object.
 type FolioChargeObject string
+
+// FolioTotals The sums of the folio's lines: `gross` is what the guest is charged, `tax` the taxes in it.
+type FolioTotals struct {
+	Gross Money `json:"gross"`
+	Net   Money `json:"net"`
+	Tax   Money `json:"tax"`
+}
+
+// Group defines model for Group.
+type Group struct {
+	Billing GroupBilling `json:"billing"`
+
+	// CheckIn The earliest arrival of its rooms.
+	CheckIn Date `json:"check_in"`
+
+	// CheckOut The latest departure of its rooms.
+	CheckOut  Date      `json:"check_out"`
+	CreatedAt time.Time `json:"created_at"`
+	Id        string    `json:"id"`
+	Livemode  bool      `json:"livemode"`
+
+	// MasterFolioId The folio every room bills to (`billing: master`); null with individual billing.
+	MasterFolioId *string     `json:"master_folio_id"`
+	Name          string      `json:"name"`
+	Notes         *string     `json:"notes"`
+	Object        GroupObject `json:"object"`
+	PropertyId    string      `json:"property_id"`
+
+	// Reservations Its rooms, in the order they were booked; each is a reservation of its own (check in, cancel, move).
+	Reservations []Reservation `json:"reservations"`
+	Total        struct {
+		// Amount Minor units: 12900 USD is $129.00.
+		Amount   int    `json:"amount"`
+		Currency string `json:"currency"`
+	} `json:"total"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// GroupBilling defines model for Group.Billing.
+type GroupBilling string
+
+// GroupObject defines model for Group.Object.
+type GroupObject string
+
+// GroupCancelledEvent defines model for GroupCancelledEvent.
+type GroupCancelledEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object Group `json:"object"`
+	} `json:"data"`
+	Id         string                    `json:"id"`
+	Livemode   bool                      `json:"livemode"`
+	Object     GroupCancelledEventObject `json:"object"`
+	PropertyId *string                   `json:"property_id"`
+	Type       GroupCancelledEventType   `json:"type"`
+}
+
+// GroupCancelledEventObject defines model for GroupCancelledEvent.Object.
+type GroupCancelledEventObject string
+
+// GroupCancelledEventType defines model for GroupCancelledEvent.Type.
+type GroupCancelledEventType string
+
+// GroupCreatedEvent defines model for GroupCreatedEvent.
+type GroupCreatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object Group `json:"object"`
+	} `json:"data"`
+	Id         string                  `json:"id"`
+	Livemode   bool                    `json:"livemode"`
+	Object     GroupCreatedEventObject `json:"object"`
+	PropertyId *string                 `json:"property_id"`
+	Type       GroupCreatedEventType   `json:"type"`
+}
+
+// GroupCreatedEventObject defines model for GroupCreatedEvent.Object.
+type GroupCreatedEventObject string
+
+// GroupCreatedEventType defines model for GroupCreatedEvent.Type.
+type GroupCreatedEventType string
+
+// GroupList defines model for GroupList.
+type GroupList struct {
+	Data       []Group         `json:"data"`
+	HasMore    bool            `json:"has_more"`
+	NextCursor *string         `json:"next_cursor"`
+	Object     GroupListObject `json:"object"`
+	PrevCursor *string         `json:"prev_cursor"`
+}
+
+// GroupListObject defines model for GroupList.Object.
+type GroupListObject string
 
 // Guest defines model for Guest.
 type Guest struct {
 	CreatedAt time.Time `json:"created_at"`
 
 	// Email null only for a walk-in booked without one, where the property allows it.
-	Email     *string     `json:"email"`
+	Email *string `json:"email"`
+
+	// ErasedAt When the guest was erased on request (`POST /guests/{id}/erase`): names anonymised, no contact. null for every other guest.
+	ErasedAt  *time.Time  `json:"erased_at"`
 	FirstName string      `json:"first_name"`
 	Id        string      `json:"id"`
 	LastName  string      `json:"last_name"`
@@ -31341,6 +37190,90 @@ type GuestCreatedEventObject string
 
 // GuestCreatedEventType defines model for GuestCreatedEvent.Type.
 type GuestCreatedEventType string
+
+// GuestEmail defines model for GuestEmail.
+type GuestEmail struct {
+	CreatedAt     time.Time        `json:"created_at"`
+	Id            string           `json:"id"`
+	Kind          GuestEmailKind   `json:"kind"`
+	Object        GuestEmailObject `json:"object"`
+	ReservationId string           `json:"reservation_id"`
+	SentAt        *time.Time       `json:"sent_at"`
+
+	// Status `sent`; `pending` (queued, or retrying after a failed attempt); `failed` (given up); `kept` (never sent: a sandbox guest's mail, or the guest was erased first).
+	Status  GuestEmailStatus `json:"status"`
+	Subject string           `json:"subject"`
+
+	// To null once the guest was erased.
+	To *string `json:"to"`
+}
+
+// GuestEmailKind defines model for GuestEmail.Kind.
+type GuestEmailKind string
+
+// GuestEmailObject defines model for GuestEmail.Object.
+type GuestEmailObject string
+
+// GuestEmailStatus `sent`; `pending` (queued, or retrying after a failed attempt); `failed` (given up); `kept` (never sent: a sandbox guest's mail, or the guest was erased first).
+type GuestEmailStatus string
+
+// GuestErasedEvent defines model for GuestErasedEvent.
+type GuestErasedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object struct {
+			CreatedAt time.Time `json:"created_at"`
+
+			// Email null only for a walk-in booked without one, where the property allows it.
+			Email *string `json:"email"`
+
+			// ErasedAt When the guest was erased on request (`POST /guests/{id}/erase`): names anonymised, no contact. null for every other guest.
+			ErasedAt  *time.Time                       `json:"erased_at"`
+			FirstName string                           `json:"first_name"`
+			Id        string                           `json:"id"`
+			LastName  string                           `json:"last_name"`
+			Livemode  bool                             `json:"livemode"`
+			Object    GuestErasedEventDataObjectObject `json:"object"`
+			Phone     *string                          `json:"phone"`
+			UpdatedAt time.Time                        `json:"updated_at"`
+		} `json:"object"`
+	} `json:"data"`
+	Id         string                 `json:"id"`
+	Livemode   bool                   `json:"livemode"`
+	Object     GuestErasedEventObject `json:"object"`
+	PropertyId *string                `json:"property_id"`
+	Type       GuestErasedEventType   `json:"type"`
+}
+
+// GuestErasedEventDataObjectObject defines model for GuestErasedEvent.Data.Object.Object.
+type GuestErasedEventDataObjectObject string
+
+// GuestErasedEventObject defines model for GuestErasedEvent.Object.
+type GuestErasedEventObject string
+
+// GuestErasedEventType defines model for GuestErasedEvent.Type.
+type GuestErasedEventType string
+
+// GuestExport Everything the account holds about one guest, as one document (a subject access request).
+type GuestExport struct {
+	// Emails The e-mails sent (or kept) to the guest about their bookings, oldest first.
+	Emails     []GuestEmail `json:"emails"`
+	ExportedAt time.Time    `json:"exported_at"`
+
+	// Folios Each reservation's folio: charges, payments, refunds and balance.
+	Folios      []Folio           `json:"folios"`
+	Guest       Guest             `json:"guest"`
+	Object      GuestExportObject `json:"object"`
+	Preferences GuestPreferences  `json:"preferences"`
+
+	// Reservations Every reservation of the guest, oldest arrival first.
+	Reservations []Reservation `json:"reservations"`
+}
+
+// GuestExportObject defines model for GuestExport.Object.
+type GuestExportObject string
 
 // GuestList defines model for GuestList.
 type GuestList struct {
@@ -31524,6 +37457,147 @@ type InventoryUpdatedEventObject string
 
 // InventoryUpdatedEventType defines model for InventoryUpdatedEvent.Type.
 type InventoryUpdatedEventType string
+
+// Invoice A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes). It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.
+type Invoice struct {
+	Balance   Money     `json:"balance"`
+	CreatedAt time.Time `json:"created_at"`
+	Currency  string    `json:"currency"`
+	FolioId   string    `json:"folio_id"`
+
+	// Guest The guest as they were when the invoice was issued.
+	Guest struct {
+		Address *struct {
+			City       *string `json:"city,omitempty"`
+			Country    *string `json:"country,omitempty"`
+			Line1      *string `json:"line1,omitempty"`
+			Line2      *string `json:"line2,omitempty"`
+			PostalCode *string `json:"postal_code,omitempty"`
+			Region     *string `json:"region,omitempty"`
+		} `json:"address"`
+		Email *string `json:"email"`
+		Name  string  `json:"name"`
+		Phone *string `json:"phone"`
+	} `json:"guest"`
+
+	// Hotel The property as it was when the invoice was issued.
+	Hotel struct {
+		Address *struct {
+			City       *string `json:"city,omitempty"`
+			Country    *string `json:"country,omitempty"`
+			Line1      *string `json:"line1,omitempty"`
+			Line2      *string `json:"line2,omitempty"`
+			PostalCode *string `json:"postal_code,omitempty"`
+			Region     *string `json:"region,omitempty"`
+		} `json:"address"`
+		Name     string `json:"name"`
+		Timezone string `json:"timezone"`
+	} `json:"hotel"`
+	Id string `json:"id"`
+
+	// IssueDate The property's local date when it was issued.
+	IssueDate Date      `json:"issue_date"`
+	IssuedAt  time.Time `json:"issued_at"`
+	Lines     []struct {
+		Date        *Date            `json:"date"`
+		Description string           `json:"description"`
+		Gross       Money            `json:"gross"`
+		Kind        InvoiceLinesKind `json:"kind"`
+		Net         Money            `json:"net"`
+		Tax         Money            `json:"tax"`
+		Taxes       []LineTax        `json:"taxes"`
+	} `json:"lines"`
+	Livemode bool `json:"livemode"`
+
+	// Number Gapless per property: 1, 2, 3… in the order invoices were issued.
+	Number   int           `json:"number"`
+	Object   InvoiceObject `json:"object"`
+	Payments []struct {
+		Amount      Money                 `json:"amount"`
+		CapturedAt  time.Time             `json:"captured_at"`
+		Description string                `json:"description"`
+		Id          string                `json:"id"`
+		Method      InvoicePaymentsMethod `json:"method"`
+	} `json:"payments"`
+	PropertyId string `json:"property_id"`
+	Refunds    []struct {
+		Amount    Money     `json:"amount"`
+		CreatedAt time.Time `json:"created_at"`
+		Id        string    `json:"id"`
+	} `json:"refunds"`
+	ReservationId string `json:"reservation_id"`
+	Stay          struct {
+		CheckIn  Date   `json:"check_in"`
+		CheckOut Date   `json:"check_out"`
+		RatePlan string `json:"rate_plan"`
+		RoomType string `json:"room_type"`
+	} `json:"stay"`
+
+	// TaxSummary Each tax's total over the lines, in the order the taxes first appear on them.
+	TaxSummary []struct {
+		Amount Money  `json:"amount"`
+		Name   string `json:"name"`
+		TaxId  string `json:"tax_id"`
+	} `json:"tax_summary"`
+	Totals struct {
+		Gross Money `json:"gross"`
+		Net   Money `json:"net"`
+		Tax   Money `json:"tax"`
+	} `json:"totals"`
+}
+
+// InvoiceLinesKind defines model for Invoice.Lines.Kind.
+type InvoiceLinesKind string
+
+// InvoiceObject defines model for Invoice.Object.
+type InvoiceObject string
+
+// InvoicePaymentsMethod defines model for Invoice.Payments.Method.
+type InvoicePaymentsMethod string
+
+// InvoiceCreatedEvent defines model for InvoiceCreatedEvent.
+type InvoiceCreatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		// Object A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes). It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.
+		Object Invoice `json:"object"`
+	} `json:"data"`
+	Id         string                    `json:"id"`
+	Livemode   bool                      `json:"livemode"`
+	Object     InvoiceCreatedEventObject `json:"object"`
+	PropertyId *string                   `json:"property_id"`
+	Type       InvoiceCreatedEventType   `json:"type"`
+}
+
+// InvoiceCreatedEventObject defines model for InvoiceCreatedEvent.Object.
+type InvoiceCreatedEventObject string
+
+// InvoiceCreatedEventType defines model for InvoiceCreatedEvent.Type.
+type InvoiceCreatedEventType string
+
+// InvoiceList defines model for InvoiceList.
+type InvoiceList struct {
+	Data       []Invoice         `json:"data"`
+	HasMore    bool              `json:"has_more"`
+	NextCursor *string           `json:"next_cursor"`
+	Object     InvoiceListObject `json:"object"`
+	PrevCursor *string           `json:"prev_cursor"`
+}
+
+// InvoiceListObject defines model for InvoiceList.Object.
+type InvoiceListObject string
+
+// LineTax defines model for LineTax.
+type LineTax struct {
+	Amount Money `json:"amount"`
+
+	// Inclusive Whether the tax was inside the price (true) or added to it.
+	Inclusive bool   `json:"inclusive"`
+	Name      string `json:"name"`
+	TaxId     string `json:"tax_id"`
+}
 
 // Money defines model for Money.
 type Money struct {
@@ -31822,13 +37896,16 @@ type Property struct {
 	CheckInTime string `json:"check_in_time"`
 
 	// CheckOutTime Local time by which guests check out, HH:MM.
-	CheckOutTime string         `json:"check_out_time"`
-	CreatedAt    time.Time      `json:"created_at"`
-	Currency     string         `json:"currency"`
-	Id           string         `json:"id"`
-	Livemode     bool           `json:"livemode"`
-	Name         string         `json:"name"`
-	Object       PropertyObject `json:"object"`
+	CheckOutTime string    `json:"check_out_time"`
+	CreatedAt    time.Time `json:"created_at"`
+	Currency     string    `json:"currency"`
+
+	// GuestEmails Whether guests with an e-mail get a confirmation, a modification and a cancellation e-mail (sandbox mail is kept, never sent). Default true.
+	GuestEmails bool           `json:"guest_emails"`
+	Id          string         `json:"id"`
+	Livemode    bool           `json:"livemode"`
+	Name        string         `json:"name"`
+	Object      PropertyObject `json:"object"`
 
 	// RoomCount Rooms in service (retired rooms are not counted).
 	RoomCount int `json:"room_count"`
@@ -31855,6 +37932,27 @@ type PropertyList struct {
 
 // PropertyListObject defines model for PropertyList.Object.
 type PropertyListObject string
+
+// PropertyUpdatedEvent defines model for PropertyUpdatedEvent.
+type PropertyUpdatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object Property `json:"object"`
+	} `json:"data"`
+	Id         string                     `json:"id"`
+	Livemode   bool                       `json:"livemode"`
+	Object     PropertyUpdatedEventObject `json:"object"`
+	PropertyId *string                    `json:"property_id"`
+	Type       PropertyUpdatedEventType   `json:"type"`
+}
+
+// PropertyUpdatedEventObject defines model for PropertyUpdatedEvent.Object.
+type PropertyUpdatedEventObject string
+
+// PropertyUpdatedEventType defines model for PropertyUpdatedEvent.Type.
+type PropertyUpdatedEventType string
 
 // Quote defines model for Quote.
 type Quote struct {
@@ -32103,8 +38201,13 @@ type Reservation struct {
 	CheckedOutAt       *time.Time          `json:"checked_out_at"`
 	Children           int                 `json:"children"`
 	CreatedAt          time.Time           `json:"created_at"`
-	FolioId            string              `json:"folio_id"`
-	Guest              struct {
+
+	// FolioId The folio its charges go to: its own, or its group's master folio (shared by the group's rooms).
+	FolioId string `json:"folio_id"`
+
+	// GroupId The group (several rooms in one booking) the reservation is a room of; null for a booking on its own.
+	GroupId *string `json:"group_id"`
+	Guest   struct {
 		Email     *string `json:"email"`
 		FirstName string  `json:"first_name"`
 		Id        string  `json:"id"`
@@ -32460,6 +38563,100 @@ type SandboxResetLivemode bool
 
 // SandboxResetObject defines model for SandboxReset.Object.
 type SandboxResetObject string
+
+// Tax defines model for Tax.
+type Tax struct {
+	// Active Applied to lines posted from now on. An inactive tax stays on the lines already posted.
+	Active bool `json:"active"`
+
+	// Amount The amount per night (or per person and night), in minor units, for the per-night kinds; null for `percentage`.
+	Amount *struct {
+		Amount   int    `json:"amount"`
+		Currency string `json:"currency"`
+	} `json:"amount"`
+
+	// AppliesTo `room_nights` or `other_charges` (extras and the rate plans' fees). The per-night kinds apply to room nights only.
+	AppliesTo TaxAppliesTo `json:"applies_to"`
+	CreatedAt time.Time    `json:"created_at"`
+	Id        string       `json:"id"`
+
+	// Inclusive A percentage inside the price (true: the price stays, its net is less) or added to it (false). Always false for the per-night kinds.
+	Inclusive bool `json:"inclusive"`
+
+	// Kind `percentage`: a rate on the price of each line it applies to (VAT, sales tax), inside the price (`inclusive`) or added to it; `per_night`: an amount per room night; `per_person_per_night`: an amount per guest (adults and children) and room night (city tax). The two per-night kinds post their own folio line (kind `tax`) beside each room night.
+	Kind     TaxKind   `json:"kind"`
+	Livemode bool      `json:"livemode"`
+	Name     string    `json:"name"`
+	Object   TaxObject `json:"object"`
+
+	// Percentage The rate in percent (up to three decimals), for `percentage` taxes; null for the per-night kinds.
+	Percentage *float32  `json:"percentage"`
+	PropertyId string    `json:"property_id"`
+	UpdatedAt  time.Time `json:"updated_at"`
+}
+
+// TaxAppliesTo `room_nights` or `other_charges` (extras and the rate plans' fees). The per-night kinds apply to room nights only.
+type TaxAppliesTo string
+
+// TaxKind `percentage`: a rate on the price of each line it applies to (VAT, sales tax), inside the price (`inclusive`) or added to it; `per_night`: an amount per room night; `per_person_per_night`: an amount per guest (adults and children) and room night (city tax). The two per-night kinds post their own folio line (kind `tax`) beside each room night.
+type TaxKind string
+
+// TaxObject defines model for Tax.Object.
+type TaxObject string
+
+// TaxCreatedEvent defines model for TaxCreatedEvent.
+type TaxCreatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object Tax `json:"object"`
+	} `json:"data"`
+	Id         string                `json:"id"`
+	Livemode   bool                  `json:"livemode"`
+	Object     TaxCreatedEventObject `json:"object"`
+	PropertyId *string               `json:"property_id"`
+	Type       TaxCreatedEventType   `json:"type"`
+}
+
+// TaxCreatedEventObject defines model for TaxCreatedEvent.Object.
+type TaxCreatedEventObject string
+
+// TaxCreatedEventType defines model for TaxCreatedEvent.Type.
+type TaxCreatedEventType string
+
+// TaxList defines model for TaxList.
+type TaxList struct {
+	Data       []Tax         `json:"data"`
+	HasMore    bool          `json:"has_more"`
+	NextCursor *string       `json:"next_cursor"`
+	Object     TaxListObject `json:"object"`
+	PrevCursor *string       `json:"prev_cursor"`
+}
+
+// TaxListObject defines model for TaxList.Object.
+type TaxListObject string
+
+// TaxUpdatedEvent defines model for TaxUpdatedEvent.
+type TaxUpdatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object Tax `json:"object"`
+	} `json:"data"`
+	Id         string                `json:"id"`
+	Livemode   bool                  `json:"livemode"`
+	Object     TaxUpdatedEventObject `json:"object"`
+	PropertyId *string               `json:"property_id"`
+	Type       TaxUpdatedEventType   `json:"type"`
+}
+
+// TaxUpdatedEventObject defines model for TaxUpdatedEvent.Object.
+type TaxUpdatedEventObject string
+
+// TaxUpdatedEventType defines model for TaxUpdatedEvent.Type.
+type TaxUpdatedEventType string
 
 // WebhookAttempt defines model for WebhookAttempt.
 type WebhookAttempt struct {
@@ -32886,7 +39083,7 @@ type GetEvent503JSONResponseBodyErrorType string
 
 // CreateFolioChargeJSONBody defines parameters for CreateFolioCharge.
 type CreateFolioChargeJSONBody struct {
-	// Amount Minor units in the folio's currency; negative for a credit; never 0.
+	// Amount Minor units in the folio's currency; negative for a credit; never 0. The price as on the menu: the property's percentage taxes on other charges are inside it (inclusive) or added to it (exclusive), so the line's `amount` may be more.
 	Amount      int    `json:"amount"`
 	Description string `json:"description"`
 }
@@ -32974,6 +39171,432 @@ type CreateFolioCharge503JSONResponseBodyErrorCode string
 
 // CreateFolioCharge503JSONResponseBodyErrorType defines parameters for CreateFolioCharge.
 type CreateFolioCharge503JSONResponseBodyErrorType string
+
+// CreateFolioInvoiceJSONBody defines parameters for CreateFolioInvoice.
+type CreateFolioInvoiceJSONBody = map[string]interface{}
+
+// CreateFolioInvoiceParams defines parameters for CreateFolioInvoice.
+type CreateFolioInvoiceParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *CreateFolioInvoiceParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *CreateFolioInvoiceParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateFolioInvoiceParamsServiceEnvironment defines parameters for CreateFolioInvoice.
+type CreateFolioInvoiceParamsServiceEnvironment string
+
+// CreateFolioInvoiceParamsServiceVersion defines parameters for CreateFolioInvoice.
+type CreateFolioInvoiceParamsServiceVersion string
+
+// CreateFolioInvoice400JSONResponseBodyErrorCode defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice400JSONResponseBodyErrorCode string
+
+// CreateFolioInvoice400JSONResponseBodyErrorType defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice400JSONResponseBodyErrorType string
+
+// CreateFolioInvoice401JSONResponseBodyErrorCode defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice401JSONResponseBodyErrorCode string
+
+// CreateFolioInvoice401JSONResponseBodyErrorType defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice401JSONResponseBodyErrorType string
+
+// CreateFolioInvoice403JSONResponseBodyErrorCode defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice403JSONResponseBodyErrorCode string
+
+// CreateFolioInvoice403JSONResponseBodyErrorType defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice403JSONResponseBodyErrorType string
+
+// CreateFolioInvoice404JSONResponseBodyErrorCode defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice404JSONResponseBodyErrorCode string
+
+// CreateFolioInvoice404JSONResponseBodyErrorType defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice404JSONResponseBodyErrorType string
+
+// CreateFolioInvoice409JSONResponseBodyErrorCode defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice409JSONResponseBodyErrorCode string
+
+// CreateFolioInvoice409JSONResponseBodyErrorType defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice409JSONResponseBodyErrorType string
+
+// CreateFolioInvoice413JSONResponseBodyErrorCode defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice413JSONResponseBodyErrorCode string
+
+// CreateFolioInvoice413JSONResponseBodyErrorType defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice413JSONResponseBodyErrorType string
+
+// CreateFolioInvoice415JSONResponseBodyErrorCode defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice415JSONResponseBodyErrorCode string
+
+// CreateFolioInvoice415JSONResponseBodyErrorType defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice415JSONResponseBodyErrorType string
+
+// CreateFolioInvoice422JSONResponseBodyErrorCode defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice422JSONResponseBodyErrorCode string
+
+// CreateFolioInvoice422JSONResponseBodyErrorType defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice422JSONResponseBodyErrorType string
+
+// CreateFolioInvoice429JSONResponseBodyErrorCode defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice429JSONResponseBodyErrorCode string
+
+// CreateFolioInvoice429JSONResponseBodyErrorType defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice429JSONResponseBodyErrorType string
+
+// CreateFolioInvoice500JSONResponseBodyErrorCode defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice500JSONResponseBodyErrorCode string
+
+// CreateFolioInvoice500JSONResponseBodyErrorType defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice500JSONResponseBodyErrorType string
+
+// CreateFolioInvoice503JSONResponseBodyErrorCode defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice503JSONResponseBodyErrorCode string
+
+// CreateFolioInvoice503JSONResponseBodyErrorType defines parameters for CreateFolioInvoice.
+type CreateFolioInvoice503JSONResponseBodyErrorType string
+
+// ListGroupsParams defines parameters for ListGroups.
+type ListGroupsParams struct {
+	PropertyId *string `form:"property_id,omitempty" json:"property_id,omitempty"`
+
+	// Limit Items per page, 1–100.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *ListGroupsParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *ListGroupsParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// ListGroupsParamsServiceEnvironment defines parameters for ListGroups.
+type ListGroupsParamsServiceEnvironment string
+
+// ListGroupsParamsServiceVersion defines parameters for ListGroups.
+type ListGroupsParamsServiceVersion string
+
+// ListGroups400JSONResponseBodyErrorCode defines parameters for ListGroups.
+type ListGroups400JSONResponseBodyErrorCode string
+
+// ListGroups400JSONResponseBodyErrorType defines parameters for ListGroups.
+type ListGroups400JSONResponseBodyErrorType string
+
+// ListGroups401JSONResponseBodyErrorCode defines parameters for ListGroups.
+type ListGroups401JSONResponseBodyErrorCode string
+
+// ListGroups401JSONResponseBodyErrorType defines parameters for ListGroups.
+type ListGroups401JSONResponseBodyErrorType string
+
+// ListGroups403JSONResponseBodyErrorCode defines parameters for ListGroups.
+type ListGroups403JSONResponseBodyErrorCode string
+
+// ListGroups403JSONResponseBodyErrorType defines parameters for ListGroups.
+type ListGroups403JSONResponseBodyErrorType string
+
+// ListGroups429JSONResponseBodyErrorCode defines parameters for ListGroups.
+type ListGroups429JSONResponseBodyErrorCode string
+
+// ListGroups429JSONResponseBodyErrorType defines parameters for ListGroups.
+type ListGroups429JSONResponseBodyErrorType string
+
+// ListGroups500JSONResponseBodyErrorCode defines parameters for ListGroups.
+type ListGroups500JSONResponseBodyErrorCode string
+
+// ListGroups500JSONResponseBodyErrorType defines parameters for ListGroups.
+type ListGroups500JSONResponseBodyErrorType string
+
+// ListGroups503JSONResponseBodyErrorCode defines parameters for ListGroups.
+type ListGroups503JSONResponseBodyErrorCode string
+
+// ListGroups503JSONResponseBodyErrorType defines parameters for ListGroups.
+type ListGroups503JSONResponseBodyErrorType string
+
+// CreateGroupJSONBody defines parameters for CreateGroup.
+type CreateGroupJSONBody struct {
+	// Billing `master`: every room's charges (and payments) go to one master folio, settled when the last room leaves. `individual`: each room has its own folio.
+	Billing  *CreateGroupJSONBodyBilling `json:"billing,omitempty"`
+	Channel  *CreateGroupJSONBodyChannel `json:"channel,omitempty"`
+	CheckIn  Date                        `json:"check_in"`
+	CheckOut Date                        `json:"check_out"`
+
+	// Guest The booker: the guest of every room that names none of its own.
+	Guest struct {
+		// Email Required, except for a walk-in (`source: walk_in`) at a property with `walk_ins_without_email`; without it the guest is matched by phone and last name.
+		Email     *string `json:"email,omitempty"`
+		FirstName string  `json:"first_name"`
+		LastName  string  `json:"last_name"`
+		Phone     *string `json:"phone,omitempty"`
+	} `json:"guest"`
+
+	// Name What the desk calls the group; without it, the guest's last name and "group".
+	Name       *string `json:"name,omitempty"`
+	Notes      *string `json:"notes,omitempty"`
+	PropertyId string  `json:"property_id"`
+
+	// Rooms 2 to 20 rooms, each possibly of another room type; booked all together or not at all.
+	Rooms []struct {
+		Adults   int  `json:"adults"`
+		Children *int `json:"children,omitempty"`
+
+		// Guest The guest of this room; without it, the group's `guest`.
+		Guest *struct {
+			// Email Required, except for a walk-in (`source: walk_in`) at a property with `walk_ins_without_email`; without it the guest is matched by phone and last name.
+			Email     *string `json:"email,omitempty"`
+			FirstName string  `json:"first_name"`
+			LastName  string  `json:"last_name"`
+			Phone     *string `json:"phone,omitempty"`
+		} `json:"guest,omitempty"`
+		RatePlanId string `json:"rate_plan_id"`
+		RoomTypeId string `json:"room_type_id"`
+	} `json:"rooms"`
+	Source *CreateGroupJSONBodySource `json:"source,omitempty"`
+}
+
+// CreateGroupParams defines parameters for CreateGroup.
+type CreateGroupParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *CreateGroupParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *CreateGroupParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateGroupParamsServiceEnvironment defines parameters for CreateGroup.
+type CreateGroupParamsServiceEnvironment string
+
+// CreateGroupParamsServiceVersion defines parameters for CreateGroup.
+type CreateGroupParamsServiceVersion string
+
+// CreateGroupJSONBodyBilling defines parameters for CreateGroup.
+type CreateGroupJSONBodyBilling string
+
+// CreateGroupJSONBodyChannel defines parameters for CreateGroup.
+type CreateGroupJSONBodyChannel string
+
+// CreateGroupJSONBodySource defines parameters for CreateGroup.
+type CreateGroupJSONBodySource string
+
+// CreateGroup400JSONResponseBodyErrorCode defines parameters for CreateGroup.
+type CreateGroup400JSONResponseBodyErrorCode string
+
+// CreateGroup400JSONResponseBodyErrorType defines parameters for CreateGroup.
+type CreateGroup400JSONResponseBodyErrorType string
+
+// CreateGroup401JSONResponseBodyErrorCode defines parameters for CreateGroup.
+type CreateGroup401JSONResponseBodyErrorCode string
+
+// CreateGroup401JSONResponseBodyErrorType defines parameters for CreateGroup.
+type CreateGroup401JSONResponseBodyErrorType string
+
+// CreateGroup403JSONResponseBodyErrorCode defines parameters for CreateGroup.
+type CreateGroup403JSONResponseBodyErrorCode string
+
+// CreateGroup403JSONResponseBodyErrorType defines parameters for CreateGroup.
+type CreateGroup403JSONResponseBodyErrorType string
+
+// CreateGroup404JSONResponseBodyErrorCode defines parameters for CreateGroup.
+type CreateGroup404JSONResponseBodyErrorCode string
+
+// CreateGroup404JSONResponseBodyErrorType defines parameters for CreateGroup.
+type CreateGroup404JSONResponseBodyErrorType string
+
+// CreateGroup409JSONResponseBodyErrorCode defines parameters for CreateGroup.
+type CreateGroup409JSONResponseBodyErrorCode string
+
+// CreateGroup409JSONResponseBodyErrorType defines parameters for CreateGroup.
+type CreateGroup409JSONResponseBodyErrorType string
+
+// CreateGroup413JSONResponseBodyErrorCode defines parameters for CreateGroup.
+type CreateGroup413JSONResponseBodyErrorCode string
+
+// CreateGroup413JSONResponseBodyErrorType defines parameters for CreateGroup.
+type CreateGroup413JSONResponseBodyErrorType string
+
+// CreateGroup415JSONResponseBodyErrorCode defines parameters for CreateGroup.
+type CreateGroup415JSONResponseBodyErrorCode string
+
+// CreateGroup415JSONResponseBodyErrorType defines parameters for CreateGroup.
+type CreateGroup415JSONResponseBodyErrorType string
+
+// CreateGroup422JSONResponseBodyErrorCode defines parameters for CreateGroup.
+type CreateGroup422JSONResponseBodyErrorCode string
+
+// CreateGroup422JSONResponseBodyErrorType defines parameters for CreateGroup.
+type CreateGroup422JSONResponseBodyErrorType string
+
+// CreateGroup429JSONResponseBodyErrorCode defines parameters for CreateGroup.
+type CreateGroup429JSONResponseBodyErrorCode string
+
+// CreateGroup429JSONResponseBodyErrorType defines parameters for CreateGroup.
+type CreateGroup429JSONResponseBodyErrorType string
+
+// CreateGroup500JSONResponseBodyErrorCode defines parameters for CreateGroup.
+type CreateGroup500JSONResponseBodyErrorCode string
+
+// CreateGroup500JSONResponseBodyErrorType defines parameters for CreateGroup.
+type CreateGroup500JSONResponseBodyErrorType string
+
+// CreateGroup503JSONResponseBodyErrorCode defines parameters for CreateGroup.
+type CreateGroup503JSONResponseBodyErrorCode string
+
+// CreateGroup503JSONResponseBodyErrorType defines parameters for CreateGroup.
+type CreateGroup503JSONResponseBodyErrorType string
+
+// GetGroupParams defines parameters for GetGroup.
+type GetGroupParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *GetGroupParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *GetGroupParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// GetGroupParamsServiceEnvironment defines parameters for GetGroup.
+type GetGroupParamsServiceEnvironment string
+
+// GetGroupParamsServiceVersion defines parameters for GetGroup.
+type GetGroupParamsServiceVersion string
+
+// GetGroup400JSONResponseBodyErrorCode defines parameters for GetGroup.
+type GetGroup400JSONResponseBodyErrorCode string
+
+// GetGroup400JSONResponseBodyErrorType defines parameters for GetGroup.
+type GetGroup400JSONResponseBodyErrorType string
+
+// GetGroup401JSONResponseBodyErrorCode defines parameters for GetGroup.
+type GetGroup401JSONResponseBodyErrorCode string
+
+// GetGroup401JSONResponseBodyErrorType defines parameters for GetGroup.
+type GetGroup401JSONResponseBodyErrorType string
+
+// GetGroup403JSONResponseBodyErrorCode defines parameters for GetGroup.
+type GetGroup403JSONResponseBodyErrorCode string
+
+// GetGroup403JSONResponseBodyErrorType defines parameters for GetGroup.
+type GetGroup403JSONResponseBodyErrorType string
+
+// GetGroup404JSONResponseBodyErrorCode defines parameters for GetGroup.
+type GetGroup404JSONResponseBodyErrorCode string
+
+// GetGroup404JSONResponseBodyErrorType defines parameters for GetGroup.
+type GetGroup404JSONResponseBodyErrorType string
+
+// GetGroup429JSONResponseBodyErrorCode defines parameters for GetGroup.
+type GetGroup429JSONResponseBodyErrorCode string
+
+// GetGroup429JSONResponseBodyErrorType defines parameters for GetGroup.
+type GetGroup429JSONResponseBodyErrorType string
+
+// GetGroup500JSONResponseBodyErrorCode defines parameters for GetGroup.
+type GetGroup500JSONResponseBodyErrorCode string
+
+// GetGroup500JSONResponseBodyErrorType defines parameters for GetGroup.
+type GetGroup500JSONResponseBodyErrorType string
+
+// GetGroup503JSONResponseBodyErrorCode defines parameters for GetGroup.
+type GetGroup503JSONResponseBodyErrorCode string
+
+// GetGroup503JSONResponseBodyErrorType defines parameters for GetGroup.
+type GetGroup503JSONResponseBodyErrorType string
+
+// CancelGroupJSONBody defines parameters for CancelGroup.
+type CancelGroupJSONBody struct {
+	Reason *string `json:"reason,omitempty"`
+}
+
+// CancelGroupParams defines parameters for CancelGroup.
+type CancelGroupParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *CancelGroupParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *CancelGroupParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CancelGroupParamsServiceEnvironment defines parameters for CancelGroup.
+type CancelGroupParamsServiceEnvironment string
+
+// CancelGroupParamsServiceVersion defines parameters for CancelGroup.
+type CancelGroupParamsServiceVersion string
+
+// CancelGroup400JSONResponseBodyErrorCode defines parameters for CancelGroup.
+type CancelGroup400JSONResponseBodyErrorCode string
+
+// CancelGroup400JSONResponseBodyErrorType defines parameters for CancelGroup.
+type CancelGroup400JSONResponseBodyErrorType string
+
+// CancelGroup401JSONResponseBodyErrorCode defines parameters for CancelGroup.
+type CancelGroup401JSONResponseBodyErrorCode string
+
+// CancelGroup401JSONResponseBodyErrorType defines parameters for CancelGroup.
+type CancelGroup401JSONResponseBodyErrorType string
+
+// CancelGroup403JSONResponseBodyErrorCode defines parameters for CancelGroup.
+type CancelGroup403JSONResponseBodyErrorCode string
+
+// CancelGroup403JSONResponseBodyErrorType defines parameters for CancelGroup.
+type CancelGroup403JSONResponseBodyErrorType string
+
+// CancelGroup404JSONResponseBodyErrorCode defines parameters for CancelGroup.
+type CancelGroup404JSONResponseBodyErrorCode string
+
+// CancelGroup404JSONResponseBodyErrorType defines parameters for CancelGroup.
+type CancelGroup404JSONResponseBodyErrorType string
+
+// CancelGroup409JSONResponseBodyErrorCode defines parameters for CancelGroup.
+type CancelGroup409JSONResponseBodyErrorCode string
+
+// CancelGroup409JSONResponseBodyErrorType defines parameters for CancelGroup.
+type CancelGroup409JSONResponseBodyErrorType string
+
+// CancelGroup413JSONResponseBodyErrorCode defines parameters for CancelGroup.
+type CancelGroup413JSONResponseBodyErrorCode string
+
+// CancelGroup413JSONResponseBodyErrorType defines parameters for CancelGroup.
+type CancelGroup413JSONResponseBodyErrorType string
+
+// CancelGroup415JSONResponseBodyErrorCode defines parameters for CancelGroup.
+type CancelGroup415JSONResponseBodyErrorCode string
+
+// CancelGroup415JSONResponseBodyErrorType defines parameters for CancelGroup.
+type CancelGroup415JSONResponseBodyErrorType string
+
+// CancelGroup422JSONResponseBodyErrorCode defines parameters for CancelGroup.
+type CancelGroup422JSONResponseBodyErrorCode string
+
+// CancelGroup422JSONResponseBodyErrorType defines parameters for CancelGroup.
+type CancelGroup422JSONResponseBodyErrorType string
+
+// CancelGroup429JSONResponseBodyErrorCode defines parameters for CancelGroup.
+type CancelGroup429JSONResponseBodyErrorCode string
+
+// CancelGroup429JSONResponseBodyErrorType defines parameters for CancelGroup.
+type CancelGroup429JSONResponseBodyErrorType string
+
+// CancelGroup500JSONResponseBodyErrorCode defines parameters for CancelGroup.
+type CancelGroup500JSONResponseBodyErrorCode string
+
+// CancelGroup500JSONResponseBodyErrorType defines parameters for CancelGroup.
+type CancelGroup500JSONResponseBodyErrorType string
+
+// CancelGroup503JSONResponseBodyErrorCode defines parameters for CancelGroup.
+type CancelGroup503JSONResponseBodyErrorCode string
+
+// CancelGroup503JSONResponseBodyErrorType defines parameters for CancelGroup.
+type CancelGroup503JSONResponseBodyErrorType string
 
 // ListGuestsParams defines parameters for ListGuests.
 type ListGuestsParams struct {
@@ -33265,6 +39888,156 @@ type UpdateGuest503JSONResponseBodyErrorCode string
 
 // UpdateGuest503JSONResponseBodyErrorType defines parameters for UpdateGuest.
 type UpdateGuest503JSONResponseBodyErrorType string
+
+// EraseGuestJSONBody defines parameters for EraseGuest.
+type EraseGuestJSONBody struct {
+	// Confirm Must be true: erasure cannot be undone.
+	Confirm EraseGuestJSONBodyConfirm `json:"confirm"`
+}
+
+// EraseGuestParams defines parameters for EraseGuest.
+type EraseGuestParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *EraseGuestParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *EraseGuestParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// EraseGuestParamsServiceEnvironment defines parameters for EraseGuest.
+type EraseGuestParamsServiceEnvironment string
+
+// EraseGuestParamsServiceVersion defines parameters for EraseGuest.
+type EraseGuestParamsServiceVersion string
+
+// EraseGuestJSONBodyConfirm defines parameters for EraseGuest.
+type EraseGuestJSONBodyConfirm bool
+
+// EraseGuest400JSONResponseBodyErrorCode defines parameters for EraseGuest.
+type EraseGuest400JSONResponseBodyErrorCode string
+
+// EraseGuest400JSONResponseBodyErrorType defines parameters for EraseGuest.
+type EraseGuest400JSONResponseBodyErrorType string
+
+// EraseGuest401JSONResponseBodyErrorCode defines parameters for EraseGuest.
+type EraseGuest401JSONResponseBodyErrorCode string
+
+// EraseGuest401JSONResponseBodyErrorType defines parameters for EraseGuest.
+type EraseGuest401JSONResponseBodyErrorType string
+
+// EraseGuest403JSONResponseBodyErrorCode defines parameters for EraseGuest.
+type EraseGuest403JSONResponseBodyErrorCode string
+
+// EraseGuest403JSONResponseBodyErrorType defines parameters for EraseGuest.
+type EraseGuest403JSONResponseBodyErrorType string
+
+// EraseGuest404JSONResponseBodyErrorCode defines parameters for EraseGuest.
+type EraseGuest404JSONResponseBodyErrorCode string
+
+// EraseGuest404JSONResponseBodyErrorType defines parameters for EraseGuest.
+type EraseGuest404JSONResponseBodyErrorType string
+
+// EraseGuest409JSONResponseBodyErrorCode defines parameters for EraseGuest.
+type EraseGuest409JSONResponseBodyErrorCode string
+
+// EraseGuest409JSONResponseBodyErrorType defines parameters for EraseGuest.
+type EraseGuest409JSONResponseBodyErrorType string
+
+// EraseGuest413JSONResponseBodyErrorCode defines parameters for EraseGuest.
+type EraseGuest413JSONResponseBodyErrorCode string
+
+// EraseGuest413JSONResponseBodyErrorType defines parameters for EraseGuest.
+type EraseGuest413JSONResponseBodyErrorType string
+
+// EraseGuest415JSONResponseBodyErrorCode defines parameters for EraseGuest.
+type EraseGuest415JSONResponseBodyErrorCode string
+
+// EraseGuest415JSONResponseBodyErrorType defines parameters for EraseGuest.
+type EraseGuest415JSONResponseBodyErrorType string
+
+// EraseGuest422JSONResponseBodyErrorCode defines parameters for EraseGuest.
+type EraseGuest422JSONResponseBodyErrorCode string
+
+// EraseGuest422JSONResponseBodyErrorType defines parameters for EraseGuest.
+type EraseGuest422JSONResponseBodyErrorType string
+
+// EraseGuest429JSONResponseBodyErrorCode defines parameters for EraseGuest.
+type EraseGuest429JSONResponseBodyErrorCode string
+
+// EraseGuest429JSONResponseBodyErrorType defines parameters for EraseGuest.
+type EraseGuest429JSONResponseBodyErrorType string
+
+// EraseGuest500JSONResponseBodyErrorCode defines parameters for EraseGuest.
+type EraseGuest500JSONResponseBodyErrorCode string
+
+// EraseGuest500JSONResponseBodyErrorType defines parameters for EraseGuest.
+type EraseGuest500JSONResponseBodyErrorType string
+
+// EraseGuest503JSONResponseBodyErrorCode defines parameters for EraseGuest.
+type EraseGuest503JSONResponseBodyErrorCode string
+
+// EraseGuest503JSONResponseBodyErrorType defines parameters for EraseGuest.
+type EraseGuest503JSONResponseBodyErrorType string
+
+// ExportGuestParams defines parameters for ExportGuest.
+type ExportGuestParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *ExportGuestParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *ExportGuestParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// ExportGuestParamsServiceEnvironment defines parameters for ExportGuest.
+type ExportGuestParamsServiceEnvironment string
+
+// ExportGuestParamsServiceVersion defines parameters for ExportGuest.
+type ExportGuestParamsServiceVersion string
+
+// ExportGuest400JSONResponseBodyErrorCode defines parameters for ExportGuest.
+type ExportGuest400JSONResponseBodyErrorCode string
+
+// ExportGuest400JSONResponseBodyErrorType defines parameters for ExportGuest.
+type ExportGuest400JSONResponseBodyErrorType string
+
+// ExportGuest401JSONResponseBodyErrorCode defines parameters for ExportGuest.
+type ExportGuest401JSONResponseBodyErrorCode string
+
+// ExportGuest401JSONResponseBodyErrorType defines parameters for ExportGuest.
+type ExportGuest401JSONResponseBodyErrorType string
+
+// ExportGuest403JSONResponseBodyErrorCode defines parameters for ExportGuest.
+type ExportGuest403JSONResponseBodyErrorCode string
+
+// ExportGuest403JSONResponseBodyErrorType defines parameters for ExportGuest.
+type ExportGuest403JSONResponseBodyErrorType string
+
+// ExportGuest404JSONResponseBodyErrorCode defines parameters for ExportGuest.
+type ExportGuest404JSONResponseBodyErrorCode string
+
+// ExportGuest404JSONResponseBodyErrorType defines parameters for ExportGuest.
+type ExportGuest404JSONResponseBodyErrorType string
+
+// ExportGuest429JSONResponseBodyErrorCode defines parameters for ExportGuest.
+type ExportGuest429JSONResponseBodyErrorCode string
+
+// ExportGuest429JSONResponseBodyErrorType defines parameters for ExportGuest.
+type ExportGuest429JSONResponseBodyErrorType string
+
+// ExportGuest500JSONResponseBodyErrorCode defines parameters for ExportGuest.
+type ExportGuest500JSONResponseBodyErrorCode string
+
+// ExportGuest500JSONResponseBodyErrorType defines parameters for ExportGuest.
+type ExportGuest500JSONResponseBodyErrorType string
+
+// ExportGuest503JSONResponseBodyErrorCode defines parameters for ExportGuest.
+type ExportGuest503JSONResponseBodyErrorCode string
+
+// ExportGuest503JSONResponseBodyErrorType defines parameters for ExportGuest.
+type ExportGuest503JSONResponseBodyErrorType string
 
 // GetGuestPreferencesParams defines parameters for GetGuestPreferences.
 type GetGuestPreferencesParams struct {
@@ -34108,6 +40881,180 @@ type ReleaseHold503JSONResponseBodyErrorCode string
 // ReleaseHold503JSONResponseBodyErrorType defines parameters for ReleaseHold.
 type ReleaseHold503JSONResponseBodyErrorType string
 
+// ListInvoicesParams defines parameters for ListInvoices.
+type ListInvoicesParams struct {
+	PropertyId    *string `form:"property_id,omitempty" json:"property_id,omitempty"`
+	ReservationId *string `form:"reservation_id,omitempty" json:"reservation_id,omitempty"`
+
+	// Limit Items per page, 1–100.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *ListInvoicesParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *ListInvoicesParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// ListInvoicesParamsServiceEnvironment defines parameters for ListInvoices.
+type ListInvoicesParamsServiceEnvironment string
+
+// ListInvoicesParamsServiceVersion defines parameters for ListInvoices.
+type ListInvoicesParamsServiceVersion string
+
+// ListInvoices400JSONResponseBodyErrorCode defines parameters for ListInvoices.
+type ListInvoices400JSONResponseBodyErrorCode string
+
+// ListInvoices400JSONResponseBodyErrorType defines parameters for ListInvoices.
+type ListInvoices400JSONResponseBodyErrorType string
+
+// ListInvoices401JSONResponseBodyErrorCode defines parameters for ListInvoices.
+type ListInvoices401JSONResponseBodyErrorCode string
+
+// ListInvoices401JSONResponseBodyErrorType defines parameters for ListInvoices.
+type ListInvoices401JSONResponseBodyErrorType string
+
+// ListInvoices403JSONResponseBodyErrorCode defines parameters for ListInvoices.
+type ListInvoices403JSONResponseBodyErrorCode string
+
+// ListInvoices403JSONResponseBodyErrorType defines parameters for ListInvoices.
+type ListInvoices403JSONResponseBodyErrorType string
+
+// ListInvoices429JSONResponseBodyErrorCode defines parameters for ListInvoices.
+type ListInvoices429JSONResponseBodyErrorCode string
+
+// ListInvoices429JSONResponseBodyErrorType defines parameters for ListInvoices.
+type ListInvoices429JSONResponseBodyErrorType string
+
+// ListInvoices500JSONResponseBodyErrorCode defines parameters for ListInvoices.
+type ListInvoices500JSONResponseBodyErrorCode string
+
+// ListInvoices500JSONResponseBodyErrorType defines parameters for ListInvoices.
+type ListInvoices500JSONResponseBodyErrorType string
+
+// ListInvoices503JSONResponseBodyErrorCode defines parameters for ListInvoices.
+type ListInvoices503JSONResponseBodyErrorCode string
+
+// ListInvoices503JSONResponseBodyErrorType defines parameters for ListInvoices.
+type ListInvoices503JSONResponseBodyErrorType string
+
+// GetInvoiceParams defines parameters for GetInvoice.
+type GetInvoiceParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *GetInvoiceParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *GetInvoiceParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// GetInvoiceParamsServiceEnvironment defines parameters for GetInvoice.
+type GetInvoiceParamsServiceEnvironment string
+
+// GetInvoiceParamsServiceVersion defines parameters for GetInvoice.
+type GetInvoiceParamsServiceVersion string
+
+// GetInvoice400JSONResponseBodyErrorCode defines parameters for GetInvoice.
+type GetInvoice400JSONResponseBodyErrorCode string
+
+// GetInvoice400JSONResponseBodyErrorType defines parameters for GetInvoice.
+type GetInvoice400JSONResponseBodyErrorType string
+
+// GetInvoice401JSONResponseBodyErrorCode defines parameters for GetInvoice.
+type GetInvoice401JSONResponseBodyErrorCode string
+
+// GetInvoice401JSONResponseBodyErrorType defines parameters for GetInvoice.
+type GetInvoice401JSONResponseBodyErrorType string
+
+// GetInvoice403JSONResponseBodyErrorCode defines parameters for GetInvoice.
+type GetInvoice403JSONResponseBodyErrorCode string
+
+// GetInvoice403JSONResponseBodyErrorType defines parameters for GetInvoice.
+type GetInvoice403JSONResponseBodyErrorType string
+
+// GetInvoice404JSONResponseBodyErrorCode defines parameters for GetInvoice.
+type GetInvoice404JSONResponseBodyErrorCode string
+
+// GetInvoice404JSONResponseBodyErrorType defines parameters for GetInvoice.
+type GetInvoice404JSONResponseBodyErrorType string
+
+// GetInvoice429JSONResponseBodyErrorCode defines parameters for GetInvoice.
+type GetInvoice429JSONResponseBodyErrorCode string
+
+// GetInvoice429JSONResponseBodyErrorType defines parameters for GetInvoice.
+type GetInvoice429JSONResponseBodyErrorType string
+
+// GetInvoice500JSONResponseBodyErrorCode defines parameters for GetInvoice.
+type GetInvoice500JSONResponseBodyErrorCode string
+
+// GetInvoice500JSONResponseBodyErrorType defines parameters for GetInvoice.
+type GetInvoice500JSONResponseBodyErrorType string
+
+// GetInvoice503JSONResponseBodyErrorCode defines parameters for GetInvoice.
+type GetInvoice503JSONResponseBodyErrorCode string
+
+// GetInvoice503JSONResponseBodyErrorType defines parameters for GetInvoice.
+type GetInvoice503JSONResponseBodyErrorType string
+
+// GetInvoicePdfParams defines parameters for GetInvoicePdf.
+type GetInvoicePdfParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *GetInvoicePdfParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *GetInvoicePdfParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// GetInvoicePdfParamsServiceEnvironment defines parameters for GetInvoicePdf.
+type GetInvoicePdfParamsServiceEnvironment string
+
+// GetInvoicePdfParamsServiceVersion defines parameters for GetInvoicePdf.
+type GetInvoicePdfParamsServiceVersion string
+
+// GetInvoicePdf400JSONResponseBodyErrorCode defines parameters for GetInvoicePdf.
+type GetInvoicePdf400JSONResponseBodyErrorCode string
+
+// GetInvoicePdf400JSONResponseBodyErrorType defines parameters for GetInvoicePdf.
+type GetInvoicePdf400JSONResponseBodyErrorType string
+
+// GetInvoicePdf401JSONResponseBodyErrorCode defines parameters for GetInvoicePdf.
+type GetInvoicePdf401JSONResponseBodyErrorCode string
+
+// GetInvoicePdf401JSONResponseBodyErrorType defines parameters for GetInvoicePdf.
+type GetInvoicePdf401JSONResponseBodyErrorType string
+
+// GetInvoicePdf403JSONResponseBodyErrorCode defines parameters for GetInvoicePdf.
+type GetInvoicePdf403JSONResponseBodyErrorCode string
+
+// GetInvoicePdf403JSONResponseBodyErrorType defines parameters for GetInvoicePdf.
+type GetInvoicePdf403JSONResponseBodyErrorType string
+
+// GetInvoicePdf404JSONResponseBodyErrorCode defines parameters for GetInvoicePdf.
+type GetInvoicePdf404JSONResponseBodyErrorCode string
+
+// GetInvoicePdf404JSONResponseBodyErrorType defines parameters for GetInvoicePdf.
+type GetInvoicePdf404JSONResponseBodyErrorType string
+
+// GetInvoicePdf429JSONResponseBodyErrorCode defines parameters for GetInvoicePdf.
+type GetInvoicePdf429JSONResponseBodyErrorCode string
+
+// GetInvoicePdf429JSONResponseBodyErrorType defines parameters for GetInvoicePdf.
+type GetInvoicePdf429JSONResponseBodyErrorType string
+
+// GetInvoicePdf500JSONResponseBodyErrorCode defines parameters for GetInvoicePdf.
+type GetInvoicePdf500JSONResponseBodyErrorCode string
+
+// GetInvoicePdf500JSONResponseBodyErrorType defines parameters for GetInvoicePdf.
+type GetInvoicePdf500JSONResponseBodyErrorType string
+
+// GetInvoicePdf503JSONResponseBodyErrorCode defines parameters for GetInvoicePdf.
+type GetInvoicePdf503JSONResponseBodyErrorCode string
+
+// GetInvoicePdf503JSONResponseBodyErrorType defines parameters for GetInvoicePdf.
+type GetInvoicePdf503JSONResponseBodyErrorType string
+
 // ListNightAuditsParams defines parameters for ListNightAudits.
 type ListNightAuditsParams struct {
 	PropertyId *string `form:"property_id,omitempty" json:"property_id,omitempty"`
@@ -34859,15 +41806,24 @@ type CreatePropertyJSONBody struct {
 		PostalCode *string `json:"postal_code,omitempty"`
 		Region     *string `json:"region,omitempty"`
 	} `json:"address,omitempty"`
+
+	// AuditHour Hour (0–23, property time) of the night audit: before noon it closes the previous day the next morning, from noon on the same evening.
+	AuditHour    *int    `json:"audit_hour,omitempty"`
 	CheckInTime  *string `json:"check_in_time,omitempty"`
 	CheckOutTime *string `json:"check_out_time,omitempty"`
 
 	// Currency ISO 4217 currency code; every amount of the property is in its minor units.
 	Currency string `json:"currency"`
-	Name     string `json:"name"`
+
+	// GuestEmails Whether guests get e-mails about their bookings (confirmation, change, cancellation).
+	GuestEmails *bool  `json:"guest_emails,omitempty"`
+	Name        string `json:"name"`
 
 	// Timezone IANA time zone; the property's local date decides "today".
 	Timezone string `json:"timezone"`
+
+	// WalkInsWithoutEmail Whether a walk-in (`source: walk_in`) may be booked without the guest's e-mail.
+	WalkInsWithoutEmail *bool `json:"walk_ins_without_email,omitempty"`
 }
 
 // CreatePropertyParams defines parameters for CreateProperty.
@@ -35015,15 +41971,24 @@ type UpdatePropertyJSONBody struct {
 		PostalCode *string `json:"postal_code,omitempty"`
 		Region     *string `json:"region,omitempty"`
 	} `json:"address,omitempty"`
+
+	// AuditHour Hour (0–23, property time) of the night audit: before noon it closes the previous day the next morning, from noon on the same evening.
+	AuditHour    *int    `json:"audit_hour,omitempty"`
 	CheckInTime  *string `json:"check_in_time,omitempty"`
 	CheckOutTime *string `json:"check_out_time,omitempty"`
 
 	// Currency Changeable only while the property has no daily rate and no reservation.
 	Currency *string `json:"currency,omitempty"`
-	Name     *string `json:"name,omitempty"`
+
+	// GuestEmails false: guests get no e-mail from the hotel about their bookings.
+	GuestEmails *bool   `json:"guest_emails,omitempty"`
+	Name        *string `json:"name,omitempty"`
 
 	// Timezone IANA time zone; the property's local date decides "today".
 	Timezone *string `json:"timezone,omitempty"`
+
+	// WalkInsWithoutEmail Whether a walk-in (`source: walk_in`) may be booked without the guest's e-mail.
+	WalkInsWithoutEmail *bool `json:"walk_ins_without_email,omitempty"`
 }
 
 // UpdatePropertyParams defines parameters for UpdateProperty.
@@ -37329,6 +44294,105 @@ type ListReservationRoomMoves503JSONResponseBodyErrorCode string
 // ListReservationRoomMoves503JSONResponseBodyErrorType defines parameters for ListReservationRoomMoves.
 type ListReservationRoomMoves503JSONResponseBodyErrorType string
 
+// UpgradeReservationJSONBody defines parameters for UpgradeReservation.
+type UpgradeReservationJSONBody struct {
+	// Charge `difference`: the nights moved are re-priced at the rate plan's rates for the new type (which the plan must cover), and the folio's room charges follow. `none`: a complimentary upgrade; the nights keep their price and their folio lines say so.
+	Charge UpgradeReservationJSONBodyCharge `json:"charge"`
+
+	// RoomId For a guest in house: the free, clean or inspected room of the new type to move to; without it, the first ready one.
+	RoomId *string `json:"room_id,omitempty"`
+
+	// RoomTypeId Another room type of the property, sleeping the stay's party.
+	RoomTypeId string `json:"room_type_id"`
+}
+
+// UpgradeReservationParams defines parameters for UpgradeReservation.
+type UpgradeReservationParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *UpgradeReservationParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *UpgradeReservationParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UpgradeReservationParamsServiceEnvironment defines parameters for UpgradeReservation.
+type UpgradeReservationParamsServiceEnvironment string
+
+// UpgradeReservationParamsServiceVersion defines parameters for UpgradeReservation.
+type UpgradeReservationParamsServiceVersion string
+
+// UpgradeReservationJSONBodyCharge defines parameters for UpgradeReservation.
+type UpgradeReservationJSONBodyCharge string
+
+// UpgradeReservation400JSONResponseBodyErrorCode defines parameters for UpgradeReservation.
+type UpgradeReservation400JSONResponseBodyErrorCode string
+
+// UpgradeReservation400JSONResponseBodyErrorType defines parameters for UpgradeReservation.
+type UpgradeReservation400JSONResponseBodyErrorType string
+
+// UpgradeReservation401JSONResponseBodyErrorCode defines parameters for UpgradeReservation.
+type UpgradeReservation401JSONResponseBodyErrorCode string
+
+// UpgradeReservation401JSONResponseBodyErrorType defines parameters for UpgradeReservation.
+type UpgradeReservation401JSONResponseBodyErrorType string
+
+// UpgradeReservation403JSONResponseBodyErrorCode defines parameters for UpgradeReservation.
+type UpgradeReservation403JSONResponseBodyErrorCode string
+
+// UpgradeReservation403JSONResponseBodyErrorType defines parameters for UpgradeReservation.
+type UpgradeReservation403JSONResponseBodyErrorType string
+
+// UpgradeReservation404JSONResponseBodyErrorCode defines parameters for UpgradeReservation.
+type UpgradeReservation404JSONResponseBodyErrorCode string
+
+// UpgradeReservation404JSONResponseBodyErrorType defines parameters for UpgradeReservation.
+type UpgradeReservation404JSONResponseBodyErrorType string
+
+// UpgradeReservation409JSONResponseBodyErrorCode defines parameters for UpgradeReservation.
+type UpgradeReservation409JSONResponseBodyErrorCode string
+
+// UpgradeReservation409JSONResponseBodyErrorType defines parameters for UpgradeReservation.
+type UpgradeReservation409JSONResponseBodyErrorType string
+
+// UpgradeReservation413JSONResponseBodyErrorCode defines parameters for UpgradeReservation.
+type UpgradeReservation413JSONResponseBodyErrorCode string
+
+// UpgradeReservation413JSONResponseBodyErrorType defines parameters for UpgradeReservation.
+type UpgradeReservation413JSONResponseBodyErrorType string
+
+// UpgradeReservation415JSONResponseBodyErrorCode defines parameters for UpgradeReservation.
+type UpgradeReservation415JSONResponseBodyErrorCode string
+
+// UpgradeReservation415JSONResponseBodyErrorType defines parameters for UpgradeReservation.
+type UpgradeReservation415JSONResponseBodyErrorType string
+
+// UpgradeReservation422JSONResponseBodyErrorCode defines parameters for UpgradeReservation.
+type UpgradeReservation422JSONResponseBodyErrorCode string
+
+// UpgradeReservation422JSONResponseBodyErrorType defines parameters for UpgradeReservation.
+type UpgradeReservation422JSONResponseBodyErrorType string
+
+// UpgradeReservation429JSONResponseBodyErrorCode defines parameters for UpgradeReservation.
+type UpgradeReservation429JSONResponseBodyErrorCode string
+
+// UpgradeReservation429JSONResponseBodyErrorType defines parameters for UpgradeReservation.
+type UpgradeReservation429JSONResponseBodyErrorType string
+
+// UpgradeReservation500JSONResponseBodyErrorCode defines parameters for UpgradeReservation.
+type UpgradeReservation500JSONResponseBodyErrorCode string
+
+// UpgradeReservation500JSONResponseBodyErrorType defines parameters for UpgradeReservation.
+type UpgradeReservation500JSONResponseBodyErrorType string
+
+// UpgradeReservation503JSONResponseBodyErrorCode defines parameters for UpgradeReservation.
+type UpgradeReservation503JSONResponseBodyErrorCode string
+
+// UpgradeReservation503JSONResponseBodyErrorType defines parameters for UpgradeReservation.
+type UpgradeReservation503JSONResponseBodyErrorType string
+
 // ListRoomTypesParams defines parameters for ListRoomTypes.
 type ListRoomTypesParams struct {
 	PropertyId *string `form:"property_id,omitempty" json:"property_id,omitempty"`
@@ -38387,6 +45451,324 @@ type ResetSandbox503JSONResponseBodyErrorCode string
 // ResetSandbox503JSONResponseBodyErrorType defines parameters for ResetSandbox.
 type ResetSandbox503JSONResponseBodyErrorType string
 
+// ListTaxesParams defines parameters for ListTaxes.
+type ListTaxesParams struct {
+	PropertyId *string `form:"property_id,omitempty" json:"property_id,omitempty"`
+
+	// Limit Items per page, 1–100.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *ListTaxesParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *ListTaxesParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// ListTaxesParamsServiceEnvironment defines parameters for ListTaxes.
+type ListTaxesParamsServiceEnvironment string
+
+// ListTaxesParamsServiceVersion defines parameters for ListTaxes.
+type ListTaxesParamsServiceVersion string
+
+// ListTaxes400JSONResponseBodyErrorCode defines parameters for ListTaxes.
+type ListTaxes400JSONResponseBodyErrorCode string
+
+// ListTaxes400JSONResponseBodyErrorType defines parameters for ListTaxes.
+type ListTaxes400JSONResponseBodyErrorType string
+
+// ListTaxes401JSONResponseBodyErrorCode defines parameters for ListTaxes.
+type ListTaxes401JSONResponseBodyErrorCode string
+
+// ListTaxes401JSONResponseBodyErrorType defines parameters for ListTaxes.
+type ListTaxes401JSONResponseBodyErrorType string
+
+// ListTaxes403JSONResponseBodyErrorCode defines parameters for ListTaxes.
+type ListTaxes403JSONResponseBodyErrorCode string
+
+// ListTaxes403JSONResponseBodyErrorType defines parameters for ListTaxes.
+type ListTaxes403JSONResponseBodyErrorType string
+
+// ListTaxes429JSONResponseBodyErrorCode defines parameters for ListTaxes.
+type ListTaxes429JSONResponseBodyErrorCode string
+
+// ListTaxes429JSONResponseBodyErrorType defines parameters for ListTaxes.
+type ListTaxes429JSONResponseBodyErrorType string
+
+// ListTaxes500JSONResponseBodyErrorCode defines parameters for ListTaxes.
+type ListTaxes500JSONResponseBodyErrorCode string
+
+// ListTaxes500JSONResponseBodyErrorType defines parameters for ListTaxes.
+type ListTaxes500JSONResponseBodyErrorType string
+
+// ListTaxes503JSONResponseBodyErrorCode defines parameters for ListTaxes.
+type ListTaxes503JSONResponseBodyErrorCode string
+
+// ListTaxes503JSONResponseBodyErrorType defines parameters for ListTaxes.
+type ListTaxes503JSONResponseBodyErrorType string
+
+// CreateTaxJSONBody defines parameters for CreateTax.
+type CreateTaxJSONBody struct {
+	// Amount Required for the per-night kinds (minor units); not allowed for `percentage`.
+	Amount *int `json:"amount,omitempty"`
+
+	// AppliesTo Default `room_nights`.
+	AppliesTo *CreateTaxJSONBodyAppliesTo `json:"applies_to,omitempty"`
+
+	// Inclusive For `percentage`: inside the price (true) or added to it (false, the default).
+	Inclusive *bool `json:"inclusive,omitempty"`
+
+	// Kind `percentage`: a rate on the price of each line it applies to (VAT, sales tax), inside the price (`inclusive`) or added to it; `per_night`: an amount per room night; `per_person_per_night`: an amount per guest (adults and children) and room night (city tax). The two per-night kinds post their own folio line (kind `tax`) beside each room night.
+	Kind CreateTaxJSONBodyKind `json:"kind"`
+	Name string                `json:"name"`
+
+	// Percentage Required for `percentage`; not allowed for the per-night kinds.
+	Percentage *float32 `json:"percentage,omitempty"`
+	PropertyId string   `json:"property_id"`
+}
+
+// CreateTaxParams defines parameters for CreateTax.
+type CreateTaxParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *CreateTaxParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *CreateTaxParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateTaxParamsServiceEnvironment defines parameters for CreateTax.
+type CreateTaxParamsServiceEnvironment string
+
+// CreateTaxParamsServiceVersion defines parameters for CreateTax.
+type CreateTaxParamsServiceVersion string
+
+// CreateTaxJSONBodyAppliesTo defines parameters for CreateTax.
+type CreateTaxJSONBodyAppliesTo string
+
+// CreateTaxJSONBodyKind defines parameters for CreateTax.
+type CreateTaxJSONBodyKind string
+
+// CreateTax400JSONResponseBodyErrorCode defines parameters for CreateTax.
+type CreateTax400JSONResponseBodyErrorCode string
+
+// CreateTax400JSONResponseBodyErrorType defines parameters for CreateTax.
+type CreateTax400JSONResponseBodyErrorType string
+
+// CreateTax401JSONResponseBodyErrorCode defines parameters for CreateTax.
+type CreateTax401JSONResponseBodyErrorCode string
+
+// CreateTax401JSONResponseBodyErrorType defines parameters for CreateTax.
+type CreateTax401JSONResponseBodyErrorType string
+
+// CreateTax403JSONResponseBodyErrorCode defines parameters for CreateTax.
+type CreateTax403JSONResponseBodyErrorCode string
+
+// CreateTax403JSONResponseBodyErrorType defines parameters for CreateTax.
+type CreateTax403JSONResponseBodyErrorType string
+
+// CreateTax404JSONResponseBodyErrorCode defines parameters for CreateTax.
+type CreateTax404JSONResponseBodyErrorCode string
+
+// CreateTax404JSONResponseBodyErrorType defines parameters for CreateTax.
+type CreateTax404JSONResponseBodyErrorType string
+
+// CreateTax409JSONResponseBodyErrorCode defines parameters for CreateTax.
+type CreateTax409JSONResponseBodyErrorCode string
+
+// CreateTax409JSONResponseBodyErrorType defines parameters for CreateTax.
+type CreateTax409JSONResponseBodyErrorType string
+
+// CreateTax413JSONResponseBodyErrorCode defines parameters for CreateTax.
+type CreateTax413JSONResponseBodyErrorCode string
+
+// CreateTax413JSONResponseBodyErrorType defines parameters for CreateTax.
+type CreateTax413JSONResponseBodyErrorType string
+
+// CreateTax415JSONResponseBodyErrorCode defines parameters for CreateTax.
+type CreateTax415JSONResponseBodyErrorCode string
+
+// CreateTax415JSONResponseBodyErrorType defines parameters for CreateTax.
+type CreateTax415JSONResponseBodyErrorType string
+
+// CreateTax422JSONResponseBodyErrorCode defines parameters for CreateTax.
+type CreateTax422JSONResponseBodyErrorCode string
+
+// CreateTax422JSONResponseBodyErrorType defines parameters for CreateTax.
+type CreateTax422JSONResponseBodyErrorType string
+
+// CreateTax429JSONResponseBodyErrorCode defines parameters for CreateTax.
+type CreateTax429JSONResponseBodyErrorCode string
+
+// CreateTax429JSONResponseBodyErrorType defines parameters for CreateTax.
+type CreateTax429JSONResponseBodyErrorType string
+
+// CreateTax500JSONResponseBodyErrorCode defines parameters for CreateTax.
+type CreateTax500JSONResponseBodyErrorCode string
+
+// CreateTax500JSONResponseBodyErrorType defines parameters for CreateTax.
+type CreateTax500JSONResponseBodyErrorType string
+
+// CreateTax503JSONResponseBodyErrorCode defines parameters for CreateTax.
+type CreateTax503JSONResponseBodyErrorCode string
+
+// CreateTax503JSONResponseBodyErrorType defines parameters for CreateTax.
+type CreateTax503JSONResponseBodyErrorType string
+
+// GetTaxParams defines parameters for GetTax.
+type GetTaxParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *GetTaxParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *GetTaxParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// GetTaxParamsServiceEnvironment defines parameters for GetTax.
+type GetTaxParamsServiceEnvironment string
+
+// GetTaxParamsServiceVersion defines parameters for GetTax.
+type GetTaxParamsServiceVersion string
+
+// GetTax400JSONResponseBodyErrorCode defines parameters for GetTax.
+type GetTax400JSONResponseBodyErrorCode string
+
+// GetTax400JSONResponseBodyErrorType defines parameters for GetTax.
+type GetTax400JSONResponseBodyErrorType string
+
+// GetTax401JSONResponseBodyErrorCode defines parameters for GetTax.
+type GetTax401JSONResponseBodyErrorCode string
+
+// GetTax401JSONResponseBodyErrorType defines parameters for GetTax.
+type GetTax401JSONResponseBodyErrorType string
+
+// GetTax403JSONResponseBodyErrorCode defines parameters for GetTax.
+type GetTax403JSONResponseBodyErrorCode string
+
+// GetTax403JSONResponseBodyErrorType defines parameters for GetTax.
+type GetTax403JSONResponseBodyErrorType string
+
+// GetTax404JSONResponseBodyErrorCode defines parameters for GetTax.
+type GetTax404JSONResponseBodyErrorCode string
+
+// GetTax404JSONResponseBodyErrorType defines parameters for GetTax.
+type GetTax404JSONResponseBodyErrorType string
+
+// GetTax429JSONResponseBodyErrorCode defines parameters for GetTax.
+type GetTax429JSONResponseBodyErrorCode string
+
+// GetTax429JSONResponseBodyErrorType defines parameters for GetTax.
+type GetTax429JSONResponseBodyErrorType string
+
+// GetTax500JSONResponseBodyErrorCode defines parameters for GetTax.
+type GetTax500JSONResponseBodyErrorCode string
+
+// GetTax500JSONResponseBodyErrorType defines parameters for GetTax.
+type GetTax500JSONResponseBodyErrorType string
+
+// GetTax503JSONResponseBodyErrorCode defines parameters for GetTax.
+type GetTax503JSONResponseBodyErrorCode string
+
+// GetTax503JSONResponseBodyErrorType defines parameters for GetTax.
+type GetTax503JSONResponseBodyErrorType string
+
+// UpdateTaxJSONBody defines parameters for UpdateTax.
+type UpdateTaxJSONBody struct {
+	Active *bool `json:"active,omitempty"`
+
+	// Amount Minor units of the property's currency.
+	Amount    *int                        `json:"amount,omitempty"`
+	AppliesTo *UpdateTaxJSONBodyAppliesTo `json:"applies_to,omitempty"`
+	Inclusive *bool                       `json:"inclusive,omitempty"`
+	Name      *string                     `json:"name,omitempty"`
+
+	// Percentage Percent, more than 0 and at most 100, up to three decimals (7.5 for 7.5 %).
+	Percentage *float32 `json:"percentage,omitempty"`
+}
+
+// UpdateTaxParams defines parameters for UpdateTax.
+type UpdateTaxParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *UpdateTaxParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *UpdateTaxParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// UpdateTaxParamsServiceEnvironment defines parameters for UpdateTax.
+type UpdateTaxParamsServiceEnvironment string
+
+// UpdateTaxParamsServiceVersion defines parameters for UpdateTax.
+type UpdateTaxParamsServiceVersion string
+
+// UpdateTaxJSONBodyAppliesTo defines parameters for UpdateTax.
+type UpdateTaxJSONBodyAppliesTo string
+
+// UpdateTax400JSONResponseBodyErrorCode defines parameters for UpdateTax.
+type UpdateTax400JSONResponseBodyErrorCode string
+
+// UpdateTax400JSONResponseBodyErrorType defines parameters for UpdateTax.
+type UpdateTax400JSONResponseBodyErrorType string
+
+// UpdateTax401JSONResponseBodyErrorCode defines parameters for UpdateTax.
+type UpdateTax401JSONResponseBodyErrorCode string
+
+// UpdateTax401JSONResponseBodyErrorType defines parameters for UpdateTax.
+type UpdateTax401JSONResponseBodyErrorType string
+
+// UpdateTax403JSONResponseBodyErrorCode defines parameters for UpdateTax.
+type UpdateTax403JSONResponseBodyErrorCode string
+
+// UpdateTax403JSONResponseBodyErrorType defines parameters for UpdateTax.
+type UpdateTax403JSONResponseBodyErrorType string
+
+// UpdateTax404JSONResponseBodyErrorCode defines parameters for UpdateTax.
+type UpdateTax404JSONResponseBodyErrorCode string
+
+// UpdateTax404JSONResponseBodyErrorType defines parameters for UpdateTax.
+type UpdateTax404JSONResponseBodyErrorType string
+
+// UpdateTax413JSONResponseBodyErrorCode defines parameters for UpdateTax.
+type UpdateTax413JSONResponseBodyErrorCode string
+
+// UpdateTax413JSONResponseBodyErrorType defines parameters for UpdateTax.
+type UpdateTax413JSONResponseBodyErrorType string
+
+// UpdateTax415JSONResponseBodyErrorCode defines parameters for UpdateTax.
+type UpdateTax415JSONResponseBodyErrorCode string
+
+// UpdateTax415JSONResponseBodyErrorType defines parameters for UpdateTax.
+type UpdateTax415JSONResponseBodyErrorType string
+
+// UpdateTax422JSONResponseBodyErrorCode defines parameters for UpdateTax.
+type UpdateTax422JSONResponseBodyErrorCode string
+
+// UpdateTax422JSONResponseBodyErrorType defines parameters for UpdateTax.
+type UpdateTax422JSONResponseBodyErrorType string
+
+// UpdateTax429JSONResponseBodyErrorCode defines parameters for UpdateTax.
+type UpdateTax429JSONResponseBodyErrorCode string
+
+// UpdateTax429JSONResponseBodyErrorType defines parameters for UpdateTax.
+type UpdateTax429JSONResponseBodyErrorType string
+
+// UpdateTax500JSONResponseBodyErrorCode defines parameters for UpdateTax.
+type UpdateTax500JSONResponseBodyErrorCode string
+
+// UpdateTax500JSONResponseBodyErrorType defines parameters for UpdateTax.
+type UpdateTax500JSONResponseBodyErrorType string
+
+// UpdateTax503JSONResponseBodyErrorCode defines parameters for UpdateTax.
+type UpdateTax503JSONResponseBodyErrorCode string
+
+// UpdateTax503JSONResponseBodyErrorType defines parameters for UpdateTax.
+type UpdateTax503JSONResponseBodyErrorType string
+
 // ListWebhookEndpointsParams defines parameters for ListWebhookEndpoints.
 type ListWebhookEndpointsParams struct {
 	// Limit Items per page, 1–100.
@@ -38449,7 +45831,7 @@ type CreateWebhookEndpointJSONBody struct {
 	ApiVersion  *CreateWebhookEndpointJSONBodyApiVersion `json:"api_version,omitempty"`
 	Description *string                                  `json:"description,omitempty"`
 
-	// EnabledEvents `["*"]` for every event type (the specification's 12 and `night_audit.completed`), or a list of types.
+	// EnabledEvents `["*"]` for every event type (the specification's 12 and issue 27's), or a list of types.
 	EnabledEvents []CreateWebhookEndpointJSONBodyEnabledEvents `json:"enabled_events"`
 
 	// Url An absolute http(s) URL without credentials.
@@ -38665,7 +46047,7 @@ type UpdateWebhookEndpointJSONBody struct {
 	ApiVersion  *UpdateWebhookEndpointJSONBodyApiVersion `json:"api_version,omitempty"`
 	Description *string                                  `json:"description,omitempty"`
 
-	// EnabledEvents `["*"]` for every event type (the specification's 12 and `night_audit.completed`), or a list of types.
+	// EnabledEvents `["*"]` for every event type (the specification's 12 and issue 27's), or a list of types.
 	EnabledEvents *[]UpdateWebhookEndpointJSONBodyEnabledEvents `json:"enabled_events,omitempty"`
 
 	// Url An absolute http(s) URL without credentials.
@@ -39425,8 +46807,35 @@ type TestWebhookEndpoint503JSONResponseBodyErrorCode string
 // TestWebhookEndpoint503JSONResponseBodyErrorType defines parameters for TestWebhookEndpoint.
 type TestWebhookEndpoint503JSONResponseBodyErrorType string
 
+// GroupCancelledWebhookParams defines parameters for GroupCancelledWebhook.
+type GroupCancelledWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// GroupCreatedWebhookParams defines parameters for GroupCreatedWebhook.
+type GroupCreatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
 // GuestCreatedWebhookParams defines parameters for GuestCreatedWebhook.
 type GuestCreatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// GuestErasedWebhookParams defines parameters for GuestErasedWebhook.
+type GuestErasedWebhookParams struct {
 	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
 	ServiceSignature ServiceSignature `json:"Service-Signature"`
 
@@ -39445,6 +46854,15 @@ type HousekeepingStatusChangedWebhookParams struct {
 
 // InventoryUpdatedWebhookParams defines parameters for InventoryUpdatedWebhook.
 type InventoryUpdatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// InvoiceCreatedWebhookParams defines parameters for InvoiceCreatedWebhook.
+type InvoiceCreatedWebhookParams struct {
 	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
 	ServiceSignature ServiceSignature `json:"Service-Signature"`
 
@@ -39490,6 +46908,15 @@ type PaymentSucceededWebhookParams struct {
 
 // PingWebhookParams defines parameters for PingWebhook.
 type PingWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// PropertyUpdatedWebhookParams defines parameters for PropertyUpdatedWebhook.
+type PropertyUpdatedWebhookParams struct {
 	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
 	ServiceSignature ServiceSignature `json:"Service-Signature"`
 
@@ -39551,14 +46978,44 @@ type ReservationUpdatedWebhookParams struct {
 	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
 }
 
+// TaxCreatedWebhookParams defines parameters for TaxCreatedWebhook.
+type TaxCreatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// TaxUpdatedWebhookParams defines parameters for TaxUpdatedWebhook.
+type TaxUpdatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
 // CreateFolioChargeJSONRequestBody defines body for CreateFolioCharge for application/json ContentType.
 type CreateFolioChargeJSONRequestBody CreateFolioChargeJSONBody
+
+// CreateFolioInvoiceJSONRequestBody defines body for CreateFolioInvoice for application/json ContentType.
+type CreateFolioInvoiceJSONRequestBody = CreateFolioInvoiceJSONBody
+
+// CreateGroupJSONRequestBody defines body for CreateGroup for application/json ContentType.
+type CreateGroupJSONRequestBody CreateGroupJSONBody
+
+// CancelGroupJSONRequestBody defines body for CancelGroup for application/json ContentType.
+type CancelGroupJSONRequestBody CancelGroupJSONBody
 
 // CreateGuestJSONRequestBody defines body for CreateGuest for application/json ContentType.
 type CreateGuestJSONRequestBody CreateGuestJSONBody
 
 // UpdateGuestJSONRequestBody defines body for UpdateGuest for application/json ContentType.
 type UpdateGuestJSONRequestBody UpdateGuestJSONBody
+
+// EraseGuestJSONRequestBody defines body for EraseGuest for application/json ContentType.
+type EraseGuestJSONRequestBody EraseGuestJSONBody
 
 // MergeGuestPreferencesJSONRequestBody defines body for MergeGuestPreferences for application/json ContentType.
 type MergeGuestPreferencesJSONRequestBody MergeGuestPreferencesJSONBody
@@ -39635,6 +47092,9 @@ type MoveReservationRoomJSONRequestBody MoveReservationRoomJSONBody
 // NoShowReservationJSONRequestBody defines body for NoShowReservation for application/json ContentType.
 type NoShowReservationJSONRequestBody = NoShowReservationJSONBody
 
+// UpgradeReservationJSONRequestBody defines body for UpgradeReservation for application/json ContentType.
+type UpgradeReservationJSONRequestBody UpgradeReservationJSONBody
+
 // CreateRoomTypeJSONRequestBody defines body for CreateRoomType for application/json ContentType.
 type CreateRoomTypeJSONRequestBody CreateRoomTypeJSONBody
 
@@ -39662,6 +47122,12 @@ type AdvanceSandboxDayJSONRequestBody AdvanceSandboxDayJSONBody
 // ResetSandboxJSONRequestBody defines body for ResetSandbox for application/json ContentType.
 type ResetSandboxJSONRequestBody = ResetSandboxJSONBody
 
+// CreateTaxJSONRequestBody defines body for CreateTax for application/json ContentType.
+type CreateTaxJSONRequestBody CreateTaxJSONBody
+
+// UpdateTaxJSONRequestBody defines body for UpdateTax for application/json ContentType.
+type UpdateTaxJSONRequestBody UpdateTaxJSONBody
+
 // CreateWebhookEndpointJSONRequestBody defines body for CreateWebhookEndpoint for application/json ContentType.
 type CreateWebhookEndpointJSONRequestBody CreateWebhookEndpointJSONBody
 
@@ -39686,14 +47152,26 @@ type RotateWebhookSecretJSONRequestBody RotateWebhookSecretJSONBody
 // TestWebhookEndpointJSONRequestBody defines body for TestWebhookEndpoint for application/json ContentType.
 type TestWebhookEndpointJSONRequestBody TestWebhookEndpointJSONBody
 
+// GroupCancelledWebhookJSONRequestBody defines body for GroupCancelledWebhook for application/json ContentType.
+type GroupCancelledWebhookJSONRequestBody = GroupCancelledEvent
+
+// GroupCreatedWebhookJSONRequestBody defines body for GroupCreatedWebhook for application/json ContentType.
+type GroupCreatedWebhookJSONRequestBody = GroupCreatedEvent
+
 // GuestCreatedWebhookJSONRequestBody defines body for GuestCreatedWebhook for application/json ContentType.
 type GuestCreatedWebhookJSONRequestBody = GuestCreatedEvent
+
+// GuestErasedWebhookJSONRequestBody defines body for GuestErasedWebhook for application/json ContentType.
+type GuestErasedWebhookJSONRequestBody = GuestErasedEvent
 
 // HousekeepingStatusChangedWebhookJSONRequestBody defines body for HousekeepingStatusChangedWebhook for application/json ContentType.
 type HousekeepingStatusChangedWebhookJSONRequestBody = HousekeepingStatusChangedEvent
 
 // InventoryUpdatedWebhookJSONRequestBody defines body for InventoryUpdatedWebhook for application/json ContentType.
 type InventoryUpdatedWebhookJSONRequestBody = InventoryUpdatedEvent
+
+// InvoiceCreatedWebhookJSONRequestBody defines body for InvoiceCreatedWebhook for application/json ContentType.
+type InvoiceCreatedWebhookJSONRequestBody = InvoiceCreatedEvent
 
 // NightAuditCompletedWebhookJSONRequestBody defines body for NightAuditCompletedWebhook for application/json ContentType.
 type NightAuditCompletedWebhookJSONRequestBody = NightAuditCompletedEvent
@@ -39709,6 +47187,9 @@ type PaymentSucceededWebhookJSONRequestBody = PaymentSucceededEvent
 
 // PingWebhookJSONRequestBody defines body for PingWebhook for application/json ContentType.
 type PingWebhookJSONRequestBody = PingEvent
+
+// PropertyUpdatedWebhookJSONRequestBody defines body for PropertyUpdatedWebhook for application/json ContentType.
+type PropertyUpdatedWebhookJSONRequestBody = PropertyUpdatedEvent
 
 // RateUpdatedWebhookJSONRequestBody defines body for RateUpdatedWebhook for application/json ContentType.
 type RateUpdatedWebhookJSONRequestBody = RateUpdatedEvent
@@ -39727,6 +47208,12 @@ type ReservationCreatedWebhookJSONRequestBody = ReservationCreatedEvent
 
 // ReservationUpdatedWebhookJSONRequestBody defines body for ReservationUpdatedWebhook for application/json ContentType.
 type ReservationUpdatedWebhookJSONRequestBody = ReservationUpdatedEvent
+
+// TaxCreatedWebhookJSONRequestBody defines body for TaxCreatedWebhook for application/json ContentType.
+type TaxCreatedWebhookJSONRequestBody = TaxCreatedEvent
+
+// TaxUpdatedWebhookJSONRequestBody defines body for TaxUpdatedWebhook for application/json ContentType.
+type TaxUpdatedWebhookJSONRequestBody = TaxUpdatedEvent
 
 // Getter for additional properties for GetOpenApiDocument200JSONResponseBody. Returns the specified
 // element and whether it was found
@@ -40028,6 +47515,132 @@ func (t *Event) FromNightAuditCompletedEvent(v NightAuditCompletedEvent) error {
 	return err
 }
 
+// AsGuestErasedEvent returns the union data inside the Event as a GuestErasedEvent
+func (t Event) AsGuestErasedEvent() (GuestErasedEvent, error) {
+	var body GuestErasedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGuestErasedEvent overwrites any union data inside the Event as the provided GuestErasedEvent
+func (t *Event) FromGuestErasedEvent(v GuestErasedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"guest.erased"}`))
+	t.union = b
+	return err
+}
+
+// AsGroupCreatedEvent returns the union data inside the Event as a GroupCreatedEvent
+func (t Event) AsGroupCreatedEvent() (GroupCreatedEvent, error) {
+	var body GroupCreatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGroupCreatedEvent overwrites any union data inside the Event as the provided GroupCreatedEvent
+func (t *Event) FromGroupCreatedEvent(v GroupCreatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"group.created"}`))
+	t.union = b
+	return err
+}
+
+// AsGroupCancelledEvent returns the union data inside the Event as a GroupCancelledEvent
+func (t Event) AsGroupCancelledEvent() (GroupCancelledEvent, error) {
+	var body GroupCancelledEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGroupCancelledEvent overwrites any union data inside the Event as the provided GroupCancelledEvent
+func (t *Event) FromGroupCancelledEvent(v GroupCancelledEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"group.cancelled"}`))
+	t.union = b
+	return err
+}
+
+// AsPropertyUpdatedEvent returns the union data inside the Event as a PropertyUpdatedEvent
+func (t Event) AsPropertyUpdatedEvent() (PropertyUpdatedEvent, error) {
+	var body PropertyUpdatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPropertyUpdatedEvent overwrites any union data inside the Event as the provided PropertyUpdatedEvent
+func (t *Event) FromPropertyUpdatedEvent(v PropertyUpdatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"property.updated"}`))
+	t.union = b
+	return err
+}
+
+// AsTaxCreatedEvent returns the union data inside the Event as a TaxCreatedEvent
+func (t Event) AsTaxCreatedEvent() (TaxCreatedEvent, error) {
+	var body TaxCreatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTaxCreatedEvent overwrites any union data inside the Event as the provided TaxCreatedEvent
+func (t *Event) FromTaxCreatedEvent(v TaxCreatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"tax.created"}`))
+	t.union = b
+	return err
+}
+
+// AsTaxUpdatedEvent returns the union data inside the Event as a TaxUpdatedEvent
+func (t Event) AsTaxUpdatedEvent() (TaxUpdatedEvent, error) {
+	var body TaxUpdatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTaxUpdatedEvent overwrites any union data inside the Event as the provided TaxUpdatedEvent
+func (t *Event) FromTaxUpdatedEvent(v TaxUpdatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"tax.updated"}`))
+	t.union = b
+	return err
+}
+
+// AsInvoiceCreatedEvent returns the union data inside the Event as a InvoiceCreatedEvent
+func (t Event) AsInvoiceCreatedEvent() (InvoiceCreatedEvent, error) {
+	var body InvoiceCreatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromInvoiceCreatedEvent overwrites any union data inside the Event as the provided InvoiceCreatedEvent
+func (t *Event) FromInvoiceCreatedEvent(v InvoiceCreatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"invoice.created"}`))
+	t.union = b
+	return err
+}
+
 func (t Event) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"type"`
@@ -40042,12 +47655,20 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return nil, err
 	}
 	switch discriminator {
+	case "group.cancelled":
+		return t.AsGroupCancelledEvent()
+	case "group.created":
+		return t.AsGroupCreatedEvent()
 	case "guest.created":
 		return t.AsGuestCreatedEvent()
+	case "guest.erased":
+		return t.AsGuestErasedEvent()
 	case "housekeeping.status_changed":
 		return t.AsHousekeepingStatusChangedEvent()
 	case "inventory.updated":
 		return t.AsInventoryUpdatedEvent()
+	case "invoice.created":
+		return t.AsInvoiceCreatedEvent()
 	case "night_audit.completed":
 		return t.AsNightAuditCompletedEvent()
 	case "payment.failed":
@@ -40056,6 +47677,8 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return t.AsPaymentRefundedEvent()
 	case "payment.succeeded":
 		return t.AsPaymentSucceededEvent()
+	case "property.updated":
+		return t.AsPropertyUpdatedEvent()
 	case "rate.updated":
 		return t.AsRateUpdatedEvent()
 	case "reservation.cancelled":
@@ -40068,6 +47691,10 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return t.AsReservationCreatedEvent()
 	case "reservation.updated":
 		return t.AsReservationUpdatedEvent()
+	case "tax.created":
+		return t.AsTaxCreatedEvent()
+	case "tax.updated":
+		return t.AsTaxUpdatedEvent()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}

@@ -88,6 +88,7 @@ function operations(array $document): array
                 $schema = resolve($document, $schema)['properties']['data']['items'] ?? null;
             }
             $text = (bool) array_filter(array_keys($content), fn ($t) => !str_ends_with($t, 'json'));
+            $binary = (bool) array_filter($content, fn ($c) => ($c['schema']['format'] ?? null) === 'binary');
             preg_match_all('/\{([^}]+)\}/', $path, $names);
             $rows[$op['operationId']] = [
                 'method' => strtoupper($method),
@@ -96,6 +97,7 @@ function operations(array $document): array
                 'list' => $isList,
                 'answer' => $schema,
                 'text' => $text,
+                'binary' => $binary,
                 'query' => array_values(array_filter($query, fn ($p) => $p['name'] !== 'cursor')),
                 'body' => $op['requestBody']['content']['application/json']['schema'] ?? null,
                 'summary' => rtrim((string) ($op['summary'] ?? ''), '.'),
@@ -223,6 +225,9 @@ function paramsShape(array $document, array $op): string
 
 function answerType(array $op): string
 {
+    if ($op['binary']) {
+        return 'string';
+    }
     $answer = $op['answer'];
     $type = $answer === null ? 'array<string, mixed>' : (isset($answer['$ref']) ? refName($answer['$ref']) : 'array<string, mixed>');
     return $op['text'] ? "$type|string" : $type;
@@ -334,6 +339,12 @@ function serviceFile(string $resource, array $methods, array $ops): string
             $lines[] = "    public function $name($args): Collection";
             $lines[] = '    {';
             $lines[] = "        return \$this->client->callList('$id', $idList, \$params, \$options);";
+        } elseif ($op['binary']) {
+            $lines[] = "     * @return string the file's bytes, as they came";
+            $lines[] = '     */';
+            $lines[] = "    public function $name($args): string";
+            $lines[] = '    {';
+            $lines[] = "        return \$this->client->callBytes('$id', $idList, \$params, \$options);";
         } else {
             $lines[] = "     * @return $answer";
             $lines[] = '     */';

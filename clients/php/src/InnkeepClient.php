@@ -112,6 +112,25 @@ final class InnkeepClient
     }
 
     /**
+     * An operation that answers a file (an invoice's PDF): its bytes, as they came. Its errors are
+     * JSON, thrown as the typed exceptions.
+     *
+     * @internal resources call it
+     * @param list<string> $ids path parameters, in order
+     * @param array<string, mixed> $params
+     * @param RequestOptions $options
+     */
+    public function callBytes(string $operation, array $ids, array $params, array $options): string
+    {
+        [$method, $path] = self::operation($operation, $ids);
+        $answer = $this->request($method, $path, $params, $options);
+        if (!is_string($answer)) {
+            throw new Exception\ApiException("$method $path answered " . get_debug_type($answer) . " instead of the file's bytes.", 200, null, [], 'api_error', 'unexpected_response');
+        }
+        return $answer;
+    }
+
+    /**
      * @internal resources call it
      * @param list<string> $ids
      * @param array<string, mixed> $params

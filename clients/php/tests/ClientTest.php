@@ -66,6 +66,33 @@ final class ClientTest extends TestCase
         self::assertSame("date,rooms\n2026-01-01,3\n", $script->client()->reports->occupancy(['format' => 'csv']));
     }
 
+    /** The start of a PDF: binary, not UTF-8, so that a client reading it as text would change it. */
+    private const PDF = "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n%%EOF\n";
+
+    public function testAnInvoicePdfIsItsBytesExactlyAndItsErrorsAreTyped(): void
+    {
+        $script = new Scripted([
+            ['status' => 200, 'headers' => ['Content-Type' => 'application/pdf', 'Content-Disposition' => 'attachment; filename="Harbor-1.pdf"'], 'text' => self::PDF],
+            ['status' => 404, 'body' => ['error' => ['type' => 'invalid_request_error', 'code' => 'resource_missing', 'message' => "No such invoice: 'inv_x'", 'param' => 'id']]],
+            ['status' => 200, 'body' => ['object' => 'invoice']],
+        ]);
+        $client = $script->client();
+        self::assertSame(self::PDF, $client->invoices->retrievePdf('inv_1'));
+        self::assertSame(['GET', 'http://innkeep.test/v1/invoices/inv_1/pdf'], [$script->seen[0]['method'], $script->seen[0]['url']]);
+        try {
+            $client->invoices->retrievePdf('inv_x');
+            self::fail('no 404');
+        } catch (\Innkeep\Exception\NotFoundException $missing) {
+            self::assertSame([404, 'resource_missing', 'id'], [$missing->status, $missing->code, $missing->param]);
+        }
+        try {
+            $client->invoices->retrievePdf('inv_1');
+            self::fail('JSON instead of a PDF');
+        } catch (\Innkeep\Exception\ApiException $unexpected) {
+            self::assertSame('unexpected_response', $unexpected->code);
+        }
+    }
+
     public function testAnExpiredAccessTokenIsRefreshedOnce(): void
     {
         $expired = ['status' => 401, 'body' => ['error' => ['type' => 'authentication_error', 'code' => 'token_expired', 'message' => 'Expired.']]];

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Innkeep\Tests;
 
 use Innkeep\Exception\AuthenticationException;
+use Innkeep\Exception\ConflictException;
 use Innkeep\Exception\InvalidRequestException;
 use Innkeep\Exception\NotFoundException;
 use Innkeep\Exception\PermissionException;
@@ -117,6 +118,70 @@ final class LiveTest extends TestCase
         $payment = $client->payments->create(['reservation_id' => $stay['id'], 'payment_method' => ['type' => 'cash']]);
         self::assertSame(['payment', 'succeeded'], [$payment['object'], $payment['status']]);
         self::assertSame('cancelled', $client->reservations->cancel($stay['id'])['status']);
+    }
+
+    public function testIssuesAnInvoiceForACancelledStayAndDownloadsItsPdf(): void
+    {
+        $client = self::sandbox();
+        $stay = $client->reservations->create(self::booking());
+        self::assertSame('cancelled', $client->reservations->cancel($stay['id'])['status']);
+        $folio = $client->reservations->retrieveFolio($stay['id']);
+        $invoice = $client->invoices->retrieve($client->folios->createInvoice($folio['id'])['id']);
+        self::assertSame(['invoice', $folio['id']], [$invoice['object'], $invoice['folio_id']]);
+        $listed = array_column($client->invoices->list(['property_id' => self::hotel()['property_id']])->toArray(1000), 'id');
+        self::assertContains($invoice['id'], $listed);
+        $document = $client->invoices->retrievePdf($invoice['id']);
+        self::assertStringStartsWith('%PDF-', $document);
+        self::assertStringStartsWith('application/pdf', $client->lastResponse->headers['content-type'] ?? '');
+        try {
+            $client->invoices->retrievePdf('inv_doesnotexist');
+            self::fail('no 404');
+        } catch (NotFoundException $missing) {
+            self::assertSame([404, 'resource_missing'], [$missing->status, $missing->code]);
+        }
+        try {
+            $client->folios->createInvoice($folio['id']);
+            self::fail('no 409');
+        } catch (ConflictException $again) {
+            self::assertSame([409, 'invalid_state_transition'], [$again->status, $again->code]);
+        }
+    }
+
+    public function testGroupsTaxesUpgradesAndAGuestsExportAndErasure(): void
+    {
+        $client = self::sandbox();
+        $stay = self::booking();
+        $room = ['room_type_id' => $stay['room_type_id'], 'rate_plan_id' => $stay['rate_plan_id'], 'adults' => 1];
+        $group = $client->groups->create([
+            'property_id' => $stay['property_id'], 'guest' => $stay['guest'], 'check_in' => $stay['check_in'], 'check_out' => $stay['check_out'], 'rooms' => [$room, $room],
+        ]);
+        self::assertSame(['group', 2, $stay['check_in']], [$group['object'], count($group['reservations']), $group['check_in']]);
+        self::assertSame($group['name'], $client->groups->retrieve($group['id'])['name']);
+        self::assertSame($group['id'], $client->groups->cancel($group['id'], ['reason' => 'Plans changed'])['id']);
+
+        $tax = $client->taxes->create(['property_id' => $stay['property_id'], 'name' => 'PHP ' . self::$run, 'kind' => 'percentage', 'percentage' => 7.5, 'inclusive' => true]);
+        self::assertSame(['percentage', 7.5, true, true], [$tax['kind'], $tax['percentage'], $tax['inclusive'], $tax['active']]);
+        // Inactive again at once: the sandbox hotel's prices stay those of the other suites.
+        self::assertFalse($client->taxes->update($tax['id'], ['active' => false])['active']);
+
+        $other = null;
+        foreach ($client->roomTypes->list(['property_id' => $stay['property_id'], 'limit' => 100]) as $type) {
+            if ($type['id'] !== $stay['room_type_id'] && $type['room_count'] > 0) {
+                $other = $type;
+                break;
+            }
+        }
+        self::assertNotNull($other);
+        $reservation = $client->reservations->create(self::booking());
+        $upgraded = $client->reservations->upgrade($reservation['id'], ['room_type_id' => $other['id'], 'charge' => 'none']);
+        self::assertSame([$other['id'], $reservation['total']], [$upgraded['room_type_id'], $upgraded['total']]);
+
+        $export = $client->guests->export($reservation['guest']['id']);
+        self::assertSame(['guest_export', $reservation['guest']['id']], [$export['object'], $export['guest']['id']]);
+        self::assertSame([$reservation['id']], array_column($export['reservations'], 'id'));
+        $erased = $client->guests->erase($reservation['guest']['id'], ['confirm' => true]);
+        self::assertNotNull($erased['erased_at']);
+        self::assertNull($erased['email']);
     }
 
     public function testACallersIdempotencyKeyIsReplayedFromTheStore(): void

@@ -166,6 +166,7 @@ def operations(document: dict[str, Any]) -> list[Operation]:
                 "list": is_list,
                 "model": model,
                 "text": any(not ct.endswith("json") for ct in content),
+                "binary": any(c.get("schema", {}).get("format") == "binary" for c in content.values()),
                 "summary": op.get("summary", ""),
             })
     return rows
@@ -302,7 +303,9 @@ def resources_module(rows: list[Operation], table: dict[str, dict[str, str]]) ->
                     out.append(f"        return {call}\n")
                 else:
                     prefix, awaits = ("", "") if flavour == "Sync" else ("async ", "await ")
-                    if not model:
+                    if r["binary"]:
+                        answer, call = "bytes", f'self._call_bytes("{op_id}", {ids_tuple}, params, request_options)'
+                    elif not model:
                         answer, call = "dict[str, Any]", f'self._call_raw("{op_id}", {ids_tuple}, params, request_options)'
                     elif r["text"]:
                         answer, call = f"{model} | str", f'self._call_or_text("{op_id}", {ids_tuple}, params, request_options, {model})'

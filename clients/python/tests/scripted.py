@@ -20,7 +20,7 @@ def vectors(name: str) -> Any:
 
 @dataclass
 class Script:
-    """Answers in turn (vector form: status/body/text/headers, network_error, timeout) and records requests."""
+    """Answers in turn (vector form: status/body/text/headers, or bytes, network_error, timeout) and records requests."""
 
     answers: list[dict[str, Any]]
     seen: list[httpx.Request] = field(default_factory=list)
@@ -37,6 +37,8 @@ class Script:
         if "body" in answer:
             headers.setdefault("Content-Type", "application/json")
             content = json.dumps(answer["body"]).encode()
+        elif "bytes" in answer:
+            content = answer["bytes"]
         else:
             content = answer.get("text", "").encode()
         return httpx.Response(answer["status"], headers=headers, content=content)

@@ -28,6 +28,7 @@ GUEST = {
     "email": "ada@example.test",
     "phone": None,
     "metadata": {},
+    "erased_at": None,
     "created_at": "2026-11-21T09:30:00.000Z",
     "updated_at": "2026-11-21T09:30:00.000Z",
     "a_field_added_later": 1,
@@ -214,6 +215,37 @@ def test_a_refused_connection_is_an_api_connection_error(monkeypatch: pytest.Mon
     with pytest.raises(innkeep.ApiConnectionError) as raised:
         innkeep.Innkeep(api_key="k", base_url=f"http://127.0.0.1:{port}", max_retries=0).guests.list()
     assert raised.value.status == 0 and raised.value.type == "connection_error"
+
+
+PDF = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n%%EOF\n"
+"""The start of a PDF: binary, not UTF-8, so that a client decoding it as text would change it."""
+
+
+def test_an_invoice_pdf_is_its_bytes_exactly_and_its_errors_are_typed() -> None:
+    pdf = {"status": 200, "bytes": PDF, "headers": {"Content-Type": "application/pdf", "Content-Disposition": 'attachment; filename="Harbor-1.pdf"'}}
+    missing = {"status": 404, "body": {"error": {"type": "invalid_request_error", "code": "resource_missing", "message": "No such invoice: 'inv_x'", "param": "id"}}}
+    script = Script([pdf, missing])
+    client = sync_client(script)
+    document = client.invoices.retrieve_pdf("inv_1")
+    assert type(document) is bytes and document == PDF
+    assert str(script.seen[0].url) == "http://innkeep.test/v1/invoices/inv_1/pdf"
+    assert script.seen[0].method == "GET"
+    with pytest.raises(innkeep.NotFoundError) as raised:
+        client.invoices.retrieve_pdf("inv_x")
+    assert (raised.value.status, raised.value.code, raised.value.param) == (404, "resource_missing", "id")
+
+
+def test_an_invoice_pdf_answered_as_json_is_an_unexpected_response() -> None:
+    client = sync_client(Script([{"status": 200, "body": {"object": "invoice"}}]))
+    with pytest.raises(innkeep.ApiError) as raised:
+        client.invoices.retrieve_pdf("inv_1")
+    assert raised.value.code == "unexpected_response"
+
+
+async def test_the_async_client_answers_an_invoice_pdf_as_bytes() -> None:
+    script = Script([{"status": 200, "bytes": PDF, "headers": {"Content-Type": "application/pdf"}}])
+    async with async_client(script) as client:
+        assert await client.invoices.retrieve_pdf("inv_1") == PDF
 
 
 def test_an_answer_that_is_not_the_apis_says_what_came_instead_and_from_where() -> None:

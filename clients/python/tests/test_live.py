@@ -125,6 +125,59 @@ def test_a_callers_idempotency_key_is_replayed_from_the_store(sandbox: innkeep.I
     assert len(reservations_of(sandbox, body["guest"]["email"])) == 1
 
 
+def test_issues_an_invoice_for_a_cancelled_stay_and_downloads_its_pdf(sandbox: innkeep.Innkeep, hotel: Hotel) -> None:
+    stay = sandbox.reservations.create(**booking(hotel))
+    assert sandbox.reservations.cancel(stay.id).status == "cancelled"
+    folio = sandbox.reservations.retrieve_folio(stay.id)
+    invoice = sandbox.folios.create_invoice(folio.id)
+    assert isinstance(invoice, models.Invoice) and invoice.folio_id == folio.id
+    assert sandbox.invoices.retrieve(invoice.id).number == invoice.number
+    assert invoice.id in [i.id for i in sandbox.invoices.list(property_id=hotel.property_id, limit=100)]
+    document = sandbox.invoices.retrieve_pdf(invoice.id)
+    assert isinstance(document, bytes) and document.startswith(b"%PDF-")
+    assert sandbox.last_response is not None
+    assert sandbox.last_response.headers["content-type"].startswith("application/pdf")
+    with pytest.raises(innkeep.NotFoundError) as missing:
+        sandbox.invoices.retrieve_pdf("inv_doesnotexist")
+    assert missing.value.code == "resource_missing"
+    with pytest.raises(innkeep.ConflictError) as again:
+        sandbox.folios.create_invoice(folio.id)
+    assert again.value.code == "invalid_state_transition"
+
+
+def test_groups_taxes_upgrades_and_a_guests_export_and_erasure(sandbox: innkeep.Innkeep, hotel: Hotel) -> None:
+    """Each new resource once, its answer read by the generated model of the document."""
+    stay = booking(hotel)
+    room = {"room_type_id": hotel.room_type_id, "rate_plan_id": hotel.rate_plan_id, "adults": 1}
+    group = sandbox.groups.create(
+        property_id=hotel.property_id, guest=stay["guest"], check_in=stay["check_in"], check_out=stay["check_out"], rooms=[room, room]
+    )
+    assert isinstance(group, models.Group) and len(group.reservations) == 2 and group.check_in == stay["check_in"]
+    assert sandbox.groups.retrieve(group.id).name == group.name
+    assert group.id in [g.id for g in sandbox.groups.list(property_id=hotel.property_id, limit=100)]
+    assert sandbox.groups.cancel(group.id, reason="Plans changed").id == group.id
+
+    tax = sandbox.taxes.create(property_id=hotel.property_id, name=f"Py {RUN}", kind="percentage", percentage=7.5, inclusive=True)
+    assert isinstance(tax, models.Tax) and (tax.kind, tax.percentage, tax.inclusive, tax.active) == ("percentage", 7.5, True, True)
+    # Inactive again at once: the sandbox hotel's prices stay those of the other suites.
+    assert sandbox.taxes.update(tax.id, active=False).active is False
+    assert sandbox.taxes.retrieve(tax.id).name == f"Py {RUN}"
+    assert tax.id in [t.id for t in sandbox.taxes.list(property_id=hotel.property_id, limit=100)]
+
+    other = next(
+        t for t in sandbox.room_types.list(property_id=hotel.property_id, limit=100) if t.id != hotel.room_type_id and t.room_count > 0
+    )
+    reservation = sandbox.reservations.create(**booking(hotel))
+    upgraded = sandbox.reservations.upgrade(reservation.id, room_type_id=other.id, charge="none")
+    assert upgraded.room_type_id == other.id and upgraded.total == reservation.total
+
+    exported = sandbox.guests.export(reservation.guest.id)
+    assert isinstance(exported, models.GuestExport) and exported.guest.id == reservation.guest.id
+    assert reservation.id in [r.id for r in exported.reservations]
+    erased = sandbox.guests.erase(reservation.guest.id, confirm=True)
+    assert erased.erased_at is not None and erased.email is None
+
+
 def _new_guest(client: innkeep.Innkeep, label: str) -> models.Guest:
     return client.guests.create(first_name="Walk", last_name=label, email=f"walk-{RUN}-{label}-{uuid.uuid4().hex[:6]}@example.com")
 

@@ -35,7 +35,8 @@ type pathOperation struct {
 	Responses   map[string]struct {
 		Content map[string]struct {
 			Schema struct {
-				Ref string `json:"$ref"`
+				Ref    string `json:"$ref"`
+				Format string `json:"format"`
 			} `json:"schema"`
 		} `json:"content"`
 	} `json:"responses"`
@@ -58,6 +59,7 @@ type operation struct {
 	ID, Method, Path, Summary string
 	PathParams                []string
 	List, Query, Body         bool
+	Binary                    bool // answers a file (an invoice's PDF): its bytes, not JSON
 	Model                     string
 }
 
@@ -151,6 +153,9 @@ func operations(doc document) map[string]operation {
 			for _, code := range codes {
 				if strings.HasPrefix(code, "2") {
 					o.Model = strings.TrimPrefix(op.Responses[code].Content["application/json"].Schema.Ref, "#/components/schemas/")
+					for _, content := range op.Responses[code].Content {
+						o.Binary = o.Binary || content.Schema.Format == "binary"
+					}
 					break
 				}
 			}
@@ -226,6 +231,8 @@ func resources(ops map[string]operation) []byte {
 				fmt.Fprintf(&b, "func (s *%sService) %s(%s) (*Page[%s], error) {\n\treturn listPage[%s](ctx, s.c, %s, %s, %s, opts)\n}\n", r.Field, m.Name, strings.Join(args, ", "), model, model, call, idList, params)
 				fmt.Fprintf(&b, "\n// %sAutoPaging yields every item of every page of %s, following next_cursor.\n", m.Name, m.Name)
 				fmt.Fprintf(&b, "func (s *%sService) %sAutoPaging(%s) iter.Seq2[%s, error] {\n\treturn listAll[%s](ctx, s.c, %s, %s, %s, opts)\n}\n", r.Field, m.Name, strings.Join(args, ", "), model, model, call, idList, params)
+			} else if o.Binary {
+				fmt.Fprintf(&b, "func (s *%sService) %s(%s) ([]byte, error) {\n\treturn callBytes(ctx, s.c, %s, %s, %s, opts)\n}\n", r.Field, m.Name, strings.Join(args, ", "), call, idList, params)
 			} else {
 				fmt.Fprintf(&b, "func (s *%sService) %s(%s) (*%s, error) {\n\treturn call[%s](ctx, s.c, %s, %s, %s, opts)\n}\n", r.Field, m.Name, strings.Join(args, ", "), model, model, call, idList, params)
 			}

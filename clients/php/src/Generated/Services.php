@@ -18,7 +18,10 @@ trait Services
     public readonly Service\Inventory $inventory;
     public readonly Service\Availability $availability;
     public readonly Service\Reservations $reservations;
+    public readonly Service\Groups $groups;
     public readonly Service\Folios $folios;
+    public readonly Service\Invoices $invoices;
+    public readonly Service\Taxes $taxes;
     public readonly Service\Guests $guests;
     public readonly Service\Payments $payments;
     public readonly Service\Refunds $refunds;
@@ -39,7 +42,10 @@ trait Services
         $this->inventory = new Service\Inventory($this);
         $this->availability = new Service\Availability($this);
         $this->reservations = new Service\Reservations($this);
+        $this->groups = new Service\Groups($this);
         $this->folios = new Service\Folios($this);
+        $this->invoices = new Service\Invoices($this);
+        $this->taxes = new Service\Taxes($this);
         $this->guests = new Service\Guests($this);
         $this->payments = new Service\Payments($this);
         $this->refunds = new Service\Refunds($this);

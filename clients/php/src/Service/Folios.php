@@ -12,7 +12,9 @@ use Innkeep\Collection;
  * `$client->folios`.
  *
  * @phpstan-import-type CreateFolioChargeParams from \Innkeep\Generated\Types
+ * @phpstan-import-type CreateFolioInvoiceParams from \Innkeep\Generated\Types
  * @phpstan-import-type FolioCharge from \Innkeep\Generated\Types
+ * @phpstan-import-type Invoice from \Innkeep\Generated\Types
  * @phpstan-import-type RequestOptions from \Innkeep\InnkeepClient
  */
 final class Folios extends AbstractService
@@ -27,5 +29,17 @@ final class Folios extends AbstractService
     public function createCharge(string $id, array $params = [], array $options = []): array
     {
         return $this->client->call('createFolioCharge', [$id], $params, $options);
+    }
+
+    /**
+     * POST /v1/folios/{id}/invoice: Close a folio into an invoice.
+     *
+     * @param CreateFolioInvoiceParams $params
+     * @param RequestOptions $options
+     * @return Invoice
+     */
+    public function createInvoice(string $id, array $params = [], array $options = []): array
+    {
+        return $this->client->call('createFolioInvoice', [$id], $params, $options);
     }
 }

@@ -12,9 +12,12 @@ use Innkeep\Collection;
  * `$client->guests`.
  *
  * @phpstan-import-type CreateGuestParams from \Innkeep\Generated\Types
+ * @phpstan-import-type EraseGuestParams from \Innkeep\Generated\Types
+ * @phpstan-import-type ExportGuestParams from \Innkeep\Generated\Types
  * @phpstan-import-type GetGuestParams from \Innkeep\Generated\Types
  * @phpstan-import-type GetGuestPreferencesParams from \Innkeep\Generated\Types
  * @phpstan-import-type Guest from \Innkeep\Generated\Types
+ * @phpstan-import-type GuestExport from \Innkeep\Generated\Types
  * @phpstan-import-type GuestPreferences from \Innkeep\Generated\Types
  * @phpstan-import-type ListGuestsParams from \Innkeep\Generated\Types
  * @phpstan-import-type MergeGuestPreferencesParams from \Innkeep\Generated\Types
@@ -106,5 +109,29 @@ final class Guests extends AbstractService
     public function updatePreferences(string $id, array $params = [], array $options = []): array
     {
         return $this->client->call('mergeGuestPreferences', [$id], $params, $options);
+    }
+
+    /**
+     * POST /v1/guests/{id}/erase: Erase a guest.
+     *
+     * @param EraseGuestParams $params
+     * @param RequestOptions $options
+     * @return Guest
+     */
+    public function erase(string $id, array $params = [], array $options = []): array
+    {
+        return $this->client->call('eraseGuest', [$id], $params, $options);
+    }
+
+    /**
+     * GET /v1/guests/{id}/export: Export a guest's data.
+     *
+     * @param ExportGuestParams $params
+     * @param RequestOptions $options
+     * @return GuestExport
+     */
+    public function export(string $id, array $params = [], array $options = []): array
+    {
+        return $this->client->call('exportGuest', [$id], $params, $options);
     }
 }

@@ -27,6 +27,7 @@ use Innkeep\Collection;
  * @phpstan-import-type Reservation from \Innkeep\Generated\Types
  * @phpstan-import-type RoomMove from \Innkeep\Generated\Types
  * @phpstan-import-type UpdateReservationParams from \Innkeep\Generated\Types
+ * @phpstan-import-type UpgradeReservationParams from \Innkeep\Generated\Types
  * @phpstan-import-type RequestOptions from \Innkeep\InnkeepClient
  */
 final class Reservations extends AbstractService
@@ -173,6 +174,18 @@ final class Reservations extends AbstractService
     public function noShow(string $id, array $params = [], array $options = []): array
     {
         return $this->client->call('noShowReservation', [$id], $params, $options);
+    }
+
+    /**
+     * POST /v1/reservations/{id}/upgrade: Upgrade a reservation to another room type.
+     *
+     * @param UpgradeReservationParams $params
+     * @param RequestOptions $options
+     * @return Reservation
+     */
+    public function upgrade(string $id, array $params = [], array $options = []): array
+    {
+        return $this->client->call('upgradeReservation', [$id], $params, $options);
     }
 
     /**

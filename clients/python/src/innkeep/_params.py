@@ -20,13 +20,26 @@ CreatePropertyParams = TypedDict(
         "address": Mapping[str, Any],
         "check_in_time": str,
         "check_out_time": str,
+        "guest_emails": bool,
+        "audit_hour": int,
+        "walk_ins_without_email": bool,
     },
     total=False,
 )
 GetPropertyParams = TypedDict("GetPropertyParams", {}, total=False)
 UpdatePropertyParams = TypedDict(
     "UpdatePropertyParams",
-    {"name": str, "timezone": str, "currency": str, "address": Any, "check_in_time": str, "check_out_time": str},
+    {
+        "name": str,
+        "timezone": str,
+        "currency": str,
+        "address": Any,
+        "check_in_time": str,
+        "check_out_time": str,
+        "guest_emails": bool,
+        "audit_hour": int,
+        "walk_ins_without_email": bool,
+    },
     total=False,
 )
 ListRoomTypesParams = TypedDict("ListRoomTypesParams", {"property_id": str, "limit": int}, total=False)
@@ -235,10 +248,34 @@ MoveReservationRoomParams = TypedDict(
 ListReservationRoomMovesParams = TypedDict("ListReservationRoomMovesParams", {"limit": int}, total=False)
 GrantReservationLateCheckOutParams = TypedDict("GrantReservationLateCheckOutParams", {}, total=False)
 NoShowReservationParams = TypedDict("NoShowReservationParams", {}, total=False)
+UpgradeReservationParams = TypedDict(
+    "UpgradeReservationParams",
+    {"room_type_id": Required[str], "charge": Required[Literal["difference", "none"]], "room_id": str},
+    total=False,
+)
 GetReservationFolioParams = TypedDict("GetReservationFolioParams", {}, total=False)
 CreateFolioChargeParams = TypedDict(
     "CreateFolioChargeParams", {"description": Required[str], "amount": Required[int]}, total=False
 )
+ListGroupsParams = TypedDict("ListGroupsParams", {"property_id": str, "limit": int}, total=False)
+CreateGroupParams = TypedDict(
+    "CreateGroupParams",
+    {
+        "property_id": Required[str],
+        "name": str,
+        "billing": Literal["master", "individual"],
+        "guest": Required[Mapping[str, Any]],
+        "check_in": Required[str | datetime.date],
+        "check_out": Required[str | datetime.date],
+        "rooms": Required[Sequence[Mapping[str, Any]]],
+        "source": Literal["direct", "api", "phone", "email", "walk_in", "channel"],
+        "channel": Literal["booking_com", "expedia", "airbnb", "agoda", "hotelbeds", "other"] | None,
+        "notes": str | None,
+    },
+    total=False,
+)
+GetGroupParams = TypedDict("GetGroupParams", {}, total=False)
+CancelGroupParams = TypedDict("CancelGroupParams", {"reason": str}, total=False)
 ListGuestsParams = TypedDict("ListGuestsParams", {"email": str, "search": str, "limit": int}, total=False)
 CreateGuestParams = TypedDict(
     "CreateGuestParams",
@@ -249,6 +286,8 @@ GetGuestParams = TypedDict("GetGuestParams", {}, total=False)
 UpdateGuestParams = TypedDict(
     "UpdateGuestParams", {"first_name": str, "last_name": str, "email": str, "phone": str | None}, total=False
 )
+EraseGuestParams = TypedDict("EraseGuestParams", {"confirm": Required[Literal[True]]}, total=False)
+ExportGuestParams = TypedDict("ExportGuestParams", {}, total=False)
 GetGuestPreferencesParams = TypedDict("GetGuestPreferencesParams", {}, total=False)
 ReplaceGuestPreferencesParams = TypedDict(
     "ReplaceGuestPreferencesParams",
@@ -325,6 +364,39 @@ UpdateAssignmentParams = TypedDict(
     total=False,
 )
 DeleteAssignmentParams = TypedDict("DeleteAssignmentParams", {}, total=False)
+ListTaxesParams = TypedDict("ListTaxesParams", {"property_id": str, "limit": int}, total=False)
+CreateTaxParams = TypedDict(
+    "CreateTaxParams",
+    {
+        "property_id": Required[str],
+        "name": Required[str],
+        "kind": Required[Literal["percentage", "per_night", "per_person_per_night"]],
+        "percentage": float,
+        "amount": int,
+        "inclusive": bool,
+        "applies_to": Literal["room_nights", "other_charges"],
+    },
+    total=False,
+)
+GetTaxParams = TypedDict("GetTaxParams", {}, total=False)
+UpdateTaxParams = TypedDict(
+    "UpdateTaxParams",
+    {
+        "name": str,
+        "percentage": float,
+        "amount": int,
+        "inclusive": bool,
+        "applies_to": Literal["room_nights", "other_charges"],
+        "active": bool,
+    },
+    total=False,
+)
+CreateFolioInvoiceParams = TypedDict("CreateFolioInvoiceParams", {}, total=False)
+ListInvoicesParams = TypedDict(
+    "ListInvoicesParams", {"property_id": str, "reservation_id": str, "limit": int}, total=False
+)
+GetInvoiceParams = TypedDict("GetInvoiceParams", {}, total=False)
+GetInvoicePdfParams = TypedDict("GetInvoicePdfParams", {}, total=False)
 OccupancyReportParams = TypedDict(
     "OccupancyReportParams",
     {
@@ -377,6 +449,13 @@ ListEventsParams = TypedDict(
             "rate.updated",
             "inventory.updated",
             "night_audit.completed",
+            "guest.erased",
+            "group.created",
+            "group.cancelled",
+            "property.updated",
+            "tax.created",
+            "tax.updated",
+            "invoice.created",
         ],
         "created_gte": str | datetime.datetime,
         "created_lte": str | datetime.datetime,
@@ -408,6 +487,13 @@ CreateWebhookEndpointParams = TypedDict(
                     "rate.updated",
                     "inventory.updated",
                     "night_audit.completed",
+                    "guest.erased",
+                    "group.created",
+                    "group.cancelled",
+                    "property.updated",
+                    "tax.created",
+                    "tax.updated",
+                    "invoice.created",
                 ]
             ]
         ],
@@ -437,6 +523,13 @@ UpdateWebhookEndpointParams = TypedDict(
                 "rate.updated",
                 "inventory.updated",
                 "night_audit.completed",
+                "guest.erased",
+                "group.created",
+                "group.cancelled",
+                "property.updated",
+                "tax.created",
+                "tax.updated",
+                "invoice.created",
             ]
         ],
         "api_version": Literal["2025-03-01", "2025-06-01", "2025-09-01"],
@@ -466,6 +559,13 @@ TestWebhookEndpointParams = TypedDict(
             "rate.updated",
             "inventory.updated",
             "night_audit.completed",
+            "guest.erased",
+            "group.created",
+            "group.cancelled",
+            "property.updated",
+            "tax.created",
+            "tax.updated",
+            "invoice.created",
         ]
     },
     total=False,
@@ -490,6 +590,13 @@ CreateWebhookBackfillParams = TypedDict(
                 "rate.updated",
                 "inventory.updated",
                 "night_audit.completed",
+                "guest.erased",
+                "group.created",
+                "group.cancelled",
+                "property.updated",
+                "tax.created",
+                "tax.updated",
+                "invoice.created",
             ]
         ],
     },
@@ -515,6 +622,13 @@ ListWebhookDeliveriesParams = TypedDict(
             "rate.updated",
             "inventory.updated",
             "night_audit.completed",
+            "guest.erased",
+            "group.created",
+            "group.cancelled",
+            "property.updated",
+            "tax.created",
+            "tax.updated",
+            "invoice.created",
         ],
         "limit": int,
     },

@@ -7,6 +7,7 @@ from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
 
+from ._errors import ApiError
 from ._operations import OPERATIONS
 from ._pagination import AsyncPage, AsyncPager, SyncPage
 from ._transport import AsyncTransport, Call, RequestOptions, SyncTransport, encode_path
@@ -37,6 +38,15 @@ def _request(op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], option
     )
 
 
+def _bytes(op_id: str, answer: Any) -> bytes:
+    """The bytes of a document the API answers as a file; anything else on success is not its answer."""
+    if isinstance(answer, bytes):
+        return answer
+    error = ApiError(f"{op_id} answered {type(answer).__name__} instead of the document's bytes (application/pdf).", status=200)
+    error.code = "unexpected_response"
+    raise error
+
+
 def _with_cursor(params: Mapping[str, Any], cursor: str | None) -> dict[str, Any]:
     return {**params, "cursor": cursor} if cursor else dict(params)
 
@@ -56,6 +66,9 @@ class SyncResource:
 
     def _call_raw(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None) -> Raw:
         return cast(Raw, self._send(op_id, ids, params, options, None))
+
+    def _call_bytes(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None) -> bytes:
+        return _bytes(op_id, self._send(op_id, ids, params, options, None))
 
     def _page(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None, model: type[M] | None) -> Any:
         def fetch(cursor: str | None) -> Any:
@@ -85,6 +98,9 @@ class AsyncResource:
 
     async def _call_raw(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None) -> Raw:
         return cast(Raw, await self._send(op_id, ids, params, options, None))
+
+    async def _call_bytes(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None) -> bytes:
+        return _bytes(op_id, await self._send(op_id, ids, params, options, None))
 
     def _pager(self, op_id: str, ids: tuple[str, ...], params: Mapping[str, Any], options: RequestOptions | None, model: type[M] | None) -> Any:
         async def fetch(cursor: str | None) -> Any:

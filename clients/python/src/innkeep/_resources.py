@@ -314,6 +314,17 @@ class SyncReservations(SyncResource):
         """POST /v1/reservations/{id}/no_show: Mark a reservation as no-show."""
         return self._call("noShowReservation", (id,), params, request_options, models.Reservation)
 
+    def upgrade(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpgradeReservationParams],
+    ) -> models.Reservation:
+        """POST /v1/reservations/{id}/upgrade: Upgrade a reservation to another room type."""
+        return self._call("upgradeReservation", (id,), params, request_options, models.Reservation)
+
     def retrieve_folio(
         self,
         id: str,
@@ -324,6 +335,32 @@ class SyncReservations(SyncResource):
     ) -> models.Folio:
         """GET /v1/reservations/{id}/folio: Retrieve a reservation's folio."""
         return self._call("getReservationFolio", (id,), params, request_options, models.Folio)
+
+
+class SyncGroups(SyncResource):
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListGroupsParams]
+    ) -> SyncPage[models.Group]:
+        """GET /v1/groups: List groups."""
+        return self._list("listGroups", (), params, request_options, models.Group)
+
+    def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateGroupParams]
+    ) -> models.Group:
+        """POST /v1/groups: Create a group booking."""
+        return self._call("createGroup", (), params, request_options, models.Group)
+
+    def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetGroupParams]
+    ) -> models.Group:
+        """GET /v1/groups/{id}: Retrieve a group."""
+        return self._call("getGroup", (id,), params, request_options, models.Group)
+
+    def cancel(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CancelGroupParams]
+    ) -> models.Group:
+        """POST /v1/groups/{id}/cancel: Cancel a group."""
+        return self._call("cancelGroup", (id,), params, request_options, models.Group)
 
 
 class SyncFolios(SyncResource):
@@ -337,6 +374,68 @@ class SyncFolios(SyncResource):
     ) -> models.FolioCharge:
         """POST /v1/folios/{id}/charges: Add a charge to a folio."""
         return self._call("createFolioCharge", (id,), params, request_options, models.FolioCharge)
+
+    def create_invoice(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CreateFolioInvoiceParams],
+    ) -> models.Invoice:
+        """POST /v1/folios/{id}/invoice: Close a folio into an invoice."""
+        return self._call("createFolioInvoice", (id,), params, request_options, models.Invoice)
+
+
+class SyncInvoices(SyncResource):
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListInvoicesParams]
+    ) -> SyncPage[models.Invoice]:
+        """GET /v1/invoices: List invoices."""
+        return self._list("listInvoices", (), params, request_options, models.Invoice)
+
+    def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetInvoiceParams]
+    ) -> models.Invoice:
+        """GET /v1/invoices/{id}: Retrieve an invoice."""
+        return self._call("getInvoice", (id,), params, request_options, models.Invoice)
+
+    def retrieve_pdf(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetInvoicePdfParams],
+    ) -> bytes:
+        """GET /v1/invoices/{id}/pdf: Download an invoice as PDF."""
+        return self._call_bytes("getInvoicePdf", (id,), params, request_options)
+
+
+class SyncTaxes(SyncResource):
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListTaxesParams]
+    ) -> SyncPage[models.Tax]:
+        """GET /v1/taxes: List taxes."""
+        return self._list("listTaxes", (), params, request_options, models.Tax)
+
+    def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateTaxParams]
+    ) -> models.Tax:
+        """POST /v1/taxes: Create a tax."""
+        return self._call("createTax", (), params, request_options, models.Tax)
+
+    def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetTaxParams]
+    ) -> models.Tax:
+        """GET /v1/taxes/{id}: Retrieve a tax."""
+        return self._call("getTax", (id,), params, request_options, models.Tax)
+
+    def update(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.UpdateTaxParams]
+    ) -> models.Tax:
+        """PATCH /v1/taxes/{id}: Update a tax."""
+        return self._call("updateTax", (id,), params, request_options, models.Tax)
 
 
 class SyncGuests(SyncResource):
@@ -396,6 +495,18 @@ class SyncGuests(SyncResource):
     ) -> models.GuestPreferences:
         """PATCH /v1/guests/{id}/preferences: Update a guest's preferences."""
         return self._call("mergeGuestPreferences", (id,), params, request_options, models.GuestPreferences)
+
+    def erase(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.EraseGuestParams]
+    ) -> models.Guest:
+        """POST /v1/guests/{id}/erase: Erase a guest."""
+        return self._call("eraseGuest", (id,), params, request_options, models.Guest)
+
+    def export(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ExportGuestParams]
+    ) -> models.GuestExport:
+        """GET /v1/guests/{id}/export: Export a guest's data."""
+        return self._call("exportGuest", (id,), params, request_options, models.GuestExport)
 
 
 class SyncPayments(SyncResource):
@@ -738,7 +849,10 @@ class SyncResources:
         self.inventory = SyncInventory(transport)
         self.availability = SyncAvailability(transport)
         self.reservations = SyncReservations(transport)
+        self.groups = SyncGroups(transport)
         self.folios = SyncFolios(transport)
+        self.invoices = SyncInvoices(transport)
+        self.taxes = SyncTaxes(transport)
         self.guests = SyncGuests(transport)
         self.payments = SyncPayments(transport)
         self.refunds = SyncRefunds(transport)
@@ -1051,6 +1165,17 @@ class AsyncReservations(AsyncResource):
         """POST /v1/reservations/{id}/no_show: Mark a reservation as no-show."""
         return await self._call("noShowReservation", (id,), params, request_options, models.Reservation)
 
+    async def upgrade(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpgradeReservationParams],
+    ) -> models.Reservation:
+        """POST /v1/reservations/{id}/upgrade: Upgrade a reservation to another room type."""
+        return await self._call("upgradeReservation", (id,), params, request_options, models.Reservation)
+
     async def retrieve_folio(
         self,
         id: str,
@@ -1061,6 +1186,32 @@ class AsyncReservations(AsyncResource):
     ) -> models.Folio:
         """GET /v1/reservations/{id}/folio: Retrieve a reservation's folio."""
         return await self._call("getReservationFolio", (id,), params, request_options, models.Folio)
+
+
+class AsyncGroups(AsyncResource):
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListGroupsParams]
+    ) -> AsyncPager[models.Group]:
+        """GET /v1/groups: List groups."""
+        return self._list("listGroups", (), params, request_options, models.Group)
+
+    async def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateGroupParams]
+    ) -> models.Group:
+        """POST /v1/groups: Create a group booking."""
+        return await self._call("createGroup", (), params, request_options, models.Group)
+
+    async def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetGroupParams]
+    ) -> models.Group:
+        """GET /v1/groups/{id}: Retrieve a group."""
+        return await self._call("getGroup", (id,), params, request_options, models.Group)
+
+    async def cancel(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CancelGroupParams]
+    ) -> models.Group:
+        """POST /v1/groups/{id}/cancel: Cancel a group."""
+        return await self._call("cancelGroup", (id,), params, request_options, models.Group)
 
 
 class AsyncFolios(AsyncResource):
@@ -1074,6 +1225,68 @@ class AsyncFolios(AsyncResource):
     ) -> models.FolioCharge:
         """POST /v1/folios/{id}/charges: Add a charge to a folio."""
         return await self._call("createFolioCharge", (id,), params, request_options, models.FolioCharge)
+
+    async def create_invoice(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CreateFolioInvoiceParams],
+    ) -> models.Invoice:
+        """POST /v1/folios/{id}/invoice: Close a folio into an invoice."""
+        return await self._call("createFolioInvoice", (id,), params, request_options, models.Invoice)
+
+
+class AsyncInvoices(AsyncResource):
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListInvoicesParams]
+    ) -> AsyncPager[models.Invoice]:
+        """GET /v1/invoices: List invoices."""
+        return self._list("listInvoices", (), params, request_options, models.Invoice)
+
+    async def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetInvoiceParams]
+    ) -> models.Invoice:
+        """GET /v1/invoices/{id}: Retrieve an invoice."""
+        return await self._call("getInvoice", (id,), params, request_options, models.Invoice)
+
+    async def retrieve_pdf(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetInvoicePdfParams],
+    ) -> bytes:
+        """GET /v1/invoices/{id}/pdf: Download an invoice as PDF."""
+        return await self._call_bytes("getInvoicePdf", (id,), params, request_options)
+
+
+class AsyncTaxes(AsyncResource):
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListTaxesParams]
+    ) -> AsyncPager[models.Tax]:
+        """GET /v1/taxes: List taxes."""
+        return self._list("listTaxes", (), params, request_options, models.Tax)
+
+    async def create(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.CreateTaxParams]
+    ) -> models.Tax:
+        """POST /v1/taxes: Create a tax."""
+        return await self._call("createTax", (), params, request_options, models.Tax)
+
+    async def retrieve(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.GetTaxParams]
+    ) -> models.Tax:
+        """GET /v1/taxes/{id}: Retrieve a tax."""
+        return await self._call("getTax", (id,), params, request_options, models.Tax)
+
+    async def update(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.UpdateTaxParams]
+    ) -> models.Tax:
+        """PATCH /v1/taxes/{id}: Update a tax."""
+        return await self._call("updateTax", (id,), params, request_options, models.Tax)
 
 
 class AsyncGuests(AsyncResource):
@@ -1133,6 +1346,18 @@ class AsyncGuests(AsyncResource):
     ) -> models.GuestPreferences:
         """PATCH /v1/guests/{id}/preferences: Update a guest's preferences."""
         return await self._call("mergeGuestPreferences", (id,), params, request_options, models.GuestPreferences)
+
+    async def erase(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.EraseGuestParams]
+    ) -> models.Guest:
+        """POST /v1/guests/{id}/erase: Erase a guest."""
+        return await self._call("eraseGuest", (id,), params, request_options, models.Guest)
+
+    async def export(
+        self, id: str, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ExportGuestParams]
+    ) -> models.GuestExport:
+        """GET /v1/guests/{id}/export: Export a guest's data."""
+        return await self._call("exportGuest", (id,), params, request_options, models.GuestExport)
 
 
 class AsyncPayments(AsyncResource):
@@ -1475,7 +1700,10 @@ class AsyncResources:
         self.inventory = AsyncInventory(transport)
         self.availability = AsyncAvailability(transport)
         self.reservations = AsyncReservations(transport)
+        self.groups = AsyncGroups(transport)
         self.folios = AsyncFolios(transport)
+        self.invoices = AsyncInvoices(transport)
+        self.taxes = AsyncTaxes(transport)
         self.guests = AsyncGuests(transport)
         self.payments = AsyncPayments(transport)
         self.refunds = AsyncRefunds(transport)

@@ -195,8 +195,15 @@ def _headers(config: Config, p: _Prepared) -> dict[str, str]:
     return headers
 
 
+def _media_type(response: httpx.Response) -> str:
+    return (response.headers.get("content-type") or "").split(";")[0].strip().lower()
+
+
 def _parse(response: httpx.Response) -> Any:
-    """JSON when the answer says so (or looks like it); the text otherwise (CSV reports)."""
+    """JSON when the answer says so (or looks like it); the bytes of a document the API answers as a
+    file (an invoice's PDF); the text otherwise (CSV reports)."""
+    if response.is_success and _media_type(response) == "application/pdf":
+        return response.content
     text = response.text
     if not text:
         return None

@@ -118,6 +118,11 @@ class Guest(BaseModel):
         ..., description="null only for a walk-in booked without one, where the property allows it."
     )
     phone: str | None
+    erased_at: AwareDatetime | None = Field(
+        ...,
+        description="When the guest was erased on request (`POST /guests/{id}/erase`): names anonymised, no contact. null for every other guest.",
+        examples=["2026-11-21T09:30:00.000Z"],
+    )
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
@@ -259,7 +264,7 @@ class InventoryRange(BaseModel):
 
 class FlashReportRevenueByKind(BaseModel):
     """
-    What the folios charged for the day: room nights of that night, fees of that date, extras added that day.
+    What the folios charged for the day (gross, taxes included): room nights and their per-night taxes of that night, fees of that date, extras added that day.
     """
 
     model_config = ConfigDict(
@@ -270,6 +275,22 @@ class FlashReportRevenueByKind(BaseModel):
     early_departure_fee: int
     no_show_fee: int
     late_check_out_fee: int
+    tax: int | None = Field(
+        None, description="Per-night taxes (city tax) of that night; absent in reports written before taxes existed."
+    )
+
+
+class FlashReportCharged(BaseModel):
+    """
+    The same lines together: net, the taxes in them, and gross (the sum of `revenue_by_kind`). Absent in reports written before taxes existed.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    net: int
+    tax: int
+    gross: int
 
 
 class FlashReportPaymentsByMethodCard(BaseModel):
@@ -309,6 +330,27 @@ class FlashReportPaymentsByMethod(BaseModel):
     bank_transfer: FlashReportPaymentsByMethodBankTransfer | None = None
 
 
+class FlashReportTaxesByTaxItem(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    tax_id: str = Field(..., examples=["tax_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    name: str
+    amount: int
+
+
+class FlashReportTaxes(BaseModel):
+    """
+    The taxes in the day's lines (`charged.tax`), and each tax's share; null in reports written before taxes existed.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    total: int
+    by_tax: list[FlashReportTaxesByTaxItem]
+
+
 class FlashReport(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -323,14 +365,237 @@ class FlashReport(BaseModel):
     revpar: int
     revenue_by_kind: FlashReportRevenueByKind = Field(
         ...,
-        description="What the folios charged for the day: room nights of that night, fees of that date, extras added that day.",
+        description="What the folios charged for the day (gross, taxes included): room nights and their per-night taxes of that night, fees of that date, extras added that day.",
+    )
+    charged: FlashReportCharged | None = Field(
+        None,
+        description="The same lines together: net, the taxes in them, and gross (the sum of `revenue_by_kind`). Absent in reports written before taxes existed.",
     )
     payments_by_method: FlashReportPaymentsByMethod = Field(
         ..., description="Payments captured that local day, by method; a method with none is absent."
     )
     payments: int
     refunds: int
-    taxes: None = Field(..., description="Reserved for the taxes of the day; null until taxes are computed.")
+    taxes: FlashReportTaxes | None = Field(
+        ...,
+        description="The taxes in the day's lines (`charged.tax`), and each tax's share; null in reports written before taxes existed.",
+    )
+
+
+class GuestErasedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Guest
+
+
+class GuestErasedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["guest.erased"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: GuestErasedEventData
+
+
+class Address(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    line1: str | None = None
+    line2: str | None = None
+    city: str | None = None
+    region: str | None = None
+    postal_code: str | None = None
+    country: str | None = None
+
+
+class TaxAmount(BaseModel):
+    """
+    The amount per night (or per person and night), in minor units, for the per-night kinds; null for `percentage`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    amount: int = Field(..., examples=[250])
+    currency: str = Field(..., examples=["USD"], max_length=3, min_length=3)
+
+
+class Tax(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["tax_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["tax"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    name: str = Field(..., examples=["VAT"])
+    kind: Literal["percentage", "per_night", "per_person_per_night"] = Field(
+        ...,
+        description="`percentage`: a rate on the price of each line it applies to (VAT, sales tax), inside the price (`inclusive`) or added to it; `per_night`: an amount per room night; `per_person_per_night`: an amount per guest (adults and children) and room night (city tax). The two per-night kinds post their own folio line (kind `tax`) beside each room night.",
+    )
+    percentage: float | None = Field(
+        ...,
+        description="The rate in percent (up to three decimals), for `percentage` taxes; null for the per-night kinds.",
+        examples=[10],
+    )
+    amount: TaxAmount | None = Field(
+        ...,
+        description="The amount per night (or per person and night), in minor units, for the per-night kinds; null for `percentage`.",
+    )
+    inclusive: bool = Field(
+        ...,
+        description="A percentage inside the price (true: the price stays, its net is less) or added to it (false). Always false for the per-night kinds.",
+    )
+    applies_to: Literal["room_nights", "other_charges"] = Field(
+        ...,
+        description="`room_nights` or `other_charges` (extras and the rate plans' fees). The per-night kinds apply to room nights only.",
+    )
+    active: bool = Field(
+        ..., description="Applied to lines posted from now on. An inactive tax stays on the lines already posted."
+    )
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class TaxUpdatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Tax
+
+
+class TaxUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["tax.updated"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: TaxUpdatedEventData
+
+
+class InvoiceHotelAddress(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    line1: str | None = None
+    line2: str | None = None
+    city: str | None = None
+    region: str | None = None
+    postal_code: str | None = None
+    country: str | None = None
+
+
+class InvoiceHotel(BaseModel):
+    """
+    The property as it was when the invoice was issued.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    name: str
+    address: InvoiceHotelAddress | None
+    timezone: str
+
+
+class InvoiceGuestAddress(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    line1: str | None = None
+    line2: str | None = None
+    city: str | None = None
+    region: str | None = None
+    postal_code: str | None = None
+    country: str | None = None
+
+
+class InvoiceGuest(BaseModel):
+    """
+    The guest as they were when the invoice was issued.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    name: str
+    address: InvoiceGuestAddress | None
+    email: str | None
+    phone: str | None
+
+
+class InvoiceStay(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    check_in: date_aliased = Field(..., examples=["2026-12-24"])
+    check_out: date_aliased = Field(..., examples=["2026-12-24"])
+    room_type: str
+    rate_plan: str
+
+
+class InvoiceTaxSummaryItem(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    tax_id: str = Field(..., examples=["tax_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    name: str
+    amount: Money
+
+
+class InvoiceTotals(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    net: Money
+    tax: Money
+    gross: Money
+
+
+class InvoicePayment(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["pay_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    method: Literal["card", "cash", "bank_transfer"]
+    description: str
+    amount: Money
+    captured_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class InvoiceRefund(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["re_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    amount: Money
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class LineTax(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    tax_id: str = Field(..., examples=["tax_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    name: str
+    amount: Money
+    inclusive: bool = Field(..., description="Whether the tax was inside the price (true) or added to it.")
 
 
 class Ping(BaseModel):
@@ -391,18 +656,6 @@ class ParameterFault(BaseModel):
     ]
     param: str | None = Field(None, description="Dotted path of this parameter, e.g. `guest.email`.")
     message: str
-
-
-class Address(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    line1: str | None = None
-    line2: str | None = None
-    city: str | None = None
-    region: str | None = None
-    postal_code: str | None = None
-    country: str | None = None
 
 
 class RoomType(BaseModel):
@@ -532,6 +785,10 @@ class RoomMove(BaseModel):
 
 
 class FolioCharge(BaseModel):
+    """
+    A folio line. `amount` is what the guest pays for it (gross), `net` the line without its taxes and `tax` the taxes in `amount` (net + tax = amount), rounded per line as the API conventions' Taxes section states.
+    """
+
     model_config = ConfigDict(
         extra="allow",
     )
@@ -539,13 +796,16 @@ class FolioCharge(BaseModel):
     object: Literal["folio_charge"]
     livemode: bool
     folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    kind: Literal["room_night", "extra", "early_departure_fee", "no_show_fee", "late_check_out_fee"] = Field(
+    kind: Literal["room_night", "extra", "early_departure_fee", "no_show_fee", "late_check_out_fee", "tax"] = Field(
         ...,
-        description="`room_night` (posted per night of the stay), `extra` (added by staff), or a fee of the rate plan.",
+        description="`room_night` (posted per night of the stay), `extra` (added by staff), a fee of the rate plan, or `tax`: a per-night or per-person-per-night tax of the property (city tax), posted beside each room night and wholly tax.",
     )
     description: str
     date: str | None
     amount: Money
+    net: Money
+    tax: Money
+    taxes: list[LineTax] = Field(..., description="Which taxes make up `tax`, each with its share.")
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
@@ -562,6 +822,19 @@ class Refund(BaseModel):
     reason: str | None
     status: Literal["succeeded"]
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class FolioTotals(BaseModel):
+    """
+    The sums of the folio's lines: `gross` is what the guest is charged, `tax` the taxes in it.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    net: Money
+    tax: Money
+    gross: Money
 
 
 class GuestList(BaseModel):
@@ -612,6 +885,24 @@ class GuestPreferences(BaseModel):
     )
 
 
+class GuestEmail(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["mail_3kTMd8Qw1bZx7yR2pLcV9nHf"])
+    object: Literal["guest_email"]
+    kind: Literal["confirmation", "modification", "cancellation"]
+    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    to: str | None = Field(..., description="null once the guest was erased.")
+    subject: str
+    status: Literal["sent", "pending", "failed", "kept"] = Field(
+        ...,
+        description="`sent`; `pending` (queued, or retrying after a failed attempt); `failed` (given up); `kept` (never sent: a sandbox guest's mail, or the guest was erased first).",
+    )
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    sent_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
 class PaymentList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -649,6 +940,17 @@ class HousekeepingAssignment(BaseModel):
     status: Literal["pending", "in_progress", "done"]
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class TaxList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[Tax]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
 
 
 class OccupancyReportDatum(BaseModel):
@@ -820,6 +1122,13 @@ class WebhookTestResult(BaseModel):
         "rate.updated",
         "inventory.updated",
         "night_audit.completed",
+        "guest.erased",
+        "group.created",
+        "group.cancelled",
+        "property.updated",
+        "tax.created",
+        "tax.updated",
+        "invoice.created",
     ]
     status: Literal["queued"]
 
@@ -884,7 +1193,16 @@ class Reservation(BaseModel):
     room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
     rate_plan_id: str = Field(..., examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"])
     room_id: str | None
-    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    folio_id: str = Field(
+        ...,
+        description="The folio its charges go to: its own, or its group's master folio (shared by the group's rooms).",
+        examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+    group_id: str | None = Field(
+        ...,
+        description="The group (several rooms in one booking) the reservation is a room of; null for a booking on its own.",
+        examples=["grp_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
     total: Money
     nightly: list[ReservationNightlyItem]
     guest: ReservationGuest
@@ -1158,6 +1476,165 @@ class NightAudit(BaseModel):
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
+class Group(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["grp_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["group"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    name: str
+    billing: Literal["master", "individual"]
+    master_folio_id: str | None = Field(
+        ...,
+        description="The folio every room bills to (`billing: master`); null with individual billing.",
+        examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+    check_in: date_aliased = Field(..., description="The earliest arrival of its rooms.", examples=["2026-12-24"])
+    check_out: date_aliased = Field(..., description="The latest departure of its rooms.", examples=["2026-12-24"])
+    total: Money
+    reservations: list[Reservation] = Field(
+        ...,
+        description="Its rooms, in the order they were booked; each is a reservation of its own (check in, cancel, move).",
+    )
+    notes: str | None
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class GroupCancelledEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Group
+
+
+class GroupCancelledEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["group.cancelled"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: GroupCancelledEventData
+
+
+class Property(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["property"]
+    livemode: bool
+    name: str
+    timezone: str = Field(
+        ..., description='IANA time zone; the property\'s local date decides "today".', examples=["America/New_York"]
+    )
+    currency: str = Field(..., examples=["USD"])
+    address: Address
+    check_in_time: str = Field(..., description="Local time from which guests may check in, HH:MM.", examples=["15:00"])
+    check_out_time: str = Field(..., description="Local time by which guests check out, HH:MM.", examples=["11:00"])
+    room_count: int = Field(..., description="Rooms in service (retired rooms are not counted).")
+    walk_ins_without_email: bool = Field(
+        ...,
+        description="Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail.",
+    )
+    guest_emails: bool = Field(
+        ...,
+        description="Whether guests with an e-mail get a confirmation, a modification and a cancellation e-mail (sandbox mail is kept, never sent). Default true.",
+    )
+    audit_hour: int = Field(
+        ...,
+        description="Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on.",
+    )
+    business_date: date_aliased = Field(
+        ...,
+        description="The property's \"today\": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it.",
+        examples=["2026-12-24"],
+    )
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class TaxCreatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Tax
+
+
+class TaxCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["tax.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: TaxCreatedEventData
+
+
+class InvoiceLine(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    description: str
+    kind: Literal["room_night", "extra", "early_departure_fee", "no_show_fee", "late_check_out_fee", "tax"]
+    date: date_aliased | None = Field(..., examples=["2026-12-24"])
+    net: Money
+    tax: Money
+    gross: Money
+    taxes: list[LineTax]
+
+
+class Invoice(BaseModel):
+    """
+    A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes). It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["inv_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["invoice"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    number: int = Field(
+        ..., description="Gapless per property: 1, 2, 3… in the order invoices were issued.", examples=[1]
+    )
+    currency: str = Field(..., examples=["USD"], max_length=3, min_length=3)
+    issued_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    issue_date: date_aliased = Field(
+        ..., description="The property's local date when it was issued.", examples=["2026-12-24"]
+    )
+    hotel: InvoiceHotel = Field(..., description="The property as it was when the invoice was issued.")
+    guest: InvoiceGuest = Field(..., description="The guest as they were when the invoice was issued.")
+    stay: InvoiceStay
+    lines: list[InvoiceLine]
+    tax_summary: list[InvoiceTaxSummaryItem] = Field(
+        ..., description="Each tax's total over the lines, in the order the taxes first appear on them."
+    )
+    totals: InvoiceTotals
+    payments: list[InvoicePayment]
+    refunds: list[InvoiceRefund]
+    balance: Money
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
 class PingEventData(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1181,37 +1658,15 @@ class PingEvent(BaseModel):
     data: PingEventData
 
 
-class Property(BaseModel):
+class PropertyList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["property"]
-    livemode: bool
-    name: str
-    timezone: str = Field(
-        ..., description='IANA time zone; the property\'s local date decides "today".', examples=["America/New_York"]
-    )
-    currency: str = Field(..., examples=["USD"])
-    address: Address
-    check_in_time: str = Field(..., description="Local time from which guests may check in, HH:MM.", examples=["15:00"])
-    check_out_time: str = Field(..., description="Local time by which guests check out, HH:MM.", examples=["11:00"])
-    room_count: int = Field(..., description="Rooms in service (retired rooms are not counted).")
-    walk_ins_without_email: bool = Field(
-        ...,
-        description="Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail.",
-    )
-    audit_hour: int = Field(
-        ...,
-        description="Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on.",
-    )
-    business_date: date_aliased = Field(
-        ...,
-        description="The property's \"today\": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it.",
-        examples=["2026-12-24"],
-    )
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    object: Literal["list"]
+    data: list[Property]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
 
 
 class RoomTypeList(BaseModel):
@@ -1308,10 +1763,46 @@ class Folio(BaseModel):
     charges: list[FolioCharge]
     payments: list[Payment]
     refunds: list[Refund]
+    totals: FolioTotals
     balance: Money
+    invoice_id: str | None = Field(
+        ...,
+        description="The invoice the folio closed into; null until one is issued.",
+        examples=["inv_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     closed_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class GroupList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[Group]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class GuestExport(BaseModel):
+    """
+    Everything the account holds about one guest, as one document (a subject access request).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["guest_export"]
+    exported_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    guest: Guest
+    preferences: GuestPreferences
+    reservations: list[Reservation] = Field(..., description="Every reservation of the guest, oldest arrival first.")
+    folios: list[Folio] = Field(..., description="Each reservation's folio: charges, payments, refunds and balance.")
+    emails: list[GuestEmail] = Field(
+        ..., description="The e-mails sent (or kept) to the guest about their bookings, oldest first."
+    )
 
 
 class HousekeepingAssignmentList(BaseModel):
@@ -1320,6 +1811,17 @@ class HousekeepingAssignmentList(BaseModel):
     )
     object: Literal["list"]
     data: list[HousekeepingAssignment]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class InvoiceList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[Invoice]
     has_more: bool
     next_cursor: str | None
     prev_cursor: str | None
@@ -1471,15 +1973,73 @@ class NightAuditCompletedEvent(BaseModel):
     data: NightAuditCompletedEventData
 
 
-class PropertyList(BaseModel):
+class GroupCreatedEventData(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    object: Literal["list"]
-    data: list[Property]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
+    object: Group
+
+
+class GroupCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["group.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: GroupCreatedEventData
+
+
+class PropertyUpdatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Property
+
+
+class PropertyUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["property.updated"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PropertyUpdatedEventData
+
+
+class InvoiceCreatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Invoice
+
+
+class InvoiceCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["invoice.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: InvoiceCreatedEventData
 
 
 class EventData(BaseModel):
@@ -1494,7 +2054,7 @@ class Event(BaseModel):
     An event, as `events.retrieve`, `events.list` and webhook deliveries give it: the envelope, with
     `data.object` as JSON (a dict). Read leniently: an event of a type this version of the client does
     not know, or with fewer fields than the model of its type, is still an Event. `typed()` answers
-    the model of its type (TYPED_EVENTS: 14 types).
+    the model of its type (TYPED_EVENTS: 21 types).
     """
 
     model_config = ConfigDict(
@@ -1557,6 +2117,13 @@ TypedEvent: TypeAlias = (
     | RateUpdatedEvent
     | InventoryUpdatedEvent
     | NightAuditCompletedEvent
+    | GuestErasedEvent
+    | GroupCreatedEvent
+    | GroupCancelledEvent
+    | PropertyUpdatedEvent
+    | TaxCreatedEvent
+    | TaxUpdatedEvent
+    | InvoiceCreatedEvent
     | PingEvent
 )
 TYPED_EVENTS: dict[str, type[TypedEvent]] = {
@@ -1573,6 +2140,13 @@ TYPED_EVENTS: dict[str, type[TypedEvent]] = {
     "rate.updated": RateUpdatedEvent,
     "inventory.updated": InventoryUpdatedEvent,
     "night_audit.completed": NightAuditCompletedEvent,
+    "guest.erased": GuestErasedEvent,
+    "group.created": GroupCreatedEvent,
+    "group.cancelled": GroupCancelledEvent,
+    "property.updated": PropertyUpdatedEvent,
+    "tax.created": TaxCreatedEvent,
+    "tax.updated": TaxUpdatedEvent,
+    "invoice.created": InvoiceCreatedEvent,
     "ping": PingEvent,
 }
 """The model of each event type `Event.typed()` knows."""
