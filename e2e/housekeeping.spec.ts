@@ -83,7 +83,7 @@ test("a housekeeper sees only this page and their own assignments, and works the
   await openBoard(page);
   await page.getByRole("tab", { name: "Assignments" }).click();
   await page.getByRole("checkbox", { name: new RegExp(`^Room ${mine.number} `) }).check();
-  await page.getByLabel("Housekeeper").selectOption(housekeeper.email);
+  await page.getByLabel("Housekeeper", { exact: true }).selectOption(housekeeper.email);
   await page.getByLabel("Note (optional)").fill("VIP arrival");
   await page.getByRole("button", { name: "Assign 1 room" }).click();
   await expect(page.getByTestId(`assignment-${mine.number}`)).toContainText("To do");

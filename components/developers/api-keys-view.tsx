@@ -248,7 +248,7 @@ export function ApiKeysView() {
         error={keys.error ? callError(keys.error).message : null}
         onRetry={() => keys.refetch()}
         rowKey={(k) => k.id}
-        rowProps={(k) => ({ "data-testid": `key-${k.prefix}`, className: k.revoked_at ? "opacity-60" : undefined })}
+        rowProps={(k) => ({ "data-testid": `key-${k.prefix}`, className: k.revoked_at ? "bg-stone-50" : undefined })}
         empty={{ title: "No API keys yet", children: "Create a key for each integration, with only the scopes it needs.", action: newButton }}
       />
       <Dialog open={creating} onOpenChange={setCreating} title="New API key" size="lg">
