@@ -14,7 +14,7 @@ export const hstsValue = "max-age=63072000; includeSubDomains";
  * and the toaster set style attributes, which a nonce cannot cover and which cannot run code.
  * React's development build needs `eval`; production does not.
  */
-export function contentSecurityPolicy({ nonce, https, dev }: { nonce: string; https: boolean; dev: boolean }): string {
+export function contentSecurityPolicy({ nonce, https, dev, formTargets = [] }: { nonce: string; https: boolean; dev: boolean; formTargets?: string[] }): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
@@ -24,7 +24,7 @@ export function contentSecurityPolicy({ nonce, https, dev }: { nonce: string; ht
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action 'self'${formTargets.map((t) => ` ${t}`).join("")}`,
     "frame-ancestors 'none'",
     ...(https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
@@ -34,4 +34,26 @@ export function contentSecurityPolicy({ nonce, https, dev }: { nonce: string; ht
 export function servedOverHttps(url: URL, forwardedProto: string | null): boolean {
   const proto = forwardedProto?.split(",")[0]?.trim().toLowerCase();
   return proto ? proto === "https" : url.protocol === "https:";
+}
+
+/**
+ * Where the OAuth consent page's form may send the browser besides this origin: its Approve and
+ * Deny post to /oauth/authorize/decision, which redirects to the client's `redirect_uri`, and
+ * browsers hold a form's redirects to `form-action` too. The decision itself checks the
+ * redirect_uri against the client's registered ones; this only names its origin (or, for a
+ * native app's reversed-domain scheme, the scheme) so that an allowed redirect is not blocked. Nothing for any other
+ * page, or for a value that is not a URL.
+ */
+export function consentFormTargets(pathname: string, redirectUri: string | null): string[] {
+  if (pathname !== "/oauth/authorize" || !redirectUri) return [];
+  let url: URL;
+  try {
+    url = new URL(redirectUri);
+  } catch {
+    return [];
+  }
+  if (url.protocol === "http:" || url.protocol === "https:") return [url.origin];
+  // A native app's private-use scheme is a reversed domain name (RFC 8252 §7.1), so it has a dot;
+  // that also keeps out javascript:, data: and the like.
+  return /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(url.protocol) ? [url.protocol] : [];
 }
