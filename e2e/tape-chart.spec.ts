@@ -18,13 +18,26 @@ const NIGHT = 56;
 const money240 = (nights: number) => new RegExp(`\\$?240[.,]00(\\s€)? · ${nights} nights`);
 
 /** Drags with the mouse in small steps (dnd-kit starts a drag after 6 px of movement). */
-async function drag(page: Page, from: Locator, to: { x: number; y: number }) {
+/**
+ * Drags `from` with the mouse onto a point, or onto an element: an element is found once the drag
+ * has started, scrolled into view as a person would with the wheel, so that a long page (many
+ * rooms and housekeepers, as the whole suite leaves them) cannot put it off screen.
+ */
+async function drag(page: Page, from: Locator, to: { x: number; y: number } | Locator) {
   await from.scrollIntoViewIfNeeded();
   const box = (await from.boundingBox())!;
   const start = { x: box.x + Math.min(box.width / 2, 20), y: box.y + box.height / 2 };
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
-  for (let i = 1; i <= 10; i++) await page.mouse.move(start.x + ((to.x - start.x) * i) / 10, start.y + ((to.y - start.y) * i) / 10);
+  let at = start;
+  if (!("x" in to)) {
+    for (let i = 1; i <= 3; i++) await page.mouse.move(start.x + 5 * i, start.y + 5 * i);
+    at = { x: start.x + 15, y: start.y + 15 };
+    await to.scrollIntoViewIfNeeded();
+    const target = (await to.boundingBox())!;
+    to = { x: target.x + target.width / 2, y: target.y + target.height / 2 };
+  }
+  for (let i = 1; i <= 10; i++) await page.mouse.move(at.x + ((to.x - at.x) * i) / 10, at.y + ((to.y - at.y) * i) / 10);
   await page.mouse.up();
 }
 
@@ -168,10 +181,7 @@ for (const width of [1280, 390]) {
     const person = page.locator(`[data-housekeeper="${housekeeper.email}"]`);
 
     // The mouse: the first room onto the housekeeper.
-    await person.scrollIntoViewIfNeeded();
-    await card(0).scrollIntoViewIfNeeded();
-    const to = (await person.boundingBox())!;
-    await drag(page, card(0), { x: to.x + to.width / 2, y: to.y + to.height / 2 });
+    await drag(page, card(0), person);
     await expect(page.getByText(`Room ${rooms[0].number} assigned to`)).toBeVisible();
     await expect(page.getByTestId(`assignment-${rooms[0].number}`)).toContainText("To do");
     await expect(page.getByRole("list", { name: `Assignments of ${housekeeper.email}` })).toContainText(`Room ${rooms[0].number}`);

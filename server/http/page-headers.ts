@@ -24,7 +24,9 @@ export function contentSecurityPolicy({ nonce, https, dev, formTargets = [] }: {
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    `form-action 'self'${formTargets.map((t) => ` ${t}`).join("")}`,
+    // The consent page (formTargets given) sets no form-action: its decision redirects to the
+    // client's registered redirect_uri, which the decision itself checks.
+    ...(formTargets.length ? [] : ["form-action 'self'"]),
     "frame-ancestors 'none'",
     ...(https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
