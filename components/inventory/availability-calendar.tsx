@@ -2,15 +2,15 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import { ChevronLeft, ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { Fragment, useState } from "react";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Badge, Button, Field, Input, PageHeader, cx } from "@/components/ui";
+import { Badge, PageHeader, cx } from "@/components/ui";
 import { Dialog } from "@/components/ui/dialog";
 import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
+import { WindowPicker } from "@/components/ui/window-picker";
 import { addDays, weekdayOf } from "@/server/dates";
 import { planNightWords, restrictionSummary } from "./restrictions";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
@@ -69,25 +69,7 @@ export function AvailabilityCalendar({
   return (
     <>
       <PageHeader title="Calendar" description="Rooms available per room type and night. Select a night to see its bookings." />
-      <div className="mb-4 flex flex-wrap items-end gap-2">
-        <Button variant="secondary" onClick={() => setFrom(addDays(from, -days))} aria-label={`Previous ${days} days`}>
-          <ChevronLeft className="h-4 w-4" aria-hidden />
-          <span className="hidden sm:inline">Previous</span>
-        </Button>
-        <Button variant="secondary" onClick={() => setFrom(today)} disabled={from === today}>
-          Today
-        </Button>
-        <Button variant="secondary" onClick={() => setFrom(addDays(from, days))} aria-label={`Next ${days} days`}>
-          <span className="hidden sm:inline">Next</span>
-          <ChevronRight className="h-4 w-4" aria-hidden />
-        </Button>
-        <Field label="From" htmlFor="calendar-from">
-          <Input id="calendar-from" type="date" value={from} onChange={(e) => e.target.value && setFrom(e.target.value)} className="w-40" />
-        </Field>
-        <p className="pb-2 text-sm text-stone-500" aria-live="polite">
-          {fmt.day(from, "weekday")} – {fmt.day(addDays(from, days - 1))}
-        </p>
-      </div>
+      <WindowPicker id="calendar-from" from={from} today={today} span={days} unit="days" onChange={setFrom} />
       <Legend />
       {calendar.error && !data ? (
         <ErrorState message={callError(calendar.error).message} onRetry={() => calendar.refetch()} />

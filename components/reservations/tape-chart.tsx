@@ -16,7 +16,7 @@ import {
 } from "@dnd-kit/core";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import { ChevronLeft, ChevronRight, GripVertical } from "lucide-react";
+import { GripVertical } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
@@ -28,6 +28,7 @@ import { targetStepper } from "@/components/ui/drag";
 import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
+import { WindowPicker } from "@/components/ui/window-picker";
 import { addDays, daysBetween, weekdayOf } from "@/server/dates";
 import type { StayChange } from "@/server/reservations/tape-chart";
 import type { AppRouter } from "@/server/trpc/routers/_app";
@@ -100,25 +101,7 @@ export function TapeChart({ propertyId, today }: { propertyId: string; today: st
   return (
     <>
       <PageHeader title="Room chart" description="Rooms down, nights across. Drag a stay to another room, or its end to change the departure." />
-      <div className="mb-4 flex flex-wrap items-end gap-2">
-        <Button variant="secondary" onClick={() => setFrom(addDays(from, -windowNights))} aria-label={`Previous ${windowNights} nights`}>
-          <ChevronLeft className="h-4 w-4" aria-hidden />
-          <span className="hidden sm:inline">Previous</span>
-        </Button>
-        <Button variant="secondary" onClick={() => setFrom(today)} disabled={from === today}>
-          Today
-        </Button>
-        <Button variant="secondary" onClick={() => setFrom(addDays(from, windowNights))} aria-label={`Next ${windowNights} nights`}>
-          <span className="hidden sm:inline">Next</span>
-          <ChevronRight className="h-4 w-4" aria-hidden />
-        </Button>
-        <Field label="From" htmlFor="chart-from">
-          <Input id="chart-from" type="date" value={from} onChange={(e) => e.target.value && setFrom(e.target.value)} className="w-40" />
-        </Field>
-        <p className="pb-2 text-sm text-stone-600" aria-live="polite">
-          {fmt.day(from, "weekday")} – {fmt.day(addDays(from, windowNights - 1))}
-        </p>
-      </div>
+      <WindowPicker id="chart-from" from={from} today={today} span={windowNights} unit="nights" onChange={setFrom} />
       {chart.error && !data ? (
         <ErrorState message={callError(chart.error).message} onRetry={() => chart.refetch()} />
       ) : !data ? (

@@ -1,8 +1,6 @@
 "use client";
 
-import Link from "next/link";
-import { usePathname } from "next/navigation";
-import { cx } from "@/components/ui";
+import { PageTabs } from "@/components/ui/page-tabs";
 
 export const setupPages = [
   { href: "/settings", label: "Account" },
@@ -13,30 +11,7 @@ export const setupPages = [
   { href: "/settings/taxes", label: "Taxes" },
 ] as const;
 
-/** The settings pages, one link each; it wraps on a phone rather than scrolling sideways. */
+/** The settings pages, one link each. */
 export function SettingsTabs() {
-  const pathname = usePathname();
-  return (
-    <nav aria-label="Settings" className="mb-6 border-b border-stone-200">
-      <ul className="-mb-px flex flex-wrap gap-x-1">
-        {setupPages.map((page) => {
-          const active = pathname === page.href;
-          return (
-            <li key={page.href}>
-              <Link
-                href={page.href}
-                aria-current={active ? "page" : undefined}
-                className={cx(
-                  "inline-block border-b-2 px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600",
-                  active ? "border-teal-700 font-medium text-teal-800" : "border-transparent text-stone-600 hover:border-stone-300 hover:text-stone-900",
-                )}
-              >
-                {page.label}
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
-  );
+  return <PageTabs label="Settings" pages={setupPages} className="mb-6" />;
 }
