@@ -1,7 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { getConfig, isProduction } from "@/server/config";
+import { localSecret } from "@/server/process/local-secret";
 
 let cached: string | undefined;
 
@@ -17,18 +15,5 @@ export function staffSessionSecret(): string {
   if (isProduction(config)) {
     throw new Error("NEXTAUTH_SECRET is required in production (e.g. `openssl rand -base64 32`); it signs staff sessions.");
   }
-  const file = path.resolve(config.DATA_DIR, "nextauth-secret");
-  try {
-    cached = readFileSync(file, "utf8").trim();
-  } catch {
-    mkdirSync(path.dirname(file), { recursive: true });
-    // "wx": if another process wrote it first, read theirs instead of replacing it.
-    try {
-      writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    cached = readFileSync(file, "utf8").trim();
-  }
-  return cached;
+  return (cached = localSecret(config.DATA_DIR, "nextauth-secret", "base64url"));
 }

@@ -1,10 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { eq, and } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { webhookSecrets } from "@/db/schema";
 import { getConfig, isProduction, type Config } from "@/server/config";
+import { localSecret } from "@/server/process/local-secret";
 import { parseSecretKeys, type KeyRing } from "./secret-keys";
 
 /**
@@ -27,20 +26,7 @@ export function secretKeyRing(config: Config = getConfig()): KeyRing {
   if (isProduction(config)) {
     throw new Error("WEBHOOK_SECRET_KEYS is required in production (e.g. `k1:$(openssl rand -base64 32)`); it encrypts webhook signing secrets at rest.");
   }
-  const file = path.resolve(config.DATA_DIR, "webhook-secret-key");
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8").trim();
-  } catch {
-    mkdirSync(path.dirname(file), { recursive: true });
-    // "wx": if another process wrote it first, read theirs instead of replacing it.
-    try {
-      writeFileSync(file, randomBytes(32).toString("base64"), { mode: 0o600, flag: "wx" });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    text = readFileSync(file, "utf8").trim();
-  }
+  const text = localSecret(config.DATA_DIR, "webhook-secret-key", "base64");
   return parseSecretKeys(`${devKeyId}:${text}`);
 }
 
