@@ -24,7 +24,10 @@ const money240 = (nights: number) => new RegExp(`\\$?240[.,]00(\\s€)? · ${nig
  * rooms and housekeepers, as the whole suite leaves them) cannot put it off screen.
  */
 async function drag(page: Page, from: Locator, to: { x: number; y: number } | Locator) {
-  await from.scrollIntoViewIfNeeded();
+  // In the middle of the screen, as a person would hold it: near an edge, dnd-kit scrolls the
+  // page while the pointer rests there, and the target moves away from where it was measured.
+  const centre = (el: Element) => el.scrollIntoView({ block: "center", inline: "nearest" });
+  await from.evaluate(centre);
   const box = (await from.boundingBox())!;
   const start = { x: box.x + Math.min(box.width / 2, 20), y: box.y + box.height / 2 };
   await page.mouse.move(start.x, start.y);
@@ -33,7 +36,7 @@ async function drag(page: Page, from: Locator, to: { x: number; y: number } | Lo
   if (!("x" in to)) {
     for (let i = 1; i <= 3; i++) await page.mouse.move(start.x + 5 * i, start.y + 5 * i);
     at = { x: start.x + 15, y: start.y + 15 };
-    await to.scrollIntoViewIfNeeded();
+    await to.evaluate(centre);
     const target = (await to.boundingBox())!;
     to = { x: target.x + target.width / 2, y: target.y + target.height / 2 };
   }

@@ -1,13 +1,11 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Alert, Button, Field, Input } from "@/components/ui";
 
 /** E-mail and password against next-auth's credentials provider; no page reload on failure. */
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
-  const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -18,8 +16,9 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
     setError(null);
     const result = await signIn("credentials", { email: String(form.get("email")), password: String(form.get("password")), redirect: false });
     if (result?.ok && !result.error) {
-      router.replace(callbackUrl);
-      router.refresh();
+      // A full page load, not a client-side navigation: the page signed in to (the OAuth consent
+      // page, say) must get its own document and Content-Security-Policy, not this page's.
+      window.location.assign(callbackUrl);
       return;
     }
     setPending(false);

@@ -36,7 +36,7 @@ export function DragAssign({ board, date, rooms, people }: { board: Board; date:
   const sensors = useSensors(
     useSensor(MouseSensor, { activationConstraint: { distance: 6 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 300, tolerance: 8 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: toPeople }),
+    useSensor(KeyboardSensor, { coordinateGetter: toPeople, scrollBehavior: "auto" }),
   );
   if (!rooms.length || !people.length) return null;
   const numberOf = (id: string | number) => rooms.find((r) => `room:${r.id}` === String(id))?.number ?? "";
