@@ -63,7 +63,7 @@ export function MoneyText({ value }: { value: Money }) {
 
 /** A calendar date in words. */
 export function DayText({ date, style }: { date: IsoDate; style?: DayStyle | Intl.DateTimeFormatOptions }) {
-  return <>{usePropertyFormat().day(date, style)}</>;
+  return <time dateTime={date}>{usePropertyFormat().day(date, style)}</time>;
 }
 
 /** A moment in the property's zone, as a `<time>` element. */
