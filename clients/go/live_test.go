@@ -204,6 +204,25 @@ func TestLiveGroupsTaxesUpgradesAndAGuestsExportAndErasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A complimentary upgrade to another room type of the hotel: the type changes, the price does not.
+	var other *RoomType
+	hundred := 100
+	for rt, err := range c.RoomTypes.ListAutoPaging(ctx, &ListRoomTypesParams{PropertyId: &h.property, Limit: &hundred}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rt.Id != h.roomType && rt.RoomCount > 0 {
+			other = &rt
+			break
+		}
+	}
+	if other == nil {
+		t.Fatal("the sandbox hotel has no second room type with rooms")
+	}
+	upgraded, err := c.Reservations.Upgrade(ctx, reservation.Id, &UpgradeReservationJSONRequestBody{RoomTypeId: other.Id, Charge: None})
+	if err != nil || upgraded.RoomTypeId != other.Id || upgraded.Total != reservation.Total {
+		t.Fatalf("%+v %v", upgraded, err)
+	}
 	exported, err := c.Guests.Export(ctx, reservation.Guest.Id)
 	if err != nil || exported.Guest.Id != reservation.Guest.Id || len(exported.Reservations) != 1 || exported.Reservations[0].Id != reservation.Id {
 		t.Fatalf("%+v %v", exported, err)
