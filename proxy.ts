@@ -1,5 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { consentFormTargets, contentSecurityPolicy, hstsValue, servedOverHttps } from "@/server/http/page-headers";
+import { malformedAuthorizeRequest, type AuthorizeParams } from "@/server/oauth/authorize-shape";
+import { problemPage } from "@/server/oauth/problem-page";
 
 // Every page: a Content-Security-Policy with a fresh script nonce (Next reads it from the
 // request's policy header and stamps it on its scripts), and HSTS when served over https.
@@ -11,10 +13,23 @@ export function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", policy);
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  const malformed = request.nextUrl.pathname === "/oauth/authorize" ? malformedAuthorizeRequest(queryOf(request.nextUrl.searchParams)) : null;
+  // A Next page answers 200; an authorization request naming no app or no address to return to
+  // is refused here with a 400 page (the page would show the same words, from the same rule).
+  const response = malformed ? problemPage(400, malformed.title, malformed.message) : NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", policy);
   if (https) response.headers.set("Strict-Transport-Security", hstsValue);
   return response;
+}
+
+/** A query as the page's searchParams give it: a repeated parameter as a list. */
+function queryOf(search: URLSearchParams): AuthorizeParams {
+  const params: AuthorizeParams = {};
+  for (const key of new Set(search.keys())) {
+    const values = search.getAll(key);
+    params[key] = values.length > 1 ? values : values[0];
+  }
+  return params;
 }
 
 export const config = {

@@ -142,6 +142,26 @@ test("a front_desk user sees a refusal instead of the consent form", async ({ pa
   await snap(page, "oauth-refusal");
 });
 
+test("an authorization request naming no app or no address to return to is a 400 page, never a redirect", async ({ page, request }) => {
+  for (const [query, heading] of [
+    ["client_id=&redirect_uri=&response_type=code&scope=&state=", "Unknown app"],
+    [`response_type=code&redirect_uri=${encodeURIComponent(redirectUri)}`, "Unknown app"],
+    [`client_id=${client.client_id}&redirect_uri=callback&response_type=code`, "Redirect address not valid"],
+    [`client_id=${client.client_id}&response_type=code&scope=rooms%3Aread`, "Redirect address not valid"],
+  ]) {
+    const answer = await request.get(`/oauth/authorize?${query}`, { maxRedirects: 0 });
+    expect(answer.status(), query).toBe(400);
+    expect(answer.headers()["content-type"]).toContain("text/html");
+    expect(answer.headers()["location"]).toBeUndefined();
+    expect(answer.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(await answer.text()).toContain(heading);
+  }
+  // What the person sees: the reason in words, nothing to click that leaves the hotel's site.
+  await page.goto(`/oauth/authorize?client_id=${client.client_id}&redirect_uri=callback&response_type=code`);
+  await expect(page.getByRole("heading", { level: 1, name: "Redirect address not valid" })).toBeVisible();
+  await expect(page.getByText("For your safety you were not sent anywhere.")).toBeVisible();
+});
+
 test("the consent page refuses to be framed by another origin", async ({ page }) => {
   const start = await authorizationUrl();
   await page.goto("/signin");

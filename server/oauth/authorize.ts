@@ -5,10 +5,10 @@ import { parseScopes, type Scope } from "@/server/auth/scopes";
 import { hashToken, newSecret } from "@/server/auth/tokens";
 import { newId } from "@/server/ids";
 import { findClient, type OAuthClientRow } from "./client-auth";
+import { malformedAuthorizeRequest, once, type AuthorizeParams } from "./authorize-shape";
 import { codeLifetime, tokenPrefixes } from "./lifetimes";
 
-/** The query of `GET /oauth/authorize`, as given (a repeated parameter arrives as a list). */
-export type AuthorizeParams = Record<string, string | string[] | undefined>;
+export type { AuthorizeParams } from "./authorize-shape";
 
 /** A request the consent page may show: every parameter checked. */
 export type AuthorizationRequest = {
@@ -29,11 +29,6 @@ export type AuthorizeDecision =
   | { kind: "redirect"; location: string }
   | { kind: "consent"; request: AuthorizationRequest };
 
-const once = (params: AuthorizeParams, name: string): string | undefined | null => {
-  const value = params[name];
-  if (Array.isArray(value)) return null;
-  return value === "" ? undefined : value;
-};
 
 /** `redirect_uri` with the query parameters added, keeping any it already had. */
 export function redirectWith(redirectUri: string, values: Record<string, string | undefined>): string {
@@ -44,9 +39,10 @@ export function redirectWith(redirectUri: string, values: Record<string, string 
 
 /** Validates an authorization request; no side effects. */
 export async function checkAuthorizationRequest({ db, params }: { db: Db; params: AuthorizeParams }): Promise<AuthorizeDecision> {
-  const clientId = once(params, "client_id");
+  const malformed = malformedAuthorizeRequest(params);
+  if (malformed) return { kind: "error_page", ...malformed };
+  const clientId = once(params, "client_id")!;
   const redirectUri = once(params, "redirect_uri");
-  if (!clientId) return { kind: "error_page", title: "Unknown app", message: "The link that sent you here names no app (client_id is missing or repeated)." };
   const client = await findClient(db, clientId);
   if (!client) return { kind: "error_page", title: "Unknown app", message: "No app with this client_id is registered on Innkeep." };
   // Exact string match only: no prefix, no trailing-slash, port or case leniency.

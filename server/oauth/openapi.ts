@@ -120,7 +120,8 @@ export function oauthPaths(): Record<string, Json> {
         security: [],
         parameters: authorizeQuery,
         responses: {
-          "200": { description: "The consent page (or an error page for an unknown client or redirect URI).", content: { "text/html": { schema: { type: "string" } } } },
+          "200": { description: "The consent page (or an error page for a client or redirect URI that is not registered).", content: { "text/html": { schema: { type: "string" } } } },
+          "400": { description: "An error page, shown instead of any redirect: the request names no `client_id`, or no `redirect_uri` that is an absolute URI.", content: { "text/html": { schema: { type: "string" } } } },
           "307": {
             description: "To sign in first, or back to `redirect_uri` with `code` and `state` (or `error` and `state`).",
             headers: { Location: { description: "Where the browser goes next.", required: true, schema: { type: "string" } } },
