@@ -13,7 +13,8 @@ export function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", policy);
-  const malformed = request.nextUrl.pathname === "/oauth/authorize" ? malformedAuthorizeRequest(queryOf(request.nextUrl.searchParams)) : null;
+  const asksConsent = request.nextUrl.pathname === "/oauth/authorize" && (request.method === "GET" || request.method === "HEAD");
+  const malformed = asksConsent ? malformedAuthorizeRequest(queryOf(request.nextUrl.searchParams)) : null;
   // A Next page answers 200; an authorization request naming no app or no address to return to
   // is refused here with a 400 page (the page would show the same words, from the same rule).
   const response = malformed ? problemPage(400, malformed.title, malformed.message) : NextResponse.next({ request: { headers: requestHeaders } });

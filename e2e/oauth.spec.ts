@@ -142,7 +142,7 @@ test("a front_desk user sees a refusal instead of the consent form", async ({ pa
   await snap(page, "oauth-refusal");
 });
 
-test("an authorization request naming no app or no address to return to is a 400 page, never a redirect", async ({ page, request }) => {
+test("an authorization request naming no app, an unknown app or no address to return to is an error page (400 or 404), never a redirect", async ({ page, request }) => {
   for (const [query, heading] of [
     ["client_id=&redirect_uri=&response_type=code&scope=&state=", "Unknown app"],
     [`response_type=code&redirect_uri=${encodeURIComponent(redirectUri)}`, "Unknown app"],
@@ -156,6 +156,11 @@ test("an authorization request naming no app or no address to return to is a 400
     expect(answer.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
     expect(await answer.text()).toContain(heading);
   }
+  // An app nobody registered: 404, the same kind of page.
+  const unknown = await request.get(`/oauth/authorize?client_id=app_nobody&redirect_uri=${encodeURIComponent(redirectUri)}&response_type=code&code_challenge_method=plain`, { maxRedirects: 0 });
+  expect(unknown.status()).toBe(404);
+  expect(unknown.headers()["location"]).toBeUndefined();
+  expect(await unknown.text()).toContain("No app with this client_id is registered");
   // What the person sees: the reason in words, nothing to click that leaves the hotel's site.
   await page.goto(`/oauth/authorize?client_id=${client.client_id}&redirect_uri=callback&response_type=code`);
   await expect(page.getByRole("heading", { level: 1, name: "Redirect address not valid" })).toBeVisible();

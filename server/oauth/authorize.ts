@@ -25,7 +25,7 @@ export type AuthorizationRequest = {
  * with `error` for everything else that is wrong, else show the consent page.
  */
 export type AuthorizeDecision =
-  | { kind: "error_page"; title: string; message: string }
+  | { kind: "error_page"; status: 400 | 404; title: string; message: string }
   | { kind: "redirect"; location: string }
   | { kind: "consent"; request: AuthorizationRequest };
 
@@ -37,18 +37,22 @@ export function redirectWith(redirectUri: string, values: Record<string, string 
   return url.toString();
 }
 
+/** The words for a client_id no app has (the consent page's not-found page shows them too). */
+export const unknownApp = { title: "Unknown app", message: "No app with this client_id is registered on Innkeep. For your safety you were not sent anywhere." };
+
 /** Validates an authorization request; no side effects. */
 export async function checkAuthorizationRequest({ db, params }: { db: Db; params: AuthorizeParams }): Promise<AuthorizeDecision> {
   const malformed = malformedAuthorizeRequest(params);
-  if (malformed) return { kind: "error_page", ...malformed };
+  if (malformed) return { kind: "error_page", status: 400, ...malformed };
   const clientId = once(params, "client_id")!;
   const redirectUri = once(params, "redirect_uri");
   const client = await findClient(db, clientId);
-  if (!client) return { kind: "error_page", title: "Unknown app", message: "No app with this client_id is registered on Innkeep." };
+  if (!client) return { kind: "error_page", status: 404, ...unknownApp };
   // Exact string match only: no prefix, no trailing-slash, port or case leniency.
   if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
     return {
       kind: "error_page",
+      status: 400,
       title: "Redirect address not registered",
       message: `The app "${client.name}" asked to send you back to an address it has not registered. For your safety you were not sent anywhere.`,
     };

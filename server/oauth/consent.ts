@@ -43,7 +43,7 @@ export async function decideConsent({ db, session, form }: { db: Db; session: St
     params[name] = values.length > 1 ? values : (values[0] ?? undefined);
   }
   const check = await checkAuthorizationRequest({ db, params });
-  if (check.kind === "error_page") return { kind: "page", status: 400, title: check.title, message: check.message };
+  if (check.kind === "error_page") return { kind: "page", status: check.status, title: check.title, message: check.message };
   if (check.kind === "redirect") return check;
   if (!session) return signInAgain(form);
   const { user } = session;

@@ -120,8 +120,9 @@ export function oauthPaths(): Record<string, Json> {
         security: [],
         parameters: authorizeQuery,
         responses: {
-          "200": { description: "The consent page (or an error page for a client or redirect URI that is not registered).", content: { "text/html": { schema: { type: "string" } } } },
+          "200": { description: "The consent page (or an error page for a `redirect_uri` the app has not registered).", content: { "text/html": { schema: { type: "string" } } } },
           "400": { description: "An error page, shown instead of any redirect: the request names no `client_id`, or no `redirect_uri` that is an absolute URI.", content: { "text/html": { schema: { type: "string" } } } },
+          "404": { description: "An error page, shown instead of any redirect: no app with this `client_id` is registered.", content: { "text/html": { schema: { type: "string" } } } },
           "307": {
             description: "To sign in first, or back to `redirect_uri` with `code` and `state` (or `error` and `state`).",
             headers: { Location: { description: "Where the browser goes next.", required: true, schema: { type: "string" } } },

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { ConsentForm, ConsentProblem } from "@/components/oauth/consent";
 import { checkAuthorizationRequest, grantableProperties } from "@/server/oauth/authorize";
 import { authorizeParamNames, formToken, mayInstallApps } from "@/server/oauth/consent";
@@ -17,6 +17,9 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   const params = await searchParams;
   const { db } = await getDatabase();
   const check = await checkAuthorizationRequest({ db, params });
+  // An unknown app answers 404 (not-found.tsx beside this page says so); a Next page cannot
+  // answer 400, so a malformed request is refused in proxy.ts before it gets here.
+  if (check.kind === "error_page" && check.status === 404) notFound();
   if (check.kind === "error_page") return <ConsentProblem title={check.title} message={check.message} />;
   if (check.kind === "redirect") redirect(check.location);
 
