@@ -31,10 +31,20 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
  */
 export const clientAddressHeader = "x-innkeep-client-address";
 
+/**
+ * Methods the Fetch standard forbids: Next (its proxy.ts builds a `Request`) throws on them and
+ * would answer 500, so the pages refuse them here (the API answers them with its own 405).
+ */
+const forbiddenMethods = new Set(["CONNECT", "TRACE"]);
+
 /** The Node request listener: each request goes to exactly one of the two apps. */
 export function createListener(handlers: { api: Handler; next: Handler; clientAddress?: (req: IncomingMessage) => string | undefined }): Handler {
   return (req, res) => {
     if (routeFor(req.url) === "api") return handlers.api(req, res);
+    if (forbiddenMethods.has(req.method ?? "")) {
+      res.writeHead(405, { allow: "GET, HEAD, POST", "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+      return res.end("Method Not Allowed");
+    }
     req.headers[clientAddressHeader] = handlers.clientAddress?.(req) ?? "";
     return handlers.next(req, res);
   };

@@ -59,3 +59,31 @@ describe("the client address passed to pages", () => {
     expect(seen).toEqual(["192.0.2.10", "10.0.0.1"]);
   });
 });
+
+describe("methods the Fetch standard forbids", () => {
+  it("are refused with 405 before a page sees them (Next would throw building its Request); the API answers its own", async () => {
+    const { createServer, request } = await import("node:http");
+    const server = createServer(createListener({ api: (_, res) => res.end("api"), next: (_, res) => res.end("page") }));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as import("node:net").AddressInfo;
+    const send = (method: string, path: string) =>
+      new Promise<{ status: number; allow?: string; body: string }>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port, method, path }, (res) => {
+          let body = "";
+          res.on("data", (chunk) => (body += chunk));
+          res.on("end", () => resolve({ status: res.statusCode!, allow: res.headers.allow, body }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      expect(await send("TRACE", "/oauth/authorize?client_id=x")).toEqual({ status: 405, allow: "GET, HEAD, POST", body: "Method Not Allowed" });
+      expect(await send("TRACE", "/")).toMatchObject({ status: 405 });
+      expect(await send("TRACE", "/v1/properties")).toMatchObject({ status: 200, body: "api" });
+      expect(await send("GET", "/signin")).toMatchObject({ status: 200, body: "page" });
+      expect(await send("DELETE", "/signin")).toMatchObject({ status: 200, body: "page" });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
