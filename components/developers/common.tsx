@@ -116,3 +116,8 @@ export const allEventTypes = eventGroups.flatMap((g) => g.types);
 /** `datetime-local` value (local time) ⇄ ISO instant. */
 export const localInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 export const fromLocalInput = (value: string) => (value ? new Date(value).toISOString() : undefined);
+/**
+ * The end of a `datetime-local` minute, as an ISO instant: "to 17:54" takes in what happened
+ * during 17:54 (the input has no seconds; its start would leave out the minute a person means).
+ */
+export const throughLocalInput = (value: string) => (value ? new Date(new Date(value).getTime() + 59_999).toISOString() : undefined);
