@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { expectNoSeriousAxe } from "./axe";
 import { cli, createApiKey, expectNoHorizontalScroll, signIn, uniqueEmail, waitForLive } from "./helpers";
-import { ownRoomType, plusDays } from "./rooms-setup";
+import { ownRoomType, plusDays, stayInHouse as sharedStayInHouse } from "./rooms-setup";
 
 // Issue 23, point 4, what the chart's first spec leaves out: a stay's end changed with the
 // keyboard (a night longer, a night shorter, each priced and confirmed before it is saved), the
@@ -20,22 +20,8 @@ test.beforeAll(() => {
 const money = (units: number) => new RegExp(`\\$?${units}[.,]00(\\s€)?`);
 const live = (page: Page) => page.locator("[id^=DndLiveRegion]").first();
 
-/** A stay in house from today for two nights in the first of `rooms` rooms of a type of its own, at 120.00 a night. */
-async function stayInHouse(request: Parameters<typeof ownRoomType>[0], first: string, rooms = 3) {
-  const setup = await ownRoomType(request, key, { rooms, rates: true });
-  const last = `${first}${Date.now().toString(36).slice(-5)}`;
-  const reservation = await setup.post("/v1/reservations", {
-    property_id: setup.propertyId,
-    guest: { first_name: "Tess", last_name: last, email: uniqueEmail("stay-end") },
-    check_in: setup.today,
-    check_out: plusDays(setup.today, 2),
-    room_type_id: setup.roomTypeId,
-    rate_plan_id: setup.ratePlanId,
-    adults: 1,
-  });
-  await setup.post(`/v1/reservations/${reservation.id}/check_in`, { room_id: setup.rooms[0].id }, 200);
-  return { ...setup, reservation, guest: `Tess ${last}` };
-}
+/** A stay in house of a guest of this test's own (a name per run), at 120.00 a night. */
+const stayInHouse = (request: Parameters<typeof ownRoomType>[0], first: string) => sharedStayInHouse(request, key, `${first}${Date.now().toString(36).slice(-5)}`);
 
 /** The departure's accessible name for a date, in any of the demo hotel's formats ("Fri, Nov 27", "Fri, 27 Nov"). */
 const departsOn = (iso: string) => new RegExp(`: \\D*\\b${new Date(Date.parse(`${iso}T00:00:00Z`)).getUTCDate()}\\b`);
@@ -61,8 +47,9 @@ for (const width of [1280, 390]) {
     await page.keyboard.press("Space");
     await expect(live(page)).toContainText(`Changing the departure of ${setup.guest}`);
     await page.keyboard.press("ArrowRight");
-    // While held, the bar already shows the night it would end on.
+    // While held, the bar already shows the night it would end on, and a screen reader hears it.
     await expect(end).toHaveAccessibleName(departsOn(plusDays(setup.today, 3)));
+    await expect(page.getByTestId("departure-status")).toHaveText(new RegExp(`^${setup.guest} leaves on .*, 1 night more\\.$`));
     await page.keyboard.press("Space");
     await expect(dialog).toContainText(`Extend ${setup.guest}'s stay`);
     await expect(dialog).toContainText("(1 night more)");
@@ -86,6 +73,7 @@ for (const width of [1280, 390]) {
     await page.keyboard.press("ArrowLeft");
     // Dropped once the bar shows it (on a phone the chart may first scroll the end into view).
     await expect(end).toHaveAccessibleName(departsOn(plusDays(setup.today, 2)));
+    await expect(page.getByTestId("departure-status")).toHaveText(new RegExp(`^${setup.guest} leaves on .*, 1 night fewer\\.$`));
     await page.keyboard.press("Space");
     await expect(dialog).toContainText(`Shorten ${setup.guest}'s stay`);
     await expect(dialog).toContainText("(1 night fewer)");
