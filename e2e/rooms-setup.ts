@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext } from "@playwright/test";
+import { uniqueEmail } from "./helpers";
 
 /** ISO date `n` days after `iso`. */
 export const plusDays = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -30,4 +31,23 @@ export async function ownRoomType(request: APIRequestContext, key: string, optio
     ratePlanId = plan.id;
   }
   return { propertyId: property.id, today, code, roomTypeId: type.id as string, rooms, ratePlanId, post };
+}
+
+/**
+ * A stay in house from today for two nights (at 120.00 a night), checked into the first of
+ * `rooms` rooms of a room type of its own, for a guest "Tess <last>".
+ */
+export async function stayInHouse(request: APIRequestContext, key: string, last: string, rooms = 3) {
+  const setup = await ownRoomType(request, key, { rooms, rates: true });
+  const reservation = await setup.post("/v1/reservations", {
+    property_id: setup.propertyId,
+    guest: { first_name: "Tess", last_name: last, email: uniqueEmail("tess") },
+    check_in: setup.today,
+    check_out: plusDays(setup.today, 2),
+    room_type_id: setup.roomTypeId,
+    rate_plan_id: setup.ratePlanId,
+    adults: 1,
+  });
+  await setup.post(`/v1/reservations/${reservation.id}/check_in`, { room_id: setup.rooms[0].id }, 200);
+  return { ...setup, reservation: reservation as { id: string }, guest: `Tess ${last}` };
 }

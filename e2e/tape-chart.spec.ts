@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniqueEmail } from "./helpers";
-import { ownRoomType, plusDays } from "./rooms-setup";
+import { ownRoomType, plusDays, stayInHouse as sharedStayInHouse } from "./rooms-setup";
 
 // Issue 23, point 4: the room tape chart. A stay in house is dragged to another room with the
 // mouse and with the keyboard, and its end dragged to extend it; each change shows its price
@@ -44,20 +44,7 @@ async function drag(page: Page, from: Locator, to: { x: number; y: number } | Lo
   await page.mouse.up();
 }
 
-async function stayInHouse(request: Parameters<typeof ownRoomType>[0], last: string) {
-  const setup = await ownRoomType(request, key, { rooms: 3, rates: true });
-  const reservation = await setup.post("/v1/reservations", {
-    property_id: setup.propertyId,
-    guest: { first_name: "Tess", last_name: last, email: uniqueEmail("chart") },
-    check_in: setup.today,
-    check_out: plusDays(setup.today, 2),
-    room_type_id: setup.roomTypeId,
-    rate_plan_id: setup.ratePlanId,
-    adults: 1,
-  });
-  await setup.post(`/v1/reservations/${reservation.id}/check_in`, { room_id: setup.rooms[0].id }, 200);
-  return { ...setup, guest: `Tess ${last}` };
-}
+const stayInHouse = (request: Parameters<typeof ownRoomType>[0], last: string) => sharedStayInHouse(request, key, last);
 
 for (const width of [1280, 390]) {
   test(`at ${width} px: move a stay with the mouse and the keyboard, extend it by its end, each priced and confirmed`, async ({ page, request }) => {

@@ -6,7 +6,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Badge, Button, Card, Field, Input } from "@/components/ui";
 import { plural } from "@/server/words";
-import { eventGroups, fromLocalInput, localInput, When } from "./common";
+import { eventGroups, fromLocalInput, localInput, throughLocalInput, When } from "./common";
 
 /** Why the endpoint sends nothing now, if it does not: its circuit breaker tripped, or someone disabled it. */
 type Held = "breaker" | "disabled" | null;
@@ -80,7 +80,8 @@ export function BackfillCard({ endpointId, enabledEvents, held = null }: { endpo
     start.mutate({
       endpoint_id: endpointId,
       since: fromLocalInput(since)!,
-      until: fromLocalInput(until)!,
+      // Through the chosen minute (the server stops at now): the default "To" is this minute.
+      until: throughLocalInput(until)!,
       ...(types.length ? { event_types: types as never } : {}),
     });
   };

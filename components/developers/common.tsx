@@ -103,7 +103,7 @@ export const eventGroups: { resource: string; types: string[] }[] = [
     types: ["reservation.created", "reservation.updated", "reservation.cancelled", "reservation.checked_in", "reservation.checked_out"],
   },
   { resource: "Payments", types: ["payment.succeeded", "payment.failed", "payment.refunded"] },
-  { resource: "Guests", types: ["guest.created"] },
+  { resource: "Guests", types: ["guest.created", "guest.updated"] },
   { resource: "Housekeeping", types: ["housekeeping.status_changed"] },
   { resource: "Rates and inventory", types: ["rate.updated", "inventory.updated"] },
   { resource: "Night audit", types: ["night_audit.completed"] },
@@ -116,3 +116,8 @@ export const allEventTypes = eventGroups.flatMap((g) => g.types);
 /** `datetime-local` value (local time) ⇄ ISO instant. */
 export const localInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 export const fromLocalInput = (value: string) => (value ? new Date(value).toISOString() : undefined);
+/**
+ * The end of a `datetime-local` minute, as an ISO instant: "to 17:54" takes in what happened
+ * during 17:54 (the input has no seconds; its start would leave out the minute a person means).
+ */
+export const throughLocalInput = (value: string) => (value ? new Date(new Date(value).getTime() + 59_999).toISOString() : undefined);

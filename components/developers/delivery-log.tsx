@@ -10,7 +10,7 @@ import { Button, Input, Select } from "@/components/ui";
 import { DataTable, Pager, type ColumnDef } from "@/components/ui/data-table";
 import { toast } from "@/components/ui/toaster";
 import type { AppRouter } from "@/server/trpc/routers/_app";
-import { allEventTypes, fromLocalInput, HttpStatus, OutcomeBadge, relative, When, type Outcome } from "./common";
+import { allEventTypes, fromLocalInput, throughLocalInput, HttpStatus, OutcomeBadge, relative, When, type Outcome } from "./common";
 
 type Row = inferRouterOutputs<AppRouter>["developers"]["deliveries"]["list"]["data"][number];
 export type LogFilters = {
@@ -132,7 +132,7 @@ export function DeliveryLog({ endpointId, initial = {}, title }: { endpointId?: 
   };
   const applyTime = (e: FormEvent) => {
     e.preventDefault();
-    set({ created_gte: fromLocalInput(draft.from), created_lte: fromLocalInput(draft.to) });
+    set({ created_gte: fromLocalInput(draft.from), created_lte: throughLocalInput(draft.to) });
   };
   const filtered = Object.values(filters).some(Boolean);
   const prefix = endpointId ? "endpoint-log" : "log";

@@ -9,7 +9,7 @@ import { callError } from "@/components/trpc/errors";
 import { Button, Input, PageHeader, Select } from "@/components/ui";
 import { DataTable, Pager, type ColumnDef } from "@/components/ui/data-table";
 import type { AppRouter } from "@/server/trpc/routers/_app";
-import { eventGroups, fromLocalInput, When } from "./common";
+import { eventGroups, fromLocalInput, throughLocalInput, When } from "./common";
 
 type Row = inferRouterOutputs<AppRouter>["developers"]["events"]["list"]["data"][number];
 type Filters = { type?: string; created_gte?: string; created_lte?: string };
@@ -61,7 +61,7 @@ export function EventsView() {
   });
   const applyTime = (e: FormEvent) => {
     e.preventDefault();
-    setFilters((f) => ({ ...f, created_gte: fromLocalInput(draft.from), created_lte: fromLocalInput(draft.to) }));
+    setFilters((f) => ({ ...f, created_gte: fromLocalInput(draft.from), created_lte: throughLocalInput(draft.to) }));
     setCursor(undefined);
   };
   const filtered = Object.values(filters).some(Boolean);

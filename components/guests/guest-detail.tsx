@@ -20,8 +20,14 @@ export function GuestDetail({ id, canManageData = false }: { id: string; canMana
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const guest = useQuery(trpc.guests.get.queryOptions({ id }));
-  // Stays booked, checked in or out elsewhere (another desk, the API) show without a reload.
-  useLiveInvalidate(["reservation.*"], trpc.reservations.search.queryFilter({ guest_id: id }), trpc.audit.list.queryFilter());
+  // Stays booked, checked in or out elsewhere (another desk, the API), and changes to the guest
+  // (their details, an erasure), show without a reload, with the history that records them.
+  useLiveInvalidate(
+    ["reservation.*", "guest.*"],
+    trpc.guests.get.queryFilter({ id }),
+    trpc.reservations.search.queryFilter({ guest_id: id }),
+    trpc.audit.list.queryFilter(),
+  );
   const [editing, setEditing] = useState(false);
   const update = useMutation(
     trpc.guests.update.mutationOptions({

@@ -49,7 +49,7 @@ export function GuestsView() {
 
   const list = useQuery({ ...trpc.guests.list.queryOptions({ search: term, cursor, limit: pageSize }), placeholderData: keepPreviousData });
   // Guests booked elsewhere (another desk, the API) appear without a reload.
-  useLiveInvalidate(["guest.created"], trpc.guests.list.queryFilter());
+  useLiveInvalidate(["guest.*"], trpc.guests.list.queryFilter());
   const create = useMutation(
     trpc.guests.create.mutationOptions({
       onSuccess: async () => {

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Download } from "lucide-react";
 import { useMemo, useState, type ReactNode } from "react";
+import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Field, Input, PageHeader, Select, cx } from "@/components/ui";
@@ -62,6 +63,8 @@ export function ReportsView({ property }: { property: ReportProperty }) {
     enabled: enabled && kind === "production",
   });
   const audits = useQuery({ ...trpc.reports.nightAudits.queryOptions({ property_id: property.id }), enabled: kind === "audit" });
+  // The flash report of a day the audit closes while the page is open appears without a reload.
+  useLiveInvalidate(["night_audit.completed"], trpc.reports.nightAudits.queryFilter());
 
   // The download names the report on screen (its own range and grouping), not the inputs, which
   // may be ahead of it while the next one loads.

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { AuditTrail } from "@/components/audit/audit-trail";
+import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Card, PageHeader, cx } from "@/components/ui";
@@ -34,6 +35,13 @@ export function ReservationDetail({ id }: { id: string }) {
   const queryClient = useQueryClient();
   const desk = useQuery(trpc.reservations.get.queryOptions({ id }));
   const folio = useQuery(trpc.folios.get.queryOptions({ reservation_id: id }));
+  // A change made elsewhere (another desk, the API, the night audit's no-show) shows without a reload.
+  useLiveInvalidate(
+    ["reservation.*", "payment.*"],
+    trpc.reservations.get.queryFilter({ id }),
+    trpc.folios.get.queryFilter({ reservation_id: id }),
+    trpc.audit.list.queryFilter(),
+  );
   const [paying, setPaying] = useState(false);
   const refresh = async () => {
     await Promise.all([

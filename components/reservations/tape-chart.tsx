@@ -18,7 +18,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import type { inferRouterOutputs } from "@trpc/server";
 import { GripVertical } from "lucide-react";
 import Link from "next/link";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
@@ -166,15 +166,19 @@ function Grid({ chart, fmt, busy, live }: { chart: Chart; fmt: Formatters; busy:
     return {
       stay,
       change: { reservation_id: stay.reservation_id, check_out: checkOut },
-      what: `${nights > 0 ? "Extend" : "Shorten"} ${stay.guest_name}'s stay to leave on ${fmt.day(checkOut, "weekday")} (${Math.abs(nights)} night${Math.abs(nights) === 1 ? "" : "s"} ${nights > 0 ? "more" : "fewer"})`,
+      what: `${nights > 0 ? "Extend" : "Shorten"} ${stay.guest_name}'s stay to leave on ${fmt.day(checkOut, "weekday")} (${nightsChange(nights)})`,
     };
   };
 
+  // What is held now: dnd-kit can report the last move of a quick drag (a finger lifted right after
+  // moving) after its end, which would leave the bar drawn a night off the departure just saved.
+  const held = useRef<string | null>(null);
   const onDragMove = ({ active, delta }: DragMoveEvent) => {
     const id = String(active.id);
-    if (id.startsWith("end:")) setResizing({ id: id.slice(4), nights: Math.round(delta.x / NIGHT) });
+    if (held.current === id && id.startsWith("end:")) setResizing({ id: id.slice(4), nights: Math.round(delta.x / NIGHT) });
   };
   const onDragEnd = ({ active, over, delta }: DragEndEvent) => {
+    held.current = null;
     setResizing(null);
     const id = String(active.id);
     const stay = stayById.get(id.replace(/^(stay|end):/, ""));
@@ -199,9 +203,13 @@ function Grid({ chart, fmt, busy, live }: { chart: Chart; fmt: Formatters; busy:
       // Scroll the chart only when a drag comes close to its edge: a stay's end dragged a night
       // or two on a phone should not run the chart (and the nights counted) along with it.
       autoScroll={{ threshold: { x: 0.1, y: 0.1 } }}
+      onDragStart={({ active }) => (held.current = String(active.id))}
       onDragMove={onDragMove}
       onDragEnd={onDragEnd}
-      onDragCancel={() => setResizing(null)}
+      onDragCancel={() => {
+        held.current = null;
+        setResizing(null);
+      }}
       accessibility={{
         announcements,
         screenReaderInstructions: {
@@ -266,6 +274,10 @@ function Grid({ chart, fmt, busy, live }: { chart: Chart; fmt: Formatters; busy:
         </div>
       </div>
       <Legend />
+      {/* While a stay's end is held, where it would now end, for those who cannot see the bar grow. */}
+      <p className="sr-only" aria-live="polite" data-testid="departure-status">
+        {resizing ? departureStatus(stayById.get(resizing.id), resizing.nights, fmt) : ""}
+      </p>
       {opened ? (
         <StayMenu
           stay={opened}
@@ -286,6 +298,17 @@ function Grid({ chart, fmt, busy, live }: { chart: Chart; fmt: Formatters; busy:
     </DndContext>
   );
 }
+
+/** "Leaves on Fri, 27 Nov, 1 night more": the departure a held end points at. */
+function departureStatus(stay: Stay | undefined, nights: number, fmt: Formatters) {
+  if (!stay) return "";
+  const checkOut = addDays(stay.check_out, nights);
+  if (checkOut <= stay.check_in) return `${stay.guest_name} stays at least one night.`;
+  return `${stay.guest_name} leaves on ${fmt.day(checkOut, "weekday")}, ${nights === 0 ? "as booked" : nightsChange(nights)}.`;
+}
+
+/** "1 night more", "2 nights fewer". */
+const nightsChange = (nights: number) => `${Math.abs(nights)} night${Math.abs(nights) === 1 ? "" : "s"} ${nights > 0 ? "more" : "fewer"}`;
 
 function ChartRow({
   row,

@@ -62,6 +62,7 @@ export const eventPayloads = {
   "tax.created": taxSchema,
   "tax.updated": taxSchema,
   "invoice.created": invoiceSchema,
+  "guest.updated": guestSchema,
 } satisfies Record<EventType, z.ZodType>;
 
 export const pingSchema = z

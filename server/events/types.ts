@@ -1,4 +1,8 @@
-/** The 12 event types of the specification (Events), and issue 27's: the night audit's, a guest's erasure, groups', a property's settings, taxes' and invoices'. */
+/**
+ * The 12 event types of the specification (Events), issue 27's (the night audit's, a guest's
+ * erasure, groups', a property's settings, taxes' and invoices') and `guest.updated` (a guest's
+ * details changed, so that webhooks and open dashboards learn of it like any other change).
+ */
 export const eventTypes = [
   "reservation.created",
   "reservation.updated",
@@ -20,6 +24,7 @@ export const eventTypes = [
   "tax.created",
   "tax.updated",
   "invoice.created",
+  "guest.updated",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

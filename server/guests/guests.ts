@@ -168,6 +168,8 @@ export async function updateGuest({ db, tenant, id, input }: Ctx & { id: string;
       .set({ ...changes, updatedAt: new Date() })
       .where(and(eq(guests.id, guest.id)))
       .returning();
+    // In the change's transaction, like every change: webhooks and open guest pages follow it.
+    await emitEvent(tx, tenant, { type: "guest.updated", propertyId: null, object: presentGuest(updated) });
     return updated;
   });
 }

@@ -55,6 +55,7 @@ export const sampleSource: Record<EventType, string> = {
   "tax.created": "tax",
   "tax.updated": "tax",
   "invoice.created": "invoice",
+  "guest.updated": "guest",
 };
 
 /**
@@ -85,7 +86,8 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
       const [payment] = await db.select().from(payments).where(and(eq(payments.id, refund.paymentId), ownedBy(payments, tenant))).limit(1);
       return payment && { propertyId: payment.propertyId, object: { ...presentPayment(payment), refund_id: refund.id } };
     }
-    case "guest.created": {
+    case "guest.created":
+    case "guest.updated": {
       const guest = await newest(db, guests, tenant);
       return guest && { propertyId: null, object: presentGuest(guest) };
     }

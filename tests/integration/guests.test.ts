@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guestPreferences, guests } from "@/db/schema";
+import { events, guestPreferences, guests } from "@/db/schema";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 
@@ -72,6 +72,23 @@ describe("guests", () => {
     expect(recased.status).toBe(200);
     expect(recased.json.email).toBe("GRACE@example.com");
     expect((await h.get(`/v1/guests/${guest.id}`)).json).toEqual(recased.json);
+  });
+
+  it("a change writes guest.updated with the guest as it now is; an unchanged or refused PATCH writes none", async () => {
+    const guest = await createGuest({ first_name: "Mary", last_name: "Somerville", email: "mary@example.com" });
+    const updates = async () =>
+      (await h.db.select().from(events).where(eq(events.type, "guest.updated"))).filter((e) => (e.object as { id: string }).id === guest.id);
+    const changed = await h.patch(`/v1/guests/${guest.id}`, { phone: "+44 20 7946 0018" });
+    expect(changed.status, changed.text).toBe(200);
+    const [event] = await updates();
+    expect(await updates()).toHaveLength(1);
+    expect(event.object).toEqual(changed.json);
+    expect(event.propertyId).toBeNull();
+    expect(event.livemode).toBe(true);
+
+    expect((await h.patch(`/v1/guests/${guest.id}`, { phone: "+44 20 7946 0018" })).status).toBe(200);
+    expectError(await h.patch(`/v1/guests/${guest.id}`, { phone: "not a phone" }), 422, "parameter_invalid", "phone");
+    expect(await updates()).toHaveLength(1);
   });
 
   it("a duplicate e-mail is 422 on email, on create and on update, case-insensitively", async () => {

@@ -4,6 +4,7 @@ import type { Database } from "@/db/client";
 import { events } from "@/db/schema";
 import { createAccount } from "@/server/accounts/create-account";
 import type { StaffRole } from "@/server/auth/users";
+import { emitEvents } from "@/server/events/emit";
 import { liveFeedFor, type LiveEvent } from "@/server/events/live";
 import type { StaffSession } from "@/server/staff/session";
 import { createCaller } from "@/server/trpc/routers/_app";
@@ -50,6 +51,19 @@ describe("live events for the dashboard", { timeout: 30_000 }, () => {
     expect(event.id).toMatch(/^evt_/);
   });
 
+  it("follows a guest's changed details, and lets owners follow the night audit", async () => {
+    const guest = await caller("front_desk").guests.create({ first_name: "Phoebe", last_name: "Live", email: "phoebe@live.example" });
+    const guests = take((await caller("front_desk").live.events({ types: ["guest.*"] })) as AsyncIterable<LiveEvent>, 1);
+    const audits = take((await caller("owner").live.events({ types: ["night_audit.completed"] })) as AsyncIterable<LiveEvent>, 1);
+    await new Promise((r) => setTimeout(r, 100));
+    await caller("front_desk").guests.update({ id: guest.id, phone: "+44 20 7946 0961" });
+    expect(await guests).toMatchObject([{ type: "guest.updated", object_id: guest.id }]);
+    // An audit's event as the night audit writes it (its object is not what is followed).
+    const tenant = { accountId, livemode: true, propertyIds: null };
+    await emitEvents(database.db, tenant, [{ type: "night_audit.completed", propertyId: null, object: { id: "na_live", object: "night_audit" } as never }]);
+    expect(await audits).toMatchObject([{ type: "night_audit.completed" }]);
+  });
+
   it("reads the events table once per process, however many subscribe", async () => {
     const s1 = (await caller("owner").live.events({ types: ["guest.created"] })) as AsyncIterable<LiveEvent>;
     const s2 = (await caller("manager").live.events({ types: ["guest.*"] })) as AsyncIterable<LiveEvent>;
@@ -66,17 +80,21 @@ describe("live events for the dashboard", { timeout: 30_000 }, () => {
   });
 
   it("refuses events a role may not see, and unknown types", async () => {
-    const refused = await caller("housekeeping")
-      .live.events({ types: ["guest.*"] })
-      .then(
-        async (it) => {
-          for await (const _ of it as AsyncIterable<unknown>) break;
-        },
-        (e: unknown) => e,
-      )
-      .catch((e: unknown) => e);
+    const refusal = (role: StaffRole, types: string[]) =>
+      caller(role)
+        .live.events({ types: types as never })
+        .then(
+          async (it) => {
+            for await (const _ of it as AsyncIterable<unknown>) break;
+          },
+          (e: unknown) => e,
+        )
+        .catch((e: unknown) => e);
+    const refused = await refusal("housekeeping", ["guest.*"]);
     expect(refused).toBeInstanceOf(TRPCError);
     expect((refused as TRPCError).code).toBe("FORBIDDEN");
+    // The night audit's flash reports are for those who may read reports: not the front desk.
+    expect(await refusal("front_desk", ["night_audit.completed"])).toMatchObject({ code: "FORBIDDEN" });
     await expect(caller("owner").live.events({ types: ["nope.*" as never] })).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
   });
 

@@ -38,6 +38,7 @@ beforeAll(async () => {
   ok(await h.patch(`/v1/taxes/${tax.id}`, { name: "IVA (6 %)" }, caller)); // tax.updated
   const stay = ok(await h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, ...t }, hotel.today, addDays(hotel.today, 1)), caller), 201); // reservation.created, guest.created
   ok(await h.patch(`/v1/reservations/${stay.id}`, { notes: "Late arrival" }, caller)); // reservation.updated
+  ok(await h.patch(`/v1/guests/${stay.guest.id}`, { phone: "+351 21 000 0000" }, caller)); // guest.updated
   // Card charges are the sandbox's (live ones need a processor): a declined test card there.
   const seeded = ok(await h.get("/v1/reservations?status=confirmed&limit=1", { ...caller, sandbox: true })).data[0];
   const declined = { reservation_id: seeded.id, amount: 100, payment_method: { type: "card", number: "4000000000000002", exp_month: 12, exp_year: 2030, cvc: "123" } };

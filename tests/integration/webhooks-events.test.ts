@@ -67,8 +67,9 @@ it("every event type reaches its subscriber, signed", async () => {
   const group = ok(await h.post("/v1/groups", { property_id: property.id, guest: { first_name: "Every", last_name: "Group", email: "every.group@example.com" }, check_in: dayIn(property.timezone, 30), check_out: dayIn(property.timezone, 31), rooms }, sandbox), 201); // group.created
   ok(await h.post(`/v1/groups/${group.id}/cancel`, {}, sandbox)); // group.cancelled
   ok(await h.patch(`/v1/properties/${property.id}`, { check_in_time: property.check_in_time === "14:00" ? "15:00" : "14:00" }, sandbox)); // property.updated
-  // A guest of their own, so that only their guest.created and guest.erased events are rewritten by the erasure.
+  // A guest of their own, so that only their guest.created, guest.updated and guest.erased events are rewritten by the erasure.
   const leaving = ok(await h.post("/v1/guests", { first_name: "Wilhelmina", last_name: "Forgetme", email: "forget.me@example.com" }, sandbox), 201);
+  ok(await h.patch(`/v1/guests/${leaving.id}`, { phone: "+44 20 7946 0000" }, sandbox)); // guest.updated
   ok(await h.post(`/v1/guests/${leaving.id}/erase`, { confirm: true }, sandbox)); // guest.erased
   ok(await h.post("/v1/sandbox/advance_day", {}, sandbox)); // night_audit.completed (the night audit, at once)
 

@@ -17,6 +17,7 @@ const liveAreas: Record<string, Area[]> = {
   housekeeping: ["housekeepingRead"],
   inventory: ["availability", "housekeepingRead"],
   rate: ["rates", "availability"],
+  night_audit: ["reports"],
 };
 
 const resources = [...new Set(eventTypes.map((t) => t.split(".")[0]))] as [string, ...string[]];
