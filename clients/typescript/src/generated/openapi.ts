@@ -2126,6 +2126,7 @@ export interface components {
                 date: string;
                 amount: number;
             }[];
+            price: components["schemas"]["StayPrice"];
             guest: {
                 /** @example gst_1a2B3c4D5e6F7g8H9i0J1k2L */
                 id: string;
@@ -2168,11 +2169,64 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them. */
         Money: {
             /** @description Minor units: 12900 USD is $129.00. */
             amount: number;
             /** @example USD */
             currency: string;
+        };
+        /**
+         * @description The stay's room nights and per-night taxes as its folio charges them: net, tax, gross and each tax's share. Kept from when the nights were posted (booking, change of dates, room type or party, early departure, extension, upgrade), like the folio's lines.
+         * @example {
+         *       "net": {
+         *         "amount": 20000,
+         *         "currency": "USD"
+         *       },
+         *       "tax": {
+         *         "amount": 2800,
+         *         "currency": "USD"
+         *       },
+         *       "gross": {
+         *         "amount": 22800,
+         *         "currency": "USD"
+         *       },
+         *       "taxes": [
+         *         {
+         *           "tax_id": "tax_1a2b3c4d5e6f7g8h",
+         *           "name": "VAT",
+         *           "amount": {
+         *             "amount": 2000,
+         *             "currency": "USD"
+         *           },
+         *           "inclusive": true
+         *         },
+         *         {
+         *           "tax_id": "tax_9h8g7f6e5d4c3b2a",
+         *           "name": "City tax",
+         *           "amount": {
+         *             "amount": 800,
+         *             "currency": "USD"
+         *           },
+         *           "inclusive": false
+         *         }
+         *       ]
+         *     }
+         */
+        StayPrice: {
+            net: components["schemas"]["Money"];
+            tax: components["schemas"]["Money"];
+            gross: components["schemas"]["Money"];
+            /** @description Each tax's share of `tax` over the stay, percentages and per-night fees (city tax) alike, in the order they appear on the folio. */
+            taxes: components["schemas"]["LineTax"][];
+        };
+        LineTax: {
+            /** @example tax_1a2B3c4D5e6F7g8H9i0J1k2L */
+            tax_id: string;
+            name: string;
+            amount: components["schemas"]["Money"];
+            /** @description Whether the tax was inside the price (true) or added to it. */
+            inclusive: boolean;
         };
         ReservationUpdatedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
@@ -2440,6 +2494,7 @@ export interface components {
             /** @description null only for a walk-in booked without one, where the property allows it. */
             email: string | null;
             phone: string | null;
+            address: components["schemas"]["Address"];
             /**
              * Format: date-time
              * @description When the guest was erased on request (`POST /guests/{id}/erase`): names anonymised, no contact. null for every other guest.
@@ -2457,6 +2512,15 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description The guest's postal address for invoices, every line optional; null when none was given. */
+        Address: {
+            line1?: string;
+            line2?: string;
+            city?: string;
+            region?: string;
+            postal_code?: string;
+            country?: string;
+        } | null;
         HousekeepingStatusChangedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -3008,14 +3072,6 @@ export interface components {
              */
             updated_at: string;
         };
-        Address: {
-            line1?: string;
-            line2?: string;
-            city?: string;
-            region?: string;
-            postal_code?: string;
-            country?: string;
-        };
         TaxCreatedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -3269,14 +3325,6 @@ export interface components {
              */
             created_at: string;
         };
-        LineTax: {
-            /** @example tax_1a2B3c4D5e6F7g8H9i0J1k2L */
-            tax_id: string;
-            name: string;
-            amount: components["schemas"]["Money"];
-            /** @description Whether the tax was inside the price (true) or added to it. */
-            inclusive: boolean;
-        };
         PingEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -3491,7 +3539,7 @@ export interface components {
         Quote: {
             /** @example rp_1a2B3c4D5e6F7g8H9i0J1k2L */
             rate_plan_id: string;
-            total: components["schemas"]["Money"];
+            total: components["schemas"]["Money"] & unknown;
             nightly: {
                 /**
                  * Format: date
@@ -3500,6 +3548,7 @@ export interface components {
                 date: string;
                 amount: number;
             }[];
+            price: components["schemas"]["StayPrice"] & unknown;
             bookable: boolean;
             /** @enum {string} */
             reason?: "no_rate" | "stop_sell" | "closed_to_arrival" | "closed_to_departure" | "min_stay" | "max_occupancy" | "no_availability";
@@ -3851,14 +3900,28 @@ export interface components {
                  * @example 2026-12-24
                  */
                 date: string;
+                /** @description The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units. */
                 room_revenue: number;
+                /** @description What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units. */
+                net: number;
+                /** @description The taxes in those lines (percentages and per-night fees such as city tax), minor units. */
+                tax: number;
+                /** @description What the guests are charged for those nights: net + tax, minor units. */
+                gross: number;
                 adr: number;
                 revpar: number;
                 payments: number;
                 refunds: number;
             }[];
             totals: {
+                /** @description The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units. */
                 room_revenue: number;
+                /** @description What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units. */
+                net: number;
+                /** @description The taxes in those lines (percentages and per-night fees such as city tax), minor units. */
+                tax: number;
+                /** @description What the guests are charged for those nights: net + tax, minor units. */
+                gross: number;
                 adr: number;
                 revpar: number;
                 payments: number;
@@ -3890,13 +3953,27 @@ export interface components {
                 group_name?: string | null;
                 reservations: number;
                 room_nights: number;
+                /** @description The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units. */
                 room_revenue: number;
+                /** @description What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units. */
+                net: number;
+                /** @description The taxes in those lines (percentages and per-night fees such as city tax), minor units. */
+                tax: number;
+                /** @description What the guests are charged for those nights: net + tax, minor units. */
+                gross: number;
                 cancellations: number;
             }[];
             totals: {
                 reservations: number;
                 room_nights: number;
+                /** @description The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units. */
                 room_revenue: number;
+                /** @description What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units. */
+                net: number;
+                /** @description The taxes in those lines (percentages and per-night fees such as city tax), minor units. */
+                tax: number;
+                /** @description What the guests are charged for those nights: net + tax, minor units. */
+                gross: number;
                 cancellations: number;
             };
         };
@@ -14262,6 +14339,40 @@ export interface operations {
                      *                   "amount": 0
                      *                 }
                      *               ],
+                     *               "price": {
+                     *                 "net": {
+                     *                   "amount": 20000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "tax": {
+                     *                   "amount": 2800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "gross": {
+                     *                   "amount": 22800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "taxes": [
+                     *                   {
+                     *                     "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                     "name": "VAT",
+                     *                     "amount": {
+                     *                       "amount": 2000,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "inclusive": true
+                     *                   },
+                     *                   {
+                     *                     "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                     "name": "City tax",
+                     *                     "amount": {
+                     *                       "amount": 800,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "inclusive": false
+                     *                   }
+                     *                 ]
+                     *               },
                      *               "bookable": true,
                      *               "reason": "no_rate"
                      *             }
@@ -14617,6 +14728,40 @@ export interface operations {
                      *               "amount": 0
                      *             }
                      *           ],
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *             "first_name": "Ada",
@@ -14997,6 +15142,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -15502,6 +15681,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -15899,6 +16112,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -16418,6 +16665,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -16938,6 +17219,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -17452,6 +17767,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -17979,6 +18328,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -18503,6 +18886,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -19344,6 +19761,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -19858,6 +20309,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -20387,6 +20872,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -21840,6 +22359,40 @@ export interface operations {
                      *                   "amount": 0
                      *                 }
                      *               ],
+                     *               "price": {
+                     *                 "net": {
+                     *                   "amount": 20000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "tax": {
+                     *                   "amount": 2800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "gross": {
+                     *                   "amount": 22800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "taxes": [
+                     *                   {
+                     *                     "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                     "name": "VAT",
+                     *                     "amount": {
+                     *                       "amount": 2000,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "inclusive": true
+                     *                   },
+                     *                   {
+                     *                     "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                     "name": "City tax",
+                     *                     "amount": {
+                     *                       "amount": 800,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "inclusive": false
+                     *                   }
+                     *                 ]
+                     *               },
                      *               "guest": {
                      *                 "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *                 "first_name": "Ada",
@@ -22269,6 +22822,40 @@ export interface operations {
                      *               "amount": 0
                      *             }
                      *           ],
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *             "first_name": "Ada",
@@ -22794,6 +23381,40 @@ export interface operations {
                      *               "amount": 0
                      *             }
                      *           ],
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *             "first_name": "Ada",
@@ -23181,6 +23802,40 @@ export interface operations {
                      *               "amount": 0
                      *             }
                      *           ],
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *             "first_name": "Ada",
@@ -23681,6 +24336,14 @@ export interface operations {
                      *           "last_name": "Lovelace",
                      *           "email": "string",
                      *           "phone": "string",
+                     *           "address": {
+                     *             "line1": "string",
+                     *             "line2": "string",
+                     *             "city": "string",
+                     *             "region": "string",
+                     *             "postal_code": "string",
+                     *             "country": "string"
+                     *           },
                      *           "erased_at": "2026-11-21T09:30:00.000Z",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -23965,6 +24628,19 @@ export interface operations {
                     email: string;
                     /** @example +1 212 555 0100 */
                     phone?: string | null;
+                    /** @description Postal address for invoices: every line optional, empty lines dropped; sent, it replaces the whole address, and null removes it. */
+                    address?: {
+                        /** @example Rua das Flores 12 */
+                        line1?: string;
+                        line2?: string;
+                        /** @example Lisboa */
+                        city?: string;
+                        region?: string;
+                        /** @example 1200-195 */
+                        postal_code?: string;
+                        /** @example PT */
+                        country?: string;
+                    } | null;
                 };
             };
         };
@@ -23990,6 +24666,14 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
+                     *       "address": {
+                     *         "line1": "string",
+                     *         "line2": "string",
+                     *         "city": "string",
+                     *         "region": "string",
+                     *         "postal_code": "string",
+                     *         "country": "string"
+                     *       },
                      *       "erased_at": "2026-11-21T09:30:00.000Z",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -24421,6 +25105,14 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
+                     *       "address": {
+                     *         "line1": "string",
+                     *         "line2": "string",
+                     *         "city": "string",
+                     *         "region": "string",
+                     *         "postal_code": "string",
+                     *         "country": "string"
+                     *       },
                      *       "erased_at": "2026-11-21T09:30:00.000Z",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -24722,7 +25414,15 @@ export interface operations {
                  *       "first_name": "Ada",
                  *       "last_name": "Lovelace",
                  *       "email": "user@example.com",
-                 *       "phone": "+1 212 555 0100"
+                 *       "phone": "+1 212 555 0100",
+                 *       "address": {
+                 *         "line1": "Rua das Flores 12",
+                 *         "line2": "string",
+                 *         "city": "Lisboa",
+                 *         "region": "string",
+                 *         "postal_code": "1200-195",
+                 *         "country": "PT"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -24735,6 +25435,19 @@ export interface operations {
                     email?: string;
                     /** @example +1 212 555 0100 */
                     phone?: string | null;
+                    /** @description Postal address for invoices: every line optional, empty lines dropped; sent, it replaces the whole address, and null removes it. */
+                    address?: {
+                        /** @example Rua das Flores 12 */
+                        line1?: string;
+                        line2?: string;
+                        /** @example Lisboa */
+                        city?: string;
+                        region?: string;
+                        /** @example 1200-195 */
+                        postal_code?: string;
+                        /** @example PT */
+                        country?: string;
+                    } | null;
                 };
             };
         };
@@ -24759,6 +25472,14 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
+                     *       "address": {
+                     *         "line1": "string",
+                     *         "line2": "string",
+                     *         "city": "string",
+                     *         "region": "string",
+                     *         "postal_code": "string",
+                     *         "country": "string"
+                     *       },
                      *       "erased_at": "2026-11-21T09:30:00.000Z",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -25209,6 +25930,14 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
+                     *       "address": {
+                     *         "line1": "string",
+                     *         "line2": "string",
+                     *         "city": "string",
+                     *         "region": "string",
+                     *         "postal_code": "string",
+                     *         "country": "string"
+                     *       },
                      *       "erased_at": "2026-11-21T09:30:00.000Z",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -25681,6 +26410,14 @@ export interface operations {
                      *         "last_name": "Lovelace",
                      *         "email": "string",
                      *         "phone": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
                      *         "erased_at": "2026-11-21T09:30:00.000Z",
                      *         "created_at": "2026-11-21T09:30:00.000Z",
                      *         "updated_at": "2026-11-21T09:30:00.000Z"
@@ -25735,6 +26472,40 @@ export interface operations {
                      *               "amount": 0
                      *             }
                      *           ],
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *             "first_name": "Ada",
@@ -36546,7 +37317,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `adr`, `revpar`, `payments`, `refunds`; one row per night, amounts in minor units of the property's currency. */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `net`, `tax`, `gross`, `adr`, `revpar`, `payments`, `refunds`; one row per night, amounts in minor units of the property's currency. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -36571,6 +37342,9 @@ export interface operations {
                      *         {
                      *           "date": "2026-12-24",
                      *           "room_revenue": 0,
+                     *           "net": 0,
+                     *           "tax": 0,
+                     *           "gross": 0,
                      *           "adr": 0,
                      *           "revpar": 0,
                      *           "payments": 0,
@@ -36579,6 +37353,9 @@ export interface operations {
                      *       ],
                      *       "totals": {
                      *         "room_revenue": 0,
+                     *         "net": 0,
+                     *         "tax": 0,
+                     *         "gross": 0,
                      *         "adr": 0,
                      *         "revpar": 0,
                      *         "payments": 0,
@@ -36884,7 +37661,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `group`, `group_name`, `reservations`, `room_nights`, `room_revenue`, `cancellations`; one row per group, `group_name` only when `group_by` is `rate_plan` or `room_type`, amounts in minor units. */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `group`, `group_name`, `reservations`, `room_nights`, `room_revenue`, `net`, `tax`, `gross`, `cancellations`; one row per group, `group_name` only when `group_by` is `rate_plan` or `room_type`, amounts in minor units. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -36913,6 +37690,9 @@ export interface operations {
                      *           "reservations": 0,
                      *           "room_nights": 0,
                      *           "room_revenue": 0,
+                     *           "net": 0,
+                     *           "tax": 0,
+                     *           "gross": 0,
                      *           "cancellations": 0
                      *         }
                      *       ],
@@ -36920,6 +37700,9 @@ export interface operations {
                      *         "reservations": 0,
                      *         "room_nights": 0,
                      *         "room_revenue": 0,
+                     *         "net": 0,
+                     *         "tax": 0,
+                     *         "gross": 0,
                      *         "cancellations": 0
                      *       }
                      *     }
@@ -37985,6 +38768,40 @@ export interface operations {
                      *                   "amount": 0
                      *                 }
                      *               ],
+                     *               "price": {
+                     *                 "net": {
+                     *                   "amount": 20000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "tax": {
+                     *                   "amount": 2800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "gross": {
+                     *                   "amount": 22800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "taxes": [
+                     *                   {
+                     *                     "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                     "name": "VAT",
+                     *                     "amount": {
+                     *                       "amount": 2000,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "inclusive": true
+                     *                   },
+                     *                   {
+                     *                     "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                     "name": "City tax",
+                     *                     "amount": {
+                     *                       "amount": 800,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "inclusive": false
+                     *                   }
+                     *                 ]
+                     *               },
                      *               "guest": {
                      *                 "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *                 "first_name": "Ada",
@@ -38314,6 +39131,40 @@ export interface operations {
                      *               "amount": 0
                      *             }
                      *           ],
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *             "first_name": "Ada",
@@ -45836,6 +46687,40 @@ export interface operations {
                  *               "amount": 0
                  *             }
                  *           ],
+                 *           "price": {
+                 *             "net": {
+                 *               "amount": 20000,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 2800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 22800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "taxes": [
+                 *               {
+                 *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                 "name": "VAT",
+                 *                 "amount": {
+                 *                   "amount": 2000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": true
+                 *               },
+                 *               {
+                 *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                 "name": "City tax",
+                 *                 "amount": {
+                 *                   "amount": 800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": false
+                 *               }
+                 *             ]
+                 *           },
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *             "first_name": "Ada",
@@ -45942,6 +46827,40 @@ export interface operations {
                  *               "amount": 0
                  *             }
                  *           ],
+                 *           "price": {
+                 *             "net": {
+                 *               "amount": 20000,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 2800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 22800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "taxes": [
+                 *               {
+                 *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                 "name": "VAT",
+                 *                 "amount": {
+                 *                   "amount": 2000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": true
+                 *               },
+                 *               {
+                 *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                 "name": "City tax",
+                 *                 "amount": {
+                 *                   "amount": 800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": false
+                 *               }
+                 *             ]
+                 *           },
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *             "first_name": "Ada",
@@ -46048,6 +46967,40 @@ export interface operations {
                  *               "amount": 0
                  *             }
                  *           ],
+                 *           "price": {
+                 *             "net": {
+                 *               "amount": 20000,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 2800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 22800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "taxes": [
+                 *               {
+                 *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                 "name": "VAT",
+                 *                 "amount": {
+                 *                   "amount": 2000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": true
+                 *               },
+                 *               {
+                 *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                 "name": "City tax",
+                 *                 "amount": {
+                 *                   "amount": 800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": false
+                 *               }
+                 *             ]
+                 *           },
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *             "first_name": "Ada",
@@ -46154,6 +47107,40 @@ export interface operations {
                  *               "amount": 0
                  *             }
                  *           ],
+                 *           "price": {
+                 *             "net": {
+                 *               "amount": 20000,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 2800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 22800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "taxes": [
+                 *               {
+                 *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                 "name": "VAT",
+                 *                 "amount": {
+                 *                   "amount": 2000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": true
+                 *               },
+                 *               {
+                 *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                 "name": "City tax",
+                 *                 "amount": {
+                 *                   "amount": 800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": false
+                 *               }
+                 *             ]
+                 *           },
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *             "first_name": "Ada",
@@ -46260,6 +47247,40 @@ export interface operations {
                  *               "amount": 0
                  *             }
                  *           ],
+                 *           "price": {
+                 *             "net": {
+                 *               "amount": 20000,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 2800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 22800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "taxes": [
+                 *               {
+                 *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                 "name": "VAT",
+                 *                 "amount": {
+                 *                   "amount": 2000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": true
+                 *               },
+                 *               {
+                 *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                 "name": "City tax",
+                 *                 "amount": {
+                 *                   "amount": 800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": false
+                 *               }
+                 *             ]
+                 *           },
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *             "first_name": "Ada",
@@ -46604,6 +47625,7 @@ export interface operations {
                  *           "last_name": "Lovelace",
                  *           "email": "string",
                  *           "phone": "string",
+                 *           "address": {},
                  *           "erased_at": "2026-11-21T09:30:00.000Z",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -47019,6 +48041,7 @@ export interface operations {
                  *           "last_name": "Lovelace",
                  *           "email": "string",
                  *           "phone": "string",
+                 *           "address": {},
                  *           "erased_at": "2026-11-21T09:30:00.000Z",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -47124,6 +48147,40 @@ export interface operations {
                  *                   "amount": 0
                  *                 }
                  *               ],
+                 *               "price": {
+                 *                 "net": {
+                 *                   "amount": 20000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "tax": {
+                 *                   "amount": 2800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "gross": {
+                 *                   "amount": 22800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "taxes": [
+                 *                   {
+                 *                     "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                     "name": "VAT",
+                 *                     "amount": {
+                 *                       "amount": 2000,
+                 *                       "currency": "USD"
+                 *                     },
+                 *                     "inclusive": true
+                 *                   },
+                 *                   {
+                 *                     "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                     "name": "City tax",
+                 *                     "amount": {
+                 *                       "amount": 800,
+                 *                       "currency": "USD"
+                 *                     },
+                 *                     "inclusive": false
+                 *                   }
+                 *                 ]
+                 *               },
                  *               "guest": {
                  *                 "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *                 "first_name": "Ada",
@@ -47250,6 +48307,40 @@ export interface operations {
                  *                   "amount": 0
                  *                 }
                  *               ],
+                 *               "price": {
+                 *                 "net": {
+                 *                   "amount": 20000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "tax": {
+                 *                   "amount": 2800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "gross": {
+                 *                   "amount": 22800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "taxes": [
+                 *                   {
+                 *                     "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                     "name": "VAT",
+                 *                     "amount": {
+                 *                       "amount": 2000,
+                 *                       "currency": "USD"
+                 *                     },
+                 *                     "inclusive": true
+                 *                   },
+                 *                   {
+                 *                     "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                     "name": "City tax",
+                 *                     "amount": {
+                 *                       "amount": 800,
+                 *                       "currency": "USD"
+                 *                     },
+                 *                     "inclusive": false
+                 *                   }
+                 *                 ]
+                 *               },
                  *               "guest": {
                  *                 "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *                 "first_name": "Ada",
