@@ -21,6 +21,7 @@ test("taxes set up in the browser reach the folio, and the invoice downloads as 
   const today = todayIn("America/New_York");
   const type = await api.post("/room_types", { property_id: property.id, code: "DBL", name: "Double", max_occupancy: 3 });
   await api.post("/rooms", { room_type_id: type.id, number: "101" }); // a new room is clean
+  await api.post("/rooms", { room_type_id: type.id, number: "102" });
   const plan = await api.post("/rate_plans", { property_id: property.id, code: "BAR", name: "Best available", room_type_ids: [type.id], refundable: true, cancellation_deadline_hours: 24 });
   await api.post(`/rate_plans/${plan.id}/rates`, { room_type_id: type.id, from: today, to: addDays(today, 5), amount: 10_000 });
 
@@ -50,6 +51,25 @@ test("taxes set up in the browser reach the folio, and the invoice downloads as 
   await expect(page.getByText("City tax added.")).toBeVisible();
   await expect(page.getByTestId("tax-City tax").filter({ visible: true })).toContainText("$2.50 per guest per night");
   await snap(page, "taxes");
+
+  // The booking dialog quotes a stay with its taxes, as the folio will charge them: one night for
+  // one guest, 100.00 + 10 % = 110.00 and city tax 2.50: 112.50, of which 12.50 taxes.
+  const breakdown = "Net $100.00 · taxes $12.50 (Sales tax $10.00, City tax $2.50)";
+  await page.goto("/reservations/new");
+  const quote = page.getByTestId("quote-DBL-BAR");
+  await expect(quote).toContainText("$112.50");
+  await expect(quote.getByTestId("stay-price")).toHaveText(breakdown);
+  await quote.getByRole("button", { name: /^Select/ }).click();
+  const booking = page.getByRole("form", { name: "Guest and booking" });
+  await booking.getByLabel("First name").fill("Grace");
+  await booking.getByLabel("Last name").fill("Hopper");
+  await booking.getByLabel("E-mail").fill(uniqueEmail("grace"));
+  await booking.getByRole("button", { name: "Book for $112.50" }).click();
+  await expect(page).toHaveURL(/\/reservations\/res_/);
+  const price = page.getByTestId("reservation-price");
+  await expect(price).toContainText("$112.50");
+  await expect(price.getByTestId("stay-price")).toHaveText(breakdown);
+  await expect(page.getByTestId("folio-totals")).toContainText("$112.50");
 
   // A stay of one night for two: 100.00 + 10 % = 110.00, and city tax 2 × 2.50 = 5.00; 115.00 in all.
   const stay = await api.post("/reservations", {
