@@ -1,6 +1,7 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mailOutbox } from "@/db/schema";
 import { addDays, type IsoDate } from "@/server/dates";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
@@ -83,6 +84,10 @@ describe("quotes and bookings state net, tax and gross as the folio charges them
     expect(ok(await h.get(`/v1/reservations/${r.id}`, caller)).price).toEqual(q.price);
     const listed = ok(await h.get(`/v1/reservations?property_id=${hotel.propertyId}`, caller)).data.find((x: { id: string }) => x.id === r.id);
     expect(listed.price).toEqual(q.price);
+    // The guest's confirmation states the same price: what they pay, and the taxes in it.
+    const [mail] = await h.db.select().from(mailOutbox).where(eq(mailOutbox.reservationId, r.id));
+    expect(mail.text).toMatch(/Total:\s+\$408\.36\n/);
+    expect(mail.text).toMatch(/Of which taxes:\s+\$63\.84\n/);
 
     // Two nights for one adult: city tax 250 a night. Net 2 × 11,484 = 22,968; tax 2 × (1,378 + 250) = 3,256; gross 26,224.
     const shorter = await quote(hotel, T, addDays(T, 2), 1);
