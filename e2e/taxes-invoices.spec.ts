@@ -90,7 +90,7 @@ test("taxes set up in the browser reach the folio, and the invoice downloads as 
   await expect(totals).toContainText("$100.00");
   await expect(totals).toContainText("$15.00");
   await expect(totals).toContainText("$115.00");
-  await expect(page.getByText("Sales tax $10.00")).toBeVisible();
+  await expect(page.getByText("Sales tax $10.00", { exact: true })).toBeVisible();
   const downloading = page.waitForEvent("download");
   await page.getByTestId("download-invoice").click();
   const download = await downloading;
