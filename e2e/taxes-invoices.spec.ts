@@ -81,6 +81,16 @@ test("taxes set up in the browser reach the folio, and the invoice downloads as 
     adults: 2,
     guest: { first_name: "Ada", last_name: "Lovelace", email: uniqueEmail("ada") },
   });
+  // The guest's postal address, entered on the guest's page, is what the invoice is made out to.
+  await page.goto(`/guests/${stay.guest.id}`);
+  await page.getByRole("button", { name: "Edit", exact: true }).first().click();
+  const contact = page.getByRole("form", { name: "Contact details" });
+  await contact.getByLabel("Street and number").fill("12 Analytical Row");
+  await contact.getByLabel("Postal code").fill("W1J 7NT");
+  await contact.getByLabel("City", { exact: true }).fill("London");
+  await contact.getByLabel("Country code (e.g. PT)").fill("gb");
+  await contact.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("guest-address")).toHaveText("12 Analytical Row, W1J 7NT London, GB");
   await api.post(`/reservations/${stay.id}/check_in`, {});
   await api.post("/payments", { reservation_id: stay.id, payment_method: { type: "cash" } });
   await api.post(`/reservations/${stay.id}/check_out`, {});
@@ -100,7 +110,7 @@ test("taxes set up in the browser reach the folio, and the invoice downloads as 
   const parser = new PDFParse({ data: new Uint8Array(bytes) });
   const text = (await parser.getText()).text;
   await parser.destroy();
-  for (const words of ["Harbor Tax Hotel", "Invoice 1", "Ada Lovelace", "$100.00", "$15.00", "$115.00", "Sales tax", "City tax", "Balance due"]) expect(text, words).toContain(words);
+  for (const words of ["Harbor Tax Hotel", "Invoice 1", "Ada Lovelace", "12 Analytical Row, W1J 7NT London, GB", "$100.00", "$15.00", "$115.00", "Sales tax", "City tax", "Balance due"]) expect(text, words).toContain(words);
   await snap(page, "reservation-invoice");
 
   await page.setViewportSize({ width: 390, height: 844 });
