@@ -11,11 +11,14 @@ import { AuditTrail } from "@/components/audit/audit-trail";
 import { ReservationList } from "@/components/reservations/reservation-list";
 import { Alert, Button, Card, PageHeader } from "@/components/ui";
 import { GuestDataCard } from "./guest-data-card";
-import { GuestForm, type GuestFields } from "./guest-form";
+import { GuestForm, addressFieldsOf, addressOf, type GuestAddress, type GuestFields } from "./guest-form";
 import { PreferencesEditor } from "./preferences-editor";
 import { LoadingState } from "@/components/ui/states";
 
 /** One guest: contact details (editable) and preferences; for owners and managers, the guest's data (export, erasure). */
+/** "Rua das Flores 12, 1200-195 Lisboa, PT": an address on one line. */
+const addressText = (a: GuestAddress) => [a.line1, a.line2, [a.postal_code, a.city].filter(Boolean).join(" "), a.region, a.country].filter(Boolean).join(", ");
+
 export function GuestDetail({ id, canManageData = false }: { id: string; canManageData?: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -60,7 +63,7 @@ export function GuestDetail({ id, canManageData = false }: { id: string; canMana
   if (!g) return <LoadingState />;
 
   const save = (values: GuestFields) =>
-    update.mutate({ id, first_name: values.first_name, last_name: values.last_name, email: values.email.trim() || undefined, phone: values.phone.trim() || null });
+    update.mutate({ id, first_name: values.first_name, last_name: values.last_name, email: values.email.trim() || undefined, phone: values.phone.trim() || null, address: addressOf(values) });
 
   return (
     <>
@@ -89,7 +92,7 @@ export function GuestDetail({ id, canManageData = false }: { id: string; canMana
             <GuestForm
               idPrefix="edit-guest"
               label="Contact details"
-              initial={{ first_name: g.first_name, last_name: g.last_name, email: g.email ?? "", phone: g.phone ?? "" }}
+              initial={{ first_name: g.first_name, last_name: g.last_name, email: g.email ?? "", phone: g.phone ?? "", ...addressFieldsOf(g.address) }}
               submitLabel="Save"
               pending={update.isPending}
               error={update.error}
@@ -102,6 +105,8 @@ export function GuestDetail({ id, canManageData = false }: { id: string; canMana
               <dd className="break-all">{g.email ?? "None given (walk-in)"}</dd>
               <dt className="text-stone-500">Phone</dt>
               <dd>{g.phone ?? "—"}</dd>
+              <dt className="text-stone-500">Address</dt>
+              <dd data-testid="guest-address">{g.address ? addressText(g.address) : "—"}</dd>
               <dt className="text-stone-500">Added</dt>
               <dd>
                 <MomentText at={g.created_at} />

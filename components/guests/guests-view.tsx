@@ -12,7 +12,7 @@ import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { useDebounced } from "@/components/ui/use-debounced";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterOutputs } from "@trpc/server";
-import { GuestForm, type GuestFields } from "./guest-form";
+import { GuestForm, addressOf, type GuestFields } from "./guest-form";
 
 const pageSize = 20;
 
@@ -63,7 +63,7 @@ export function GuestsView() {
   );
 
   const createGuest = (values: GuestFields) =>
-    create.mutate({ first_name: values.first_name, last_name: values.last_name, email: values.email, phone: values.phone.trim() || undefined });
+    create.mutate({ first_name: values.first_name, last_name: values.last_name, email: values.email, phone: values.phone.trim() || undefined, address: addressOf(values) ?? undefined });
   const searching = Boolean(term);
 
   const page = list.data;

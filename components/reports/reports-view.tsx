@@ -113,7 +113,7 @@ export function ReportsView({ property }: { property: ReportProperty }) {
       cell: ({ row }) => value("occupancy", row.original.occupancy, formatPercent(row.original.occupancy)),
     },
   ];
-  type RevenueRow = { date: string; room_revenue: number; adr: number; revpar: number; payments: number; refunds: number };
+  type RevenueRow = { date: string; room_revenue: number; net: number; tax: number; gross: number; adr: number; revpar: number; payments: number; refunds: number };
   const moneyColumn = (id: keyof RevenueRow & string, header: string): ColumnDef<RevenueRow> => ({
     id,
     header,
@@ -123,6 +123,9 @@ export function ReportsView({ property }: { property: ReportProperty }) {
   const revenueColumns: ColumnDef<RevenueRow>[] = [
     { id: "date", header: "Night", meta: { primary: true }, cell: ({ row }) => value("date", row.original.date, fmt.day(row.original.date, "long")) },
     moneyColumn("room_revenue", "Room revenue"),
+    moneyColumn("net", "Charged net"),
+    moneyColumn("tax", "Charged tax"),
+    moneyColumn("gross", "Charged gross"),
     moneyColumn("adr", "ADR"),
     moneyColumn("revpar", "RevPAR"),
     moneyColumn("payments", "Payments"),
@@ -135,8 +138,17 @@ export function ReportsView({ property }: { property: ReportProperty }) {
     reservations: number;
     room_nights: number;
     room_revenue: number;
+    net: number;
+    tax: number;
+    gross: number;
     cancellations: number;
   };
+  const productionMoney = (id: "net" | "tax" | "gross", header: string): ColumnDef<ProductionRow> => ({
+    id,
+    header,
+    meta: { numeric: true },
+    cell: ({ row }) => value(id, row.original[id], money(row.original[id])),
+  });
   const shownGroup = (production.data?.group_by ?? groupBy) as GroupBy;
   const named = shownGroup === "rate_plan" || shownGroup === "room_type";
   const productionColumns: ColumnDef<ProductionRow>[] = [
@@ -173,6 +185,9 @@ export function ReportsView({ property }: { property: ReportProperty }) {
       meta: { numeric: true },
       cell: ({ row }) => value("room_revenue", row.original.room_revenue, money(row.original.room_revenue)),
     },
+    productionMoney("net", "Charged net"),
+    productionMoney("tax", "Charged tax"),
+    productionMoney("gross", "Charged gross"),
     {
       id: "cancellations",
       header: "Cancellations",
@@ -281,6 +296,9 @@ export function ReportsView({ property }: { property: ReportProperty }) {
                   <Totals
                     items={[
                       ["Room revenue", money(r.totals.room_revenue)],
+                      ["Charged net", money(r.totals.net)],
+                      ["Charged tax", money(r.totals.tax)],
+                      ["Charged gross", money(r.totals.gross)],
                       ["ADR", money(r.totals.adr)],
                       ["RevPAR", money(r.totals.revpar)],
                       ["Payments", money(r.totals.payments)],
@@ -308,13 +326,16 @@ export function ReportsView({ property }: { property: ReportProperty }) {
               return (
                 <div className="space-y-5">
                   <p className="text-xs text-stone-500">
-                    Stays arriving in the range, grouped by {groupLabels[shownGroup].toLowerCase()}. Room nights and revenue count booked stays only.
+                    Stays arriving in the range, grouped by {groupLabels[shownGroup].toLowerCase()}. Room nights and revenue count booked stays only; room revenue is the nightly rates, charged net, tax and gross what their folios charge for those nights with their taxes.
                   </p>
                   <Totals
                     items={[
                       ["Reservations", String(r.totals.reservations)],
                       ["Room nights", String(r.totals.room_nights)],
                       ["Room revenue", money(r.totals.room_revenue)],
+                      ["Charged net", money(r.totals.net)],
+                      ["Charged tax", money(r.totals.tax)],
+                      ["Charged gross", money(r.totals.gross)],
                       ["Cancellations", String(r.totals.cancellations)],
                     ]}
                   />

@@ -12,6 +12,7 @@ import { toast } from "@/components/ui/toaster";
 import { addDays } from "@/server/dates";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { nightsLabel, sourceLabels, unbookableLabels } from "./format";
+import { StayPriceBreakdown } from "./stay-price";
 
 type Guest = { first_name: string; last_name: string; email: string; phone: string };
 const guestFields: { name: keyof Guest; label: string; type: string }[] = [
@@ -199,6 +200,7 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
                                   <Badge tone={plan.refundable ? "teal" : "amber"}>{plan.refundable ? "Refundable" : "Non-refundable"}</Badge>
                                 ) : null}
                               </p>
+                              <StayPriceBreakdown price={q.price} />
                               {q.bookable ? null : (
                                 <p className="text-red-700" data-testid="unbookable-reason">
                                   {unbookableLabels[q.reason ?? ""] ?? q.reason}
@@ -206,13 +208,13 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
                               )}
                             </div>
                             <div className="flex items-center gap-3">
-                              <span className="tabular-nums font-medium">{fmt.money(q.total)}</span>
+                              <span className="tabular-nums font-medium">{fmt.money(q.price.gross)}</span>
                               {q.bookable && several ? (
                                 <Button
                                   variant="secondary"
-                                  aria-label={`Add a room: ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${fmt.money(q.total)}`}
+                                  aria-label={`Add a room: ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${fmt.money(q.price.gross)}`}
                                   onClick={() =>
-                                    setGroupRooms((rooms) => [...rooms, { room_type_id: type.room_type_id, rate_plan_id: q.rate_plan_id, name: `${type.name}, ${plan?.name ?? ""}`, total: q.total }])
+                                    setGroupRooms((rooms) => [...rooms, { room_type_id: type.room_type_id, rate_plan_id: q.rate_plan_id, name: `${type.name}, ${plan?.name ?? ""}`, total: q.price.gross }])
                                   }
                                 >
                                   Add room
@@ -221,7 +223,7 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
                                 <Button
                                   variant={isChosen ? "primary" : "secondary"}
                                   aria-pressed={isChosen}
-                                  aria-label={`Select ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${fmt.money(q.total)}`}
+                                  aria-label={`Select ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${fmt.money(q.price.gross)}`}
                                   onClick={() => setChoice({ room_type_id: type.room_type_id, rate_plan_id: q.rate_plan_id })}
                                 >
                                   {isChosen ? "Selected" : "Select"}
@@ -294,7 +296,7 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
           ) : (
             <div className="flex flex-wrap items-center gap-3">
               <Button type="submit" disabled={!choice || book.isPending}>
-                {book.isPending ? "Booking…" : selectedQuote ? `Book for ${fmt.money(selectedQuote.total)}` : "Book"}
+                {book.isPending ? "Booking…" : selectedQuote ? `Book for ${fmt.money(selectedQuote.price.gross)}` : "Book"}
               </Button>
               {!choice ? <span className="text-sm text-stone-500">Select a room and rate above first.</span> : null}
             </div>

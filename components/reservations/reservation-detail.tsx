@@ -11,6 +11,7 @@ import { Badge, Button, Card, PageHeader, cx } from "@/components/ui";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { AddChargeDialog, PaymentDialog, RefundDialog } from "./folio-dialogs";
 import { usePropertyFormat } from "@/components/ui/property-format";
+import { StayPriceBreakdown } from "./stay-price";
 import { channelLabels, housekeepingLabels, nightsLabel, sourceLabels, statusLabels } from "./format";
 import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
@@ -138,8 +139,11 @@ export function ReservationDetail({ id }: { id: string }) {
                 {plural(r.adults, "adult")}
                 {r.children ? `, ${plural(r.children, "child", "children")}` : ""}
               </dd>
-              <dt className="text-stone-500">Total</dt>
-              <dd className="font-medium">{fmt.money(r.total)}</dd>
+              <dt className="text-stone-500">Price</dt>
+              <dd data-testid="reservation-price">
+                <span className="font-medium">{fmt.money(r.price.gross)}</span>
+                <StayPriceBreakdown price={r.price} />
+              </dd>
               {d.group ? (
                 <>
                   <dt className="text-stone-500">Group</dt>

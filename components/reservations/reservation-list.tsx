@@ -65,7 +65,7 @@ const columns: ColumnDef<ReservationRow>[] = [
     header: "Status",
     cell: ({ row: { original: r } }) => <Badge tone={statusLabels[r.status]?.tone}>{statusLabels[r.status]?.label ?? r.status}</Badge>,
   },
-  { id: "total", header: "Total", meta: { numeric: true }, cell: ({ row: { original: r } }) => <MoneyText value={r.total} /> },
+  { id: "total", header: "Total", meta: { numeric: true }, cell: ({ row: { original: r } }) => <MoneyText value={r.price.gross} /> },
 ];
 
 /** Columns a list with actions leaves out, so its buttons fit beside the stay. */

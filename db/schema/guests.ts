@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps, ts } from "./columns";
+import type { Address } from "./properties";
 
 export const guests = pgTable(
   "guests",
@@ -14,6 +15,8 @@ export const guests = pgTable(
     /** Lower-cased e-mail: one guest per address within an account and environment. */
     emailKey: text("email_key"),
     phone: text("phone"),
+    /** Postal address for invoices, every line optional; null: none given. */
+    address: jsonb("address").$type<Address>(),
     /** The phone's digits alone (db/migrations/0012_find_anyone.sql). */
     phoneKey: text("phone_key").generatedAlwaysAs(sql`regexp_replace(coalesce("phone", ''), '[^0-9]', '', 'g')`),
     /** Names, e-mail (folded: lower case, no accents) and the phone's digits, for search. */

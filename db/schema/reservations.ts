@@ -26,6 +26,10 @@ export const reservations = pgTable(
     adults: integer("adults").notNull(),
     children: integer("children").notNull().default(0),
     totalAmount: integer("total_amount").notNull(),
+    /** The stay's price as its folio charges it: net and tax of its room nights and per-night taxes (db/migrations/0019). */
+    netAmount: integer("net_amount").notNull(),
+    taxAmount: integer("tax_amount").notNull().default(0),
+    taxes: jsonb("taxes").$type<LineTax[]>().notNull().default([]),
     currency: text("currency").notNull(),
     nightly: jsonb("nightly").$type<NightlyRate[]>().notNull(),
     source: text("source").notNull(),

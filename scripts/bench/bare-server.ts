@@ -249,10 +249,16 @@ async function revenueReport(url: URL) {
   };
   // Money per local date as the triggers keep it (db/migrations/0009_money_days.sql).
   const money = () => sql`select date, payments, refunds from money_days where property_id = ${property.id} and date >= ${from} and date < ${to}`;
-  const [nights, days] = await Promise.all([nightFigures(), money()]);
+  // What the folios charge for the sold nights (server/reports/reports.ts, chargedByNight).
+  const charged = () => sql`select sn.date, coalesce(sum(fc.amount), 0) as gross, coalesce(sum(fc.tax_amount), 0) as tax from sales_nights sn
+      join reservations r on r.id = sn.reservation_id
+      join folio_charges fc on fc.folio_id = r.folio_id and fc.reservation_id = sn.reservation_id and fc.date = sn.date and fc.kind in ('room_night', 'tax')
+      where sn.property_id = ${property.id} and sn.check_in < ${to} and sn.date >= ${from} and sn.date < ${to} and sn.sold group by sn.date`;
+  const [nights, days, chargedRows] = await Promise.all([nightFigures(), money(), charged()]);
   const paid = new Map(days.map((r) => [r.date as string, Number(r.payments)]));
   const refunded = new Map(days.map((r) => [r.date as string, Number(r.refunds)]));
-  const rows = revenueRows(from, to, nights, paid, refunded);
+  const byNight = new Map(chargedRows.map((r) => [r.date as string, { net: Number(r.gross) - Number(r.tax), tax: Number(r.tax), gross: Number(r.gross) }]));
+  const rows = revenueRows(from, to, nights, byNight, paid, refunded);
   return {
     object: "report", type: "revenue", livemode: property.livemode, property_id: property.id, currency: property.currency, from, to,
     data: rows, totals: revenueTotals(rows, nights),

@@ -1,15 +1,15 @@
 import { and, asc, eq, gte, inArray, ne, sum } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import type { Executor } from "@/db/client";
-import { chargeKinds, folioCharges, folios, payments, refunds, reservations, invoices, taxes, type ChargeKind, type NightlyRate } from "@/db/schema";
+import { chargeKinds, folioCharges, folios, payments, refunds, reservations, invoices, taxes, type ChargeKind, type LineTax, type NightlyRate } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { insertRows } from "@/server/prepared";
+import { insertRows, preparedQuery } from "@/server/prepared";
 import { idOf, money, timestamp } from "@/server/schemas";
 import { presentPayment, presentRefund } from "@/server/payments/present";
 import { paymentSchema, refundSchema } from "@/server/payments/schemas";
 import { findOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
-import { nightFees, taxLine, type TaxRule } from "@/server/taxes/compute";
+import { nightLines, sumLines, taxLine, type PricedLine, type StayPrice, type TaxRule } from "@/server/taxes/compute";
 
 type FolioRow = typeof folios.$inferSelect;
 type ChargeRow = typeof folioCharges.$inferSelect;
@@ -27,11 +27,14 @@ export async function openFolio(tx: Executor, tenant: Tenant, values: { property
 
 /** The property's taxes in force, as the arithmetic of server/taxes/compute.ts needs them. */
 export async function taxRulesOf(tx: Executor, propertyId: string): Promise<TaxRule[]> {
-  return tx
-    .select({ id: taxes.id, name: taxes.name, kind: taxes.kind, percentThousandths: taxes.percentThousandths, amount: taxes.amount, inclusive: taxes.inclusive, appliesTo: taxes.appliesTo })
-    .from(taxes)
-    .where(and(eq(taxes.propertyId, propertyId), eq(taxes.active, true)))
-    .orderBy(asc(taxes.createdAt), asc(taxes.id));
+  // Read by every quote and every booking: a statement prepared once.
+  return preparedQuery(tx, "tax_rules", { property: propertyId }, (p) =>
+    tx
+      .select({ id: taxes.id, name: taxes.name, kind: taxes.kind, percentThousandths: taxes.percentThousandths, amount: taxes.amount, inclusive: taxes.inclusive, appliesTo: taxes.appliesTo })
+      .from(taxes)
+      .where(and(eq(taxes.propertyId, p("property")), eq(taxes.active, true)))
+      .orderBy(asc(taxes.createdAt), asc(taxes.id)),
+  );
 }
 
 /** Where a stay's charges go: its folio (a group's master folio is shared) and the stay itself. */
@@ -40,18 +43,20 @@ export type ChargedStay = { folioId: string; id: string };
 /** The stay whose room nights are posted: where they go, its property and how many guests (per-guest fees). */
 export type NightsOf = ChargedStay & { propertyId: string; adults: number; children: number };
 
+/** Room nights and the per-night taxes posted with them leave the folio together. */
+export const nightLineKinds = ["room_night", "tax"] as const;
+
 /**
  * Room nights are posted to the folio at booking, one charge per night marked with its stay, each
  * with the property's percentage taxes on room nights, followed by its per-night fees (city tax)
  * as lines of kind `tax` dated that night, so that removing a night removes its taxes and fees.
  */
-export async function postRoomNights(tx: Executor, tenant: Tenant, stay: NightsOf, nightly: NightlyRate[], label: string) {
-  if (!nightly.length) return;
+export async function postRoomNights(tx: Executor, tenant: Tenant, stay: NightsOf, nightly: NightlyRate[], label: string): Promise<StayPrice> {
+  if (!nightly.length) return sumLines([]);
   const rules = await taxRulesOf(tx, stay.propertyId);
-  const fees = nightFees(rules, stay.adults + stay.children);
   const base = Date.now();
   let at = 0;
-  const line = (values: Omit<typeof folioCharges.$inferInsert, "id" | "accountId" | "livemode" | "folioId" | "reservationId" | "createdAt">) => ({
+  const line = (values: Omit<typeof folioCharges.$inferInsert, "id" | "accountId" | "livemode" | "folioId" | "reservationId" | "createdAt"> & PricedLine) => ({
     id: newId("charge"),
     ...tenantValues(tenant),
     folioId: stay.folioId,
@@ -60,26 +65,31 @@ export async function postRoomNights(tx: Executor, tenant: Tenant, stay: NightsO
     ...values,
   });
   const rows = nightly.flatMap((n) => {
-    const taxed = taxLine(n.amount, rules, "room_nights");
+    const { night, fees } = nightLines(n.amount, rules, stay.adults + stay.children);
     return [
-      line({ kind: "room_night", description: `${label}, night of ${n.date}`, date: n.date, amount: taxed.amount, taxAmount: taxed.taxAmount, taxes: taxed.taxes }),
-      ...fees.map((f) =>
-        line({
-          kind: "tax",
-          description: `${f.rule.name}, ${f.detail ? `${f.detail}, ` : ""}night of ${n.date}`,
-          date: n.date,
-          amount: f.amount,
-          taxAmount: f.amount,
-          taxes: [{ tax_id: f.rule.id, name: f.rule.name, amount: f.amount, inclusive: false }],
-        }),
-      ),
+      line({ kind: "room_night", description: `${label}, night of ${n.date}`, date: n.date, ...night }),
+      ...fees.map((f) => line({ kind: "tax", description: `${f.rule.name}, ${f.detail ? `${f.detail}, ` : ""}night of ${n.date}`, date: n.date, ...f.line })),
     ];
   });
   await insertRows(tx, "room_nights_insert", folioCharges, rows);
+  return sumLines(rows);
 }
 
-/** Room nights and the per-night taxes posted with them leave the folio together. */
-export const nightLineKinds = ["room_night", "tax"] as const;
+/** A stay's price as the reservation row keeps it (gross = net + tax). */
+export const priceColumns = (p: StayPrice) => ({ netAmount: p.net, taxAmount: p.tax, taxes: p.taxes });
+
+/**
+ * What a stay's room nights and their per-night taxes on its folio come to now: a reservation's
+ * price after a change of its nights (shortened, extended, re-quoted, upgraded from a night on).
+ */
+export async function chargedStayPrice(tx: Executor, stay: ChargedStay): Promise<StayPrice> {
+  const lines = await tx
+    .select({ amount: folioCharges.amount, taxAmount: folioCharges.taxAmount, taxes: folioCharges.taxes })
+    .from(folioCharges)
+    .where(and(eq(folioCharges.folioId, stay.folioId), eq(folioCharges.reservationId, stay.id), inArray(folioCharges.kind, [...nightLineKinds])))
+    .orderBy(asc(folioCharges.createdAt), asc(folioCharges.id));
+  return sumLines(lines);
+}
 
 /** Takes a stay's room nights and their per-night taxes (from `from` on, or all) off its folio; other stays' on a master folio stay. */
 export async function removeRoomNights(tx: Executor, stay: ChargedStay, from?: string) {
@@ -224,6 +234,39 @@ export const folioTotalsSchema = z
   .object({ net: money, tax: money, gross: money })
   .openapi("FolioTotals", { description: "The sums of the folio's lines: `gross` is what the guest is charged, `tax` the taxes in it." });
 
+const usd = (amount: number) => ({ amount, currency: "USD" });
+
+export const stayPriceSchema = z
+  .object({
+    net: money,
+    tax: money,
+    gross: money,
+    taxes: z.array(lineTaxSchema).openapi({ description: "Each tax's share of `tax` over the stay, percentages and per-night fees (city tax) alike, in the order they appear on the folio." }),
+  })
+  .openapi("StayPrice", {
+    description:
+      "A stay's room nights as its folio charges them, with the property's taxes in force: `gross` is what the guest pays for them (the nightly rates, plus any exclusive tax and per-night fee), `net` the same without taxes, `tax` the taxes (gross = net + tax). Each night is one folio line taxed and rounded on its own (API conventions, Taxes), so this is exactly the sum of those lines. Fees and extras posted later are not in it.",
+    example: {
+      net: usd(20000),
+      tax: usd(2800),
+      gross: usd(22800),
+      taxes: [
+        { tax_id: "tax_1a2b3c4d5e6f7g8h", name: "VAT", amount: usd(2000), inclusive: true },
+        { tax_id: "tax_9h8g7f6e5d4c3b2a", name: "City tax", amount: usd(800), inclusive: false },
+      ],
+    },
+  });
+
+const presentLineTax = (t: LineTax, currency: string) => ({ tax_id: t.tax_id, name: t.name, amount: { amount: t.amount, currency }, inclusive: t.inclusive });
+
+/** A stay's price (a quote's, or as a reservation keeps it) in the API's shape. */
+export const presentStayPrice = (p: Omit<StayPrice, "gross">, currency: string) => ({
+  net: { amount: p.net, currency },
+  tax: { amount: p.tax, currency },
+  gross: { amount: p.net + p.tax, currency },
+  taxes: p.taxes.map((t) => presentLineTax(t, currency)),
+});
+
 export const folioSchema = z
   .object({
     id: idOf("fol"),
@@ -271,7 +314,7 @@ export const presentCharge = (c: ChargeRow, currency: string) => ({
   amount: { amount: c.amount, currency },
   net: { amount: c.amount - c.taxAmount, currency },
   tax: { amount: c.taxAmount, currency },
-  taxes: c.taxes.map((t) => ({ tax_id: t.tax_id, name: t.name, amount: { amount: t.amount, currency }, inclusive: t.inclusive })),
+  taxes: c.taxes.map((t) => presentLineTax(t, currency)),
   created_at: c.createdAt.toISOString(),
 });
 

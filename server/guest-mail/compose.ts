@@ -8,7 +8,9 @@ export type GuestMailFacts = {
   hotel: { name: string; address: string[]; checkInTime: string; checkOutTime: string };
   guest: { firstName: string; lastName: string };
   stay: { checkIn: IsoDate; checkOut: IsoDate; adults: number; children: number; roomType: string; ratePlan: string };
+  /** What the guest pays for the nights (the stay's gross), and the taxes in it. */
   total: { amount: number; currency: string };
+  tax?: number;
   plan: { refundable: boolean; cancellationDeadlineHours: number; noShowFee: PlanFee | null };
 };
 
@@ -69,6 +71,7 @@ function details(f: GuestMailFacts): [string, string][] {
     ["Guests", party(f.stay.adults, f.stay.children)],
     ["Rate", f.stay.ratePlan],
     ["Total", formatMoney(f.total, f.locale)],
+    ...(f.tax ? [["Of which taxes", formatMoney({ amount: f.tax, currency: f.total.currency }, f.locale)] as [string, string]] : []),
   ];
 }
 

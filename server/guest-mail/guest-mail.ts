@@ -37,7 +37,9 @@ export async function loadStayFacts(db: Executor, tenant: Tenant, reservationId:
     hotel: { name: property.name, address: addressLines(property.address), checkInTime: property.checkInTime, checkOutTime: property.checkOutTime },
     guest: { firstName: guest.firstName, lastName: guest.lastName },
     stay: { checkIn: r.checkIn, checkOut: r.checkOut, adults: r.adults, children: r.children, roomType: roomType.name, ratePlan: plan.name },
-    total: { amount: r.totalAmount, currency: r.currency },
+    // The stay's price as its folio charges it: the rates with any tax added and the city tax.
+    total: { amount: r.netAmount + r.taxAmount, currency: r.currency },
+    tax: r.taxAmount,
     plan: { refundable: plan.refundable, cancellationDeadlineHours: plan.cancellationDeadlineHours, noShowFee: plan.noShowFee },
   };
   return { facts, to: guest.email, enabled: property.guestEmails && !guest.erasedAt, reservation: r, guest, room };

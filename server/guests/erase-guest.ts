@@ -53,6 +53,7 @@ function scrubJson(value: unknown, guestId: string, pattern: RegExp): unknown {
       if ("last_name" in out) out.last_name = erasedName.last;
       if ("email" in out) out.email = null;
       if ("phone" in out) out.phone = null;
+      if ("address" in out) out.address = null;
     }
     return out;
   }
@@ -103,6 +104,7 @@ export async function eraseGuest({ db, tenant, id }: Ctx & { id: string }) {
       ...word(guest.lastName),
       ...text(guest.email),
       ...text(guest.phone),
+      ...Object.values(guest.address ?? {}).flatMap((v) => (v && v.length > 2 ? text(v) : [])),
       ...(prefs
         ? [
             ...prefs.allergies.flatMap(text),
@@ -121,7 +123,7 @@ export async function eraseGuest({ db, tenant, id }: Ctx & { id: string }) {
     // The guest row: names replaced, contact gone (the search text is generated from them).
     const [erased] = await tx
       .update(guests)
-      .set({ firstName: erasedName.first, lastName: erasedName.last, email: null, emailKey: null, phone: null, erasedAt: now, updatedAt: now })
+      .set({ firstName: erasedName.first, lastName: erasedName.last, email: null, emailKey: null, phone: null, address: null, erasedAt: now, updatedAt: now })
       .where(eq(guests.id, guest.id))
       .returning();
     await tx.delete(guestPreferences).where(eq(guestPreferences.guestId, guest.id));
@@ -155,12 +157,11 @@ export async function eraseGuest({ db, tenant, id }: Ctx & { id: string }) {
       }
     }
 
-    // Issued invoices keep their numbers and amounts, made out to the anonymised guest.
+    // Issued invoices keep their numbers and amounts, made out to the anonymised guest: no name, contact or address.
     for (const inv of folioIds.length ? await tx.select({ id: invoices.id, snapshot: invoices.snapshot }).from(invoices).where(inArray(invoices.folioId, folioIds)) : []) {
-      await tx
-        .update(invoices)
-        .set({ snapshot: scrubJson(inv.snapshot, guest.id, pattern) as Record<string, unknown> })
-        .where(eq(invoices.id, inv.id));
+      const snapshot = scrubJson(inv.snapshot, guest.id, pattern) as Record<string, unknown>;
+      if (snapshot.guest) snapshot.guest = { name: `${erasedName.first} ${erasedName.last}`, address: null, email: null, phone: null };
+      await tx.update(invoices).set({ snapshot }).where(eq(invoices.id, inv.id));
     }
     // A group named after the guest ("Lovelace group") loses the name, and its notes the guest's words.
     const groupIds = [...new Set(stays.flatMap((r) => (r.groupId ? [r.groupId] : [])))];

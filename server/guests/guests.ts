@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { guests } from "@/db/schema";
+import { guests, type Address } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
@@ -9,6 +9,7 @@ import { changesFrom } from "@/server/changes";
 import { emitEvent } from "@/server/events/emit";
 import { preparedQuery } from "@/server/prepared";
 import { presentGuest } from "./present";
+import { cleanAddress } from "@/server/properties/schemas";
 import type { BookingGuest, GuestCreate, GuestUpdate } from "./schemas";
 import { guestSearch } from "./search";
 
@@ -54,6 +55,12 @@ async function findGuestWithoutEmail(db: Executor, tenant: Tenant, input: Bookin
  * without an e-mail is the one with the same phone and last name, if any, else a new one. A
  * new guest writes `guest.created`, so call it inside the transaction that needs the guest.
  */
+/** A guest's address as stored: its non-empty lines, or null when it has none. */
+const storedAddress = (address: GuestCreate["address"]): Address | null => {
+  const lines = cleanAddress(address);
+  return Object.keys(lines).length ? lines : null;
+};
+
 export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: BookingGuest) {
   const [created] = await preparedQuery(
     db,
@@ -67,6 +74,7 @@ export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: Book
       email: input.email?.trim() ?? null,
       emailKey: input.email ? emailKey(input.email) : null,
       phone: input.phone ?? null,
+      address: storedAddress(input.address),
     },
     (p) =>
       db
@@ -80,6 +88,7 @@ export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: Book
           email: p("email"),
           emailKey: p("emailKey"),
           phone: p("phone"),
+          address: p("address"),
         })
         .onConflictDoNothing()
         .returning(),
@@ -161,6 +170,7 @@ export async function updateGuest({ db, tenant, id, input }: Ctx & { id: string;
       email: input.email?.trim() ?? guest.email,
       emailKey: input.email ? emailKey(input.email) : guest.emailKey,
       phone: input.phone === undefined ? guest.phone : input.phone,
+      address: input.address === undefined ? guest.address : storedAddress(input.address),
     });
     if (!changes) return guest;
     const [updated] = await tx

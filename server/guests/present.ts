@@ -8,7 +8,7 @@ type PreferencesRow = typeof guestPreferences.$inferSelect;
 export const erasedName = { first: "Erased", last: "guest" } as const;
 
 /** A guest row as erasure leaves it: names replaced, no contact. */
-export const anonymisedGuest = (g: GuestRow): GuestRow => ({ ...g, firstName: erasedName.first, lastName: erasedName.last, email: null, emailKey: null, phone: null, erasedAt: g.erasedAt ?? new Date() });
+export const anonymisedGuest = (g: GuestRow): GuestRow => ({ ...g, firstName: erasedName.first, lastName: erasedName.last, email: null, emailKey: null, phone: null, address: null, erasedAt: g.erasedAt ?? new Date() });
 
 export const presentGuest = (g: GuestRow) => ({
   id: g.id,
@@ -18,6 +18,7 @@ export const presentGuest = (g: GuestRow) => ({
   last_name: g.lastName,
   email: g.email,
   phone: g.phone,
+  address: g.address,
   erased_at: g.erasedAt ? isoTime(g.erasedAt) : null,
   created_at: isoTime(g.createdAt),
   updated_at: isoTime(g.updatedAt),

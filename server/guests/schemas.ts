@@ -1,10 +1,15 @@
 import { z } from "@hono/zod-openapi";
+import { addressInputSchema, addressSchema } from "@/server/properties/schemas";
 import { emailAddress, idOf, timestamp } from "@/server/schemas";
 import { searchTerm } from "./search";
 
 const name = z.string().trim().min(1).max(200);
 const email = emailAddress;
 const phone = z.string().trim().min(3).max(40).regex(/^[+0-9 ()./-]+$/, "Expected a phone number.").openapi({ example: "+1 212 555 0100" });
+
+const guestAddress = addressInputSchema.nullish().openapi({
+  description: "Postal address for invoices: every line optional, empty lines dropped; sent, it replaces the whole address, and null removes it.",
+});
 
 export const guestSchema = z
   .object({
@@ -15,6 +20,7 @@ export const guestSchema = z
     last_name: z.string(),
     email: z.string().nullable().openapi({ description: "null only for a walk-in booked without one, where the property allows it." }),
     phone: z.string().nullable(),
+    address: addressSchema.nullable().openapi({ description: "The guest's postal address for invoices, every line optional; null when none was given." }),
     erased_at: timestamp.nullable().openapi({ description: "When the guest was erased on request (`POST /guests/{id}/erase`): names anonymised, no contact. null for every other guest." }),
     created_at: timestamp,
     updated_at: timestamp,
@@ -22,11 +28,11 @@ export const guestSchema = z
   .openapi("Guest");
 
 export const guestCreateSchema = z
-  .strictObject({ first_name: name, last_name: name, email, phone: phone.nullish() })
+  .strictObject({ first_name: name, last_name: name, email, phone: phone.nullish(), address: guestAddress })
   .openapi("GuestCreate");
 
 export const guestUpdateSchema = z
-  .strictObject({ first_name: name.optional(), last_name: name.optional(), email: email.optional(), phone: phone.nullish() })
+  .strictObject({ first_name: name.optional(), last_name: name.optional(), email: email.optional(), phone: phone.nullish(), address: guestAddress })
   .openapi("GuestUpdate");
 
 /** Erasure cannot be undone, so it is asked for in so many words: a blank body erases nobody. */

@@ -2,7 +2,9 @@ import { and, eq } from "drizzle-orm";
 import { properties, ratePlans } from "@/db/schema";
 import { addDays } from "@/server/dates";
 import { businessToday } from "@/server/properties/business-date";
+import { presentStayPrice, taxRulesOf } from "@/server/folios/folios";
 import { asNightRate, loadRatesOfPlans } from "@/server/rates/daily-rates";
+import { priceStay } from "@/server/taxes/compute";
 import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
 import { preparedQuery } from "@/server/prepared";
 import { sideBySide } from "@/server/side-by-side";
@@ -20,7 +22,7 @@ export async function getAvailability(ctx: Ctx & { query: AvailabilityQuery }) {
   const { db, tenant, query } = ctx;
   // Everything a quote reads, in two round trips instead of one per statement; the checks below
   // still fail in the contract's order (property, dates, room type).
-  const [propertyRead, typesRead, plansRead] = await sideBySide([
+  const [propertyRead, typesRead, plansRead, taxesRead] = await sideBySide([
     findOwned(db, properties, tenant, query.property_id, "property", { param: "property_id" }),
     typesOf(ctx, query.property_id, query.room_type_id, "query"),
     tenant.propertyIds === null
@@ -31,11 +33,14 @@ export async function getAvailability(ctx: Ctx & { query: AvailabilityQuery }) {
             .where(and(eq(ratePlans.accountId, p("account")), eq(ratePlans.livemode, p("livemode")), eq(ratePlans.propertyId, p("property")), eq(ratePlans.active, true))),
         )
       : db.select().from(ratePlans).where(ownedBy(ratePlans, tenant, and(eq(ratePlans.propertyId, query.property_id), eq(ratePlans.active, true)))),
+    // The property's taxes, read once for every quote (used only once the property is known to be the tenant's).
+    taxRulesOf(db, query.property_id),
   ]);
   const property = propertyRead();
   const nights = assertStayDates(query.check_in, query.check_out, businessToday(property), "query");
   const types = typesRead();
   const plans = plansRead();
+  const rules = taxesRead();
   const typeIds = types.map((t) => t.id);
   const [inventoryRead, ratesRead] = await sideBySide([
     readNights(db, typeIds, query.check_in, query.check_out),
@@ -70,6 +75,7 @@ export async function getAvailability(ctx: Ctx & { query: AvailabilityQuery }) {
             rate_plan_id: plan.id,
             total: { amount: quote.total, currency: property.currency },
             nightly: quote.nightly,
+            price: presentStayPrice(priceStay(quote.nightly, rules, guests), property.currency),
             bookable: !reason,
             ...(reason ? { reason } : {}),
           };

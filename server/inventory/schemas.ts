@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { date, idOf, money, queryInteger, timestamp } from "@/server/schemas";
 import { unbookableReasons } from "@/server/rates/quote";
+import { stayPriceSchema } from "@/server/folios/folios";
 
 export const inventoryQuery = z.strictObject({ property_id: z.string().min(1), room_type_id: z.string().optional(), from: date, to: date });
 
@@ -58,8 +59,11 @@ export const availabilityQuery = z.strictObject({
 export const quoteSchema = z
   .object({
     rate_plan_id: idOf("rp"),
-    total: money,
+    total: money.openapi({ description: "The sum of the nightly rates as loaded." }),
     nightly: z.array(z.object({ date, amount: z.number().int() })),
+    price: stayPriceSchema.openapi({
+      description: "What booking this quote would charge on the folio, with the property's taxes in force now: net, tax, gross and each tax's share (per-person fees for the adults and children asked for). Computed by the same rule that posts the folio's lines, so a booking made now charges exactly this.",
+    }),
     bookable: z.boolean(),
     reason: z.enum(unbookableReasons).optional(),
   })

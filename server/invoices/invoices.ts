@@ -68,7 +68,7 @@ export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string
     issued_at: now.toISOString(),
     issue_date: todayIn(property.timezone, now),
     hotel: { name: property.name, address: Object.keys(property.address ?? {}).length ? property.address : null, timezone: property.timezone },
-    guest: { name: `${guest.firstName} ${guest.lastName}`.trim(), address: null, email: guest.email, phone: guest.phone },
+    guest: { name: `${guest.firstName} ${guest.lastName}`.trim(), address: guest.address, email: guest.email, phone: guest.phone },
     stay: { check_in: reservation.checkIn, check_out: reservation.checkOut, room_type: roomType?.name ?? "", rate_plan: plan?.name ?? "" },
     lines: charges.map((c) => {
       const p = presentCharge(c, currency);

@@ -1,15 +1,8 @@
 import PDFDocument from "pdfkit";
 import { formatDay, formatMoment } from "@/server/dates";
 import { formatMoney, propertyLocale, type Money } from "@/server/money";
+import { fontFile, fontName, scriptRuns, type Weight } from "./fonts";
 import type { PresentedInvoice } from "./present";
-
-// The PDF's standard fonts (Helvetica) speak Windows-1252: the narrow and non-breaking spaces
-// that Intl puts in some formats become plain spaces; other characters outside it are replaced.
-const printable = (text: string) =>
-  text
-    .replace(/[\u00a0\u202f\u2009]/g, " ")
-    .replace(/[\u2013\u2014]/g, "-")
-    .replace(/[^\x20-\x7e\u00a1-\u00ff€]/g, "?");
 
 /** The invoice's file name: the hotel and the number, e.g. "Harbor Hotel invoice 17.pdf". */
 export const invoiceFilename = (invoice: PresentedInvoice) => `${invoice.hotel.name.replace(/[^\p{L}\p{N} .-]/gu, "").trim() || "Invoice"} invoice ${invoice.number}.pdf`;
@@ -17,13 +10,14 @@ export const invoiceFilename = (invoice: PresentedInvoice) => `${invoice.hotel.n
 /**
  * The invoice as a PDF (A4, pdfkit): the hotel and the guest as issued, the stay, every line
  * with its net, tax and total, the totals, the taxes one by one, payments, refunds and the
- * balance. Money in the property's currency and its country's format, dates in words.
+ * balance. Money in the property's currency and its country's format, dates in words; text in
+ * any script Noto Sans draws (server/invoices/fonts.ts).
  */
 export async function renderInvoicePdf(invoice: PresentedInvoice): Promise<Buffer> {
   const locale = propertyLocale(invoice.hotel.address?.country);
-  const money = (m: Money) => printable(formatMoney(m, locale));
-  const day = (d: string) => printable(formatDay(d, locale, "medium"));
-  const moment = (at: string) => printable(formatMoment(at, { timezone: invoice.hotel.timezone, locale }));
+  const money = (m: Money) => formatMoney(m, locale);
+  const day = (d: string) => formatDay(d, locale, "medium");
+  const moment = (at: string) => formatMoment(at, { timezone: invoice.hotel.timezone, locale });
   const doc = new PDFDocument({ size: "A4", margin: 50, info: { Title: `Invoice ${invoice.number}`, Author: invoice.hotel.name } });
   const chunks: Buffer[] = [];
   doc.on("data", (c: Buffer) => chunks.push(c));
@@ -33,25 +27,50 @@ export async function renderInvoicePdf(invoice: PresentedInvoice): Promise<Buffe
   });
   const left = 50;
   const width = doc.page.width - 100;
-  const text = (s: string, options: PDFKit.Mixins.TextOptions = {}) => doc.text(printable(s), options);
+
+  // Every text goes through here: cut into runs by script (server/invoices/fonts.ts), each run in
+  // the part of Noto Sans that draws it, registered with the document the first time it is used.
+  const registered = new Set<string>();
+  let weight: Weight = 400;
+  const write = (s: string, options: PDFKit.Mixins.TextOptions = {}, at?: { x: number; y: number }) => {
+    const runs = scriptRuns(s);
+    if (!runs.length) runs.push({ subset: "latin", text: "" });
+    runs.forEach((run, i) => {
+      const name = fontName(run.subset, weight);
+      if (!registered.has(name)) {
+        doc.registerFont(name, fontFile(run.subset, weight));
+        registered.add(name);
+      }
+      doc.font(name);
+      const opts = { ...options, continued: i < runs.length - 1 };
+      if (i === 0 && at) doc.text(run.text, at.x, at.y, opts);
+      else doc.text(run.text, opts);
+    });
+  };
+  const text = (s: string, options: PDFKit.Mixins.TextOptions = {}) => write(s, options);
+  const style = (w: Weight, size?: number) => {
+    weight = w;
+    if (size) doc.fontSize(size);
+  };
 
   const address = (a: PresentedInvoice["hotel"]["address"]) =>
     a ? [a.line1, a.line2, [a.postal_code, a.city].filter(Boolean).join(" "), a.region, a.country].filter(Boolean).join(", ") : "";
 
-  doc.font("Helvetica-Bold").fontSize(18);
+  style(700, 18);
   text(invoice.hotel.name);
-  doc.font("Helvetica").fontSize(10);
+  style(400, 10);
   if (invoice.hotel.address) text(address(invoice.hotel.address));
   doc.moveDown();
-  doc.font("Helvetica-Bold").fontSize(14);
+  style(700, 14);
   text(`Invoice ${invoice.number}`);
-  doc.font("Helvetica").fontSize(10);
+  style(400, 10);
   text(`Issued ${day(invoice.issue_date)}`);
   doc.moveDown();
-  doc.font("Helvetica-Bold");
+  style(700);
   text("Billed to");
-  doc.font("Helvetica");
+  style(400);
   text(invoice.guest.name);
+  if (invoice.guest.address) text(address(invoice.guest.address));
   if (invoice.guest.email) text(invoice.guest.email);
   if (invoice.guest.phone) text(invoice.guest.phone);
   doc.moveDown();
@@ -67,11 +86,11 @@ export async function renderInvoicePdf(invoice: PresentedInvoice): Promise<Buffe
   ];
   const row = (cells: string[], bold = false) => {
     if (doc.y > doc.page.height - 100) doc.addPage();
-    doc.font(bold ? "Helvetica-Bold" : "Helvetica");
+    style(bold ? 700 : 400);
     const y = doc.y;
     let bottom = y;
     cells.forEach((cell, i) => {
-      doc.text(printable(cell), columns[i].x, y, { width: columns[i].w, align: columns[i].align });
+      write(cell, { width: columns[i].w, align: columns[i].align }, { x: columns[i].x, y });
       bottom = Math.max(bottom, doc.y);
     });
     doc.x = left;
@@ -88,12 +107,12 @@ export async function renderInvoicePdf(invoice: PresentedInvoice): Promise<Buffe
 
   const pair = (label: string, value: string, bold = false) => row([label, "", "", value], bold);
   if (invoice.tax_summary.length) {
-    doc.font("Helvetica-Bold");
+    style(700);
     text("Taxes", { width });
     for (const t of invoice.tax_summary) pair(t.name, money(t.amount));
     doc.moveDown();
   }
-  doc.font("Helvetica-Bold");
+  style(700);
   text("Payments", { width });
   if (!invoice.payments.length) pair("None", money({ amount: 0, currency: invoice.currency }));
   for (const p of invoice.payments) pair(`${moment(p.captured_at)}, ${p.description}`, money(p.amount));

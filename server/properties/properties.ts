@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
-import { dailyRates, properties, reservations, rooms, type Address } from "@/db/schema";
+import { dailyRates, properties, reservations, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { newId } from "@/server/ids";
@@ -9,7 +9,7 @@ import { inTransaction } from "@/server/transactions";
 import { presentProperty } from "./present";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, type Ctx, listOwned, tenantValues } from "@/server/tenancy";
-import type { PropertyCreate, PropertyUpdate } from "./schemas";
+import { cleanAddress, type PropertyCreate, type PropertyUpdate } from "./schemas";
 
 type PropertyRow = typeof properties.$inferSelect;
 export type PropertyWithRooms = PropertyRow & { roomCount: number };
@@ -45,9 +45,6 @@ export async function getProperty({ db, tenant, id, param }: Ctx & { id: string;
   return withCount;
 }
 
-/** The address as stored: lines left empty are dropped. */
-const cleanAddress = (address: PropertyCreate["address"]): Address =>
-  Object.fromEntries(Object.entries(address ?? {}).filter(([, v]) => typeof v === "string" && v !== "")) as Address;
 
 /**
  * A new property of the account in this environment, with no rooms yet. An OAuth install is

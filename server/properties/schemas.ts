@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { Address } from "@/db/schema";
 import { date, idOf, timestamp } from "@/server/schemas";
 
 const addressLine = (max: number) => z.string().trim().max(max);
@@ -31,6 +32,10 @@ export const addressInputSchema = z
       .openapi({ example: "PT" }),
   })
   .openapi("AddressInput");
+
+/** An address as stored: lines left empty are dropped. */
+export const cleanAddress = (address: z.output<typeof addressInputSchema> | null | undefined): Address =>
+  Object.fromEntries(Object.entries(address ?? {}).filter(([, v]) => typeof v === "string" && v !== "")) as Address;
 
 /** Every IANA zone this runtime knows, and UTC (which `supportedValuesOf` leaves out). */
 const timeZones = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", "Etc/UTC"]);

@@ -27,13 +27,20 @@ export function occupancyTotals(rows: ReturnType<typeof occupancyRows>) {
   return { rooms_available: available, rooms_sold: sold, occupancy: Math.round(ratio(sold, available) * 10_000) / 10_000 };
 }
 
+/** What the folios charge for a night's sold rooms: their room nights and per-night taxes. */
+export type ChargedNight = { net: number; tax: number; gross: number };
+
 /** ADR = room revenue / rooms sold; RevPAR = room revenue / rooms available. */
-export function revenueRows(from: IsoDate, to: IsoDate, nights: Map<IsoDate, NightFigures>, payments: MoneyByDate, refunds: MoneyByDate) {
+export function revenueRows(from: IsoDate, to: IsoDate, nights: Map<IsoDate, NightFigures>, charged: Map<IsoDate, ChargedNight>, payments: MoneyByDate, refunds: MoneyByDate) {
   return nightsOf(from, to).map((date) => {
     const n = nights.get(date) ?? { date, roomsAvailable: 0, roomsSold: 0, roomRevenue: 0 };
+    const c = charged.get(date) ?? { net: 0, tax: 0, gross: 0 };
     return {
       date,
       room_revenue: n.roomRevenue,
+      net: c.net,
+      tax: c.tax,
+      gross: c.gross,
       adr: perUnit(n.roomRevenue, n.roomsSold),
       revpar: perUnit(n.roomRevenue, n.roomsAvailable),
       payments: payments.get(date) ?? 0,
@@ -48,6 +55,9 @@ export function revenueTotals(rows: ReturnType<typeof revenueRows>, nights: Map<
   const available = [...nights.values()].reduce((s, n) => s + n.roomsAvailable, 0);
   return {
     room_revenue: revenue,
+    net: rows.reduce((s, r) => s + r.net, 0),
+    tax: rows.reduce((s, r) => s + r.tax, 0),
+    gross: rows.reduce((s, r) => s + r.gross, 0),
     adr: perUnit(revenue, sold),
     revpar: perUnit(revenue, available),
     payments: rows.reduce((s, r) => s + r.payments, 0),

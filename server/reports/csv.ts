@@ -5,9 +5,9 @@ import { toCsv } from "./build";
 /** The columns each report's CSV carries, in order; `group_name` only where a group has a code. */
 export function reportColumns(report: { type: string; group_by?: string }): string[] {
   if (report.type === "occupancy") return ["date", "rooms_available", "rooms_sold", "occupancy"];
-  if (report.type === "revenue") return ["date", "room_revenue", "adr", "revpar", "payments", "refunds"];
+  if (report.type === "revenue") return ["date", "room_revenue", "net", "tax", "gross", "adr", "revpar", "payments", "refunds"];
   const named = report.group_by === "rate_plan" || report.group_by === "room_type";
-  return ["group", ...(named ? ["group_name"] : []), "reservations", "room_nights", "room_revenue", "cancellations"];
+  return ["group", ...(named ? ["group_name"] : []), "reservations", "room_nights", "room_revenue", "net", "tax", "gross", "cancellations"];
 }
 
 /**
@@ -38,7 +38,12 @@ type StaffReport = {
 };
 
 const groupHeaders: Record<string, string> = { source: "Source", channel: "Channel", rate_plan: "Rate plan", room_type: "Room type" };
-const moneyColumns = new Set(["room_revenue", "adr", "revpar", "payments", "refunds"]);
+const chargedHeaders = [
+  { key: "net", header: "Charged net" },
+  { key: "tax", header: "Charged tax" },
+  { key: "gross", header: "Charged gross" },
+];
+const moneyColumns = new Set(["room_revenue", "net", "tax", "gross", "adr", "revpar", "payments", "refunds"]);
 
 /** "Harbor House, Boston" → "harbor-house-boston": a file name's words. */
 const slug = (s: string) =>
@@ -70,6 +75,7 @@ export function staffReportCsv(report: StaffReport, propertyName: string) {
         ? [
             { key: "date", header: "Night" },
             { key: "room_revenue", header: "Room revenue" },
+            ...chargedHeaders,
             { key: "adr", header: "ADR" },
             { key: "revpar", header: "RevPAR" },
             { key: "payments", header: "Payments" },
@@ -81,6 +87,7 @@ export function staffReportCsv(report: StaffReport, propertyName: string) {
             { key: "reservations", header: "Reservations" },
             { key: "room_nights", header: "Room nights" },
             { key: "room_revenue", header: "Room revenue" },
+            ...chargedHeaders,
             { key: "cancellations", header: "Cancellations" },
             { key: "currency", header: "Currency" },
           ];

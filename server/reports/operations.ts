@@ -23,9 +23,16 @@ const header = {
   to: date,
 };
 const occupancyRow = z.object({ date, rooms_available: z.number().int(), rooms_sold: z.number().int(), occupancy: z.number().openapi({ description: "0–1" }) });
+const roomRevenue = z.number().int().openapi({ description: "The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units." });
+const charged = {
+  net: z.number().int().openapi({ description: "What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units." }),
+  tax: z.number().int().openapi({ description: "The taxes in those lines (percentages and per-night fees such as city tax), minor units." }),
+  gross: z.number().int().openapi({ description: "What the guests are charged for those nights: net + tax, minor units." }),
+};
 const revenueRow = z.object({
   date,
-  room_revenue: z.number().int(),
+  room_revenue: roomRevenue,
+  ...charged,
   adr: z.number().int(),
   revpar: z.number().int(),
   payments: z.number().int(),
@@ -36,7 +43,8 @@ const productionRow = z.object({
   group_name: z.string().nullable().optional(),
   reservations: z.number().int(),
   room_nights: z.number().int(),
-  room_revenue: z.number().int(),
+  room_revenue: roomRevenue,
+  ...charged,
   cancellations: z.number().int(),
 });
 

@@ -1,12 +1,13 @@
-import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { inventoryNights, moneyDays, properties, ratePlans, roomTypes, salesDays, salesNights } from "@/db/schema";
+import { folioCharges, inventoryNights, moneyDays, properties, ratePlans, reservations, roomTypes, salesDays, salesNights } from "@/db/schema";
 import { type IsoDate } from "@/server/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { channelWords, sourceWords, wordFor } from "@/server/words";
 import { ApiError } from "@/server/errors";
 import { ensureNights, hasEveryNight } from "@/server/inventory/nights";
 import { preparedQuery } from "@/server/prepared";
+import { nightLineKinds } from "@/server/folios/folios";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { occupancyRows, occupancyTotals, revenueRows, revenueTotals, type MoneyByDate, type NightFigures } from "./build";
 
@@ -108,6 +109,35 @@ export async function moneyByDate(db: Executor, propertyId: string, from: IsoDat
   return { payments: paid, refunds: refunded };
 }
 
+/**
+ * Per night, what the folios charge for the nights sold (their room nights and per-night taxes,
+ * as posted): gross and tax, so that the revenue report's net, tax and gross are the sums of
+ * those folio lines. The nights are the sold ones of `sales_nights`, the same the report counts.
+ */
+export async function chargedByNight(db: Executor, propertyId: string, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, { net: number; tax: number; gross: number }>> {
+  const rows = await db
+    .select({
+      date: salesNights.date,
+      gross: sql<number>`coalesce(sum(${folioCharges.amount}), 0)`.mapWith(Number),
+      tax: sql<number>`coalesce(sum(${folioCharges.taxAmount}), 0)`.mapWith(Number),
+    })
+    .from(salesNights)
+    .innerJoin(reservations, eq(reservations.id, salesNights.reservationId))
+    .innerJoin(
+      folioCharges,
+      and(
+        eq(folioCharges.folioId, reservations.folioId),
+        eq(folioCharges.reservationId, salesNights.reservationId),
+        eq(folioCharges.date, salesNights.date),
+        inArray(folioCharges.kind, [...nightLineKinds]),
+      ),
+    )
+    // A night sold in the range belongs to a stay that arrived before its end.
+    .where(and(eq(salesNights.propertyId, propertyId), lt(salesNights.checkIn, to), gte(salesNights.date, from), lt(salesNights.date, to), eq(salesNights.sold, true)))
+    .groupBy(salesNights.date);
+  return new Map(rows.map((r) => [r.date, { net: r.gross - r.tax, tax: r.tax, gross: r.gross }]));
+}
+
 const header = (kind: string, property: typeof properties.$inferSelect, query: ReportQuery) => ({
   object: "report" as const,
   type: kind,
@@ -134,11 +164,12 @@ export async function revenueReport(ctx: Ctx & { query: ReportQuery }) {
   const { query } = ctx;
   const property = await reportProperty(ctx, query);
   noGrouping(query);
-  const [nights, money] = await Promise.all([
+  const [nights, money, charged] = await Promise.all([
     nightFigures(ctx.db, property, query.from, query.to),
     moneyByDate(ctx.db, property.id, query.from, query.to),
+    chargedByNight(ctx.db, property.id, query.from, query.to),
   ]);
-  const rows = revenueRows(query.from, query.to, nights, money.payments, money.refunds);
+  const rows = revenueRows(query.from, query.to, nights, charged, money.payments, money.refunds);
   return { ...header("revenue", property, query), data: rows, totals: revenueTotals(rows, nights) };
 }
 
@@ -154,6 +185,8 @@ export async function productionReport(ctx: Ctx & { query: ReportQuery }) {
   const key = { source: salesNights.source, channel: salesNights.channel, rate_plan: salesNights.ratePlanId, room_type: salesNights.roomTypeId }[
     groupBy
   ];
+  const charged = chargedByGroup(ctx, property.id, groupBy);
+  charged.catch(() => {});
   const rows = await db
     .select({
       group: key,
@@ -175,21 +208,59 @@ export async function productionReport(ctx: Ctx & { query: ReportQuery }) {
     .groupBy(key)
     .orderBy(key);
   const names = await groupNames(db, ctx, groupBy, property.id);
-  const data = rows.map((r) => ({
-    group: r.group,
-    ...(names ? { group_name: names.get(r.group ?? "") ?? null } : {}),
-    reservations: r.reservations,
-    room_nights: r.roomNights,
-    room_revenue: r.roomRevenue,
-    cancellations: r.cancellations,
-  }));
+  const byGroup = new Map((await charged).map((c) => [c.group, c]));
+  const data = rows.map((r) => {
+    const c = byGroup.get(r.group) ?? { net: 0, tax: 0 };
+    return {
+      group: r.group,
+      ...(names ? { group_name: names.get(r.group ?? "") ?? null } : {}),
+      reservations: r.reservations,
+      room_nights: r.roomNights,
+      room_revenue: r.roomRevenue,
+      net: c.net,
+      tax: c.tax,
+      gross: c.net + c.tax,
+      cancellations: r.cancellations,
+    };
+  });
+  const total = (k: "reservations" | "room_nights" | "room_revenue" | "net" | "tax" | "gross" | "cancellations") => data.reduce((s, r) => s + r[k], 0);
   const totals = {
-    reservations: data.reduce((s, r) => s + r.reservations, 0),
-    room_nights: data.reduce((s, r) => s + r.room_nights, 0),
-    room_revenue: data.reduce((s, r) => s + r.room_revenue, 0),
-    cancellations: data.reduce((s, r) => s + r.cancellations, 0),
+    reservations: total("reservations"),
+    room_nights: total("room_nights"),
+    room_revenue: total("room_revenue"),
+    net: total("net"),
+    tax: total("tax"),
+    gross: total("gross"),
+    cancellations: total("cancellations"),
   };
   return { ...header("production", property, query), group_by: groupBy, data, totals };
+}
+
+/** The stays the production report counts as sold: booked, in house or departed. */
+const soldStatuses = ["confirmed", "checked_in", "checked_out"] as const;
+
+/**
+ * Net and tax of the sold stays arriving in the report's range, per group: each stay's price as
+ * its folio charges its room nights and per-night taxes (kept on the reservation with every change
+ * of its nights, server/folios/folios.ts), so the sums are those of the folios' lines.
+ */
+function chargedByGroup({ db, tenant, query }: Ctx & { query: ReportQuery }, propertyId: string, groupBy: NonNullable<ReportQuery["group_by"]>) {
+  const key = { source: reservations.source, channel: reservations.channel, rate_plan: reservations.ratePlanId, room_type: reservations.roomTypeId }[groupBy];
+  return db
+    .select({
+      group: key,
+      net: sql<number>`coalesce(sum(${reservations.netAmount}), 0)`.mapWith(Number),
+      tax: sql<number>`coalesce(sum(${reservations.taxAmount}), 0)`.mapWith(Number),
+    })
+    .from(reservations)
+    .where(
+      ownedBy(
+        reservations,
+        tenant,
+        and(eq(reservations.propertyId, propertyId), gte(reservations.checkIn, query.from), lt(reservations.checkIn, query.to), inArray(reservations.status, [...soldStatuses])),
+      ),
+    )
+    .groupBy(key);
 }
 
 /** Codes for rate plan and room type groups, so a report reads without a second lookup. */

@@ -3,7 +3,7 @@ import { properties, reservations, type folios } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { queueGuestMail } from "@/server/guest-mail/guest-mail";
-import { openFolio, postRoomNights } from "@/server/folios/folios";
+import { openFolio, postRoomNights, priceColumns } from "@/server/folios/folios";
 import { insertGuestIfNew } from "@/server/guests/guests";
 import { newId } from "@/server/ids";
 import { insertRows } from "@/server/prepared";
@@ -82,12 +82,12 @@ export async function bookStay(tx: Tx, tenant: Tenant, input: ReservationCreate,
   const [guestWritten, folioOpened] = await sideBySide([
     insertGuestIfNew(tx, tenant, input.guest),
     (group?.folio ? Promise.resolve(group.folio) : openFolio(tx, tenant, { propertyId: property.id, reservationId: id, currency: property.currency })).then(async (folio) => {
-      await postRoomNights(tx, tenant, { folioId: folio.id, id, propertyId: property.id, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`);
-      return folio;
+      const price = await postRoomNights(tx, tenant, { folioId: folio.id, id, propertyId: property.id, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`);
+      return { folio, price };
     }),
   ]);
   const { guest } = guestWritten();
-  const folio = folioOpened();
+  const { folio, price } = folioOpened();
   const [reservation] = await insertRows<(typeof reservations.$inferSelect)[]>(
     tx,
     "reservation_insert",
@@ -108,6 +108,7 @@ export async function bookStay(tx: Tx, tenant: Tenant, input: ReservationCreate,
         adults: stay.adults,
         children: stay.children,
         totalAmount: quote.total,
+        ...priceColumns(price),
         currency: property.currency,
         nightly: quote.nightly,
         source: input.source,

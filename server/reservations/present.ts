@@ -1,5 +1,6 @@
 import type { guests, reservations, roomMoves } from "@/db/schema";
 import { daysBetween, isoTime, isoTimeOrNull } from "@/server/dates";
+import { presentStayPrice } from "@/server/folios/folios";
 
 export type ReservationWithGuest = { reservation: typeof reservations.$inferSelect; guest: typeof guests.$inferSelect };
 
@@ -21,6 +22,7 @@ export const presentReservation = ({ reservation: r, guest: g }: ReservationWith
   group_id: r.groupId,
   total: { amount: r.totalAmount, currency: r.currency },
   nightly: r.nightly,
+  price: presentStayPrice({ net: r.netAmount, tax: r.taxAmount, taxes: r.taxes }, r.currency),
   guest: { id: g.id, first_name: g.firstName, last_name: g.lastName, email: g.email },
   source: r.source as "api",
   channel: r.channel as "other" | null,

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { reservationStatuses } from "@/db/schema";
+import { stayPriceSchema } from "@/server/folios/folios";
 import { searchTerm } from "@/server/guests/search";
 import { date, emailAddress, idOf, money, queryTimestamp, timestamp } from "@/server/schemas";
 
@@ -34,8 +35,11 @@ export const reservationSchema = z
     room_id: z.string().nullable(),
     folio_id: idOf("fol").openapi({ description: "The folio its charges go to: its own, or its group's master folio (shared by the group's rooms)." }),
     group_id: idOf("grp").nullable().openapi({ description: "The group (several rooms in one booking) the reservation is a room of; null for a booking on its own." }),
-    total: money,
+    total: money.openapi({ description: "The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them." }),
     nightly: z.array(z.object({ date, amount: z.number().int() })),
+    price: stayPriceSchema.openapi({
+      description: "The stay's room nights and per-night taxes as its folio charges them: net, tax, gross and each tax's share. Kept from when the nights were posted (booking, change of dates, room type or party, early departure, extension, upgrade), like the folio's lines.",
+    }),
     guest: z.object({ id: idOf("gst"), first_name: z.string(), last_name: z.string(), email: z.string().nullable() }),
     source: z.enum(sources),
     channel: z.enum(channels).nullable(),

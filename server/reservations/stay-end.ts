@@ -4,7 +4,7 @@ import { ratePlans, reservations, roomTypes, type NightlyRate } from "@/db/schem
 import { addDays, daysBetween, nightsOf, type IsoDate } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import type { emitEvents } from "@/server/events/emit";
-import { hasCharge, postOtherCharge, postRoomNights, removeRoomNights, type ChargedStay } from "@/server/folios/folios";
+import { chargedStayPrice, hasCharge, postOtherCharge, postRoomNights, priceColumns, removeRoomNights, type ChargedStay } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights, sellNights } from "@/server/inventory/nights";
 import { maxNights } from "@/server/inventory/stay-rules";
@@ -58,7 +58,7 @@ export async function moveStayEnd(tx: Executor, tenant: Tenant, r: Reservation, 
     await removeRoomNights(tx, r, checkOut);
     const fee = (await hasCharge(tx, r, "early_departure_fee")) ? 0 : await postFee(tx, tenant, r, "early_departure_fee", feeAmount(plan.earlyDepartureFee, released), `left ${checkOut}, booked until ${r.checkOut}`, checkOut);
     return {
-      changes: { checkOut, nightly: kept, totalAmount: sum(kept) },
+      changes: { checkOut, nightly: kept, totalAmount: sum(kept), ...priceColumns(await chargedStayPrice(tx, r)) },
       events: [range(checkOut, r.checkOut)],
       fee,
     };
@@ -80,7 +80,7 @@ export async function moveStayEnd(tx: Executor, tenant: Tenant, r: Reservation, 
   await sellNights(tx, r.roomTypeId, r.checkOut, checkOut);
   await postRoomNights(tx, tenant, r, added, `${roomType.name}, ${plan.name}`);
   const nightly = [...r.nightly, ...added];
-  return { changes: { checkOut, nightly, totalAmount: sum(nightly) }, events: [range(r.checkOut, checkOut)], fee: 0 };
+  return { changes: { checkOut, nightly, totalAmount: sum(nightly), ...priceColumns(await chargedStayPrice(tx, r)) }, events: [range(r.checkOut, checkOut)], fee: 0 };
 }
 
 const sum = (nights: NightlyRate[]) => nights.reduce((s, n) => s + n.amount, 0);

@@ -4,7 +4,7 @@ import { changesFrom } from "@/server/changes";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { queueGuestMail } from "@/server/guest-mail/guest-mail";
-import { postRoomNights, removeRoomNights } from "@/server/folios/folios";
+import { postRoomNights, priceColumns, removeRoomNights } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights, sellNights } from "@/server/inventory/nights";
 import type { Ctx } from "@/server/tenancy";
@@ -56,7 +56,7 @@ export async function updateReservation({ db, tenant, id, input }: Ctx & { id: s
         }
       }
       await removeRoomNights(tx, r);
-      await postRoomNights(tx, tenant, { ...r, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`);
+      const price = await postRoomNights(tx, tenant, { ...r, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`);
       Object.assign(changes, {
         roomTypeId: stay.roomTypeId,
         ratePlanId: stay.ratePlanId,
@@ -65,6 +65,7 @@ export async function updateReservation({ db, tenant, id, input }: Ctx & { id: s
         adults: stay.adults,
         children: stay.children,
         totalAmount: quote.total,
+        ...priceColumns(price),
         nightly: quote.nightly,
       });
     }

@@ -4,7 +4,7 @@ import { properties, ratePlans, reservations, roomTypes, type NightlyRate } from
 import { addDays } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
-import { folioBalance, postRoomNights, removeRoomNights } from "@/server/folios/folios";
+import { chargedStayPrice, folioBalance, postRoomNights, priceColumns, removeRoomNights } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights, sellNights } from "@/server/inventory/nights";
 import { businessToday } from "@/server/properties/business-date";
@@ -103,7 +103,7 @@ async function applyUpgrade(tx: Tx, tenant: Tenant, id: string, input: Reservati
   const how = input.charge === "none" ? "complimentary upgrade" : "upgraded";
   await postRoomNights(tx, tenant, r, moved, `${target.name} (${how} from ${fromType.name}), ${plan.name}`);
   const nightly = [...kept, ...moved];
-  const changes: Partial<typeof reservations.$inferInsert> = { roomTypeId: target.id, nightly, totalAmount: sum(nightly), updatedAt: new Date() };
+  const changes: Partial<typeof reservations.$inferInsert> = { roomTypeId: target.id, nightly, totalAmount: sum(nightly), ...priceColumns(await chargedStayPrice(tx, r)), updatedAt: new Date() };
   const events: Parameters<typeof emitEvents>[2] = [r.roomTypeId, target.id].map((roomTypeId) => ({
     type: "inventory.updated" as const,
     propertyId: r.propertyId,

@@ -146,6 +146,8 @@ export async function seedSandbox({ db, accountId }: { db: Executor; accountId: 
       adults: 1 + (i % 2),
       children: 0,
       totalAmount: total,
+      // The sandbox has no taxes until an integrator adds some: its nights are all net.
+      netAmount: total,
       currency: property.currency,
       nightly,
       source: i % 5 === 0 ? "channel" : (["direct", "api", "phone", "email"] as const)[i % 4],

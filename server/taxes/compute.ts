@@ -64,5 +64,52 @@ export function nightFees(rules: TaxRule[], guests: number): { rule: TaxRule; am
     );
 }
 
+/** A folio line as the arithmetic sees it: what it charges and the taxes in it. */
+export type PricedLine = { amount: number; taxAmount: number; taxes: LineTax[] };
+
+/**
+ * One room night's folio lines, as posted: the night with its percentage taxes on room nights,
+ * then each per-night fee (per night, or per person per night for `guests` people), wholly tax.
+ */
+export function nightLines(price: number, rules: TaxRule[], guests: number) {
+  return {
+    night: taxLine(price, rules, "room_nights"),
+    fees: nightFees(rules, guests).map((f) => ({
+      ...f,
+      line: { amount: f.amount, taxAmount: f.amount, taxes: [{ tax_id: f.rule.id, name: f.rule.name, amount: f.amount, inclusive: false }] } satisfies PricedLine,
+    })),
+  };
+}
+
+/** A stay's price: its lines' sums (gross = net + tax) and each tax's share, in order of first appearance. */
+export type StayPrice = { net: number; tax: number; gross: number; taxes: LineTax[] };
+
+/** The sums of folio lines: what a quote states and a reservation keeps are the sums of the very lines the folio carries. */
+export function sumLines(lines: PricedLine[]): StayPrice {
+  const byTax = new Map<string, LineTax>();
+  let gross = 0;
+  let tax = 0;
+  for (const l of lines) {
+    gross += l.amount;
+    tax += l.taxAmount;
+    for (const t of l.taxes) {
+      const s = byTax.get(t.tax_id);
+      if (s) s.amount += t.amount;
+      else byTax.set(t.tax_id, { ...t });
+    }
+  }
+  return { net: gross - tax, tax, gross, taxes: [...byTax.values()] };
+}
+
+/** What a stay's room nights will charge on its folio: the sums of `nightLines` over its nights. */
+export function priceStay(nightly: { amount: number }[], rules: TaxRule[], guests: number): StayPrice {
+  return sumLines(
+    nightly.flatMap((n) => {
+      const { night, fees } = nightLines(n.amount, rules, guests);
+      return [night, ...fees.map((f) => f.line)];
+    }),
+  );
+}
+
 /** A percentage for people: 7500 → "7.5". */
 export const percentText = (thousandths: number) => String(thousandths / 1000);

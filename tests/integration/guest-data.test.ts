@@ -208,7 +208,8 @@ const first = "Quillonaster";
 const last = "Vexmoorington";
 const email = "quillon.vexmoor@erase-me.example";
 const phone = "+1 555 7319 2468";
-const secrets = [first, last, "erase-me.example", "7319 2468", "73192468", "zorblatine", "VXM-99812", "featherfree-pillows", "vexcrm-77"];
+const address = { line1: "Glimmerquay 41", city: "Thrandlewick", postal_code: "TQ9 4ZX", country: "GB" };
+const secrets = [first, last, "erase-me.example", "7319 2468", "73192468", "zorblatine", "VXM-99812", "featherfree-pillows", "vexcrm-77", "Glimmerquay", "Thrandlewick", "TQ9 4ZX"];
 
 /** Every text, varchar and json(b) column of every table, searched with SQL for each string: where each is still found. */
 async function foundAnywhere(strings: string[]) {
@@ -245,6 +246,8 @@ describe("a guest's data", () => {
     ok(await h.put(`/v1/guests/${guestId}/preferences`, { allergies: ["zorblatine"], room: { notes: `${last} likes it high` }, loyalty: { program: "Harbor", number: "VXM-99812" } }, caller));
     // The dashboard's audit trail holds the guest's words (a change of phone, before and after).
     await staff("manager").guests.update({ id: guestId, phone: "+1 555 7319 2468" });
+    // The postal address the invoice is made out to.
+    expect(ok(await h.patch(`/v1/guests/${guestId}`, { address }, caller)).address).toEqual(address);
     // A receiver that echoed an event back (its answer is stored with the attempt).
     const [created] = await h.db.select().from(events).where(and(eq(events.type, "reservation.created"), sql`${events.object}->>'id' = ${booked.id}`));
     const endpointId = newId("webhookEndpoint");
@@ -284,6 +287,8 @@ describe("a guest's data", () => {
     await h.db.execute(sql`update properties set business_date = ${addDays(x.today, 2)} where id = ${x.propertyId}`);
     ok(await h.post(`/v1/reservations/${booked.id}/check_out`, {}, caller));
     expect((await foundAnywhere(secrets)).length).toBeGreaterThan(5);
+    const invoiceId = ok(await h.get(`/v1/reservations/${booked.id}/folio`, caller)).invoice_id;
+    expect(ok(await h.get(`/v1/invoices/${invoiceId}`, caller)).guest).toMatchObject({ name: `${first} ${last}`, address, email });
 
     // Blank, malformed or unconfirmed bodies erase nobody; the front desk may not.
     for (const raw of ["", "{", "{}", '{"confirm": false}', '{"confirm": true, "reason": "x"}']) {
@@ -308,7 +313,9 @@ describe("a guest's data", () => {
     expect(books.charges).toHaveLength(3);
 
     const erased = ok(await h.post(`/v1/guests/${guestId}/erase`, { confirm: true }, caller));
-    expect(erased).toMatchObject({ id: guestId, first_name: "Erased", last_name: "guest", email: null, phone: null });
+    expect(erased).toMatchObject({ id: guestId, first_name: "Erased", last_name: "guest", email: null, phone: null, address: null });
+    // The invoice keeps its number and amounts, made out to the anonymised guest.
+    expect(ok(await h.get(`/v1/invoices/${invoiceId}`, caller))).toMatchObject({ guest: { name: "Erased guest", address: null, email: null, phone: null }, totals: { gross: { amount: 2 * nightly + 1_500 } } });
     expect(Date.parse(erased.erased_at)).not.toBeNaN();
 
     // Found nowhere in the database.

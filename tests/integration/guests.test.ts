@@ -52,6 +52,28 @@ describe("guests", () => {
     expect(sandbox.phone).toBeNull();
   });
 
+  it("keeps an optional postal address: trimmed, empty lines dropped, replaced whole, null removes it; a wrong one changes nothing", async () => {
+    const guest = await createGuest({ first_name: "Maria", last_name: "Skłodowska", email: "maria.address@example.com", address: { line1: " ul. Freta 16 ", line2: "", city: "Warszawa", country: "pl" } });
+    expect(guest.address).toEqual({ line1: "ul. Freta 16", city: "Warszawa", country: "PL" });
+    expect((await h.get(`/v1/guests/${guest.id}`)).json.address).toEqual(guest.address);
+    expect((await createGuest({ first_name: "No", last_name: "Address", email: "no.address@example.com" })).address).toBeNull();
+
+    const before = await snapshot();
+    expectError(await h.patch(`/v1/guests/${guest.id}`, { address: { line1: "x".repeat(201) } }), 422, "parameter_invalid", "address.line1");
+    expectError(await h.patch(`/v1/guests/${guest.id}`, { address: { country: "Poland" } }), 422, "parameter_invalid", "address.country");
+    expectError(await h.patch(`/v1/guests/${guest.id}`, { address: { street: "Freta" } }), 422, "parameter_unknown", "address.street");
+    expectError(await h.patch(`/v1/guests/${guest.id}`, { address: "ul. Freta 16" }), 422, "parameter_invalid", "address");
+    expect(await snapshot()).toEqual(before);
+
+    // Sent, it replaces the whole address; an address of empty lines is none; null removes it.
+    const moved = await h.patch(`/v1/guests/${guest.id}`, { address: { line1: "Rue Cuvier 12", postal_code: "75005", city: "Paris", country: "FR" } });
+    expect(moved.json.address).toEqual({ line1: "Rue Cuvier 12", postal_code: "75005", city: "Paris", country: "FR" });
+    expect((await h.patch(`/v1/guests/${guest.id}`, { first_name: "Marie" })).json.address).toEqual(moved.json.address);
+    expect((await h.patch(`/v1/guests/${guest.id}`, { address: { line1: " " } })).json.address).toBeNull();
+    await h.patch(`/v1/guests/${guest.id}`, { address: { city: "Paris" } });
+    expect((await h.patch(`/v1/guests/${guest.id}`, { address: null })).json.address).toBeNull();
+  });
+
   it("PATCH changes only what it names; null clears the phone", async () => {
     const guest = await createGuest({ first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: "555 0100" });
     const renamed = await h.patch(`/v1/guests/${guest.id}`, { first_name: "Amazing Grace" });

@@ -103,6 +103,46 @@ describe("invoices", () => {
     expectError(await h.post(`/v1/folios/${r.folio_id}/invoice`, {}, caller), 409, "invalid_state_transition");
   });
 
+  it("is made out to the guest with their contact and postal address, in any script Noto Sans draws, and the PDF prints them", async () => {
+    const hotel = await hotelAt(10_000, 4);
+    const T = hotel.today;
+    await h.db.update(properties).set({ name: "Ξενοδοχείο Αιγαίο", address: { line1: "Οδός Ερμού 5", city: "Αθήνα", country: "GR" } }).where(eq(properties.id, hotel.propertyId));
+    const guestAddress = { line1: "ul. Źródlana 7", city: "Łódź", postal_code: "90-001", country: "PL" };
+    const stays = [];
+    for (const [first, last, email] of [
+      ["Łukasz", "Żółć", "lukasz.zolc@example.com"],
+      ["Δημήτρης", "Παπαδόπουλος", "dimitris@example.com"],
+      ["Анна", "Кузнецова", "anna.k@example.com"],
+      ["太郎", "山田", "yamada@example.com"],
+    ]) {
+      const r = ok(await book(hotel, T, addDays(T, 1), { guest: { first_name: first, last_name: last, email, phone: "+48 42 555 0101" } }), 201);
+      stays.push({ r, name: `${first} ${last}` });
+    }
+    // The guest's postal address, set on the guest before check-out, goes on the invoice.
+    const withAddress = ok(await h.patch(`/v1/guests/${stays[0].r.guest.id}`, { address: { ...guestAddress, line2: "  ", country: "pl" } }, caller));
+    expect(withAddress.address).toEqual(guestAddress);
+    const pdfs: string[] = [];
+    for (const { r } of stays) {
+      ok(await h.post(`/v1/reservations/${r.id}/check_in`, {}, caller));
+      ok(await h.post("/v1/payments", { reservation_id: r.id, amount: 10_000, payment_method: { type: "cash" } }, caller), 201);
+      ok(await h.post(`/v1/reservations/${r.id}/check_out`, {}, caller));
+      const invoiceId = ok(await h.get(`/v1/reservations/${r.id}/folio`, caller)).invoice_id;
+      pdfs.push(invoiceId);
+    }
+    const first = ok(await h.get(`/v1/invoices/${pdfs[0]}`, caller));
+    expect(first.guest).toEqual({ name: "Łukasz Żółć", address: guestAddress, email: "lukasz.zolc@example.com", phone: "+48 42 555 0101" });
+    expect(ok(await h.get(`/v1/invoices/${pdfs[1]}`, caller)).guest).toEqual({ name: "Δημήτρης Παπαδόπουλος", address: null, email: "dimitris@example.com", phone: "+48 42 555 0101" });
+    // The PDF's text, read back: the hotel in Greek, each guest's name as written, the address, the contact.
+    const text = await pdfText(pdfs[0]);
+    for (const words of ["Ξενοδοχείο Αιγαίο", "Οδός Ερμού 5", "Łukasz Żółć", "ul. Źródlana 7", "90-001 Łódź", "lukasz.zolc@example.com", "+48 42 555 0101"]) expect(text, words).toContain(words);
+    expect(await pdfText(pdfs[1])).toContain("Δημήτρης Παπαδόπουλος");
+    expect(await pdfText(pdfs[2])).toContain("Анна Кузнецова");
+    // No CJK font is embedded (docs/decisions.md): each such character prints as U+FFFD, never as a wrong letter.
+    const cjk = await pdfText(pdfs[3]);
+    expect(cjk).toContain("\ufffd\ufffd \ufffd\ufffd");
+    expect(ok(await h.get(`/v1/invoices/${pdfs[3]}`, caller)).guest.name).toBe("太郎 山田");
+  });
+
   it("a stay to come or in house is not invoiced on request; a cancelled one is, with its balance", async () => {
     const hotel = await hotelAt(10_000);
     const T = hotel.today;

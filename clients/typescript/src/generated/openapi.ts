@@ -2146,6 +2146,7 @@ export interface components {
                 date: string;
                 amount: number;
             }[];
+            price: components["schemas"]["StayPrice"];
             guest: {
                 /** @example gst_1a2B3c4D5e6F7g8H9i0J1k2L */
                 id: string;
@@ -2188,11 +2189,64 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them. */
         Money: {
             /** @description Minor units: 12900 USD is $129.00. */
             amount: number;
             /** @example USD */
             currency: string;
+        };
+        /**
+         * @description The stay's room nights and per-night taxes as its folio charges them: net, tax, gross and each tax's share. Kept from when the nights were posted (booking, change of dates, room type or party, early departure, extension, upgrade), like the folio's lines.
+         * @example {
+         *       "net": {
+         *         "amount": 20000,
+         *         "currency": "USD"
+         *       },
+         *       "tax": {
+         *         "amount": 2800,
+         *         "currency": "USD"
+         *       },
+         *       "gross": {
+         *         "amount": 22800,
+         *         "currency": "USD"
+         *       },
+         *       "taxes": [
+         *         {
+         *           "tax_id": "tax_1a2b3c4d5e6f7g8h",
+         *           "name": "VAT",
+         *           "amount": {
+         *             "amount": 2000,
+         *             "currency": "USD"
+         *           },
+         *           "inclusive": true
+         *         },
+         *         {
+         *           "tax_id": "tax_9h8g7f6e5d4c3b2a",
+         *           "name": "City tax",
+         *           "amount": {
+         *             "amount": 800,
+         *             "currency": "USD"
+         *           },
+         *           "inclusive": false
+         *         }
+         *       ]
+         *     }
+         */
+        StayPrice: {
+            net: components["schemas"]["Money"];
+            tax: components["schemas"]["Money"];
+            gross: components["schemas"]["Money"];
+            /** @description Each tax's share of `tax` over the stay, percentages and per-night fees (city tax) alike, in the order they appear on the folio. */
+            taxes: components["schemas"]["LineTax"][];
+        };
+        LineTax: {
+            /** @example tax_1a2B3c4D5e6F7g8H9i0J1k2L */
+            tax_id: string;
+            name: string;
+            amount: components["schemas"]["Money"];
+            /** @description Whether the tax was inside the price (true) or added to it. */
+            inclusive: boolean;
         };
         ReservationUpdatedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
@@ -2460,6 +2514,7 @@ export interface components {
             /** @description null only for a walk-in booked without one, where the property allows it. */
             email: string | null;
             phone: string | null;
+            address: components["schemas"]["Address"];
             /**
              * Format: date-time
              * @description When the guest was erased on request (`POST /guests/{id}/erase`): names anonymised, no contact. null for every other guest.
@@ -2477,6 +2532,15 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description The guest's postal address for invoices, every line optional; null when none was given. */
+        Address: {
+            line1?: string;
+            line2?: string;
+            city?: string;
+            region?: string;
+            postal_code?: string;
+            country?: string;
+        } | null;
         HousekeepingStatusChangedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -3028,14 +3092,6 @@ export interface components {
              */
             updated_at: string;
         };
-        Address: {
-            line1?: string;
-            line2?: string;
-            city?: string;
-            region?: string;
-            postal_code?: string;
-            country?: string;
-        };
         TaxCreatedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -3289,14 +3345,6 @@ export interface components {
              */
             created_at: string;
         };
-        LineTax: {
-            /** @example tax_1a2B3c4D5e6F7g8H9i0J1k2L */
-            tax_id: string;
-            name: string;
-            amount: components["schemas"]["Money"];
-            /** @description Whether the tax was inside the price (true) or added to it. */
-            inclusive: boolean;
-        };
         GuestUpdatedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -3537,7 +3585,7 @@ export interface components {
         Quote: {
             /** @example rp_1a2B3c4D5e6F7g8H9i0J1k2L */
             rate_plan_id: string;
-            total: components["schemas"]["Money"];
+            total: components["schemas"]["Money"] & unknown;
             nightly: {
                 /**
                  * Format: date
@@ -3546,6 +3594,7 @@ export interface components {
                 date: string;
                 amount: number;
             }[];
+            price: components["schemas"]["StayPrice"] & unknown;
             bookable: boolean;
             /** @enum {string} */
             reason?: "no_rate" | "stop_sell" | "closed_to_arrival" | "closed_to_departure" | "min_stay" | "max_occupancy" | "no_availability";
@@ -3897,14 +3946,28 @@ export interface components {
                  * @example 2026-12-24
                  */
                 date: string;
+                /** @description The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units. */
                 room_revenue: number;
+                /** @description What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units. */
+                net: number;
+                /** @description The taxes in those lines (percentages and per-night fees such as city tax), minor units. */
+                tax: number;
+                /** @description What the guests are charged for those nights: net + tax, minor units. */
+                gross: number;
                 adr: number;
                 revpar: number;
                 payments: number;
                 refunds: number;
             }[];
             totals: {
+                /** @description The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units. */
                 room_revenue: number;
+                /** @description What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units. */
+                net: number;
+                /** @description The taxes in those lines (percentages and per-night fees such as city tax), minor units. */
+                tax: number;
+                /** @description What the guests are charged for those nights: net + tax, minor units. */
+                gross: number;
                 adr: number;
                 revpar: number;
                 payments: number;
@@ -3936,13 +3999,27 @@ export interface components {
                 group_name?: string | null;
                 reservations: number;
                 room_nights: number;
+                /** @description The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units. */
                 room_revenue: number;
+                /** @description What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units. */
+                net: number;
+                /** @description The taxes in those lines (percentages and per-night fees such as city tax), minor units. */
+                tax: number;
+                /** @description What the guests are charged for those nights: net + tax, minor units. */
+                gross: number;
                 cancellations: number;
             }[];
             totals: {
                 reservations: number;
                 room_nights: number;
+                /** @description The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units. */
                 room_revenue: number;
+                /** @description What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units. */
+                net: number;
+                /** @description The taxes in those lines (percentages and per-night fees such as city tax), minor units. */
+                tax: number;
+                /** @description What the guests are charged for those nights: net + tax, minor units. */
+                gross: number;
                 cancellations: number;
             };
         };
@@ -14308,6 +14385,40 @@ export interface operations {
                      *                   "amount": 0
                      *                 }
                      *               ],
+                     *               "price": {
+                     *                 "net": {
+                     *                   "amount": 20000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "tax": {
+                     *                   "amount": 2800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "gross": {
+                     *                   "amount": 22800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "taxes": [
+                     *                   {
+                     *                     "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                     "name": "VAT",
+                     *                     "amount": {
+                     *                       "amount": 2000,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "inclusive": true
+                     *                   },
+                     *                   {
+                     *                     "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                     "name": "City tax",
+                     *                     "amount": {
+                     *                       "amount": 800,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "inclusive": false
+                     *                   }
+                     *                 ]
+                     *               },
                      *               "bookable": true,
                      *               "reason": "no_rate"
                      *             }
@@ -14663,6 +14774,40 @@ export interface operations {
                      *               "amount": 0
                      *             }
                      *           ],
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *             "first_name": "Ada",
@@ -15043,6 +15188,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -15548,6 +15727,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -15945,6 +16158,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -16464,6 +16711,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -16984,6 +17265,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -17498,6 +17813,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -18025,6 +18374,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -18549,6 +18932,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -19390,6 +19807,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -19904,6 +20355,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -20433,6 +20918,40 @@ export interface operations {
                      *           "amount": 0
                      *         }
                      *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "guest": {
                      *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *         "first_name": "Ada",
@@ -21886,6 +22405,40 @@ export interface operations {
                      *                   "amount": 0
                      *                 }
                      *               ],
+                     *               "price": {
+                     *                 "net": {
+                     *                   "amount": 20000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "tax": {
+                     *                   "amount": 2800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "gross": {
+                     *                   "amount": 22800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "taxes": [
+                     *                   {
+                     *                     "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                     "name": "VAT",
+                     *                     "amount": {
+                     *                       "amount": 2000,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "inclusive": true
+                     *                   },
+                     *                   {
+                     *                     "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                     "name": "City tax",
+                     *                     "amount": {
+                     *                       "amount": 800,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "inclusive": false
+                     *                   }
+                     *                 ]
+                     *               },
                      *               "guest": {
                      *                 "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *                 "first_name": "Ada",
@@ -22315,6 +22868,40 @@ export interface operations {
                      *               "amount": 0
                      *             }
                      *           ],
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *             "first_name": "Ada",
@@ -22840,6 +23427,40 @@ export interface operations {
                      *               "amount": 0
                      *             }
                      *           ],
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *             "first_name": "Ada",
@@ -23227,6 +23848,40 @@ export interface operations {
                      *               "amount": 0
                      *             }
                      *           ],
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *             "first_name": "Ada",
@@ -23727,6 +24382,14 @@ export interface operations {
                      *           "last_name": "Lovelace",
                      *           "email": "string",
                      *           "phone": "string",
+                     *           "address": {
+                     *             "line1": "string",
+                     *             "line2": "string",
+                     *             "city": "string",
+                     *             "region": "string",
+                     *             "postal_code": "string",
+                     *             "country": "string"
+                     *           },
                      *           "erased_at": "2026-11-21T09:30:00.000Z",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -24011,6 +24674,19 @@ export interface operations {
                     email: string;
                     /** @example +1 212 555 0100 */
                     phone?: string | null;
+                    /** @description Postal address for invoices: every line optional, empty lines dropped; sent, it replaces the whole address, and null removes it. */
+                    address?: {
+                        /** @example Rua das Flores 12 */
+                        line1?: string;
+                        line2?: string;
+                        /** @example Lisboa */
+                        city?: string;
+                        region?: string;
+                        /** @example 1200-195 */
+                        postal_code?: string;
+                        /** @example PT */
+                        country?: string;
+                    } | null;
                 };
             };
         };
@@ -24036,6 +24712,14 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
+                     *       "address": {
+                     *         "line1": "string",
+                     *         "line2": "string",
+                     *         "city": "string",
+                     *         "region": "string",
+                     *         "postal_code": "string",
+                     *         "country": "string"
+                     *       },
                      *       "erased_at": "2026-11-21T09:30:00.000Z",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -24467,6 +25151,14 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
+                     *       "address": {
+                     *         "line1": "string",
+                     *         "line2": "string",
+                     *         "city": "string",
+                     *         "region": "string",
+                     *         "postal_code": "string",
+                     *         "country": "string"
+                     *       },
                      *       "erased_at": "2026-11-21T09:30:00.000Z",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -24768,7 +25460,15 @@ export interface operations {
                  *       "first_name": "Ada",
                  *       "last_name": "Lovelace",
                  *       "email": "user@example.com",
-                 *       "phone": "+1 212 555 0100"
+                 *       "phone": "+1 212 555 0100",
+                 *       "address": {
+                 *         "line1": "Rua das Flores 12",
+                 *         "line2": "string",
+                 *         "city": "Lisboa",
+                 *         "region": "string",
+                 *         "postal_code": "1200-195",
+                 *         "country": "PT"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -24781,6 +25481,19 @@ export interface operations {
                     email?: string;
                     /** @example +1 212 555 0100 */
                     phone?: string | null;
+                    /** @description Postal address for invoices: every line optional, empty lines dropped; sent, it replaces the whole address, and null removes it. */
+                    address?: {
+                        /** @example Rua das Flores 12 */
+                        line1?: string;
+                        line2?: string;
+                        /** @example Lisboa */
+                        city?: string;
+                        region?: string;
+                        /** @example 1200-195 */
+                        postal_code?: string;
+                        /** @example PT */
+                        country?: string;
+                    } | null;
                 };
             };
         };
@@ -24805,6 +25518,14 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
+                     *       "address": {
+                     *         "line1": "string",
+                     *         "line2": "string",
+                     *         "city": "string",
+                     *         "region": "string",
+                     *         "postal_code": "string",
+                     *         "country": "string"
+                     *       },
                      *       "erased_at": "2026-11-21T09:30:00.000Z",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -25255,6 +25976,14 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "email": "string",
                      *       "phone": "string",
+                     *       "address": {
+                     *         "line1": "string",
+                     *         "line2": "string",
+                     *         "city": "string",
+                     *         "region": "string",
+                     *         "postal_code": "string",
+                     *         "country": "string"
+                     *       },
                      *       "erased_at": "2026-11-21T09:30:00.000Z",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -25727,6 +26456,14 @@ export interface operations {
                      *         "last_name": "Lovelace",
                      *         "email": "string",
                      *         "phone": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
                      *         "erased_at": "2026-11-21T09:30:00.000Z",
                      *         "created_at": "2026-11-21T09:30:00.000Z",
                      *         "updated_at": "2026-11-21T09:30:00.000Z"
@@ -25781,6 +26518,40 @@ export interface operations {
                      *               "amount": 0
                      *             }
                      *           ],
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *             "first_name": "Ada",
@@ -36592,7 +37363,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `adr`, `revpar`, `payments`, `refunds`; one row per night, amounts in minor units of the property's currency. */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `net`, `tax`, `gross`, `adr`, `revpar`, `payments`, `refunds`; one row per night, amounts in minor units of the property's currency. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -36617,6 +37388,9 @@ export interface operations {
                      *         {
                      *           "date": "2026-12-24",
                      *           "room_revenue": 0,
+                     *           "net": 0,
+                     *           "tax": 0,
+                     *           "gross": 0,
                      *           "adr": 0,
                      *           "revpar": 0,
                      *           "payments": 0,
@@ -36625,6 +37399,9 @@ export interface operations {
                      *       ],
                      *       "totals": {
                      *         "room_revenue": 0,
+                     *         "net": 0,
+                     *         "tax": 0,
+                     *         "gross": 0,
                      *         "adr": 0,
                      *         "revpar": 0,
                      *         "payments": 0,
@@ -36930,7 +37707,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `group`, `group_name`, `reservations`, `room_nights`, `room_revenue`, `cancellations`; one row per group, `group_name` only when `group_by` is `rate_plan` or `room_type`, amounts in minor units. */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `group`, `group_name`, `reservations`, `room_nights`, `room_revenue`, `net`, `tax`, `gross`, `cancellations`; one row per group, `group_name` only when `group_by` is `rate_plan` or `room_type`, amounts in minor units. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -36959,6 +37736,9 @@ export interface operations {
                      *           "reservations": 0,
                      *           "room_nights": 0,
                      *           "room_revenue": 0,
+                     *           "net": 0,
+                     *           "tax": 0,
+                     *           "gross": 0,
                      *           "cancellations": 0
                      *         }
                      *       ],
@@ -36966,6 +37746,9 @@ export interface operations {
                      *         "reservations": 0,
                      *         "room_nights": 0,
                      *         "room_revenue": 0,
+                     *         "net": 0,
+                     *         "tax": 0,
+                     *         "gross": 0,
                      *         "cancellations": 0
                      *       }
                      *     }
@@ -38031,6 +38814,40 @@ export interface operations {
                      *                   "amount": 0
                      *                 }
                      *               ],
+                     *               "price": {
+                     *                 "net": {
+                     *                   "amount": 20000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "tax": {
+                     *                   "amount": 2800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "gross": {
+                     *                   "amount": 22800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "taxes": [
+                     *                   {
+                     *                     "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                     "name": "VAT",
+                     *                     "amount": {
+                     *                       "amount": 2000,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "inclusive": true
+                     *                   },
+                     *                   {
+                     *                     "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                     "name": "City tax",
+                     *                     "amount": {
+                     *                       "amount": 800,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "inclusive": false
+                     *                   }
+                     *                 ]
+                     *               },
                      *               "guest": {
                      *                 "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *                 "first_name": "Ada",
@@ -38360,6 +39177,40 @@ export interface operations {
                      *               "amount": 0
                      *             }
                      *           ],
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "guest": {
                      *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *             "first_name": "Ada",
@@ -45443,7 +46294,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The consent page (or an error page for an unknown client or redirect URI). */
+            /** @description The consent page (or an error page for a `redirect_uri` the app has not registered). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -45460,6 +46311,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description An error page, shown instead of any redirect: the request names no `client_id`, or no `redirect_uri` that is an absolute URI. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An error page, shown instead of any redirect: no app with this `client_id` is registered. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
             };
         };
     };
@@ -45882,6 +46751,40 @@ export interface operations {
                  *               "amount": 0
                  *             }
                  *           ],
+                 *           "price": {
+                 *             "net": {
+                 *               "amount": 20000,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 2800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 22800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "taxes": [
+                 *               {
+                 *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                 "name": "VAT",
+                 *                 "amount": {
+                 *                   "amount": 2000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": true
+                 *               },
+                 *               {
+                 *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                 "name": "City tax",
+                 *                 "amount": {
+                 *                   "amount": 800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": false
+                 *               }
+                 *             ]
+                 *           },
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *             "first_name": "Ada",
@@ -45988,6 +46891,40 @@ export interface operations {
                  *               "amount": 0
                  *             }
                  *           ],
+                 *           "price": {
+                 *             "net": {
+                 *               "amount": 20000,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 2800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 22800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "taxes": [
+                 *               {
+                 *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                 "name": "VAT",
+                 *                 "amount": {
+                 *                   "amount": 2000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": true
+                 *               },
+                 *               {
+                 *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                 "name": "City tax",
+                 *                 "amount": {
+                 *                   "amount": 800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": false
+                 *               }
+                 *             ]
+                 *           },
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *             "first_name": "Ada",
@@ -46094,6 +47031,40 @@ export interface operations {
                  *               "amount": 0
                  *             }
                  *           ],
+                 *           "price": {
+                 *             "net": {
+                 *               "amount": 20000,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 2800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 22800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "taxes": [
+                 *               {
+                 *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                 "name": "VAT",
+                 *                 "amount": {
+                 *                   "amount": 2000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": true
+                 *               },
+                 *               {
+                 *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                 "name": "City tax",
+                 *                 "amount": {
+                 *                   "amount": 800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": false
+                 *               }
+                 *             ]
+                 *           },
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *             "first_name": "Ada",
@@ -46200,6 +47171,40 @@ export interface operations {
                  *               "amount": 0
                  *             }
                  *           ],
+                 *           "price": {
+                 *             "net": {
+                 *               "amount": 20000,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 2800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 22800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "taxes": [
+                 *               {
+                 *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                 "name": "VAT",
+                 *                 "amount": {
+                 *                   "amount": 2000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": true
+                 *               },
+                 *               {
+                 *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                 "name": "City tax",
+                 *                 "amount": {
+                 *                   "amount": 800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": false
+                 *               }
+                 *             ]
+                 *           },
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *             "first_name": "Ada",
@@ -46306,6 +47311,40 @@ export interface operations {
                  *               "amount": 0
                  *             }
                  *           ],
+                 *           "price": {
+                 *             "net": {
+                 *               "amount": 20000,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 2800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 22800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "taxes": [
+                 *               {
+                 *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                 "name": "VAT",
+                 *                 "amount": {
+                 *                   "amount": 2000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": true
+                 *               },
+                 *               {
+                 *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                 "name": "City tax",
+                 *                 "amount": {
+                 *                   "amount": 800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": false
+                 *               }
+                 *             ]
+                 *           },
                  *           "guest": {
                  *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *             "first_name": "Ada",
@@ -46650,6 +47689,7 @@ export interface operations {
                  *           "last_name": "Lovelace",
                  *           "email": "string",
                  *           "phone": "string",
+                 *           "address": {},
                  *           "erased_at": "2026-11-21T09:30:00.000Z",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -47065,6 +48105,7 @@ export interface operations {
                  *           "last_name": "Lovelace",
                  *           "email": "string",
                  *           "phone": "string",
+                 *           "address": {},
                  *           "erased_at": "2026-11-21T09:30:00.000Z",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -47170,6 +48211,40 @@ export interface operations {
                  *                   "amount": 0
                  *                 }
                  *               ],
+                 *               "price": {
+                 *                 "net": {
+                 *                   "amount": 20000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "tax": {
+                 *                   "amount": 2800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "gross": {
+                 *                   "amount": 22800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "taxes": [
+                 *                   {
+                 *                     "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                     "name": "VAT",
+                 *                     "amount": {
+                 *                       "amount": 2000,
+                 *                       "currency": "USD"
+                 *                     },
+                 *                     "inclusive": true
+                 *                   },
+                 *                   {
+                 *                     "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                     "name": "City tax",
+                 *                     "amount": {
+                 *                       "amount": 800,
+                 *                       "currency": "USD"
+                 *                     },
+                 *                     "inclusive": false
+                 *                   }
+                 *                 ]
+                 *               },
                  *               "guest": {
                  *                 "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *                 "first_name": "Ada",
@@ -47296,6 +48371,40 @@ export interface operations {
                  *                   "amount": 0
                  *                 }
                  *               ],
+                 *               "price": {
+                 *                 "net": {
+                 *                   "amount": 20000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "tax": {
+                 *                   "amount": 2800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "gross": {
+                 *                   "amount": 22800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "taxes": [
+                 *                   {
+                 *                     "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                     "name": "VAT",
+                 *                     "amount": {
+                 *                       "amount": 2000,
+                 *                       "currency": "USD"
+                 *                     },
+                 *                     "inclusive": true
+                 *                   },
+                 *                   {
+                 *                     "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                     "name": "City tax",
+                 *                     "amount": {
+                 *                       "amount": 800,
+                 *                       "currency": "USD"
+                 *                     },
+                 *                     "inclusive": false
+                 *                   }
+                 *                 ]
+                 *               },
                  *               "guest": {
                  *                 "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *                 "first_name": "Ada",
@@ -47793,6 +48902,7 @@ export interface operations {
                  *           "last_name": "Lovelace",
                  *           "email": "string",
                  *           "phone": "string",
+                 *           "address": {},
                  *           "erased_at": "2026-11-21T09:30:00.000Z",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
