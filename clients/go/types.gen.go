@@ -473,6 +473,36 @@ func (e GuestPreferencesRoomFloor) Valid() bool {
 	}
 }
 
+// Defines values for GuestUpdatedEventObject.
+const (
+	GuestUpdatedEventObjectEvent GuestUpdatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the GuestUpdatedEventObject enum.
+func (e GuestUpdatedEventObject) Valid() bool {
+	switch e {
+	case GuestUpdatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuestUpdatedEventType.
+const (
+	GuestUpdatedEventTypeGuestUpdated GuestUpdatedEventType = "guest.updated"
+)
+
+// Valid indicates whether the value is a known member of the GuestUpdatedEventType enum.
+func (e GuestUpdatedEventType) Valid() bool {
+	switch e {
+	case GuestUpdatedEventTypeGuestUpdated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for HousekeepingAssignmentObject.
 const (
 	HousekeepingAssignmentObjectHousekeepingAssignment HousekeepingAssignmentObject = "housekeeping_assignment"
@@ -2555,6 +2585,7 @@ const (
 	WebhookTestResultTypeGroupCreated              WebhookTestResultType = "group.created"
 	WebhookTestResultTypeGuestCreated              WebhookTestResultType = "guest.created"
 	WebhookTestResultTypeGuestErased               WebhookTestResultType = "guest.erased"
+	WebhookTestResultTypeGuestUpdated              WebhookTestResultType = "guest.updated"
 	WebhookTestResultTypeHousekeepingStatusChanged WebhookTestResultType = "housekeeping.status_changed"
 	WebhookTestResultTypeInventoryUpdated          WebhookTestResultType = "inventory.updated"
 	WebhookTestResultTypeInvoiceCreated            WebhookTestResultType = "invoice.created"
@@ -2584,6 +2615,8 @@ func (e WebhookTestResultType) Valid() bool {
 	case WebhookTestResultTypeGuestCreated:
 		return true
 	case WebhookTestResultTypeGuestErased:
+		return true
+	case WebhookTestResultTypeGuestUpdated:
 		return true
 	case WebhookTestResultTypeHousekeepingStatusChanged:
 		return true
@@ -3293,6 +3326,7 @@ const (
 	ListEventsParamsTypeGroupCreated              ListEventsParamsType = "group.created"
 	ListEventsParamsTypeGuestCreated              ListEventsParamsType = "guest.created"
 	ListEventsParamsTypeGuestErased               ListEventsParamsType = "guest.erased"
+	ListEventsParamsTypeGuestUpdated              ListEventsParamsType = "guest.updated"
 	ListEventsParamsTypeHousekeepingStatusChanged ListEventsParamsType = "housekeeping.status_changed"
 	ListEventsParamsTypeInventoryUpdated          ListEventsParamsType = "inventory.updated"
 	ListEventsParamsTypeInvoiceCreated            ListEventsParamsType = "invoice.created"
@@ -3321,6 +3355,8 @@ func (e ListEventsParamsType) Valid() bool {
 	case ListEventsParamsTypeGuestCreated:
 		return true
 	case ListEventsParamsTypeGuestErased:
+		return true
+	case ListEventsParamsTypeGuestUpdated:
 		return true
 	case ListEventsParamsTypeHousekeepingStatusChanged:
 		return true
@@ -32199,6 +32235,7 @@ const (
 	CreateWebhookEndpointJSONBodyEnabledEventsGroupCreated              CreateWebhookEndpointJSONBodyEnabledEvents = "group.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsGuestCreated              CreateWebhookEndpointJSONBodyEnabledEvents = "guest.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsGuestErased               CreateWebhookEndpointJSONBodyEnabledEvents = "guest.erased"
+	CreateWebhookEndpointJSONBodyEnabledEventsGuestUpdated              CreateWebhookEndpointJSONBodyEnabledEvents = "guest.updated"
 	CreateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged CreateWebhookEndpointJSONBodyEnabledEvents = "housekeeping.status_changed"
 	CreateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated          CreateWebhookEndpointJSONBodyEnabledEvents = "inventory.updated"
 	CreateWebhookEndpointJSONBodyEnabledEventsInvoiceCreated            CreateWebhookEndpointJSONBodyEnabledEvents = "invoice.created"
@@ -32229,6 +32266,8 @@ func (e CreateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case CreateWebhookEndpointJSONBodyEnabledEventsGuestCreated:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsGuestErased:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsGuestUpdated:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged:
 		return true
@@ -33240,6 +33279,7 @@ const (
 	UpdateWebhookEndpointJSONBodyEnabledEventsGroupCreated              UpdateWebhookEndpointJSONBodyEnabledEvents = "group.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsGuestCreated              UpdateWebhookEndpointJSONBodyEnabledEvents = "guest.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsGuestErased               UpdateWebhookEndpointJSONBodyEnabledEvents = "guest.erased"
+	UpdateWebhookEndpointJSONBodyEnabledEventsGuestUpdated              UpdateWebhookEndpointJSONBodyEnabledEvents = "guest.updated"
 	UpdateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged UpdateWebhookEndpointJSONBodyEnabledEvents = "housekeeping.status_changed"
 	UpdateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated          UpdateWebhookEndpointJSONBodyEnabledEvents = "inventory.updated"
 	UpdateWebhookEndpointJSONBodyEnabledEventsInvoiceCreated            UpdateWebhookEndpointJSONBodyEnabledEvents = "invoice.created"
@@ -33270,6 +33310,8 @@ func (e UpdateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case UpdateWebhookEndpointJSONBodyEnabledEventsGuestCreated:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsGuestErased:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsGuestUpdated:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged:
 		return true
@@ -33686,6 +33728,7 @@ const (
 	CreateWebhookBackfillJSONBodyEventTypesGroupCreated              CreateWebhookBackfillJSONBodyEventTypes = "group.created"
 	CreateWebhookBackfillJSONBodyEventTypesGuestCreated              CreateWebhookBackfillJSONBodyEventTypes = "guest.created"
 	CreateWebhookBackfillJSONBodyEventTypesGuestErased               CreateWebhookBackfillJSONBodyEventTypes = "guest.erased"
+	CreateWebhookBackfillJSONBodyEventTypesGuestUpdated              CreateWebhookBackfillJSONBodyEventTypes = "guest.updated"
 	CreateWebhookBackfillJSONBodyEventTypesHousekeepingStatusChanged CreateWebhookBackfillJSONBodyEventTypes = "housekeeping.status_changed"
 	CreateWebhookBackfillJSONBodyEventTypesInventoryUpdated          CreateWebhookBackfillJSONBodyEventTypes = "inventory.updated"
 	CreateWebhookBackfillJSONBodyEventTypesInvoiceCreated            CreateWebhookBackfillJSONBodyEventTypes = "invoice.created"
@@ -33714,6 +33757,8 @@ func (e CreateWebhookBackfillJSONBodyEventTypes) Valid() bool {
 	case CreateWebhookBackfillJSONBodyEventTypesGuestCreated:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesGuestErased:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesGuestUpdated:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesHousekeepingStatusChanged:
 		return true
@@ -34421,6 +34466,7 @@ const (
 	ListWebhookDeliveriesParamsEventTypeGroupCreated              ListWebhookDeliveriesParamsEventType = "group.created"
 	ListWebhookDeliveriesParamsEventTypeGuestCreated              ListWebhookDeliveriesParamsEventType = "guest.created"
 	ListWebhookDeliveriesParamsEventTypeGuestErased               ListWebhookDeliveriesParamsEventType = "guest.erased"
+	ListWebhookDeliveriesParamsEventTypeGuestUpdated              ListWebhookDeliveriesParamsEventType = "guest.updated"
 	ListWebhookDeliveriesParamsEventTypeHousekeepingStatusChanged ListWebhookDeliveriesParamsEventType = "housekeeping.status_changed"
 	ListWebhookDeliveriesParamsEventTypeInventoryUpdated          ListWebhookDeliveriesParamsEventType = "inventory.updated"
 	ListWebhookDeliveriesParamsEventTypeInvoiceCreated            ListWebhookDeliveriesParamsEventType = "invoice.created"
@@ -34449,6 +34495,8 @@ func (e ListWebhookDeliveriesParamsEventType) Valid() bool {
 	case ListWebhookDeliveriesParamsEventTypeGuestCreated:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeGuestErased:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeGuestUpdated:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeHousekeepingStatusChanged:
 		return true
@@ -36419,6 +36467,7 @@ const (
 	TestWebhookEndpointJSONBodyTypeGroupCreated              TestWebhookEndpointJSONBodyType = "group.created"
 	TestWebhookEndpointJSONBodyTypeGuestCreated              TestWebhookEndpointJSONBodyType = "guest.created"
 	TestWebhookEndpointJSONBodyTypeGuestErased               TestWebhookEndpointJSONBodyType = "guest.erased"
+	TestWebhookEndpointJSONBodyTypeGuestUpdated              TestWebhookEndpointJSONBodyType = "guest.updated"
 	TestWebhookEndpointJSONBodyTypeHousekeepingStatusChanged TestWebhookEndpointJSONBodyType = "housekeeping.status_changed"
 	TestWebhookEndpointJSONBodyTypeInventoryUpdated          TestWebhookEndpointJSONBodyType = "inventory.updated"
 	TestWebhookEndpointJSONBodyTypeInvoiceCreated            TestWebhookEndpointJSONBodyType = "invoice.created"
@@ -36448,6 +36497,8 @@ func (e TestWebhookEndpointJSONBodyType) Valid() bool {
 	case TestWebhookEndpointJSONBodyTypeGuestCreated:
 		return true
 	case TestWebhookEndpointJSONBodyTypeGuestErased:
+		return true
+	case TestWebhookEndpointJSONBodyTypeGuestUpdated:
 		return true
 	case TestWebhookEndpointJSONBodyTypeHousekeepingStatusChanged:
 		return true
@@ -36851,7 +36902,7 @@ func (e TestWebhookEndpoint503JSONResponseBodyErrorType) Valid() bool {
 	}
 }
 
-// Address defines model for Address.
+// Address The guest's postal address for invoices, every line optional; null when none was given.
 type Address struct {
 	City       *string `json:"city,omitempty"`
 	Country    *string `json:"country,omitempty"`
@@ -37000,6 +37051,7 @@ type FlashReport struct {
 
 // Folio defines model for Folio.
 type Folio struct {
+	// Balance The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 	Balance   Money         `json:"balance"`
 	Charges   []FolioCharge `json:"charges"`
 	ClosedAt  *time.Time    `json:"closed_at"`
@@ -37028,6 +37080,7 @@ type FolioStatus string
 
 // FolioCharge A folio line. `amount` is what the guest pays for it (gross), `net` the line without its taxes and `tax` the taxes in `amount` (net + tax = amount), rounded per line as the API conventions' Taxes section states.
 type FolioCharge struct {
+	// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 	Amount      Money     `json:"amount"`
 	CreatedAt   time.Time `json:"created_at"`
 	Date        *string   `json:"date"`
@@ -37036,11 +37089,15 @@ type FolioCharge struct {
 	Id          string    `json:"id"`
 
 	// Kind `room_night` (posted per night of the stay), `extra` (added by staff), a fee of the rate plan, or `tax`: a per-night or per-person-per-night tax of the property (city tax), posted beside each room night and wholly tax.
-	Kind     FolioChargeKind   `json:"kind"`
-	Livemode bool              `json:"livemode"`
-	Net      Money             `json:"net"`
-	Object   FolioChargeObject `json:"object"`
-	Tax      Money             `json:"tax"`
+	Kind     FolioChargeKind `json:"kind"`
+	Livemode bool            `json:"livemode"`
+
+	// Net The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+	Net    Money             `json:"net"`
+	Object FolioChargeObject `json:"object"`
+
+	// Tax The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+	Tax Money `json:"tax"`
 
 	// Taxes Which taxes make up `tax`, each with its share.
 	Taxes []LineTax `json:"taxes"`
@@ -37054,9 +37111,14 @@ type FolioChargeObject string
 
 // FolioTotals The sums of the folio's lines: `gross` is what the guest is charged, `tax` the taxes in it.
 type FolioTotals struct {
+	// Gross The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 	Gross Money `json:"gross"`
-	Net   Money `json:"net"`
-	Tax   Money `json:"tax"`
+
+	// Net The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+	Net Money `json:"net"`
+
+	// Tax The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+	Tax Money `json:"tax"`
 }
 
 // Group defines model for Group.
@@ -37151,6 +37213,8 @@ type GroupListObject string
 
 // Guest defines model for Guest.
 type Guest struct {
+	// Address The guest's postal address for invoices, every line optional; null when none was given.
+	Address   *Address  `json:"address"`
 	CreatedAt time.Time `json:"created_at"`
 
 	// Email null only for a walk-in booked without one, where the property allows it.
@@ -37224,6 +37288,8 @@ type GuestErasedEvent struct {
 	CreatedAt  time.Time `json:"created_at"`
 	Data       struct {
 		Object struct {
+			// Address The guest's postal address for invoices, every line optional; null when none was given.
+			Address   *Address  `json:"address"`
 			CreatedAt time.Time `json:"created_at"`
 
 			// Email null only for a walk-in booked without one, where the property allows it.
@@ -37317,6 +37383,27 @@ type GuestPreferencesObject string
 
 // GuestPreferencesRoomFloor defines model for GuestPreferences.Room.Floor.
 type GuestPreferencesRoomFloor string
+
+// GuestUpdatedEvent defines model for GuestUpdatedEvent.
+type GuestUpdatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object Guest `json:"object"`
+	} `json:"data"`
+	Id         string                  `json:"id"`
+	Livemode   bool                    `json:"livemode"`
+	Object     GuestUpdatedEventObject `json:"object"`
+	PropertyId *string                 `json:"property_id"`
+	Type       GuestUpdatedEventType   `json:"type"`
+}
+
+// GuestUpdatedEventObject defines model for GuestUpdatedEvent.Object.
+type GuestUpdatedEventObject string
+
+// GuestUpdatedEventType defines model for GuestUpdatedEvent.Type.
+type GuestUpdatedEventType string
 
 // HousekeepingAssignment defines model for HousekeepingAssignment.
 type HousekeepingAssignment struct {
@@ -37460,6 +37547,7 @@ type InventoryUpdatedEventType string
 
 // Invoice A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes). It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.
 type Invoice struct {
+	// Balance The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 	Balance   Money     `json:"balance"`
 	CreatedAt time.Time `json:"created_at"`
 	Currency  string    `json:"currency"`
@@ -37499,13 +37587,19 @@ type Invoice struct {
 	IssueDate Date      `json:"issue_date"`
 	IssuedAt  time.Time `json:"issued_at"`
 	Lines     []struct {
-		Date        *Date            `json:"date"`
-		Description string           `json:"description"`
-		Gross       Money            `json:"gross"`
-		Kind        InvoiceLinesKind `json:"kind"`
-		Net         Money            `json:"net"`
-		Tax         Money            `json:"tax"`
-		Taxes       []LineTax        `json:"taxes"`
+		Date        *Date  `json:"date"`
+		Description string `json:"description"`
+
+		// Gross The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Gross Money            `json:"gross"`
+		Kind  InvoiceLinesKind `json:"kind"`
+
+		// Net The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Net Money `json:"net"`
+
+		// Tax The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Tax   Money     `json:"tax"`
+		Taxes []LineTax `json:"taxes"`
 	} `json:"lines"`
 	Livemode bool `json:"livemode"`
 
@@ -37513,6 +37607,7 @@ type Invoice struct {
 	Number   int           `json:"number"`
 	Object   InvoiceObject `json:"object"`
 	Payments []struct {
+		// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 		Amount      Money                 `json:"amount"`
 		CapturedAt  time.Time             `json:"captured_at"`
 		Description string                `json:"description"`
@@ -37521,6 +37616,7 @@ type Invoice struct {
 	} `json:"payments"`
 	PropertyId string `json:"property_id"`
 	Refunds    []struct {
+		// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 		Amount    Money     `json:"amount"`
 		CreatedAt time.Time `json:"created_at"`
 		Id        string    `json:"id"`
@@ -37535,14 +37631,20 @@ type Invoice struct {
 
 	// TaxSummary Each tax's total over the lines, in the order the taxes first appear on them.
 	TaxSummary []struct {
+		// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 		Amount Money  `json:"amount"`
 		Name   string `json:"name"`
 		TaxId  string `json:"tax_id"`
 	} `json:"tax_summary"`
 	Totals struct {
+		// Gross The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 		Gross Money `json:"gross"`
-		Net   Money `json:"net"`
-		Tax   Money `json:"tax"`
+
+		// Net The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Net Money `json:"net"`
+
+		// Tax The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Tax Money `json:"tax"`
 	} `json:"totals"`
 }
 
@@ -37591,6 +37693,7 @@ type InvoiceListObject string
 
 // LineTax defines model for LineTax.
 type LineTax struct {
+	// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 	Amount Money `json:"amount"`
 
 	// Inclusive Whether the tax was inside the price (true) or added to it.
@@ -37599,7 +37702,7 @@ type LineTax struct {
 	TaxId     string `json:"tax_id"`
 }
 
-// Money defines model for Money.
+// Money The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 type Money struct {
 	// Amount Minor units: 12900 USD is $129.00.
 	Amount   int    `json:"amount"`
@@ -37709,7 +37812,10 @@ type ParameterFaultCode string
 
 // Payment defines model for Payment.
 type Payment struct {
-	Amount         Money         `json:"amount"`
+	// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+	Amount Money `json:"amount"`
+
+	// AmountRefunded The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 	AmountRefunded Money         `json:"amount_refunded"`
 	Captured       bool          `json:"captured"`
 	CreatedAt      time.Time     `json:"created_at"`
@@ -37854,12 +37960,23 @@ type PingEventType string
 type ProductionReport struct {
 	Currency string `json:"currency"`
 	Data     []struct {
-		Cancellations int     `json:"cancellations"`
-		Group         *string `json:"group"`
-		GroupName     *string `json:"group_name,omitempty"`
-		Reservations  int     `json:"reservations"`
-		RoomNights    int     `json:"room_nights"`
-		RoomRevenue   int     `json:"room_revenue"`
+		Cancellations int `json:"cancellations"`
+
+		// Gross What the guests are charged for those nights: net + tax, minor units.
+		Gross     int     `json:"gross"`
+		Group     *string `json:"group"`
+		GroupName *string `json:"group_name,omitempty"`
+
+		// Net What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units.
+		Net          int `json:"net"`
+		Reservations int `json:"reservations"`
+		RoomNights   int `json:"room_nights"`
+
+		// RoomRevenue The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units.
+		RoomRevenue int `json:"room_revenue"`
+
+		// Tax The taxes in those lines (percentages and per-night fees such as city tax), minor units.
+		Tax int `json:"tax"`
 	} `json:"data"`
 	From       Date                   `json:"from"`
 	GroupBy    string                 `json:"group_by"`
@@ -37869,9 +37986,20 @@ type ProductionReport struct {
 	To         Date                   `json:"to"`
 	Totals     struct {
 		Cancellations int `json:"cancellations"`
-		Reservations  int `json:"reservations"`
-		RoomNights    int `json:"room_nights"`
-		RoomRevenue   int `json:"room_revenue"`
+
+		// Gross What the guests are charged for those nights: net + tax, minor units.
+		Gross int `json:"gross"`
+
+		// Net What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units.
+		Net          int `json:"net"`
+		Reservations int `json:"reservations"`
+		RoomNights   int `json:"room_nights"`
+
+		// RoomRevenue The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units.
+		RoomRevenue int `json:"room_revenue"`
+
+		// Tax The taxes in those lines (percentages and per-night fees such as city tax), minor units.
+		Tax int `json:"tax"`
 	} `json:"totals"`
 	Type ProductionReportType `json:"type"`
 }
@@ -37884,7 +38012,8 @@ type ProductionReportType string
 
 // Property defines model for Property.
 type Property struct {
-	Address Address `json:"address"`
+	// Address The guest's postal address for invoices, every line optional; null when none was given.
+	Address *Address `json:"address"`
 
 	// AuditHour Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on.
 	AuditHour int `json:"audit_hour"`
@@ -37961,9 +38090,26 @@ type Quote struct {
 		Amount int  `json:"amount"`
 		Date   Date `json:"date"`
 	} `json:"nightly"`
+	Price struct {
+		// Gross The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Gross Money `json:"gross"`
+
+		// Net The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Net Money `json:"net"`
+
+		// Tax The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Tax Money `json:"tax"`
+
+		// Taxes Each tax's share of `tax` over the stay, percentages and per-night fees (city tax) alike, in the order they appear on the folio.
+		Taxes []LineTax `json:"taxes"`
+	} `json:"price"`
 	RatePlanId string       `json:"rate_plan_id"`
 	Reason     *QuoteReason `json:"reason,omitempty"`
-	Total      Money        `json:"total"`
+	Total      struct {
+		// Amount Minor units: 12900 USD is $129.00.
+		Amount   int    `json:"amount"`
+		Currency string `json:"currency"`
+	} `json:"total"`
 }
 
 // QuoteReason defines model for Quote.Reason.
@@ -38122,6 +38268,7 @@ type RateUpdatedEventType string
 
 // Refund defines model for Refund.
 type Refund struct {
+	// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 	Amount    Money        `json:"amount"`
 	CreatedAt time.Time    `json:"created_at"`
 	FolioId   string       `json:"folio_id"`
@@ -38153,7 +38300,10 @@ type RefundListObject string
 
 // RefundedPayment The payment after the refund, with the refund's id.
 type RefundedPayment struct {
-	Amount         Money                 `json:"amount"`
+	// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+	Amount Money `json:"amount"`
+
+	// AmountRefunded The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 	AmountRefunded Money                 `json:"amount_refunded"`
 	Captured       bool                  `json:"captured"`
 	CreatedAt      time.Time             `json:"created_at"`
@@ -38220,17 +38370,22 @@ type Reservation struct {
 		Amount int  `json:"amount"`
 		Date   Date `json:"date"`
 	} `json:"nightly"`
-	Nights     int               `json:"nights"`
-	Notes      *string           `json:"notes"`
-	Object     ReservationObject `json:"object"`
+	Nights int               `json:"nights"`
+	Notes  *string           `json:"notes"`
+	Object ReservationObject `json:"object"`
+
+	// Price The stay's room nights and per-night taxes as its folio charges them: net, tax, gross and each tax's share. Kept from when the nights were posted (booking, change of dates, room type or party, early departure, extension, upgrade), like the folio's lines.
+	Price      StayPrice         `json:"price"`
 	PropertyId string            `json:"property_id"`
 	RatePlanId string            `json:"rate_plan_id"`
 	RoomId     *string           `json:"room_id"`
 	RoomTypeId string            `json:"room_type_id"`
 	Source     ReservationSource `json:"source"`
 	Status     ReservationStatus `json:"status"`
-	Total      Money             `json:"total"`
-	UpdatedAt  time.Time         `json:"updated_at"`
+
+	// Total The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+	Total     Money     `json:"total"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // ReservationChannel defines model for Reservation.Channel.
@@ -38366,12 +38521,23 @@ type ReservationUpdatedEventType string
 type RevenueReport struct {
 	Currency string `json:"currency"`
 	Data     []struct {
-		Adr         int  `json:"adr"`
-		Date        Date `json:"date"`
-		Payments    int  `json:"payments"`
-		Refunds     int  `json:"refunds"`
-		Revpar      int  `json:"revpar"`
-		RoomRevenue int  `json:"room_revenue"`
+		Adr  int  `json:"adr"`
+		Date Date `json:"date"`
+
+		// Gross What the guests are charged for those nights: net + tax, minor units.
+		Gross int `json:"gross"`
+
+		// Net What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units.
+		Net      int `json:"net"`
+		Payments int `json:"payments"`
+		Refunds  int `json:"refunds"`
+		Revpar   int `json:"revpar"`
+
+		// RoomRevenue The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units.
+		RoomRevenue int `json:"room_revenue"`
+
+		// Tax The taxes in those lines (percentages and per-night fees such as city tax), minor units.
+		Tax int `json:"tax"`
 	} `json:"data"`
 	From       Date                `json:"from"`
 	Livemode   bool                `json:"livemode"`
@@ -38379,11 +38545,22 @@ type RevenueReport struct {
 	PropertyId string              `json:"property_id"`
 	To         Date                `json:"to"`
 	Totals     struct {
-		Adr         int `json:"adr"`
-		Payments    int `json:"payments"`
-		Refunds     int `json:"refunds"`
-		Revpar      int `json:"revpar"`
+		Adr int `json:"adr"`
+
+		// Gross What the guests are charged for those nights: net + tax, minor units.
+		Gross int `json:"gross"`
+
+		// Net What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units.
+		Net      int `json:"net"`
+		Payments int `json:"payments"`
+		Refunds  int `json:"refunds"`
+		Revpar   int `json:"revpar"`
+
+		// RoomRevenue The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units.
 		RoomRevenue int `json:"room_revenue"`
+
+		// Tax The taxes in those lines (percentages and per-night fees such as city tax), minor units.
+		Tax int `json:"tax"`
 	} `json:"totals"`
 	Type RevenueReportType `json:"type"`
 }
@@ -38563,6 +38740,21 @@ type SandboxResetLivemode bool
 
 // SandboxResetObject defines model for SandboxReset.Object.
 type SandboxResetObject string
+
+// StayPrice The stay's room nights and per-night taxes as its folio charges them: net, tax, gross and each tax's share. Kept from when the nights were posted (booking, change of dates, room type or party, early departure, extension, upgrade), like the folio's lines.
+type StayPrice struct {
+	// Gross The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+	Gross Money `json:"gross"`
+
+	// Net The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+	Net Money `json:"net"`
+
+	// Tax The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+	Tax Money `json:"tax"`
+
+	// Taxes Each tax's share of `tax` over the stay, percentages and per-night fees (city tax) alike, in the order they appear on the folio.
+	Taxes []LineTax `json:"taxes"`
+}
 
 // Tax defines model for Tax.
 type Tax struct {
@@ -39663,6 +39855,16 @@ type ListGuests503JSONResponseBodyErrorType string
 
 // CreateGuestJSONBody defines parameters for CreateGuest.
 type CreateGuestJSONBody struct {
+	// Address Postal address for invoices: every line optional, empty lines dropped; sent, it replaces the whole address, and null removes it.
+	Address *struct {
+		City       *string `json:"city,omitempty"`
+		Country    *string `json:"country,omitempty"`
+		Line1      *string `json:"line1,omitempty"`
+		Line2      *string `json:"line2,omitempty"`
+		PostalCode *string `json:"postal_code,omitempty"`
+		Region     *string `json:"region,omitempty"`
+	} `json:"address,omitempty"`
+
 	// Email An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`), at most 254 characters, with at most 64 before the `@` and at most 63 in each part of the domain (RFC 5321).
 	Email     string  `json:"email"`
 	FirstName string  `json:"first_name"`
@@ -39807,6 +40009,16 @@ type GetGuest503JSONResponseBodyErrorType string
 
 // UpdateGuestJSONBody defines parameters for UpdateGuest.
 type UpdateGuestJSONBody struct {
+	// Address Postal address for invoices: every line optional, empty lines dropped; sent, it replaces the whole address, and null removes it.
+	Address *struct {
+		City       *string `json:"city,omitempty"`
+		Country    *string `json:"country,omitempty"`
+		Line1      *string `json:"line1,omitempty"`
+		Line2      *string `json:"line2,omitempty"`
+		PostalCode *string `json:"postal_code,omitempty"`
+		Region     *string `json:"region,omitempty"`
+	} `json:"address,omitempty"`
+
 	// Email An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`), at most 254 characters, with at most 64 before the `@` and at most 63 in each part of the domain (RFC 5321).
 	Email     *string `json:"email,omitempty"`
 	FirstName *string `json:"first_name,omitempty"`
@@ -46843,6 +47055,15 @@ type GuestErasedWebhookParams struct {
 	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
 }
 
+// GuestUpdatedWebhookParams defines parameters for GuestUpdatedWebhook.
+type GuestUpdatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
 // HousekeepingStatusChangedWebhookParams defines parameters for HousekeepingStatusChangedWebhook.
 type HousekeepingStatusChangedWebhookParams struct {
 	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
@@ -47163,6 +47384,9 @@ type GuestCreatedWebhookJSONRequestBody = GuestCreatedEvent
 
 // GuestErasedWebhookJSONRequestBody defines body for GuestErasedWebhook for application/json ContentType.
 type GuestErasedWebhookJSONRequestBody = GuestErasedEvent
+
+// GuestUpdatedWebhookJSONRequestBody defines body for GuestUpdatedWebhook for application/json ContentType.
+type GuestUpdatedWebhookJSONRequestBody = GuestUpdatedEvent
 
 // HousekeepingStatusChangedWebhookJSONRequestBody defines body for HousekeepingStatusChangedWebhook for application/json ContentType.
 type HousekeepingStatusChangedWebhookJSONRequestBody = HousekeepingStatusChangedEvent
@@ -47641,6 +47865,24 @@ func (t *Event) FromInvoiceCreatedEvent(v InvoiceCreatedEvent) error {
 	return err
 }
 
+// AsGuestUpdatedEvent returns the union data inside the Event as a GuestUpdatedEvent
+func (t Event) AsGuestUpdatedEvent() (GuestUpdatedEvent, error) {
+	var body GuestUpdatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGuestUpdatedEvent overwrites any union data inside the Event as the provided GuestUpdatedEvent
+func (t *Event) FromGuestUpdatedEvent(v GuestUpdatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"guest.updated"}`))
+	t.union = b
+	return err
+}
+
 func (t Event) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"type"`
@@ -47663,6 +47905,8 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return t.AsGuestCreatedEvent()
 	case "guest.erased":
 		return t.AsGuestErasedEvent()
+	case "guest.updated":
+		return t.AsGuestUpdatedEvent()
 	case "housekeeping.status_changed":
 		return t.AsHousekeepingStatusChangedEvent()
 	case "inventory.updated":

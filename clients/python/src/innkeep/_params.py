@@ -279,12 +279,20 @@ CancelGroupParams = TypedDict("CancelGroupParams", {"reason": str}, total=False)
 ListGuestsParams = TypedDict("ListGuestsParams", {"email": str, "search": str, "limit": int}, total=False)
 CreateGuestParams = TypedDict(
     "CreateGuestParams",
-    {"first_name": Required[str], "last_name": Required[str], "email": Required[str], "phone": str | None},
+    {
+        "first_name": Required[str],
+        "last_name": Required[str],
+        "email": Required[str],
+        "phone": str | None,
+        "address": Mapping[str, Any] | None,
+    },
     total=False,
 )
 GetGuestParams = TypedDict("GetGuestParams", {}, total=False)
 UpdateGuestParams = TypedDict(
-    "UpdateGuestParams", {"first_name": str, "last_name": str, "email": str, "phone": str | None}, total=False
+    "UpdateGuestParams",
+    {"first_name": str, "last_name": str, "email": str, "phone": str | None, "address": Mapping[str, Any] | None},
+    total=False,
 )
 EraseGuestParams = TypedDict("EraseGuestParams", {"confirm": Required[Literal[True]]}, total=False)
 ExportGuestParams = TypedDict("ExportGuestParams", {}, total=False)
@@ -456,6 +464,7 @@ ListEventsParams = TypedDict(
             "tax.created",
             "tax.updated",
             "invoice.created",
+            "guest.updated",
         ],
         "created_gte": str | datetime.datetime,
         "created_lte": str | datetime.datetime,
@@ -494,6 +503,7 @@ CreateWebhookEndpointParams = TypedDict(
                     "tax.created",
                     "tax.updated",
                     "invoice.created",
+                    "guest.updated",
                 ]
             ]
         ],
@@ -530,6 +540,7 @@ UpdateWebhookEndpointParams = TypedDict(
                 "tax.created",
                 "tax.updated",
                 "invoice.created",
+                "guest.updated",
             ]
         ],
         "api_version": Literal["2025-03-01", "2025-06-01", "2025-09-01"],
@@ -566,6 +577,7 @@ TestWebhookEndpointParams = TypedDict(
             "tax.created",
             "tax.updated",
             "invoice.created",
+            "guest.updated",
         ]
     },
     total=False,
@@ -597,6 +609,7 @@ CreateWebhookBackfillParams = TypedDict(
                 "tax.created",
                 "tax.updated",
                 "invoice.created",
+                "guest.updated",
             ]
         ],
     },
@@ -629,6 +642,7 @@ ListWebhookDeliveriesParams = TypedDict(
             "tax.created",
             "tax.updated",
             "invoice.created",
+            "guest.updated",
         ],
         "limit": int,
     },

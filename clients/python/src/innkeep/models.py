@@ -29,11 +29,25 @@ class ReservationGuest(BaseModel):
 
 
 class Money(BaseModel):
+    """
+    The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+    """
+
     model_config = ConfigDict(
         extra="allow",
     )
     amount: int = Field(..., description="Minor units: 12900 USD is $129.00.")
     currency: str = Field(..., examples=["USD"], max_length=3, min_length=3)
+
+
+class LineTax(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    tax_id: str = Field(..., examples=["tax_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    name: str
+    amount: Money
+    inclusive: bool = Field(..., description="Whether the tax was inside the price (true) or added to it.")
 
 
 class PaymentPaymentMethod(BaseModel):
@@ -105,26 +119,20 @@ class RefundedPayment(Payment):
     )
 
 
-class Guest(BaseModel):
+class Address(BaseModel):
+    """
+    The guest's postal address for invoices, every line optional; null when none was given.
+    """
+
     model_config = ConfigDict(
         extra="allow",
     )
-    id: str = Field(..., examples=["gst_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["guest"]
-    livemode: bool
-    first_name: str
-    last_name: str
-    email: str | None = Field(
-        ..., description="null only for a walk-in booked without one, where the property allows it."
-    )
-    phone: str | None
-    erased_at: AwareDatetime | None = Field(
-        ...,
-        description="When the guest was erased on request (`POST /guests/{id}/erase`): names anonymised, no contact. null for every other guest.",
-        examples=["2026-11-21T09:30:00.000Z"],
-    )
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    line1: str | None = None
+    line2: str | None = None
+    city: str | None = None
+    region: str | None = None
+    postal_code: str | None = None
+    country: str | None = None
 
 
 class Room(BaseModel):
@@ -382,39 +390,41 @@ class FlashReport(BaseModel):
     )
 
 
-class GuestErasedEventData(BaseModel):
+class Property(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    object: Guest
-
-
-class GuestErasedEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["guest.erased"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
+    id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["property"]
     livemode: bool
-    property_id: str | None
-    data: GuestErasedEventData
-
-
-class Address(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
+    name: str
+    timezone: str = Field(
+        ..., description='IANA time zone; the property\'s local date decides "today".', examples=["America/New_York"]
     )
-    line1: str | None = None
-    line2: str | None = None
-    city: str | None = None
-    region: str | None = None
-    postal_code: str | None = None
-    country: str | None = None
+    currency: str = Field(..., examples=["USD"])
+    address: Address | None
+    check_in_time: str = Field(..., description="Local time from which guests may check in, HH:MM.", examples=["15:00"])
+    check_out_time: str = Field(..., description="Local time by which guests check out, HH:MM.", examples=["11:00"])
+    room_count: int = Field(..., description="Rooms in service (retired rooms are not counted).")
+    walk_ins_without_email: bool = Field(
+        ...,
+        description="Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail.",
+    )
+    guest_emails: bool = Field(
+        ...,
+        description="Whether guests with an e-mail get a confirmation, a modification and a cancellation e-mail (sandbox mail is kept, never sent). Default true.",
+    )
+    audit_hour: int = Field(
+        ...,
+        description="Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on.",
+    )
+    business_date: date_aliased = Field(
+        ...,
+        description="The property's \"today\": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it.",
+        examples=["2026-12-24"],
+    )
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
 class TaxAmount(BaseModel):
@@ -550,6 +560,19 @@ class InvoiceStay(BaseModel):
     rate_plan: str
 
 
+class InvoiceLine(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    description: str
+    kind: Literal["room_night", "extra", "early_departure_fee", "no_show_fee", "late_check_out_fee", "tax"]
+    date: date_aliased | None = Field(..., examples=["2026-12-24"])
+    net: Money
+    tax: Money
+    gross: Money
+    taxes: list[LineTax]
+
+
 class InvoiceTaxSummaryItem(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -588,14 +611,40 @@ class InvoiceRefund(BaseModel):
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
-class LineTax(BaseModel):
+class Invoice(BaseModel):
+    """
+    A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes). It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.
+    """
+
     model_config = ConfigDict(
         extra="allow",
     )
-    tax_id: str = Field(..., examples=["tax_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    name: str
-    amount: Money
-    inclusive: bool = Field(..., description="Whether the tax was inside the price (true) or added to it.")
+    id: str = Field(..., examples=["inv_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["invoice"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    number: int = Field(
+        ..., description="Gapless per property: 1, 2, 3… in the order invoices were issued.", examples=[1]
+    )
+    currency: str = Field(..., examples=["USD"], max_length=3, min_length=3)
+    issued_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    issue_date: date_aliased = Field(
+        ..., description="The property's local date when it was issued.", examples=["2026-12-24"]
+    )
+    hotel: InvoiceHotel = Field(..., description="The property as it was when the invoice was issued.")
+    guest: InvoiceGuest = Field(..., description="The guest as they were when the invoice was issued.")
+    stay: InvoiceStay
+    lines: list[InvoiceLine]
+    tax_summary: list[InvoiceTaxSummaryItem] = Field(
+        ..., description="Each tax's total over the lines, in the order the taxes first appear on them."
+    )
+    totals: InvoiceTotals
+    payments: list[InvoicePayment]
+    refunds: list[InvoiceRefund]
+    balance: Money
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
 class Ping(BaseModel):
@@ -656,6 +705,17 @@ class ParameterFault(BaseModel):
     ]
     param: str | None = Field(None, description="Dotted path of this parameter, e.g. `guest.email`.")
     message: str
+
+
+class PropertyList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[Property]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
 
 
 class RoomType(BaseModel):
@@ -748,28 +808,6 @@ class QuoteNightlyItem(BaseModel):
     amount: int
 
 
-class Quote(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    rate_plan_id: str = Field(..., examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    total: Money
-    nightly: list[QuoteNightlyItem]
-    bookable: bool
-    reason: (
-        Literal[
-            "no_rate",
-            "stop_sell",
-            "closed_to_arrival",
-            "closed_to_departure",
-            "min_stay",
-            "max_occupancy",
-            "no_availability",
-        ]
-        | None
-    ) = None
-
-
 class RoomMove(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -835,17 +873,6 @@ class FolioTotals(BaseModel):
     net: Money
     tax: Money
     gross: Money
-
-
-class GuestList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[Guest]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
 
 
 class GuestPreferencesRoom(BaseModel):
@@ -953,6 +980,17 @@ class TaxList(BaseModel):
     prev_cursor: str | None
 
 
+class InvoiceList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[Invoice]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
 class OccupancyReportDatum(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -992,7 +1030,18 @@ class RevenueReportDatum(BaseModel):
         extra="allow",
     )
     date: date_aliased = Field(..., examples=["2026-12-24"])
-    room_revenue: int
+    room_revenue: int = Field(
+        ...,
+        description="The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units.",
+    )
+    net: int = Field(
+        ...,
+        description="What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units.",
+    )
+    tax: int = Field(
+        ..., description="The taxes in those lines (percentages and per-night fees such as city tax), minor units."
+    )
+    gross: int = Field(..., description="What the guests are charged for those nights: net + tax, minor units.")
     adr: int
     revpar: int
     payments: int
@@ -1003,7 +1052,18 @@ class RevenueReportTotals(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    room_revenue: int
+    room_revenue: int = Field(
+        ...,
+        description="The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units.",
+    )
+    net: int = Field(
+        ...,
+        description="What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units.",
+    )
+    tax: int = Field(
+        ..., description="The taxes in those lines (percentages and per-night fees such as city tax), minor units."
+    )
+    gross: int = Field(..., description="What the guests are charged for those nights: net + tax, minor units.")
     adr: int
     revpar: int
     payments: int
@@ -1033,7 +1093,18 @@ class ProductionReportDatum(BaseModel):
     group_name: str | None = None
     reservations: int
     room_nights: int
-    room_revenue: int
+    room_revenue: int = Field(
+        ...,
+        description="The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units.",
+    )
+    net: int = Field(
+        ...,
+        description="What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units.",
+    )
+    tax: int = Field(
+        ..., description="The taxes in those lines (percentages and per-night fees such as city tax), minor units."
+    )
+    gross: int = Field(..., description="What the guests are charged for those nights: net + tax, minor units.")
     cancellations: int
 
 
@@ -1043,7 +1114,18 @@ class ProductionReportTotals(BaseModel):
     )
     reservations: int
     room_nights: int
-    room_revenue: int
+    room_revenue: int = Field(
+        ...,
+        description="The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units.",
+    )
+    net: int = Field(
+        ...,
+        description="What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units.",
+    )
+    tax: int = Field(
+        ..., description="The taxes in those lines (percentages and per-night fees such as city tax), minor units."
+    )
+    gross: int = Field(..., description="What the guests are charged for those nights: net + tax, minor units.")
     cancellations: int
 
 
@@ -1129,6 +1211,7 @@ class WebhookTestResult(BaseModel):
         "tax.created",
         "tax.updated",
         "invoice.created",
+        "guest.updated",
     ]
     status: Literal["queued"]
 
@@ -1176,6 +1259,491 @@ class SandboxReset(BaseModel):
     reset_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
+class StayPrice(BaseModel):
+    """
+    The stay's room nights and per-night taxes as its folio charges them: net, tax, gross and each tax's share. Kept from when the nights were posted (booking, change of dates, room type or party, early departure, extension, upgrade), like the folio's lines.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    net: Money
+    tax: Money
+    gross: Money
+    taxes: list[LineTax] = Field(
+        ...,
+        description="Each tax's share of `tax` over the stay, percentages and per-night fees (city tax) alike, in the order they appear on the folio.",
+    )
+
+
+class PaymentSucceededEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Payment
+
+
+class PaymentSucceededEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["payment.succeeded"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PaymentSucceededEventData
+
+
+class PaymentRefundedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: RefundedPayment
+
+
+class PaymentRefundedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["payment.refunded"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PaymentRefundedEventData
+
+
+class Guest(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["gst_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["guest"]
+    livemode: bool
+    first_name: str
+    last_name: str
+    email: str | None = Field(
+        ..., description="null only for a walk-in booked without one, where the property allows it."
+    )
+    phone: str | None
+    address: Address | None
+    erased_at: AwareDatetime | None = Field(
+        ...,
+        description="When the guest was erased on request (`POST /guests/{id}/erase`): names anonymised, no contact. null for every other guest.",
+        examples=["2026-11-21T09:30:00.000Z"],
+    )
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class RoomStatusChange(Room):
+    """
+    The room after the change, with the status it left.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    previous_status: Literal["dirty", "clean", "inspected", "out-of-order"]
+
+
+class RatePlan(BaseModel):
+    """
+    A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["rate_plan"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    code: str
+    name: str
+    room_type_ids: list[str]
+    refundable: bool
+    cancellation_deadline_hours: int
+    meal_plan: Literal["room_only", "breakfast", "half_board", "full_board", "all_inclusive"]
+    derived_from: RatePlanDerivation | None
+    active: bool
+    early_departure_fee: RatePlanFee | None
+    no_show_fee: RatePlanFee | None
+    late_check_out_fee: RatePlanFee | None
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class RateCalendarChange(RateCalendar):
+    """
+    Daily rates set over a range (`POST /rate_plans/{id}/rates`): the range as it now stands.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    days_of_week: list[RateCalendarChangeDaysOfWeekItem] | None = Field(
+        ..., description="The weekdays the change applied to (0 = Sunday); null: every day."
+    )
+
+
+class InventoryUpdatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: InventoryRange
+
+
+class InventoryUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["inventory.updated"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: InventoryUpdatedEventData
+
+
+class NightAudit(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["na_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["night_audit"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    business_date: date_aliased = Field(
+        ...,
+        description="The business day the audit closed; the property's business date is then the next day.",
+        examples=["2026-12-24"],
+    )
+    trigger: Literal["scheduled", "manual", "advance_day"]
+    no_shows: list[str] = Field(..., description="Reservations the audit marked as no-shows (fees posted).")
+    departures_in_house: list[str] = Field(
+        ..., description="Stays still checked in on or after their departure date, flagged for the desk."
+    )
+    flash: FlashReport
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class GuestErasedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Guest
+
+
+class GuestErasedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["guest.erased"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: GuestErasedEventData
+
+
+class PropertyUpdatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Property
+
+
+class PropertyUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["property.updated"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PropertyUpdatedEventData
+
+
+class TaxCreatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Tax
+
+
+class TaxCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["tax.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: TaxCreatedEventData
+
+
+class InvoiceCreatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Invoice
+
+
+class InvoiceCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["invoice.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: InvoiceCreatedEventData
+
+
+class GuestUpdatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Guest
+
+
+class GuestUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["guest.updated"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: GuestUpdatedEventData
+
+
+class PingEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Ping
+
+
+class PingEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["ping"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PingEventData
+
+
+class RoomTypeList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[RoomType]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class RatePlanList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[RatePlan]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class InventoryHoldList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[InventoryHold]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class Quote(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    rate_plan_id: str = Field(..., examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    total: Money
+    nightly: list[QuoteNightlyItem]
+    price: StayPrice
+    bookable: bool
+    reason: (
+        Literal[
+            "no_rate",
+            "stop_sell",
+            "closed_to_arrival",
+            "closed_to_departure",
+            "min_stay",
+            "max_occupancy",
+            "no_availability",
+        ]
+        | None
+    ) = None
+
+
+class RoomMoveList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[RoomMove]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class Folio(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["folio"]
+    livemode: bool
+    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    status: Literal["open", "closed"]
+    charges: list[FolioCharge]
+    payments: list[Payment]
+    refunds: list[Refund]
+    totals: FolioTotals
+    balance: Money
+    invoice_id: str | None = Field(
+        ...,
+        description="The invoice the folio closed into; null until one is issued.",
+        examples=["inv_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    closed_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class GuestList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[Guest]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class HousekeepingAssignmentList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[HousekeepingAssignment]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class NightAuditList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[NightAudit]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class WebhookEndpointList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[WebhookEndpoint]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class WebhookDelivery(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["del_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["webhook_delivery"]
+    livemode: bool
+    endpoint_id: str
+    event_id: str
+    event_type: str
+    source: Literal["event", "replay", "backfill", "test"]
+    backfill_id: str | None
+    status: Literal["queued", "retry_scheduled", "succeeded", "failed"]
+    attempt_count: int
+    next_attempt_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    attempts: list[WebhookAttempt]
+
+
+class SandboxAdvanceDay(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["sandbox_advance_day"]
+    livemode: Literal[False]
+    audits: list[NightAudit]
+
+
 class Reservation(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1205,6 +1773,7 @@ class Reservation(BaseModel):
     )
     total: Money
     nightly: list[ReservationNightlyItem]
+    price: StayPrice
     guest: ReservationGuest
     source: Literal["direct", "api", "phone", "email", "walk_in", "channel"]
     channel: Literal["booking_com", "expedia", "airbnb", "agoda", "hotelbeds", "other"] | None
@@ -1310,52 +1879,6 @@ class ReservationCheckedOutEvent(BaseModel):
     data: ReservationCheckedOutEventData
 
 
-class PaymentSucceededEventData(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Payment
-
-
-class PaymentSucceededEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["payment.succeeded"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: PaymentSucceededEventData
-
-
-class PaymentRefundedEventData(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: RefundedPayment
-
-
-class PaymentRefundedEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["payment.refunded"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: PaymentRefundedEventData
-
-
 class GuestCreatedEventData(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1377,528 +1900,6 @@ class GuestCreatedEvent(BaseModel):
     livemode: bool
     property_id: str | None
     data: GuestCreatedEventData
-
-
-class RoomStatusChange(Room):
-    """
-    The room after the change, with the status it left.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    previous_status: Literal["dirty", "clean", "inspected", "out-of-order"]
-
-
-class RatePlan(BaseModel):
-    """
-    A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["rp_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["rate_plan"]
-    livemode: bool
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    code: str
-    name: str
-    room_type_ids: list[str]
-    refundable: bool
-    cancellation_deadline_hours: int
-    meal_plan: Literal["room_only", "breakfast", "half_board", "full_board", "all_inclusive"]
-    derived_from: RatePlanDerivation | None
-    active: bool
-    early_departure_fee: RatePlanFee | None
-    no_show_fee: RatePlanFee | None
-    late_check_out_fee: RatePlanFee | None
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-
-
-class RateCalendarChange(RateCalendar):
-    """
-    Daily rates set over a range (`POST /rate_plans/{id}/rates`): the range as it now stands.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    days_of_week: list[RateCalendarChangeDaysOfWeekItem] | None = Field(
-        ..., description="The weekdays the change applied to (0 = Sunday); null: every day."
-    )
-
-
-class InventoryUpdatedEventData(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: InventoryRange
-
-
-class InventoryUpdatedEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["inventory.updated"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: InventoryUpdatedEventData
-
-
-class NightAudit(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["na_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["night_audit"]
-    livemode: bool
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    business_date: date_aliased = Field(
-        ...,
-        description="The business day the audit closed; the property's business date is then the next day.",
-        examples=["2026-12-24"],
-    )
-    trigger: Literal["scheduled", "manual", "advance_day"]
-    no_shows: list[str] = Field(..., description="Reservations the audit marked as no-shows (fees posted).")
-    departures_in_house: list[str] = Field(
-        ..., description="Stays still checked in on or after their departure date, flagged for the desk."
-    )
-    flash: FlashReport
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-
-
-class Group(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["grp_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["group"]
-    livemode: bool
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    name: str
-    billing: Literal["master", "individual"]
-    master_folio_id: str | None = Field(
-        ...,
-        description="The folio every room bills to (`billing: master`); null with individual billing.",
-        examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"],
-    )
-    check_in: date_aliased = Field(..., description="The earliest arrival of its rooms.", examples=["2026-12-24"])
-    check_out: date_aliased = Field(..., description="The latest departure of its rooms.", examples=["2026-12-24"])
-    total: Money
-    reservations: list[Reservation] = Field(
-        ...,
-        description="Its rooms, in the order they were booked; each is a reservation of its own (check in, cancel, move).",
-    )
-    notes: str | None
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-
-
-class GroupCancelledEventData(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Group
-
-
-class GroupCancelledEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["group.cancelled"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: GroupCancelledEventData
-
-
-class Property(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["property"]
-    livemode: bool
-    name: str
-    timezone: str = Field(
-        ..., description='IANA time zone; the property\'s local date decides "today".', examples=["America/New_York"]
-    )
-    currency: str = Field(..., examples=["USD"])
-    address: Address
-    check_in_time: str = Field(..., description="Local time from which guests may check in, HH:MM.", examples=["15:00"])
-    check_out_time: str = Field(..., description="Local time by which guests check out, HH:MM.", examples=["11:00"])
-    room_count: int = Field(..., description="Rooms in service (retired rooms are not counted).")
-    walk_ins_without_email: bool = Field(
-        ...,
-        description="Whether a reservation with source `walk_in` may omit `guest.email`. Default false: every booking needs an e-mail.",
-    )
-    guest_emails: bool = Field(
-        ...,
-        description="Whether guests with an e-mail get a confirmation, a modification and a cancellation e-mail (sandbox mail is kept, never sent). Default true.",
-    )
-    audit_hour: int = Field(
-        ...,
-        description="Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on.",
-    )
-    business_date: date_aliased = Field(
-        ...,
-        description="The property's \"today\": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it.",
-        examples=["2026-12-24"],
-    )
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-
-
-class TaxCreatedEventData(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Tax
-
-
-class TaxCreatedEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["tax.created"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: TaxCreatedEventData
-
-
-class InvoiceLine(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    description: str
-    kind: Literal["room_night", "extra", "early_departure_fee", "no_show_fee", "late_check_out_fee", "tax"]
-    date: date_aliased | None = Field(..., examples=["2026-12-24"])
-    net: Money
-    tax: Money
-    gross: Money
-    taxes: list[LineTax]
-
-
-class Invoice(BaseModel):
-    """
-    A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes). It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["inv_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["invoice"]
-    livemode: bool
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    number: int = Field(
-        ..., description="Gapless per property: 1, 2, 3… in the order invoices were issued.", examples=[1]
-    )
-    currency: str = Field(..., examples=["USD"], max_length=3, min_length=3)
-    issued_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    issue_date: date_aliased = Field(
-        ..., description="The property's local date when it was issued.", examples=["2026-12-24"]
-    )
-    hotel: InvoiceHotel = Field(..., description="The property as it was when the invoice was issued.")
-    guest: InvoiceGuest = Field(..., description="The guest as they were when the invoice was issued.")
-    stay: InvoiceStay
-    lines: list[InvoiceLine]
-    tax_summary: list[InvoiceTaxSummaryItem] = Field(
-        ..., description="Each tax's total over the lines, in the order the taxes first appear on them."
-    )
-    totals: InvoiceTotals
-    payments: list[InvoicePayment]
-    refunds: list[InvoiceRefund]
-    balance: Money
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-
-
-class PingEventData(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Ping
-
-
-class PingEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["ping"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: PingEventData
-
-
-class PropertyList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[Property]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class RoomTypeList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[RoomType]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class RatePlanList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[RatePlan]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class InventoryHoldList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[InventoryHold]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class AvailabilityDatum(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    code: str
-    name: str
-    max_occupancy: int
-    available: int = Field(..., description="Rooms free on every night of the stay (the minimum over the nights).")
-    quotes: list[Quote]
-
-
-class Availability(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["availability"]
-    livemode: bool
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    check_in: date_aliased = Field(..., examples=["2026-12-24"])
-    check_out: date_aliased = Field(..., examples=["2026-12-24"])
-    nights: int
-    adults: int
-    children: int
-    data: list[AvailabilityDatum]
-
-
-class ReservationList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[Reservation]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class RoomMoveList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[RoomMove]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class Folio(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["folio"]
-    livemode: bool
-    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    status: Literal["open", "closed"]
-    charges: list[FolioCharge]
-    payments: list[Payment]
-    refunds: list[Refund]
-    totals: FolioTotals
-    balance: Money
-    invoice_id: str | None = Field(
-        ...,
-        description="The invoice the folio closed into; null until one is issued.",
-        examples=["inv_1a2B3c4D5e6F7g8H9i0J1k2L"],
-    )
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    closed_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-
-
-class GroupList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[Group]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class GuestExport(BaseModel):
-    """
-    Everything the account holds about one guest, as one document (a subject access request).
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["guest_export"]
-    exported_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    guest: Guest
-    preferences: GuestPreferences
-    reservations: list[Reservation] = Field(..., description="Every reservation of the guest, oldest arrival first.")
-    folios: list[Folio] = Field(..., description="Each reservation's folio: charges, payments, refunds and balance.")
-    emails: list[GuestEmail] = Field(
-        ..., description="The e-mails sent (or kept) to the guest about their bookings, oldest first."
-    )
-
-
-class HousekeepingAssignmentList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[HousekeepingAssignment]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class InvoiceList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[Invoice]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class NightAuditList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[NightAudit]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class WebhookEndpointList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[WebhookEndpoint]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
-class WebhookDelivery(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["del_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["webhook_delivery"]
-    livemode: bool
-    endpoint_id: str
-    event_id: str
-    event_type: str
-    source: Literal["event", "replay", "backfill", "test"]
-    backfill_id: str | None
-    status: Literal["queued", "retry_scheduled", "succeeded", "failed"]
-    attempt_count: int
-    next_attempt_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    attempts: list[WebhookAttempt]
-
-
-class SandboxAdvanceDay(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["sandbox_advance_day"]
-    livemode: Literal[False]
-    audits: list[NightAudit]
-
-
-class ReservationCreatedEventData(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Reservation
-
-
-class ReservationCreatedEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["reservation.created"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: ReservationCreatedEventData
 
 
 class HousekeepingStatusChangedEventData(BaseModel):
@@ -1973,6 +1974,158 @@ class NightAuditCompletedEvent(BaseModel):
     data: NightAuditCompletedEventData
 
 
+class Group(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["grp_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["group"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    name: str
+    billing: Literal["master", "individual"]
+    master_folio_id: str | None = Field(
+        ...,
+        description="The folio every room bills to (`billing: master`); null with individual billing.",
+        examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+    check_in: date_aliased = Field(..., description="The earliest arrival of its rooms.", examples=["2026-12-24"])
+    check_out: date_aliased = Field(..., description="The latest departure of its rooms.", examples=["2026-12-24"])
+    total: Money
+    reservations: list[Reservation] = Field(
+        ...,
+        description="Its rooms, in the order they were booked; each is a reservation of its own (check in, cancel, move).",
+    )
+    notes: str | None
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class GroupCancelledEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Group
+
+
+class GroupCancelledEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["group.cancelled"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: GroupCancelledEventData
+
+
+class AvailabilityDatum(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    room_type_id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    code: str
+    name: str
+    max_occupancy: int
+    available: int = Field(..., description="Rooms free on every night of the stay (the minimum over the nights).")
+    quotes: list[Quote]
+
+
+class Availability(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["availability"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    check_in: date_aliased = Field(..., examples=["2026-12-24"])
+    check_out: date_aliased = Field(..., examples=["2026-12-24"])
+    nights: int
+    adults: int
+    children: int
+    data: list[AvailabilityDatum]
+
+
+class ReservationList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[Reservation]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class GroupList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[Group]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class GuestExport(BaseModel):
+    """
+    Everything the account holds about one guest, as one document (a subject access request).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["guest_export"]
+    exported_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    guest: Guest
+    preferences: GuestPreferences
+    reservations: list[Reservation] = Field(..., description="Every reservation of the guest, oldest arrival first.")
+    folios: list[Folio] = Field(..., description="Each reservation's folio: charges, payments, refunds and balance.")
+    emails: list[GuestEmail] = Field(
+        ..., description="The e-mails sent (or kept) to the guest about their bookings, oldest first."
+    )
+
+
+class WebhookDeliveryList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[WebhookDelivery]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class ReservationCreatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Reservation
+
+
+class ReservationCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["reservation.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: ReservationCreatedEventData
+
+
 class GroupCreatedEventData(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1996,52 +2149,6 @@ class GroupCreatedEvent(BaseModel):
     data: GroupCreatedEventData
 
 
-class PropertyUpdatedEventData(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Property
-
-
-class PropertyUpdatedEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["property.updated"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: PropertyUpdatedEventData
-
-
-class InvoiceCreatedEventData(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Invoice
-
-
-class InvoiceCreatedEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["invoice.created"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: InvoiceCreatedEventData
-
-
 class EventData(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -2054,7 +2161,7 @@ class Event(BaseModel):
     An event, as `events.retrieve`, `events.list` and webhook deliveries give it: the envelope, with
     `data.object` as JSON (a dict). Read leniently: an event of a type this version of the client does
     not know, or with fewer fields than the model of its type, is still an Event. `typed()` answers
-    the model of its type (TYPED_EVENTS: 21 types).
+    the model of its type (TYPED_EVENTS: 22 types).
     """
 
     model_config = ConfigDict(
@@ -2079,17 +2186,6 @@ class Event(BaseModel):
             if model is None
             else model.model_validate(self.model_dump(mode="json", by_alias=True, exclude_unset=True))
         )
-
-
-class WebhookDeliveryList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[WebhookDelivery]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
 
 
 class EventList(BaseModel):
@@ -2124,6 +2220,7 @@ TypedEvent: TypeAlias = (
     | TaxCreatedEvent
     | TaxUpdatedEvent
     | InvoiceCreatedEvent
+    | GuestUpdatedEvent
     | PingEvent
 )
 TYPED_EVENTS: dict[str, type[TypedEvent]] = {
@@ -2147,6 +2244,7 @@ TYPED_EVENTS: dict[str, type[TypedEvent]] = {
     "tax.created": TaxCreatedEvent,
     "tax.updated": TaxUpdatedEvent,
     "invoice.created": InvoiceCreatedEvent,
+    "guest.updated": GuestUpdatedEvent,
     "ping": PingEvent,
 }
 """The model of each event type `Event.typed()` knows."""
