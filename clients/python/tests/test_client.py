@@ -27,6 +27,7 @@ GUEST = {
     "last_name": "Lovelace",
     "email": "ada@example.test",
     "phone": None,
+    "address": None,
     "metadata": {},
     "erased_at": None,
     "created_at": "2026-11-21T09:30:00.000Z",

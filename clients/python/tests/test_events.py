@@ -20,6 +20,7 @@ GUEST = {
     "last_name": "Lovelace",
     "email": None,
     "phone": None,
+    "address": None,
     "erased_at": None,
     "created_at": "2026-11-21T09:30:00.000Z",
     "updated_at": "2026-11-21T09:30:00.000Z",
