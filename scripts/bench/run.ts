@@ -557,7 +557,27 @@ async function main() {
     } else {
       log("webhooks (scripts/bench/webhooks.ts)…");
       try {
-        const result = await run({ innkeepUrl: innkeep.url, apiKey: account.key, accountId: account.id, databaseUrl: database.url, sql, connections: options.connections, seconds: options.seconds, log });
+        // The mixed line's servers and mix, for the webhook line measured while it runs.
+        const fresh = rows.length === 0;
+        const mix = scaleMix(all);
+        const mixedTargets = [{ ...targets[0], name: workerLabel(webConcurrency) }, { ...targets[1], name: "bare" }];
+        const mixed = {
+          targets: mixedTargets,
+          mix,
+          rate: mixedRate,
+          seconds: options.seconds,
+          rounds: options.rounds,
+          route: mixedRoute,
+          cpuShares,
+          async prepare() {
+            for (const target of mixedTargets) {
+              if (fresh) for (const m of mix) await warmUp(target, m.request, m.name === "report" ? options.heavyConnections : options.connections, options.warmupSeconds);
+              await openLoop(target, mix, mixedRate, options.warmupSeconds);
+            }
+            await vacuumIfDue(sql!, "before the webhooks under the mixed line");
+          },
+        };
+        const result = await run({ innkeepUrl: innkeep.url, apiKey: account.key, accountId: account.id, databaseUrl: database.url, sql, connections: options.connections, seconds: options.seconds, log, mixed, innkeepMeter: targets[0].meter });
         const { rows: more, notes: moreNotes } = Array.isArray(result) ? { rows: result, notes: [] } : result;
         rows.push(...more);
         notes.push(...(moreNotes ?? []));

@@ -1,6 +1,8 @@
 // What the benchmark's parts share, including the contract for scripts/bench/webhooks.ts.
 import type postgres from "postgres";
-import type { Measurement } from "./load";
+import type { CpuUse } from "./cpu";
+import type { Measurement, Target } from "./load";
+import type { MixEntry } from "./open-loop";
 
 export type ServerName = "Innkeep" | "bare";
 
@@ -34,4 +36,12 @@ export type BenchContext = {
   connections: number;
   seconds: number;
   log(line: string): void;
+  /** Starts counting the CPU of the Innkeep server (and of PostgreSQL); the returned function reads it. */
+  innkeepMeter?: () => () => CpuUse | undefined;
+  /**
+   * The mixed open loop, for a webhook line measured while it runs: the servers to take in turns
+   * (Innkeep first, then bare), the mix and its rate, the measured seconds per server in `rounds`
+   * turns; `prepare` warms a server that has not run the per-route lines and vacuums if due.
+   */
+  mixed?: { targets: Target[]; mix: MixEntry[]; rate: number; seconds: number; rounds: number; route: string; prepare(): Promise<void>; cpuShares(cpu: CpuUse): string };
 };

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { and, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookSecrets, type DeliveryStatus } from "@/db/schema";
@@ -7,9 +8,9 @@ import { logger } from "@/server/observability/logger";
 import { weighBreaker } from "./breaker";
 import { sendDueMail } from "./mail";
 import { webhookMetrics } from "./metrics";
-import { classify, retryAfterSeconds } from "./outcome";
+import { classify, retryAfterSeconds, type Outcome } from "./outcome";
 import { openSecret } from "./secret-box";
-import { sendWebhook } from "./send";
+import { sendWebhook, type Exchange } from "./send";
 import { delayBeforeAttempt, maxAttempts, type WebhookSettings } from "./settings";
 import { signatureHeaderValue } from "./signing";
 import type { Lookup } from "./url-guard";
@@ -66,39 +67,67 @@ async function claim(db: Db, deliveryId: string, settings: WebhookSettings, leas
 const release = (db: Db, id: string, token: string) =>
   db.update(webhookDeliveries).set({ leaseUntil: null, leaseToken: null }).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.leaseToken, token)));
 
+type Delivery = typeof webhookDeliveries.$inferSelect;
+type Endpoint = typeof webhookEndpoints.$inferSelect;
+
+/** A leased delivery with everything its attempt needs. */
+export type ClaimedDelivery = {
+  delivery: Delivery;
+  token: string;
+  endpoint: Endpoint;
+  event: typeof events.$inferSelect;
+  /** The endpoint's secrets still valid, newest first, as stored (sealed). */
+  secrets: { id: string; secret: string }[];
+};
+
+/** One attempt made and not yet recorded: what was sent, what came back, what follows. */
+export type FinishedAttempt = {
+  claimed: ClaimedDelivery;
+  number: number;
+  requestHeaders: Record<string, string>;
+  startedAt: Date;
+  finishedAt: Date;
+  exchange: Exchange;
+  outcome: Outcome;
+  status: DeliveryStatus;
+  /** Seconds until the next attempt; null when none follows. */
+  retryInSeconds: number | null;
+};
+
 /**
- * THE attempt: used by the in-process dispatcher and by the Inngest function alike. Signs the
- * event afresh with this attempt's own timestamp, sends it once, records the attempt, moves the
- * delivery on (succeeded, retry scheduled, failed) and weighs the circuit breaker.
- *
- * `number`: the attempt the caller means to make (Inngest passes it, so a re-run step never
- * sends twice); `leaseToken`: a lease the caller already holds (the dispatcher claims in bulk).
+ * Ids as one `text[]` parameter (`= any(…)`): one statement text whatever the batch's size, so
+ * each connection prepares it once (an `in (…)` list is a new statement for every length). Ids
+ * are prefixed base-62 tokens, never quotes, commas or braces.
  */
-export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: string; number?: number; leaseToken?: string }): Promise<AttemptResult> {
-  const { db, settings } = deps;
-  const claimed = await claim(db, args.deliveryId, settings, args.leaseToken);
-  if (!claimed) {
-    const [row] = await db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.id, args.deliveryId));
-    return { kind: "skipped", reason: !row ? "missing" : pending.includes(row.status as never) ? "leased" : "finished" };
-  }
-  const { delivery, token } = claimed;
-  const number = delivery.attemptCount + 1;
-  if (args.number !== undefined && args.number !== number) {
-    await release(db, delivery.id, token);
-    return { kind: "skipped", reason: "other_attempt" };
-  }
-  const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId));
-  if (!endpoint || endpoint.status !== "enabled") {
-    await release(db, delivery.id, token);
-    return endpoint ? { kind: "waiting" } : { kind: "skipped", reason: "missing" };
-  }
-  const [event] = await db.select().from(events).where(eq(events.id, delivery.eventId));
-  const secrets = await db
-    .select({ id: webhookSecrets.id, secret: webhookSecrets.secret })
+export const anyOf = (ids: readonly string[]) => sql`any(${`{${ids.join(",")}}`}::text[])`;
+
+/** The endpoint's secrets still valid, newest first: one `v1` each in the signature. */
+export const validSecretsOf = (db: Db, endpointIds: string[]) =>
+  db
+    .select({ id: webhookSecrets.id, endpointId: webhookSecrets.endpointId, secret: webhookSecrets.secret })
     .from(webhookSecrets)
-    .where(and(eq(webhookSecrets.endpointId, endpoint.id), or(isNull(webhookSecrets.expiresAt), gt(webhookSecrets.expiresAt, sql`now()`))))
+    .where(and(sql`${webhookSecrets.endpointId} = ${anyOf(endpointIds)}`, or(isNull(webhookSecrets.expiresAt), gt(webhookSecrets.expiresAt, sql`now()`))))
     .orderBy(desc(webhookSecrets.createdAt));
 
+/**
+ * Secrets as opened, by row and sealed value (a rotation or a re-seal is a new key): opening the
+ * same AES-GCM value for every delivery was a twentieth of the dispatcher's CPU in a burst.
+ */
+const openedSecrets = new LRUCache<string, string>({ max: 1_000 });
+function opened(s: { id: string; secret: string }): string {
+  const key = `${s.id}\n${s.secret}`;
+  let plain = openedSecrets.get(key);
+  if (plain === undefined) openedSecrets.set(key, (plain = openSecret(s.secret, s.id)));
+  return plain;
+}
+
+/**
+ * Signs the event afresh with this attempt's own timestamp, sends it once and works out what
+ * follows (succeeded, a retry and when, failed). Records nothing: see `recordAttempt`.
+ */
+export async function makeAttempt(deps: EngineDeps, claimed: ClaimedDelivery, number: number): Promise<FinishedAttempt> {
+  const { settings } = deps;
+  const { delivery, endpoint, event, secrets } = claimed;
   const body = JSON.stringify(presentEvent(event));
   const startedAt = new Date();
   const timestamp = Math.floor(startedAt.getTime() / 1000);
@@ -106,7 +135,7 @@ export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: stri
     "content-type": "application/json",
     "user-agent": "Innkeep-Webhooks/1",
     "service-signature": signatureHeaderValue(
-      secrets.map((s) => openSecret(s.secret, s.id)),
+      secrets.map((s) => opened(s)),
       timestamp,
       body,
     ),
@@ -133,54 +162,109 @@ export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: stri
     const asked = exchange.status === 429 || exchange.status === 503 ? retryAfterSeconds(exchange.headers) : null;
     if (asked !== null) retryInSeconds = Math.max(retryInSeconds, Math.min(asked, maxRetryAfterSeconds));
   }
-  const finishedAt = new Date();
+  return { claimed, number, requestHeaders, startedAt, finishedAt: new Date(), exchange, outcome, status, retryInSeconds };
+}
 
-  const recorded = await db.transaction(async (tx) => {
+/** The attempt's row, as the dashboard's attempt view and "copy as curl" read it (the body is the event's envelope). */
+export const attemptRow = (f: FinishedAttempt): typeof webhookAttempts.$inferInsert => ({
+  id: newId("attempt"),
+  deliveryId: f.claimed.delivery.id,
+  endpointId: f.claimed.endpoint.id,
+  number: f.number,
+  requestUrl: f.claimed.endpoint.url,
+  requestHeaders: f.requestHeaders,
+  startedAt: f.startedAt,
+  latencyMs: f.exchange.latencyMs,
+  responseStatus: f.exchange.status,
+  responseHeaders: f.exchange.headers,
+  responseBody: f.exchange.body.subarray(0, 8 * 1024).toString("utf8").replace(/\u0000/g, "\uFFFD"),
+  error: f.exchange.error,
+  outcome: f.outcome.result,
+  serverError: f.outcome.serverError,
+});
+
+/** Where the delivery stands after the attempt. */
+export const movedDelivery = (f: FinishedAttempt) => ({
+  status: f.status,
+  attemptCount: f.number,
+  nextAttemptAt: f.retryInSeconds === null ? null : new Date(f.startedAt.getTime() + f.retryInSeconds * 1000),
+  firstAttemptAt: f.claimed.delivery.firstAttemptAt ?? f.startedAt,
+  updatedAt: f.finishedAt,
+});
+
+/**
+ * Records one attempt in one transaction: the delivery moves on (only while our lease holds),
+ * the attempt is inserted, and a 5xx-like attempt weighs the circuit breaker. Answers null when
+ * our lease ran out and another worker took the delivery over (its record wins), else the id of
+ * the breaker's notice if this attempt opened it.
+ */
+export async function recordAttempt(deps: EngineDeps, f: FinishedAttempt): Promise<{ mailId: string | null } | null> {
+  const { delivery, endpoint, token } = f.claimed;
+  return deps.db.transaction(async (tx) => {
     const [moved] = await tx
       .update(webhookDeliveries)
-      .set({
-        status,
-        attemptCount: number,
-        nextAttemptAt: retryInSeconds === null ? null : new Date(startedAt.getTime() + retryInSeconds * 1000),
-        leaseUntil: null,
-        leaseToken: null,
-        firstAttemptAt: delivery.firstAttemptAt ?? startedAt,
-        updatedAt: finishedAt,
-      })
+      .set({ ...movedDelivery(f), leaseUntil: null, leaseToken: null })
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.leaseToken, token)))
       .returning({ id: webhookDeliveries.id });
-    // Our lease ran out and another worker took the delivery over: its record wins.
     if (!moved) return null;
-    await tx.insert(webhookAttempts).values({
-      id: newId("attempt"),
-      deliveryId: delivery.id,
-      endpointId: endpoint.id,
-      number,
-      // What was sent, for the dashboard's attempt view and "copy as curl" (the body is the event's envelope).
-      requestUrl: endpoint.url,
-      requestHeaders,
-      startedAt,
-      latencyMs: exchange.latencyMs,
-      responseStatus: exchange.status,
-      responseHeaders: exchange.headers,
-      responseBody: exchange.body.subarray(0, 8 * 1024).toString("utf8").replace(/\u0000/g, "\uFFFD"),
-      error: exchange.error,
-      outcome: outcome.result,
-      serverError: outcome.serverError,
-    });
+    await tx.insert(webhookAttempts).values(attemptRow(f));
     // Only a 5xx-like attempt can push the share over the threshold; others never open the breaker.
-    const mailId = outcome.serverError ? await weighBreaker(tx, endpoint, settings, finishedAt) : null;
+    const mailId = f.outcome.serverError ? await weighBreaker(tx, endpoint, deps.settings, f.finishedAt) : null;
     return { mailId };
   });
-  if (!recorded) return { kind: "skipped", reason: "leased" };
+}
 
+/** After the record: metrics, the breaker's notice (its first try at once; the outbox retries it), a log line for a failure. */
+export async function afterAttempt(deps: EngineDeps, f: FinishedAttempt, mailId: string | null): Promise<AttemptResult> {
+  const { delivery, endpoint } = f.claimed;
   const m = webhookMetrics();
-  m.attempts.inc({ outcome: outcome.result });
-  if (number === 1 && delivery.source === "event") m.lag.observe(Math.max(0, (startedAt.getTime() - delivery.eventCreatedAt.getTime()) / 1000));
-  // The notice's first try at once; if it fails, the outbox retries it on its own schedule.
-  if (recorded.mailId) await sendDueMail(db, settings, { id: recorded.mailId });
-  if (outcome.result !== "succeeded") {
-    log.info({ delivery_id: delivery.id, endpoint_id: endpoint.id, number, status: exchange.status, error: exchange.error, next: status }, "webhook attempt failed");
+  m.attempts.inc({ outcome: f.outcome.result });
+  if (f.number === 1 && delivery.source === "event") m.lag.observe(Math.max(0, (f.startedAt.getTime() - delivery.eventCreatedAt.getTime()) / 1000));
+  if (mailId) await sendDueMail(deps.db, deps.settings, { id: mailId });
+  if (f.outcome.result !== "succeeded") {
+    log.info({ delivery_id: delivery.id, endpoint_id: endpoint.id, number: f.number, status: f.exchange.status, error: f.exchange.error, next: f.status }, "webhook attempt failed");
   }
-  return { kind: "attempted", number, result: outcome.result, status, responseStatus: exchange.status, retryInSeconds, breakerOpened: !!recorded.mailId };
+  return {
+    kind: "attempted",
+    number: f.number,
+    result: f.outcome.result,
+    status: f.status,
+    responseStatus: f.exchange.status,
+    retryInSeconds: f.retryInSeconds,
+    breakerOpened: !!mailId,
+  };
+}
+
+/**
+ * THE attempt of one delivery, as the Inngest function makes it: claims it, makes the attempt
+ * (`makeAttempt`), records it (`recordAttempt`). The in-process dispatcher claims, loads and
+ * records in batches (server/webhooks/batch.ts) around the same `makeAttempt`.
+ *
+ * `number`: the attempt the caller means to make (Inngest passes it, so a re-run step never
+ * sends twice); `leaseToken`: a lease the caller already holds.
+ */
+export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: string; number?: number; leaseToken?: string }): Promise<AttemptResult> {
+  const { db, settings } = deps;
+  const claimed = await claim(db, args.deliveryId, settings, args.leaseToken);
+  if (!claimed) {
+    const [row] = await db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.id, args.deliveryId));
+    return { kind: "skipped", reason: !row ? "missing" : pending.includes(row.status as never) ? "leased" : "finished" };
+  }
+  const { delivery, token } = claimed;
+  const number = delivery.attemptCount + 1;
+  if (args.number !== undefined && args.number !== number) {
+    await release(db, delivery.id, token);
+    return { kind: "skipped", reason: "other_attempt" };
+  }
+  const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId));
+  if (!endpoint || endpoint.status !== "enabled") {
+    await release(db, delivery.id, token);
+    return endpoint ? { kind: "waiting" } : { kind: "skipped", reason: "missing" };
+  }
+  const [event] = await db.select().from(events).where(eq(events.id, delivery.eventId));
+  const secrets = await validSecretsOf(db, [endpoint.id]);
+  const finished = await makeAttempt(deps, { delivery, token, endpoint, event, secrets }, number);
+  const recorded = await recordAttempt(deps, finished);
+  if (!recorded) return { kind: "skipped", reason: "leased" };
+  return afterAttempt(deps, finished, recorded.mailId);
 }

@@ -1,10 +1,8 @@
-import { sql } from "drizzle-orm";
-import { rowsOf } from "@/db/client";
-import { randomToken } from "@/server/ids";
 import { logger } from "@/server/observability/logger";
-import { attemptDelivery, leaseMs, type EngineDeps } from "./attempt-delivery";
+import { afterAttempt, makeAttempt, recordAttempt, type EngineDeps, type FinishedAttempt } from "./attempt-delivery";
 import { advanceBackfills } from "./backfill";
-import { fanOutBatch, fanOutEvents } from "./fan-out";
+import { claimBatch, recordAttempts } from "./batch";
+import { eventsWaiting, fanOutBatch, fanOutEvents } from "./fan-out";
 import { sendDueMail } from "./mail";
 import { countWaitingIn } from "./metrics";
 import { onDeliveriesQueued } from "./queue";
@@ -14,10 +12,14 @@ const log = logger.child({ component: "webhook-dispatcher" });
 export type Dispatcher = { stop(): Promise<void>; wake(): void };
 
 export type DispatcherOptions = EngineDeps & {
-  /** Attempts in flight at once. */
+  /** Attempts in flight at once, in all. */
   concurrency?: number;
-  /** How often to look for work when idle. */
+  /** Attempts in flight at once to any one endpoint. */
+  perEndpoint?: number;
+  /** How often to look for work when idle: due retries, backfills, mail. */
   pollMs?: number;
+  /** How often to ask whether new events are waiting for the fan-out (a cheap read). */
+  peekMs?: number;
   /**
    * Who makes the attempts: this process (no Inngest), or Inngest, in which case this process
    * only fans out and advances backfills and hands each new delivery to `handOff`.
@@ -25,35 +27,9 @@ export type DispatcherOptions = EngineDeps & {
   handOff?: (deliveryIds: string[], reason: string) => Promise<void>;
 };
 
-/**
- * Leases up to `limit` due deliveries of enabled endpoints (FOR UPDATE SKIP LOCKED: two
- * processes never take the same row). A backfill's deliveries wait until every earlier one
- * of the same backfill has had its first attempt, so a backfill arrives in its original order.
- */
-export async function claimDueDeliveries(deps: EngineDeps, limit: number): Promise<{ ids: string[]; token: string }> {
-  const token = randomToken(16);
-  const lease = `${leaseMs(deps.settings)} milliseconds`;
-  const rows = await deps.db.execute<{ id: string }>(sql`
-    update webhook_deliveries set lease_until = now() + ${lease}::interval, lease_token = ${token}
-    where id in (
-      select d.id from webhook_deliveries d
-      join webhook_endpoints e on e.id = d.endpoint_id
-      where d.status in ('queued', 'retry_scheduled')
-        and d.next_attempt_at <= now()
-        and (d.lease_until is null or d.lease_until < now())
-        and e.status = 'enabled'
-        and (d.backfill_id is null or not exists (
-          select 1 from webhook_deliveries p
-          where p.backfill_id = d.backfill_id and p.backfill_seq < d.backfill_seq and p.status = 'queued' and p.attempt_count = 0
-        ))
-      order by d.next_attempt_at, d.event_created_at, d.id
-      limit ${limit}
-      for update of d skip locked
-    )
-    returning id`);
-  const list = rowsOf<{ id: string }>(rows);
-  return { ids: list.map((r) => r.id), token };
-}
+/** Attempts in flight at once from one process: in all, and to one endpoint (docs/webhooks.md). */
+export const defaultConcurrency = 64;
+export const defaultPerEndpoint = 16;
 
 /** Outbox mail due for a (re)try; an SMTP or database fault must not stop the deliveries. */
 async function sendDueMailSafely(deps: EngineDeps) {
@@ -66,74 +42,152 @@ async function sendDueMailSafely(deps: EngineDeps) {
 
 /**
  * The in-process engine: fans new events out into deliveries, advances backfills, and (without
- * Inngest) makes every due attempt through the same `attemptDelivery` the Inngest function
- * uses. All state is in the database, so a process that dies loses nothing: its leased
- * deliveries become due again when their lease runs out.
+ * Inngest) makes every due attempt with the same `makeAttempt` the Inngest function uses. All
+ * state is in the database, so a process that dies loses nothing: its leased deliveries become
+ * due again when their lease runs out.
+ *
+ * Two paces. The fan-out (and backfills, and mail) runs once per poll, at once when a delivery is
+ * queued, and again at once while its batch comes back full; between polls a read that takes no
+ * lock asks every `peekMs` whether new events wait, and only then does the fan-out run. Claims run whenever attempts may be
+ * due and a slot is free: after a fan-out that made deliveries, and after an attempt ends while
+ * the last claim was cut short by the limits (more may be waiting). Claims and records are
+ * batched (server/webhooks/batch.ts): a claim leases and loads a batch in four statements, and
+ * the attempts that end while a record is being written are written together in one.
  */
 export function startDispatcher(options: DispatcherOptions): Dispatcher {
-  const concurrency = options.concurrency ?? 16;
+  const concurrency = options.concurrency ?? defaultConcurrency;
+  const perEndpoint = Math.min(options.perEndpoint ?? defaultPerEndpoint, concurrency);
   const pollMs = options.pollMs ?? 100;
-  const inFlight = new Set<Promise<unknown>>();
+  const peekMs = Math.min(options.peekMs ?? 20, pollMs);
+  const busy = new Map<string, number>();
+  let inFlight = 0;
+  const settling = new Set<Promise<unknown>>();
   let running = true;
   let wakeUp: (() => void) | undefined;
   let woken = false;
+  /** Set when due deliveries may be waiting that no claim has looked for yet. */
+  let claimWanted = true;
+  let fanOutWanted = true;
+  let lastFanOut = 0;
+  let lastPeek = 0;
   let mailCheckedAt = 0;
   const wake = () => {
     woken = true;
     wakeUp?.();
   };
-  const unsubscribe = onDeliveriesQueued(() => wake());
+  const unsubscribe = onDeliveriesQueued(() => {
+    fanOutWanted = true;
+    claimWanted = true;
+    wake();
+  });
   countWaitingIn(options.db);
+  const recorder = batchRecorder(options);
 
-  async function tick(): Promise<boolean> {
-    let busy = false;
+  const release = (endpointId: string) => {
+    inFlight--;
+    const n = (busy.get(endpointId) ?? 1) - 1;
+    if (n > 0) busy.set(endpointId, n);
+    else busy.delete(endpointId);
+  };
+
+  /** The fan-out; with `everything`, also backfills and mail (once a poll). */
+  async function fanOut(everything: boolean): Promise<boolean> {
+    lastPeek = Date.now();
+    if (everything) lastFanOut = lastPeek;
+    fanOutWanted = false;
     const fanned = await fanOutEvents(options.db);
-    const backfilled = await advanceBackfills(options.db);
+    const backfilled = everything ? await advanceBackfills(options.db) : [];
     // Mail is rare and its schedule counts in minutes: a look once a second is plenty.
-    if (Date.now() - mailCheckedAt >= 1_000) {
+    if (everything && Date.now() - mailCheckedAt >= 1_000) {
       mailCheckedAt = Date.now();
       await sendDueMailSafely(options);
     }
-    // Only a full batch says more events are waiting. Going round again after any event made the
-    // loop spin under a steady flow of bookings: a fan-out transaction every few milliseconds,
-    // which at 500 API requests a second took more of the process than the requests did. A
-    // partial batch drained the backlog; the next poll (or a queued delivery) wakes the loop.
-    const backlog = fanned.events >= fanOutBatch;
     if (options.handOff) {
       const ids = [...fanned.deliveryIds, ...backfilled];
       if (ids.length) await options.handOff(ids, "queued");
-      return backlog;
+    } else if (fanned.deliveryIds.length || backfilled.length) {
+      claimWanted = true;
     }
-    busy = backlog;
-    const free = concurrency - inFlight.size;
-    if (free > 0) {
-      const { ids, token } = await claimDueDeliveries(options, free);
-      for (const id of ids) {
-        const work = attemptDelivery(options, { deliveryId: id, leaseToken: token })
-          .catch((error) => log.error({ err: error, delivery_id: id }, "attempt failed unexpectedly; the delivery is retried after its lease"))
-          .finally(() => {
-            inFlight.delete(work);
-            wake();
-          });
-        inFlight.add(work);
-      }
-      busy ||= ids.length === free;
+    // Only a full batch says more events are waiting. Going round again after any event made the
+    // loop spin under a steady flow of bookings: a fan-out transaction every few milliseconds,
+    // which at 500 API requests a second took more of the process than the requests did.
+    return fanned.events >= fanOutBatch;
+  }
+
+  async function claim(): Promise<void> {
+    const free = concurrency - inFlight;
+    if (free <= 0) return;
+    claimWanted = false;
+    const batch = await claimBatch(options, { limit: free, perEndpoint, busy });
+    // Cut short by a limit: more may be due once a slot frees up.
+    if (batch.length === free || busy.size > 0) claimWanted = true;
+    if (!batch.length) claimWanted = false;
+    for (const claimed of batch) {
+      inFlight++;
+      busy.set(claimed.endpoint.id, (busy.get(claimed.endpoint.id) ?? 0) + 1);
+      let released = false;
+      // The slot is free once the exchange is over: the record keeps the lease until it is written.
+      const free = () => {
+        if (released) return;
+        released = true;
+        release(claimed.endpoint.id);
+        claimWanted = true;
+        wake();
+      };
+      const work = attempt(claimed, free)
+        .catch((error) => log.error({ err: error, delivery_id: claimed.delivery.id }, "attempt failed unexpectedly; the delivery is retried after its lease"))
+        .finally(() => {
+          settling.delete(work);
+          free();
+        });
+      settling.add(work);
     }
-    return busy;
+  }
+
+  /**
+   * One attempt of a claimed delivery, recorded in a batch unless it weighs on the breaker (an
+   * endpoint's failures are weighed one after the other, in their own transactions); `sent` is
+   * called once the exchange is over.
+   */
+  async function attempt(claimed: Parameters<typeof makeAttempt>[1], sent: () => void): Promise<void> {
+    const finished = await makeAttempt(options, claimed, claimed.delivery.attemptCount + 1);
+    if (finished.outcome.serverError) {
+      const recorded = await recordAttempt(options, finished);
+      sent();
+      if (recorded) await afterAttempt(options, finished, recorded.mailId);
+      return;
+    }
+    sent();
+    if (await recorder.record(finished)) await afterAttempt(options, finished, null);
   }
 
   const loop = (async () => {
     while (running) {
       woken = false;
       try {
-        if (await tick()) continue;
+        let again = false;
+        if (fanOutWanted || Date.now() - lastFanOut >= pollMs) {
+          again = await fanOut(true);
+          fanOutWanted ||= again;
+          // Retries come due with time, not with a new event: a poll looks for them.
+          if (!options.handOff) claimWanted = true;
+        } else if (Date.now() - lastPeek >= peekMs) {
+          // Between polls, new events are looked for with a read that takes no lock.
+          lastPeek = Date.now();
+          if (await eventsWaiting(options.db)) {
+            again = await fanOut(false);
+            fanOutWanted ||= again;
+          }
+        }
+        if (!options.handOff && claimWanted) await claim();
+        if (again) continue;
       } catch (error) {
         if (!running) break;
         log.error({ err: error }, "dispatcher tick failed");
       }
       if (woken || !running) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
+        const timer = setTimeout(resolve, Math.max(1, Math.min(pollMs - (Date.now() - lastFanOut), peekMs - (Date.now() - lastPeek))));
         wakeUp = () => {
           clearTimeout(timer);
           resolve();
@@ -150,7 +204,49 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       unsubscribe();
       wakeUp?.();
       await loop;
-      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...settling]);
+      await recorder.drained();
+    },
+  };
+}
+
+/**
+ * Writes finished attempts in batches: those that end while a batch is being written wait for
+ * the next one, written as soon as it is done (no timer: under a trickle every attempt is
+ * written alone, at once). `record` answers whether the attempt was recorded (false: our lease
+ * had run out and another worker's record stands). If a batch's statement fails, its attempts are
+ * recorded one by one, so one bad row does not leave the others leased until their lease runs out.
+ */
+function batchRecorder(deps: EngineDeps) {
+  let waiting: { finished: FinishedAttempt; done: (recorded: boolean) => void; failed: (error: unknown) => void }[] = [];
+  let writing: Promise<void> | null = null;
+  const maxBatch = 500;
+
+  async function writeAll() {
+    while (waiting.length) {
+      const batch = waiting.slice(0, maxBatch);
+      waiting = waiting.slice(maxBatch);
+      try {
+        const recorded = await recordAttempts(deps, batch.map((w) => w.finished));
+        for (const w of batch) w.done(recorded.has(w.finished.claimed.delivery.id));
+      } catch (error) {
+        // One row the statement refused must not hold the others' leases: each on its own.
+        log.warn({ err: error, attempts: batch.length }, "recording a batch of attempts failed; recording them one by one");
+        for (const w of batch) await recordAttempt(deps, w.finished).then((r) => w.done(r !== null), w.failed);
+      }
+    }
+    writing = null;
+  }
+
+  return {
+    record(finished: FinishedAttempt): Promise<boolean> {
+      return new Promise((done, failed) => {
+        waiting.push({ finished, done, failed });
+        writing ??= Promise.resolve().then(writeAll);
+      });
+    },
+    async drained() {
+      await writing;
     },
   };
 }

@@ -2,6 +2,28 @@ import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
 import { BlockedAddressError, guardedLookup, literalBlocked, type Lookup } from "./url-guard";
 
+/**
+ * Connections kept alive between attempts, per origin (the agent pools by host and port): a
+ * new TCP (and TLS) handshake per delivery was most of an attempt's cost to a nearby receiver.
+ * How many attempts go to one endpoint at once is the dispatcher's limit, not the agent's
+ * (a request queued in the agent would spend its deadline waiting for a socket). An idle
+ * socket is closed after 4 s, or a second before the receiver's own `Keep-Alive: timeout=`,
+ * so it is rarely reused just as the receiver closes it (if it is, the attempt fails with a
+ * reset and is retried on the schedule: whether the receiver got the request is unknown, and the
+ * attempt's record says what happened rather than hiding a second send). One pool per way of resolving
+ * addresses: a socket opened without the private-network guard is never reused under it.
+ */
+const keepAlive = { keepAlive: true, maxSockets: Infinity, maxFreeSockets: 64, timeout: 4_000, scheduling: "lifo" } as const;
+const agents = new Map<string, http.Agent>();
+const agentsByLookup = new WeakMap<Lookup, Map<string, http.Agent>>();
+function agentFor(protocol: string, guarded: boolean, lookup: Lookup | undefined): http.Agent {
+  const pool = lookup ? agentsByLookup.get(lookup) ?? agentsByLookup.set(lookup, new Map()).get(lookup)! : agents;
+  const key = `${protocol}${guarded ? "guarded" : ""}`;
+  let agent = pool.get(key);
+  if (!agent) pool.set(key, (agent = protocol === "https:" ? new https.Agent(keepAlive) : new http.Agent(keepAlive)));
+  return agent;
+}
+
 /** At most this much of an answer is read; the rest is dropped with the connection. */
 export const maxResponseBytes = 64 * 1024;
 
@@ -32,7 +54,7 @@ const flatten = (headers: IncomingHttpHeaders): Record<string, string> =>
  * One POST to a webhook endpoint. Never throws: every failure is an Exchange with `error`.
  * Redirects are not followed (node:http never does); the body is cut at 64 KiB; one deadline
  * covers the whole exchange; with private networks blocked the resolved address is checked at
- * connection time.
+ * connection time (a kept-alive socket was checked when it connected).
  */
 export function sendWebhook(options: SendOptions): Promise<Exchange> {
   const started = performance.now();
@@ -68,7 +90,7 @@ export function sendWebhook(options: SendOptions): Promise<Exchange> {
     const req = client.request(url, {
       method: "POST",
       headers: { ...options.headers, "content-length": String(payload.length) },
-      agent: false,
+      agent: agentFor(url.protocol, options.blockPrivateNetworks, options.lookup),
       ...(options.blockPrivateNetworks ? { lookup: guardedLookup(options.lookup) } : options.lookup ? { lookup: options.lookup } : {}),
     });
     timer = setTimeout(() => {

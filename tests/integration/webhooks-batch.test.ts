@@ -1,0 +1,125 @@
+import { eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { webhookAttempts, webhookDeliveries } from "@/db/schema";
+import { emitEvents } from "@/server/events/emit";
+import { makeAttempt } from "@/server/webhooks/attempt-delivery";
+import { claimBatch, recordAttempts } from "@/server/webhooks/batch";
+import { fanOutEvents } from "@/server/webhooks/fan-out";
+import { startHarness, type Harness } from "../support/harness";
+import { startReceiver, startTestDispatcher, testSettings, waitFor, type Receiver } from "../support/webhooks";
+
+// The dispatcher's batches (docs/webhooks.md, "How fast"): a claim leases at most 16 deliveries
+// of one endpoint at a time and leaves a full endpoint's backlog aside for the others; a batch of
+// records moves only the deliveries whose lease is still ours; the dispatcher never has more than
+// 16 attempts in flight to one endpoint, while another endpoint's deliveries go on meanwhile.
+
+let h: Harness;
+let receiver: Receiver;
+const tenant = () => ({ accountId: h.main.account.id, livemode: true, propertyIds: null });
+const deps = () => ({ db: h.db, settings: testSettings() });
+
+beforeAll(async () => {
+  h = await startHarness();
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver?.close();
+  await h?.close();
+});
+
+async function endpoint(path: string) {
+  const created = await h.post("/v1/webhook_endpoints", { url: `${receiver.url}${path}`, enabled_events: ["guest.created"] });
+  expect(created.status, created.text).toBe(201);
+  return created.json.id as string;
+}
+const disable = (id: string) => h.post(`/v1/webhook_endpoints/${id}/disable`, {});
+async function emitGuests(count: number, tag: string) {
+  await emitEvents(
+    h.db,
+    tenant(),
+    Array.from({ length: count }, (_, i) => ({ type: "guest.created" as const, propertyId: null, object: { id: `gst_${tag}${i}`, object: "guest" } })),
+  );
+  while ((await fanOutEvents(h.db)).events > 0);
+}
+
+describe("claiming and recording in batches", () => {
+  it("claims at most 16 of one endpoint, none of an endpoint already at 16, and records only what it still holds", async () => {
+    const a = await endpoint("/batch-a");
+    const b = await endpoint("/batch-b");
+    await emitGuests(20, "batch");
+    // 20 due for each endpoint; room for 64 in all.
+    const first = await claimBatch(deps(), { limit: 64, perEndpoint: 16, busy: new Map() });
+    const count = (list: typeof first, id: string) => list.filter((c) => c.endpoint.id === id).length;
+    expect(count(first, a)).toBe(16);
+    expect(count(first, b)).toBe(16);
+    expect(first).toHaveLength(32);
+    // A is at its 16 (as if still sending); B has 6 in flight: A's last 4 wait, B's 4 come.
+    const second = await claimBatch(deps(), { limit: 64, perEndpoint: 16, busy: new Map([[a, 16], [b, 6]]) });
+    expect(count(second, a)).toBe(0);
+    expect(count(second, b)).toBe(4);
+    // Every claimed row carries what its attempt needs.
+    expect(second[0].event.type).toBe("guest.created");
+    expect(second[0].secrets).toHaveLength(1);
+
+    // Two attempts made; one delivery's lease ran out meanwhile and another worker took it over.
+    const [mine, taken] = second;
+    const finished = await Promise.all([makeAttempt(deps(), mine, 1), makeAttempt(deps(), taken, 1)]);
+    await h.db.update(webhookDeliveries).set({ leaseToken: "another-worker" }).where(eq(webhookDeliveries.id, taken.delivery.id));
+    const recorded = await recordAttempts(deps(), finished);
+    expect([...recorded]).toEqual([mine.delivery.id]);
+    const rows = await h.db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, [mine.delivery.id, taken.delivery.id]));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(mine.delivery.id)).toMatchObject({ status: "succeeded", attemptCount: 1, leaseToken: null, leaseUntil: null, nextAttemptAt: null });
+    expect(byId.get(taken.delivery.id)).toMatchObject({ status: "queued", attemptCount: 0, leaseToken: "another-worker" });
+    const attempts = await h.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, [mine.delivery.id, taken.delivery.id]));
+    expect(attempts.map((x) => [x.deliveryId, x.number, x.outcome, x.responseStatus])).toEqual([[mine.delivery.id, 1, "succeeded", 200]]);
+    expect(attempts[0].requestHeaders?.["service-delivery-id"]).toBe(mine.delivery.id);
+    // Leave nothing due for the next test.
+    await disable(a);
+    await disable(b);
+  });
+});
+
+describe("the dispatcher's limits", () => {
+  it("has at most 16 attempts in flight to one endpoint, and another endpoint's deliveries go out meanwhile", async () => {
+    const inFlight = new Map<string, number>();
+    const peak = new Map<string, number>();
+    const done = new Map<string, number>();
+    const add = (map: Map<string, number>, path: string, n: number) => map.set(path, (map.get(path) ?? 0) + n).get(path)!;
+    receiver.setHandler((req, res) => {
+      const path = new URL(req.url!, "http://x").pathname;
+      peak.set(path, Math.max(peak.get(path) ?? 0, add(inFlight, path, 1)));
+      // The slow endpoint takes a second per answer; the other answers at once.
+      setTimeout(
+        () => {
+          add(inFlight, path, -1);
+          add(done, path, 1);
+          res.end("ok");
+        },
+        path === "/slow" ? 1_000 : 0,
+      );
+    });
+    const slow = await endpoint("/slow");
+    await emitGuests(40, "slow");
+    // A deadline well beyond the slow answers: an attempt given up on would leave its request
+    // open at the receiver and count twice there.
+    const dispatcher = startTestDispatcher(h.db, { attemptTimeoutMs: 20_000 });
+    try {
+      await waitFor(() => (done.get("/slow") ?? 0) >= 1, "the slow endpoint's first answer");
+      // 5 more events, for both endpoints: the slow one has about 30 of its 45 still to send
+      // (16 at a time, a second each), and the quick one does not wait behind them.
+      const quick = await endpoint("/quick");
+      await emitGuests(5, "quick");
+      await waitFor(() => (done.get("/quick") ?? 0) >= 5, "the quick endpoint's deliveries");
+      expect(done.get("/slow") ?? 0).toBeLessThan(45);
+      await waitFor(() => (done.get("/slow") ?? 0) >= 45, "every delivery to the slow endpoint", 60_000);
+      expect(peak.get("/slow")).toBe(16);
+      expect(done.get("/quick")).toBe(5);
+      await disable(quick);
+    } finally {
+      await dispatcher.stop();
+      await disable(slow);
+      receiver.setHandler((_req, res) => res.end("ok"));
+    }
+  });
+});
