@@ -6,7 +6,7 @@ import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, ownedBy, type Ctx, type Tenant, listOwned } from "@/server/tenancy";
 import { changesFrom } from "@/server/changes";
-import { emitEvent } from "@/server/events/emit";
+import { audit, recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { preparedQuery } from "@/server/prepared";
 import { presentGuest } from "./present";
 import type { BookingGuest, GuestCreate, GuestUpdate } from "./schemas";
@@ -54,7 +54,7 @@ async function findGuestWithoutEmail(db: Executor, tenant: Tenant, input: Bookin
  * without an e-mail is the one with the same phone and last name, if any, else a new one. A
  * new guest writes `guest.created`, so call it inside the transaction that needs the guest.
  */
-export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: BookingGuest) {
+export async function insertGuestIfNew(db: Executor, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, input: BookingGuest) {
   const [created] = await preparedQuery(
     db,
     "guest_insert",
@@ -85,16 +85,22 @@ export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: Book
         .returning(),
   );
   if (created) {
-    await emitEvent(db, tenant, { type: "guest.created", propertyId: null, object: presentGuest(created) });
+    const after = presentGuest(created);
+    await recordChange(db, { tenant, actor }, [{ type: "guest.created", propertyId: null, object: after }], {
+      action: "guest.created",
+      objectType: "guest",
+      objectId: created.id,
+      after,
+    });
     return { guest: created, created: true };
   }
   const existing = input.email ? await findGuestByEmail(db, tenant, input.email) : await findGuestWithoutEmail(db, tenant, input);
   return { guest: existing!, created: false };
 }
 
-export async function createGuest({ db, tenant, input }: Ctx & { input: GuestCreate }) {
+export async function createGuest({ db, tenant, actor, input }: ChangeCtx & { input: GuestCreate }) {
   return db.transaction(async (tx) => {
-    const { guest, created } = await insertGuestIfNew(tx, tenant, input);
+    const { guest, created } = await insertGuestIfNew(tx, { tenant, actor }, input);
     if (!created) throw emailTaken(guest.id);
     return guest;
   });
@@ -148,7 +154,8 @@ export async function listGuests({ db, tenant, filters, page }: Ctx & { filters:
   );
 }
 
-export async function updateGuest({ db, tenant, id, input }: Ctx & { id: string; input: GuestUpdate }) {
+/** Changes a guest's names or contact, on the trail with the guest as locked and as written. */
+export async function updateGuest({ db, tenant, actor, id, input }: ChangeCtx & { id: string; input: GuestUpdate }) {
   return db.transaction(async (tx) => {
     const guest = await findGuest(tx, tenant, id, { forUpdate: true });
     if (input.email && emailKey(input.email) !== guest.emailKey) {
@@ -168,6 +175,7 @@ export async function updateGuest({ db, tenant, id, input }: Ctx & { id: string;
       .set({ ...changes, updatedAt: new Date() })
       .where(and(eq(guests.id, guest.id)))
       .returning();
+    await audit(tx, { tenant, actor }, { action: "guest.updated", objectType: "guest", objectId: guest.id, before: presentGuest(guest), after: presentGuest(updated) });
     return updated;
   });
 }
