@@ -67,7 +67,10 @@ const auditAreas: Record<string, Area> = {
 
 export const auditAreaOf = (objectType: string): Area => auditAreas[objectType] ?? "settings";
 
-/** Records one change, with presented objects, in the change's own transaction (`db` = its `tx`). */
+/**
+ * Records changes, with presented objects, in the change's own transaction (`db` = its `tx`): one
+ * INSERT however many entries (a range of rooms). No actor: nothing is written.
+ */
 export async function recordAudit({
   db,
   tenant,
@@ -77,14 +80,20 @@ export async function recordAudit({
   db: Executor;
   tenant: Tenant;
   actor: AuditActor | null;
-  entry: AuditEntry;
+  entry: AuditEntry | AuditEntry[];
 }): Promise<void> {
   if (!actor) return;
   // A change that changed nothing (a PATCH of the values already there) is no entry.
-  if (entry.before !== undefined && entry.after !== undefined && isDeepStrictEqual(entry.before, entry.after)) return;
+  const entries = (Array.isArray(entry) ? entry : [entry]).filter(
+    (e) => e.before === undefined || e.after === undefined || !isDeepStrictEqual(e.before, e.after),
+  );
+  if (!entries.length) return;
   // A statement built once: the hot paths (a booking, a new guest) send it beside their events.
-  await insertRows(db, "audit_insert", auditLog, [
-    {
+  await insertRows(
+    db,
+    "audit_insert",
+    auditLog,
+    entries.map((e) => ({
       id: newId("audit"),
       accountId: tenant.accountId,
       livemode: tenant.livemode,
@@ -92,13 +101,13 @@ export async function recordAudit({
       actorId: actor.id,
       actorEmail: "email" in actor ? (actor.email ?? null) : null,
       actorName: "name" in actor ? actor.name : null,
-      action: entry.action,
-      objectType: entry.objectType,
-      objectId: entry.objectId,
-      before: entry.before ?? null,
-      after: entry.after ?? null,
-    },
-  ]);
+      action: e.action,
+      objectType: e.objectType,
+      objectId: e.objectId,
+      before: e.before ?? null,
+      after: e.after ?? null,
+    })),
+  );
 }
 
 type Emitted = Parameters<typeof emitEvents>[2];
@@ -107,14 +116,23 @@ type Emitted = Parameters<typeof emitEvents>[2];
  * Writes a change's events and its trail entry together, on the change's transaction: sent side
  * by side, so the entry travels in the events' round trip and costs the change no wait of its own.
  */
-export async function recordChange(tx: Executor, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, events: Emitted, entry: AuditEntry | null): Promise<void> {
-  const [emitted, audited] = await sideBySide([emitEvents(tx, tenant, events), entry ? recordAudit({ db: tx, tenant, actor, entry }) : Promise.resolve()]);
+export async function recordChange(
+  tx: Executor,
+  { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">,
+  events: Emitted,
+  entry: AuditEntry | AuditEntry[] | null,
+): Promise<void> {
+  const [emitted, audited] = await sideBySide([
+    emitEvents(tx, tenant, events),
+    entry ? recordAudit({ db: tx, tenant, actor, entry }) : Promise.resolve(),
+  ]);
   emitted();
   audited();
 }
 
 /** The trail's entry of one change, in the change's own transaction (a change with no event of its own). */
-export const audit = (tx: Executor, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, entry: AuditEntry) => recordAudit({ db: tx, tenant, actor, entry });
+export const audit = (tx: Executor, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, entry: AuditEntry | AuditEntry[]) =>
+  recordAudit({ db: tx, tenant, actor, entry });
 
 /**
  * One object's trail, newest first. Scoped by account and object id: ids are unique across

@@ -19,5 +19,7 @@ export const groupsRouter = router({
     .mutation(async ({ ctx, input }) => presentGroup(await createGroup({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input }))),
   cancel: groupProcedure
     .input(groupCancelSchema.extend({ id }))
-    .mutation(async ({ ctx, input: { id, reason } }) => presentGroup(await cancelGroup({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, reason }))),
+    .mutation(async ({ ctx, input: { id, reason } }) =>
+      presentGroup(await cancelGroup({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, reason })),
+    ),
 });

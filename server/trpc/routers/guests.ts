@@ -39,17 +39,23 @@ const preferencesRouter = router({
 });
 
 export const guestsRouter = router({
-  list: guestProcedure.input(z.strictObject({ ...guestListQuery.shape, ...listInput })).query(async ({ ctx, input: { limit, cursor, ...filters } }) => {
-    const list = cursorList("guests.list", filters, { limit, cursor });
-    return list.envelope(await listGuests({ db: ctx.db, tenant: ctx.tenant, filters, page: list.page }), presentGuest);
-  }),
-  get: guestProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => presentGuest(await getGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  list: guestProcedure
+    .input(z.strictObject({ ...guestListQuery.shape, ...listInput }))
+    .query(async ({ ctx, input: { limit, cursor, ...filters } }) => {
+      const list = cursorList("guests.list", filters, { limit, cursor });
+      return list.envelope(await listGuests({ db: ctx.db, tenant: ctx.tenant, filters, page: list.page }), presentGuest);
+    }),
+  get: guestProcedure
+    .input(z.strictObject({ id }))
+    .query(async ({ ctx, input }) => presentGuest(await getGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
   create: guestProcedure
     .input(guestCreateSchema)
     .mutation(async ({ ctx, input }) => presentGuest(await createGuest({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input }))),
   update: guestProcedure
     .input(guestUpdateSchema.extend({ id }))
-    .mutation(async ({ ctx, input: { id, ...body } }) => presentGuest(await updateGuest({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, input: body }))),
+    .mutation(async ({ ctx, input: { id, ...body } }) =>
+      presentGuest(await updateGuest({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, input: body })),
+    ),
   preferences: preferencesRouter,
   /** Everything held about the guest, as the JSON document `/v1` exports. */
   export: guestDataProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => exportGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id })),

@@ -27,7 +27,13 @@ const appsRouter = router({
   rotateSecret: developerProcedure.input(idInput).mutation(async ({ ctx, input }) => {
     const { before, after, secret } = await rotateAppSecret({ db: ctx.db, accountId: ctx.tenant.accountId, id: input.id });
     const presented = presentApp(after);
-    await audit(ctx, { action: "oauth_app.secret_rotated", objectType: "oauth_app", objectId: input.id, before: presentApp(before), after: presented });
+    await audit(ctx, {
+      action: "oauth_app.secret_rotated",
+      objectType: "oauth_app",
+      objectId: input.id,
+      before: presentApp(before),
+      after: presented,
+    });
     return { app: presented, client_secret: secret };
   }),
   delete: developerProcedure.input(idInput).mutation(async ({ ctx, input }) => {
@@ -42,8 +48,19 @@ const installsRouter = router({
   /** Every token of the install stops working at once. */
   revoke: developerProcedure.input(idInput).mutation(async ({ ctx, input }) => {
     const { before, after } = await revokeInstall({ db: ctx.db, accountId: ctx.tenant.accountId, id: input.id, userId: ctx.user.id });
-    const summary = (row: typeof before) => ({ app_id: row.clientId, scopes: row.scopes, property_ids: row.propertyIds, revoked_at: row.revokedAt?.toISOString() ?? null });
-    await audit(ctx, { action: "oauth_install.revoked", objectType: "oauth_install", objectId: input.id, before: summary(before), after: summary(after) });
+    const summary = (row: typeof before) => ({
+      app_id: row.clientId,
+      scopes: row.scopes,
+      property_ids: row.propertyIds,
+      revoked_at: row.revokedAt?.toISOString() ?? null,
+    });
+    await audit(ctx, {
+      action: "oauth_install.revoked",
+      objectType: "oauth_install",
+      objectId: input.id,
+      before: summary(before),
+      after: summary(after),
+    });
     return { id: input.id, revoked: true };
   }),
 });

@@ -13,7 +13,15 @@ import { getReservationDesk } from "@/server/reservations/desk-view";
 import { moveRoom } from "@/server/reservations/in-house";
 import { presentReservation } from "@/server/reservations/present";
 import { listReadyRooms } from "@/server/reservations/ready-rooms";
-import { cancelSchema, changeDepartureSchema, checkInSchema, moveRoomSchema, reservationCreateSchema, reservationUpdateSchema, upgradeSchema } from "@/server/reservations/schemas";
+import {
+  cancelSchema,
+  changeDepartureSchema,
+  checkInSchema,
+  moveRoomSchema,
+  reservationCreateSchema,
+  reservationUpdateSchema,
+  upgradeSchema,
+} from "@/server/reservations/schemas";
 import { previewUpgrade, upgradeReservation } from "@/server/reservations/upgrade";
 import { presentReservationRow, reservationSearchQuery, searchReservations } from "@/server/reservations/search-reservations";
 import { cancelReservation, checkInReservation, checkOutReservation, noShowReservation } from "@/server/reservations/transitions";
@@ -43,15 +51,21 @@ export const reservationsRouter = router({
     return { room_types: types.data.map(presentRoomType), rate_plans: plans.data.map(presentRatePlan) };
   }),
   /** Search (guest name or e-mail, reservation id), filters and today's lists, cursor-paged. */
-  search: reservationProcedure.input(z.strictObject({ ...reservationSearchQuery.shape, ...listInput })).query(async ({ ctx, input: { limit, cursor, ...query } }) => {
-    const list = cursorList("reservations.search", query, { limit, cursor });
-    const { today, page } = await searchReservations({ db: ctx.db, tenant: ctx.tenant, query, page: list.page });
-    return { today, ...list.envelope(page, presentReservationRow) };
-  }),
+  search: reservationProcedure
+    .input(z.strictObject({ ...reservationSearchQuery.shape, ...listInput }))
+    .query(async ({ ctx, input: { limit, cursor, ...query } }) => {
+      const list = cursorList("reservations.search", query, { limit, cursor });
+      const { today, page } = await searchReservations({ db: ctx.db, tenant: ctx.tenant, query, page: list.page });
+      return { today, ...list.envelope(page, presentReservationRow) };
+    }),
   /** The front desk's day: counts of arrivals, in-house and departures, occupancy tonight, rooms not ready for arrivals. */
-  deskDay: reservationProcedure.input(z.strictObject({ property_id: id })).query(({ ctx, input }) => getDeskDay({ db: ctx.db, tenant: ctx.tenant, propertyId: input.property_id })),
+  deskDay: reservationProcedure
+    .input(z.strictObject({ property_id: id }))
+    .query(({ ctx, input }) => getDeskDay({ db: ctx.db, tenant: ctx.tenant, propertyId: input.property_id })),
   /** One reservation with its names, the property's today, its policy and the actions its state allows. */
-  get: reservationProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => getReservationDesk({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
+  get: reservationProcedure
+    .input(z.strictObject({ id }))
+    .query(({ ctx, input }) => getReservationDesk({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
   /** Every room type × rate plan for a stay, priced, with why an unbookable one is not bookable (as GET /v1/availability). */
   quote: reservationProcedure.input(quoteInput).query(({ ctx, input }) => getAvailability({ db: ctx.db, tenant: ctx.tenant, query: input })),
   /** Free clean or inspected rooms of the reservation's type, in the order check-in would choose them. */
@@ -64,34 +78,54 @@ export const reservationsRouter = router({
   /** The modification re-quoted, without keeping it: what "confirm" would give, or why it would be refused. */
   previewUpdate: reservationProcedure
     .input(reservationUpdateSchema.extend({ id }))
-    .query(async ({ ctx, input: { id, ...body } }) => presentReservation(await previewReservationUpdate({ db: ctx.db, tenant: ctx.tenant, id, input: body }))),
+    .query(async ({ ctx, input: { id, ...body } }) =>
+      presentReservation(await previewReservationUpdate({ db: ctx.db, tenant: ctx.tenant, id, input: body })),
+    ),
   update: reservationProcedure
     .input(reservationUpdateSchema.extend({ id }))
-    .mutation(async ({ ctx, input: { id, ...body } }) => presentReservation(await updateReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, input: body }))),
+    .mutation(async ({ ctx, input: { id, ...body } }) =>
+      presentReservation(await updateReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, input: body })),
+    ),
   cancel: reservationProcedure
     .input(cancelSchema.extend({ id }))
-    .mutation(async ({ ctx, input }) => presentReservation(await cancelReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, reason: input.reason }))),
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(await cancelReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, reason: input.reason })),
+    ),
   checkIn: reservationProcedure
     .input(checkInSchema.extend({ id }))
-    .mutation(async ({ ctx, input }) => presentReservation(await checkInReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, roomId: input.room_id }))),
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(await checkInReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, roomId: input.room_id })),
+    ),
   checkOut: reservationProcedure
     .input(z.strictObject({ id }))
-    .mutation(async ({ ctx, input }) => presentReservation(await checkOutReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id }))),
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(await checkOutReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
+    ),
   /** What a departure (a date, or a check-out now) would give the stay in house: end, nights, total, fee, balance after. */
   previewDeparture: reservationProcedure
     .input(changeDepartureSchema.partial().extend({ id }))
     .query(({ ctx, input }) => previewDeparture({ db: ctx.db, tenant: ctx.tenant, id: input.id, checkOut: input.check_out })),
   changeDeparture: reservationProcedure
     .input(changeDepartureSchema.extend({ id }))
-    .mutation(async ({ ctx, input }) => presentReservation(await changeDeparture({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, checkOut: input.check_out }))),
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(await changeDeparture({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, checkOut: input.check_out })),
+    ),
   moveRoom: reservationProcedure
     .input(moveRoomSchema.extend({ id }))
-    .mutation(async ({ ctx, input }) => presentReservation(await moveRoom({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, roomId: input.room_id, reason: input.reason }))),
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(
+        await moveRoom({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, roomId: input.room_id, reason: input.reason }),
+      ),
+    ),
   noShow: reservationProcedure
     .input(z.strictObject({ id }))
-    .mutation(async ({ ctx, input }) => presentReservation(await noShowReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id }))),
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(await noShowReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
+    ),
   /** The registration card printed at check-in. */
-  registrationCard: reservationProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => getRegistrationCard({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
+  registrationCard: reservationProcedure
+    .input(z.strictObject({ id }))
+    .query(({ ctx, input }) => getRegistrationCard({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
   /** The guest e-mails: what one of them would say now (the same composition as the mail queued), and those queued or sent. */
   mail: router({
     preview: reservationProcedure
@@ -107,5 +141,7 @@ export const reservationsRouter = router({
     .query(({ ctx, input: { id, ...input } }) => previewUpgrade({ db: ctx.db, tenant: ctx.tenant, id, input })),
   upgrade: reservationProcedure
     .input(upgradeSchema.extend({ id }))
-    .mutation(async ({ ctx, input: { id, ...input } }) => presentReservation(await upgradeReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, input }))),
+    .mutation(async ({ ctx, input: { id, ...input } }) =>
+      presentReservation(await upgradeReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, input })),
+    ),
 });

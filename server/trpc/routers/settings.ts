@@ -20,7 +20,10 @@ const usersRouter = router({
   /** The account's staff, each with whether failed sign-ins have locked it. */
   list: usersProcedure.query(async ({ ctx }) => {
     const staff = (await listStaffUsers({ db: ctx.db, accountId: ctx.user.accountId })).map(presentStaffUser);
-    const locked = await lockedAccounts(ctx.db, staff.map((u) => u.email));
+    const locked = await lockedAccounts(
+      ctx.db,
+      staff.map((u) => u.email),
+    );
     return staff.map((u) => ({ ...u, sign_in_locked: locked.has(u.email) }));
   }),
   /** Lifts the lock that failed sign-ins put on a staff member's account, before it runs out. */
