@@ -119,6 +119,8 @@ const titles: Record<string, string> = {
   "user.sign_in_unlocked": "Sign-in unlocked",
   "account.updated": "Account settings changed",
   "account.plan_changed": "Plan changed",
+  "account.sandbox_reset": "Sandbox reset to its seeded hotel",
+  "property.day_closed": "Day closed and business date moved on",
 };
 
 export const auditTitle = (action: string) => titles[action] ?? fieldWords(action.slice(action.indexOf(".") + 1));
