@@ -2,15 +2,18 @@ import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { tenantColumns, ts } from "./columns";
 
 /**
- * The audit trail: every change a staff member makes in the dashboard, and the money moved
- * through the API (payments, refunds), who made it, and the object before and after.
+ * The audit trail: every change made in the dashboard or through `/v1`, written in the change's
+ * own transaction by its service, with who made it and the object before and after.
  */
 export const auditLog = pgTable(
   "audit_log",
   {
     id: text("id").primaryKey(),
     ...tenantColumns(),
-    /** A staff member (id, e-mail), an API key or an OAuth app's install (id, its name then). */
+    /**
+     * A staff member (id, e-mail); an API key (id, its name then); an OAuth app (its client id, its
+     * name then, and the e-mail of the staff member who installed it). Never a secret.
+     */
     actorType: text("actor_type", { enum: ["staff", "api_key", "oauth_app"] }).notNull().default("staff"),
     actorId: text("actor_id").notNull(),
     actorEmail: text("actor_email"),

@@ -4,6 +4,9 @@ import { accounts } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import type { Plan } from "./plans";
 import type { AccountSettingsUpdate } from "./schemas";
+import { presentAccount } from "./present";
+import { audit, type ChangeCtx } from "@/server/audit/audit";
+import { inTransaction } from "@/server/transactions";
 
 /** The signed-in staff member's account. */
 export async function getAccount({ db, accountId }: { db: Executor; accountId: string }) {
@@ -13,22 +16,31 @@ export async function getAccount({ db, accountId }: { db: Executor; accountId: s
 }
 
 /** Sets the developer contact (circuit-breaker notices go there). */
-export async function updateAccountSettings({ db, accountId, input }: { db: Executor; accountId: string; input: AccountSettingsUpdate }) {
-  await getAccount({ db, accountId });
-  const [row] = await db
-    .update(accounts)
-    .set({ developerContact: input.developer_contact ? input.developer_contact.toLowerCase() : null })
-    .where(eq(accounts.id, accountId))
-    .returning();
-  return row;
+export async function updateAccountSettings({ db, tenant, actor, input }: ChangeCtx & { input: AccountSettingsUpdate }) {
+  return changeAccount({ db, tenant, actor }, "account.updated", {
+    developerContact: input.developer_contact ? input.developer_contact.toLowerCase() : null,
+  });
+}
+
+/** Changes the account's row (locked), on the trail with the account before and after; a change of nothing is no entry. */
+function changeAccount({ db, tenant, actor }: ChangeCtx, action: string, values: Partial<typeof accounts.$inferInsert>) {
+  return inTransaction(db, async (tx) => {
+    const [before] = await tx.select().from(accounts).where(eq(accounts.id, tenant.accountId)).for("update");
+    if (!before) throw new ApiError("resource_missing", `No such account: '${tenant.accountId}'`);
+    const [row] = await tx.update(accounts).set(values).where(eq(accounts.id, before.id)).returning();
+    await audit(
+      tx,
+      { tenant, actor },
+      { action, objectType: "account", objectId: row.id, before: presentAccount(before), after: presentAccount(row) },
+    );
+    return row;
+  });
 }
 
 /**
  * Moves the account to another plan. Custom limits stay as they are: they were set for this
  * account on purpose, and a plan change should not silently undo them.
  */
-export async function changePlan({ db, accountId, plan }: { db: Executor; accountId: string; plan: Plan }) {
-  await getAccount({ db, accountId });
-  const [row] = await db.update(accounts).set({ plan }).where(eq(accounts.id, accountId)).returning();
-  return row;
+export async function changePlan({ plan, ...ctx }: ChangeCtx & { plan: Plan }) {
+  return changeAccount(ctx, "account.plan_changed", { plan });
 }

@@ -6,15 +6,29 @@ import { propertyLocale } from "@/server/money";
 import { ownedBy } from "@/server/tenancy";
 import { auditReferences, type AuditContext } from "./present";
 import { newId } from "@/server/ids";
+import { insertRows } from "@/server/prepared";
 import { keyset, toPage, type PageRequest } from "@/server/pagination";
-import type { Tenant } from "@/server/tenancy";
+import type { Ctx, Tenant } from "@/server/tenancy";
+import { emitEvents } from "@/server/events/emit";
+import { sideBySide } from "@/server/side-by-side";
 import type { Area } from "@/server/staff/access";
 
 /**
- * Who made a change: a staff member in the dashboard, or through `/v1` an API key or an OAuth
- * app's install (with the key's or the app's name at the time, for the trail's sentence).
+ * Who made a change: a staff member in the dashboard, or through `/v1` an API key (its id and
+ * name) or an OAuth app (its client id and name, with the e-mail of the staff member who
+ * installed it), named as they were at the time, for the trail's sentence. Never a secret.
  */
-export type AuditActor = { type?: "staff"; id: string; email: string } | { type: "api_key" | "oauth_app"; id: string; name: string | null };
+export type AuditActor =
+  | { type?: "staff"; id: string; email: string }
+  | { type: "api_key"; id: string; name: string | null }
+  | { type: "oauth_app"; id: string; name: string | null; email?: string | null };
+
+/**
+ * The options of a service that changes data: the tenant, and who is changing it, so that the
+ * service writes the trail's entry in the change's own transaction. `null`: a step of a larger
+ * change that is on the trail as a whole (a sandbox reset's seeding), or no one's (tests' fixtures).
+ */
+export type ChangeCtx = Ctx & { actor: AuditActor | null };
 
 export type AuditEntry = {
   /** `<object_type>.<verb>`, e.g. `reservation.checked_in`, `api_key.revoked`. */
@@ -53,7 +67,10 @@ const auditAreas: Record<string, Area> = {
 
 export const auditAreaOf = (objectType: string): Area => auditAreas[objectType] ?? "settings";
 
-/** Records one change, with presented objects: best in the change's own transaction (`db` = its `tx`). */
+/**
+ * Records changes, with presented objects, in the change's own transaction (`db` = its `tx`): one
+ * INSERT however many entries (a range of rooms). No actor: nothing is written.
+ */
 export async function recordAudit({
   db,
   tenant,
@@ -62,26 +79,60 @@ export async function recordAudit({
 }: {
   db: Executor;
   tenant: Tenant;
-  actor: AuditActor;
-  entry: AuditEntry;
+  actor: AuditActor | null;
+  entry: AuditEntry | AuditEntry[];
 }): Promise<void> {
+  if (!actor) return;
   // A change that changed nothing (a PATCH of the values already there) is no entry.
-  if (entry.before !== undefined && entry.after !== undefined && isDeepStrictEqual(entry.before, entry.after)) return;
-  await db.insert(auditLog).values({
-    id: newId("audit"),
-    accountId: tenant.accountId,
-    livemode: tenant.livemode,
-    actorType: actor.type ?? "staff",
-    actorId: actor.id,
-    actorEmail: "email" in actor ? actor.email : null,
-    actorName: "name" in actor ? actor.name : null,
-    action: entry.action,
-    objectType: entry.objectType,
-    objectId: entry.objectId,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
-  });
+  const entries = (Array.isArray(entry) ? entry : [entry]).filter(
+    (e) => e.before === undefined || e.after === undefined || !isDeepStrictEqual(e.before, e.after),
+  );
+  if (!entries.length) return;
+  // A statement built once: the hot paths (a booking, a new guest) send it beside their events.
+  await insertRows(
+    db,
+    "audit_insert",
+    auditLog,
+    entries.map((e) => ({
+      id: newId("audit"),
+      accountId: tenant.accountId,
+      livemode: tenant.livemode,
+      actorType: actor.type ?? "staff",
+      actorId: actor.id,
+      actorEmail: "email" in actor ? (actor.email ?? null) : null,
+      actorName: "name" in actor ? actor.name : null,
+      action: e.action,
+      objectType: e.objectType,
+      objectId: e.objectId,
+      before: e.before ?? null,
+      after: e.after ?? null,
+    })),
+  );
 }
+
+type Emitted = Parameters<typeof emitEvents>[2];
+
+/**
+ * Writes a change's events and its trail entry together, on the change's transaction: sent side
+ * by side, so the entry travels in the events' round trip and costs the change no wait of its own.
+ */
+export async function recordChange(
+  tx: Executor,
+  { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">,
+  events: Emitted,
+  entry: AuditEntry | AuditEntry[] | null,
+): Promise<void> {
+  const [emitted, audited] = await sideBySide([
+    emitEvents(tx, tenant, events),
+    entry ? recordAudit({ db: tx, tenant, actor, entry }) : Promise.resolve(),
+  ]);
+  emitted();
+  audited();
+}
+
+/** The trail's entry of one change, in the change's own transaction (a change with no event of its own). */
+export const audit = (tx: Executor, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, entry: AuditEntry | AuditEntry[]) =>
+  recordAudit({ db: tx, tenant, actor, entry });
 
 /**
  * One object's trail, newest first. Scoped by account and object id: ids are unique across

@@ -1,14 +1,17 @@
 import type { Db } from "@/db/client";
+import { folios } from "@/db/schema";
 import { getReservationFolio } from "@/server/folios/folios";
-import type { Tenant } from "@/server/tenancy";
+import { findOwned, type Tenant } from "@/server/tenancy";
 import { inTransaction } from "@/server/transactions";
 import { recordAudit, type AuditActor } from "./audit";
 
 type Change<T> = {
   db: Db;
   tenant: Tenant;
-  actor: AuditActor;
-  reservationId: string;
+  actor: AuditActor | null;
+  /** Whose trail: the reservation, or the one whose folio `folioId` is (looked up in the change's transaction). */
+  reservationId?: string;
+  folioId?: string;
   /** `reservation.<verb>`: what the trail's headline says was done. */
   action: string;
   run: (tx: Db) => Promise<T>;
@@ -25,12 +28,16 @@ type Change<T> = {
  * (a staff member) and by `/v1` (an API key or an app). A failure that leaves a record of its own
  * (a declined card's failed payment) commits with its entry, then is rethrown.
  */
-export async function auditedFolioChange<T>({ db, tenant, actor, reservationId, action, run, describe, onFailure }: Change<T>): Promise<T> {
+export async function auditedFolioChange<T>({ db, tenant, actor, folioId, action, run, describe, onFailure, ...change }: Change<T>): Promise<T> {
+  // Nobody to name (a step of a larger change): the change alone.
+  if (!actor) return inTransaction(db, (tx) => run(tx as unknown as Db));
   const outcome = await inTransaction(db, async (tx) => {
     const scoped = tx as unknown as Db;
+    const reservationId = change.reservationId ?? (folioId ? (await findOwned(tx, folios, tenant, folioId, "folio").catch(() => null))?.reservationId : undefined);
+    // No folio to read (a wrong id): the service itself says what is wrong.
+    if (!reservationId) return { result: await run(scoped) };
     const folio = () => getReservationFolio({ db: scoped, tenant, reservationId });
     const current = await folio().catch(() => null);
-    // No folio to read (a wrong reservation id): the service itself says what is wrong.
     if (!current) return { result: await run(scoped) };
     const before = { balance: current.balance };
     let result: T;

@@ -7,6 +7,8 @@ import type { Scope } from "./scopes";
 import { forgetCredentials } from "./credential-cache";
 import { hashToken, newSecret } from "./tokens";
 import { normalizeCidr } from "./ip-allow-list";
+import { audit, type ChangeCtx } from "@/server/audit/audit";
+import { inTransaction } from "@/server/transactions";
 
 export type CreateApiKeyInput = { accountId: string; scopes: Scope[]; name?: string | null; allowedIps?: string[] };
 
@@ -15,7 +17,9 @@ export async function createApiKey({ db, input }: { db: Executor; input: CreateA
   const allowedIps = (input.allowedIps ?? []).map((cidr, i) => {
     const normalized = normalizeCidr(cidr.trim());
     if (!normalized) {
-      throw new ApiError("parameter_invalid", `Invalid parameter 'allowed_ips': '${cidr}' is not an IPv4 or IPv6 address or CIDR range.`, { param: `allowed_ips.${i}` });
+      throw new ApiError("parameter_invalid", `Invalid parameter 'allowed_ips': '${cidr}' is not an IPv4 or IPv6 address or CIDR range.`, {
+        param: `allowed_ips.${i}`,
+      });
     }
     return normalized;
   });
@@ -36,14 +40,44 @@ export async function createApiKey({ db, input }: { db: Executor; input: CreateA
 }
 
 export async function revokeApiKey({ db, accountId, id }: { db: Executor; accountId: string; id: string }) {
-  const rows = await db
+  return (await revokeKeyRow(db, accountId, id)) !== undefined;
+}
+
+/** Revokes a key still in force; its row as revoked (its state before differs only in `revoked_at`), or none. */
+async function revokeKeyRow(db: Executor, accountId: string, id: string) {
+  const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
+    .returning();
   await forgetCredentials(db);
-  return rows.length > 0;
+  return row;
 }
+
+/** The dashboard's key: issued and on the account's trail in one transaction (never the key itself). */
+export const issueApiKey = ({ db, tenant, actor, input }: ChangeCtx & { input: Omit<CreateApiKeyInput, "accountId"> }) =>
+  inTransaction(db, async (tx) => {
+    const created = await createApiKey({ db: tx, input: { ...input, accountId: tenant.accountId } });
+    await audit(tx, { tenant, actor }, { action: "api_key.created", objectType: "api_key", objectId: created.id, after: presentApiKey(created.row) });
+    return created;
+  });
+
+/** The dashboard's revocation, on the trail in the same transaction; an unknown key is 404, a revoked one 409. */
+export const withdrawApiKey = ({ db, tenant, actor, id }: ChangeCtx & { id: string }) =>
+  inTransaction(db, async (tx) => {
+    const row = await revokeKeyRow(tx, tenant.accountId, id);
+    if (!row) {
+      await getApiKey({ db: tx, accountId: tenant.accountId, id });
+      throw new ApiError("invalid_state_transition", "This API key is already revoked.", { param: "id" });
+    }
+    const after = presentApiKey(row);
+    await audit(
+      tx,
+      { tenant, actor },
+      { action: "api_key.revoked", objectType: "api_key", objectId: row.id, before: presentApiKey({ ...row, revokedAt: null }), after },
+    );
+    return after;
+  });
 
 /** The account's keys, newest first (revoked ones included, marked); never the key itself. */
 export const listApiKeys = ({ db, accountId }: { db: Executor; accountId: string }) =>
@@ -69,7 +103,12 @@ export async function touchApiKey(db: Executor, id: string, now = new Date()): P
   await db
     .update(apiKeys)
     .set({ lastUsedAt: now })
-    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`${new Date(now.getTime() - lastUsedResolutionMs).toISOString()}::timestamptz`))));
+    .where(
+      and(
+        eq(apiKeys.id, id),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`${new Date(now.getTime() - lastUsedResolutionMs).toISOString()}::timestamptz`)),
+      ),
+    );
 }
 
 export const presentApiKey = (k: typeof apiKeys.$inferSelect) => ({

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
+import type { AuditActor } from "@/server/audit/audit";
 import { accounts, apiKeys } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { limitsFor, type RateLimits } from "@/server/accounts/plans";
@@ -19,6 +20,11 @@ export type Principal = {
   propertyIds: readonly string[] | null;
   limits: RateLimits;
   apiVersion: string;
+  /**
+   * Who the audit trail says made a change with this credential: the API key (id and name), or
+   * the app (client id and name) with the staff member who installed it. Never a secret.
+   */
+  actor: AuditActor;
 };
 
 /** Resolves a bearer token to its principal, or throws the matching 401. */
@@ -49,5 +55,6 @@ async function authenticateApiKey(db: Executor, token: string): Promise<Principa
     propertyIds: null,
     limits: limitsFor(row.account),
     apiVersion: row.account.apiVersion,
+    actor: { type: "api_key", id: row.key.id, name: row.key.name },
   };
 }

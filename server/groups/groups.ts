@@ -2,7 +2,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { groups, guests, reservations, type folios } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { emitEvents } from "@/server/events/emit";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { newId } from "@/server/ids";
 import type { PageRequest } from "@/server/pagination";
 import { assertBookable, bookStay } from "@/server/reservations/create-reservation";
@@ -52,7 +52,7 @@ const roomBookings = (input: GroupCreate): ReservationCreate[] =>
  * and every other room's charges go to it. Writes each room's `reservation.created` and
  * `inventory.updated`, then `group.created`.
  */
-export async function createGroup({ db, tenant, input }: Ctx & { input: GroupCreate }) {
+export async function createGroup({ db, tenant, actor, input }: ChangeCtx & { input: GroupCreate }) {
   const bookings = roomBookings(input);
   for (const [i, booking] of bookings.entries()) await forRoom(i, () => assertBookable(db, tenant, booking));
   return inTransaction(db, async (tx) => {
@@ -64,7 +64,7 @@ export async function createGroup({ db, tenant, input }: Ctx & { input: GroupCre
     let master: typeof folios.$inferSelect | undefined;
     const now = Date.now();
     for (const i of order) {
-      const stay = await forRoom(i, () => bookStay(tx, tenant, bookings[i], { id, folio: master, createdAt: new Date(now + i) }));
+      const stay = await forRoom(i, () => bookStay(tx, { tenant, actor }, bookings[i], { id, folio: master, createdAt: new Date(now + i) }));
       if (input.billing === "master") master ??= stay.folio;
       booked[i] = { reservation: stay.reservation, guest: stay.guest };
     }
@@ -81,7 +81,13 @@ export async function createGroup({ db, tenant, input }: Ctx & { input: GroupCre
       })
       .returning();
     const result = { group, rooms: booked };
-    await emitEvents(tx, tenant, [{ type: "group.created", propertyId: group.propertyId, object: presentGroup(result) }]);
+    const after = presentGroup(result);
+    await recordChange(tx, { tenant, actor }, [{ type: "group.created", propertyId: group.propertyId, object: after }], {
+      action: "group.created",
+      objectType: "group",
+      objectId: group.id,
+      after,
+    });
     return result;
   });
 }
@@ -118,15 +124,22 @@ export async function listGroups({ db, tenant, filters, page }: Ctx & { filters:
  * (its nights back on sale, its charges dropped where the plan allows), all or none. Rooms in house
  * or gone are left as they are. Writes each room's events, then `group.cancelled`.
  */
-export async function cancelGroup({ db, tenant, id, reason }: Ctx & { id: string; reason?: string }) {
+export async function cancelGroup({ db, tenant, actor, id, reason }: ChangeCtx & { id: string; reason?: string }) {
   return inTransaction(db, async (tx) => {
     const current = await loadGroup(tx, tenant, id, true);
     const confirmed = current.rooms.filter((r) => r.reservation.status === "confirmed");
     if (!confirmed.length) throw new ApiError("invalid_state_transition", "No room of the group is still confirmed; there is nothing to cancel.");
-    for (const room of confirmed) await cancelReservation({ db: tx, tenant, id: room.reservation.id, reason });
+    for (const room of confirmed) await cancelReservation({ db: tx, tenant, actor, id: room.reservation.id, reason });
     const [group] = await tx.update(groups).set({ updatedAt: new Date() }).where(eq(groups.id, current.group.id)).returning();
     const result = { group, rooms: await roomsOf(tx, [group.id]) };
-    await emitEvents(tx, tenant, [{ type: "group.cancelled", propertyId: group.propertyId, object: presentGroup(result) }]);
+    const after = presentGroup(result);
+    await recordChange(tx, { tenant, actor }, [{ type: "group.cancelled", propertyId: group.propertyId, object: after }], {
+      action: "group.cancelled",
+      objectType: "group",
+      objectId: group.id,
+      before: presentGroup(current),
+      after,
+    });
     return result;
   });
 }

@@ -18,9 +18,9 @@ import {
   webhookDeliveries,
 } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { emitEvent } from "@/server/events/emit";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { inTransaction } from "@/server/transactions";
-import { findOwned, type Ctx } from "@/server/tenancy";
+import { findOwned } from "@/server/tenancy";
 import { erasedName, presentGuest } from "./present";
 
 const placeholder = "[erased]";
@@ -81,7 +81,7 @@ const mentionsAny = (column: SQL | PgColumn, ids: string[]) => or(...ids.map((id
  * stay (a hotel must keep them), referring to the anonymised guest. A guest in house is refused.
  * Erasing an erased guest changes nothing and answers it again.
  */
-export async function eraseGuest({ db, tenant, id }: Ctx & { id: string }) {
+export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: string }) {
   return inTransaction(db, async (tx) => {
     const guest = await findOwned(tx, guests, tenant, id, "guest", { forUpdate: true });
     if (guest.erasedAt) return { guest, erased: false };
@@ -251,8 +251,12 @@ export async function eraseGuest({ db, tenant, id }: Ctx & { id: string }) {
         .where(eq(mailOutbox.id, m.id));
     }
 
-    // The event carries the anonymised guest only.
-    await emitEvent(tx, tenant, { type: "guest.erased", propertyId: null, object: presentGuest(erased) });
+    // The event carries the anonymised guest only; the trail says who erased them and when, and nothing of what was erased.
+    await recordChange(tx, { tenant, actor }, [{ type: "guest.erased", propertyId: null, object: presentGuest(erased) }], {
+      action: "guest.erased",
+      objectType: "guest",
+      objectId: guest.id,
+    });
     return { guest: erased, erased: true };
   });
 }

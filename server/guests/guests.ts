@@ -6,7 +6,7 @@ import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, ownedBy, type Ctx, type Tenant, listOwned } from "@/server/tenancy";
 import { changesFrom } from "@/server/changes";
-import { emitEvent } from "@/server/events/emit";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { preparedQuery } from "@/server/prepared";
 import { presentGuest } from "./present";
 import { cleanAddress } from "@/server/properties/schemas";
@@ -61,7 +61,7 @@ const storedAddress = (address: GuestCreate["address"]): Address | null => {
   return Object.keys(lines).length ? lines : null;
 };
 
-export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: BookingGuest) {
+export async function insertGuestIfNew(db: Executor, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, input: BookingGuest) {
   const [created] = await preparedQuery(
     db,
     "guest_insert",
@@ -94,16 +94,22 @@ export async function insertGuestIfNew(db: Executor, tenant: Tenant, input: Book
         .returning(),
   );
   if (created) {
-    await emitEvent(db, tenant, { type: "guest.created", propertyId: null, object: presentGuest(created) });
+    const after = presentGuest(created);
+    await recordChange(db, { tenant, actor }, [{ type: "guest.created", propertyId: null, object: after }], {
+      action: "guest.created",
+      objectType: "guest",
+      objectId: created.id,
+      after,
+    });
     return { guest: created, created: true };
   }
   const existing = input.email ? await findGuestByEmail(db, tenant, input.email) : await findGuestWithoutEmail(db, tenant, input);
   return { guest: existing!, created: false };
 }
 
-export async function createGuest({ db, tenant, input }: Ctx & { input: GuestCreate }) {
+export async function createGuest({ db, tenant, actor, input }: ChangeCtx & { input: GuestCreate }) {
   return db.transaction(async (tx) => {
-    const { guest, created } = await insertGuestIfNew(tx, tenant, input);
+    const { guest, created } = await insertGuestIfNew(tx, { tenant, actor }, input);
     if (!created) throw emailTaken(guest.id);
     return guest;
   });
@@ -157,7 +163,8 @@ export async function listGuests({ db, tenant, filters, page }: Ctx & { filters:
   );
 }
 
-export async function updateGuest({ db, tenant, id, input }: Ctx & { id: string; input: GuestUpdate }) {
+/** Changes a guest's names or contact, on the trail with the guest as locked and as written. */
+export async function updateGuest({ db, tenant, actor, id, input }: ChangeCtx & { id: string; input: GuestUpdate }) {
   return db.transaction(async (tx) => {
     const guest = await findGuest(tx, tenant, id, { forUpdate: true });
     if (input.email && emailKey(input.email) !== guest.emailKey) {
@@ -179,7 +186,14 @@ export async function updateGuest({ db, tenant, id, input }: Ctx & { id: string;
       .where(and(eq(guests.id, guest.id)))
       .returning();
     // In the change's transaction, like every change: webhooks and open guest pages follow it.
-    await emitEvent(tx, tenant, { type: "guest.updated", propertyId: null, object: presentGuest(updated) });
+    const after = presentGuest(updated);
+    await recordChange(tx, { tenant, actor }, [{ type: "guest.updated", propertyId: null, object: after }], {
+      action: "guest.updated",
+      objectType: "guest",
+      objectId: guest.id,
+      before: presentGuest(guest),
+      after,
+    });
     return updated;
   });
 }

@@ -1,9 +1,14 @@
 import { eq } from "drizzle-orm";
 import { guestPreferences } from "@/db/schema";
+import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { changesFrom } from "@/server/changes";
 import { tenantValues, type Ctx } from "@/server/tenancy";
+import { inTransaction } from "@/server/transactions";
 import { findGuest } from "./guests";
+import { presentPreferences } from "./present";
 import type { PreferencesMerge, PreferencesReplace } from "./schemas";
+
+type Prefs = typeof guestPreferences.$inferSelect;
 
 /** Preferences (v1.8): allergies, room wishes and loyalty data of a guest. */
 export async function getPreferences({ db, tenant, guestId }: Ctx & { guestId: string }) {
@@ -12,17 +17,34 @@ export async function getPreferences({ db, tenant, guestId }: Ctx & { guestId: s
   return { guest, prefs };
 }
 
-/** PUT: the body becomes the whole record. */
-export async function replacePreferences({ db, tenant, guestId, input }: Ctx & { guestId: string; input: PreferencesReplace }) {
-  const guest = await findGuest(db, tenant, guestId);
-  const values = { allergies: input.allergies, room: input.room, loyalty: input.loyalty, updatedAt: new Date() };
-  const [prefs] = await db
-    .insert(guestPreferences)
-    .values({ guestId: guest.id, ...tenantValues(tenant), ...values })
-    .onConflictDoUpdate({ target: guestPreferences.guestId, set: values })
-    .returning();
-  return { guest, prefs };
+/**
+ * Writes a guest's preferences from the record there now (the guest locked, so two writes queue),
+ * on the trail with the preferences before and after; a write that changes nothing is no write.
+ */
+function writePreferences(
+  { db, tenant, actor, guestId }: ChangeCtx & { guestId: string },
+  action: string,
+  next: (current: Prefs | undefined) => Pick<Prefs, "allergies" | "room" | "loyalty">,
+) {
+  return inTransaction(db, async (tx) => {
+    const guest = await findGuest(tx, tenant, guestId, { forUpdate: true });
+    const [current] = await tx.select().from(guestPreferences).where(eq(guestPreferences.guestId, guest.id));
+    const proposed = next(current);
+    if (current && !changesFrom(current, proposed)) return { guest, prefs: current };
+    const values = { ...proposed, updatedAt: new Date() };
+    const [prefs] = await tx
+      .insert(guestPreferences)
+      .values({ guestId: guest.id, ...tenantValues(tenant), ...values })
+      .onConflictDoUpdate({ target: guestPreferences.guestId, set: values })
+      .returning();
+    await audit(tx, { tenant, actor }, { action, objectType: "guest", objectId: guest.id, before: presentPreferences(guest, current), after: presentPreferences(guest, prefs) });
+    return { guest, prefs };
+  });
 }
+
+/** PUT: the body becomes the whole record. */
+export const replacePreferences = ({ input, ...ctx }: ChangeCtx & { guestId: string; input: PreferencesReplace }) =>
+  writePreferences(ctx, "guest.preferences_replaced", () => ({ allergies: input.allergies, room: input.room, loyalty: input.loyalty }));
 
 /** Drops keys set to null, overlays the rest. */
 function merge<T extends object>(current: T, patch: Record<string, unknown> | undefined): T {
@@ -36,22 +58,9 @@ function merge<T extends object>(current: T, patch: Record<string, unknown> | un
 }
 
 /** PATCH: `room` and `loyalty` merge key by key (null removes a key); `allergies` is replaced whole. */
-export async function mergePreferences({ db, tenant, guestId, input }: Ctx & { guestId: string; input: PreferencesMerge }) {
-  return db.transaction(async (tx) => {
-    const guest = await findGuest(tx, tenant, guestId, { forUpdate: true });
-    const [current] = await tx.select().from(guestPreferences).where(eq(guestPreferences.guestId, guest.id));
-    const merged = {
-      allergies: input.allergies ?? current?.allergies ?? [],
-      room: merge(current?.room ?? {}, input.room),
-      loyalty: merge(current?.loyalty ?? {}, input.loyalty),
-    };
-    if (current && !changesFrom(current, merged)) return { guest, prefs: current };
-    const values = { ...merged, updatedAt: new Date() };
-    const [prefs] = await tx
-      .insert(guestPreferences)
-      .values({ guestId: guest.id, ...tenantValues(tenant), ...values })
-      .onConflictDoUpdate({ target: guestPreferences.guestId, set: values })
-      .returning();
-    return { guest, prefs };
-  });
-}
+export const mergePreferences = ({ input, ...ctx }: ChangeCtx & { guestId: string; input: PreferencesMerge }) =>
+  writePreferences(ctx, "guest.preferences_updated", (current) => ({
+    allergies: input.allergies ?? current?.allergies ?? [],
+    room: merge(current?.room ?? {}, input.room),
+    loyalty: merge(current?.loyalty ?? {}, input.loyalty),
+  }));

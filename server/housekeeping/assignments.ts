@@ -1,4 +1,6 @@
 import { eq, sql } from "drizzle-orm";
+import { inTransaction } from "@/server/transactions";
+import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { changesFrom } from "@/server/changes";
 import { assignmentStatuses, housekeepingAssignments, properties, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
@@ -11,27 +13,34 @@ type Status = (typeof assignmentStatuses)[number];
 /** Work moves forward only: pending → in_progress → done (or straight to done). */
 const next: Record<Status, Status[]> = { pending: ["in_progress", "done"], in_progress: ["done"], done: [] };
 
-export async function createAssignment({ db, tenant, input }: Ctx & { input: AssignmentCreate }) {
+export async function createAssignment({ db, tenant, actor, input }: ChangeCtx & { input: AssignmentCreate }) {
   const property = await findOwned(db, properties, tenant, input.property_id, "property", { param: "property_id" });
   const room = await findOwned(db, rooms, tenant, input.room_id, "room", { param: "room_id" });
   if (room.retiredAt) throw new ApiError("parameter_invalid", `Room ${room.number} is retired.`, { param: "room_id" });
   if (room.propertyId !== property.id) throw new ApiError("parameter_invalid", "The room belongs to another property.", { param: "room_id" });
-  const [row] = await db
-    .insert(housekeepingAssignments)
-    .values({
-      id: newId("housekeepingAssignment"),
-      ...tenantValues(tenant),
-      propertyId: property.id,
-      roomId: room.id,
-      date: input.date,
-      assignee: input.assignee,
-      notes: input.notes ?? null,
-    })
-    .returning();
-  return row;
+  return inTransaction(db, async (tx) => {
+    const [row] = await tx
+      .insert(housekeepingAssignments)
+      .values({
+        id: newId("housekeepingAssignment"),
+        ...tenantValues(tenant),
+        propertyId: property.id,
+        roomId: room.id,
+        date: input.date,
+        assignee: input.assignee,
+        notes: input.notes ?? null,
+      })
+      .returning();
+    await audit(
+      tx,
+      { tenant, actor },
+      { action: "housekeeping_assignment.created", objectType: "housekeeping_assignment", objectId: row.id, after: presentAssignment(row) },
+    );
+    return row;
+  });
 }
 
-export async function updateAssignment({ db, tenant, id, input }: Ctx & { id: string; input: AssignmentUpdate }) {
+export async function updateAssignment({ db, tenant, actor, id, input }: ChangeCtx & { id: string; input: AssignmentUpdate }) {
   return db.transaction(async (tx) => {
     const current = await findOwned(tx, housekeepingAssignments, tenant, id, "housekeeping_assignment", { forUpdate: true });
     if (input.status && input.status !== current.status && !next[current.status].includes(input.status)) {
@@ -49,16 +58,38 @@ export async function updateAssignment({ db, tenant, id, input }: Ctx & { id: st
       .set({ ...changes, updatedAt: new Date() })
       .where(eq(housekeepingAssignments.id, current.id))
       .returning();
+    await audit(
+      tx,
+      { tenant, actor },
+      {
+        action: "housekeeping_assignment.updated",
+        objectType: "housekeeping_assignment",
+        objectId: row.id,
+        before: presentAssignment(current),
+        after: presentAssignment(row),
+      },
+    );
     return row;
   });
 }
 
-export const getAssignment = ({ db, tenant, id }: Ctx & { id: string }) => findOwned(db, housekeepingAssignments, tenant, id, "housekeeping_assignment");
+export const getAssignment = ({ db, tenant, id }: Ctx & { id: string }) =>
+  findOwned(db, housekeepingAssignments, tenant, id, "housekeeping_assignment");
 
-export async function deleteAssignment({ db, tenant, id }: Ctx & { id: string }) {
-  const current = await findOwned(db, housekeepingAssignments, tenant, id, "housekeeping_assignment");
-  await db.delete(housekeepingAssignments).where(eq(housekeepingAssignments.id, current.id));
-  return current;
+/** Removes an assignment; the trail keeps it as it was when deleted (the row the DELETE returned). */
+export async function deleteAssignment({ db, tenant, actor, id }: ChangeCtx & { id: string }) {
+  return inTransaction(db, async (tx) => {
+    const current = await findOwned(tx, housekeepingAssignments, tenant, id, "housekeeping_assignment");
+    const [deleted] = await tx.delete(housekeepingAssignments).where(eq(housekeepingAssignments.id, current.id)).returning();
+    // Deleted meanwhile by another request: that one is on the trail.
+    if (!deleted) return current;
+    await audit(
+      tx,
+      { tenant, actor },
+      { action: "housekeeping_assignment.deleted", objectType: "housekeeping_assignment", objectId: deleted.id, before: presentAssignment(deleted) },
+    );
+    return deleted;
+  });
 }
 
 export type AssignmentFilters = {

@@ -11,7 +11,9 @@ type StayRow = { reservation: typeof reservations.$inferSelect; firstName: strin
 function stayMarks(stays: StayRow[], today: IsoDate, timezone: string) {
   const inHouse = stays.find((s) => s.reservation.status === "checked_in");
   // Left today: on the departure date or early (check-out still ahead), by the property's clock.
-  const departed = stays.find((s) => s.reservation.status === "checked_out" && s.reservation.checkedOutAt && todayIn(timezone, s.reservation.checkedOutAt) === today);
+  const departed = stays.find(
+    (s) => s.reservation.status === "checked_out" && s.reservation.checkedOutAt && todayIn(timezone, s.reservation.checkedOutAt) === today,
+  );
   const current = inHouse ?? departed;
   return {
     stay: current
@@ -39,8 +41,16 @@ export async function getHousekeepingBoard({ db, tenant, propertyId }: Ctx & { p
   const property = await findOwned(db, properties, tenant, propertyId, "property", { param: "property_id" });
   const today = todayIn(property.timezone);
   const [types, roomRows, stays] = await Promise.all([
-    db.select().from(roomTypes).where(ownedBy(roomTypes, tenant, eq(roomTypes.propertyId, property.id))).orderBy(asc(roomTypes.name)),
-    db.select().from(rooms).where(ownedBy(rooms, tenant, eq(rooms.propertyId, property.id), isNull(rooms.retiredAt))).orderBy(asc(rooms.floor), asc(rooms.number)),
+    db
+      .select()
+      .from(roomTypes)
+      .where(ownedBy(roomTypes, tenant, eq(roomTypes.propertyId, property.id)))
+      .orderBy(asc(roomTypes.name)),
+    db
+      .select()
+      .from(rooms)
+      .where(ownedBy(rooms, tenant, eq(rooms.propertyId, property.id), isNull(rooms.retiredAt)))
+      .orderBy(asc(rooms.floor), asc(rooms.number)),
     db
       .select({ reservation: reservations, firstName: guests.firstName, lastName: guests.lastName })
       .from(reservations)
@@ -76,11 +86,12 @@ export async function getHousekeepingBoard({ db, tenant, propertyId }: Ctx & { p
       code: t.code,
       name: t.name,
       arrivals_pending: stays.filter((s) => s.reservation.status === "confirmed" && s.reservation.roomTypeId === t.id).length,
-      ready: roomRows.filter((r) => r.roomTypeId === t.id && !r.occupied && (r.housekeepingStatus === "clean" || r.housekeepingStatus === "inspected")).length,
+      ready: roomRows.filter(
+        (r) => r.roomTypeId === t.id && !r.occupied && (r.housekeepingStatus === "clean" || r.housekeepingStatus === "inspected"),
+      ).length,
     })),
     rooms: boardRooms,
   };
 }
 
 export type HousekeepingBoard = Awaited<ReturnType<typeof getHousekeepingBoard>>;
-

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { properties, rooms } from "@/db/schema";
 import { todayIn } from "@/server/dates";
 import { ApiError } from "@/server/errors";
@@ -6,7 +7,7 @@ import { emitEvents } from "@/server/events/emit";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { adjustOutOfOrder } from "@/server/inventory/nights";
 import { presentRoom } from "@/server/rooms/present";
-import { findOwned, type Ctx } from "@/server/tenancy";
+import { findOwned } from "@/server/tenancy";
 import { inTransaction } from "@/server/transactions";
 import type { StatusChange } from "./schemas";
 import { canMove } from "./transitions";
@@ -16,7 +17,7 @@ import { canMove } from "./transitions";
  * until `until` (or until further notice) and back on when it returns; both write
  * `inventory.updated` beside `housekeeping.status_changed`.
  */
-export async function changeRoomStatus({ db, tenant, roomId, input }: Ctx & { roomId: string; input: StatusChange }) {
+export async function changeRoomStatus({ db, tenant, actor, roomId, input }: ChangeCtx & { roomId: string; input: StatusChange }) {
   return inTransaction(db, async (tx) => {
     const room = await findOwned(tx, rooms, tenant, roomId, "room", { forUpdate: true });
     if (room.retiredAt) throw new ApiError("invalid_state_transition", `Room ${room.number} is retired.`, { param: "status" });
@@ -50,10 +51,19 @@ export async function changeRoomStatus({ db, tenant, roomId, input }: Ctx & { ro
       })
       .where(eq(rooms.id, room.id))
       .returning();
-    await emitEvents(tx, tenant, [
-      { type: "housekeeping.status_changed", propertyId: room.propertyId, object: { ...presentRoom(updated), previous_status: from } },
-      ...events,
-    ]);
+    const after = presentRoom(updated);
+    await recordChange(
+      tx,
+      { tenant, actor },
+      [{ type: "housekeeping.status_changed", propertyId: room.propertyId, object: { ...after, previous_status: from } }, ...events],
+      {
+        action: input.status === "out-of-order" ? "room.out_of_order" : `room.marked_${input.status}`,
+        objectType: "room",
+        objectId: room.id,
+        before: presentRoom(room),
+        after,
+      },
+    );
     return updated;
   });
 }

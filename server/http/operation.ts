@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { ApiError, type ErrorCode } from "@/server/errors";
 import type { Scope } from "@/server/auth/scopes";
 import type { Principal } from "@/server/auth/authenticate-token";
+import type { AuditActor } from "@/server/audit/audit";
 import type { Tenant } from "@/server/tenancy";
 import type { Page, PageRequest } from "@/server/pagination";
 import type { ApiEnv } from "./env";
@@ -19,8 +20,8 @@ type AnyObject = z.ZodObject<z.ZodRawShape>;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 type Method = "get" | "post" | "put" | "patch" | "delete";
 
-/** What a handler gets besides its parsed input: the tenant, and who is asking. */
-export type RequestCtx = { db: Db; tenant: Tenant; principal: Principal; requestId: string; version: string };
+/** What a handler gets besides its parsed input: the tenant, who is asking, and who the audit trail says made a change. */
+export type RequestCtx = { db: Db; tenant: Tenant; principal: Principal; actor: AuditActor; requestId: string; version: string };
 
 type ListTools = {
   page: PageRequest;
@@ -109,6 +110,7 @@ export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void
       db: c.get("deps").db,
       tenant: { accountId: principal.accountId, livemode: c.get("livemode"), propertyIds: principal.propertyIds },
       principal,
+      actor: principal.actor,
       requestId: c.get("requestId"),
       version: c.get("version"),
     };

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { inventoryHolds, properties, roomTypes } from "@/db/schema";
 import { todayIn, type IsoDate } from "@/server/dates";
 import { assertDateRange } from "@/server/date-ranges";
@@ -65,8 +66,8 @@ export async function getInventory(ctx: Ctx & { query: { property_id: string; ro
   };
 }
 
-export async function createHold(ctx: Ctx & { input: HoldCreate }) {
-  const { db, tenant, input } = ctx;
+export async function createHold(ctx: ChangeCtx & { input: HoldCreate }) {
+  const { db, tenant, actor, input } = ctx;
   return db.transaction(async (tx) => {
     const property = await findOwned(tx, properties, tenant, input.property_id, "property", { param: "property_id" });
     assertRange(input.from, input.to, "body");
@@ -88,18 +89,20 @@ export async function createHold(ctx: Ctx & { input: HoldCreate }) {
       })
       .returning();
     await emitInventoryUpdated(tx, tenant, { propertyId: property.id, roomTypeId: type.id, from: input.from, to: input.to });
+    await audit(tx, { tenant, actor }, { action: "inventory_hold.created", objectType: "inventory_hold", objectId: hold.id, after: presentHold(hold) });
     return hold;
   });
 }
 
-export async function releaseHold(ctx: Ctx & { id: string }) {
-  const { db, tenant, id } = ctx;
+export async function releaseHold(ctx: ChangeCtx & { id: string }) {
+  const { db, tenant, actor, id } = ctx;
   return db.transaction(async (tx) => {
     const hold = await findOwned(tx, inventoryHolds, tenant, id, "inventory_hold", { forUpdate: true });
     if (hold.releasedAt) throw new ApiError("resource_missing", `No such inventory_hold: '${id}'`, { param: "id" });
     await unholdNights(tx, hold.roomTypeId, hold.from, hold.to, hold.rooms);
     await tx.update(inventoryHolds).set({ releasedAt: new Date() }).where(eq(inventoryHolds.id, hold.id));
     await emitInventoryUpdated(tx, tenant, { propertyId: hold.propertyId, roomTypeId: hold.roomTypeId, from: hold.from, to: hold.to });
+    await audit(tx, { tenant, actor }, { action: "inventory_hold.released", objectType: "inventory_hold", objectId: hold.id, before: presentHold(hold) });
     return hold;
   });
 }

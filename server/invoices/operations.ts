@@ -3,7 +3,8 @@ import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { emptyActionSchema } from "@/server/reservations/schemas";
 import { idParam } from "@/server/schemas";
-import { closeFolioIntoInvoice, getInvoice, listInvoices } from "./invoices";
+import { invoiceFolio } from "@/server/folios/audited";
+import { getInvoice, listInvoices } from "./invoices";
 import { invoiceFilename, renderInvoicePdf } from "./pdf";
 import { presentInvoice } from "./present";
 import { invoiceListQuery, invoiceSchema } from "./schemas";
@@ -18,7 +19,7 @@ export const invoiceOperations = [
       "Requires scope `reservations:write`. Closes the folio and issues its invoice with the property's next number (gapless: 1, 2, 3…). Check-out does this by itself; this is for a folio whose stay ended otherwise (cancelled, no-show) or was checked out before invoices existed. A stay to come or in house, or a folio already invoiced, answers 409 `invalid_state_transition`. Emits `invoice.created`.",
     params: idParam("fol"), body: emptyActionSchema, response: invoiceSchema,
     errors: ["invalid_state_transition"],
-    handler: async ({ ctx, params }) => closeFolioIntoInvoice({ ...ctx, folioId: params.id }),
+    handler: async ({ ctx, params }) => invoiceFolio({ ...ctx, folioId: params.id }),
   }),
   // GET /v1/invoices: issued invoices, of a property or a reservation
   defineOperation({

@@ -1,4 +1,5 @@
 import { and, asc, eq, lte, max } from "drizzle-orm";
+import { recordChange, type AuditActor } from "@/server/audit/audit";
 import type { Db, Tx } from "@/db/client";
 import { guests, nightAudits, properties, reservations } from "@/db/schema";
 import { addDays, todayIn, type IsoDate } from "@/server/dates";
@@ -36,7 +37,8 @@ export function dueDate(property: Pick<Property, "timezone" | "auditHour" | "bus
  * written, the business date moves to the next day, and `night_audit.completed` announces it.
  *
  * `date`: the day to close; by default the day due at `now` (scheduled runs). The sandbox's
- * advance_day closes the property's current business day whatever the hour.
+ * advance_day closes the property's current business day whatever the hour, on the property's
+ * trail by `actor` (a scheduled run is no one's and leaves none).
  */
 export async function runNightAudit({
   db,
@@ -44,12 +46,14 @@ export async function runNightAudit({
   trigger,
   now = new Date(),
   closeCurrentDay = false,
+  actor = null,
 }: {
   db: Db;
   propertyId: string;
   trigger: AuditTrigger;
   now?: Date;
   closeCurrentDay?: boolean;
+  actor?: AuditActor | null;
 }) {
   return inTransaction(db, async (tx) => {
     const [property] = await tx.select().from(properties).where(eq(properties.id, propertyId)).for("update");
@@ -84,7 +88,13 @@ export async function runNightAudit({
     if (!property.businessDate || property.businessDate < next) {
       await tx.update(properties).set({ businessDate: next, updatedAt: new Date() }).where(eq(properties.id, property.id));
     }
-    await emitEvents(tx, tenant, [{ type: "night_audit.completed", propertyId: property.id, object: presentNightAudit(audit) }]);
+    await recordChange(tx, { tenant, actor }, [{ type: "night_audit.completed", propertyId: property.id, object: presentNightAudit(audit) }], {
+      action: "property.day_closed",
+      objectType: "property",
+      objectId: property.id,
+      before: { business_date: date },
+      after: { business_date: next, no_shows: noShows.length },
+    });
     return audit;
   });
 }

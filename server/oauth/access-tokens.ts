@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { accounts, oauthInstalls, oauthTokens } from "@/db/schema";
+import { accounts, oauthClients, oauthInstalls, oauthTokens, users } from "@/db/schema";
 import { limitsFor } from "@/server/accounts/plans";
 import type { Principal } from "@/server/auth/authenticate-token";
 import type { Scope } from "@/server/auth/scopes";
@@ -17,10 +17,13 @@ const lastUsedGranularityMs = 60_000;
  */
 export async function authenticateAccessToken(db: Executor, token: string): Promise<Principal> {
   const [row] = await db
-    .select({ token: oauthTokens, install: oauthInstalls, account: accounts })
+    .select({ token: oauthTokens, install: oauthInstalls, account: accounts, appName: oauthClients.name, installerEmail: users.email })
     .from(oauthTokens)
     .innerJoin(oauthInstalls, eq(oauthInstalls.id, oauthTokens.installId))
     .innerJoin(accounts, eq(accounts.id, oauthInstalls.accountId))
+    .innerJoin(oauthClients, eq(oauthClients.id, oauthInstalls.clientId))
+    // The staff member who installed the app, named on the audit trail beside it.
+    .leftJoin(users, eq(users.id, oauthInstalls.installedBy))
     .where(eq(oauthTokens.tokenHash, hashToken(token)))
     .limit(1);
   if (!row || row.token.kind !== "access" || row.token.revokedAt || row.install.revokedAt) {
@@ -43,5 +46,6 @@ export async function authenticateAccessToken(db: Executor, token: string): Prom
     propertyIds: row.install.propertyIds,
     limits: limitsFor(row.account),
     apiVersion: row.account.apiVersion,
+    actor: { type: "oauth_app", id: row.install.clientId, name: row.appName, email: row.installerEmail },
   };
 }

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { audit } from "@/server/audit/audit";
 import type { Db } from "@/db/client";
 import { oauthCodes, oauthInstalls, properties } from "@/db/schema";
 import { parseScopes, type Scope } from "@/server/auth/scopes";
@@ -110,7 +111,7 @@ export async function approveAuthorization({
 }: {
   db: Db;
   request: AuthorizationRequest;
-  user: { id: string; accountId: string };
+  user: { id: string; accountId: string; email: string };
   propertyIds: string[];
 }): Promise<{ location: string; installId: string; before: typeof oauthInstalls.$inferSelect | null; after: typeof oauthInstalls.$inferSelect }> {
   const chosen = [...new Set(propertyIds)];
@@ -144,6 +145,19 @@ export async function approveAuthorization({
       codeChallengeMethod: request.codeChallenge ? "S256" : null,
       expiresAt: new Date(Date.now() + codeLifetime * 1000),
     });
+    // On the trail of the staff member who consented, in the grant's own transaction (installs are account-wide: the live trail).
+    const summary = (row: typeof install) => ({ app_id: row.clientId, scopes: row.scopes, property_ids: row.propertyIds });
+    await audit(
+      tx,
+      { tenant: { accountId: user.accountId, livemode: true, propertyIds: null }, actor: { id: user.id, email: user.email } },
+      {
+        action: existing ? "oauth_install.updated" : "oauth_install.installed",
+        objectType: "oauth_install",
+        objectId: install.id,
+        ...(existing && { before: summary(existing) }),
+        after: summary(install),
+      },
+    );
     return { location: redirectWith(request.redirectUri, { code, state: request.state }), installId: install.id, before: existing ?? null, after: install };
   });
 }

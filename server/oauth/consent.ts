@@ -1,5 +1,4 @@
 import type { Db } from "@/db/client";
-import { recordAudit } from "@/server/audit/audit";
 import { can } from "@/server/staff/access";
 import type { StaffSession } from "@/server/staff/session";
 import { approveAuthorization, checkAuthorizationRequest, denyAuthorization, type AuthorizationRequest, type AuthorizeParams } from "./authorize";
@@ -64,25 +63,12 @@ export async function decideConsent({ db, session, form }: { db: Db; session: St
   const propertyIds = form.getAll("property_id");
   let approved;
   try {
-    approved = await approveAuthorization({ db, request: check.request, user: { id: user.id, accountId: user.accountId }, propertyIds });
+    approved = await approveAuthorization({ db, request: check.request, user: { id: user.id, accountId: user.accountId, email: user.email }, propertyIds });
   } catch (error) {
     if (error instanceof Error && /at least one/.test(error.message)) {
       return { kind: "page", status: 422, title: "Choose a property", message: "Grant the app at least one of your properties, or deny the request." };
     }
     throw error;
   }
-  const summary = (row: NonNullable<typeof approved.before>) => ({ app_id: row.clientId, scopes: row.scopes, property_ids: row.propertyIds });
-  await recordAudit({
-    db,
-    tenant: { accountId: user.accountId, livemode: true, propertyIds: null },
-    actor: { id: user.id, email: user.email },
-    entry: {
-      action: approved.before ? "oauth_install.updated" : "oauth_install.installed",
-      objectType: "oauth_install",
-      objectId: approved.installId,
-      before: approved.before ? summary(approved.before) : undefined,
-      after: summary(approved.after),
-    },
-  });
   return { kind: "redirect", location: approved.location };
 }

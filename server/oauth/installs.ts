@@ -1,4 +1,6 @@
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { audit, type ChangeCtx } from "@/server/audit/audit";
+import { inTransaction } from "@/server/transactions";
 import type { Db } from "@/db/client";
 import { oauthClients, oauthInstalls, properties, users } from "@/db/schema";
 import { notFound } from "@/server/errors";
@@ -34,8 +36,9 @@ export async function listInstalls({ db, accountId }: AccountCtx) {
 }
 
 /** Revokes an install: every access and refresh token of it stops working at once. */
-export async function revokeInstall({ db, accountId, id, userId }: AccountCtx & { id: string; userId: string }) {
-  return db.transaction(async (tx) => {
+export async function revokeInstall({ db, tenant, actor, id, userId }: ChangeCtx & { id: string; userId: string }) {
+  const accountId = tenant.accountId;
+  return inTransaction(db, async (tx) => {
     const [before] = await tx
       .select()
       .from(oauthInstalls)
@@ -44,6 +47,17 @@ export async function revokeInstall({ db, accountId, id, userId }: AccountCtx & 
     if (!before) throw notFound("oauth_install", id, "id");
     const [after] = await tx.update(oauthInstalls).set({ revokedAt: new Date(), revokedBy: userId }).where(eq(oauthInstalls.id, id)).returning();
     await revokeInstallTokens(tx, id);
+    const summary = (row: typeof before) => ({
+      app_id: row.clientId,
+      scopes: row.scopes,
+      property_ids: row.propertyIds,
+      revoked_at: row.revokedAt?.toISOString() ?? null,
+    });
+    await audit(
+      tx,
+      { tenant, actor },
+      { action: "oauth_install.revoked", objectType: "oauth_install", objectId: id, before: summary(before), after: summary(after) },
+    );
     return { before, after };
   });
 }

@@ -1,8 +1,7 @@
-import type { AuditActor } from "@/server/audit/audit";
+import type { ChangeCtx } from "@/server/audit/audit";
 import { auditedFolioChange } from "@/server/audit/folio-change";
 import { ApiError } from "@/server/errors";
-import type { Ctx } from "@/server/tenancy";
-import { createPayment, getPayment } from "./payments";
+import { capturePayment, createPayment, getPayment, voidPayment } from "./payments";
 import { presentPayment, presentRefund } from "./present";
 import { createRefund } from "./refunds";
 import type { PaymentCreate, RefundCreate } from "./schemas";
@@ -20,7 +19,7 @@ function methodText(method: Payment["payment_method"]): string {
  * Takes a payment (POST /v1/payments and the dashboard alike), recorded on the reservation's
  * trail in the same transaction; a declined card's failed payment is recorded too.
  */
-export function takePayment({ db, tenant, actor, input }: Ctx & { actor: AuditActor; input: PaymentCreate }) {
+export function takePayment({ db, tenant, actor, input }: ChangeCtx & { input: PaymentCreate }) {
   const attempted = input.payment_method.type === "card" ? `card •••• ${input.payment_method.number.slice(-4)}` : input.payment_method.type.replace("_", " ");
   return auditedFolioChange({
     db,
@@ -35,8 +34,25 @@ export function takePayment({ db, tenant, actor, input }: Ctx & { actor: AuditAc
   });
 }
 
+/**
+ * Captures or voids an authorized card payment (POST /v1/payments/{id}/capture and /void), on the
+ * reservation's trail in the same transaction, with the balance before and after.
+ */
+export async function settlePayment({ db, tenant, actor, id, to }: ChangeCtx & { id: string; to: "captured" | "voided" }) {
+  const payment = await getPayment({ db, tenant, id });
+  return auditedFolioChange({
+    db,
+    tenant,
+    actor,
+    reservationId: payment.reservationId,
+    action: `reservation.payment_${to}`,
+    run: async (tx) => presentPayment(await (to === "captured" ? capturePayment : voidPayment)({ db: tx, tenant, id })),
+    describe: (p) => ({ payment: { amount: p.amount, method: methodText(p.payment_method), status: p.status } }),
+  });
+}
+
 /** Refunds all or part of a captured payment (POST /v1/refunds and the dashboard), on the reservation's trail in the same transaction. */
-export async function refundPayment({ db, tenant, actor, input }: Ctx & { actor: AuditActor; input: RefundCreate }) {
+export async function refundPayment({ db, tenant, actor, input }: ChangeCtx & { input: RefundCreate }) {
   const payment = await getPayment({ db, tenant, id: input.payment_id }).catch((error: unknown) => {
     // The contract names the body field at fault.
     if (error instanceof ApiError && error.code === "resource_missing") throw new ApiError("resource_missing", error.message, { param: "payment_id" });

@@ -1,11 +1,10 @@
 import { ApiError, errorCodes, type ErrorCode } from "@/server/errors";
-import { apiActor } from "@/server/audit/actor";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { emptyActionSchema } from "@/server/reservations/schemas";
 import { idParam } from "@/server/schemas";
-import { refundPayment, takePayment } from "./audited";
-import { capturePayment, getPayment, listPayments, listPaymentsByOffset, voidPayment } from "./payments";
+import { refundPayment, settlePayment, takePayment } from "./audited";
+import { getPayment, listPayments, listPaymentsByOffset } from "./payments";
 import { presentPayment, presentRefund } from "./present";
 import { getRefund, listRefunds } from "./refunds";
 import { paymentCreateSchema, paymentListQuery, paymentSchema, refundCreateSchema, refundListQuery, refundSchema } from "./schemas";
@@ -37,7 +36,7 @@ export const paymentOperations = [
     method: "post", path: "/payments", operationId: "createPayment", summary: "Create a payment", tag, scope: "payments:write",
     body: paymentCreateSchema, response: paymentSchema, status: 201,
     errors: ["invalid_state_transition", ...cardErrors],
-    handler: async ({ ctx, body }) => takePayment({ ...ctx, actor: await apiActor(ctx.db, ctx.principal), input: body }),
+    handler: async ({ ctx, body }) => takePayment({ ...ctx, input: body }),
   }),
   // GET /v1/payments/{id}: retrieve a payment
   defineOperation({
@@ -50,14 +49,14 @@ export const paymentOperations = [
     method: "post", path: "/payments/{id}/capture", operationId: "capturePayment", summary: "Capture an authorized payment", tag, scope: "payments:write",
     params, body: emptyActionSchema, response: paymentSchema,
     errors: ["invalid_state_transition"],
-    handler: async ({ ctx, params }) => presentPayment(await capturePayment({ ...ctx, id: params.id })),
+    handler: async ({ ctx, params }) => settlePayment({ ...ctx, id: params.id, to: "captured" }),
   }),
   // POST /v1/payments/{id}/void: release an authorization
   defineOperation({
     method: "post", path: "/payments/{id}/void", operationId: "voidPayment", summary: "Void an authorized payment", tag, scope: "payments:write",
     params, body: emptyActionSchema, response: paymentSchema,
     errors: ["invalid_state_transition"],
-    handler: async ({ ctx, params }) => presentPayment(await voidPayment({ ...ctx, id: params.id })),
+    handler: async ({ ctx, params }) => settlePayment({ ...ctx, id: params.id, to: "voided" }),
   }),
   // GET /v1/refunds: refunds, newest first
   defineOperation({
@@ -70,7 +69,7 @@ export const paymentOperations = [
     method: "post", path: "/refunds", operationId: "createRefund", summary: "Create a refund", tag: "Refunds", scope: "payments:write",
     body: refundCreateSchema, response: refundSchema, status: 201,
     errors: ["invalid_state_transition", "amount_exceeds_refundable"],
-    handler: async ({ ctx, body }) => refundPayment({ ...ctx, actor: await apiActor(ctx.db, ctx.principal), input: body }),
+    handler: async ({ ctx, body }) => refundPayment({ ...ctx, input: body }),
   }),
   // GET /v1/refunds/{id}: retrieve a refund
   defineOperation({

@@ -3,7 +3,7 @@ import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { dailyRates, properties, reservations, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { emitEvents } from "@/server/events/emit";
+import { audit, recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { newId } from "@/server/ids";
 import { inTransaction } from "@/server/transactions";
 import { presentProperty } from "./present";
@@ -50,32 +50,38 @@ export async function getProperty({ db, tenant, id, param }: Ctx & { id: string;
  * A new property of the account in this environment, with no rooms yet. An OAuth install is
  * bound to the properties it was granted, so it cannot add one (it could never see it).
  */
-export async function createProperty({ db, tenant, input }: Ctx & { input: PropertyCreate }) {
-  if (tenant.propertyIds) throw new ApiError("property_not_granted", "This app is bound to the properties it was granted and cannot create one; use an API key.");
-  const [row] = await db
-    .insert(properties)
-    .values({
-      id: newId("property"),
-      ...tenantValues(tenant),
-      name: input.name,
-      timezone: input.timezone,
-      currency: input.currency,
-      address: cleanAddress(input.address),
-      checkInTime: input.check_in_time,
-      checkOutTime: input.check_out_time,
-      guestEmails: input.guest_emails,
-      auditHour: input.audit_hour,
-      walkInsWithoutEmail: input.walk_ins_without_email,
-    })
-    .returning();
-  return { ...row, roomCount: 0 };
+export async function createProperty({ db, tenant, actor, input }: ChangeCtx & { input: PropertyCreate }) {
+  if (tenant.propertyIds)
+    throw new ApiError("property_not_granted", "This app is bound to the properties it was granted and cannot create one; use an API key.");
+  return inTransaction(db, async (tx) => {
+    const [row] = await tx
+      .insert(properties)
+      .values({
+        id: newId("property"),
+        ...tenantValues(tenant),
+        name: input.name,
+        timezone: input.timezone,
+        currency: input.currency,
+        address: cleanAddress(input.address),
+        checkInTime: input.check_in_time,
+        checkOutTime: input.check_out_time,
+        guestEmails: input.guest_emails,
+        auditHour: input.audit_hour,
+        walkInsWithoutEmail: input.walk_ins_without_email,
+      })
+      .returning();
+    const created = { ...row, roomCount: 0 };
+    const after = presentProperty(created);
+    await audit(tx, { tenant, actor }, { action: "property.created", objectType: "property", objectId: row.id, after });
+    return created;
+  });
 }
 
 /**
  * Changes a property's attributes. The currency is what every stored amount of the property is
  * counted in, so it changes only while no daily rate and no reservation exists.
  */
-export async function updateProperty({ db, tenant, id, input }: Ctx & { id: string; input: PropertyUpdate }) {
+export async function updateProperty({ db, tenant, actor, id, input }: ChangeCtx & { id: string; input: PropertyUpdate }) {
   return inTransaction(db, async (tx) => {
     const current = await findOwned(tx, properties, tenant, id, "property", { forUpdate: true });
     if (input.currency && input.currency !== current.currency) {
@@ -84,9 +90,13 @@ export async function updateProperty({ db, tenant, id, input }: Ctx & { id: stri
         tx.select({ id: reservations.id }).from(reservations).where(eq(reservations.propertyId, current.id)).limit(1),
       ]);
       if (rate || stay) {
-        throw new ApiError("parameter_invalid", `The currency cannot change once the property has ${stay ? "reservations" : "daily rates"} in ${current.currency}.`, {
-          param: "currency",
-        });
+        throw new ApiError(
+          "parameter_invalid",
+          `The currency cannot change once the property has ${stay ? "reservations" : "daily rates"} in ${current.currency}.`,
+          {
+            param: "currency",
+          },
+        );
       }
     }
     const changes = changesFrom(current, {
@@ -107,11 +117,19 @@ export async function updateProperty({ db, tenant, id, input }: Ctx & { id: stri
       .where(eq(properties.id, current.id))
       .returning();
     const [updated] = await withRoomCounts(tx, [row]);
-    await emitEvents(tx, tenant, [{ type: "property.updated", propertyId: row.id, object: presentProperty(updated) }]);
+    const after = presentProperty(updated);
+    await recordChange(tx, { tenant, actor }, [{ type: "property.updated", propertyId: row.id, object: after }], {
+      action: "property.updated",
+      objectType: "property",
+      objectId: row.id,
+      // The rooms are not this change's: counted once, for both sides.
+      before: presentProperty({ ...current, roomCount: updated.roomCount }),
+      after,
+    });
     return updated;
   });
 }
 
 /** Allows or refuses walk-ins without an e-mail at one property (docs/decisions.md, "Find anyone"). */
-export const setWalkInsWithoutEmail = ({ db, tenant, id, allowed }: Ctx & { id: string; allowed: boolean }) =>
-  updateProperty({ db, tenant, id, input: { walk_ins_without_email: allowed } });
+export const setWalkInsWithoutEmail = ({ id, allowed, ...ctx }: ChangeCtx & { id: string; allowed: boolean }) =>
+  updateProperty({ ...ctx, id, input: { walk_ins_without_email: allowed } });

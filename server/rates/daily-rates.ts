@@ -1,7 +1,8 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { audit, type ChangeCtx } from "@/server/audit/audit";
 import type { Executor } from "@/db/client";
 import { dailyRates, properties, ratePlans } from "@/db/schema";
-import { nightsOf, weekdayOf, type IsoDate } from "@/server/dates";
+import { addDays, nightsOf, weekdayOf, type IsoDate } from "@/server/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
@@ -39,7 +40,14 @@ export async function loadRatesOfPlans(db: Executor, ratePlanIds: string[], room
     db
       .select(rateColumns)
       .from(dailyRates)
-      .where(and(anyOf(dailyRates.ratePlanId, p("plans")), anyOf(dailyRates.roomTypeId, p("types")), gte(dailyRates.date, p("from")), lt(dailyRates.date, p("to")))),
+      .where(
+        and(
+          anyOf(dailyRates.ratePlanId, p("plans")),
+          anyOf(dailyRates.roomTypeId, p("types")),
+          gte(dailyRates.date, p("from")),
+          lt(dailyRates.date, p("to")),
+        ),
+      ),
   );
   for (const r of rows) byPlan.get(r.ratePlanId)?.set(`${r.roomTypeId}:${r.date}`, r);
   return byPlan;
@@ -102,18 +110,49 @@ function planRoomType(plan: typeof ratePlans.$inferSelect, roomTypeId: string, l
   }
 }
 
-export async function getRateCalendar({ db, tenant, ratePlanId, query }: Ctx & { ratePlanId: string; query: { room_type_id?: string; from: IsoDate; to: IsoDate } }) {
+export async function getRateCalendar({
+  db,
+  tenant,
+  ratePlanId,
+  query,
+}: Ctx & { ratePlanId: string; query: { room_type_id?: string; from: IsoDate; to: IsoDate } }) {
   const plan = await findOwned(db, ratePlans, tenant, ratePlanId, "rate_plan");
   assertRange(query.from, query.to, "query");
   if (query.room_type_id) planRoomType(plan, query.room_type_id, "query");
   return calendar(db, plan, query.room_type_id ? [query.room_type_id] : plan.roomTypeIds, query.from, query.to);
 }
 
+type Night = { amount: number | null; min_stay: number; closed_to_arrival: boolean; closed_to_departure: boolean; stop_sell: boolean };
+const restrictionKeys = ["amount", "min_stay", "closed_to_arrival", "closed_to_departure", "stop_sell"] as const;
+
+/**
+ * A range's nights per field for the audit trail: the value when every night has it, else
+ * `{ mixed: [values seen] }`, so the trail can say what a change replaced (its sentences format
+ * the amounts in the property's currency).
+ */
+function summarize(nights: Night[]) {
+  return Object.fromEntries(
+    restrictionKeys.map((key) => {
+      const values = [...new Set(nights.map((n) => n[key]))];
+      return [key, values.length === 1 ? values[0] : { mixed: values }];
+    }),
+  );
+}
+
+const asNight = (r: Pick<RateRow, "amount" | "minStay" | "closedToArrival" | "closedToDeparture" | "stopSell"> | undefined): Night => ({
+  amount: r?.amount ?? null,
+  min_stay: r?.minStay ?? 1,
+  closed_to_arrival: r?.closedToArrival ?? false,
+  closed_to_departure: r?.closedToDeparture ?? false,
+  stop_sell: r?.stopSell ?? false,
+});
+
 /**
  * Sets price and restrictions over a range (optionally on some weekdays only). Nights with no
- * rate yet need an amount. Writes one `rate.updated` carrying the changed range.
+ * rate yet need an amount. Writes one `rate.updated` carrying the changed range, and the plan's
+ * trail entry: the nights it touched as they were (read to write them) and as they are.
  */
-export async function setRates({ db, tenant, ratePlanId, input }: Ctx & { ratePlanId: string; input: RateRangeSet }) {
+export async function setRates({ db, tenant, actor, ratePlanId, input }: ChangeCtx & { ratePlanId: string; input: RateRangeSet }) {
   return db.transaction(async (tx) => {
     const plan = await findOwned(tx, ratePlans, tenant, ratePlanId, "rate_plan", { forUpdate: true });
     if (plan.parentRatePlanId) {
@@ -150,6 +189,23 @@ export async function setRates({ db, tenant, ratePlanId, input }: Ctx & { ratePl
       };
     });
     await upsertRates(tx, rows);
+    await audit(
+      tx,
+      { tenant, actor },
+      {
+        action: "rate_plan.rates_set",
+        objectType: "rate_plan",
+        objectId: plan.id,
+        before: { ...summarize(dates.map((d) => asNight(existing.get(`${input.room_type_id}:${d}`)))), room_type_id: input.room_type_id },
+        // The nights as the rates page shows them: the first and the last, inclusive.
+        after: {
+          ...summarize(rows.map(asNight)),
+          room_type_id: input.room_type_id,
+          nights_range: { from: input.from, to: addDays(input.to, -1) },
+          ...(input.days_of_week ? { days_of_week: input.days_of_week } : {}),
+        },
+      },
+    );
     const result = await calendar(tx, plan, [input.room_type_id], input.from, input.to);
     await emitEvent(tx, tenant, {
       type: "rate.updated",
@@ -159,9 +215,12 @@ export async function setRates({ db, tenant, ratePlanId, input }: Ctx & { ratePl
     // Plans derived from this one follow it in the same transaction, each with its own event.
     for (const child of await followParent(tx, plan, input.room_type_id, input.from, input.to)) {
       const followed = await calendar(tx, child, [input.room_type_id], input.from, input.to);
-      await emitEvent(tx, tenant, { type: "rate.updated", propertyId: child.propertyId, object: { ...followed, room_type_id: input.room_type_id, days_of_week: null } });
+      await emitEvent(tx, tenant, {
+        type: "rate.updated",
+        propertyId: child.propertyId,
+        object: { ...followed, room_type_id: input.room_type_id, days_of_week: null },
+      });
     }
     return result;
   });
 }
-

@@ -14,7 +14,9 @@ type Derivation = Pick<Plan, "adjustmentPercentBp" | "adjustmentAmount">;
  */
 export function derivedAmount(parentAmount: number, { adjustmentPercentBp, adjustmentAmount }: Derivation): number {
   const adjusted =
-    adjustmentPercentBp !== null ? Math.floor((parentAmount * (10_000 + adjustmentPercentBp) + 5_000) / 10_000) : parentAmount + (adjustmentAmount ?? 0);
+    adjustmentPercentBp !== null
+      ? Math.floor((parentAmount * (10_000 + adjustmentPercentBp) + 5_000) / 10_000)
+      : parentAmount + (adjustmentAmount ?? 0);
   return Math.max(0, adjusted);
 }
 
@@ -47,12 +49,7 @@ async function copyNights(tx: Executor, child: Plan, roomTypeIds: string[], rang
  * it that covers the room type takes the new nights. Answers the plans that followed.
  */
 export async function followParent(tx: Executor, parent: Plan, roomTypeId: string, from: IsoDate, to: IsoDate): Promise<Plan[]> {
-  const children = await tx
-    .select()
-    .from(ratePlans)
-    .where(eq(ratePlans.parentRatePlanId, parent.id))
-    .orderBy(ratePlans.code)
-    .for("update");
+  const children = await tx.select().from(ratePlans).where(eq(ratePlans.parentRatePlanId, parent.id)).orderBy(ratePlans.code).for("update");
   const following = children.filter((c) => c.roomTypeIds.includes(roomTypeId));
   for (const child of following) await copyNights(tx, child, [roomTypeId], { from, to });
   return following;

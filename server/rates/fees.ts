@@ -11,9 +11,18 @@ import type { NightlyRate, PlanFee } from "@/db/schema";
  */
 export const planFeeSchema = z
   .discriminatedUnion("type", [
-    z.strictObject({ type: z.literal("fixed"), amount: z.number().int().min(1).max(100_000_000).openapi({ description: "Minor units of the property's currency." }) }),
-    z.strictObject({ type: z.literal("nights"), nights: z.number().int().min(1).max(30).openapi({ description: "The rates of the first this many nights concerned." }) }),
-    z.strictObject({ type: z.literal("percent"), percent: z.number().int().min(1).max(100).openapi({ description: "Percent of the nights concerned, rounded to a minor unit." }) }),
+    z.strictObject({
+      type: z.literal("fixed"),
+      amount: z.number().int().min(1).max(100_000_000).openapi({ description: "Minor units of the property's currency." }),
+    }),
+    z.strictObject({
+      type: z.literal("nights"),
+      nights: z.number().int().min(1).max(30).openapi({ description: "The rates of the first this many nights concerned." }),
+    }),
+    z.strictObject({
+      type: z.literal("percent"),
+      percent: z.number().int().min(1).max(100).openapi({ description: "Percent of the nights concerned, rounded to a minor unit." }),
+    }),
   ])
   .openapi("RatePlanFee", {
     description:

@@ -52,5 +52,8 @@ export async function nightRestrictions(ctx: Ctx & { propertyId: string; roomTyp
   // Plans in code order within each cell, whatever order their queries finished in.
   const order = new Map(plans.map((p, i) => [p.id, i]));
   for (const list of byCell.values()) list.sort((a, b) => order.get(a.rate_plan_id)! - order.get(b.rate_plan_id)!);
-  return { plans: plans.map((p) => ({ id: p.id, code: p.code, name: p.name })), nights: (roomTypeId: string, date: IsoDate) => byCell.get(`${roomTypeId}|${date}`) ?? [] };
+  return {
+    plans: plans.map((p) => ({ id: p.id, code: p.code, name: p.name })),
+    nights: (roomTypeId: string, date: IsoDate) => byCell.get(`${roomTypeId}|${date}`) ?? [],
+  };
 }

@@ -2,7 +2,15 @@ import { daysBetween, nightsOf, type IsoDate } from "@/server/dates";
 
 export type NightRate = { amount: number; minStay: number; closedToArrival: boolean; closedToDeparture: boolean; stopSell: boolean };
 
-export const unbookableReasons = ["no_rate", "stop_sell", "closed_to_arrival", "closed_to_departure", "min_stay", "max_occupancy", "no_availability"] as const;
+export const unbookableReasons = [
+  "no_rate",
+  "stop_sell",
+  "closed_to_arrival",
+  "closed_to_departure",
+  "min_stay",
+  "max_occupancy",
+  "no_availability",
+] as const;
 export type UnbookableReason = (typeof unbookableReasons)[number];
 
 export type Quote = {

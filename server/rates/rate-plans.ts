@@ -3,7 +3,7 @@ import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { properties, ratePlans, roomTypes } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { emitEvent } from "@/server/events/emit";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, ownedBy, tenantValues, type Ctx, type Tenant, listOwned } from "@/server/tenancy";
@@ -45,7 +45,9 @@ async function derivationOf(tx: Executor, tenant: Tenant, propertyId: string, in
 function assertParentCovers(parent: Plan, typeIds: string[]) {
   const index = typeIds.findIndex((id) => !parent.roomTypeIds.includes(id));
   if (index >= 0) {
-    throw new ApiError("parameter_invalid", `The parent rate plan '${parent.code}' does not cover room type '${typeIds[index]}'.`, { param: `room_type_ids.${index}` });
+    throw new ApiError("parameter_invalid", `The parent rate plan '${parent.code}' does not cover room type '${typeIds[index]}'.`, {
+      param: `room_type_ids.${index}`,
+    });
   }
 }
 
@@ -90,12 +92,13 @@ export async function listRatePlans({
 
 export const getRatePlan = ({ db, tenant, id }: Ctx & { id: string }) => findOwned(db, ratePlans, tenant, id, "rate_plan");
 
-export async function createRatePlan({ db, tenant, input }: Ctx & { input: RatePlanCreate }) {
+export async function createRatePlan({ db, tenant, actor, input }: ChangeCtx & { input: RatePlanCreate }) {
   return db.transaction(async (tx) => {
     const property = await findOwned(tx, properties, tenant, input.property_id, "property", { param: "property_id" });
     const derived = input.derived_from ? await derivationOf(tx, tenant, property.id, input.derived_from) : null;
     const requested = input.room_type_ids ?? derived?.parent.roomTypeIds;
-    if (!requested) throw new ApiError("parameter_missing", "room_type_ids is required (a derived plan defaults to its parent's).", { param: "room_type_ids" });
+    if (!requested)
+      throw new ApiError("parameter_missing", "room_type_ids is required (a derived plan defaults to its parent's).", { param: "room_type_ids" });
     const typeIds = await assertRoomTypes(tx, tenant, property.id, requested);
     if (derived) assertParentCovers(derived.parent, typeIds);
     await assertCodeFree(tx, property.id, input.code);
@@ -119,12 +122,18 @@ export async function createRatePlan({ db, tenant, input }: Ctx & { input: RateP
       })
       .returning();
     if (row.parentRatePlanId) await rederive(tx, row);
-    await emitEvent(tx, tenant, { type: "rate.updated", propertyId: row.propertyId, object: presentRatePlan(row) });
+    const after = presentRatePlan(row);
+    await recordChange(tx, { tenant, actor }, [{ type: "rate.updated", propertyId: row.propertyId, object: after }], {
+      action: "rate_plan.created",
+      objectType: "rate_plan",
+      objectId: row.id,
+      after,
+    });
     return row;
   });
 }
 
-export async function updateRatePlan({ db, tenant, id, input }: Ctx & { id: string; input: RatePlanUpdate }) {
+export async function updateRatePlan({ db, tenant, actor, id, input }: ChangeCtx & { id: string; input: RatePlanUpdate }) {
   return db.transaction(async (tx) => {
     const plan = await findOwned(tx, ratePlans, tenant, id, "rate_plan", { forUpdate: true });
     const typeIds = input.room_type_ids ? await assertRoomTypes(tx, tenant, plan.propertyId, input.room_type_ids) : plan.roomTypeIds;
@@ -134,7 +143,9 @@ export async function updateRatePlan({ db, tenant, id, input }: Ctx & { id: stri
     if (input.derived_from) {
       const children = await tx.select({ code: ratePlans.code }).from(ratePlans).where(eq(ratePlans.parentRatePlanId, plan.id)).limit(1);
       if (children.length) {
-        throw new ApiError("parameter_invalid", `Rate plan '${children[0].code}' is derived from this plan, so it cannot be derived itself.`, { param: "derived_from" });
+        throw new ApiError("parameter_invalid", `Rate plan '${children[0].code}' is derived from this plan, so it cannot be derived itself.`, {
+          param: "derived_from",
+        });
       }
       derivation = (await derivationOf(tx, tenant, plan.propertyId, input.derived_from, plan.id)).derivation;
     } else if (input.derived_from === null) derivation = notDerived;
@@ -148,9 +159,13 @@ export async function updateRatePlan({ db, tenant, id, input }: Ctx & { id: stri
       for (const child of children) {
         const dropped = child.roomTypeIds.find((t) => !typeIds.includes(t));
         if (dropped) {
-          throw new ApiError("parameter_invalid", `Derived rate plan '${child.code}' follows this plan for room type '${dropped}'; keep it or change '${child.code}' first.`, {
-            param: "room_type_ids",
-          });
+          throw new ApiError(
+            "parameter_invalid",
+            `Derived rate plan '${child.code}' follows this plan for room type '${dropped}'; keep it or change '${child.code}' first.`,
+            {
+              param: "room_type_ids",
+            },
+          );
         }
       }
     }
@@ -182,7 +197,14 @@ export async function updateRatePlan({ db, tenant, id, input }: Ctx & { id: stri
         row.adjustmentAmount !== plan.adjustmentAmount ||
         row.roomTypeIds.join() !== plan.roomTypeIds.join());
     if (followsAnew) await rederive(tx, row);
-    await emitEvent(tx, tenant, { type: "rate.updated", propertyId: row.propertyId, object: presentRatePlan(row) });
+    const after = presentRatePlan(row);
+    await recordChange(tx, { tenant, actor }, [{ type: "rate.updated", propertyId: row.propertyId, object: after }], {
+      action: "rate_plan.updated",
+      objectType: "rate_plan",
+      objectId: row.id,
+      before: presentRatePlan(plan),
+      after,
+    });
     return row;
   });
 }

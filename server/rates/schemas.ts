@@ -7,8 +7,15 @@ import { planFeeSchema } from "./fees";
 export const derivationSchema = z
   .object({
     rate_plan_id: idOf("rp").openapi({ description: "The parent plan whose daily rates this plan follows." }),
-    adjustment_percent: z.number().nullable().openapi({ description: "Percent added to each of the parent's nightly amounts (-10: ten percent below), or null.", example: -10 }),
-    adjustment_amount: z.number().int().nullable().openapi({ description: "Minor units added to each of the parent's nightly amounts (-1500: 15.00 below), or null." }),
+    adjustment_percent: z
+      .number()
+      .nullable()
+      .openapi({ description: "Percent added to each of the parent's nightly amounts (-10: ten percent below), or null.", example: -10 }),
+    adjustment_amount: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Minor units added to each of the parent's nightly amounts (-1500: 15.00 below), or null." }),
   })
   .openapi("RatePlanDerivation", {
     description:
@@ -30,7 +37,11 @@ export const derivationInputSchema = z
   })
   .openapi("RatePlanDerivationInput", { description: "Exactly one of `adjustment_percent` and `adjustment_amount`." });
 
-const ratePlanFee = planFeeSchema.nullable().openapi("RatePlanFee", { description: "A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description)." });
+const ratePlanFee = planFeeSchema
+  .nullable()
+  .openapi("RatePlanFee", {
+    description: "A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description).",
+  });
 
 export const ratePlanSchema = z
   .object({
@@ -61,7 +72,12 @@ export const ratePlanSchema = z
       "`late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).",
   });
 
-const code = z.string().trim().min(1).max(20).regex(/^[A-Za-z0-9_-]+$/, "Letters, digits, '-' and '_' only.");
+const code = z
+  .string()
+  .trim()
+  .min(1)
+  .max(20)
+  .regex(/^[A-Za-z0-9_-]+$/, "Letters, digits, '-' and '_' only.");
 
 export const ratePlanCreateSchema = z
   .strictObject({
@@ -93,7 +109,10 @@ export const ratePlanUpdateSchema = z
     refundable: z.boolean().optional(),
     cancellation_deadline_hours: z.number().int().min(0).max(8760).optional(),
     meal_plan: z.enum(mealPlans).optional(),
-    derived_from: derivationInputSchema.nullable().optional().openapi({ description: "null: the plan stops following its parent and keeps its current rates as its own." }),
+    derived_from: derivationInputSchema
+      .nullable()
+      .optional()
+      .openapi({ description: "null: the plan stops following its parent and keeps its current rates as its own." }),
     active: z.boolean().optional(),
     early_departure_fee: planFeeSchema.nullable().optional().openapi({ description: "null removes the fee." }),
     no_show_fee: planFeeSchema.nullable().optional().openapi({ description: "null removes the fee." }),

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { properties, reservations } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { emitEvents } from "@/server/events/emit";
 import { businessToday } from "@/server/properties/business-date";
 import type { Tx } from "@/db/client";
 import type { Ctx, Tenant } from "@/server/tenancy";
@@ -18,7 +18,7 @@ import { earliestDeparture, moveStayEnd } from "./stay-end";
  * and sold like a booking's nights). The guest stays checked in; check-out is its own step. One
  * transaction: `reservation.updated` and `inventory.updated` with the change, or nothing.
  */
-export async function changeDeparture({ db, tenant, id, checkOut }: Ctx & { id: string; checkOut: string }) {
+export async function changeDeparture({ db, tenant, actor, id, checkOut }: ChangeCtx & { id: string; checkOut: string }) {
   return inTransaction(db, async (tx) => {
     const { current, moved } = await moveDeparture(tx, tenant, id, checkOut);
     const [reservation] = await tx
@@ -27,10 +27,14 @@ export async function changeDeparture({ db, tenant, id, checkOut }: Ctx & { id: 
       .where(eq(reservations.id, current.reservation.id))
       .returning();
     const result = { reservation, guest: current.guest };
-    await emitEvents(tx, tenant, [
-      { type: "reservation.updated", propertyId: reservation.propertyId, object: presentReservation(result) },
-      ...moved.events,
-    ]);
+    const after = presentReservation(result);
+    await recordChange(tx, { tenant, actor }, [{ type: "reservation.updated", propertyId: reservation.propertyId, object: after }, ...moved.events], {
+      action: "reservation.departure_changed",
+      objectType: "reservation",
+      objectId: reservation.id,
+      before: presentReservation(current),
+      after,
+    });
     return result;
   });
 }

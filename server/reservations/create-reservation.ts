@@ -1,7 +1,7 @@
 import type { Executor, Tx } from "@/db/client";
 import { properties, reservations, type folios } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { emitEvents } from "@/server/events/emit";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { queueGuestMail } from "@/server/guest-mail/guest-mail";
 import { openFolio, postRoomNights, priceColumns } from "@/server/folios/folios";
 import { insertGuestIfNew } from "@/server/guests/guests";
@@ -9,7 +9,7 @@ import { newId } from "@/server/ids";
 import { insertRows } from "@/server/prepared";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { countNights, sellNights } from "@/server/inventory/nights";
-import { findOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
+import { findOwned, tenantValues, type Tenant } from "@/server/tenancy";
 import { sideBySide } from "@/server/side-by-side";
 import { inTransaction } from "@/server/transactions";
 import { presentReservation } from "./present";
@@ -50,16 +50,22 @@ export async function assertBookable(db: Executor, tenant: Tenant, input: Reserv
  * guest by e-mail (or a walk-in's by phone and name), opens the folio with one charge per night, and writes reservation.created,
  * inventory.updated (and guest.created) in the same transaction.
  */
-export async function createReservation({ db, tenant, input }: Ctx & { input: ReservationCreate }) {
+export async function createReservation({ db, tenant, actor, input }: ChangeCtx & { input: ReservationCreate }) {
   await assertBookable(db, tenant, input);
-  return inTransaction(db, (tx) => bookStay(tx, tenant, input));
+  return inTransaction(db, (tx) => bookStay(tx, { tenant, actor }, input));
 }
 
 /**
- * One stay booked inside the caller's transaction (a reservation, or one room of a group):
- * with `group.folio`, its charges go to that folio (a group's master) instead of a new one of its own.
+ * One stay booked inside the caller's transaction (a reservation, or one room of a group), on
+ * the trail by `actor`: with `group.folio`, its charges go to that folio (a group's master)
+ * instead of a new one of its own.
  */
-export async function bookStay(tx: Tx, tenant: Tenant, input: ReservationCreate, group?: { id: string; folio?: Folio; createdAt: Date }) {
+export async function bookStay(
+  tx: Tx,
+  { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">,
+  input: ReservationCreate,
+  group?: { id: string; folio?: Folio; createdAt: Date },
+) {
   const stay = {
     propertyId: input.property_id,
     roomTypeId: input.room_type_id,
@@ -80,7 +86,7 @@ export async function bookStay(tx: Tx, tenant: Tenant, input: ReservationCreate,
   // instead of four. Not sooner: a booking must hold its nights before it may wait on another
   // booking's uncommitted guest of the same e-mail, or each could hold what the other waits for.
   const [guestWritten, folioOpened] = await sideBySide([
-    insertGuestIfNew(tx, tenant, input.guest),
+    insertGuestIfNew(tx, { tenant, actor }, input.guest),
     (group?.folio ? Promise.resolve(group.folio) : openFolio(tx, tenant, { propertyId: property.id, reservationId: id, currency: property.currency })).then(async (folio) => {
       const price = await postRoomNights(tx, tenant, { folioId: folio.id, id, propertyId: property.id, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`);
       return { folio, price };
@@ -122,14 +128,20 @@ export async function bookStay(tx: Tx, tenant: Tenant, input: ReservationCreate,
     { returning: true },
   );
   const result = { reservation, guest };
-  await emitEvents(tx, tenant, [
-    { type: "reservation.created", propertyId: property.id, object: presentReservation(result) },
-    {
-      type: "inventory.updated",
-      propertyId: property.id,
-      object: presentInventoryRange({ propertyId: property.id, roomTypeId: roomType.id, from: stay.checkIn, to: stay.checkOut }),
-    },
-  ]);
+  const presented = presentReservation(result);
+  await recordChange(
+    tx,
+    { tenant, actor },
+    [
+      { type: "reservation.created", propertyId: property.id, object: presented },
+      {
+        type: "inventory.updated",
+        propertyId: property.id,
+        object: presentInventoryRange({ propertyId: property.id, roomTypeId: roomType.id, from: stay.checkIn, to: stay.checkOut }),
+      },
+    ],
+    { action: "reservation.created", objectType: "reservation", objectId: id, after: presented },
+  );
   await queueGuestMail(tx, tenant, "confirmation", reservation.id);
   return { ...result, folio };
 }

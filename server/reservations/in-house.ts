@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { hasCharge } from "@/server/folios/folios";
 import { properties, ratePlans, reservations, roomMoves, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { emitEvents } from "@/server/events/emit";
 import { newId } from "@/server/ids";
 import { businessToday } from "@/server/properties/business-date";
 import { feeAmount } from "@/server/rates/fees";
@@ -29,7 +29,7 @@ async function inHouse(tx: Parameters<typeof loadReservation>[0], tenant: Ctx["t
  * becomes dirty (it was slept in) and free; the move is kept in the stay's room history
  * (`room_moves`). Writes `reservation.updated` and the rooms' `housekeeping.status_changed`.
  */
-export async function moveRoom({ db, tenant, id, roomId, reason }: Ctx & { id: string; roomId: string; reason?: string }) {
+export async function moveRoom({ db, tenant, actor, id, roomId, reason }: ChangeCtx & { id: string; roomId: string; reason?: string }) {
   return inTransaction(db, async (tx) => {
     const current = await inHouse(tx, tenant, id);
     const r = current.reservation;
@@ -42,7 +42,14 @@ export async function moveRoom({ db, tenant, id, roomId, reason }: Ctx & { id: s
     const events = await changeRoom(tx, tenant, r, room.id, reason);
     const [reservation] = await tx.update(reservations).set({ roomId: room.id, updatedAt: new Date() }).where(eq(reservations.id, r.id)).returning();
     const result = { reservation, guest: current.guest };
-    await emitEvents(tx, tenant, [{ type: "reservation.updated", propertyId: r.propertyId, object: presentReservation(result) }, ...events]);
+    const after = presentReservation(result);
+    await recordChange(tx, { tenant, actor }, [{ type: "reservation.updated", propertyId: r.propertyId, object: after }, ...events], {
+      action: "reservation.room_moved",
+      objectType: "reservation",
+      objectId: r.id,
+      before: presentReservation(current),
+      after,
+    });
     return result;
   });
 }
@@ -76,7 +83,7 @@ export async function listRoomMoves({ db, tenant, id, page }: Ctx & { id: string
  * A late check-out granted on the departure day: the rate plan's late check-out fee, on the
  * stay's last night, posted once as its own folio line. Writes `reservation.updated`.
  */
-export async function grantLateCheckOut({ db, tenant, id }: Ctx & { id: string }) {
+export async function grantLateCheckOut({ db, tenant, actor, id }: ChangeCtx & { id: string }) {
   return inTransaction(db, async (tx) => {
     const current = await inHouse(tx, tenant, id);
     const r = current.reservation;
@@ -90,7 +97,15 @@ export async function grantLateCheckOut({ db, tenant, id }: Ctx & { id: string }
     await postFee(tx, tenant, r, "late_check_out_fee", feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), `departure ${r.checkOut}`, r.checkOut);
     const [reservation] = await tx.update(reservations).set({ updatedAt: new Date() }).where(eq(reservations.id, r.id)).returning();
     const result = { reservation, guest: current.guest };
-    await emitEvents(tx, tenant, [{ type: "reservation.updated", propertyId: r.propertyId, object: presentReservation(result) }]);
+    const after = presentReservation(result);
+    const fee = { amount: feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), currency: r.currency };
+    await recordChange(tx, { tenant, actor }, [{ type: "reservation.updated", propertyId: r.propertyId, object: after }], {
+      action: "reservation.late_check_out_granted",
+      objectType: "reservation",
+      objectId: r.id,
+      before: presentReservation(current),
+      after: { ...after, charge: { description: "Late check-out fee", amount: fee } },
+    });
     return result;
   });
 }

@@ -1,4 +1,5 @@
-import { addCharge, chargeCreateSchema, chargeSchema, folioSchema, getReservationFolio } from "@/server/folios/folios";
+import { chargeFolio } from "@/server/folios/audited";
+import { chargeCreateSchema, chargeSchema, folioSchema, getReservationFolio } from "@/server/folios/folios";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { idParam } from "@/server/schemas";
@@ -142,7 +143,7 @@ export const reservationOperations = [
     method: "post", path: "/folios/{id}/charges", operationId: "createFolioCharge", summary: "Add a charge to a folio", tag: "Folios",
     scope: "reservations:write", params: idParam("fol"), body: chargeCreateSchema, response: chargeSchema, status: 201,
     errors: ["invalid_state_transition"],
-    handler: async ({ ctx, params, body }) => addCharge({ ...ctx, folioId: params.id, input: body }),
+    handler: async ({ ctx, params, body }) => chargeFolio({ ...ctx, folioId: params.id, input: body }),
   }),
 ];
 

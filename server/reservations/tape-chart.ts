@@ -1,4 +1,5 @@
 import { asc, eq, gt, inArray, isNull, lt } from "drizzle-orm";
+import type { ChangeCtx } from "@/server/audit/audit";
 import { z } from "zod";
 import { guests, properties, reservations, roomTypes, rooms } from "@/db/schema";
 import { addDays, nightsOf } from "@/server/dates";
@@ -139,7 +140,7 @@ export async function previewStayChange({ db, tenant, change }: Ctx & { change: 
     after = { ...before, total: p.total.amount, nights: p.nights, check_out: p.check_out };
     fee = p.fee.amount;
   } else if (kind === "room") {
-    const moved = await rolledBack(db, (tx) => moveRoom({ db: tx, tenant, id: r.id, roomId: (change as { room_id: string }).room_id }));
+    const moved = await rolledBack(db, (tx) => moveRoom({ db: tx, tenant, actor: null, id: r.id, roomId: (change as { room_id: string }).room_id }));
     after = { ...before, room_id: moved.reservation.roomId };
   } else {
     const input = kind === "dates" ? { check_out: (change as { check_out: string }).check_out } : { room_type_id: (change as { room_type_id: string }).room_type_id };
@@ -159,12 +160,12 @@ export async function previewStayChange({ db, tenant, change }: Ctx & { change: 
 
 export type StayChangePreview = Awaited<ReturnType<typeof previewStayChange>>;
 
-/** Saves a change from the chart through the service its kind names (room move, departure, modification). */
-export async function applyStayChange({ db, tenant, change }: Ctx & { change: StayChange }) {
+/** Saves a change from the chart through the service its kind names (room move, departure, modification), which puts it on the trail. */
+export async function applyStayChange({ db, tenant, actor, change }: ChangeCtx & { change: StayChange }) {
   const { r, kind } = await kindOf({ db, tenant, change });
-  if (kind === "room") return { kind, result: await moveRoom({ db, tenant, id: r.id, roomId: (change as { room_id: string }).room_id }) };
-  if (kind === "departure") return { kind, result: await changeDeparture({ db, tenant, id: r.id, checkOut: (change as { check_out: string }).check_out }) };
+  if (kind === "room") return { kind, result: await moveRoom({ db, tenant, actor, id: r.id, roomId: (change as { room_id: string }).room_id }) };
+  if (kind === "departure") return { kind, result: await changeDeparture({ db, tenant, actor, id: r.id, checkOut: (change as { check_out: string }).check_out }) };
   const input = kind === "dates" ? { check_out: (change as { check_out: string }).check_out } : { room_type_id: (change as { room_type_id: string }).room_type_id };
-  return { kind, result: await updateReservation({ db, tenant, id: r.id, input }) };
+  return { kind, result: await updateReservation({ db, tenant, actor, id: r.id, input }) };
 }
 

@@ -11,6 +11,7 @@ import { businessToday, dayClosed } from "@/server/properties/business-date";
 import { feeAmount } from "@/server/rates/fees";
 import { presentRoom } from "@/server/rooms/present";
 import type { Ctx } from "@/server/tenancy";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { inTransaction } from "@/server/transactions";
 import { presentReservation, type ReservationWithGuest } from "./present";
 import { takeReadyRoom } from "./ready-rooms";
@@ -35,9 +36,20 @@ function assertTransition(from: ReservationStatus, to: ReservationStatus) {
 
 type Action = (tx: Tx, current: ReservationWithGuest, today: string, property: typeof properties.$inferSelect) => Promise<{ changes: Partial<typeof reservations.$inferInsert>; events: Parameters<typeof emitEvents>[2] }>;
 
-/** Locks the reservation, checks the transition, applies it and its events in one transaction. */
+/** The trail's action for each transition. */
+const auditActions: Partial<Record<ReservationStatus, string>> = {
+  cancelled: "reservation.cancelled",
+  checked_in: "reservation.checked_in",
+  checked_out: "reservation.checked_out",
+  no_show: "reservation.no_show",
+};
+
+/**
+ * Locks the reservation, checks the transition, applies it with its events and its trail entry
+ * (the reservation as locked, and as written) in one transaction.
+ */
 function transition(to: ReservationStatus, action: Action) {
-  return async ({ db, tenant, id }: Ctx & { id: string }) =>
+  return async ({ db, tenant, actor, id }: ChangeCtx & { id: string }) =>
     inTransaction(db, async (tx) => {
       const current = await loadReservation(tx, tenant, id, true);
       assertTransition(current.reservation.status, to);
@@ -50,7 +62,14 @@ function transition(to: ReservationStatus, action: Action) {
         .returning();
       const result = { reservation, guest: current.guest };
       const type = `reservation.${to === "no_show" ? "updated" : to}` as "reservation.updated";
-      await emitEvents(tx, tenant, [{ type, propertyId: reservation.propertyId, object: presentReservation(result) }, ...events]);
+      const after = presentReservation(result);
+      await recordChange(tx, { tenant, actor }, [{ type, propertyId: reservation.propertyId, object: after }, ...events], {
+        action: auditActions[to]!,
+        objectType: "reservation",
+        objectId: reservation.id,
+        before: presentReservation(current),
+        after,
+      });
       return result;
     });
 }
@@ -90,7 +109,7 @@ export const departureOn = (r: { checkIn: string; checkOut: string }, today: str
  * plan is refundable and the cancellation deadline has not passed; otherwise they stay on the
  * folio as the cancellation charge.
  */
-export const cancelReservation = (args: Ctx & { id: string; reason?: string }) =>
+export const cancelReservation = (args: ChangeCtx & { id: string; reason?: string }) =>
   transition("cancelled", async (tx, { reservation: r }, _today, property) => {
     const [plan] = await tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId));
     const free = cancellationIsFree(plan, r.checkIn, property.timezone);
@@ -108,7 +127,7 @@ export const cancelReservation = (args: Ctx & { id: string; reason?: string }) =
  * Checks the guest in on the arrival date and puts them in a room: the one asked for, or a
  * clean or inspected free room of the type (inspected first). The room becomes occupied.
  */
-export const checkInReservation = (args: Ctx & { id: string; roomId?: string }) =>
+export const checkInReservation = (args: ChangeCtx & { id: string; roomId?: string }) =>
   transition("checked_in", async (tx, { reservation: r }, today) => {
     if (!checkInOpen(r.checkIn, today)) {
       throw new ApiError("invalid_state_transition", `Check-in is possible only on the arrival date (${r.checkIn}); today is ${today} at the property.`);
@@ -125,7 +144,7 @@ export const checkInReservation = (args: Ctx & { id: string; roomId?: string }) 
  * nights priced and sold as an extension. The folio must then be settled; it closes, and the
  * room is vacated and dirty. If anything is refused, nothing changes.
  */
-export const checkOutReservation = (args: Ctx & { id: string }) =>
+export const checkOutReservation = (args: ChangeCtx & { id: string }) =>
   transition("checked_out", async (tx, { reservation: r }, today) => {
     const moved = await moveStayEnd(tx, args.tenant, r, departureOn(r, today));
     // A room of a group billed to its master folio leaves without settling: the master is
@@ -165,7 +184,7 @@ export async function vacateRoom(tx: Tx, roomId: string, propertyId: string): Pr
  * plan's no-show fee is posted in their place: the fee the plan sets, else the whole stay on a
  * non-refundable plan and nothing on a refundable one. A settled folio closes.
  */
-export const noShowReservation = (args: Ctx & { id: string; now?: Date }) =>
+export const noShowReservation = (args: ChangeCtx & { id: string; now?: Date }) =>
   transition("no_show", async (tx, { reservation: r }, _today, property) => {
     if (!noShowOpen(r.checkIn, property, args.now)) {
       throw new ApiError("invalid_state_transition", `A no-show can be recorded once the arrival night (${r.checkIn}) is over, from the night audit's hour.`);

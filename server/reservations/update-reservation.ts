@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { guests, reservations } from "@/db/schema";
 import { changesFrom } from "@/server/changes";
 import { ApiError } from "@/server/errors";
-import { emitEvents } from "@/server/events/emit";
 import { queueGuestMail } from "@/server/guest-mail/guest-mail";
 import { postRoomNights, priceColumns, removeRoomNights } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
@@ -18,7 +18,7 @@ import type { ReservationUpdate } from "./schemas";
  * re-checked and re-quoted as a new booking would be, with the old nights released and the new
  * ones sold in one transaction: if the new stay cannot be sold, nothing changes.
  */
-export async function updateReservation({ db, tenant, id, input }: Ctx & { id: string; input: ReservationUpdate }) {
+export async function updateReservation({ db, tenant, actor, id, input }: ChangeCtx & { id: string; input: ReservationUpdate }) {
   return inTransaction(db, async (tx) => {
     const { reservation: r, guest } = await loadReservation(tx, tenant, id, true);
     if (r.status !== "confirmed") {
@@ -84,10 +84,16 @@ export async function updateReservation({ db, tenant, id, input }: Ctx & { id: s
     }
     const [updated] = await tx.update(reservations).set(changes).where(eq(reservations.id, r.id)).returning();
     const result = { reservation: updated, guest: updatedGuest };
-    await emitEvents(tx, tenant, [
-      { type: "reservation.updated", propertyId: r.propertyId, object: presentReservation(result) },
-      ...ranges.map((range) => ({ type: "inventory.updated" as const, propertyId: r.propertyId, object: presentInventoryRange(range) })),
-    ]);
+    const after = presentReservation(result);
+    await recordChange(
+      tx,
+      { tenant, actor },
+      [
+        { type: "reservation.updated", propertyId: r.propertyId, object: after },
+        ...ranges.map((range) => ({ type: "inventory.updated" as const, propertyId: r.propertyId, object: presentInventoryRange(range) })),
+      ],
+      { action: "reservation.updated", objectType: "reservation", objectId: r.id, before: presentReservation({ reservation: r, guest }), after },
+    );
     // The guest hears of a change to their stay (dates, room, rate, party), not of staff notes.
     if (restay) await queueGuestMail(tx, tenant, "modification", r.id);
     return result;
@@ -100,4 +106,4 @@ export async function updateReservation({ db, tenant, id, input }: Ctx & { id: s
  * does and refuses exactly what it would refuse.
  */
 export const previewReservationUpdate = ({ db, tenant, id, input }: Ctx & { id: string; input: ReservationUpdate }) =>
-  rolledBack(db, (tx) => updateReservation({ db: tx, tenant, id, input }));
+  rolledBack(db, (tx) => updateReservation({ db: tx, tenant, actor: null, id, input }));

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import type { Tx } from "@/db/client";
 import { properties, ratePlans, reservations, roomTypes, type NightlyRate } from "@/db/schema";
 import { addDays } from "@/server/dates";
@@ -28,12 +29,19 @@ const sum = (nights: NightlyRate[]) => nights.reduce((s, n) => s + n.amount, 0);
  * guest in house moves to a ready room of the new type. One transaction: `reservation.updated`,
  * `inventory.updated` for both types (and the rooms' housekeeping events), or nothing.
  */
-export async function upgradeReservation({ db, tenant, id, input }: Ctx & { id: string; input: ReservationUpgrade }) {
+export async function upgradeReservation({ db, tenant, actor, id, input }: ChangeCtx & { id: string; input: ReservationUpgrade }) {
   return inTransaction(db, async (tx) => {
     const { current, changes, events } = await applyUpgrade(tx, tenant, id, input);
     const [reservation] = await tx.update(reservations).set(changes).where(eq(reservations.id, current.reservation.id)).returning();
     const result = { reservation, guest: current.guest };
-    await emitEvents(tx, tenant, [{ type: "reservation.updated", propertyId: reservation.propertyId, object: presentReservation(result) }, ...events]);
+    const after = presentReservation(result);
+    await recordChange(tx, { tenant, actor }, [{ type: "reservation.updated", propertyId: reservation.propertyId, object: after }, ...events], {
+      action: "reservation.upgraded",
+      objectType: "reservation",
+      objectId: reservation.id,
+      before: presentReservation(current),
+      after,
+    });
     return result;
   });
 }

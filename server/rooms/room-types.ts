@@ -1,4 +1,7 @@
 import { and, count, eq, inArray, isNull, ne } from "drizzle-orm";
+import { inTransaction } from "@/server/transactions";
+import { presentRoomType } from "./present";
+import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { properties, roomTypes, rooms } from "@/db/schema";
@@ -51,34 +54,38 @@ export async function getRoomType({ db, tenant, id }: Ctx & { id: string }) {
   return (await withRoomCounts(db, [row]))[0];
 }
 
-export async function createRoomType({ db, tenant, input }: Ctx & { input: RoomTypeCreate }) {
+export async function createRoomType({ db, tenant, actor, input }: ChangeCtx & { input: RoomTypeCreate }) {
   const property = await findOwned(db, properties, tenant, input.property_id, "property", { param: "property_id" });
   const base = input.base_occupancy ?? Math.min(2, input.max_occupancy);
   if (base > input.max_occupancy) {
     throw new ApiError("parameter_invalid", "base_occupancy cannot exceed max_occupancy.", { param: "base_occupancy" });
   }
   await assertCodeFree(db, property.id, input.code);
-  const [row] = await db
-    .insert(roomTypes)
-    .values({
-      id: newId("roomType"),
-      ...tenantValues(tenant),
-      propertyId: property.id,
-      code: input.code,
-      name: input.name,
-      description: input.description || null,
-      beds: input.beds || null,
-      maxOccupancy: input.max_occupancy,
-      baseOccupancy: base,
-      amenities: input.amenities ?? [],
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (!row) throw codeTaken(input.code);
-  return { ...row, roomCount: 0 };
+  return inTransaction(db, async (tx) => {
+    const [row] = await tx
+      .insert(roomTypes)
+      .values({
+        id: newId("roomType"),
+        ...tenantValues(tenant),
+        propertyId: property.id,
+        code: input.code,
+        name: input.name,
+        description: input.description || null,
+        beds: input.beds || null,
+        maxOccupancy: input.max_occupancy,
+        baseOccupancy: base,
+        amenities: input.amenities ?? [],
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw codeTaken(input.code);
+    const created = { ...row, roomCount: 0 };
+    await audit(tx, { tenant, actor }, { action: "room_type.created", objectType: "room_type", objectId: row.id, after: presentRoomType(created) });
+    return created;
+  });
 }
 
-export async function updateRoomType({ db, tenant, id, input }: Ctx & { id: string; input: RoomTypeUpdate }) {
+export async function updateRoomType({ db, tenant, actor, id, input }: ChangeCtx & { id: string; input: RoomTypeUpdate }) {
   return db.transaction(async (tx) => {
     const current = await findOwned(tx, roomTypes, tenant, id, "room_type", { forUpdate: true });
     const max = input.max_occupancy ?? current.maxOccupancy;
@@ -100,6 +107,19 @@ export async function updateRoomType({ db, tenant, id, input }: Ctx & { id: stri
       .set({ ...changes, updatedAt: new Date() })
       .where(eq(roomTypes.id, current.id))
       .returning();
-    return (await withRoomCounts(tx, [row]))[0];
+    const [updated] = await withRoomCounts(tx, [row]);
+    await audit(
+      tx,
+      { tenant, actor },
+      {
+        action: "room_type.updated",
+        objectType: "room_type",
+        objectId: row.id,
+        // The rooms are not this change's: counted once, for both sides.
+        before: presentRoomType({ ...current, roomCount: updated.roomCount }),
+        after: presentRoomType(updated),
+      },
+    );
+    return updated;
   });
 }

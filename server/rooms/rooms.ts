@@ -1,4 +1,6 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, ne } from "drizzle-orm";
+import { presentRoom } from "./present";
+import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { inventoryNights, properties, roomTypes, rooms, type HousekeepingStatus } from "@/db/schema";
@@ -45,7 +47,7 @@ async function propertyToday(db: Executor, propertyId: string) {
 }
 
 /** A new room adds one to its type's inventory from today on. */
-export async function createRoom({ db, tenant, input }: Ctx & { input: RoomCreate }) {
+export async function createRoom({ db, tenant, actor, input }: ChangeCtx & { input: RoomCreate }) {
   return db.transaction(async (tx) => {
     const type = await findOwned(tx, roomTypes, tenant, input.room_type_id, "room_type", { param: "room_type_id" });
     await assertNumberFree(tx, type.propertyId, input.number);
@@ -66,12 +68,13 @@ export async function createRoom({ db, tenant, input }: Ctx & { input: RoomCreat
     const today = await propertyToday(tx, type.propertyId);
     await adjustTotals(tx, type.id, 1, today);
     await emitInventoryUpdated(tx, tenant, { propertyId: type.propertyId, roomTypeId: type.id, from: today, to: null });
+    await audit(tx, { tenant, actor }, { action: "room.created", objectType: "room", objectId: row.id, after: presentRoom(row) });
     return row;
   });
 }
 
 /** Moving a room to another type moves its night from one type's inventory to the other's. */
-export async function updateRoom({ db, tenant, id, input }: Ctx & { id: string; input: RoomUpdate }) {
+export async function updateRoom({ db, tenant, actor, id, input }: ChangeCtx & { id: string; input: RoomUpdate }) {
   return db.transaction(async (tx) => {
     const room = await findOwned(tx, rooms, tenant, id, "room", { forUpdate: true });
     if (room.retiredAt) throw new ApiError("invalid_state_transition", `Room ${room.number} is retired and cannot change.`);
@@ -95,13 +98,22 @@ export async function updateRoom({ db, tenant, id, input }: Ctx & { id: string; 
         await emitInventoryUpdated(tx, tenant, { propertyId: room.propertyId, roomTypeId: typeId, from: today, to: null });
       }
     }
-    const changes = changesFrom(room, { number: input.number ?? room.number, floor: input.floor === undefined ? room.floor : input.floor, roomTypeId });
+    const changes = changesFrom(room, {
+      number: input.number ?? room.number,
+      floor: input.floor === undefined ? room.floor : input.floor,
+      roomTypeId,
+    });
     if (!changes) return room;
     const [row] = await tx
       .update(rooms)
       .set({ ...changes, updatedAt: new Date() })
       .where(eq(rooms.id, room.id))
       .returning();
+    await audit(
+      tx,
+      { tenant, actor },
+      { action: "room.updated", objectType: "room", objectId: row.id, before: presentRoom(room), after: presentRoom(row) },
+    );
     return row;
   });
 }
@@ -110,7 +122,8 @@ export async function updateRoom({ db, tenant, id, input }: Ctx & { id: string; 
 function rangeNumbers(input: RoomRangeCreate): string[] {
   const [from, to] = [Number(input.from_number), Number(input.to_number)];
   if (to < from) throw new ApiError("parameter_invalid", "to_number must not be below from_number.", { param: "to_number" });
-  if (to - from + 1 > maxRoomsPerRange) throw new ApiError("parameter_invalid", `A range may add at most ${maxRoomsPerRange} rooms.`, { param: "to_number" });
+  if (to - from + 1 > maxRoomsPerRange)
+    throw new ApiError("parameter_invalid", `A range may add at most ${maxRoomsPerRange} rooms.`, { param: "to_number" });
   const width = input.from_number.length;
   return Array.from({ length: to - from + 1 }, (_, i) => String(from + i).padStart(width, "0"));
 }
@@ -119,19 +132,37 @@ function rangeNumbers(input: RoomRangeCreate): string[] {
  * Adds a room for every number of a range ("101"–"120"), all of one type, or none: a number the
  * property already has (a retired room's too) refuses the whole range and names the clashes.
  */
-export async function createRoomRange({ db, tenant, input }: Ctx & { input: RoomRangeCreate }) {
+export async function createRoomRange({ db, tenant, actor, input }: ChangeCtx & { input: RoomRangeCreate }) {
   const numbers = rangeNumbers(input);
   return db.transaction(async (tx) => {
     const type = await findOwned(tx, roomTypes, tenant, input.room_type_id, "room_type", { param: "room_type_id" });
     const clashes = async () =>
-      (await tx.select({ number: rooms.number }).from(rooms).where(and(eq(rooms.propertyId, type.propertyId), inArray(rooms.number, numbers)))).map((r) => r.number);
+      (
+        await tx
+          .select({ number: rooms.number })
+          .from(rooms)
+          .where(and(eq(rooms.propertyId, type.propertyId), inArray(rooms.number, numbers)))
+      ).map((r) => r.number);
     const refuse = (taken: string[]) =>
-      new ApiError("parameter_invalid", `The property already has room${taken.length === 1 ? "" : "s"} ${taken.sort().join(", ")}; no room was added.`, { param: "from_number" });
+      new ApiError(
+        "parameter_invalid",
+        `The property already has room${taken.length === 1 ? "" : "s"} ${taken.sort().join(", ")}; no room was added.`,
+        { param: "from_number" },
+      );
     const taken = await clashes();
     if (taken.length) throw refuse(taken);
     const created = await tx
       .insert(rooms)
-      .values(numbers.map((number) => ({ id: newId("room"), ...tenantValues(tenant), propertyId: type.propertyId, roomTypeId: type.id, number, floor: input.floor ?? null })))
+      .values(
+        numbers.map((number) => ({
+          id: newId("room"),
+          ...tenantValues(tenant),
+          propertyId: type.propertyId,
+          roomTypeId: type.id,
+          number,
+          floor: input.floor ?? null,
+        })),
+      )
       .onConflictDoNothing()
       .returning();
     // A concurrent create took a number between the check and the insert: undo them all.
@@ -140,7 +171,14 @@ export async function createRoomRange({ db, tenant, input }: Ctx & { input: Room
     await adjustTotals(tx, type.id, created.length, today);
     await emitInventoryUpdated(tx, tenant, { propertyId: type.propertyId, roomTypeId: type.id, from: today, to: null });
     const byNumber = new Map(created.map((r) => [r.number, r]));
-    return { type, rooms: numbers.map((n) => byNumber.get(n)!) };
+    const ordered = numbers.map((n) => byNumber.get(n)!);
+    // Each room's creation on its own trail, in one INSERT.
+    await audit(
+      tx,
+      { tenant, actor },
+      ordered.map((r) => ({ action: "room.created", objectType: "room", objectId: r.id, after: presentRoom(r) })),
+    );
+    return { type, rooms: ordered };
   });
 }
 
@@ -150,7 +188,7 @@ export async function createRoomRange({ db, tenant, input }: Ctx & { input: Room
  * keep it. Refused while a guest is in it, and when its type would then have more rooms sold (or
  * held) than rooms on some night from today: those stays need a room, so move or cancel them first.
  */
-export async function retireRoom({ db, tenant, id }: Ctx & { id: string }) {
+export async function retireRoom({ db, tenant, actor, id }: ChangeCtx & { id: string }) {
   return db.transaction(async (tx) => {
     const room = await findOwned(tx, rooms, tenant, id, "room", { forUpdate: true });
     if (room.retiredAt) throw new ApiError("invalid_state_transition", `Room ${room.number} is already retired.`);
@@ -162,7 +200,13 @@ export async function retireRoom({ db, tenant, id }: Ctx & { id: string }) {
       // Every night from today locked in date order, as a sale locks them: no booking slips in
       // between this check and the change.
       const nights = await tx
-        .select({ date: inventoryNights.date, total: inventoryNights.total, outOfOrder: inventoryNights.outOfOrder, held: inventoryNights.held, sold: inventoryNights.sold })
+        .select({
+          date: inventoryNights.date,
+          total: inventoryNights.total,
+          outOfOrder: inventoryNights.outOfOrder,
+          held: inventoryNights.held,
+          sold: inventoryNights.sold,
+        })
         .from(inventoryNights)
         .where(and(eq(inventoryNights.roomTypeId, room.roomTypeId), gte(inventoryNights.date, today)))
         .orderBy(asc(inventoryNights.date))
@@ -179,6 +223,11 @@ export async function retireRoom({ db, tenant, id }: Ctx & { id: string }) {
     if (outOfOrder) await adjustOutOfOrder(tx, room.roomTypeId, -1, today, room.outOfOrderUntil);
     const [row] = await tx.update(rooms).set({ retiredAt: new Date(), updatedAt: new Date() }).where(eq(rooms.id, room.id)).returning();
     await emitInventoryUpdated(tx, tenant, { propertyId: room.propertyId, roomTypeId: room.roomTypeId, from: today, to: null });
+    await audit(
+      tx,
+      { tenant, actor },
+      { action: "room.retired", objectType: "room", objectId: row.id, before: presentRoom(room), after: presentRoom(row) },
+    );
     return row;
   });
 }

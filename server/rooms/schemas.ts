@@ -21,7 +21,12 @@ export const roomTypeSchema = z
   })
   .openapi("RoomType");
 
-const code = z.string().trim().min(1).max(20).regex(/^[A-Za-z0-9_-]+$/, "Letters, digits, '-' and '_' only.");
+const code = z
+  .string()
+  .trim()
+  .min(1)
+  .max(20)
+  .regex(/^[A-Za-z0-9_-]+$/, "Letters, digits, '-' and '_' only.");
 const amenities = z.array(z.string().trim().min(1).max(50)).max(50);
 const beds = z.string().trim().max(100).openapi({ description: "The beds in words.", example: "1 king" });
 
@@ -63,7 +68,9 @@ export const roomSchema = z
     occupied: z.boolean(),
     out_of_order_reason: z.string().nullable(),
     out_of_order_until: z.string().nullable().openapi({ format: "date" }),
-    retired_at: timestamp.nullable().openapi({ description: "When the room was taken out of the hotel: no longer sold, assigned or cleaned. Its stays and history remain." }),
+    retired_at: timestamp
+      .nullable()
+      .openapi({ description: "When the room was taken out of the hotel: no longer sold, assigned or cleaned. Its stays and history remain." }),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -78,7 +85,10 @@ export const roomCreateSchema = z
   .openapi("RoomCreate");
 
 /** Room numbers are text; a range runs over numbers made of digits only, keeping the first's width. */
-const rangeEnd = z.string().trim().regex(/^\d{1,9}$/, "Expected a room number made of digits, such as 101.");
+const rangeEnd = z
+  .string()
+  .trim()
+  .regex(/^\d{1,9}$/, "Expected a room number made of digits, such as 101.");
 export const maxRoomsPerRange = 500;
 
 export const roomRangeCreateSchema = z

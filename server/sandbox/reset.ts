@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { audit, type ChangeCtx } from "@/server/audit/audit";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
   dailyRates,
@@ -24,7 +25,7 @@ import {
   taxes,
 } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import type { Ctx } from "@/server/tenancy";
+
 import { inTransaction } from "@/server/transactions";
 import { seedSandbox } from "./seed-sandbox";
 
@@ -60,7 +61,7 @@ export const sandboxDataTables: TenantTable[] = [
 ];
 
 /** POST /v1/sandbox/reset: the sandbox returns to the seeded hotel of contract §8. */
-export async function resetSandbox({ db, tenant }: Ctx) {
+export async function resetSandbox({ db, tenant, actor }: ChangeCtx) {
   if (tenant.livemode) {
     throw new ApiError("invalid_environment", "Only the sandbox can be reset; send 'Service-Environment: sandbox'.", { param: "Service-Environment" });
   }
@@ -72,6 +73,8 @@ export async function resetSandbox({ db, tenant }: Ctx) {
       await tx.delete(table).where(and(eq(table.accountId, tenant.accountId), eq(table.livemode, false)));
     }
     const hotel = await seedSandbox({ db: tx, accountId: tenant.accountId });
+    // One entry for the whole reset (on the account's trail, in the sandbox), not one per seeded row.
+    await audit(tx, { tenant, actor }, { action: "account.sandbox_reset", objectType: "account", objectId: tenant.accountId, after: { property_id: hotel.property.id } });
     return { object: "sandbox_reset" as const, livemode: false, property_id: hotel.property.id, reset_at: new Date().toISOString() };
   });
 }

@@ -2,7 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { properties, taxes } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { emitEvents } from "@/server/events/emit";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { newId } from "@/server/ids";
 import type { PageRequest } from "@/server/pagination";
 import { findOwned, listOwned, tenantValues, type Ctx } from "@/server/tenancy";
@@ -16,12 +16,17 @@ type Shape = Pick<TaxRow, "kind" | "inclusive" | "appliesTo"> & { percentage: nu
 function assertShape(t: Shape) {
   if (t.kind === "percentage") {
     if (t.percentage === null) throw new ApiError("parameter_missing", "A percentage tax needs its percentage.", { param: "percentage" });
-    if (t.amount !== null) throw new ApiError("parameter_invalid", "A percentage tax has no amount; use kind per_night or per_person_per_night for a fixed fee.", { param: "amount" });
+    if (t.amount !== null)
+      throw new ApiError("parameter_invalid", "A percentage tax has no amount; use kind per_night or per_person_per_night for a fixed fee.", {
+        param: "amount",
+      });
     return;
   }
   if (t.amount === null) throw new ApiError("parameter_missing", "A per-night tax needs its amount (minor units).", { param: "amount" });
-  if (t.percentage !== null) throw new ApiError("parameter_invalid", "A per-night tax has no percentage; use kind percentage for a rate.", { param: "percentage" });
-  if (t.inclusive) throw new ApiError("parameter_invalid", "Only a percentage can be inside the price; a per-night tax is always added.", { param: "inclusive" });
+  if (t.percentage !== null)
+    throw new ApiError("parameter_invalid", "A per-night tax has no percentage; use kind percentage for a rate.", { param: "percentage" });
+  if (t.inclusive)
+    throw new ApiError("parameter_invalid", "Only a percentage can be inside the price; a per-night tax is always added.", { param: "inclusive" });
   if (t.appliesTo !== "room_nights") throw new ApiError("parameter_invalid", "A per-night tax applies to room nights only.", { param: "applies_to" });
 }
 
@@ -32,14 +37,32 @@ async function currencyOf(db: Executor, propertyId: string) {
   return p.currency;
 }
 
-const changed = (tx: Executor, tenant: Ctx["tenant"], type: "tax.created" | "tax.updated", row: TaxRow, currency: string) =>
-  emitEvents(tx, tenant, [{ type, propertyId: row.propertyId, object: presentTax(row, currency) }]);
+/** A tax's event and its trail entry (with the tax as it was, for a change), in the change's transaction. */
+function changed(
+  tx: Executor,
+  who: Pick<ChangeCtx, "tenant" | "actor">,
+  type: "tax.created" | "tax.updated",
+  row: TaxRow,
+  currency: string,
+  before?: TaxRow,
+) {
+  const after = presentTax(row, currency);
+  return recordChange(tx, who, [{ type, propertyId: row.propertyId, object: after }], {
+    action: type,
+    objectType: "tax",
+    objectId: row.id,
+    ...(before && { before: presentTax(before, currency) }),
+    after,
+  });
+}
 
 /** Taxes of the account (of one property with `property_id`), newest first, with their property's currency. */
 export async function listTaxes({ db, tenant, filters, page }: Ctx & { filters: { property_id?: string }; page: PageRequest }) {
   const result = await listOwned(db, taxes, tenant, page, filters.property_id ? eq(taxes.propertyId, filters.property_id) : undefined);
   const ids = [...new Set(result.data.map((t) => t.propertyId))];
-  const currencies = ids.length ? await db.select({ id: properties.id, currency: properties.currency }).from(properties).where(inArray(properties.id, ids)) : [];
+  const currencies = ids.length
+    ? await db.select({ id: properties.id, currency: properties.currency }).from(properties).where(inArray(properties.id, ids))
+    : [];
   const byId = new Map(currencies.map((p) => [p.id, p.currency]));
   return { ...result, data: result.data.map((t) => ({ tax: t, currency: byId.get(t.propertyId)! })) };
 }
@@ -50,9 +73,15 @@ export async function getTax({ db, tenant, id }: Ctx & { id: string }) {
 }
 
 /** A new tax of a property, applied to every line posted from now on; emits `tax.created`. */
-export async function createTax({ db, tenant, input }: Ctx & { input: TaxCreate }) {
+export async function createTax({ db, tenant, actor, input }: ChangeCtx & { input: TaxCreate }) {
   const property = await findOwned(db, properties, tenant, input.property_id, "property", { param: "property_id" });
-  const shape = { kind: input.kind, percentage: input.percentage ?? null, amount: input.amount ?? null, inclusive: input.inclusive ?? false, appliesTo: input.applies_to ?? "room_nights" };
+  const shape = {
+    kind: input.kind,
+    percentage: input.percentage ?? null,
+    amount: input.amount ?? null,
+    inclusive: input.inclusive ?? false,
+    appliesTo: input.applies_to ?? "room_nights",
+  };
   assertShape(shape);
   return db.transaction(async (tx) => {
     const [tax] = await tx
@@ -69,13 +98,13 @@ export async function createTax({ db, tenant, input }: Ctx & { input: TaxCreate 
         appliesTo: shape.appliesTo,
       })
       .returning();
-    await changed(tx, tenant, "tax.created", tax, property.currency);
+    await changed(tx, { tenant, actor }, "tax.created", tax, property.currency);
     return { tax, currency: property.currency };
   });
 }
 
 /** Changes a tax for the lines posted from now on (those posted keep theirs); emits `tax.updated`. */
-export async function updateTax({ db, tenant, id, input }: Ctx & { id: string; input: TaxUpdate }) {
+export async function updateTax({ db, tenant, actor, id, input }: ChangeCtx & { id: string; input: TaxUpdate }) {
   return db.transaction(async (tx) => {
     const current = await findOwned(tx, taxes, tenant, id, "tax", { forUpdate: true });
     const shape = {
@@ -100,7 +129,7 @@ export async function updateTax({ db, tenant, id, input }: Ctx & { id: string; i
       .where(eq(taxes.id, current.id))
       .returning();
     const currency = await currencyOf(tx, tax.propertyId);
-    await changed(tx, tenant, "tax.updated", tax, currency);
+    await changed(tx, { tenant, actor }, "tax.updated", tax, currency, current);
     return { tax, currency };
   });
 }

@@ -5,6 +5,7 @@ import type { StaffRole } from "@/server/auth/users";
 import type { RateCounter } from "@/server/http/rate-limit";
 import type { StaffSession } from "@/server/staff/session";
 import type { Tenant } from "@/server/tenancy";
+import type { AuditActor } from "@/server/audit/audit";
 import { apiErrorData, apiErrorOf, toTRPCError, type ApiErrorData } from "./errors";
 
 /**
@@ -50,7 +51,9 @@ export const staffProcedure = base.use(({ ctx, next }) => {
   const user = ctx.session?.user;
   if (!user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
   const tenant: Tenant = { accountId: user.accountId, livemode: ctx.livemode, propertyIds: null };
-  return next({ ctx: { user, tenant } });
+  // Who the audit trail names for every change made in this call (services write it).
+  const actor: AuditActor = { type: "staff", id: user.id, email: user.email };
+  return next({ ctx: { user, tenant, actor } });
 });
 
 /** Role check as middleware: `staffProcedure.use(roles("owner", "manager"))`. */

@@ -1,4 +1,7 @@
 import { and, asc, count, eq, gte, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { presentBackfill } from "./present";
+import { inTransaction } from "@/server/transactions";
+import { audit, type ChangeCtx } from "@/server/audit/audit";
 import type { Db } from "@/db/client";
 import { accounts, events, webhookBackfills, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { limitsFor } from "@/server/accounts/plans";
@@ -40,16 +43,18 @@ const typesOf = (eventTypes: string[] | null, enabledEvents: string[]) => eventT
 export async function createBackfill({
   db,
   tenant,
+  actor,
   endpointId,
   input,
-}: Ctx & { endpointId: string; input: { since: string; until: string; event_types?: EventType[] } }) {
+}: ChangeCtx & { endpointId: string; input: { since: string; until: string; event_types?: EventType[] } }) {
   const endpoint = await findOwned(db, webhookEndpoints, tenant, endpointId, "webhook endpoint");
   const now = new Date();
   const since = new Date(input.since);
   // The future is not backfilled: events after now reach the endpoint through the fan-out.
   const until = new Date(Math.min(new Date(input.until).getTime(), now.getTime()));
   assertInsideReplayWindow(since, "since", now.getTime());
-  if (until <= since) throw new ApiError("parameter_invalid", "Invalid parameter 'until': must be after 'since' and not after now.", { param: "until" });
+  if (until <= since)
+    throw new ApiError("parameter_invalid", "Invalid parameter 'until': must be after 'since' and not after now.", { param: "until" });
   const unselected = input.event_types?.find((t) => !selects(endpoint.enabledEvents, t));
   if (unselected) {
     throw new ApiError("parameter_invalid", `The endpoint does not subscribe to '${unselected}' events.`, { param: "event_types" });
@@ -61,24 +66,36 @@ export async function createBackfill({
     .where(windowConditions({ ...tenant, since, until }, typesOf(eventTypes, endpoint.enabledEvents)));
   const total = Number(n);
   if (total > maxBackfillEvents) {
-    throw new ApiError("parameter_invalid", `The window holds ${total} events; a backfill covers at most ${maxBackfillEvents}. Narrow 'since' and 'until' or 'event_types'.`, {
-      param: "since",
-    });
+    throw new ApiError(
+      "parameter_invalid",
+      `The window holds ${total} events; a backfill covers at most ${maxBackfillEvents}. Narrow 'since' and 'until' or 'event_types'.`,
+      {
+        param: "since",
+      },
+    );
   }
-  const [backfill] = await db
-    .insert(webhookBackfills)
-    .values({
-      id: newId("backfill"),
-      accountId: tenant.accountId,
-      livemode: tenant.livemode,
-      endpointId: endpoint.id,
-      since,
-      until,
-      eventTypes,
-      status: total === 0 ? "completed" : "queued",
-      eventsTotal: total,
-    })
-    .returning();
+  const backfill = await inTransaction(db, async (tx) => {
+    const [backfill] = await tx
+      .insert(webhookBackfills)
+      .values({
+        id: newId("backfill"),
+        accountId: tenant.accountId,
+        livemode: tenant.livemode,
+        endpointId: endpoint.id,
+        since,
+        until,
+        eventTypes,
+        status: total === 0 ? "completed" : "queued",
+        eventsTotal: total,
+      })
+      .returning();
+    await audit(
+      tx,
+      { tenant, actor },
+      { action: "webhook_endpoint.backfill_started", objectType: "webhook_endpoint", objectId: endpoint.id, after: presentBackfill(backfill) },
+    );
+    return backfill;
+  });
   await deliveriesQueued([], "backfill");
   return backfill;
 }

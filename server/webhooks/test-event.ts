@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
+import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { accounts, events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { testEventType, type EventType } from "@/server/events/types";
 import { newId } from "@/server/ids";
-import { findOwned, type Ctx } from "@/server/tenancy";
+import { findOwned } from "@/server/tenancy";
 import { deliveriesQueued } from "./queue";
 import { sampleObject, sampleSource } from "./sample-event";
 
@@ -15,12 +16,21 @@ import { sampleObject, sampleSource } from "./sample-event";
  * and recorded like any other. A disabled endpoint keeps it waiting like its other deliveries.
  * A sample needs an object of its kind in the environment; without one, a 422 that changes nothing.
  */
-export async function sendTestEvent({ db, tenant, endpointId, type = testEventType }: Ctx & { endpointId: string; type?: EventType | typeof testEventType }) {
+export async function sendTestEvent({
+  db,
+  tenant,
+  actor,
+  endpointId,
+  type = testEventType,
+}: ChangeCtx & { endpointId: string; type?: EventType | typeof testEventType }) {
   const endpoint = await findOwned(db, webhookEndpoints, tenant, endpointId, "webhook endpoint");
   const environment = tenant.livemode ? "live" : "sandbox";
   const sample =
     type === testEventType
-      ? { propertyId: null, object: { object: "ping", endpoint_id: endpoint.id, message: "A test event sent from Innkeep. Answer 2xx once its signature checks out." } }
+      ? {
+          propertyId: null,
+          object: { object: "ping", endpoint_id: endpoint.id, message: "A test event sent from Innkeep. Answer 2xx once its signature checks out." },
+        }
       : await sampleObject(db, tenant, type);
   if (!sample) {
     const kind = sampleSource[type as EventType];
@@ -62,6 +72,11 @@ export async function sendTestEvent({ db, tenant, endpointId, type = testEventTy
         nextAttemptAt: now,
       })
       .returning();
+    await audit(
+      tx,
+      { tenant, actor },
+      { action: "webhook_endpoint.test_event_sent", objectType: "webhook_endpoint", objectId: endpoint.id, after: { event_type: type } },
+    );
     return row;
   });
   await deliveriesQueued([delivery.id], "test");

@@ -189,7 +189,7 @@ describe("walk-ins without an e-mail", () => {
   });
 
   it("are booked where it is allowed; the guest is found again by phone and last name", async () => {
-    await setWalkInsWithoutEmail({ db: h.db, tenant: { accountId: h.main.account.id, livemode: true, propertyIds: null }, id: hotel.propertyId, allowed: true });
+    await setWalkInsWithoutEmail({ db: h.db, tenant: { accountId: h.main.account.id, livemode: true, propertyIds: null }, actor: null, id: hotel.propertyId, allowed: true });
     expect(ok(await h.get(`/v1/properties/${hotel.propertyId}`)).walk_ins_without_email).toBe(true);
 
     // Only a walk-in may come without an e-mail.

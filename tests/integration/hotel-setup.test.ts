@@ -353,7 +353,7 @@ describe("the dashboard's setup procedures", () => {
     expect(actions(type.id)).toEqual(["room_type.created"]);
     expect(actions(created[3].id)).toEqual(["room.created", "room.retired"]);
     expect(actions(bar.id)).toEqual(["rate_plan.created"]);
-    const retirement = trail.find((e) => e.action === "room.retired")!;
+    const retirement = trail.find((e) => e.action === "room.retired" && e.objectId === created[3].id)!;
     expect(retirement.actorEmail).toBe("manager@setup.example");
     expect(retirement.before).toMatchObject({ retired_at: null });
     // The room's row is still there.

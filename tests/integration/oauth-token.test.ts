@@ -289,7 +289,7 @@ describe("access tokens on /v1", { timeout: 30_000 }, () => {
   it("stop at once when the install is revoked from the dashboard, refresh tokens too", async () => {
     const t = await tokens();
     const [install] = await h.db.select().from(oauthInstalls).where(and(eq(oauthInstalls.clientId, confidential.id), isNull(oauthInstalls.revokedAt)));
-    await revokeInstall({ db: h.db, accountId: h.main.account.id, id: install.id, userId: owner.user.id });
+    await revokeInstall({ db: h.db, tenant: { accountId: h.main.account.id, livemode: true, propertyIds: null }, actor: null, id: install.id, userId: owner.user.id });
     expectError(await api(t.access_token), 401, "invalid_token");
     expectOAuthError(await refresh(h, confidential, t.refresh_token), 400, "invalid_grant");
     // A new consent makes a new install; its tokens work.

@@ -57,7 +57,7 @@ beforeAll(async () => {
   ok(await h.patch(`/v1/properties/${hotel.propertyId}`, { audit_hour: 4 }, caller)); // property.updated
   const endpoint = ok(await h.post("/v1/webhook_endpoints", { url: "http://127.0.0.1:9/hooks", enabled_events: ["*"] }, caller), 201);
   ok(await h.post("/v1/sandbox/advance_day", {}, { ...caller, sandbox: true })); // night_audit.completed
-  await sendTestEvent({ db: h.db, tenant: { accountId: h.main.account.id, livemode: true, propertyIds: null }, endpointId: endpoint.id }); // ping
+  await sendTestEvent({ db: h.db, tenant: { accountId: h.main.account.id, livemode: true, propertyIds: null }, actor: null, endpointId: endpoint.id }); // ping
 });
 afterAll(async () => h?.close());
 

@@ -100,7 +100,13 @@ describe("housekeeping board through tRPC", { timeout: 60_000 }, () => {
     expect(pastUntil.api).toMatchObject({ code: "parameter_invalid", param: "until" });
     const stray = await failure(manager.housekeeping.changeStatus({ room_id: room.id, status: "dirty", reason: "why" }));
     expect(stray.api).toMatchObject({ code: "parameter_invalid", param: "reason" });
-    expect((await trail("room", room.id)).data).toHaveLength(3);
+    // The three moves, after the room's creation through /v1 (by the API key).
+    expect((await trail("room", room.id)).data.map((e) => [e.action, e.actor.type])).toEqual([
+      ["room.marked_inspected", "staff"],
+      ["room.marked_clean", "staff"],
+      ["room.marked_dirty", "staff"],
+      ["room.created", "api_key"],
+    ]);
 
     // Out of order with a reason and an end date takes the room off sale for those nights.
     const before = await inventoryOf(h, api, hotel.propertyId, setup.roomTypeId, hotel.today, addDays(hotel.today, 3));
@@ -112,9 +118,9 @@ describe("housekeeping board through tRPC", { timeout: 60_000 }, () => {
     expect((await statusOf()).next_statuses).toEqual(["dirty"]);
 
     const entries = (await trail("room", room.id)).data;
-    expect(entries.map((e) => e.action)).toEqual(["room.out_of_order", "room.marked_inspected", "room.marked_clean", "room.marked_dirty"]);
+    expect(entries.map((e) => e.action)).toEqual(["room.out_of_order", "room.marked_inspected", "room.marked_clean", "room.marked_dirty", "room.created"]);
     expect(entries[0]).toMatchObject({ actor: { email: emails.manager }, before: { housekeeping_status: "inspected" }, after: { housekeeping_status: "out-of-order" } });
-    expect(entries.at(-1)!.actor.email).toBe(emails.housekeeping);
+    expect(entries.at(-2)!.actor.email).toBe(emails.housekeeping);
   });
 
   it("marks occupancy, today's arrivals, departures and the arrivals still to come", async () => {

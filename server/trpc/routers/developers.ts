@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts } from "@/db/schema";
-import { createApiKey, getApiKey, listApiKeys, presentApiKey, revokeApiKey } from "@/server/auth/api-keys";
+import { getApiKey, issueApiKey, listApiKeys, presentApiKey, withdrawApiKey } from "@/server/auth/api-keys";
 import { scopes } from "@/server/auth/scopes";
 import { ApiError } from "@/server/errors";
 import { getEvent, listEvents } from "@/server/events/events";
@@ -9,7 +9,16 @@ import { presentEvent } from "@/server/events/present";
 import { eventTypes } from "@/server/events/types";
 import { access } from "@/server/staff/access";
 import { createBackfill } from "@/server/webhooks/backfill";
-import { backfillProgress, deliveriesOfEvent, deliveryOutcomes, getDeliveryDetail, listDeliveryLog, outcomeOf, recentBackfills, statusClasses } from "@/server/webhooks/delivery-log";
+import {
+  backfillProgress,
+  deliveriesOfEvent,
+  deliveryOutcomes,
+  getDeliveryDetail,
+  listDeliveryLog,
+  outcomeOf,
+  recentBackfills,
+  statusClasses,
+} from "@/server/webhooks/delivery-log";
 import { getDelivery } from "@/server/webhooks/deliveries";
 import { attemptsPerHour, endpointStats } from "@/server/webhooks/endpoint-stats";
 import {
@@ -19,7 +28,7 @@ import {
   enableEndpoint,
   getEndpoint,
   listEndpoints,
-  listSecrets,
+  revealSecrets,
   rotateSecret,
   updateEndpoint,
   type UrlPolicy,
@@ -30,7 +39,8 @@ import { replayEvent } from "@/server/webhooks/replay";
 import { backfillCreateSchema, endpointCreateSchema, endpointUpdateSchema, rotateSecretSchema } from "@/server/webhooks/schemas";
 import { webhookSettings } from "@/server/webhooks/settings";
 import { sendTestEvent } from "@/server/webhooks/test-event";
-import { audit } from "../audit";
+import type { Db } from "@/db/client";
+import type { Tenant } from "@/server/tenancy";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 
@@ -40,11 +50,9 @@ const id = z.string().min(1).max(64);
 const time = z.iso.datetime({ offset: true });
 const policy = (): UrlPolicy => ({ blockPrivateNetworks: webhookSettings().blockPrivateNetworks });
 
-type DevCtx = Parameters<typeof audit>[0];
-const endpointAudit = (ctx: DevCtx, action: string, objectId: string, before?: unknown, after?: unknown) =>
-  audit(ctx, { action: `webhook_endpoint.${action}`, objectType: "webhook_endpoint", objectId, before, after });
+type DevCtx = { db: Db; tenant: Tenant };
 
-async function withHealth(ctx: { db: DevCtx["db"]; tenant: DevCtx["tenant"] }, endpoint: Awaited<ReturnType<typeof getEndpoint>>) {
+async function withHealth(ctx: DevCtx, endpoint: Awaited<ReturnType<typeof getEndpoint>>) {
   const stats = await endpointStats({ db: ctx.db, tenant: ctx.tenant, endpointIds: [endpoint.id] });
   return presentEndpointHealth(endpoint, stats.get(endpoint.id));
 }
@@ -56,54 +64,52 @@ const webhooksRouter = router({
     const stats = await endpointStats({ db: ctx.db, tenant: ctx.tenant, endpointIds: page.data.map((e) => e.id) });
     return list.envelope(page, (e) => presentEndpointHealth(e, stats.get(e.id)));
   }),
-  get: devProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => withHealth(ctx, await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  get: devProcedure
+    .input(z.strictObject({ id }))
+    .query(async ({ ctx, input }) => withHealth(ctx, await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
   create: devProcedure.input(endpointCreateSchema).mutation(async ({ ctx, input }) => {
-    const { endpoint, secret } = await createEndpoint({ db: ctx.db, tenant: ctx.tenant, input, version: input.api_version ?? (await accountVersion(ctx)), policy: policy() });
-    const after = presentEndpoint(endpoint);
-    await endpointAudit(ctx, "created", endpoint.id, undefined, after);
-    return { ...after, secret };
+    const { endpoint, secret } = await createEndpoint({
+      db: ctx.db,
+      tenant: ctx.tenant,
+      actor: ctx.actor,
+      input,
+      version: input.api_version ?? (await accountVersion(ctx)),
+      policy: policy(),
+    });
+    return { ...presentEndpoint(endpoint), secret };
   }),
-  update: devProcedure.input(endpointUpdateSchema.extend({ id })).mutation(async ({ ctx, input: { id, ...body } }) => {
-    const before = presentEndpoint(await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id }));
-    const after = presentEndpoint(await updateEndpoint({ db: ctx.db, tenant: ctx.tenant, id, input: body, policy: policy() }));
-    await endpointAudit(ctx, "updated", id, before, after);
-    return after;
-  }),
-  delete: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
-    const before = presentEndpoint(await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
-    const result = await deleteEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id });
-    await endpointAudit(ctx, "deleted", input.id, before);
-    return result;
-  }),
+  update: devProcedure
+    .input(endpointUpdateSchema.extend({ id }))
+    .mutation(async ({ ctx, input: { id, ...body } }) =>
+      presentEndpoint(await updateEndpoint({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, input: body, policy: policy() })),
+    ),
+  delete: devProcedure
+    .input(z.strictObject({ id }))
+    .mutation(({ ctx, input }) => deleteEndpoint({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
   /** The secrets in force (more than one during a rotation). A mutation: every reveal is in the audit trail. */
   revealSecret: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
-    const secrets = await listSecrets({ db: ctx.db, tenant: ctx.tenant, id: input.id });
-    await endpointAudit(ctx, "secret_revealed", input.id);
+    const secrets = await revealSecrets({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id });
     return secrets.map((s) => ({ secret: s.secret, created_at: s.createdAt.toISOString(), expires_at: s.expiresAt?.toISOString() ?? null }));
   }),
   rotateSecret: devProcedure.input(rotateSecretSchema.extend({ id })).mutation(async ({ ctx, input }) => {
-    const { endpoint, secret } = await rotateSecret({ db: ctx.db, tenant: ctx.tenant, id: input.id, expiresInSeconds: input.expires_in_seconds });
-    const previousExpireAt = new Date(Date.now() + input.expires_in_seconds * 1000).toISOString();
-    await endpointAudit(ctx, "secret_rotated", endpoint.id, undefined, { previous_secrets_expire_at: previousExpireAt });
-    return { secret, previous_secrets_expire_at: previousExpireAt };
+    const { secret, previousExpireAt } = await rotateSecret({
+      db: ctx.db,
+      tenant: ctx.tenant,
+      actor: ctx.actor,
+      id: input.id,
+      expiresInSeconds: input.expires_in_seconds,
+    });
+    return { secret, previous_secrets_expire_at: previousExpireAt.toISOString() };
   }),
-  enable: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
-    const before = presentEndpoint(await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
-    const after = presentEndpoint(await enableEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
-    await endpointAudit(ctx, "enabled", input.id, before, after);
-    return after;
-  }),
-  disable: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
-    const before = presentEndpoint(await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
-    const after = presentEndpoint(await disableEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
-    await endpointAudit(ctx, "disabled", input.id, before, after);
-    return after;
-  }),
-  sendTest: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
-    const result = await sendTestEvent({ db: ctx.db, tenant: ctx.tenant, endpointId: input.id });
-    await endpointAudit(ctx, "test_event_sent", input.id, undefined, result);
-    return result;
-  }),
+  enable: devProcedure
+    .input(z.strictObject({ id }))
+    .mutation(async ({ ctx, input }) => presentEndpoint(await enableEndpoint({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id }))),
+  disable: devProcedure
+    .input(z.strictObject({ id }))
+    .mutation(async ({ ctx, input }) => presentEndpoint(await disableEndpoint({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id }))),
+  sendTest: devProcedure
+    .input(z.strictObject({ id }))
+    .mutation(({ ctx, input }) => sendTestEvent({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, endpointId: input.id })),
   attemptsPerHour: devProcedure
     .input(z.strictObject({ id, hours: z.number().int().min(1).max(72).default(24) }))
     .query(({ ctx, input }) => attemptsPerHour({ db: ctx.db, tenant: ctx.tenant, endpointId: input.id, hours: input.hours })),
@@ -111,11 +117,11 @@ const webhooksRouter = router({
     await getEndpoint({ db: ctx.db, tenant: ctx.tenant, id: input.endpoint_id });
     return (await recentBackfills({ db: ctx.db, tenant: ctx.tenant, endpointId: input.endpoint_id })).map(presentBackfill);
   }),
-  backfill: devProcedure.input(backfillCreateSchema.extend({ endpoint_id: id })).mutation(async ({ ctx, input: { endpoint_id, ...body } }) => {
-    const backfill = presentBackfill(await createBackfill({ db: ctx.db, tenant: ctx.tenant, endpointId: endpoint_id, input: body }));
-    await endpointAudit(ctx, "backfill_started", endpoint_id, undefined, backfill);
-    return backfill;
-  }),
+  backfill: devProcedure
+    .input(backfillCreateSchema.extend({ endpoint_id: id }))
+    .mutation(async ({ ctx, input: { endpoint_id, ...body } }) =>
+      presentBackfill(await createBackfill({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, endpointId: endpoint_id, input: body })),
+    ),
   /** A backfill's progress: events queued so far, and their deliveries sent, failed and waiting. */
   backfillProgress: devProcedure.input(z.strictObject({ endpoint_id: id, id })).query(async ({ ctx, input }) => {
     const p = await backfillProgress({ db: ctx.db, tenant: ctx.tenant, endpointId: input.endpoint_id, id: input.id });
@@ -144,13 +150,13 @@ const deliveriesRouter = router({
     const list = cursorList("developers.deliveries.list", filters, { limit, cursor });
     return list.envelope(await listDeliveryLog({ db: ctx.db, tenant: ctx.tenant, filters, page: list.page }), presentLogRow);
   }),
-  get: devProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => presentDeliveryDetail(await getDeliveryDetail({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  get: devProcedure
+    .input(z.strictObject({ id }))
+    .query(async ({ ctx, input }) => presentDeliveryDetail(await getDeliveryDetail({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
   /** Replay: a new delivery of the same event to the same endpoint (the API's replay). */
   replay: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
     const delivery = await getDelivery({ db: ctx.db, tenant: ctx.tenant, id: input.id });
-    const result = await replayEvent({ db: ctx.db, tenant: ctx.tenant, endpointId: delivery.endpointId, eventId: delivery.eventId });
-    await endpointAudit(ctx, "event_replayed", delivery.endpointId, undefined, result);
-    return result;
+    return replayEvent({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, endpointId: delivery.endpointId, eventId: delivery.eventId });
   }),
 });
 
@@ -180,23 +186,29 @@ const eventsRouter = router({
     };
   }),
   /** Replays the event to the given endpoints, or to every endpoint it went to. */
-  replay: devProcedure.input(z.strictObject({ event_id: id, endpoint_ids: z.array(id).min(1).max(100).optional() })).mutation(async ({ ctx, input }) => {
-    const event = await getEvent({ db: ctx.db, tenant: ctx.tenant, id: input.event_id });
-    const targets = input.endpoint_ids ?? [...new Set((await deliveriesOfEvent({ db: ctx.db, tenant: ctx.tenant, eventId: event.id })).map((r) => r.delivery.endpointId))];
-    if (!targets.length) throw new ApiError("parameter_invalid", "This event went to no endpoint; choose one to replay it to.", { param: "endpoint_ids" });
-    const results = [];
-    for (const endpointId of targets) {
-      const result = await replayEvent({ db: ctx.db, tenant: ctx.tenant, endpointId, eventId: event.id });
-      await endpointAudit(ctx, "event_replayed", endpointId, undefined, result);
-      results.push({ endpoint_id: endpointId, ...result });
-    }
-    return results;
-  }),
+  replay: devProcedure
+    .input(z.strictObject({ event_id: id, endpoint_ids: z.array(id).min(1).max(100).optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const event = await getEvent({ db: ctx.db, tenant: ctx.tenant, id: input.event_id });
+      const targets = input.endpoint_ids ?? [
+        ...new Set((await deliveriesOfEvent({ db: ctx.db, tenant: ctx.tenant, eventId: event.id })).map((r) => r.delivery.endpointId)),
+      ];
+      if (!targets.length)
+        throw new ApiError("parameter_invalid", "This event went to no endpoint; choose one to replay it to.", { param: "endpoint_ids" });
+      const results = [];
+      for (const endpointId of targets) {
+        const result = await replayEvent({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, endpointId, eventId: event.id });
+        results.push({ endpoint_id: endpointId, ...result });
+      }
+      return results;
+    }),
 });
 
 const apiKeysRouter = router({
   list: devProcedure.query(async ({ ctx }) => (await listApiKeys({ db: ctx.db, accountId: ctx.tenant.accountId })).map(presentApiKey)),
-  get: devProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => presentApiKey(await getApiKey({ db: ctx.db, accountId: ctx.tenant.accountId, id: input.id }))),
+  get: devProcedure
+    .input(z.strictObject({ id }))
+    .query(async ({ ctx, input }) => presentApiKey(await getApiKey({ db: ctx.db, accountId: ctx.tenant.accountId, id: input.id }))),
   /** The key itself is in this answer only. */
   create: devProcedure
     .input(
@@ -207,26 +219,35 @@ const apiKeysRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const created = await createApiKey({ db: ctx.db, input: { accountId: ctx.tenant.accountId, name: input.name ?? null, scopes: input.scopes, allowedIps: input.allowed_ips } });
-      const after = presentApiKey(created.row);
-      await audit(ctx, { action: "api_key.created", objectType: "api_key", objectId: created.id, after });
-      return { ...after, key: created.key };
+      const created = await issueApiKey({
+        db: ctx.db,
+        tenant: ctx.tenant,
+        actor: ctx.actor,
+        input: { name: input.name ?? null, scopes: input.scopes, allowedIps: input.allowed_ips },
+      });
+      return { ...presentApiKey(created.row), key: created.key };
     }),
-  revoke: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
-    const before = presentApiKey(await getApiKey({ db: ctx.db, accountId: ctx.tenant.accountId, id: input.id }));
-    if (before.revoked_at) throw new ApiError("invalid_state_transition", "This API key is already revoked.", { param: "id" });
-    await revokeApiKey({ db: ctx.db, accountId: ctx.tenant.accountId, id: input.id });
-    const after = presentApiKey(await getApiKey({ db: ctx.db, accountId: ctx.tenant.accountId, id: input.id }));
-    await audit(ctx, { action: "api_key.revoked", objectType: "api_key", objectId: input.id, before, after });
-    return after;
-  }),
+  revoke: devProcedure
+    .input(z.strictObject({ id }))
+    .mutation(({ ctx, input }) => withdrawApiKey({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
 });
 
 /** Mail rows as stored: known fields named, any further column passed through as it is. */
 const presentMail = (m: OutboxMail) => {
   const { id, accountId: _account, to, subject, text, sentAt, error, createdAt, ...rest } = m as OutboxMail & Record<string, unknown>;
-  const extra = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v instanceof Date ? v.toISOString() : v]));
-  return { id, to, subject, text, sent_at: sentAt?.toISOString() ?? null, error, created_at: createdAt.toISOString(), extra: extra as Record<string, unknown> };
+  const extra = Object.fromEntries(
+    Object.entries(rest).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v instanceof Date ? v.toISOString() : v]),
+  );
+  return {
+    id,
+    to,
+    subject,
+    text,
+    sent_at: sentAt?.toISOString() ?? null,
+    error,
+    created_at: createdAt.toISOString(),
+    extra: extra as Record<string, unknown>,
+  };
 };
 
 const outboxRouter = router({

@@ -13,7 +13,6 @@ import {
   preferencesReplaceSchema,
 } from "@/server/guests/schemas";
 import { access } from "@/server/staff/access";
-import { audit } from "../audit";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 
@@ -29,46 +28,39 @@ const preferencesRouter = router({
   }),
   /** PUT semantics: the input becomes the whole record. */
   replace: guestProcedure.input(preferencesReplaceSchema.extend({ guest_id: id })).mutation(async ({ ctx, input: { guest_id, ...body } }) => {
-    const before = await getPreferences({ db: ctx.db, tenant: ctx.tenant, guestId: guest_id });
-    const { guest, prefs } = await replacePreferences({ db: ctx.db, tenant: ctx.tenant, guestId: guest_id, input: body });
-    const after = presentPreferences(guest, prefs);
-    await audit(ctx, { action: "guest.preferences_replaced", objectType: "guest", objectId: guest.id, before: presentPreferences(before.guest, before.prefs), after });
-    return after;
+    const { guest, prefs } = await replacePreferences({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, guestId: guest_id, input: body });
+    return presentPreferences(guest, prefs);
   }),
   /** PATCH semantics: `room` and `loyalty` merge key by key, null removes a key. */
   merge: guestProcedure.input(preferencesMergeSchema.extend({ guest_id: id })).mutation(async ({ ctx, input: { guest_id, ...body } }) => {
-    const before = await getPreferences({ db: ctx.db, tenant: ctx.tenant, guestId: guest_id });
-    const { guest, prefs } = await mergePreferences({ db: ctx.db, tenant: ctx.tenant, guestId: guest_id, input: body });
-    const after = presentPreferences(guest, prefs);
-    await audit(ctx, { action: "guest.preferences_updated", objectType: "guest", objectId: guest.id, before: presentPreferences(before.guest, before.prefs), after });
-    return after;
+    const { guest, prefs } = await mergePreferences({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, guestId: guest_id, input: body });
+    return presentPreferences(guest, prefs);
   }),
 });
 
 export const guestsRouter = router({
-  list: guestProcedure.input(z.strictObject({ ...guestListQuery.shape, ...listInput })).query(async ({ ctx, input: { limit, cursor, ...filters } }) => {
-    const list = cursorList("guests.list", filters, { limit, cursor });
-    return list.envelope(await listGuests({ db: ctx.db, tenant: ctx.tenant, filters, page: list.page }), presentGuest);
-  }),
-  get: guestProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => presentGuest(await getGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
-  create: guestProcedure.input(guestCreateSchema).mutation(async ({ ctx, input }) => {
-    const guest = presentGuest(await createGuest({ db: ctx.db, tenant: ctx.tenant, input }));
-    await audit(ctx, { action: "guest.created", objectType: "guest", objectId: guest.id, after: guest });
-    return guest;
-  }),
-  update: guestProcedure.input(guestUpdateSchema.extend({ id })).mutation(async ({ ctx, input: { id, ...body } }) => {
-    const before = presentGuest(await getGuest({ db: ctx.db, tenant: ctx.tenant, id }));
-    const guest = presentGuest(await updateGuest({ db: ctx.db, tenant: ctx.tenant, id, input: body }));
-    await audit(ctx, { action: "guest.updated", objectType: "guest", objectId: guest.id, before, after: guest });
-    return guest;
-  }),
+  list: guestProcedure
+    .input(z.strictObject({ ...guestListQuery.shape, ...listInput }))
+    .query(async ({ ctx, input: { limit, cursor, ...filters } }) => {
+      const list = cursorList("guests.list", filters, { limit, cursor });
+      return list.envelope(await listGuests({ db: ctx.db, tenant: ctx.tenant, filters, page: list.page }), presentGuest);
+    }),
+  get: guestProcedure
+    .input(z.strictObject({ id }))
+    .query(async ({ ctx, input }) => presentGuest(await getGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  create: guestProcedure
+    .input(guestCreateSchema)
+    .mutation(async ({ ctx, input }) => presentGuest(await createGuest({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input }))),
+  update: guestProcedure
+    .input(guestUpdateSchema.extend({ id }))
+    .mutation(async ({ ctx, input: { id, ...body } }) =>
+      presentGuest(await updateGuest({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, input: body })),
+    ),
   preferences: preferencesRouter,
   /** Everything held about the guest, as the JSON document `/v1` exports. */
   export: guestDataProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => exportGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
   /** Erases the guest on request; the trail records who erased them and when, and nothing of what was erased. */
-  erase: guestDataProcedure.input(guestEraseSchema.extend({ id })).mutation(async ({ ctx, input }) => {
-    const { guest, erased } = await eraseGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id });
-    if (erased) await audit(ctx, { action: "guest.erased", objectType: "guest", objectId: guest.id });
-    return presentGuest(guest);
-  }),
+  erase: guestDataProcedure
+    .input(guestEraseSchema.extend({ id }))
+    .mutation(async ({ ctx, input }) => presentGuest((await eraseGuest({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })).guest)),
 });

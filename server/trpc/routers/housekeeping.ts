@@ -2,7 +2,14 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { assignmentStatuses } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { createAssignment, deleteAssignment, getAssignment, listAssignments, presentAssignment, updateAssignment } from "@/server/housekeeping/assignments";
+import {
+  createAssignment,
+  deleteAssignment,
+  getAssignment,
+  listAssignments,
+  presentAssignment,
+  updateAssignment,
+} from "@/server/housekeeping/assignments";
 import { getHousekeepingBoard } from "@/server/housekeeping/board";
 import { listHousekeepers } from "@/server/housekeeping/housekeepers";
 import { changeRoomStatus } from "@/server/housekeeping/room-status";
@@ -11,7 +18,6 @@ import { presentRoom } from "@/server/rooms/present";
 import { getRoom } from "@/server/rooms/rooms";
 import { date } from "@/server/schemas";
 import { access } from "@/server/staff/access";
-import { audit } from "../audit";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 
@@ -28,36 +34,39 @@ const isOwnAssignment = (assignee: string, email: string) => assignee.trim().toL
 const assignmentsRouter = router({
   /** A day's assignments (or all), by housekeeper; a housekeeper sees only their own. */
   list: read
-    .input(z.strictObject({ property_id: z.string().min(1).optional(), date: date.optional(), assignee: z.string().max(100).optional(), status: z.enum(assignmentStatuses).optional(), ...listInput }))
+    .input(
+      z.strictObject({
+        property_id: z.string().min(1).optional(),
+        date: date.optional(),
+        assignee: z.string().max(100).optional(),
+        status: z.enum(assignmentStatuses).optional(),
+        ...listInput,
+      }),
+    )
     .query(async ({ ctx, input: { limit, cursor, ...query } }) => {
       const filters = isHousekeeper(ctx.user.role) ? { ...query, assignee: undefined, assignee_email: ctx.user.email } : query;
       const list = cursorList("housekeeping.assignments.list", filters, { limit, cursor });
       return list.envelope(await listAssignments({ db: ctx.db, tenant: ctx.tenant, filters, page: list.page }), presentAssignment);
     }),
-  create: assign.input(assignmentCreateSchema).mutation(async ({ ctx, input }) => {
-    const after = presentAssignment(await createAssignment({ db: ctx.db, tenant: ctx.tenant, input }));
-    await audit(ctx, { action: "housekeeping_assignment.created", objectType: "housekeeping_assignment", objectId: after.id, after });
-    return after;
-  }),
+  create: assign
+    .input(assignmentCreateSchema)
+    .mutation(async ({ ctx, input }) => presentAssignment(await createAssignment({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input }))),
   /** Managers change anything; a housekeeper moves the status (and notes) of their own assignments. */
   update: write.input(assignmentUpdateSchema.extend({ id })).mutation(async ({ ctx, input: { id, ...body } }) => {
     const current = await getAssignment({ db: ctx.db, tenant: ctx.tenant, id });
     if (isHousekeeper(ctx.user.role)) {
       // Someone else's assignment is invisible to a housekeeper, so it is missing rather than forbidden.
-      if (!isOwnAssignment(current.assignee, ctx.user.email)) throw new ApiError("resource_missing", `No such housekeeping_assignment: '${id}'`, { param: "id" });
+      if (!isOwnAssignment(current.assignee, ctx.user.email))
+        throw new ApiError("resource_missing", `No such housekeeping_assignment: '${id}'`, { param: "id" });
       if (body.assignee !== undefined || body.date !== undefined) {
         throw new TRPCError({ code: "FORBIDDEN", message: "Only a manager can reassign or reschedule an assignment." });
       }
     }
-    const before = presentAssignment(current);
-    const after = presentAssignment(await updateAssignment({ db: ctx.db, tenant: ctx.tenant, id, input: body }));
-    await audit(ctx, { action: "housekeeping_assignment.updated", objectType: "housekeeping_assignment", objectId: id, before, after });
-    return after;
+    return presentAssignment(await updateAssignment({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, input: body }));
   }),
   delete: assign.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
-    const before = presentAssignment(await deleteAssignment({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
-    await audit(ctx, { action: "housekeeping_assignment.deleted", objectType: "housekeeping_assignment", objectId: before.id, before });
-    return { id: before.id, object: "housekeeping_assignment" as const, deleted: true as const };
+    const deleted = await deleteAssignment({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id });
+    return { id: deleted.id, object: "housekeeping_assignment" as const, deleted: true as const };
   }),
   /** The housekeeping staff of the account, to assign rooms to. */
   housekeepers: read.query(({ ctx }) => listHousekeepers({ db: ctx.db, accountId: ctx.tenant.accountId })),
@@ -65,14 +74,17 @@ const assignmentsRouter = router({
 
 export const housekeepingRouter = router({
   /** Every room of a property with its status, allowed next statuses, occupancy and today's marks. */
-  board: read.input(z.strictObject({ property_id: z.string().min(1) })).query(({ ctx, input }) => getHousekeepingBoard({ db: ctx.db, tenant: ctx.tenant, propertyId: input.property_id })),
-  room: read.input(z.strictObject({ id })).query(async ({ ctx, input }) => presentRoom(await getRoom({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  board: read
+    .input(z.strictObject({ property_id: z.string().min(1) }))
+    .query(({ ctx, input }) => getHousekeepingBoard({ db: ctx.db, tenant: ctx.tenant, propertyId: input.property_id })),
+  room: read
+    .input(z.strictObject({ id }))
+    .query(async ({ ctx, input }) => presentRoom(await getRoom({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
   /** POST /v1/rooms/{id}/housekeeping: the status machine of server/housekeeping/transitions.ts decides. */
-  changeStatus: write.input(statusChangeSchema.extend({ room_id: id })).mutation(async ({ ctx, input: { room_id, ...body } }) => {
-    const before = presentRoom(await getRoom({ db: ctx.db, tenant: ctx.tenant, id: room_id }));
-    const after = presentRoom(await changeRoomStatus({ db: ctx.db, tenant: ctx.tenant, roomId: room_id, input: body }));
-    await audit(ctx, { action: after.housekeeping_status === "out-of-order" ? "room.out_of_order" : `room.marked_${after.housekeeping_status}`, objectType: "room", objectId: room_id, before, after });
-    return after;
-  }),
+  changeStatus: write
+    .input(statusChangeSchema.extend({ room_id: id }))
+    .mutation(async ({ ctx, input: { room_id, ...body } }) =>
+      presentRoom(await changeRoomStatus({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, roomId: room_id, input: body })),
+    ),
   assignments: assignmentsRouter,
 });

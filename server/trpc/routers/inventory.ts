@@ -23,7 +23,13 @@ export const inventoryRouter = router({
       const to = addDays(input.from, input.days);
       const inventory = await getInventory({ ...base, query: { property_id: input.property_id, from: input.from, to } });
       const types = await typesOf(base, input.property_id, undefined, "query");
-      const restrictions = await nightRestrictions({ ...base, propertyId: input.property_id, roomTypeIds: types.map((t) => t.id), from: input.from, to });
+      const restrictions = await nightRestrictions({
+        ...base,
+        propertyId: input.property_id,
+        roomTypeIds: types.map((t) => t.id),
+        from: input.from,
+        to,
+      });
       return {
         ...inventory,
         data: inventory.data.map((cell) => ({ ...cell, rates: restrictions.nights(cell.room_type_id, cell.date) })),
@@ -35,7 +41,13 @@ export const inventoryRouter = router({
   night: availability
     .input(z.strictObject({ property_id: z.string().min(1), room_type_id: z.string().min(1).optional(), date }))
     .query(async ({ ctx, input }) => {
-      const rows = await listNightReservations({ db: ctx.db, tenant: ctx.tenant, propertyId: input.property_id, roomTypeId: input.room_type_id, date: input.date });
+      const rows = await listNightReservations({
+        db: ctx.db,
+        tenant: ctx.tenant,
+        propertyId: input.property_id,
+        roomTypeId: input.room_type_id,
+        date: input.date,
+      });
       return { date: input.date, data: rows.map(presentReservation) };
     }),
 });

@@ -29,7 +29,8 @@ export const liveRouter = router({
   events: staffProcedure.input(z.strictObject({ types: z.array(typePattern).min(1).max(20) })).subscription(async function* ({ ctx, input, signal }) {
     for (const pattern of input.types) {
       const areas = liveAreas[pattern.split(".")[0]] ?? [];
-      if (!areas.some((area) => can(ctx.user.role, area))) throw new TRPCError({ code: "FORBIDDEN", message: `Your role cannot follow ${pattern} events.` });
+      if (!areas.some((area) => can(ctx.user.role, area)))
+        throw new TRPCError({ code: "FORBIDDEN", message: `Your role cannot follow ${pattern} events.` });
     }
     const matches = (type: string) => input.types.some((p) => p === type || (p.endsWith(".*") && type.startsWith(p.slice(0, -1))));
     yield* liveEvents({ db: ctx.db, tenant: ctx.tenant, matches, signal });

@@ -11,7 +11,11 @@ export const paymentsRouter = router({
    * Takes a payment against a reservation's folio (sandbox test cards, cash, bank transfer). A
    * declined card is recorded by the service as a failed payment; the trail records it too.
    */
-  create: paymentProcedure.input(paymentCreateSchema).mutation(async ({ ctx, input }) => takePayment({ db: ctx.db, tenant: ctx.tenant, actor: ctx.user, input })),
+  create: paymentProcedure
+    .input(paymentCreateSchema)
+    .mutation(async ({ ctx, input }) => takePayment({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input })),
   /** Refunds all or part of a captured payment. */
-  refund: paymentProcedure.input(refundCreateSchema).mutation(async ({ ctx, input }) => refundPayment({ db: ctx.db, tenant: ctx.tenant, actor: ctx.user, input })),
+  refund: paymentProcedure
+    .input(refundCreateSchema)
+    .mutation(async ({ ctx, input }) => refundPayment({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input })),
 });

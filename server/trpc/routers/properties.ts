@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { getProperty, listProperties, setWalkInsWithoutEmail } from "@/server/properties/properties";
+import { listProperties, setWalkInsWithoutEmail } from "@/server/properties/properties";
 import { presentProperty } from "@/server/properties/present";
 import { access } from "@/server/staff/access";
-import { audit } from "../audit";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 
@@ -19,10 +18,7 @@ export const propertiesRouter = router({
   setWalkInsWithoutEmail: staffProcedure
     .use(roles(...access.settings))
     .input(z.strictObject({ id: z.string().min(1).max(64), allowed: z.boolean() }))
-    .mutation(async ({ ctx, input }) => {
-      const before = presentProperty(await getProperty({ db: ctx.db, tenant: ctx.tenant, id: input.id }));
-      const after = presentProperty(await setWalkInsWithoutEmail({ db: ctx.db, tenant: ctx.tenant, id: input.id, allowed: input.allowed }));
-      await audit(ctx, { action: "property.updated", objectType: "property", objectId: after.id, before, after });
-      return after;
-    }),
+    .mutation(async ({ ctx, input }) =>
+      presentProperty(await setWalkInsWithoutEmail({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, allowed: input.allowed })),
+    ),
 });

@@ -5,34 +5,15 @@ import { listRatePlans } from "@/server/rates/rate-plans";
 import { rateRangeSetSchema } from "@/server/rates/schemas";
 import { presentRoomType } from "@/server/rooms/present";
 import { listRoomTypes } from "@/server/rooms/room-types";
-import { addDays, weekdayOf } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import { date } from "@/server/schemas";
 import { access } from "@/server/staff/access";
-import { audit } from "../audit";
 import { roles, router, staffProcedure } from "../init";
 
 // The same schemas and services as /v1/rate_plans/{id}/rates: tRPC adds transport, not rules.
 const ratesProcedure = staffProcedure.use(roles(...access.rates));
 const id = z.string().min(1).max(64);
 const everything = { limit: 100, cursor: null };
-
-type Night = { amount: number | null; min_stay: number; closed_to_arrival: boolean; closed_to_departure: boolean; stop_sell: boolean };
-const restrictionKeys = ["amount", "min_stay", "closed_to_arrival", "closed_to_departure", "stop_sell"] as const;
-
-/**
- * A range's nights per field for the audit trail: the value when every night has it, else
- * `{ mixed: [values seen] }`, so the trail can say what a change replaced (its sentences format
- * the amounts in the property's currency).
- */
-function summarize(nights: Night[]) {
-  return Object.fromEntries(
-    restrictionKeys.map((key) => {
-      const values = [...new Set(nights.map((n) => n[key]))];
-      return [key, values.length === 1 ? values[0] : { mixed: values }];
-    }),
-  );
-}
 
 /** The service names one `room_type_id`; this input has a list, so its errors point at the item. */
 const asListItem =
@@ -66,33 +47,18 @@ export const ratesRouter = router({
   set: ratesProcedure
     .input(rateRangeSetSchema.omit({ room_type_id: true }).extend({ rate_plan_id: id, room_type_ids: z.array(id).min(1).max(100) }))
     .mutation(async ({ ctx, input: { rate_plan_id, room_type_ids, ...range } }) => {
-      const days = range.days_of_week ? new Set(range.days_of_week) : null;
-      const changes = await ctx.db.transaction(async (tx) => {
+      // Each room type is its own call, on the plan's trail; all of them or none.
+      const calendars = await ctx.db.transaction(async (tx) => {
         const done = [];
         for (const [index, room_type_id] of room_type_ids.entries()) {
-          const scope = { db: tx, tenant: ctx.tenant, ratePlanId: rate_plan_id };
-          const before = await getRateCalendar({ ...scope, query: { room_type_id, from: range.from, to: range.to } }).catch(asListItem(index));
-          const after = await setRates({ ...scope, input: { ...range, room_type_id } }).catch(asListItem(index));
-          const touched = (calendar: typeof after) => calendar.data.filter((n) => !days || days.has(weekdayOf(n.date)));
-          done.push({ room_type_id, before: summarize(touched(before)), after: summarize(touched(after)), calendar: after });
+          done.push(
+            await setRates({ db: tx, tenant: ctx.tenant, actor: ctx.actor, ratePlanId: rate_plan_id, input: { ...range, room_type_id } }).catch(
+              asListItem(index),
+            ),
+          );
         }
         return done;
       });
-      for (const change of changes) {
-        await audit(ctx, {
-          action: "rate_plan.rates_set",
-          objectType: "rate_plan",
-          objectId: rate_plan_id,
-          before: { ...change.before, room_type_id: change.room_type_id },
-          // The nights as the rates page shows them: the first and the last, inclusive.
-          after: {
-            ...change.after,
-            room_type_id: change.room_type_id,
-            nights_range: { from: range.from, to: addDays(range.to, -1) },
-            ...(range.days_of_week ? { days_of_week: range.days_of_week } : {}),
-          },
-        });
-      }
-      return { rate_plan_id, from: range.from, to: range.to, data: changes.flatMap((c) => c.calendar.data) };
+      return { rate_plan_id, from: range.from, to: range.to, data: calendars.flatMap((c) => c.data) };
     }),
 });

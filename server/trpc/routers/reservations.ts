@@ -11,10 +11,17 @@ import { getDeskDay } from "@/server/reservations/desk-day";
 import { changeDeparture, previewDeparture } from "@/server/reservations/change-departure";
 import { getReservationDesk } from "@/server/reservations/desk-view";
 import { moveRoom } from "@/server/reservations/in-house";
-import { presentReservation, type ReservationWithGuest } from "@/server/reservations/present";
+import { presentReservation } from "@/server/reservations/present";
 import { listReadyRooms } from "@/server/reservations/ready-rooms";
-import { getReservation } from "@/server/reservations/reservations";
-import { cancelSchema, changeDepartureSchema, checkInSchema, moveRoomSchema, reservationCreateSchema, reservationUpdateSchema, upgradeSchema } from "@/server/reservations/schemas";
+import {
+  cancelSchema,
+  changeDepartureSchema,
+  checkInSchema,
+  moveRoomSchema,
+  reservationCreateSchema,
+  reservationUpdateSchema,
+  upgradeSchema,
+} from "@/server/reservations/schemas";
 import { previewUpgrade, upgradeReservation } from "@/server/reservations/upgrade";
 import { presentReservationRow, reservationSearchQuery, searchReservations } from "@/server/reservations/search-reservations";
 import { cancelReservation, checkInReservation, checkOutReservation, noShowReservation } from "@/server/reservations/transitions";
@@ -22,30 +29,16 @@ import { previewReservationUpdate, updateReservation } from "@/server/reservatio
 import { presentRoom, presentRoomType } from "@/server/rooms/present";
 import { listRoomTypes } from "@/server/rooms/room-types";
 import { access } from "@/server/staff/access";
-import { audit } from "../audit";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 
-// The same schemas and services as /v1/reservations and /v1/availability: tRPC adds transport
-// (and the audit trail), not rules.
+// The same schemas and services as /v1/reservations and /v1/availability: tRPC adds transport,
+// not rules (the services write the audit trail, by the signed-in staff member).
 /** The availability query with numbers as numbers: /v1 reads them from a query string, tRPC gets JSON. */
 const quoteInput = availabilityQuery.extend({ adults: z.number().int().min(1).max(20), children: z.number().int().min(0).max(20).default(0) });
 const reservationProcedure = staffProcedure.use(roles(...access.reservations));
 const id = z.string().min(1).max(64);
 const all = { limit: 100, cursor: null };
-
-type StaffCtx = Parameters<typeof audit>[0];
-
-/**
- * Runs a state change of the reservation page and records it with the reservation before and
- * after; `action` may be a function when only the change itself knows which one it was.
- */
-export async function recorded(ctx: StaffCtx, action: string | (() => string), id: string, run: () => Promise<ReservationWithGuest>) {
-  const before = presentReservation(await getReservation({ db: ctx.db, tenant: ctx.tenant, id }));
-  const after = presentReservation(await run());
-  await audit(ctx, { action: typeof action === "string" ? action : action(), objectType: "reservation", objectId: after.id, before, after });
-  return after;
-}
 
 export const reservationsRouter = router({
   /** The room types and rate plans of a property, for names, filters and the booking form. */
@@ -58,57 +51,81 @@ export const reservationsRouter = router({
     return { room_types: types.data.map(presentRoomType), rate_plans: plans.data.map(presentRatePlan) };
   }),
   /** Search (guest name or e-mail, reservation id), filters and today's lists, cursor-paged. */
-  search: reservationProcedure.input(z.strictObject({ ...reservationSearchQuery.shape, ...listInput })).query(async ({ ctx, input: { limit, cursor, ...query } }) => {
-    const list = cursorList("reservations.search", query, { limit, cursor });
-    const { today, page } = await searchReservations({ db: ctx.db, tenant: ctx.tenant, query, page: list.page });
-    return { today, ...list.envelope(page, presentReservationRow) };
-  }),
+  search: reservationProcedure
+    .input(z.strictObject({ ...reservationSearchQuery.shape, ...listInput }))
+    .query(async ({ ctx, input: { limit, cursor, ...query } }) => {
+      const list = cursorList("reservations.search", query, { limit, cursor });
+      const { today, page } = await searchReservations({ db: ctx.db, tenant: ctx.tenant, query, page: list.page });
+      return { today, ...list.envelope(page, presentReservationRow) };
+    }),
   /** The front desk's day: counts of arrivals, in-house and departures, occupancy tonight, rooms not ready for arrivals. */
-  deskDay: reservationProcedure.input(z.strictObject({ property_id: id })).query(({ ctx, input }) => getDeskDay({ db: ctx.db, tenant: ctx.tenant, propertyId: input.property_id })),
+  deskDay: reservationProcedure
+    .input(z.strictObject({ property_id: id }))
+    .query(({ ctx, input }) => getDeskDay({ db: ctx.db, tenant: ctx.tenant, propertyId: input.property_id })),
   /** One reservation with its names, the property's today, its policy and the actions its state allows. */
-  get: reservationProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => getReservationDesk({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
+  get: reservationProcedure
+    .input(z.strictObject({ id }))
+    .query(({ ctx, input }) => getReservationDesk({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
   /** Every room type × rate plan for a stay, priced, with why an unbookable one is not bookable (as GET /v1/availability). */
   quote: reservationProcedure.input(quoteInput).query(({ ctx, input }) => getAvailability({ db: ctx.db, tenant: ctx.tenant, query: input })),
   /** Free clean or inspected rooms of the reservation's type, in the order check-in would choose them. */
   readyRooms: reservationProcedure
     .input(z.strictObject({ id }))
     .query(async ({ ctx, input }) => (await listReadyRooms({ db: ctx.db, tenant: ctx.tenant, reservationId: input.id })).map(presentRoom)),
-  create: reservationProcedure.input(reservationCreateSchema).mutation(async ({ ctx, input }) => {
-    const reservation = presentReservation(await createReservation({ db: ctx.db, tenant: ctx.tenant, input }));
-    await audit(ctx, { action: "reservation.created", objectType: "reservation", objectId: reservation.id, after: reservation });
-    return reservation;
-  }),
+  create: reservationProcedure
+    .input(reservationCreateSchema)
+    .mutation(async ({ ctx, input }) => presentReservation(await createReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input }))),
   /** The modification re-quoted, without keeping it: what "confirm" would give, or why it would be refused. */
   previewUpdate: reservationProcedure
     .input(reservationUpdateSchema.extend({ id }))
-    .query(async ({ ctx, input: { id, ...body } }) => presentReservation(await previewReservationUpdate({ db: ctx.db, tenant: ctx.tenant, id, input: body }))),
-  update: reservationProcedure.input(reservationUpdateSchema.extend({ id })).mutation(async ({ ctx, input: { id, ...body } }) => {
-    return recorded(ctx, "reservation.updated", id, () => updateReservation({ db: ctx.db, tenant: ctx.tenant, id, input: body }));
-  }),
+    .query(async ({ ctx, input: { id, ...body } }) =>
+      presentReservation(await previewReservationUpdate({ db: ctx.db, tenant: ctx.tenant, id, input: body })),
+    ),
+  update: reservationProcedure
+    .input(reservationUpdateSchema.extend({ id }))
+    .mutation(async ({ ctx, input: { id, ...body } }) =>
+      presentReservation(await updateReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, input: body })),
+    ),
   cancel: reservationProcedure
     .input(cancelSchema.extend({ id }))
-    .mutation(({ ctx, input }) => recorded(ctx, "reservation.cancelled", input.id, () => cancelReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id, reason: input.reason }))),
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(await cancelReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, reason: input.reason })),
+    ),
   checkIn: reservationProcedure
     .input(checkInSchema.extend({ id }))
-    .mutation(({ ctx, input }) => recorded(ctx, "reservation.checked_in", input.id, () => checkInReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id, roomId: input.room_id }))),
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(await checkInReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, roomId: input.room_id })),
+    ),
   checkOut: reservationProcedure
     .input(z.strictObject({ id }))
-    .mutation(({ ctx, input }) => recorded(ctx, "reservation.checked_out", input.id, () => checkOutReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(await checkOutReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
+    ),
   /** What a departure (a date, or a check-out now) would give the stay in house: end, nights, total, fee, balance after. */
   previewDeparture: reservationProcedure
     .input(changeDepartureSchema.partial().extend({ id }))
     .query(({ ctx, input }) => previewDeparture({ db: ctx.db, tenant: ctx.tenant, id: input.id, checkOut: input.check_out })),
   changeDeparture: reservationProcedure
     .input(changeDepartureSchema.extend({ id }))
-    .mutation(({ ctx, input }) => recorded(ctx, "reservation.departure_changed", input.id, () => changeDeparture({ db: ctx.db, tenant: ctx.tenant, id: input.id, checkOut: input.check_out }))),
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(await changeDeparture({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, checkOut: input.check_out })),
+    ),
   moveRoom: reservationProcedure
     .input(moveRoomSchema.extend({ id }))
-    .mutation(({ ctx, input }) => recorded(ctx, "reservation.room_moved", input.id, () => moveRoom({ db: ctx.db, tenant: ctx.tenant, id: input.id, roomId: input.room_id, reason: input.reason }))),
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(
+        await moveRoom({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, roomId: input.room_id, reason: input.reason }),
+      ),
+    ),
   noShow: reservationProcedure
     .input(z.strictObject({ id }))
-    .mutation(({ ctx, input }) => recorded(ctx, "reservation.no_show", input.id, () => noShowReservation({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(await noShowReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
+    ),
   /** The registration card printed at check-in. */
-  registrationCard: reservationProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => getRegistrationCard({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
+  registrationCard: reservationProcedure
+    .input(z.strictObject({ id }))
+    .query(({ ctx, input }) => getRegistrationCard({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
   /** The guest e-mails: what one of them would say now (the same composition as the mail queued), and those queued or sent. */
   mail: router({
     preview: reservationProcedure
@@ -124,5 +141,7 @@ export const reservationsRouter = router({
     .query(({ ctx, input: { id, ...input } }) => previewUpgrade({ db: ctx.db, tenant: ctx.tenant, id, input })),
   upgrade: reservationProcedure
     .input(upgradeSchema.extend({ id }))
-    .mutation(({ ctx, input: { id, ...input } }) => recorded(ctx, "reservation.upgraded", id, () => upgradeReservation({ db: ctx.db, tenant: ctx.tenant, id, input }))),
+    .mutation(async ({ ctx, input: { id, ...input } }) =>
+      presentReservation(await upgradeReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id, input })),
+    ),
 });
