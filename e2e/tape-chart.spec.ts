@@ -26,8 +26,10 @@ const money240 = (nights: number) => new RegExp(`\\$?240[.,]00(\\s€)? · ${nig
 async function drag(page: Page, from: Locator, to: { x: number; y: number } | Locator) {
   // In the middle of the screen, as a person would hold it: near an edge, dnd-kit scrolls the
   // page while the pointer rests there, and the target moves away from where it was measured.
+  // A point was measured by the caller on the page as it is: then nothing may scroll.
   const centre = (el: Element) => el.scrollIntoView({ block: "center", inline: "nearest" });
-  await from.evaluate(centre);
+  if ("x" in to) await from.scrollIntoViewIfNeeded();
+  else await from.evaluate(centre);
   const box = (await from.boundingBox())!;
   const start = { x: box.x + Math.min(box.width / 2, 20), y: box.y + box.height / 2 };
   await page.mouse.move(start.x, start.y);
@@ -180,7 +182,16 @@ for (const width of [1280, 390]) {
     await card(1).focus();
     await page.keyboard.press("Space");
     await expect(page.locator("[id^=DndLiveRegion]").first()).toContainText(`Picked up room ${rooms[1].number}`);
-    for (let i = 0; i < 30 && !(await person.getAttribute("class"))?.includes("border-teal-600"); i++) await page.keyboard.press("ArrowDown");
+    // Each arrow is announced ("Room … over …") before the next: pressing on while the page has
+    // not drawn the last one would step past the housekeeper.
+    const region = page.locator("[id^=DndLiveRegion]").first();
+    const label = (await person.locator("span").first().textContent())!;
+    for (let i = 0; i < 40; i++) {
+      const before = await region.textContent();
+      await page.keyboard.press("ArrowDown");
+      await expect(region).not.toHaveText(before ?? "");
+      if ((await region.textContent())?.includes(`over ${label}.`)) break;
+    }
     await expect(person).toHaveClass(/border-teal-600/);
     await page.keyboard.press("Space");
     await expect(page.getByRole("list", { name: `Assignments of ${housekeeper.email}` })).toContainText(`Room ${rooms[1].number}`);

@@ -126,7 +126,7 @@ function Grid({ chart, fmt, busy, live }: { chart: Chart; fmt: Formatters; busy:
     useSensor(MouseSensor, { activationConstraint: { distance: 6 } }),
     // On a touch screen a long press picks a stay up; a tap opens its menu.
     useSensor(TouchSensor, { activationConstraint: { delay: 300, tolerance: 8 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: coordinates, scrollBehavior: "auto" }),
+    useSensor(KeyboardSensor, { coordinateGetter: coordinates }),
   );
   const rows: Row[] = chart.room_types.flatMap((t) => [
     { kind: "unassigned" as const, id: `unassigned:${t.id}`, typeId: t.id, label: `${t.name}, not yet in a room` },
