@@ -257,6 +257,8 @@ describe("GET /v1/availability", () => {
       rate_plan_id: small.ratePlanId,
       total: { amount: 24_000, currency: "USD" },
       nightly: nightsOf(d(5), d(8)).map((date) => ({ date, amount: 8_000 })),
+      // This property has no taxes: the stay's gross is its rates.
+      price: { net: { amount: 24_000, currency: "USD" }, tax: { amount: 0, currency: "USD" }, gross: { amount: 24_000, currency: "USD" }, taxes: [] },
       bookable: true,
     });
     expect(quote(s, bothPlan)).toMatchObject({ total: { amount: 21_000 }, bookable: true });
