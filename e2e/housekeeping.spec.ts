@@ -51,7 +51,9 @@ test("the board moves a room dirty → clean → inspected, then out of order wi
   // The room's history names who did each step.
   await ooo.getByRole("button", { name: `Room ${number} details` }).click();
   const details = page.getByRole("dialog", { name: `Room ${number}` });
-  await expect(details.getByTestId("audit-entry")).toHaveCount(4);
+  // The room's creation through the API (by the key), then the board's four changes.
+  await expect(details.getByTestId("audit-entry")).toHaveCount(5);
+  await expect(details.getByTestId("audit-entry").last()).toContainText(/by an API key/i);
   await expect(details.getByTestId("audit-entry").first()).toContainText(/out of order by admin@example.com/i);
   await snap(page, "housekeeping-room-detail");
   await page.keyboard.press("Escape");
