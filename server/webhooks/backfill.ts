@@ -10,7 +10,7 @@ import type { EventType } from "@/server/events/types";
 import { newId } from "@/server/ids";
 import { findOwned, type Ctx } from "@/server/tenancy";
 import { selects } from "./fan-out";
-import { deliveriesQueued } from "./queue";
+import { deliveriesQueued, queuedDelivery } from "./queue";
 import { assertInsideReplayWindow } from "./replay";
 
 /** The most events one backfill may cover. */
@@ -147,18 +147,9 @@ async function advanceBackfill(db: Db, id: string, now: Date): Promise<string[]>
       .limit(perSecond);
     const spacing = 1_000 / perSecond;
     const rows = batch.map((e, i) => ({
-      id: newId("delivery"),
-      accountId: b.accountId,
-      livemode: b.livemode,
-      endpointId: b.endpointId,
-      eventId: e.id,
-      eventType: e.type,
-      eventCreatedAt: e.createdAt,
-      source: "backfill" as const,
+      ...queuedDelivery(b, b.endpointId, e, "backfill", new Date(now.getTime() + Math.floor(i * spacing))),
       backfillId: b.id,
       backfillSeq: b.eventsQueued + i + 1,
-      status: "queued" as const,
-      nextAttemptAt: new Date(now.getTime() + Math.floor(i * spacing)),
     }));
     if (rows.length) await tx.insert(webhookDeliveries).values(rows);
     const last = batch[batch.length - 1];

@@ -2,10 +2,9 @@ import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { inTransaction } from "@/server/transactions";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { ApiError } from "@/server/errors";
-import { newId } from "@/server/ids";
 import { findOwned } from "@/server/tenancy";
 import { selects } from "./fan-out";
-import { deliveriesQueued } from "./queue";
+import { deliveriesQueued, queuedDelivery } from "./queue";
 
 /** Replay and backfill reach back this far (specification, Replay; the 72-hour figure). */
 export const replayWindowMs = 72 * 3_600_000;
@@ -36,18 +35,7 @@ export async function replayEvent({ db, tenant, actor, endpointId, eventId }: Ch
   const delivery = await inTransaction(db, async (tx) => {
     const [delivery] = await tx
       .insert(webhookDeliveries)
-      .values({
-        id: newId("delivery"),
-        accountId: tenant.accountId,
-        livemode: tenant.livemode,
-        endpointId: endpoint.id,
-        eventId: event.id,
-        eventType: event.type,
-        eventCreatedAt: event.createdAt,
-        source: "replay",
-        status: "queued",
-        nextAttemptAt: new Date(),
-      })
+      .values(queuedDelivery(tenant, endpoint.id, event, "replay", new Date()))
       .returning();
     await audit(
       tx,

@@ -5,7 +5,7 @@ import { ApiError } from "@/server/errors";
 import { testEventType, type EventType } from "@/server/events/types";
 import { newId } from "@/server/ids";
 import { findOwned } from "@/server/tenancy";
-import { deliveriesQueued } from "./queue";
+import { deliveriesQueued, queuedDelivery } from "./queue";
 import { sampleObject, sampleSource } from "./sample-event";
 
 /**
@@ -59,18 +59,7 @@ export async function sendTestEvent({
       .returning();
     const [row] = await tx
       .insert(webhookDeliveries)
-      .values({
-        id: newId("delivery"),
-        accountId: tenant.accountId,
-        livemode: tenant.livemode,
-        endpointId: endpoint.id,
-        eventId: event.id,
-        eventType: event.type,
-        eventCreatedAt: event.createdAt,
-        source: "test",
-        status: "queued",
-        nextAttemptAt: now,
-      })
+      .values(queuedDelivery(tenant, endpoint.id, event, "test", now))
       .returning();
     await audit(
       tx,
