@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { e2eDatabase } from "../playwright.config";
+import { startServer, type Server } from "../tests/support/server-process";
 import { createApiKey, signIn, uniqueEmail } from "./helpers";
 import { ownRoomType, plusDays } from "./rooms-setup";
 
@@ -11,43 +11,20 @@ import { ownRoomType, plusDays } from "./rooms-setup";
 
 test.skip(e2eDatabase !== "postgres", "two instances share a PostgreSQL database; the embedded one belongs to one process");
 
-let second: ChildProcess | undefined;
+let second: Server | undefined;
 let secondUrl = "";
 
 test.beforeAll(async () => {
-  second = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      INNKEEP_API_ONLY: "1",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      LOG_LEVEL: "info",
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
-      // The suite's server keeps the webhook secrets sealed with this key; the second must open them.
-      WEBHOOK_SECRET_KEYS: "e2e:ZTJlLW9ubHktd2ViaG9vay1rZXktMDEyMzQ1Njc4OWE=",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  // The production entry, API only, as the integration tests' two-instance test starts it.
+  second = await startServer({
+    DATABASE_URL: process.env.E2E_DATABASE_URL!,
+    // The suite's server keeps the webhook secrets sealed with this key; the second must open them.
+    WEBHOOK_SECRET_KEYS: "e2e:ZTJlLW9ubHktd2ViaG9vay1rZXktMDEyMzQ1Njc4OWE=",
   });
-  let out = "";
-  const port = await new Promise<number>((resolve, reject) => {
-    second!.stdout!.on("data", (d) => {
-      out += d;
-      const line = out.split("\n").find((l) => l.includes('"msg":"listening"'));
-      if (line) resolve(JSON.parse(line).port);
-    });
-    second!.stderr!.on("data", (d) => (out += d));
-    second!.on("exit", (code) => reject(new Error(`the second instance exited (${code}) before listening:\n${out}`)));
-  });
-  secondUrl = `http://127.0.0.1:${port}`;
+  secondUrl = `http://127.0.0.1:${second.port}`;
 });
 
-test.afterAll(async () => {
-  if (!second || second.exitCode !== null) return;
-  const exited = new Promise((resolve) => second!.once("exit", resolve));
-  second.kill("SIGTERM");
-  await exited;
-});
+test.afterAll(async () => second?.stop());
 
 test("a booking and a cancellation made through another instance reach the open room chart live", async ({ page, request }) => {
   const key = createApiKey("rooms:read rooms:write reservations:read reservations:write");
