@@ -47,6 +47,7 @@ const presentReservation = (r: Row, g: Row) => ({
   check_in: r.check_in, check_out: r.check_out, nights: daysBetween(r.check_in, r.check_out), adults: r.adults, children: r.children,
   room_type_id: r.room_type_id, rate_plan_id: r.rate_plan_id, room_id: r.room_id, folio_id: r.folio_id,
   total: { amount: r.total_amount, currency: r.currency }, nightly: r.nightly,
+  price: { net: { amount: r.net_amount, currency: r.currency }, tax: { amount: r.tax_amount, currency: r.currency }, gross: { amount: r.net_amount + r.tax_amount, currency: r.currency }, taxes: r.taxes },
   guest: { id: g.id, first_name: g.first_name, last_name: g.last_name, email: g.email },
   source: r.source, channel: r.channel, notes: r.notes, metadata: r.metadata,
   cancelled_at: iso(r.cancelled_at), cancellation_reason: r.cancellation_reason, checked_in_at: iso(r.checked_in_at),
@@ -130,6 +131,10 @@ async function createGuest(body: Row) {
   return presentGuest(guest);
 }
 
+// server/folios/folios.ts taxRulesOf: the property's taxes in force.
+const taxRules = (tx: Sql, propertyId: string) =>
+  tx`select id, name, kind, percent_thousandths, amount, inclusive, applies_to from taxes where property_id = ${propertyId} and active = true order by created_at, id`;
+
 // POST /v1/reservations: server/reservations/create-reservation.ts, the whole transaction
 async function createReservation(input: Row) {
   const { property_id, room_type_id, rate_plan_id, check_in, check_out } = input;
@@ -141,6 +146,8 @@ async function createReservation(input: Row) {
     const rates = await loadRates(tx, plan.id, [roomType.id], check_in, addDays(check_out, 1));
     const quote = quoteStay(check_in, check_out, (date) => asNightRate(rates.get(`${roomType.id}:${date}`)));
     if (!quote.bookable) throw new Refused(409, quote.explanation!);
+    // The property's taxes (the bench's hotels have none, so net is the rates' total): read as Innkeep reads them.
+    await taxRules(tx, property.id);
 
     // server/inventory/nights.ts sellNights: make, lock in date order, conditionally increment.
     await ensureNights(tx, [roomType.id], check_in, check_out);
@@ -164,9 +171,9 @@ async function createReservation(input: Row) {
     await tx`insert into folio_charges ${tx(charges)}`;
     const [reservation] = await tx`
       insert into reservations (id, account_id, livemode, property_id, guest_id, room_type_id, rate_plan_id, folio_id, status,
-        check_in, check_out, adults, children, total_amount, currency, nightly, source, channel, notes, metadata)
+        check_in, check_out, adults, children, total_amount, net_amount, currency, nightly, source, channel, notes, metadata)
       values (${id}, ${accountId}, ${livemode}, ${property.id}, ${guest.id}, ${roomType.id}, ${plan.id}, ${folio.id}, 'confirmed',
-        ${check_in}, ${check_out}, ${input.adults}, ${input.children ?? 0}, ${quote.total}, ${property.currency},
+        ${check_in}, ${check_out}, ${input.adults}, ${input.children ?? 0}, ${quote.total}, ${quote.total}, ${property.currency},
         ${sql.json(quote.nightly)}, ${input.source ?? "api"}, ${input.channel ?? null}, ${input.notes ?? null}, ${sql.json(input.metadata ?? {})})
       returning *`;
     const presented = presentReservation(reservation, guest);
@@ -192,6 +199,7 @@ async function availability(url: URL) {
   const plans = await sql`select * from rate_plans where account_id = ${accountId} and livemode = ${livemode} and property_id = ${property.id} and active = true`;
   const ratesByPlan = new Map(await Promise.all(plans.map(async (p) => [p.id, await loadRates(sql, p.id, typeIds, q.check_in, addDays(q.check_out, 1))] as const)));
   const guests = Number(q.adults) + Number(q.children ?? 0);
+  await taxRules(sql, property.id);
   return {
     object: "availability", livemode: property.livemode, property_id: property.id, check_in: q.check_in, check_out: q.check_out,
     nights: daysBetween(q.check_in, q.check_out), adults: Number(q.adults), children: Number(q.children ?? 0),
@@ -204,7 +212,8 @@ async function availability(url: URL) {
           const rates = ratesByPlan.get(plan.id)!;
           const quote = quoteStay(q.check_in, q.check_out, (date) => asNightRate(rates.get(`${type.id}:${date}`)));
           const reason = guests > type.max_occupancy ? "max_occupancy" : (quote.reason ?? (available < 1 ? "no_availability" : undefined));
-          return { rate_plan_id: plan.id, total: { amount: quote.total, currency: property.currency }, nightly: quote.nightly, bookable: !reason, ...(reason ? { reason } : {}) };
+          const money = (amount: number) => ({ amount, currency: property.currency });
+          return { rate_plan_id: plan.id, total: money(quote.total), price: { net: money(quote.total), tax: money(0), gross: money(quote.total), taxes: [] }, nightly: quote.nightly, bookable: !reason, ...(reason ? { reason } : {}) };
         });
       return { room_type_id: type.id, code: type.code, name: type.name, max_occupancy: type.max_occupancy, available, quotes };
     }),

@@ -219,7 +219,7 @@ export async function seedReportHotel(sql: Sql, accountId: string, reservationCo
     const source = random.weighted([["direct", 30], ["channel", 45], ["phone", 10], ["email", 5], ["walk_in", 5], ["api", 5]] as const);
     const r: Row = {
       id, ...tenant, property_id: property.id, guest_id: guest.id, room_type_id: type.id, rate_plan_id: plan.id, room_id: null, folio_id: folioId, status,
-      check_in: checkIn, check_out: checkOut, adults: random.int(1, 2), children: random.next() < 0.15 ? 1 : 0, total_amount: total, currency: "EUR",
+      check_in: checkIn, check_out: checkOut, adults: random.int(1, 2), children: random.next() < 0.15 ? 1 : 0, total_amount: total, net_amount: total, currency: "EUR",
       nightly: sql.json(nightly), source, channel: source === "channel" ? random.pick(["booking_com", "expedia", "airbnb"]) : null, notes: null, metadata: sql.json({}),
       cancelled_at: status === "cancelled" ? new Date(Math.min(now, createdAt.getTime() + 86_400_000 * random.int(1, 10))) : null,
       cancellation_reason: status === "cancelled" ? "Guest request" : null,
@@ -286,11 +286,11 @@ export async function addReportHistory(sql: Sql, accountId: string, report: Repo
       from generate_series(1, ${count}::int) g, p
     ), inserted as (
       insert into reservations (id, account_id, livemode, property_id, guest_id, room_type_id, rate_plan_id, folio_id, status,
-        check_in, check_out, adults, children, total_amount, currency, nightly, source, checked_out_at, cancelled_at, created_at, updated_at)
+        check_in, check_out, adults, children, total_amount, net_amount, currency, nightly, source, checked_out_at, cancelled_at, created_at, updated_at)
       select 'res_history' || g, ${accountId}, true, ${report.propertyId}, guests[1 + g % array_length(guests, 1)],
         types[1 + g % array_length(types, 1)], plans[1 + g % array_length(plans, 1)], 'fol_history' || g,
         case when g % 10 = 0 then 'cancelled' else 'checked_out' end,
-        check_in, check_in + nights, 2, 0, nights * 15900, 'EUR',
+        check_in, check_in + nights, 2, 0, nights * 15900, nights * 15900, 'EUR',
         (select jsonb_agg(jsonb_build_object('date', to_char(check_in + i, 'YYYY-MM-DD'), 'amount', 15900) order by i) from generate_series(0, nights - 1) i),
         'direct', case when g % 10 = 0 then null else (check_in + nights)::timestamptz + interval '10 hours' end,
         case when g % 10 = 0 then check_in::timestamptz - interval '3 days' end,
