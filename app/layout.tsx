@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import localFont from "next/font/local";
 import type { ReactNode } from "react";
+import { HydratedMark } from "@/components/ui/hydrated";
 import "./globals.css";
 
 // The dashboard's face, served with the app (no font network, no system lottery): every browser,
@@ -22,7 +23,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   await connection();
   return (
     <html lang="en" className={inter.variable}>
-      <body className="min-h-screen font-sans">{children}</body>
+      <body className="min-h-screen font-sans">
+        {children}
+        <HydratedMark />
+      </body>
     </html>
   );
 }

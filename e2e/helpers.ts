@@ -12,7 +12,17 @@ export async function signIn(page: Page, credentials = admin) {
   await page.getByLabel("E-mail").fill(credentials.email);
   await page.getByLabel("Password").fill(credentials.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: /Welcome/ })).toBeVisible();
+  // A full page load after the sign-in (components/auth/sign-in-form.tsx): on a busy machine more than the default 10 s.
+  await expect(page.getByRole("heading", { level: 1, name: /Welcome/ })).toBeVisible({ timeout: 30_000 });
+  await waitForHydration(page);
+}
+
+/**
+ * After a full page load: waits until React has taken the page over (the root layout marks
+ * `<html data-hydrated>`). A click before that lands on a button the server drew and does nothing.
+ */
+export async function waitForHydration(page: Page) {
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
 }
 
 /** A unique e-mail per run, so tests never collide with each other's guests. */

@@ -224,7 +224,7 @@ test("the arrivals list follows bookings, check-ins and cancellations made throu
 });
 
 test("every reservations page fits 390 px without horizontal scrolling", async ({ page, request }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const t = await roomType(request, 1);
   const r = await book(request, t, "Narrow");
   await page.setViewportSize({ width: 390, height: 844 });
