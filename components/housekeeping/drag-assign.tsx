@@ -36,7 +36,7 @@ export function DragAssign({ board, date, rooms, people }: { board: Board; date:
   const sensors = useSensors(
     useSensor(MouseSensor, { activationConstraint: { distance: 6 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 300, tolerance: 8 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: toPeople, scrollBehavior: "auto" }),
+    useSensor(KeyboardSensor, { coordinateGetter: toPeople.coordinates, scrollBehavior: "auto" }),
   );
   if (!rooms.length || !people.length) return null;
   const numberOf = (id: string | number) => rooms.find((r) => `room:${r.id}` === String(id))?.number ?? "";
@@ -61,6 +61,8 @@ export function DragAssign({ board, date, rooms, people }: { board: Board; date:
     <Card title="Drag rooms to a housekeeper">
       <DndContext
         sensors={sensors}
+        collisionDetection={toPeople.collision}
+        onDragStart={toPeople.reset}
         onDragEnd={onDragEnd}
         accessibility={{
           screenReaderInstructions: {

@@ -75,13 +75,15 @@ function columns(span: { from: string; to: string }, chart: Pick<Chart, "from" |
  */
 const coordinates: KeyboardCoordinateGetter = (event, args) => {
   const { currentCoordinates, context } = args;
+  // As in targetStepper: a key the sensor turns into a scroll alone must not scroll again.
+  if (event.code.startsWith("Arrow")) event.preventDefault();
   if (event.code === "ArrowRight") return { ...currentCoordinates, x: currentCoordinates.x + NIGHT };
   if (event.code === "ArrowLeft") return { ...currentCoordinates, x: currentCoordinates.x - NIGHT };
   if (String(context.active?.id).startsWith("end:")) return undefined;
   const next = toRow(event, args);
   return next ? { ...next, x: currentCoordinates.x } : undefined;
 };
-const toRow = targetStepper({ forward: ["ArrowDown"], back: ["ArrowUp"] });
+const toRow = targetStepper({ forward: ["ArrowDown"], back: ["ArrowUp"] }).coordinates;
 
 type Pending = { stay: Stay; change: StayChange; what: string };
 
