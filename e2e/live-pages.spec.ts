@@ -5,8 +5,8 @@ import { expectNoSeriousAxe } from "./axe";
 import { createApiKey, signIn, uniqueEmail, waitForLive } from "./helpers";
 
 // Issue 23, point 5, two pages that said the wrong thing until a reload: a backfill on an endpoint
-// the circuit breaker holds read "Delivering · 29 waiting", and the guest page's details and
-// history stayed as they were when a change came from /v1 or another desk.
+// the circuit breaker holds read "Delivering · 29 waiting", and the guest page's details,
+// preferences and history stayed as they were when a change came from /v1 or another desk.
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -71,7 +71,7 @@ test("a backfill on an endpoint the circuit breaker holds says its deliveries ar
   await expectNoSeriousAxe(page);
 });
 
-test("the guest page follows changes made through /v1 and at another desk, details and history, without a reload", async ({ page, request }) => {
+test("the guest page follows changes made through /v1 and at another desk, details, preferences and history, without a reload", async ({ page, request }) => {
   const guest = await api(request).guest("Lena", `Phone${Date.now().toString(36).slice(-4)}`);
   await signIn(page);
   await page.goto(`/guests/${guest.id}`);
@@ -95,4 +95,26 @@ test("the guest page follows changes made through /v1 and at another desk, detai
   await desk.close();
   await expect(phone).toHaveText("+1 415 555 0199", { timeout: 5_000 });
   await expect(page.getByTestId("audit-entry").filter({ hasText: "Guest details changed" }).first()).toContainText("+1 415 555 0199", { timeout: 5_000 });
+
+  // The restaurant's system records a nut allergy through /v1: the open page shows it at once.
+  const allergies = page.getByRole("list", { name: "Allergies" });
+  await expect(allergies).toContainText("None recorded");
+  const nuts = await request.patch(`/v1/guests/${guest.id}/preferences`, { headers: { authorization: `Bearer ${key}` }, data: { allergies: ["Tree nuts"] } });
+  expect(nuts.status(), await nuts.text()).toBe(200);
+  await expect(allergies.getByRole("listitem").filter({ hasText: "Tree nuts" })).toBeVisible({ timeout: 5_000 });
+  await expect(allergies).not.toContainText("None recorded");
+  await expect(page.getByTestId("audit-entry").filter({ hasText: "Preferences changed" }).first()).toBeVisible({ timeout: 5_000 });
+
+  // A clerk halfway through an edit keeps it, and is told what is on file now.
+  await page.getByLabel("Add an allergy").fill("Latex");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(allergies.getByRole("listitem").filter({ hasText: "Latex" })).toBeVisible();
+  const sesame = await request.patch(`/v1/guests/${guest.id}/preferences`, { headers: { authorization: `Bearer ${key}` }, data: { allergies: ["Tree nuts", "Sesame"] } });
+  expect(sesame.status(), await sesame.text()).toBe(200);
+  const notice = page.getByRole("alert").filter({ hasText: "changed elsewhere" });
+  await expect(notice).toContainText("Allergies on file now: Tree nuts, Sesame", { timeout: 5_000 });
+  await expect(allergies.getByRole("listitem").filter({ hasText: "Latex" })).toBeVisible();
+  await notice.getByRole("button", { name: "Discard my changes and show the saved preferences" }).click();
+  await expect(notice).toHaveCount(0);
+  await expect(allergies.getByRole("listitem")).toHaveText([/^Tree nuts/, /^Sesame/]);
 });

@@ -103,7 +103,7 @@ export const eventGroups: { resource: string; types: string[] }[] = [
     types: ["reservation.created", "reservation.updated", "reservation.cancelled", "reservation.checked_in", "reservation.checked_out"],
   },
   { resource: "Payments", types: ["payment.succeeded", "payment.failed", "payment.refunded"] },
-  { resource: "Guests", types: ["guest.created", "guest.updated"] },
+  { resource: "Guests", types: ["guest.created", "guest.updated", "guest.preferences_updated"] },
   { resource: "Housekeeping", types: ["housekeeping.status_changed"] },
   { resource: "Rates and inventory", types: ["rate.updated", "inventory.updated"] },
   { resource: "Night audit", types: ["night_audit.completed"] },

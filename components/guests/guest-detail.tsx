@@ -1,9 +1,9 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient, type QueryFilters } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { useLiveInvalidate } from "@/components/live/use-live-events";
+import { useLiveEvents } from "@/components/live/use-live-events";
 import { MomentText } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
@@ -23,14 +23,16 @@ export function GuestDetail({ id, canManageData = false }: { id: string; canMana
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const guest = useQuery(trpc.guests.get.queryOptions({ id }));
-  // Stays booked, checked in or out elsewhere (another desk, the API), and changes to the guest
-  // (their details, an erasure), show without a reload, with the history that records them.
-  useLiveInvalidate(
-    ["reservation.*", "guest.*"],
-    trpc.guests.get.queryFilter({ id }),
-    trpc.reservations.search.queryFilter({ guest_id: id }),
-    trpc.audit.list.queryFilter(),
-  );
+  // Stays booked, checked in or out elsewhere (another desk, the API), and changes to this guest
+  // (their details, their preferences, an erasure), show without a reload, with the history that
+  // records them. Another guest's change leaves this page alone.
+  useLiveEvents(["reservation.*", "guest.*"], (event) => {
+    const aboutGuest = event.type.startsWith("guest.");
+    if (aboutGuest && event.object_id !== id) return;
+    const stale: QueryFilters[] = [trpc.guests.get.queryFilter({ id }), trpc.reservations.search.queryFilter({ guest_id: id }), trpc.audit.list.queryFilter()];
+    if (aboutGuest) stale.push(trpc.guests.preferences.get.queryFilter({ guest_id: id }));
+    for (const filter of stale) void queryClient.invalidateQueries(filter);
+  });
   const [editing, setEditing] = useState(false);
   const update = useMutation(
     trpc.guests.update.mutationOptions({

@@ -84,16 +84,29 @@ export function PreferencesEditor({ guestId }: { guestId: string }) {
   return <PreferencesForm key={guestId} guestId={guestId} saved={prefs.data} />;
 }
 
+const sameDraft = (a: Draft, b: Draft) => JSON.stringify(a) === JSON.stringify(b);
+
 function PreferencesForm({ guestId, saved }: { guestId: string; saved: Preferences }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  // The record the form was filled from, and the form as the clerk has it now.
+  const [base, setBase] = useState(saved);
   const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
   const [allergy, setAllergy] = useState("");
+  const show = (record: Preferences) => {
+    setBase(record);
+    setDraft(toDraft(record));
+  };
+  // Saved elsewhere meanwhile (the API, another desk): an untouched form shows the new record at
+  // once; a form being edited keeps the clerk's edits and says what is on file now.
+  const changedElsewhere = saved.updated_at !== base.updated_at;
+  const edited = !sameDraft(draft, toDraft(base));
+  if (changedElsewhere && !edited) show(saved);
   const replace = useMutation(
     trpc.guests.preferences.replace.mutationOptions({
       onSuccess: (next) => {
         queryClient.setQueryData(trpc.guests.preferences.get.queryKey({ guest_id: guestId }), next);
-        setDraft(toDraft(next));
+        show(next);
       },
     }),
   );
@@ -142,6 +155,17 @@ function PreferencesForm({ guestId, saved }: { guestId: string; saved: Preferenc
     >
       <form onSubmit={submit} className="space-y-6" noValidate aria-label="Preferences">
         {failure && !faultAt ? <Alert>{failure.message}</Alert> : null}
+        {changedElsewhere && edited && !replace.isPending ? (
+          <Alert>
+            <p>
+              These preferences were changed elsewhere while you were editing (saved <MomentText at={saved.updated_at!} />). Allergies on file now:{" "}
+              {saved.allergies.length ? saved.allergies.join(", ") : "none"}. Saving replaces them with yours.
+            </p>
+            <Button type="button" variant="secondary" className="mt-2" onClick={() => show(saved)}>
+              Discard my changes and show the saved preferences
+            </Button>
+          </Alert>
+        ) : null}
         <fieldset className="space-y-2">
           <legend className="text-xs font-semibold uppercase tracking-wide text-stone-500">Allergies</legend>
           <ul className="flex flex-wrap gap-1.5" aria-label="Allergies">

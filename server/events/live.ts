@@ -4,7 +4,7 @@ import { events } from "@/db/schema";
 import type { Tenant } from "@/server/tenancy";
 import { logger } from "@/server/observability/logger";
 
-/** What a dashboard learns of an event as it happens: enough to refetch, no payload. */
+/** What a dashboard learns of an event as it happens: enough to refetch, no payload (`object_id`: the object's id, or for a guest's preferences the guest's). */
 export type LiveEvent = { id: string; type: string; property_id: string | null; object_id: string | null; created_at: string };
 
 type Subscriber = {
@@ -101,7 +101,8 @@ export class LiveFeed {
         livemode: events.livemode,
         type: events.type,
         propertyId: events.propertyId,
-        objectId: sql<string | null>`${events.object}->>'id'`,
+        // The object's id; a guest's preferences (which have none of their own) are the guest's.
+        objectId: sql<string | null>`coalesce(${events.object}->>'id', ${events.object}->>'guest_id')`,
         createdAt: events.createdAt,
         at: sql<string>`${events.createdAt}::text`,
       })

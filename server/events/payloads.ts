@@ -3,7 +3,7 @@ import { nightAuditSchema } from "@/server/night-audit/schemas";
 import { groupSchema } from "@/server/groups/schemas";
 import { invoiceSchema } from "@/server/invoices/schemas";
 import { taxSchema } from "@/server/taxes/schemas";
-import { guestSchema } from "@/server/guests/schemas";
+import { guestSchema, preferencesSchema } from "@/server/guests/schemas";
 import { propertySchema } from "@/server/properties/schemas";
 import { paymentSchema } from "@/server/payments/schemas";
 import { rateCalendarSchema, ratePlanSchema } from "@/server/rates/schemas";
@@ -63,6 +63,8 @@ export const eventPayloads = {
   "tax.updated": taxSchema,
   "invoice.created": invoiceSchema,
   "guest.updated": guestSchema,
+  // Exactly as `GET /guests/{id}/preferences` answers after the change (the guest is `guest_id`).
+  "guest.preferences_updated": preferencesSchema,
 } satisfies Record<EventType, z.ZodType>;
 
 export const pingSchema = z

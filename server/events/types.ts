@@ -1,7 +1,8 @@
 /**
  * The 12 event types of the specification (Events), issue 27's (the night audit's, a guest's
- * erasure, groups', a property's settings, taxes' and invoices') and `guest.updated` (a guest's
- * details changed, so that webhooks and open dashboards learn of it like any other change).
+ * erasure, groups', a property's settings, taxes' and invoices'), `guest.updated` (a guest's
+ * details changed) and `guest.preferences_updated` (their allergies, room wishes or loyalty data
+ * changed), so that webhooks and open dashboards learn of those like any other change.
  */
 export const eventTypes = [
   "reservation.created",
@@ -25,6 +26,7 @@ export const eventTypes = [
   "tax.updated",
   "invoice.created",
   "guest.updated",
+  "guest.preferences_updated",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, like, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import {
   auditLog,
@@ -48,6 +48,8 @@ function scrubJson(value: unknown, guestId: string, pattern: RegExp): unknown {
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = scrubJson(v, guestId, pattern);
+    // Their preferences (an event's payload, a trail entry, an echoed delivery): emptied whole, as erasure leaves them.
+    if (out.object === "guest_preferences" && out.guest_id === guestId) Object.assign(out, { allergies: [], room: {}, loyalty: {} });
     if (out.id === guestId) {
       if ("first_name" in out) out.first_name = erasedName.first;
       if ("last_name" in out) out.last_name = erasedName.last;
@@ -59,6 +61,15 @@ function scrubJson(value: unknown, guestId: string, pattern: RegExp): unknown {
   }
   return value;
 }
+
+type PreferencesLike = { allergies?: unknown; room?: unknown; loyalty?: unknown };
+
+/** The free text of a guest's preferences: allergies, and the words of their room wishes and loyalty data. */
+const preferenceTexts = (p: PreferencesLike): string[] => [
+  ...(Array.isArray(p.allergies) ? p.allergies : []),
+  ...Object.values(p.room && typeof p.room === "object" ? p.room : {}),
+  ...Object.values(p.loyalty && typeof p.loyalty === "object" ? p.loyalty : {}),
+].filter((v): v is string => typeof v === "string");
 
 /** Stored text that may be JSON (a replayed response): scrubbed as JSON where it parses, as text otherwise. */
 function scrubStoredText(text: string, guestId: string, pattern: RegExp): string {
@@ -91,6 +102,24 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
       throw new ApiError("invalid_state_transition", "The guest is in house; a guest's data can be erased once they have checked out.");
     }
     const [prefs] = await tx.select().from(guestPreferences).where(eq(guestPreferences.guestId, guest.id));
+    // Preferences they had before the current ones (an allergy since removed) are still in past
+    // events and trail entries, and in what receivers echoed: their words are erased too.
+    const own = <T extends { accountId: PgColumn; livemode: PgColumn }>(t: T) =>
+      and(eq(t.accountId, tenant.accountId), eq(t.livemode, tenant.livemode));
+    const pastPreferences: PreferencesLike[] = [
+      ...(
+        await tx
+          .select({ object: events.object })
+          .from(events)
+          .where(and(own(events), eq(events.type, "guest.preferences_updated"), sql`${events.object}->>'guest_id' = ${guest.id}`))
+      ).map((e) => e.object),
+      ...(
+        await tx
+          .select({ before: auditLog.before, after: auditLog.after })
+          .from(auditLog)
+          .where(and(own(auditLog), eq(auditLog.objectId, guest.id), like(auditLog.action, "guest.preferences_%")))
+      ).flatMap((e) => [e.before, e.after] as (PreferencesLike | null)[]).filter((p): p is PreferencesLike => !!p && typeof p === "object"),
+    ];
     const reservationIds = stays.map((r) => r.id);
     const folioIds = stays.map((r) => r.folioId);
     const paymentRows = folioIds.length ? await tx.select().from(payments).where(inArray(payments.folioId, folioIds)) : [];
@@ -105,20 +134,12 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
       ...text(guest.email),
       ...text(guest.phone),
       ...Object.values(guest.address ?? {}).flatMap((v) => (v && v.length > 2 ? text(v) : [])),
-      ...(prefs
-        ? [
-            ...prefs.allergies.flatMap(text),
-            ...Object.values(prefs.room).flatMap((v) => (typeof v === "string" ? text(v) : [])),
-            ...Object.values(prefs.loyalty).flatMap((v) => (typeof v === "string" ? text(v) : [])),
-          ]
-        : []),
+      ...[...(prefs ? [prefs] : []), ...pastPreferences].flatMap(preferenceTexts).flatMap(text),
       ...stays.flatMap((r) => [...text(r.notes), ...text(r.cancellationReason), ...Object.values(r.metadata).flatMap(text)]),
       ...moves.flatMap((m) => text(m.reason)),
     ])!;
     const ids = [guest.id, ...reservationIds, ...folioIds, ...paymentRows.map((p) => p.id), ...stays.flatMap((r) => (r.groupId ? [r.groupId] : []))];
     const now = new Date();
-    const own = <T extends { accountId: PgColumn; livemode: PgColumn }>(t: T) =>
-      and(eq(t.accountId, tenant.accountId), eq(t.livemode, tenant.livemode));
 
     // The guest row: names replaced, contact gone (the search text is generated from them).
     const [erased] = await tx

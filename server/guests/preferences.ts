@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { guestPreferences } from "@/db/schema";
-import { audit, type ChangeCtx } from "@/server/audit/audit";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { changesFrom } from "@/server/changes";
 import { tenantValues, type Ctx } from "@/server/tenancy";
 import { inTransaction } from "@/server/transactions";
@@ -19,7 +19,8 @@ export async function getPreferences({ db, tenant, guestId }: Ctx & { guestId: s
 
 /**
  * Writes a guest's preferences from the record there now (the guest locked, so two writes queue),
- * on the trail with the preferences before and after; a write that changes nothing is no write.
+ * with `guest.preferences_updated` (the preferences as `GET` now answers them) and the trail's
+ * entry (before and after) in the same transaction; a write that changes nothing is no write.
  */
 function writePreferences(
   { db, tenant, actor, guestId }: ChangeCtx & { guestId: string },
@@ -37,7 +38,15 @@ function writePreferences(
       .values({ guestId: guest.id, ...tenantValues(tenant), ...values })
       .onConflictDoUpdate({ target: guestPreferences.guestId, set: values })
       .returning();
-    await audit(tx, { tenant, actor }, { action, objectType: "guest", objectId: guest.id, before: presentPreferences(guest, current), after: presentPreferences(guest, prefs) });
+    const after = presentPreferences(guest, prefs);
+    // PUT and PATCH alike: subscribers and open guest pages learn of the new allergies at once.
+    await recordChange(tx, { tenant, actor }, [{ type: "guest.preferences_updated", propertyId: null, object: after }], {
+      action,
+      objectType: "guest",
+      objectId: guest.id,
+      before: presentPreferences(guest, current),
+      after,
+    });
     return { guest, prefs };
   });
 }

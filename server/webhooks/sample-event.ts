@@ -1,12 +1,12 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db/client";
-import { groups, guests, invoices, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes, taxes } from "@/db/schema";
+import { groups, guestPreferences, guests, invoices, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes, taxes } from "@/db/schema";
 import { addDays, todayIn } from "@/server/dates";
 import type { EventType } from "@/server/events/types";
 import { loadGroup } from "@/server/groups/groups";
 import { presentGroup } from "@/server/groups/present";
-import { anonymisedGuest, presentGuest } from "@/server/guests/present";
+import { anonymisedGuest, presentGuest, presentPreferences } from "@/server/guests/present";
 import { getProperty } from "@/server/properties/properties";
 import { presentProperty } from "@/server/properties/present";
 import { presentInventoryRange } from "@/server/inventory/events";
@@ -56,6 +56,7 @@ export const sampleSource: Record<EventType, string> = {
   "tax.updated": "tax",
   "invoice.created": "invoice",
   "guest.updated": "guest",
+  "guest.preferences_updated": "guest",
 };
 
 /**
@@ -90,6 +91,19 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
     case "guest.updated": {
       const guest = await newest(db, guests, tenant);
       return guest && { propertyId: null, object: presentGuest(guest) };
+    }
+    case "guest.preferences_updated": {
+      // The preferences set most recently, as GET answers them; else the newest guest's (none set yet).
+      const [set] = await db
+        .select({ guest: guests, prefs: guestPreferences })
+        .from(guestPreferences)
+        .innerJoin(guests, eq(guests.id, guestPreferences.guestId))
+        .where(ownedBy(guests, tenant))
+        .orderBy(desc(guestPreferences.updatedAt), desc(guestPreferences.guestId))
+        .limit(1);
+      if (set) return { propertyId: null, object: presentPreferences(set.guest, set.prefs) };
+      const guest = await newest(db, guests, tenant);
+      return guest && { propertyId: null, object: presentPreferences(guest, undefined) };
     }
     case "housekeeping.status_changed": {
       const room = await newest(db, rooms, tenant);

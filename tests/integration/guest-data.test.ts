@@ -210,6 +210,8 @@ const email = "quillon.vexmoor@erase-me.example";
 const phone = "+1 555 7319 2468";
 const address = { line1: "Glimmerquay 41", city: "Thrandlewick", postal_code: "TQ9 4ZX", country: "GB" };
 const secrets = [first, last, "erase-me.example", "7319 2468", "73192468", "zorblatine", "VXM-99812", "featherfree-pillows", "vexcrm-77", "Glimmerquay", "Thrandlewick", "TQ9 4ZX"];
+// Preferences the guest had before their last ones: in past events, the trail and echoes only.
+const pastPreferences = ["plumbrackle", "WQX-30417", "snorvel-downs"];
 
 /** Every text, varchar and json(b) column of every table, searched with SQL for each string: where each is still found. */
 async function foundAnywhere(strings: string[]) {
@@ -243,7 +245,14 @@ describe("a guest's data", () => {
       201,
     );
     const guestId = booked.guest.id as string;
+    // Earlier preferences, replaced since: each write is a guest.preferences_updated event holding them.
+    ok(await h.patch(`/v1/guests/${guestId}/preferences`, { allergies: ["plumbrackle"], room: { bed: "snorvel-downs" }, loyalty: { number: "WQX-30417" } }, caller));
     ok(await h.put(`/v1/guests/${guestId}/preferences`, { allergies: ["zorblatine"], room: { notes: `${last} likes it high` }, loyalty: { program: "Harbor", number: "VXM-99812" } }, caller));
+    const preferenceEvents = async () =>
+      h.db.select().from(events).where(and(eq(events.type, "guest.preferences_updated"), sql`${events.object}->>'guest_id' = ${guestId}`)).orderBy(events.createdAt);
+    const [pastEvent, lastEvent] = await preferenceEvents();
+    expect(pastEvent.object).toMatchObject({ allergies: ["plumbrackle"], loyalty: { number: "WQX-30417" } });
+    expect(lastEvent.object).toMatchObject({ allergies: ["zorblatine"], loyalty: { number: "VXM-99812" } });
     // The dashboard's audit trail holds the guest's words (a change of phone, before and after).
     await staff("manager").guests.update({ id: guestId, phone: "+1 555 7319 2468" });
     // The postal address the invoice is made out to.
@@ -255,6 +264,12 @@ describe("a guest's data", () => {
     const deliveryId = newId("delivery");
     await h.db.insert(webhookDeliveries).values({ id: deliveryId, accountId: h.main.account.id, livemode: true, endpointId, eventId: created.id, eventType: created.type, eventCreatedAt: created.createdAt, source: "event", status: "succeeded" });
     await h.db.insert(webhookAttempts).values({ id: newId("attempt"), deliveryId, endpointId, number: 1, startedAt: new Date(), latencyMs: 5, responseStatus: 200, responseHeaders: {}, responseBody: JSON.stringify({ echoed: created.object }), outcome: "succeeded", serverError: false });
+    // And the past preferences' event, echoed once as JSON and once as plain text.
+    for (const [n, responseBody] of [JSON.stringify({ echoed: pastEvent.object }), `got allergies plumbrackle, member WQX-30417`].entries()) {
+      const echoId = newId("delivery");
+      await h.db.insert(webhookDeliveries).values({ id: echoId, accountId: h.main.account.id, livemode: true, endpointId, eventId: pastEvent.id, eventType: pastEvent.type, eventCreatedAt: pastEvent.createdAt, source: n ? "replay" : "event", status: "succeeded" });
+      await h.db.insert(webhookAttempts).values({ id: newId("attempt"), deliveryId: echoId, endpointId, number: 1, startedAt: new Date(), latencyMs: 5, responseStatus: 200, responseHeaders: {}, responseBody, outcome: "succeeded", serverError: false });
+    }
 
     // Check in, an extra and a payment: a stay with financial records.
     ok(await h.post(`/v1/reservations/${booked.id}/check_in`, {}, caller));
@@ -287,6 +302,10 @@ describe("a guest's data", () => {
     await h.db.execute(sql`update properties set business_date = ${addDays(x.today, 2)} where id = ${x.propertyId}`);
     ok(await h.post(`/v1/reservations/${booked.id}/check_out`, {}, caller));
     expect((await foundAnywhere(secrets)).length).toBeGreaterThan(5);
+    // The preferences events hold the allergies and loyalty numbers, past and present, until the erasure.
+    const stored = await foundAnywhere([...secrets, ...pastPreferences]);
+    for (const secret of ["zorblatine", "VXM-99812", ...pastPreferences]) expect(stored).toContain(`events.object: ${secret}`);
+    for (const secret of pastPreferences) expect(stored).toContain(`webhook_attempts.response_body: ${secret}`);
     const invoiceId = ok(await h.get(`/v1/reservations/${booked.id}/folio`, caller)).invoice_id;
     expect(ok(await h.get(`/v1/invoices/${invoiceId}`, caller)).guest).toMatchObject({ name: `${first} ${last}`, address, email });
 
@@ -318,8 +337,15 @@ describe("a guest's data", () => {
     expect(ok(await h.get(`/v1/invoices/${invoiceId}`, caller))).toMatchObject({ guest: { name: "Erased guest", address: null, email: null, phone: null }, totals: { gross: { amount: 2 * nightly + 1_500 } } });
     expect(Date.parse(erased.erased_at)).not.toBeNaN();
 
-    // Found nowhere in the database.
-    expect(await foundAnywhere(secrets)).toEqual([]);
+    // Found nowhere in the database, the preferences they had before included.
+    expect(await foundAnywhere([...secrets, ...pastPreferences])).toEqual([]);
+    // The preferences events stay (their ids, for receivers' deduplication), emptied as erasure leaves the preferences.
+    const emptied = await preferenceEvents();
+    expect(emptied.map((e) => e.id)).toEqual([pastEvent.id, lastEvent.id]);
+    for (const [i, e] of emptied.entries()) {
+      const updatedAt = (i ? lastEvent : pastEvent).object.updated_at;
+      expect(e.object).toEqual({ object: "guest_preferences", guest_id: guestId, livemode: true, allergies: [], room: {}, loyalty: {}, updated_at: updatedAt });
+    }
     // The financial records stay, every amount as it was, the reservation pointing at the anonymised guest.
     expect(await financial()).toEqual(books);
     const reservation = ok(await h.get(`/v1/reservations/${booked.id}`, caller));

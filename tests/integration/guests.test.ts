@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, guestPreferences, guests } from "@/db/schema";
+import { createCaller } from "@/server/trpc/routers/_app";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 
@@ -16,6 +17,11 @@ const snapshot = async () => ({
   guests: await h.db.select().from(guests).orderBy(guests.id),
   preferences: await h.db.select().from(guestPreferences).orderBy(guestPreferences.guestId),
 });
+
+const ok = (res: { status: number; text: string; json?: unknown }, status = 200) => {
+  expect(res.status, res.text).toBe(status);
+  return res.json;
+};
 
 async function createGuest(body: Record<string, unknown>, sandbox = false) {
   const res = await h.post("/v1/guests", body, { sandbox });
@@ -237,5 +243,117 @@ describe("preferences", () => {
     const [row] = await h.db.select().from(guestPreferences).where(eq(guestPreferences.guestId, sandboxGuest.id));
     expect(row.livemode).toBe(false);
     expect(row.accountId).toBe(h.main.account.id);
+  });
+});
+
+describe("guest.preferences_updated", () => {
+  /** The preferences events written for a guest, oldest first. */
+  const written = async (guestId: string) =>
+    (await h.db.select().from(events).where(eq(events.type, "guest.preferences_updated")))
+      .filter((e) => (e.object as { guest_id: string }).guest_id === guestId)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  const current = async (guestId: string, sandbox = false) => {
+    const res = await h.get(`/v1/guests/${guestId}/preferences`, { sandbox });
+    expect(res.status, res.text).toBe(200);
+    return res.json;
+  };
+
+  it("is written once per PUT or PATCH that changes them, with the preferences exactly as GET then answers", async () => {
+    const guest = await createGuest({ first_name: "Annie", last_name: "Easley", email: "annie.prefs@example.com" });
+    expect(await written(guest.id)).toEqual([]);
+
+    const put = await h.put(`/v1/guests/${guest.id}/preferences`, { allergies: ["tree nuts"], room: { floor: "high", quiet: true }, loyalty: { program: "Harbor", number: "HB-4471", points: 300 } });
+    expect(put.status, put.text).toBe(200);
+    let list = await written(guest.id);
+    expect(list).toHaveLength(1);
+    expect(list[0].object).toEqual(await current(guest.id));
+    expect(list[0].object).toEqual({
+      object: "guest_preferences",
+      guest_id: guest.id,
+      livemode: true,
+      allergies: ["tree nuts"],
+      room: { floor: "high", quiet: true },
+      loyalty: { program: "Harbor", number: "HB-4471", points: 300 },
+      updated_at: put.json.updated_at,
+    });
+    expect(list[0]).toMatchObject({ accountId: h.main.account.id, livemode: true, propertyId: null });
+
+    // A PATCH merges: the event carries the whole record after it, not the patch.
+    const patch = await h.patch(`/v1/guests/${guest.id}/preferences`, { allergies: ["tree nuts", "sesame"], loyalty: { points: null } });
+    expect(patch.status, patch.text).toBe(200);
+    list = await written(guest.id);
+    expect(list).toHaveLength(2);
+    expect(list[1].object).toEqual(await current(guest.id));
+    expect(list[1].object).toMatchObject({ allergies: ["tree nuts", "sesame"], room: { floor: "high", quiet: true }, loyalty: { program: "Harbor", number: "HB-4471" } });
+    expect((list[1].object as { loyalty: object }).loyalty).not.toHaveProperty("points");
+    // The event is listed under /v1/events like any other, with its envelope.
+    const listed = (await h.get("/v1/events?type=guest.preferences_updated&limit=100")).json.data.filter((e: { data: { object: { guest_id: string } } }) => e.data.object.guest_id === guest.id);
+    expect(listed.map((e: { id: string }) => e.id).sort()).toEqual(list.map((e) => e.id).sort());
+    expect(listed[0]).toMatchObject({ object: "event", type: "guest.preferences_updated", livemode: true, property_id: null });
+
+    // The same record again, an empty PATCH, a PATCH of values already there: nothing changes, no event.
+    expect((await h.put(`/v1/guests/${guest.id}/preferences`, { allergies: ["tree nuts", "sesame"], room: { floor: "high", quiet: true }, loyalty: { program: "Harbor", number: "HB-4471" } })).status).toBe(200);
+    expect((await h.patch(`/v1/guests/${guest.id}/preferences`, {})).status).toBe(200);
+    expect((await h.patch(`/v1/guests/${guest.id}/preferences`, { room: { floor: "high" }, loyalty: { points: null } })).status).toBe(200);
+    expect(await written(guest.id)).toHaveLength(2);
+
+    // A PUT that empties them is a change too.
+    const emptied = await h.put(`/v1/guests/${guest.id}/preferences`, {});
+    list = await written(guest.id);
+    expect(list).toHaveLength(3);
+    expect(list[2].object).toEqual({ object: "guest_preferences", guest_id: guest.id, livemode: true, allergies: [], room: {}, loyalty: {}, updated_at: emptied.json.updated_at });
+  });
+
+  it("is written by the dashboard's preferences editor too, and in the sandbox for sandbox guests", async () => {
+    const guest = await createGuest({ first_name: "Dorothy", last_name: "Vaughan", email: "dorothy.prefs@example.com" });
+    const staff = createCaller({
+      db: h.db,
+      session: { user: { id: "usr_desk", accountId: h.main.account.id, role: "front_desk", name: "Desk", email: "desk@guests.example" }, expires: new Date(Date.now() + 3_600_000).toISOString() },
+      livemode: true,
+    });
+    const saved = await staff.guests.preferences.replace({ guest_id: guest.id, allergies: ["shellfish"], room: {}, loyalty: {} });
+    const merged = await staff.guests.preferences.merge({ guest_id: guest.id, room: { bed: "twin" } });
+    const list = await written(guest.id);
+    expect(list.map((e) => e.object)).toEqual([saved, merged]);
+    expect(merged).toEqual(await current(guest.id));
+    // Saving the editor unchanged writes nothing.
+    await staff.guests.preferences.replace({ guest_id: guest.id, allergies: ["shellfish"], room: { bed: "twin" }, loyalty: {} });
+    expect(await written(guest.id)).toHaveLength(2);
+
+    const sandboxGuest = await createGuest({ first_name: "Sandra", last_name: "Prefs", email: "sandra.prefs@example.com" }, true);
+    ok(await h.patch(`/v1/guests/${sandboxGuest.id}/preferences`, { allergies: ["latex"] }, { sandbox: true }));
+    const [sandboxEvent] = await written(sandboxGuest.id);
+    expect(sandboxEvent.livemode).toBe(false);
+    expect(sandboxEvent.object).toEqual(await current(sandboxGuest.id, true));
+    // Not in the live event log.
+    const live = (await h.get("/v1/events?type=guest.preferences_updated&limit=100")).json.data;
+    expect(live.some((e: { id: string }) => e.id === sandboxEvent.id)).toBe(false);
+  });
+
+  it("is not written for a refused request: bad input, an unknown guest, a key without the write scope, another account's guest", async () => {
+    const guest = await createGuest({ first_name: "Mary", last_name: "Jackson", email: "mary.prefs@example.com" });
+    ok(await h.put(`/v1/guests/${guest.id}/preferences`, { allergies: ["penicillin"] }));
+    const before = { events: await written(guest.id), prefs: await current(guest.id) };
+    expect(before.events).toHaveLength(1);
+    const allEvents = async () => (await h.db.select({ id: events.id }).from(events)).length;
+    const count = await allEvents();
+
+    const readOnly = await h.keyWith(["reservations:read"]);
+    const other = await h.newAccount("Other Prefs Hotels");
+    expectError(await h.put(`/v1/guests/${guest.id}/preferences`, { allergies: "penicillin" }), 422, "parameter_invalid", "allergies");
+    expectError(await h.patch(`/v1/guests/${guest.id}/preferences`, { room: { floor: "basement" } }), 422, "parameter_invalid", "room.floor");
+    expectError(await h.patch(`/v1/guests/${guest.id}/preferences`, { allergies: ["ok"], pets: ["dog"] }), 422, "parameter_unknown", "pets");
+    expectError(await h.request("PATCH", `/v1/guests/${guest.id}/preferences`, { rawBody: '{"allergies": ["nuts"]', headers: { "content-type": "application/json" } }), 400, "invalid_json");
+    expectError(await h.patch(`/v1/guests/${guest.id}/preferences`, { allergies: ["nuts"] }, { sandbox: true }), 404, "resource_missing", "id");
+    expectError(await h.put("/v1/guests/gst_doesnotexist/preferences", { allergies: ["nuts"] }), 404, "resource_missing", "id");
+    expectError(await h.patch("/v1/guests/gst_doesnotexist/preferences", { allergies: ["nuts"] }), 404, "resource_missing", "id");
+    expectError(await h.patch(`/v1/guests/${guest.id}/preferences`, { allergies: ["nuts"] }, { token: readOnly }), 403, "insufficient_scope");
+    expectError(await h.put(`/v1/guests/${guest.id}/preferences`, { allergies: ["nuts"] }, { token: readOnly }), 403, "insufficient_scope");
+    expectError(await h.patch(`/v1/guests/${guest.id}/preferences`, { allergies: ["nuts"] }, { token: other.token }), 404, "resource_missing", "id");
+    expectError(await h.patch(`/v1/guests/${guest.id}/preferences`, { allergies: ["nuts"] }, { token: null }), 401, "missing_token");
+
+    expect(await allEvents()).toBe(count);
+    expect(await written(guest.id)).toEqual(before.events);
+    expect(await current(guest.id)).toEqual(before.prefs);
   });
 });

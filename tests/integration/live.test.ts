@@ -64,6 +64,16 @@ describe("live events for the dashboard", { timeout: 30_000 }, () => {
     expect(await audits).toMatchObject([{ type: "night_audit.completed" }]);
   });
 
+  it("follows a guest's changed preferences, named by the guest (preferences have no id of their own)", async () => {
+    const guest = await caller("front_desk").guests.create({ first_name: "Nell", last_name: "Live", email: "nell@live.example" });
+    const followed = take((await caller("front_desk").live.events({ types: ["guest.*"] })) as AsyncIterable<LiveEvent>, 1);
+    const exact = take((await caller("manager").live.events({ types: ["guest.preferences_updated"] })) as AsyncIterable<LiveEvent>, 1);
+    await new Promise((r) => setTimeout(r, 100));
+    await caller("front_desk").guests.preferences.merge({ guest_id: guest.id, allergies: ["peanuts"] });
+    expect(await followed).toMatchObject([{ type: "guest.preferences_updated", object_id: guest.id, property_id: null }]);
+    expect(await exact).toMatchObject([{ type: "guest.preferences_updated", object_id: guest.id }]);
+  });
+
   it("reads the events table once per process, however many subscribe", async () => {
     const s1 = (await caller("owner").live.events({ types: ["guest.created"] })) as AsyncIterable<LiveEvent>;
     const s2 = (await caller("manager").live.events({ types: ["guest.*"] })) as AsyncIterable<LiveEvent>;

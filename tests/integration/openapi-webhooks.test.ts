@@ -11,7 +11,7 @@ import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, liveHotel, ok, type Caller } from "../support/hotel";
 import { undocumented } from "../support/openapi-validator";
 
-// Issue 24, item 1: the document's `webhooks` has one entry per event type (the 12, issue 27's and `ping`),
+// Issue 24, item 1: the document's `webhooks` has one entry per event type (the 12, issue 27's, issue 23's and `ping`),
 // each with its typed `data.object`; every payload the server really writes matches its entry.
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -39,6 +39,8 @@ beforeAll(async () => {
   const stay = ok(await h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, ...t }, hotel.today, addDays(hotel.today, 1)), caller), 201); // reservation.created, guest.created
   ok(await h.patch(`/v1/reservations/${stay.id}`, { notes: "Late arrival" }, caller)); // reservation.updated
   ok(await h.patch(`/v1/guests/${stay.guest.id}`, { phone: "+351 21 000 0000" }, caller)); // guest.updated
+  ok(await h.put(`/v1/guests/${stay.guest.id}/preferences`, { allergies: ["peanuts"], room: { floor: "high" }, loyalty: { program: "Harbor", points: 10 } }, caller)); // guest.preferences_updated
+  ok(await h.patch(`/v1/guests/${stay.guest.id}/preferences`, { room: { floor: null } }, caller)); // guest.preferences_updated (an empty room)
   // Card charges are the sandbox's (live ones need a processor): a declined test card there.
   const seeded = ok(await h.get("/v1/reservations?status=confirmed&limit=1", { ...caller, sandbox: true })).data[0];
   const declined = { reservation_id: seeded.id, amount: 100, payment_method: { type: "card", number: "4000000000000002", exp_month: 12, exp_year: 2030, cvc: "123" } };
@@ -71,7 +73,7 @@ async function written(type: string) {
 }
 
 describe("the document's webhooks", () => {
-  it("has an entry per event type (the specification's 12, the night audit's a guest's erasure, groups', a property's, taxes' and invoices') and ping, each a signed POST of the envelope", () => {
+  it("has an entry per event type (the specification's 12, the night audit's a guest's erasure, groups', a property's, taxes' and invoices', a guest's details and preferences) and ping, each a signed POST of the envelope", () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...eventTypes, "ping"].sort());
     for (const [type, item] of Object.entries(doc.webhooks as Record<string, Json>)) {
       const names = item.post.parameters.map((p: Json) => doc.components.parameters[p.$ref.split("/").pop()].name);

@@ -67,9 +67,10 @@ it("every event type reaches its subscriber, signed", async () => {
   const group = ok(await h.post("/v1/groups", { property_id: property.id, guest: { first_name: "Every", last_name: "Group", email: "every.group@example.com" }, check_in: dayIn(property.timezone, 30), check_out: dayIn(property.timezone, 31), rooms }, sandbox), 201); // group.created
   ok(await h.post(`/v1/groups/${group.id}/cancel`, {}, sandbox)); // group.cancelled
   ok(await h.patch(`/v1/properties/${property.id}`, { check_in_time: property.check_in_time === "14:00" ? "15:00" : "14:00" }, sandbox)); // property.updated
-  // A guest of their own, so that only their guest.created, guest.updated and guest.erased events are rewritten by the erasure.
+  // A guest of their own, so that only their guest.created, guest.updated, guest.preferences_updated and guest.erased events are rewritten by the erasure.
   const leaving = ok(await h.post("/v1/guests", { first_name: "Wilhelmina", last_name: "Forgetme", email: "forget.me@example.com" }, sandbox), 201);
   ok(await h.patch(`/v1/guests/${leaving.id}`, { phone: "+44 20 7946 0000" }, sandbox)); // guest.updated
+  ok(await h.patch(`/v1/guests/${leaving.id}/preferences`, { allergies: ["Forgetme-nuts"] }, sandbox)); // guest.preferences_updated
   ok(await h.post(`/v1/guests/${leaving.id}/erase`, { confirm: true }, sandbox)); // guest.erased
   ok(await h.post("/v1/sandbox/advance_day", {}, sandbox)); // night_audit.completed (the night audit, at once)
 
@@ -89,4 +90,43 @@ it("every event type reaches its subscriber, signed", async () => {
   const logged = ok(await h.get(`/v1/webhook_endpoints/${endpoint.id}/deliveries?limit=100`, sandbox)).data;
   expect(logged.length).toBe(new Set(receiver.requests.map((r) => JSON.parse(r.body).id)).size);
   expect(logged.every((d: { status: string }) => d.status === "succeeded")).toBe(true);
+});
+
+it("a guest's changed preferences reach the endpoints that select everything or that type, signed, as GET then answers them; not an endpoint of guest.updated only", async () => {
+  const create = async (path: string, enabled_events: string[]) => ok(await h.post("/v1/webhook_endpoints", { url: `${receiver.url}/${path}`, enabled_events }, {}), 201);
+  const all = await create("prefs-all", ["*"]);
+  const prefsOnly = await create("prefs-only", ["guest.preferences_updated"]);
+  const detailsOnly = await create("prefs-details", ["guest.updated"]);
+  expect(prefsOnly.enabled_events).toEqual(["guest.preferences_updated"]);
+  const guest = ok(await h.post("/v1/guests", { first_name: "Katherine", last_name: "Johnson", email: "katherine.hooks@example.com" }), 201);
+
+  const changed = ok(await h.patch(`/v1/guests/${guest.id}/preferences`, { allergies: ["hazelnuts"], loyalty: { program: "Harbor", number: "HB-0193" } }));
+  // A no-op write after it sends nothing; a change of details after it is guest.updated.
+  ok(await h.patch(`/v1/guests/${guest.id}/preferences`, { allergies: ["hazelnuts"] }));
+  ok(await h.patch(`/v1/guests/${guest.id}`, { phone: "+1 757 555 0193" }));
+
+  const at = (path: string) => receiver.requests.filter((r) => r.url === `/${path}`);
+  const bodies = (path: string) => at(path).map((r) => JSON.parse(r.body) as { id: string; type: string; data: { object: { guest_id?: string; id?: string } } });
+  const about = (path: string, type: string) => bodies(path).filter((e) => e.type === type && (e.data.object.guest_id ?? e.data.object.id) === guest.id);
+  await waitFor(() => about("prefs-all", "guest.updated").length && about("prefs-only", "guest.preferences_updated").length && about("prefs-details", "guest.updated").length, "the three endpoints' deliveries");
+
+  for (const [path, endpoint] of [["prefs-all", all], ["prefs-only", prefsOnly]] as const) {
+    const delivered = about(path, "guest.preferences_updated");
+    expect(delivered, path).toHaveLength(1);
+    const request = at(path).find((r) => JSON.parse(r.body).id === delivered[0].id)!;
+    const event = verifyWebhook<{ id: string; type: string; livemode: boolean; property_id: string | null; data: { object: unknown } }>(request.body, request.headers["service-signature"], endpoint.secret);
+    expect(event).toMatchObject({ type: "guest.preferences_updated", livemode: true, property_id: null });
+    expect(event.data.object).toEqual(changed);
+    expect(ok(await h.get(`/v1/events/${event.id}`))).toEqual(event);
+  }
+  // The endpoint of guest.updated only got that, and the one of preferences only never the details.
+  expect(bodies("prefs-details").filter((e) => e.type !== "guest.updated")).toEqual([]);
+  expect(bodies("prefs-only").filter((e) => e.type !== "guest.preferences_updated")).toEqual([]);
+  const deliveries = ok(await h.get(`/v1/webhook_endpoints/${detailsOnly.id}/deliveries?event_type=guest.preferences_updated`)).data;
+  expect(deliveries).toEqual([]);
+
+  // The test event of this type is the preferences set most recently, shaped as the real event.
+  const sample = ok(await h.post(`/v1/webhook_endpoints/${prefsOnly.id}/test`, { type: "guest.preferences_updated" }), 202);
+  const received = await waitFor(() => at("prefs-only").find((r) => JSON.parse(r.body).id === sample.event_id), "the test event");
+  expect(JSON.parse(received.body)).toMatchObject({ type: "guest.preferences_updated", data: { object: ok(await h.get(`/v1/guests/${guest.id}/preferences`)) } });
 });

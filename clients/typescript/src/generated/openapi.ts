@@ -2050,6 +2050,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "guest.preferences_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event guest.preferences_updated
+         * @description Sent to every endpoint of the account and environment that selects `guest.preferences_updated` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["guestPreferencesUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -3371,6 +3391,61 @@ export interface components {
                 object: components["schemas"]["Guest"];
             };
         };
+        GuestPreferencesUpdatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "guest.preferences_updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["GuestPreferences"];
+            };
+        };
+        GuestPreferences: {
+            /** @enum {string} */
+            object: "guest_preferences";
+            /** @example gst_1a2B3c4D5e6F7g8H9i0J1k2L */
+            guest_id: string;
+            livemode: boolean;
+            allergies: string[];
+            room: {
+                bed?: string;
+                /** @enum {string} */
+                floor?: "high" | "low";
+                smoking?: boolean;
+                quiet?: boolean;
+                accessible?: boolean;
+                notes?: string;
+            };
+            loyalty: {
+                program?: string;
+                tier?: string;
+                number?: string;
+                points?: number;
+            };
+            /**
+             * Format: date-time
+             * @description null until preferences are first set.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updated_at: string | null;
+        };
         PingEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -3757,35 +3832,6 @@ export interface components {
             /** @description The e-mails sent (or kept) to the guest about their bookings, oldest first. */
             emails: components["schemas"]["GuestEmail"][];
         };
-        GuestPreferences: {
-            /** @enum {string} */
-            object: "guest_preferences";
-            /** @example gst_1a2B3c4D5e6F7g8H9i0J1k2L */
-            guest_id: string;
-            livemode: boolean;
-            allergies: string[];
-            room: {
-                bed?: string;
-                /** @enum {string} */
-                floor?: "high" | "low";
-                smoking?: boolean;
-                quiet?: boolean;
-                accessible?: boolean;
-                notes?: string;
-            };
-            loyalty: {
-                program?: string;
-                tier?: string;
-                number?: string;
-                points?: number;
-            };
-            /**
-             * Format: date-time
-             * @description null until preferences are first set.
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updated_at: string | null;
-        };
         GuestEmail: {
             /** @example mail_3kTMd8Qw1bZx7yR2pLcV9nHf */
             id: string;
@@ -4039,7 +4085,7 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
-        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["TaxCreatedEvent"] | components["schemas"]["TaxUpdatedEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["GuestUpdatedEvent"];
+        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["TaxCreatedEvent"] | components["schemas"]["TaxUpdatedEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["GuestUpdatedEvent"] | components["schemas"]["GuestPreferencesUpdatedEvent"];
         WebhookEndpointList: {
             /** @enum {string} */
             object: "list";
@@ -4093,7 +4139,7 @@ export interface components {
             event_id: string;
             delivery_id: string;
             /** @enum {string} */
-            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated";
+            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated";
             /** @enum {string} */
             status: "queued";
         };
@@ -38737,7 +38783,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated";
+                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated";
                 /** @description Events created at or after this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
                 created_gte?: string;
                 /** @description Events created at or before this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
@@ -39845,7 +39891,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated")[];
+                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -40948,7 +40994,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated")[];
+                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -43342,7 +43388,7 @@ export interface operations {
                      * @description `ping` (default), or an event type: a sample of it, built from this environment's newest object of that kind.
                      * @enum {string}
                      */
-                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated";
+                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated";
                 };
             };
         };
@@ -43830,7 +43876,7 @@ export interface operations {
                     since: string;
                     /** Format: date-time */
                     until: string;
-                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated")[];
+                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated")[];
                 };
             };
         };
@@ -44613,7 +44659,7 @@ export interface operations {
             query?: {
                 status?: "queued" | "retry_scheduled" | "succeeded" | "failed";
                 event_id?: string;
-                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated";
+                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated";
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
@@ -48911,6 +48957,77 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["GuestUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    guestPreferencesUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "guest.preferences_updated",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "object": "guest_preferences",
+                 *           "guest_id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "livemode": true,
+                 *           "allergies": [
+                 *             "peanuts"
+                 *           ],
+                 *           "room": {},
+                 *           "loyalty": {},
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["GuestPreferencesUpdatedEvent"];
             };
         };
         responses: {
