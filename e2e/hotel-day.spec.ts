@@ -16,8 +16,8 @@ import { scan } from "./words-scan";
 // The audit is run the way a hotel runs it: at the hour a manager sets on /settings/property,
 // by the server's embedded scheduler (it looks once a minute). The hotel's time zone is chosen
 // so that it is afternoon there now: moving the audit to an evening hour already past makes
-// today's audit due at once. Staff have no "run the audit now" button, and need none: the
-// sandbox's POST /v1/sandbox/advance_day is for integrators, not for this day.
+// today's audit due at once. (Running it by hand from the reports page is
+// e2e/night-audit-by-hand.spec.ts; the sandbox's POST /v1/sandbox/advance_day is for integrators.)
 
 test.describe.configure({ timeout: 240_000 });
 

@@ -11,6 +11,7 @@ import { usePropertyFormat } from "@/components/ui/property-format";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { nightsLabel, statusLabels } from "@/components/reservations/format";
+import { StayPriceBreakdown } from "@/components/reservations/stay-price";
 
 /** /groups/{id}: the rooms of one booking, each checked in or cancelled on its own. */
 export function GroupView({ id }: { id: string }) {
@@ -26,7 +27,7 @@ export function GroupView({ id }: { id: string }) {
 
   if (desk.error) return <ErrorState message={callError(desk.error).message} onRetry={() => desk.refetch()} />;
   if (!desk.data) return <LoadingState rows={5} label="Loading the group…" />;
-  const { group: g, rooms, master_balance } = desk.data;
+  const { group: g, rooms, master_balance, price } = desk.data;
   const nights = Math.round((Date.parse(g.check_out) - Date.parse(g.check_in)) / 86_400_000);
   return (
     <>
@@ -47,8 +48,11 @@ export function GroupView({ id }: { id: string }) {
         />
       </div>
       <div className="mb-6 grid gap-4 sm:grid-cols-3">
-        <Card title="Total">
-          <p className="text-lg font-semibold tabular-nums">{fmt.money(g.total)}</p>
+        <Card title="Price">
+          <p className="text-lg font-semibold tabular-nums" data-testid="group-price">
+            {fmt.money(price.gross)}
+          </p>
+          <StayPriceBreakdown price={price} />
         </Card>
         <Card title="Billing">
           <p className="text-sm text-stone-700">{g.billing === "master" ? "One master folio for every room" : "One folio per room"}</p>
@@ -77,7 +81,7 @@ export function GroupView({ id }: { id: string }) {
                     <Badge tone={status?.tone}>{status?.label}</Badge>
                   </p>
                   <p className="text-sm text-stone-600">
-                    {r.guest.first_name} {r.guest.last_name} · {fmt.money(r.total)}
+                    {r.guest.first_name} {r.guest.last_name} · <span data-testid="room-price">{fmt.money(r.price.gross)}</span>
                     {room.room_number ? ` · room ${room.room_number}` : ""}
                   </p>
                 </div>

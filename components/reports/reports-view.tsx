@@ -16,6 +16,7 @@ import { OccupancyChart, ProductionChart, RevenueChart } from "./charts";
 import { addDays, daysBetween, todayIn } from "@/server/dates";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { formatPercent } from "./format";
+import { RunNightAudit } from "./run-night-audit";
 
 export type ReportProperty = { id: string; name: string; currency: string; timezone: string };
 type Kind = "occupancy" | "revenue" | "production" | "audit";
@@ -355,12 +356,17 @@ export function ReportsView({ property }: { property: ReportProperty }) {
           {
             value: "audit",
             label: "Night audit",
-            content: audits.error && !audits.data ? (
-              <ErrorState message={callError(audits.error).message} onRetry={() => audits.refetch()} />
-            ) : !audits.data ? (
-              <LoadingState rows={4} label="Loading the night audits…" />
-            ) : (
-              <NightAudits audits={audits.data} money={money} />
+            content: (
+              <div className="space-y-5">
+                <RunNightAudit propertyId={property.id} />
+                {audits.error && !audits.data ? (
+                  <ErrorState message={callError(audits.error).message} onRetry={() => audits.refetch()} />
+                ) : !audits.data ? (
+                  <LoadingState rows={4} label="Loading the night audits…" />
+                ) : (
+                  <NightAudits audits={audits.data} money={money} />
+                )}
+              </div>
             ),
           },
         ]}

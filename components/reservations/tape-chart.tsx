@@ -28,6 +28,7 @@ import { targetStepper } from "@/components/ui/drag";
 import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
+import { StayPriceBreakdown } from "./stay-price";
 import { WindowPicker } from "@/components/ui/window-picker";
 import { addDays, daysBetween, weekdayOf } from "@/server/dates";
 import type { StayChange } from "@/server/reservations/tape-chart";
@@ -550,13 +551,15 @@ function ConfirmChange({ pending, fmt, onClose }: { pending: Pending; fmt: Forma
           <Alert>{fmt.words(callError(preview.error).message)}</Alert>
         ) : p ? (
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-            <dt className="text-stone-600">Total before</dt>
-            <dd className="text-stone-900">
-              {fmt.money(p.before.total)} · {p.before.nights} night{p.before.nights === 1 ? "" : "s"}
+            <dt className="text-stone-600">Price before</dt>
+            <dd className="text-stone-900" data-testid="price-before">
+              {fmt.money(p.before.price.gross)} · {p.before.nights} night{p.before.nights === 1 ? "" : "s"}
+              <StayPriceBreakdown price={p.before.price} />
             </dd>
-            <dt className="text-stone-600">Total after</dt>
-            <dd className="text-stone-900">
-              {fmt.money(p.after.total)} · {p.after.nights} night{p.after.nights === 1 ? "" : "s"}
+            <dt className="text-stone-600">Price after</dt>
+            <dd className="text-stone-900" data-testid="price-after">
+              {fmt.money(p.after.price.gross)} · {p.after.nights} night{p.after.nights === 1 ? "" : "s"}
+              <StayPriceBreakdown price={p.after.price} />
             </dd>
             {p.fee.amount ? (
               <>

@@ -16,12 +16,15 @@ import type { Area } from "@/server/staff/access";
 /**
  * Who made a change: a staff member in the dashboard, or through `/v1` an API key (its id and
  * name) or an OAuth app (its client id and name, with the e-mail of the staff member who
- * installed it), named as they were at the time, for the trail's sentence. Never a secret.
+ * installed it), or the night audit, named as they were at the time, for the trail's sentence.
+ * Never a secret.
  */
 export type AuditActor =
   | { type?: "staff"; id: string; email: string }
   | { type: "api_key"; id: string; name: string | null }
-  | { type: "oauth_app"; id: string; name: string | null; email?: string | null };
+  | { type: "oauth_app"; id: string; name: string | null; email?: string | null }
+  /** The night audit: by itself (id `night_audit`, no e-mail), or run by hand (the staff member's id and e-mail). */
+  | { type: "night_audit"; id: string; email: string | null };
 
 /**
  * The options of a service that changes data: the tenant, and who is changing it, so that the

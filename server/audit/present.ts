@@ -328,10 +328,11 @@ export function auditSentences(row: Pick<AuditRow, "action" | "objectType" | "be
     .filter((line): line is string => !!line);
 }
 
-/** Who, in words: a staff member's e-mail, or the API key or app a change came through. */
+/** Who, in words: a staff member's e-mail, the API key or app a change came through, or the night audit. */
 function actorWords(row: AuditRow): string {
   if (row.actorType === "api_key") return row.actorName ? `the API key “${row.actorName}”` : "an API key";
   if (row.actorType === "oauth_app") return row.actorName ? `the app “${row.actorName}”` : "a connected app";
+  if (row.actorType === "night_audit") return row.actorEmail ? `the night audit, run by ${row.actorEmail}` : "the night audit";
   return row.actorEmail ?? "a staff member";
 }
 

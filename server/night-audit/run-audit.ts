@@ -1,9 +1,8 @@
 import { and, asc, eq, lte, max } from "drizzle-orm";
-import { recordChange, type AuditActor } from "@/server/audit/audit";
+import { recordChange, type AuditActor, type ChangeCtx } from "@/server/audit/audit";
 import type { Db, Tx } from "@/db/client";
 import { guests, nightAudits, properties, reservations } from "@/db/schema";
 import { addDays, todayIn, type IsoDate } from "@/server/dates";
-import { emitEvents } from "@/server/events/emit";
 import { newId } from "@/server/ids";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights } from "@/server/inventory/nights";
@@ -16,6 +15,9 @@ import { flashReport } from "./flash";
 import { presentNightAudit } from "./present";
 
 type Property = typeof properties.$inferSelect;
+
+/** The night audit as the trail names it: by itself, or run by hand by a staff member (named too). */
+export const nightAuditActor = (by?: { id: string; email: string }): AuditActor => ({ type: "night_audit", id: by?.id ?? "night_audit", email: by?.email ?? null });
 export type AuditTrigger = (typeof nightAudits.$inferSelect)["trigger"];
 
 /**
@@ -36,9 +38,11 @@ export function dueDate(property: Pick<Property, "timezone" | "auditHour" | "bus
  * no-shows with their fee, departures still in house are flagged, the day's flash report is
  * written, the business date moves to the next day, and `night_audit.completed` announces it.
  *
- * `date`: the day to close; by default the day due at `now` (scheduled runs). The sandbox's
- * advance_day closes the property's current business day whatever the hour, on the property's
- * trail by `actor` (a scheduled run is no one's and leaves none).
+ * The day closed: `date` when given (a run by hand, whose caller checked that the day may be
+ * closed), else the property's current business day whatever the hour (`closeCurrentDay`, the
+ * sandbox's advance_day), else the day due at `now` (scheduled runs). Each no-show and the
+ * day's close are on the trail by `actor`: the night audit itself (`nightAuditActor`), named
+ * with the staff member who ran it by hand, or the API key of an advance_day.
  */
 export async function runNightAudit({
   db,
@@ -46,24 +50,26 @@ export async function runNightAudit({
   trigger,
   now = new Date(),
   closeCurrentDay = false,
-  actor = null,
+  date: day,
+  actor = nightAuditActor(),
 }: {
   db: Db;
   propertyId: string;
   trigger: AuditTrigger;
   now?: Date;
   closeCurrentDay?: boolean;
-  actor?: AuditActor | null;
+  date?: IsoDate;
+  actor?: AuditActor;
 }) {
   return inTransaction(db, async (tx) => {
     const [property] = await tx.select().from(properties).where(eq(properties.id, propertyId)).for("update");
     if (!property) return null;
-    const date = closeCurrentDay ? businessToday(property, now) : dueDate(property, now);
+    const date = day ?? (closeCurrentDay ? businessToday(property, now) : dueDate(property, now));
     if (!date) return null;
     const [done] = await tx.select().from(nightAudits).where(and(eq(nightAudits.propertyId, property.id), eq(nightAudits.businessDate, date)));
     if (done) return null;
     const tenant: Tenant = { accountId: property.accountId, livemode: property.livemode, propertyIds: null };
-    const noShows = await markNoShows(tx, tenant, property, date);
+    const noShows = await markNoShows(tx, { tenant, actor }, property, date);
     const inHouse = await tx
       .select({ id: reservations.id })
       .from(reservations)
@@ -100,7 +106,7 @@ export async function runNightAudit({
 }
 
 /** Confirmed stays arriving on or before `date` that never arrived: no-shows, with the plan's fee. */
-async function markNoShows(tx: Tx, tenant: Tenant, property: Property, date: IsoDate): Promise<string[]> {
+async function markNoShows(tx: Tx, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, property: Property, date: IsoDate): Promise<string[]> {
   const due = await tx
     .select()
     .from(reservations)
@@ -112,10 +118,16 @@ async function markNoShows(tx: Tx, tenant: Tenant, property: Property, date: Iso
     await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
     const [updated] = await tx.update(reservations).set({ status: "no_show", updatedAt: new Date() }).where(eq(reservations.id, r.id)).returning();
     const [guest] = await tx.select().from(guests).where(eq(guests.id, r.guestId));
-    await emitEvents(tx, tenant, [
-      { type: "reservation.updated", propertyId: r.propertyId, object: presentReservation({ reservation: updated, guest }) },
-      { type: "inventory.updated", propertyId: r.propertyId, object: presentInventoryRange({ propertyId: r.propertyId, roomTypeId: r.roomTypeId, from: r.checkIn, to: r.checkOut }) },
-    ]);
+    const after = presentReservation({ reservation: updated, guest });
+    await recordChange(
+      tx,
+      { tenant, actor },
+      [
+        { type: "reservation.updated", propertyId: r.propertyId, object: after },
+        { type: "inventory.updated", propertyId: r.propertyId, object: presentInventoryRange({ propertyId: r.propertyId, roomTypeId: r.roomTypeId, from: r.checkIn, to: r.checkOut }) },
+      ],
+      { action: "reservation.no_show", objectType: "reservation", objectId: r.id, before: presentReservation({ reservation: r, guest }), after },
+    );
   }
   return due.map((r) => r.id);
 }

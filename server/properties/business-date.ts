@@ -43,3 +43,28 @@ export function auditDueAt(date: IsoDate, property: Pick<Clocked, "timezone" | "
 export function dayClosed(date: IsoDate, property: Clocked, now = new Date()): boolean {
   return (property.businessDate !== null && property.businessDate > date) || now.getTime() >= auditDueAt(date, property).getTime();
 }
+
+/**
+ * From when staff may close business date `date` by hand (the night audit run from the reports
+ * page): once that date is over on the property's clock (midnight), or at its audit hour when that
+ * comes first (an evening hour). Never during the day itself, so this evening's late arrivals are
+ * never no-shows at 4 p.m.; and once it is closed, staff may record its no-shows too (`dayClosed`).
+ */
+export function handCloseAt(date: IsoDate, property: Pick<Clocked, "timezone" | "auditHour">): Date {
+  const due = auditDueAt(date, property);
+  const midnight = zonedInstant(addDays(date, 1), 0, property.timezone);
+  return due.getTime() < midnight.getTime() ? due : midnight;
+}
+
+/**
+ * The business date a night audit run by hand now would close: the latest date that may be closed
+ * by hand (`handCloseAt`), or, when that one is closed already, the open business date (not yet
+ * closable; `opensAt` says from when).
+ */
+export function handCloseDay(property: Clocked, now = new Date()): { date: IsoDate; opensAt: Date; open: boolean } {
+  const calendar = todayIn(property.timezone, now);
+  const latest = now.getTime() >= handCloseAt(calendar, property).getTime() ? calendar : addDays(calendar, -1);
+  const date = property.businessDate && property.businessDate > latest ? property.businessDate : latest;
+  const opensAt = handCloseAt(date, property);
+  return { date, opensAt, open: now.getTime() >= opensAt.getTime() };
+}

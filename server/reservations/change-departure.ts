@@ -7,7 +7,7 @@ import type { Tx } from "@/db/client";
 import type { Ctx, Tenant } from "@/server/tenancy";
 import { folioBalance } from "@/server/folios/folios";
 import { inTransaction, rolledBack } from "@/server/transactions";
-import { presentReservation } from "./present";
+import { presentReservation, reservationPrice } from "./present";
 import { loadReservation } from "./reservations";
 import { departureOn } from "./transitions";
 import { earliestDeparture, moveStayEnd } from "./stay-end";
@@ -41,7 +41,7 @@ export async function changeDeparture({ db, tenant, actor, id, checkOut }: Chang
 
 /**
  * What a departure would give a stay in house, without keeping it: on `checkOut`, or (none given)
- * on the day a check-out now would end it. The new end, nights, total, the fee posted and the
+ * on the day a check-out now would end it. The new end, nights, total and price, the fee posted and the
  * folio's balance after it: what the front desk confirms before an early check-out.
  */
 export const previewDeparture = ({ db, tenant, id, checkOut }: Ctx & { id: string; checkOut?: string }) =>
@@ -52,6 +52,7 @@ export const previewDeparture = ({ db, tenant, id, checkOut }: Ctx & { id: strin
       check_out: target,
       nights: r.nightly!.length,
       total: { amount: r.totalAmount!, currency: r.currency! },
+      price: reservationPrice({ netAmount: r.netAmount!, taxAmount: r.taxAmount!, taxes: r.taxes!, currency: r.currency! }),
       fee: { amount: moved.fee, currency: r.currency! },
       balance: { amount: await folioBalance(tx, r.folioId!), currency: r.currency! },
     };

@@ -4,6 +4,10 @@ import { presentStayPrice } from "@/server/folios/folios";
 
 export type ReservationWithGuest = { reservation: typeof reservations.$inferSelect; guest: typeof guests.$inferSelect };
 
+/** A reservation's price as its folio charges it (the columns `priceColumns` wrote), in the API's shape. */
+export const reservationPrice = (r: Pick<typeof reservations.$inferSelect, "netAmount" | "taxAmount" | "taxes" | "currency">) =>
+  presentStayPrice({ net: r.netAmount, tax: r.taxAmount, taxes: r.taxes }, r.currency);
+
 export const presentReservation = ({ reservation: r, guest: g }: ReservationWithGuest) => ({
   id: r.id,
   object: "reservation" as const,
@@ -22,7 +26,7 @@ export const presentReservation = ({ reservation: r, guest: g }: ReservationWith
   group_id: r.groupId,
   total: { amount: r.totalAmount, currency: r.currency },
   nightly: r.nightly,
-  price: presentStayPrice({ net: r.netAmount, tax: r.taxAmount, taxes: r.taxes }, r.currency),
+  price: reservationPrice(r),
   guest: { id: g.id, first_name: g.firstName, last_name: g.lastName, email: g.email },
   source: r.source as "api",
   channel: r.channel as "other" | null,

@@ -11,6 +11,7 @@ import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { rolledBack } from "@/server/transactions";
 import { changeDeparture, previewDeparture } from "./change-departure";
 import { moveRoom } from "./in-house";
+import { reservationPrice } from "./present";
 import { loadReservation } from "./reservations";
 import { previewReservationUpdate, updateReservation } from "./update-reservation";
 
@@ -126,18 +127,20 @@ async function kindOf({ db, tenant, change }: Ctx & { change: StayChange }) {
 }
 
 /**
- * What a change on the chart would do, without keeping it: the stay's total and nights before
- * and after, the fee an early departure posts, and the difference the guest pays (negative: less).
- * The change itself runs (and is rolled back), so the preview refuses exactly what saving would.
+ * What a change on the chart would do, without keeping it: the stay's nights, rates' total and
+ * price (net, tax and gross, as the folio charges them) before and after, the fee an early
+ * departure posts (with its taxes), and the difference the guest pays (negative: less), in gross.
+ * The change itself runs (and is rolled back), so the preview refuses exactly what saving would
+ * and prices exactly as saving would.
  */
 export async function previewStayChange({ db, tenant, change }: Ctx & { change: StayChange }) {
   const { r, kind } = await kindOf({ db, tenant, change });
-  const before = { total: r.totalAmount, nights: r.nightly.length, check_out: r.checkOut, room_type_id: r.roomTypeId, room_id: r.roomId };
+  const before = { total: r.totalAmount, price: reservationPrice(r), nights: r.nightly.length, check_out: r.checkOut, room_type_id: r.roomTypeId, room_id: r.roomId };
   let after: typeof before;
   let fee = 0;
   if (kind === "departure") {
     const p = await previewDeparture({ db, tenant, id: r.id, checkOut: (change as { check_out: string }).check_out });
-    after = { ...before, total: p.total.amount, nights: p.nights, check_out: p.check_out };
+    after = { ...before, total: p.total.amount, price: p.price, nights: p.nights, check_out: p.check_out };
     fee = p.fee.amount;
   } else if (kind === "room") {
     const moved = await rolledBack(db, (tx) => moveRoom({ db: tx, tenant, actor: null, id: r.id, roomId: (change as { room_id: string }).room_id }));
@@ -145,7 +148,7 @@ export async function previewStayChange({ db, tenant, change }: Ctx & { change: 
   } else {
     const input = kind === "dates" ? { check_out: (change as { check_out: string }).check_out } : { room_type_id: (change as { room_type_id: string }).room_type_id };
     const { reservation: u } = await previewReservationUpdate({ db, tenant, id: r.id, input });
-    after = { ...before, total: u.totalAmount, nights: u.nightly.length, check_out: u.checkOut, room_type_id: u.roomTypeId };
+    after = { ...before, total: u.totalAmount, price: reservationPrice(u), nights: u.nightly.length, check_out: u.checkOut, room_type_id: u.roomTypeId };
   }
   const money = (amount: number): Money => ({ amount, currency: r.currency });
   return {
@@ -154,7 +157,7 @@ export async function previewStayChange({ db, tenant, change }: Ctx & { change: 
     before: { ...before, total: money(before.total) },
     after: { ...after, total: money(after.total) },
     fee: money(fee),
-    difference: money(after.total + fee - before.total),
+    difference: money(after.price.gross.amount + fee - before.price.gross.amount),
   };
 }
 

@@ -26,7 +26,7 @@ export async function advanceSandboxDay({ db, tenant, actor, propertyId }: Chang
       ).map((p) => p.id);
   const audits = [];
   for (const id of ids) {
-    const audit = await runNightAudit({ db, propertyId: id, trigger: "advance_day", closeCurrentDay: true, actor });
+    const audit = await runNightAudit({ db, propertyId: id, trigger: "advance_day", closeCurrentDay: true, actor: actor ?? undefined });
     if (audit) audits.push(presentNightAudit(audit));
   }
   return { object: "sandbox_advance_day" as const, livemode: false as const, audits };

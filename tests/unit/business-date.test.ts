@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditDueAt, businessToday, dayClosed, zonedInstant } from "@/server/properties/business-date";
+import { auditDueAt, businessToday, dayClosed, handCloseAt, handCloseDay, zonedInstant } from "@/server/properties/business-date";
 import { feeAmount } from "@/server/rates/fees";
 
 // Issue 27: the property's business day and its night audit hour, and the rate plans' fees.
@@ -20,6 +20,21 @@ describe("the business day", () => {
     expect(dayClosed("2026-03-01", ny, new Date("2026-03-02T08:00:00Z"))).toBe(true);
     // An audit that already moved the business date past the day closed it, whatever the hour.
     expect(dayClosed("2026-03-01", { ...ny, businessDate: "2026-03-02" }, new Date("2026-03-02T01:00:00Z"))).toBe(true);
+  });
+
+  it("lets staff close a day by hand once it is over (midnight), or from an evening audit hour", () => {
+    // 3 a.m. audit: by hand from midnight (05:00Z in winter), before the scheduler's 08:00Z.
+    expect(handCloseAt("2026-03-01", ny).toISOString()).toBe("2026-03-02T05:00:00.000Z");
+    // 10 p.m. audit: by hand from 10 p.m. the same evening (03:00Z), never at 4 p.m.
+    expect(handCloseAt("2026-03-01", { ...ny, auditHour: 22 }).toISOString()).toBe("2026-03-02T03:00:00.000Z");
+    // 4 p.m. on 1 March (21:00Z), yesterday closed: the open day is today, not closable until 10 p.m.
+    const evening = { ...ny, auditHour: 22, businessDate: "2026-03-01" };
+    expect(handCloseDay(evening, new Date("2026-03-01T21:00:00Z"))).toEqual({ date: "2026-03-01", opensAt: new Date("2026-03-02T03:00:00Z"), open: false });
+    expect(handCloseDay(evening, new Date("2026-03-02T03:00:00Z")).open).toBe(true);
+    // 1 a.m. on 2 March (06:00Z), never audited, 3 a.m. hour: 1 March is over and may be closed.
+    expect(handCloseDay(ny, new Date("2026-03-02T06:00:00Z"))).toEqual({ date: "2026-03-01", opensAt: new Date("2026-03-02T05:00:00Z"), open: true });
+    // 11 p.m. on 1 March: with a 3 a.m. hour, the day is not over yet; the day before it is.
+    expect(handCloseDay(ny, new Date("2026-03-02T04:00:00Z")).date).toBe("2026-02-28");
   });
 
   it("is the calendar's date unless the business date is ahead", () => {
