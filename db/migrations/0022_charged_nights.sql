@@ -57,7 +57,7 @@ CREATE TRIGGER "reservations_sales_nights" AFTER INSERT OR DELETE OR UPDATE OF "
   ON "reservations" FOR EACH ROW EXECUTE FUNCTION "innkeep_sync_sales_nights"();
 --> statement-breakpoint
 -- Adds folio lines to the nights they charge (negative amounts take them off): the lines of kind
--- room_night and tax with a stay and a night, on that stay's folio, whose night `sales_nights`
+-- room_night and tax (`nightLineKinds`, server/folios/folios.ts) with a stay and a night, on that stay's folio, whose night `sales_nights`
 -- holds (a line for a night the stay no longer has counts nowhere, as it never did in the report);
 -- a sold night's change goes on to its day in `sales_days`, in (room type, date) order.
 CREATE FUNCTION "innkeep_charge_nights"("p_reservations" text[], "p_folios" text[], "p_kinds" text[], "p_dates" date[], "p_gross" bigint[], "p_tax" bigint[]) RETURNS void LANGUAGE sql AS $$
