@@ -165,7 +165,7 @@ async function createReservation(input: Row) {
       values (${newId("folio")}, ${accountId}, ${livemode}, ${property.id}, ${id}, ${property.currency}) returning *`;
     const base = Date.now();
     const charges = quote.nightly.map((n, i) => ({
-      id: newId("charge"), account_id: accountId, livemode, folio_id: folio.id, kind: "room_night",
+      id: newId("charge"), account_id: accountId, livemode, folio_id: folio.id, reservation_id: id, kind: "room_night",
       description: `${roomType.name}, ${plan.name}, night of ${n.date}`, date: n.date, amount: n.amount, created_at: new Date(base + i),
     }));
     await tx`insert into folio_charges ${tx(charges)}`;
