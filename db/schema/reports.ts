@@ -8,7 +8,9 @@ import { reservationStatuses } from "./reservations";
  * 0006): whatever writes a stay (a service, the sandbox seed, an import) rewrites its nights in
  * the same transaction. `booked`: the stay counts as sold (booked, in house or departed, not
  * cancelled or no-show); `sold`: this night does (for an early departure, only the nights before
- * its local check-out date, at least the arrival night).
+ * its local check-out date, at least the arrival night). `charged_gross` and `charged_tax`: what
+ * the stay's folio charges for the night (its lines of kind room_night and tax dated that night),
+ * kept by the same trigger and by one on `folio_charges` (migration 0022), whichever is written first.
  */
 export const salesNights = pgTable(
   "sales_nights",
@@ -26,6 +28,9 @@ export const salesNights = pgTable(
     amount: integer("amount").notNull(),
     booked: boolean("booked").notNull(),
     sold: boolean("sold").notNull(),
+    /** What the stay's folio charges for this night: its lines of kind room_night and tax (gross, and the tax in it). */
+    chargedGross: integer("charged_gross").notNull().default(0),
+    chargedTax: integer("charged_tax").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.reservationId, t.date] }),
@@ -35,8 +40,9 @@ export const salesNights = pgTable(
 
 /**
  * The sold nights of `sales_nights` summed per room type and date, kept by the same trigger in
- * the same transaction (minus a stay's old nights, plus its new ones): the occupancy and revenue
- * reports read one row per room type and night of their range. The booking has already locked
+ * the same transaction (minus a stay's old nights, plus its new ones), with what the folios charge
+ * for those sold nights (kept as the lines are written too): the occupancy and revenue reports
+ * read one row per room type and night of their range. The booking has already locked
  * these (room type, date) pairs' inventory rows, so the sums add no new waiting.
  */
 export const salesDays = pgTable(
@@ -47,6 +53,8 @@ export const salesDays = pgTable(
     propertyId: text("property_id").notNull(),
     roomsSold: integer("rooms_sold").notNull(),
     roomRevenue: bigint("room_revenue", { mode: "number" }).notNull(),
+    chargedGross: bigint("charged_gross", { mode: "number" }).notNull().default(0),
+    chargedTax: bigint("charged_tax", { mode: "number" }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.roomTypeId, t.date] }), index("sales_days_property_date_idx").on(t.propertyId, t.date)],
 );

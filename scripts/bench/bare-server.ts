@@ -165,7 +165,7 @@ async function createReservation(input: Row) {
       values (${newId("folio")}, ${accountId}, ${livemode}, ${property.id}, ${id}, ${property.currency}) returning *`;
     const base = Date.now();
     const charges = quote.nightly.map((n, i) => ({
-      id: newId("charge"), account_id: accountId, livemode, folio_id: folio.id, kind: "room_night",
+      id: newId("charge"), account_id: accountId, livemode, folio_id: folio.id, reservation_id: id, kind: "room_night",
       description: `${roomType.name}, ${plan.name}, night of ${n.date}`, date: n.date, amount: n.amount, created_at: new Date(base + i),
     }));
     await tx`insert into folio_charges ${tx(charges)}`;
@@ -258,11 +258,9 @@ async function revenueReport(url: URL) {
   };
   // Money per local date as the triggers keep it (db/migrations/0009_money_days.sql).
   const money = () => sql`select date, payments, refunds from money_days where property_id = ${property.id} and date >= ${from} and date < ${to}`;
-  // What the folios charge for the sold nights (server/reports/reports.ts, chargedByNight).
-  const charged = () => sql`select sn.date, coalesce(sum(fc.amount), 0) as gross, coalesce(sum(fc.tax_amount), 0) as tax from sales_nights sn
-      join reservations r on r.id = sn.reservation_id
-      join folio_charges fc on fc.folio_id = r.folio_id and fc.reservation_id = sn.reservation_id and fc.date = sn.date and fc.kind in ('room_night', 'tax')
-      where sn.property_id = ${property.id} and sn.check_in < ${to} and sn.date >= ${from} and sn.date < ${to} and sn.sold group by sn.date`;
+  // What the folios charge for the sold nights, as the triggers keep it (db/migrations/0022_charged_nights.sql; server/reports/reports.ts, chargedByNight).
+  const charged = () => sql`select date, sum(charged_gross) as gross, sum(charged_tax) as tax from sales_days
+      where property_id = ${property.id} and date >= ${from} and date < ${to} group by date`;
   const [nights, days, chargedRows] = await Promise.all([nightFigures(), money(), charged()]);
   const paid = new Map(days.map((r) => [r.date as string, Number(r.payments)]));
   const refunded = new Map(days.map((r) => [r.date as string, Number(r.refunds)]));

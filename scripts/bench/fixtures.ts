@@ -233,7 +233,7 @@ export async function seedReportHotel(sql: Sql, accountId: string, reservationCo
       closed_at: status === "checked_out" ? at(checkOut, 11) : null, created_at: createdAt, updated_at: createdAt,
     });
     nightly.forEach((n, i) =>
-      charges.push({ id: newId("charge"), ...tenant, folio_id: folioId, kind: "room_night", description: `${type.name}, ${plan.name}, night of ${n.date}`, date: n.date, amount: n.amount, created_at: new Date(createdAt.getTime() + i) }),
+      charges.push({ id: newId("charge"), ...tenant, folio_id: folioId, reservation_id: id, kind: "room_night", description: `${type.name}, ${plan.name}, night of ${n.date}`, date: n.date, amount: n.amount, created_at: new Date(createdAt.getTime() + i) }),
     );
 
     // Money: non-refundable stays prepay at booking; others leave a deposit or settle at departure.

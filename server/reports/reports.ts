@@ -1,13 +1,12 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { folioCharges, inventoryNights, moneyDays, properties, ratePlans, reservations, roomTypes, salesDays, salesNights } from "@/db/schema";
+import { inventoryNights, moneyDays, properties, ratePlans, reservations, roomTypes, salesDays, salesNights } from "@/db/schema";
 import { type IsoDate } from "@/server/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { channelWords, sourceWords, wordFor } from "@/server/words";
 import { ApiError } from "@/server/errors";
 import { ensureNights, hasEveryNight } from "@/server/inventory/nights";
 import { preparedQuery } from "@/server/prepared";
-import { nightLineKinds } from "@/server/folios/folios";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { occupancyRows, occupancyTotals, revenueRows, revenueTotals, type MoneyByDate, type NightFigures } from "./build";
 
@@ -112,29 +111,21 @@ export async function moneyByDate(db: Executor, propertyId: string, from: IsoDat
 /**
  * Per night, what the folios charge for the nights sold (their room nights and per-night taxes,
  * as posted): gross and tax, so that the revenue report's net, tax and gross are the sums of
- * those folio lines. The nights are the sold ones of `sales_nights`, the same the report counts.
+ * those folio lines. The nights are the sold ones of `sales_nights`, the same the report counts,
+ * read as their sums per room type and date (`sales_days`, kept as stays and lines are written).
  */
 export async function chargedByNight(db: Executor, propertyId: string, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, { net: number; tax: number; gross: number }>> {
-  const rows = await db
-    .select({
-      date: salesNights.date,
-      gross: sql<number>`coalesce(sum(${folioCharges.amount}), 0)`.mapWith(Number),
-      tax: sql<number>`coalesce(sum(${folioCharges.taxAmount}), 0)`.mapWith(Number),
-    })
-    .from(salesNights)
-    .innerJoin(reservations, eq(reservations.id, salesNights.reservationId))
-    .innerJoin(
-      folioCharges,
-      and(
-        eq(folioCharges.folioId, reservations.folioId),
-        eq(folioCharges.reservationId, salesNights.reservationId),
-        eq(folioCharges.date, salesNights.date),
-        inArray(folioCharges.kind, [...nightLineKinds]),
-      ),
-    )
-    // A night sold in the range belongs to a stay that arrived before its end.
-    .where(and(eq(salesNights.propertyId, propertyId), lt(salesNights.checkIn, to), gte(salesNights.date, from), lt(salesNights.date, to), eq(salesNights.sold, true)))
-    .groupBy(salesNights.date);
+  const rows = await preparedQuery(db, "report_charged", { property: propertyId, from, to }, (p) =>
+    db
+      .select({
+        date: salesDays.date,
+        gross: sql<number>`sum(${salesDays.chargedGross})`.mapWith(Number),
+        tax: sql<number>`sum(${salesDays.chargedTax})`.mapWith(Number),
+      })
+      .from(salesDays)
+      .where(and(eq(salesDays.propertyId, p("property")), gte(salesDays.date, p("from")), lt(salesDays.date, p("to"))))
+      .groupBy(salesDays.date),
+  );
   return new Map(rows.map((r) => [r.date, { net: r.gross - r.tax, tax: r.tax, gross: r.gross }]));
 }
 
