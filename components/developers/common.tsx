@@ -1,6 +1,7 @@
 "use client";
 
 import { Badge, type BadgeTone } from "@/components/ui";
+import { eventTypes, type EventType } from "@/server/events/types";
 import { MomentText } from "@/components/ui/property-format";
 
 export { CopyButton } from "@/components/ui/copy-button";
@@ -96,21 +97,29 @@ export function HeaderList({ headers, label }: { headers: Record<string, string>
   );
 }
 
-/** The event types by resource (the specification's 12 and issue 27's), for selectors and filters. */
-export const eventGroups: { resource: string; types: string[] }[] = [
-  {
-    resource: "Reservations",
-    types: ["reservation.created", "reservation.updated", "reservation.cancelled", "reservation.checked_in", "reservation.checked_out"],
-  },
-  { resource: "Payments", types: ["payment.succeeded", "payment.failed", "payment.refunded"] },
-  { resource: "Guests", types: ["guest.created", "guest.updated", "guest.preferences_updated"] },
-  { resource: "Housekeeping", types: ["housekeeping.status_changed"] },
-  { resource: "Rates and inventory", types: ["rate.updated", "inventory.updated"] },
-  { resource: "Night audit", types: ["night_audit.completed"] },
-  { resource: "Groups", types: ["group.created", "group.cancelled"] },
-  { resource: "Properties", types: ["property.updated"] },
-  { resource: "Taxes and invoices", types: ["tax.created", "tax.updated", "invoice.created"] },
-];
+/** Which resource heads each event type's group in selectors and filters, by the type's prefix. */
+const resourceOf: Record<EventType extends `${infer Prefix}.${string}` ? Prefix : never, string> = {
+  reservation: "Reservations",
+  payment: "Payments",
+  guest: "Guests",
+  housekeeping: "Housekeeping",
+  rate: "Rates and inventory",
+  inventory: "Rates and inventory",
+  night_audit: "Night audit",
+  group: "Groups",
+  property: "Properties",
+  tax: "Taxes and invoices",
+  invoice: "Taxes and invoices",
+};
+
+/**
+ * Every event type the API sends (the one list in server/events/types.ts), grouped by resource
+ * for selectors and filters: a hand-kept copy had already missed `guest.erased`.
+ */
+export const eventGroups: { resource: string; types: string[] }[] = [...new Set(Object.values(resourceOf))].map((resource) => ({
+  resource,
+  types: eventTypes.filter((type) => resourceOf[type.split(".")[0] as keyof typeof resourceOf] === resource),
+}));
 export const allEventTypes = eventGroups.flatMap((g) => g.types);
 
 /** `datetime-local` value (local time) ⇄ ISO instant. */
