@@ -473,6 +473,36 @@ func (e GuestPreferencesRoomFloor) Valid() bool {
 	}
 }
 
+// Defines values for GuestPreferencesUpdatedEventObject.
+const (
+	GuestPreferencesUpdatedEventObjectEvent GuestPreferencesUpdatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the GuestPreferencesUpdatedEventObject enum.
+func (e GuestPreferencesUpdatedEventObject) Valid() bool {
+	switch e {
+	case GuestPreferencesUpdatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuestPreferencesUpdatedEventType.
+const (
+	GuestPreferencesUpdatedEventTypeGuestPreferencesUpdated GuestPreferencesUpdatedEventType = "guest.preferences_updated"
+)
+
+// Valid indicates whether the value is a known member of the GuestPreferencesUpdatedEventType enum.
+func (e GuestPreferencesUpdatedEventType) Valid() bool {
+	switch e {
+	case GuestPreferencesUpdatedEventTypeGuestPreferencesUpdated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GuestUpdatedEventObject.
 const (
 	GuestUpdatedEventObjectEvent GuestUpdatedEventObject = "event"
@@ -2585,6 +2615,7 @@ const (
 	WebhookTestResultTypeGroupCreated              WebhookTestResultType = "group.created"
 	WebhookTestResultTypeGuestCreated              WebhookTestResultType = "guest.created"
 	WebhookTestResultTypeGuestErased               WebhookTestResultType = "guest.erased"
+	WebhookTestResultTypeGuestPreferencesUpdated   WebhookTestResultType = "guest.preferences_updated"
 	WebhookTestResultTypeGuestUpdated              WebhookTestResultType = "guest.updated"
 	WebhookTestResultTypeHousekeepingStatusChanged WebhookTestResultType = "housekeeping.status_changed"
 	WebhookTestResultTypeInventoryUpdated          WebhookTestResultType = "inventory.updated"
@@ -2615,6 +2646,8 @@ func (e WebhookTestResultType) Valid() bool {
 	case WebhookTestResultTypeGuestCreated:
 		return true
 	case WebhookTestResultTypeGuestErased:
+		return true
+	case WebhookTestResultTypeGuestPreferencesUpdated:
 		return true
 	case WebhookTestResultTypeGuestUpdated:
 		return true
@@ -3326,6 +3359,7 @@ const (
 	ListEventsParamsTypeGroupCreated              ListEventsParamsType = "group.created"
 	ListEventsParamsTypeGuestCreated              ListEventsParamsType = "guest.created"
 	ListEventsParamsTypeGuestErased               ListEventsParamsType = "guest.erased"
+	ListEventsParamsTypeGuestPreferencesUpdated   ListEventsParamsType = "guest.preferences_updated"
 	ListEventsParamsTypeGuestUpdated              ListEventsParamsType = "guest.updated"
 	ListEventsParamsTypeHousekeepingStatusChanged ListEventsParamsType = "housekeeping.status_changed"
 	ListEventsParamsTypeInventoryUpdated          ListEventsParamsType = "inventory.updated"
@@ -3355,6 +3389,8 @@ func (e ListEventsParamsType) Valid() bool {
 	case ListEventsParamsTypeGuestCreated:
 		return true
 	case ListEventsParamsTypeGuestErased:
+		return true
+	case ListEventsParamsTypeGuestPreferencesUpdated:
 		return true
 	case ListEventsParamsTypeGuestUpdated:
 		return true
@@ -32235,6 +32271,7 @@ const (
 	CreateWebhookEndpointJSONBodyEnabledEventsGroupCreated              CreateWebhookEndpointJSONBodyEnabledEvents = "group.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsGuestCreated              CreateWebhookEndpointJSONBodyEnabledEvents = "guest.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsGuestErased               CreateWebhookEndpointJSONBodyEnabledEvents = "guest.erased"
+	CreateWebhookEndpointJSONBodyEnabledEventsGuestPreferencesUpdated   CreateWebhookEndpointJSONBodyEnabledEvents = "guest.preferences_updated"
 	CreateWebhookEndpointJSONBodyEnabledEventsGuestUpdated              CreateWebhookEndpointJSONBodyEnabledEvents = "guest.updated"
 	CreateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged CreateWebhookEndpointJSONBodyEnabledEvents = "housekeeping.status_changed"
 	CreateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated          CreateWebhookEndpointJSONBodyEnabledEvents = "inventory.updated"
@@ -32266,6 +32303,8 @@ func (e CreateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case CreateWebhookEndpointJSONBodyEnabledEventsGuestCreated:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsGuestErased:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsGuestPreferencesUpdated:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsGuestUpdated:
 		return true
@@ -33279,6 +33318,7 @@ const (
 	UpdateWebhookEndpointJSONBodyEnabledEventsGroupCreated              UpdateWebhookEndpointJSONBodyEnabledEvents = "group.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsGuestCreated              UpdateWebhookEndpointJSONBodyEnabledEvents = "guest.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsGuestErased               UpdateWebhookEndpointJSONBodyEnabledEvents = "guest.erased"
+	UpdateWebhookEndpointJSONBodyEnabledEventsGuestPreferencesUpdated   UpdateWebhookEndpointJSONBodyEnabledEvents = "guest.preferences_updated"
 	UpdateWebhookEndpointJSONBodyEnabledEventsGuestUpdated              UpdateWebhookEndpointJSONBodyEnabledEvents = "guest.updated"
 	UpdateWebhookEndpointJSONBodyEnabledEventsHousekeepingStatusChanged UpdateWebhookEndpointJSONBodyEnabledEvents = "housekeeping.status_changed"
 	UpdateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated          UpdateWebhookEndpointJSONBodyEnabledEvents = "inventory.updated"
@@ -33310,6 +33350,8 @@ func (e UpdateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case UpdateWebhookEndpointJSONBodyEnabledEventsGuestCreated:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsGuestErased:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsGuestPreferencesUpdated:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsGuestUpdated:
 		return true
@@ -33728,6 +33770,7 @@ const (
 	CreateWebhookBackfillJSONBodyEventTypesGroupCreated              CreateWebhookBackfillJSONBodyEventTypes = "group.created"
 	CreateWebhookBackfillJSONBodyEventTypesGuestCreated              CreateWebhookBackfillJSONBodyEventTypes = "guest.created"
 	CreateWebhookBackfillJSONBodyEventTypesGuestErased               CreateWebhookBackfillJSONBodyEventTypes = "guest.erased"
+	CreateWebhookBackfillJSONBodyEventTypesGuestPreferencesUpdated   CreateWebhookBackfillJSONBodyEventTypes = "guest.preferences_updated"
 	CreateWebhookBackfillJSONBodyEventTypesGuestUpdated              CreateWebhookBackfillJSONBodyEventTypes = "guest.updated"
 	CreateWebhookBackfillJSONBodyEventTypesHousekeepingStatusChanged CreateWebhookBackfillJSONBodyEventTypes = "housekeeping.status_changed"
 	CreateWebhookBackfillJSONBodyEventTypesInventoryUpdated          CreateWebhookBackfillJSONBodyEventTypes = "inventory.updated"
@@ -33757,6 +33800,8 @@ func (e CreateWebhookBackfillJSONBodyEventTypes) Valid() bool {
 	case CreateWebhookBackfillJSONBodyEventTypesGuestCreated:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesGuestErased:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesGuestPreferencesUpdated:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesGuestUpdated:
 		return true
@@ -34466,6 +34511,7 @@ const (
 	ListWebhookDeliveriesParamsEventTypeGroupCreated              ListWebhookDeliveriesParamsEventType = "group.created"
 	ListWebhookDeliveriesParamsEventTypeGuestCreated              ListWebhookDeliveriesParamsEventType = "guest.created"
 	ListWebhookDeliveriesParamsEventTypeGuestErased               ListWebhookDeliveriesParamsEventType = "guest.erased"
+	ListWebhookDeliveriesParamsEventTypeGuestPreferencesUpdated   ListWebhookDeliveriesParamsEventType = "guest.preferences_updated"
 	ListWebhookDeliveriesParamsEventTypeGuestUpdated              ListWebhookDeliveriesParamsEventType = "guest.updated"
 	ListWebhookDeliveriesParamsEventTypeHousekeepingStatusChanged ListWebhookDeliveriesParamsEventType = "housekeeping.status_changed"
 	ListWebhookDeliveriesParamsEventTypeInventoryUpdated          ListWebhookDeliveriesParamsEventType = "inventory.updated"
@@ -34495,6 +34541,8 @@ func (e ListWebhookDeliveriesParamsEventType) Valid() bool {
 	case ListWebhookDeliveriesParamsEventTypeGuestCreated:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeGuestErased:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeGuestPreferencesUpdated:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeGuestUpdated:
 		return true
@@ -36467,6 +36515,7 @@ const (
 	TestWebhookEndpointJSONBodyTypeGroupCreated              TestWebhookEndpointJSONBodyType = "group.created"
 	TestWebhookEndpointJSONBodyTypeGuestCreated              TestWebhookEndpointJSONBodyType = "guest.created"
 	TestWebhookEndpointJSONBodyTypeGuestErased               TestWebhookEndpointJSONBodyType = "guest.erased"
+	TestWebhookEndpointJSONBodyTypeGuestPreferencesUpdated   TestWebhookEndpointJSONBodyType = "guest.preferences_updated"
 	TestWebhookEndpointJSONBodyTypeGuestUpdated              TestWebhookEndpointJSONBodyType = "guest.updated"
 	TestWebhookEndpointJSONBodyTypeHousekeepingStatusChanged TestWebhookEndpointJSONBodyType = "housekeeping.status_changed"
 	TestWebhookEndpointJSONBodyTypeInventoryUpdated          TestWebhookEndpointJSONBodyType = "inventory.updated"
@@ -36497,6 +36546,8 @@ func (e TestWebhookEndpointJSONBodyType) Valid() bool {
 	case TestWebhookEndpointJSONBodyTypeGuestCreated:
 		return true
 	case TestWebhookEndpointJSONBodyTypeGuestErased:
+		return true
+	case TestWebhookEndpointJSONBodyTypeGuestPreferencesUpdated:
 		return true
 	case TestWebhookEndpointJSONBodyTypeGuestUpdated:
 		return true
@@ -37383,6 +37434,27 @@ type GuestPreferencesObject string
 
 // GuestPreferencesRoomFloor defines model for GuestPreferences.Room.Floor.
 type GuestPreferencesRoomFloor string
+
+// GuestPreferencesUpdatedEvent defines model for GuestPreferencesUpdatedEvent.
+type GuestPreferencesUpdatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object GuestPreferences `json:"object"`
+	} `json:"data"`
+	Id         string                             `json:"id"`
+	Livemode   bool                               `json:"livemode"`
+	Object     GuestPreferencesUpdatedEventObject `json:"object"`
+	PropertyId *string                            `json:"property_id"`
+	Type       GuestPreferencesUpdatedEventType   `json:"type"`
+}
+
+// GuestPreferencesUpdatedEventObject defines model for GuestPreferencesUpdatedEvent.Object.
+type GuestPreferencesUpdatedEventObject string
+
+// GuestPreferencesUpdatedEventType defines model for GuestPreferencesUpdatedEvent.Type.
+type GuestPreferencesUpdatedEventType string
 
 // GuestUpdatedEvent defines model for GuestUpdatedEvent.
 type GuestUpdatedEvent struct {
@@ -47055,6 +47127,15 @@ type GuestErasedWebhookParams struct {
 	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
 }
 
+// GuestPreferencesUpdatedWebhookParams defines parameters for GuestPreferencesUpdatedWebhook.
+type GuestPreferencesUpdatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
 // GuestUpdatedWebhookParams defines parameters for GuestUpdatedWebhook.
 type GuestUpdatedWebhookParams struct {
 	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
@@ -47384,6 +47465,9 @@ type GuestCreatedWebhookJSONRequestBody = GuestCreatedEvent
 
 // GuestErasedWebhookJSONRequestBody defines body for GuestErasedWebhook for application/json ContentType.
 type GuestErasedWebhookJSONRequestBody = GuestErasedEvent
+
+// GuestPreferencesUpdatedWebhookJSONRequestBody defines body for GuestPreferencesUpdatedWebhook for application/json ContentType.
+type GuestPreferencesUpdatedWebhookJSONRequestBody = GuestPreferencesUpdatedEvent
 
 // GuestUpdatedWebhookJSONRequestBody defines body for GuestUpdatedWebhook for application/json ContentType.
 type GuestUpdatedWebhookJSONRequestBody = GuestUpdatedEvent
@@ -47883,6 +47967,24 @@ func (t *Event) FromGuestUpdatedEvent(v GuestUpdatedEvent) error {
 	return err
 }
 
+// AsGuestPreferencesUpdatedEvent returns the union data inside the Event as a GuestPreferencesUpdatedEvent
+func (t Event) AsGuestPreferencesUpdatedEvent() (GuestPreferencesUpdatedEvent, error) {
+	var body GuestPreferencesUpdatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGuestPreferencesUpdatedEvent overwrites any union data inside the Event as the provided GuestPreferencesUpdatedEvent
+func (t *Event) FromGuestPreferencesUpdatedEvent(v GuestPreferencesUpdatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"guest.preferences_updated"}`))
+	t.union = b
+	return err
+}
+
 func (t Event) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"type"`
@@ -47905,6 +48007,8 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return t.AsGuestCreatedEvent()
 	case "guest.erased":
 		return t.AsGuestErasedEvent()
+	case "guest.preferences_updated":
+		return t.AsGuestPreferencesUpdatedEvent()
 	case "guest.updated":
 		return t.AsGuestUpdatedEvent()
 	case "housekeeping.status_changed":

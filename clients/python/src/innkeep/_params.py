@@ -465,6 +465,7 @@ ListEventsParams = TypedDict(
             "tax.updated",
             "invoice.created",
             "guest.updated",
+            "guest.preferences_updated",
         ],
         "created_gte": str | datetime.datetime,
         "created_lte": str | datetime.datetime,
@@ -504,6 +505,7 @@ CreateWebhookEndpointParams = TypedDict(
                     "tax.updated",
                     "invoice.created",
                     "guest.updated",
+                    "guest.preferences_updated",
                 ]
             ]
         ],
@@ -541,6 +543,7 @@ UpdateWebhookEndpointParams = TypedDict(
                 "tax.updated",
                 "invoice.created",
                 "guest.updated",
+                "guest.preferences_updated",
             ]
         ],
         "api_version": Literal["2025-03-01", "2025-06-01", "2025-09-01"],
@@ -578,6 +581,7 @@ TestWebhookEndpointParams = TypedDict(
             "tax.updated",
             "invoice.created",
             "guest.updated",
+            "guest.preferences_updated",
         ]
     },
     total=False,
@@ -610,6 +614,7 @@ CreateWebhookBackfillParams = TypedDict(
                 "tax.updated",
                 "invoice.created",
                 "guest.updated",
+                "guest.preferences_updated",
             ]
         ],
     },
@@ -643,6 +648,7 @@ ListWebhookDeliveriesParams = TypedDict(
             "tax.updated",
             "invoice.created",
             "guest.updated",
+            "guest.preferences_updated",
         ],
         "limit": int,
     },

@@ -647,6 +647,43 @@ class Invoice(BaseModel):
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
+class GuestPreferencesRoom(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    bed: str | None = Field(None, max_length=50, min_length=1)
+    floor: Literal["high", "low"] | None = None
+    smoking: bool | None = None
+    quiet: bool | None = None
+    accessible: bool | None = None
+    notes: str | None = Field(None, max_length=1000)
+
+
+class GuestPreferencesLoyalty(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    program: str | None = Field(None, max_length=100, min_length=1)
+    tier: str | None = Field(None, max_length=50, min_length=1)
+    number: str | None = Field(None, max_length=100, min_length=1)
+    points: int | None = Field(None, ge=0)
+
+
+class GuestPreferences(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["guest_preferences"]
+    guest_id: str = Field(..., examples=["gst_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    livemode: bool
+    allergies: list[str]
+    room: GuestPreferencesRoom
+    loyalty: GuestPreferencesLoyalty
+    updated_at: AwareDatetime | None = Field(
+        ..., description="null until preferences are first set.", examples=["2026-11-21T09:30:00.000Z"]
+    )
+
+
 class Ping(BaseModel):
     """
     The dashboard's test event: sent to one endpoint, never listed under `/events`, never backfilled.
@@ -873,43 +910,6 @@ class FolioTotals(BaseModel):
     net: Money
     tax: Money
     gross: Money
-
-
-class GuestPreferencesRoom(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    bed: str | None = Field(None, max_length=50, min_length=1)
-    floor: Literal["high", "low"] | None = None
-    smoking: bool | None = None
-    quiet: bool | None = None
-    accessible: bool | None = None
-    notes: str | None = Field(None, max_length=1000)
-
-
-class GuestPreferencesLoyalty(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    program: str | None = Field(None, max_length=100, min_length=1)
-    tier: str | None = Field(None, max_length=50, min_length=1)
-    number: str | None = Field(None, max_length=100, min_length=1)
-    points: int | None = Field(None, ge=0)
-
-
-class GuestPreferences(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["guest_preferences"]
-    guest_id: str = Field(..., examples=["gst_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    livemode: bool
-    allergies: list[str]
-    room: GuestPreferencesRoom
-    loyalty: GuestPreferencesLoyalty
-    updated_at: AwareDatetime | None = Field(
-        ..., description="null until preferences are first set.", examples=["2026-11-21T09:30:00.000Z"]
-    )
 
 
 class GuestEmail(BaseModel):
@@ -1212,6 +1212,7 @@ class WebhookTestResult(BaseModel):
         "tax.updated",
         "invoice.created",
         "guest.updated",
+        "guest.preferences_updated",
     ]
     status: Literal["queued"]
 
@@ -1555,6 +1556,29 @@ class GuestUpdatedEvent(BaseModel):
     livemode: bool
     property_id: str | None
     data: GuestUpdatedEventData
+
+
+class GuestPreferencesUpdatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: GuestPreferences
+
+
+class GuestPreferencesUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["guest.preferences_updated"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: GuestPreferencesUpdatedEventData
 
 
 class PingEventData(BaseModel):
@@ -2161,7 +2185,7 @@ class Event(BaseModel):
     An event, as `events.retrieve`, `events.list` and webhook deliveries give it: the envelope, with
     `data.object` as JSON (a dict). Read leniently: an event of a type this version of the client does
     not know, or with fewer fields than the model of its type, is still an Event. `typed()` answers
-    the model of its type (TYPED_EVENTS: 22 types).
+    the model of its type (TYPED_EVENTS: 23 types).
     """
 
     model_config = ConfigDict(
@@ -2221,6 +2245,7 @@ TypedEvent: TypeAlias = (
     | TaxUpdatedEvent
     | InvoiceCreatedEvent
     | GuestUpdatedEvent
+    | GuestPreferencesUpdatedEvent
     | PingEvent
 )
 TYPED_EVENTS: dict[str, type[TypedEvent]] = {
@@ -2245,6 +2270,7 @@ TYPED_EVENTS: dict[str, type[TypedEvent]] = {
     "tax.updated": TaxUpdatedEvent,
     "invoice.created": InvoiceCreatedEvent,
     "guest.updated": GuestUpdatedEvent,
+    "guest.preferences_updated": GuestPreferencesUpdatedEvent,
     "ping": PingEvent,
 }
 """The model of each event type `Event.typed()` knows."""
