@@ -112,7 +112,7 @@ for (const width of [1280, 390]) {
     await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
     let dialog = page.getByRole("alertdialog", { name: "The folio is not settled" });
     await expect(dialog.getByTestId("checkout-departure")).toContainText("Leaving early");
-    await expect(dialog.getByTestId("checkout-departure")).toContainText("1 night, room total $120.00 (was $240.00)");
+    await expect(dialog.getByTestId("checkout-departure")).toContainText("1 night, price $120.00 (was $240.00)");
     await expect(dialog.getByTestId("checkout-balance")).toContainText("The balance after that is $120.00");
     await dialog.getByRole("button", { name: "Take payment of $120.00" }).click();
     const pay = page.getByRole("dialog", { name: "Take a payment" });
@@ -121,7 +121,7 @@ for (const width of [1280, 390]) {
     await expect(page.getByText("Payment of $120.00 received")).toBeVisible();
     await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
     dialog = page.getByRole("alertdialog", { name: "Check out?" });
-    await expect(dialog.getByTestId("checkout-departure")).toContainText("1 night, room total $120.00");
+    await expect(dialog.getByTestId("checkout-departure")).toContainText("1 night, price $120.00");
     await dialog.getByRole("button", { name: "Check out" }).click();
     await expect(page.getByText("Checked out; the room is now dirty")).toBeVisible();
     await expect(page.getByRole("main").getByText("Checked out", { exact: true }).first()).toBeVisible();

@@ -14,6 +14,7 @@ import type { Money } from "@/server/money";
 import { housekeepingLabels, nightsLabel } from "./format";
 import { PaymentDialog } from "./folio-dialogs";
 import { GuestPanel } from "./guest-panel";
+import { StayPriceBreakdown } from "./stay-price";
 
 type Desk = inferRouterOutputs<AppRouter>["reservations"]["get"];
 type Done = () => Promise<void> | void;
@@ -265,7 +266,7 @@ function DepartureDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
         </Field>
         {asked && preview.error ? <Alert>{callError(preview.error).message}</Alert> : null}
         {change.error ? <Alert>{callError(change.error).message}</Alert> : null}
-        {matches ? <DepartureQuote preview={preview.data!} was={r.total} /> : null}
+        {matches ? <DepartureQuote preview={preview.data!} was={r.price.gross} /> : null}
         <div className="flex flex-wrap justify-end gap-2">
           <DialogClose asChild>
             <Button type="button" variant="secondary">
@@ -289,16 +290,17 @@ function DepartureDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
 
 type DeparturePreview = inferRouterOutputs<AppRouter>["reservations"]["previewDeparture"];
 
-/** The stay a departure gives, in words: the new end, its total, the fee and what the folio then owes. */
+/** The stay a departure gives, in words: the new end, its price (what the guest pays, taxes included), the fee and what the folio then owes. */
 function DepartureQuote({ preview, was }: { preview: DeparturePreview; was: Money }) {
   const fmt = usePropertyFormat();
   const formatDate = (d: string) => fmt.day(d);
   const formatMoney = fmt.money;
   return (
-    <p className="rounded-md bg-teal-50 px-3 py-2 text-sm text-teal-900" role="status" data-testid="departure-quote">
-      The stay ends on {formatDate(preview.check_out)}, {nightsLabel(preview.nights)}, room total <strong>{formatMoney(preview.total)}</strong> (was {formatMoney(was)})
+    <div className="rounded-md bg-teal-50 px-3 py-2 text-sm text-teal-900" role="status" data-testid="departure-quote">
+      The stay ends on {formatDate(preview.check_out)}, {nightsLabel(preview.nights)}, price <strong>{formatMoney(preview.price.gross)}</strong> (was {formatMoney(was)})
       {preview.fee.amount ? <>, plus an early-departure fee of {formatMoney(preview.fee)}</> : null}. The folio then {balanceWords(preview.balance, fmt.money)}.
-    </p>
+      <StayPriceBreakdown price={preview.price} className="mt-1 text-xs text-teal-900" />
+    </div>
   );
 }
 
@@ -528,8 +530,8 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
           <>
             {moved ? (
               <p className="mb-2" data-testid="checkout-departure">
-                {moved.check_out < r.check_out ? "Leaving early" : "Staying past the booked departure"}: the stay ends on {fmt.day(moved.check_out)}, {nightsLabel(moved.nights)}, room total{" "}
-                <strong>{fmt.money(moved.total)}</strong> (was {fmt.money(r.total)}){moved.fee.amount ? <>, plus an early-departure fee of {fmt.money(moved.fee)}</> : null}.
+                {moved.check_out < r.check_out ? "Leaving early" : "Staying past the booked departure"}: the stay ends on {fmt.day(moved.check_out)}, {nightsLabel(moved.nights)}, price{" "}
+                <strong>{fmt.money(moved.price.gross)}</strong> (was {fmt.money(r.price.gross)}){moved.fee.amount ? <>, plus an early-departure fee of {fmt.money(moved.fee)}</> : null}.
               </p>
             ) : null}
             {owing ? (
