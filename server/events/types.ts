@@ -33,6 +33,6 @@ export type EventType = (typeof eventTypes)[number];
 
 /**
  * The test event the dashboard sends to one endpoint ("Send test event"): signed and recorded
- * like any delivery, but not one of the 12 types: never fanned out, listed or backfilled.
+ * like any delivery, but not one of the event types above: never fanned out, listed or backfilled.
  */
 export const testEventType = "ping";

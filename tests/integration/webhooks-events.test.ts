@@ -5,7 +5,7 @@ import { verifyWebhook } from "@/server/webhooks/verify-signature";
 import { startHarness, type Harness } from "../support/harness";
 import { startReceiver, startTestDispatcher, waitFor, type Receiver } from "../support/webhooks";
 
-// Every one of the 12 event types, caused through the REST API in the seeded sandbox hotel,
+// Every event type the API sends (server/events/types.ts), caused through the REST API in the seeded sandbox hotel,
 // reaches a subscribed endpoint signed, with the envelope of GET /events/{id}.
 
 let h: Harness;
