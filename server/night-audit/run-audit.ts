@@ -5,7 +5,6 @@ import { guests, nightAudits, properties, reservations } from "@/db/schema";
 import { addDays, todayIn, type IsoDate } from "@/server/dates";
 import { newId } from "@/server/ids";
 import { presentInventoryRange } from "@/server/inventory/events";
-import { releaseNights } from "@/server/inventory/nights";
 import { auditDueAt, businessToday } from "@/server/properties/business-date";
 import { presentReservation } from "@/server/reservations/present";
 import { chargeNoShow } from "@/server/reservations/transitions";
@@ -115,7 +114,6 @@ async function markNoShows(tx: Tx, { tenant, actor }: Pick<ChangeCtx, "tenant" |
     .for("update");
   for (const r of due) {
     await chargeNoShow(tx, tenant, r);
-    await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
     const [updated] = await tx.update(reservations).set({ status: "no_show", updatedAt: new Date() }).where(eq(reservations.id, r.id)).returning();
     const [guest] = await tx.select().from(guests).where(eq(guests.id, r.guestId));
     const after = presentReservation({ reservation: updated, guest });

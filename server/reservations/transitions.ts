@@ -113,8 +113,11 @@ export const cancelReservation = (args: ChangeCtx & { id: string; reason?: strin
   transition("cancelled", async (tx, { reservation: r }, _today, property) => {
     const [plan] = await tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId));
     const free = cancellationIsFree(plan, r.checkIn, property.timezone);
-    if (free) await removeRoomNights(tx, r);
+    // The inventory nights before the folio lines: removing lines updates the per-day sales rows
+    // (db/migrations/0022), which a booking takes after its inventory nights. Taken the other way
+    // round, a cancellation and a booking of the same nights deadlocked (the race tests met it).
     await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
+    if (free) await removeRoomNights(tx, r);
     await closeFolioIfDone(tx, r);
     await queueGuestMail(tx, args.tenant, "cancellation", r.id);
     return {
@@ -190,12 +193,16 @@ export const noShowReservation = (args: ChangeCtx & { id: string; now?: Date }) 
       throw new ApiError("invalid_state_transition", `A no-show can be recorded once the arrival night (${r.checkIn}) is over, from the night audit's hour.`);
     }
     await chargeNoShow(tx, args.tenant, r);
-    await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
     return { changes: {}, events: [inventoryEvent(r, r.checkIn)] };
   })(args);
 
-/** The no-show's charge in place of its room nights (see noShowReservation); the amount posted. */
+/**
+ * A no-show's nights given back and its charge in place of its room nights (see
+ * noShowReservation; the night audit too); the amount posted. The nights first, as a
+ * cancellation does: the same lock order as a booking's.
+ */
 export async function chargeNoShow(tx: Tx, tenant: Ctx["tenant"], r: typeof reservations.$inferSelect) {
+  await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
   const [plan] = await tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId));
   const amount = plan.noShowFee ? feeAmount(plan.noShowFee, r.nightly) : plan.refundable ? 0 : r.totalAmount;
   await removeRoomNights(tx, r);
