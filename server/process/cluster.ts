@@ -84,26 +84,9 @@ export async function runPrimary(workers: number): Promise<void> {
     });
     return worker;
   };
-  const started = Array.from({ length: workers }, (_, i) => fork(i));
-  let port = config.PORT;
-  await Promise.all(
-    started.map(
-      (worker) =>
-        new Promise<void>((resolve, reject) => {
-          worker.once("listening", (address) => {
-            port = address.port;
-            resolve();
-          });
-          worker.once("exit", (code) => reject(new StartupError(`A worker exited with status ${code} while starting; see its log above.`)));
-        }),
-    ),
-  );
-  const url = config.NEXTAUTH_URL?.replace(/\/$/, "") ?? `http://${["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST}:${port}`;
-  log.info({ url, port, workers, pid: process.pid }, "cluster listening");
-  process.stderr.write(await banner({ url, config, production, database, seeded }));
-  process.stderr.write(`${workers} worker processes share port ${port} (WEB_CONCURRENCY).\n\n`);
-  await database.close();
-
+  // Listening for the signals before the first worker starts: the workers may answer /readyz
+  // before this process has printed its banner, and a SIGTERM then killed it outright (exit
+  // without a status, the workers orphaned), as the cluster test saw on a busy machine.
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) {
       log.warn({ signal }, "second signal: exiting at once");
@@ -125,4 +108,24 @@ export async function runPrimary(workers: number): Promise<void> {
     process.exit(0);
   };
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop(signal));
+  const started = Array.from({ length: workers }, (_, i) => fork(i));
+  let port = config.PORT;
+  await Promise.all(
+    started.map(
+      (worker) =>
+        new Promise<void>((resolve, reject) => {
+          worker.once("listening", (address) => {
+            port = address.port;
+            resolve();
+          });
+          worker.once("exit", (code) => (stopping ? resolve() : reject(new StartupError(`A worker exited with status ${code} while starting; see its log above.`))));
+        }),
+    ),
+  );
+  const url = config.NEXTAUTH_URL?.replace(/\/$/, "") ?? `http://${["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST}:${port}`;
+  log.info({ url, port, workers, pid: process.pid }, "cluster listening");
+  process.stderr.write(await banner({ url, config, production, database, seeded }));
+  process.stderr.write(`${workers} worker processes share port ${port} (WEB_CONCURRENCY).\n\n`);
+  await database.close();
+
 }
