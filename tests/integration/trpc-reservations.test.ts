@@ -375,6 +375,8 @@ describe("stays in house (issue 27)", () => {
       check_out: d(1),
       nights: 1,
       total: { amount: 12_900, currency: "USD" },
+      // The hotel charges no tax: the price is the one night's rate.
+      price: { net: { amount: 12_900, currency: "USD" }, tax: { amount: 0, currency: "USD" }, gross: { amount: 12_900, currency: "USD" }, taxes: [] },
       fee: { amount: 0, currency: "USD" },
       balance: { amount: 12_900, currency: "USD" },
     });
