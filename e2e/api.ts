@@ -22,6 +22,18 @@ export function v1(request: APIRequestContext, key: string, sandbox = false) {
 export const todayIn = (timezone: string) => new Intl.DateTimeFormat("en-CA", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
 export const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
+/** Zones a whole number of hours apart, from UTC−10 to UTC+14. */
+const zones = [
+  "Pacific/Honolulu", "America/Anchorage", "America/Los_Angeles", "America/Phoenix", "America/Regina", "America/Bogota", "America/La_Paz",
+  "America/Sao_Paulo", "America/Noronha", "Atlantic/Cape_Verde", "Africa/Abidjan", "Africa/Lagos", "Africa/Johannesburg", "Asia/Riyadh",
+  "Asia/Dubai", "Asia/Karachi", "Asia/Dhaka", "Asia/Bangkok", "Asia/Singapore", "Asia/Tokyo", "Australia/Brisbane", "Pacific/Noumea",
+  "Pacific/Fiji", "Pacific/Tongatapu", "Pacific/Kiritimati",
+];
+/** The hour of the day now in a time zone, 0–23. */
+export const hourIn = (zone: string) => Number(new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", hourCycle: "h23" }).format(new Date()));
+/** The zone (of those above) where the local time now is nearest `hour` (e.g. 15.5: half past three). */
+export const zoneNearHour = (hour: number) => [...zones].sort((a, b) => Math.abs(hourIn(a) - hour) - Math.abs(hourIn(b) - hour))[0];
+
 /**
  * A two-night stay in the demo hotel's Double room on its BAR plan, a few days ahead (a random
  * day, so specs running side by side rarely meet), booked through `/v1` with `api`.

@@ -15,7 +15,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Card, cx } from "@/components/ui";
-import { targetStepper } from "@/components/ui/drag";
+import { holdingArrows, targetStepper } from "@/components/ui/drag";
 import { toast } from "@/components/ui/toaster";
 import { statusLabel, type Board } from "./status";
 
@@ -36,7 +36,7 @@ export function DragAssign({ board, date, rooms, people }: { board: Board; date:
   const sensors = useSensors(
     useSensor(MouseSensor, { activationConstraint: { distance: 6 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 300, tolerance: 8 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: toPeople.coordinates, scrollBehavior: "auto" }),
+    useSensor(KeyboardSensor, { coordinateGetter: holdingArrows(toPeople.coordinates), scrollBehavior: "auto" }),
   );
   if (!rooms.length || !people.length) return null;
   const numberOf = (id: string | number) => rooms.find((r) => `room:${r.id}` === String(id))?.number ?? "";

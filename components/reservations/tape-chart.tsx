@@ -24,7 +24,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Field, Input, PageHeader, Select, cx } from "@/components/ui";
 import { Dialog, DialogClose } from "@/components/ui/dialog";
-import { targetStepper } from "@/components/ui/drag";
+import { holdingArrows, targetStepper } from "@/components/ui/drag";
 import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
@@ -76,8 +76,6 @@ function columns(span: { from: string; to: string }, chart: Pick<Chart, "from" |
  */
 const coordinates: KeyboardCoordinateGetter = (event, args) => {
   const { currentCoordinates, context } = args;
-  // As in targetStepper: a key the sensor turns into a scroll alone must not scroll again.
-  if (event.code.startsWith("Arrow")) event.preventDefault();
   if (event.code === "ArrowRight") return { ...currentCoordinates, x: currentCoordinates.x + NIGHT };
   if (event.code === "ArrowLeft") return { ...currentCoordinates, x: currentCoordinates.x - NIGHT };
   if (String(context.active?.id).startsWith("end:")) return undefined;
@@ -129,7 +127,7 @@ function Grid({ chart, fmt, busy, live }: { chart: Chart; fmt: Formatters; busy:
     useSensor(MouseSensor, { activationConstraint: { distance: 6 } }),
     // On a touch screen a long press picks a stay up; a tap opens its menu.
     useSensor(TouchSensor, { activationConstraint: { delay: 300, tolerance: 8 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: coordinates }),
+    useSensor(KeyboardSensor, { coordinateGetter: holdingArrows(coordinates) }),
   );
   const rows: Row[] = chart.room_types.flatMap((t) => [
     { kind: "unassigned" as const, id: `unassigned:${t.id}`, typeId: t.id, label: `${t.name}, not yet in a room` },

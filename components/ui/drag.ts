@@ -28,9 +28,6 @@ export function targetStepper({
     const { active, context, currentCoordinates } = args;
     const isForward = forward.includes(event.code);
     if (!isForward && !back.includes(event.code)) return otherwise?.(event, args);
-    // The key is ours: where the sensor only scrolls the page to the target it returns before
-    // cancelling the key's default, and the browser then scrolled one arrow's step (40 px) more.
-    event.preventDefault();
     const item = context.activeNode?.getBoundingClientRect();
     if (!item) return undefined;
     const order = (r: DOMRect) => Math.round(r.top) * 100_000 + Math.round(r.left);
@@ -64,4 +61,17 @@ export function targetStepper({
     return rectIntersection(args);
   };
   return { coordinates, collision, reset: () => (last = undefined) };
+}
+
+/**
+ * A keyboard sensor's coordinate getter whose arrow keys never also scroll the page: where
+ * dnd-kit's keyboard sensor only scrolls the page to the new position, it returns before
+ * cancelling the key's default, and the browser then scrolled one arrow's step (40 px) more,
+ * onto the target after the one chosen. The sensor listens only while an item is held.
+ */
+export function holdingArrows(getter: KeyboardCoordinateGetter): KeyboardCoordinateGetter {
+  return (event, args) => {
+    if (event.code.startsWith("Arrow")) event.preventDefault();
+    return getter(event, args);
+  };
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, lte, max } from "drizzle-orm";
 import { recordChange, type AuditActor, type ChangeCtx } from "@/server/audit/audit";
-import type { Db, Tx } from "@/db/client";
+import type { Db, Executor, Tx } from "@/db/client";
 import { guests, nightAudits, properties, reservations } from "@/db/schema";
 import { addDays, todayIn, type IsoDate } from "@/server/dates";
 import { newId } from "@/server/ids";
@@ -18,6 +18,12 @@ type Property = typeof properties.$inferSelect;
 /** The night audit as the trail names it: by itself, or run by hand by a staff member (named too). */
 export const nightAuditActor = (by?: { id: string; email: string }): AuditActor => ({ type: "night_audit", id: by?.id ?? "night_audit", email: by?.email ?? null });
 export type AuditTrigger = (typeof nightAudits.$inferSelect)["trigger"];
+
+/** The audit that closed `date` at the property, or null: its row is what makes a date close once. */
+export async function auditOf(db: Executor, propertyId: string, date: IsoDate) {
+  const [done] = await db.select().from(nightAudits).where(and(eq(nightAudits.propertyId, propertyId), eq(nightAudits.businessDate, date)));
+  return done ?? null;
+}
 
 /**
  * The latest business date whose audit hour has come at `now`, or null when the business date
@@ -65,8 +71,7 @@ export async function runNightAudit({
     if (!property) return null;
     const date = day ?? (closeCurrentDay ? businessToday(property, now) : dueDate(property, now));
     if (!date) return null;
-    const [done] = await tx.select().from(nightAudits).where(and(eq(nightAudits.propertyId, property.id), eq(nightAudits.businessDate, date)));
-    if (done) return null;
+    if (await auditOf(tx, property.id, date)) return null;
     const tenant: Tenant = { accountId: property.accountId, livemode: property.livemode, propertyIds: null };
     const noShows = await markNoShows(tx, { tenant, actor }, property, date);
     const inHouse = await tx

@@ -1,6 +1,5 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { Executor } from "@/db/client";
-import { folioCharges, guests, nightAudits, properties, reservations, rooms } from "@/db/schema";
+import { folioCharges, guests, properties, reservations, rooms } from "@/db/schema";
 import type { ChangeCtx } from "@/server/audit/audit";
 import { addDays, formatDay, formatMoment, type IsoDate } from "@/server/dates";
 import { ApiError } from "@/server/errors";
@@ -9,7 +8,7 @@ import { handCloseDay } from "@/server/properties/business-date";
 import { findOwned, type Ctx } from "@/server/tenancy";
 import { rolledBack } from "@/server/transactions";
 import { presentNightAudit } from "./present";
-import { nightAuditActor, runNightAudit } from "./run-audit";
+import { auditOf, nightAuditActor, runNightAudit } from "./run-audit";
 
 type Property = typeof properties.$inferSelect;
 
@@ -17,11 +16,6 @@ type Property = typeof properties.$inferSelect;
 function tooEarly(property: Property, date: IsoDate, opensAt: Date) {
   const locale = propertyLocale(property.address?.country);
   return `The business day of ${formatDay(date, locale, "long")} can be closed from ${formatMoment(opensAt, { timezone: property.timezone, locale })}, once it is over: its guests may still arrive until then.`;
-}
-
-async function auditOf(db: Executor, propertyId: string, date: IsoDate) {
-  const [done] = await db.select().from(nightAudits).where(and(eq(nightAudits.propertyId, propertyId), eq(nightAudits.businessDate, date)));
-  return done ?? null;
 }
 
 /**
@@ -103,7 +97,7 @@ export async function runNightAuditByHand({
     });
   }
   if (!day.open) throw new ApiError("invalid_state_transition", tooEarly(property, day.date, day.opensAt));
-  const by = actor && (actor.type ?? "staff") === "staff" ? { id: actor.id, email: (actor as { email: string }).email } : undefined;
+  const by = actor && (actor.type === undefined || actor.type === "staff") ? { id: actor.id, email: actor.email } : undefined;
   const audit = await runNightAudit({ db, propertyId: property.id, trigger: "manual", date: businessDate, now, actor: nightAuditActor(by) });
   // Null: another run (the scheduler, a second click) closed the day first, under the lock.
   if (audit) return { ran: true, audit: presentNightAudit(audit) };

@@ -127,5 +127,4 @@ export async function runPrimary(workers: number): Promise<void> {
   process.stderr.write(await banner({ url, config, production, database, seeded }));
   process.stderr.write(`${workers} worker processes share port ${port} (WEB_CONCURRENCY).\n\n`);
   await database.close();
-
 }
