@@ -1,5 +1,7 @@
 import { expect, test, type Page, type Response } from "@playwright/test";
-import { v1 } from "./api";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { addDays, bookDemoStay, todayIn, v1 } from "./api";
 import { createApiKey, signIn, uniqueEmail } from "./helpers";
 
 // Issue 26, point 6: every page (the dashboard's, /docs, sign-in and the OAuth consent page)
@@ -41,13 +43,53 @@ function expectPageHeaders(response: Response | null, url: string) {
   return nonce!;
 }
 
+/**
+ * Every page of the app, read from the files that define them (every `page.tsx` under `app/`, route groups
+ * dropped), so that a page added later is checked too: the spec fails until it has a URL below.
+ */
+function appPages(dir = "app", route = ""): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isFile()) return entry.name === "page.tsx" ? [route || "/"] : [];
+    if (!entry.isDirectory()) return [];
+    const segment = /^\(.*\)$/.test(entry.name) ? "" : `/${entry.name}`;
+    return appPages(path.join(dir, entry.name), route + segment);
+  });
+}
+
+const signedOut = new Set(["/signin", "/oauth/authorize"]);
+
 test("every page carries the security headers, a fresh nonce each time, and runs under its policy", async ({ page, request }) => {
   const refused = await watchViolations(page);
   const api = v1(request, createApiKey());
-  const guest = await api.post("/guests", { first_name: "Header", last_name: "Check", email: uniqueEmail("headers") });
   const endpoint = await api.post("/webhook_endpoints", { url: "http://127.0.0.1:9/headers", enabled_events: ["guest.created"] });
+  const guest = await api.post("/guests", { first_name: "Header", last_name: "Check", email: uniqueEmail("headers") });
   const [event] = (await api.get("/events?limit=1")).data;
-  const [reservation] = (await api.get("/reservations?limit=1")).data;
+  const reservation = await bookDemoStay(api, { first_name: "Header", last_name: "Stay", email: uniqueEmail("headers-stay") });
+  const property = (await api.get("/properties")).data[0];
+  const roomType = (await api.get(`/room_types?property_id=${property.id}&limit=100`)).data.find((t: { code: string }) => t.code === "DBL");
+  const plan = (await api.get(`/rate_plans?property_id=${property.id}&limit=100`)).data.find((p: { code: string }) => p.code === "BAR");
+  const checkIn = addDays(todayIn(property.timezone), 30 + Math.floor(Math.random() * 20));
+  const room = { room_type_id: roomType.id, rate_plan_id: plan.id, adults: 1 };
+  const group = await api.post("/groups", {
+    property_id: property.id, guest: { first_name: "Header", last_name: "Group", email: uniqueEmail("headers-group") },
+    check_in: checkIn, check_out: addDays(checkIn, 1), rooms: [room, room],
+  });
+  // The guest's event is fanned out to the endpoint within moments: its delivery has a page too.
+  let delivery: { id: string } | undefined;
+  await expect.poll(async () => (delivery = (await api.get(`/webhook_endpoints/${endpoint.id}/deliveries?limit=1`)).data[0])?.id, { timeout: 20_000 }).toBeTruthy();
+
+  const urlOf: Record<string, string> = {
+    "/reservations/[id]": `/reservations/${reservation.id}`,
+    "/reservations/[id]/registration-card": `/reservations/${reservation.id}/registration-card`,
+    "/guests/[id]": `/guests/${guest.id}`,
+    "/groups/[id]": `/groups/${group.id}`,
+    "/developers/webhooks/[id]": `/developers/webhooks/${endpoint.id}`,
+    "/developers/events/[id]": `/developers/events/${event.id}`,
+    "/developers/deliveries/[id]": `/developers/deliveries/${delivery!.id}`,
+  };
+  const routes = appPages();
+  const unmapped = routes.filter((route) => route.includes("[") && !urlOf[route]);
+  expect(unmapped, "every page with a parameter has a URL in this spec").toEqual([]);
 
   // Signed out: sign-in, docs, the consent page (an error page without its parameters), and a dashboard page's redirect.
   for (const url of ["/signin", "/docs", "/oauth/authorize", "/settings"]) {
@@ -55,40 +97,14 @@ test("every page carries the security headers, a fresh nonce each time, and runs
   }
 
   await signIn(page);
-  const pages = [
-    "/",
-    "/reservations",
-    "/reservations/new",
-    ...(reservation ? [`/reservations/${reservation.id}`] : []),
-    "/calendar",
-    "/housekeeping",
-    "/rates",
-    "/reports",
-    "/guests",
-    `/guests/${guest.id}`,
-    "/settings",
-    "/settings/property",
-    "/settings/room-types",
-    "/settings/rate-plans",
-    "/settings/rooms",
-    "/developers",
-    "/developers/api-keys",
-    "/developers/apps",
-    "/developers/installs",
-    "/developers/webhooks",
-    `/developers/webhooks/${endpoint.id}`,
-    "/developers/events",
-    `/developers/events/${event.id}`,
-    "/developers/deliveries",
-    "/developers/outbox",
-    "/docs",
-  ];
+  const pages = routes.filter((route) => !signedOut.has(route)).map((route) => urlOf[route] ?? route);
+  expect(pages.length, "the dashboard's pages were found").toBeGreaterThan(30);
   const nonces = new Set<string>();
   for (const url of pages) {
     const response = await page.goto(url);
     nonces.add(expectPageHeaders(response, url));
     // The page's own scripts ran: its data came in through tRPC and the placeholders left.
-    await expect(page.locator("main")).toBeVisible();
+    await expect(page.locator("main").first(), url).toBeVisible();
     await expect(page.locator("[data-loading]"), url).toHaveCount(0, { timeout: 20_000 });
   }
   expect(nonces.size, "a fresh nonce on every page").toBe(pages.length);
