@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { errorCodes, type ErrorCode } from "@/server/errors";
 import { newId } from "@/server/ids";
@@ -48,6 +48,16 @@ export function createListener(handlers: { api: Handler; next: Handler; clientAd
     req.headers[clientAddressHeader] = handlers.clientAddress?.(req) ?? "";
     return handlers.next(req, res);
   };
+}
+
+/**
+ * Keep-alive longer than the idle timeout of the proxies and clients in front of us (60 s is the
+ * common one): a client that reuses a socket the server is closing at that moment gets a reset;
+ * with Node's 5 s that moment came within a page's pause (docs/decisions.md).
+ */
+export function holdIdleConnections(server: Pick<Server, "keepAliveTimeout" | "headersTimeout">): void {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 }
 
 /**

@@ -5,7 +5,11 @@ import type { LineTax } from "./taxes";
 
 export const reservationStatuses = ["confirmed", "checked_in", "checked_out", "cancelled", "no_show"] as const;
 export type ReservationStatus = (typeof reservationStatuses)[number];
-export type NightlyRate = { date: string; amount: number };
+/**
+ * One night of a stay at its price. `room_type_id` only on a night sold in another type than the
+ * stay's: one slept before the guest was upgraded in house (migration 0023 reads it).
+ */
+export type NightlyRate = { date: string; amount: number; room_type_id?: string };
 
 export const reservations = pgTable(
   "reservations",

@@ -11,7 +11,7 @@ import { controlHandler } from "@/server/cli/serve";
 import { getConfig, isProduction, type Config } from "@/server/config";
 import { createApp } from "@/server/http/app";
 import { addressOf } from "@/server/http/client-address";
-import { answerClientError, createListener } from "@/server/listener";
+import { answerClientError, createListener, holdIdleConnections } from "@/server/listener";
 import { logger } from "@/server/observability/logger";
 import { getApiDeps, getDatabase, isClusterWorker } from "@/server/runtime";
 import { startWebhookEngine } from "@/server/webhooks/engine";
@@ -87,11 +87,7 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   }
 
   const server = http.createServer();
-  // Keep-alive longer than the idle timeout of the proxies and clients in front of us (60 s is
-  // the common one): a client that reuses a socket the server is closing at that moment gets a
-  // reset; with Node's 5 s that moment came within a page's pause (docs/decisions.md).
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  holdIdleConnections(server);
   // Next's route handlers need the platform's own Request and Response: node-server's faster
   // stand-ins (overrideGlobalObjects) are only allowed when Next is not in the process.
   // (Next in its own thread does not see this thread's globals.)

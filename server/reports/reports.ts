@@ -170,7 +170,7 @@ export async function revenueReport(ctx: Ctx & { query: ReportQuery }) {
  * per-night sales rows, which carry each stay's arrival, status and grouping keys.
  */
 export async function productionReport(ctx: Ctx & { query: ReportQuery }) {
-  const { query, db, tenant } = ctx;
+  const { query, db } = ctx;
   const property = await reportProperty(ctx, query);
   const groupBy = query.group_by ?? "source";
   const key = { source: salesNights.source, channel: salesNights.channel, rate_plan: salesNights.ratePlanId, room_type: salesNights.roomTypeId }[
@@ -178,6 +178,9 @@ export async function productionReport(ctx: Ctx & { query: ReportQuery }) {
   ];
   const charged = chargedByGroup(ctx, property.id, groupBy);
   charged.catch(() => {});
+  // By room type a stay upgraded in house is in two rows (its nights in each type): the total counts it once.
+  const stays = groupBy === "room_type" ? distinctStays(ctx, property.id) : undefined;
+  stays?.catch(() => {});
   const rows = await db
     .select({
       group: key,
@@ -187,15 +190,7 @@ export async function productionReport(ctx: Ctx & { query: ReportQuery }) {
       cancellations: sql<number>`count(distinct ${salesNights.reservationId}) filter (where ${salesNights.status} = 'cancelled')`.mapWith(Number),
     })
     .from(salesNights)
-    .where(
-      and(
-        eq(salesNights.accountId, tenant.accountId),
-        eq(salesNights.livemode, tenant.livemode),
-        eq(salesNights.propertyId, property.id),
-        gte(salesNights.checkIn, query.from),
-        lt(salesNights.checkIn, query.to),
-      ),
-    )
+    .where(arriving(ctx, property.id))
     .groupBy(key)
     .orderBy(key);
   const names = await groupNames(db, ctx, groupBy, property.id);
@@ -216,7 +211,7 @@ export async function productionReport(ctx: Ctx & { query: ReportQuery }) {
   });
   const total = (k: "reservations" | "room_nights" | "room_revenue" | "net" | "tax" | "gross" | "cancellations") => data.reduce((s, r) => s + r[k], 0);
   const totals = {
-    reservations: total("reservations"),
+    reservations: stays ? await stays : total("reservations"),
     room_nights: total("room_nights"),
     room_revenue: total("room_revenue"),
     net: total("net"),
@@ -236,6 +231,7 @@ const soldStatuses = ["confirmed", "checked_in", "checked_out"] as const;
  * of its nights, server/folios/folios.ts), so the sums are those of the folios' lines.
  */
 function chargedByGroup({ db, tenant, query }: Ctx & { query: ReportQuery }, propertyId: string, groupBy: NonNullable<ReportQuery["group_by"]>) {
+  if (groupBy === "room_type") return chargedByRoomType({ db, tenant, query }, propertyId);
   const key = { source: reservations.source, channel: reservations.channel, rate_plan: reservations.ratePlanId, room_type: reservations.roomTypeId }[groupBy];
   return db
     .select({
@@ -252,6 +248,43 @@ function chargedByGroup({ db, tenant, query }: Ctx & { query: ReportQuery }, pro
       ),
     )
     .groupBy(key);
+}
+
+/**
+ * Net and tax per room type of the nights sold, as the folios charge each night (`sales_nights`):
+ * a guest upgraded in house has nights in two types, each where it was sold. The nights' lines are
+ * the stay's room-night and per-night tax lines, so the sums are the stays' prices as above.
+ */
+function chargedByRoomType(ctx: Ctx & { query: ReportQuery }, propertyId: string) {
+  return ctx.db
+    .select({
+      group: salesNights.roomTypeId,
+      net: sql<number>`coalesce(sum(${salesNights.chargedGross} - ${salesNights.chargedTax}), 0)`.mapWith(Number),
+      tax: sql<number>`coalesce(sum(${salesNights.chargedTax}), 0)`.mapWith(Number),
+    })
+    .from(salesNights)
+    .where(and(arriving(ctx, propertyId), eq(salesNights.sold, true)))
+    .groupBy(salesNights.roomTypeId);
+}
+
+/** The per-night sales rows of the stays arriving in the report's range. */
+function arriving({ tenant, query }: Ctx & { query: ReportQuery }, propertyId: string) {
+  return and(
+    eq(salesNights.accountId, tenant.accountId),
+    eq(salesNights.livemode, tenant.livemode),
+    eq(salesNights.propertyId, propertyId),
+    gte(salesNights.checkIn, query.from),
+    lt(salesNights.checkIn, query.to),
+  );
+}
+
+/** The stays arriving in the range, but cancelled ones, each once. */
+async function distinctStays(ctx: Ctx & { query: ReportQuery }, propertyId: string) {
+  const [row] = await ctx.db
+    .select({ n: sql<number>`count(distinct ${salesNights.reservationId})`.mapWith(Number) })
+    .from(salesNights)
+    .where(and(arriving(ctx, propertyId), sql`${salesNights.status} <> 'cancelled'`));
+  return row?.n ?? 0;
 }
 
 /** Codes for rate plan and room type groups, so a report reads without a second lookup. */

@@ -25,7 +25,7 @@ export const presentReservation = ({ reservation: r, guest: g }: ReservationWith
   folio_id: r.folioId,
   group_id: r.groupId,
   total: { amount: r.totalAmount, currency: r.currency },
-  nightly: r.nightly,
+  nightly: r.nightly.map(({ date, amount }) => ({ date, amount })),
   price: reservationPrice(r),
   guest: { id: g.id, first_name: g.firstName, last_name: g.lastName, email: g.email },
   source: r.source as "api",

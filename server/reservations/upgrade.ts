@@ -88,7 +88,9 @@ async function applyUpgrade(tx: Tx, tenant: Tenant, id: string, input: Reservati
   // A stay in house keeps the nights already slept where they were; tonight and after move.
   const from = r.status === "checked_in" && today > r.checkIn ? today : r.checkIn;
   if (from >= r.checkOut) throw new ApiError("invalid_state_transition", "No night of the stay is left to upgrade; the guest leaves today.");
-  const kept = r.nightly.filter((n) => n.date < from);
+  // The nights slept stay sold in the type they were slept in (the inventory keeps them there),
+  // and the reports by room type read them there too.
+  const kept = r.nightly.filter((n) => n.date < from).map((n) => ({ ...n, room_type_id: n.room_type_id ?? r.roomTypeId }));
   const moving = r.nightly.filter((n) => n.date >= from);
   let moved: NightlyRate[];
   if (input.charge === "difference") {

@@ -134,6 +134,20 @@ describe("POST /v1/reservations/{id}/upgrade", () => {
     expect(left).toMatchObject({ occupied: false, housekeepingStatus: "dirty" });
     const moves = ok(await h.get(`/v1/reservations/${r.id}/room_moves`, caller));
     expect(moves.data).toMatchObject([{ from_room_id: first, to_room_id: deluxeRoom, reason: "Upgrade to Deluxe" }]);
+    // The API's nights are dates and prices, as before the upgrade.
+    expect(up.nightly).toEqual([0, 1, 2].map((i) => ({ date: addDays(T, i), amount: STANDARD })));
+    // The production report by room type tells what the inventory does: the night slept in
+    // Standard is Standard's, the two after it Deluxe's; the stay is counted once in the total.
+    const production = ok(await h.get(`/v1/reports/production?property_id=${hotel.propertyId}&from=${T}&to=${addDays(T, 1)}&group_by=room_type`, caller));
+    const byType = Object.fromEntries(production.data.map((row: Record<string, unknown>) => [row.group, [row.reservations, row.room_nights, row.room_revenue, row.gross]]));
+    expect(byType).toEqual({ [hotel.standard]: [1, 1, STANDARD, STANDARD], [hotel.deluxe]: [1, 2, 2 * STANDARD, 2 * STANDARD] });
+    expect(production.totals).toMatchObject({ reservations: 1, room_nights: 3, room_revenue: 3 * STANDARD, gross: 3 * STANDARD });
+    // Leaving a night early then gives back a Deluxe night and keeps the one slept in Standard.
+    ok(await act(r.id, "change_departure", { check_out: addDays(T, 2) }));
+    expect(await soldOf(hotel, hotel.standard, T, addDays(T, 3))).toEqual([1, 0, 0]);
+    expect(await soldOf(hotel, hotel.deluxe, T, addDays(T, 3))).toEqual([0, 1, 0]);
+    const shorter = ok(await h.get(`/v1/reports/production?property_id=${hotel.propertyId}&from=${T}&to=${addDays(T, 1)}&group_by=room_type`, caller));
+    expect(Object.fromEntries(shorter.data.map((row: Record<string, unknown>) => [row.group, row.room_nights]))).toEqual({ [hotel.standard]: 1, [hotel.deluxe]: 1 });
   });
 
   it("is refused when the target type is full, and for anything else it cannot do; nothing changes", async () => {

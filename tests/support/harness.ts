@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { serve, type ServerType } from "@hono/node-server";
 import { createAccount } from "@/server/accounts/create-account";
 import type { Plan } from "@/server/accounts/plans";
@@ -7,7 +8,7 @@ import { scopes, type Scope } from "@/server/auth/scopes";
 import type { CredentialCache } from "@/server/auth/credential-cache";
 import { createApp } from "@/server/http/app";
 import type { ProxyTrust } from "@/server/http/client-address";
-import { answerClientError } from "@/server/listener";
+import { answerClientError, holdIdleConnections } from "@/server/listener";
 import type { ApiDeps, MetricsAccess } from "@/server/http/env";
 import { RateLimiter } from "@/server/http/rate-limit";
 import type { UrlPolicy } from "@/server/webhooks/endpoints";
@@ -43,8 +44,11 @@ export async function startHarness(
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
   });
-  // As the production listener does (server/process/start.ts): what Node's parser refuses gets the contract's error.
+  // As the production listener does (server/process/start.ts): what Node's parser refuses gets the
+  // contract's error, and idle connections outlive the client's (fetch reused one the server was
+  // closing after Node's 5 s on a loaded machine: ECONNRESET).
   server.on("clientError", answerClientError);
+  holdIdleConnections(server as Server);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   async function newAccount(name = "Test Hotels", plan: Plan = "scale", limits?: { perSecond?: number; perMinute?: number; perDay?: number }) {
