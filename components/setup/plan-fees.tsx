@@ -110,7 +110,7 @@ export function FeesCell({ plan, currency }: { plan: Partial<PlanFees>; currency
   return (
     <ul className="space-y-0.5">
       {set.map((key) => (
-        <li key={key} className="whitespace-nowrap">
+        <li key={key}>
           {about[key].label.replace(/ fee$/, "")}: {feeWords(key, plan[key]!, currency)}
         </li>
       ))}
@@ -142,7 +142,7 @@ export function FeeFields({ shapesNow, currency }: { shapesNow: readonly (Shape 
               {shape === "none" ? null : (
                 <FormField<FeeFormValues>
                   name={valueOf(key)}
-                  label={shape === "fixed" ? `Amount (${currency})` : shape === "nights" ? "Nights" : "Percent (%)"}
+                  label={`${about[key].label.replace(/ fee$/, "")} ${shape === "fixed" ? `amount (${currency})` : shape === "nights" ? "nights" : "percent (%)"}`}
                   hint={shape === "fixed" ? undefined : shape === "nights" ? `The rates of the first nights of ${about[key].nights}.` : `Of the rates of ${about[key].nights}.`}
                 >
                   {(control) => (
