@@ -144,6 +144,7 @@ for (const width of [1280, 390]) {
     const nrf = page.getByTestId("rate-plan-NRF").filter({ visible: true }).first();
     await expect(nrf).toContainText("10 % below Best available");
     await expect(nrf).toContainText("Non-refundable");
+    await expect(nrf).toContainText("No-show: the whole stay");
     await expect(page.getByTestId("rate-plan-BAR").filter({ visible: true }).first()).toContainText("Free cancellation until 1 day before arrival");
     await snap(page, "setup-rate-plans");
     if (width < 1024) await expectNoHorizontalScroll(page);

@@ -103,16 +103,19 @@ export function feeWords(key: FeeKey, fee: PlanFee, currency: string) {
   return `${fee.percent} % of ${about[key].nights}`;
 }
 
-/** The plan's fees in a list cell: each set fee by name, or "None". */
-export function FeesCell({ plan, currency }: { plan: Partial<PlanFees>; currency: string }) {
-  const set = feeKeys.filter((key) => plan[key]);
-  if (!set.length) return <span className="text-stone-500">None</span>;
+/** The plan's fees in a list cell: each set fee by name (a non-refundable plan's no-show without one costs the whole stay), or "None". */
+export function FeesCell({ plan, currency }: { plan: Partial<PlanFees> & { refundable: boolean }; currency: string }) {
+  const lines = feeKeys.flatMap((key) => {
+    const name = about[key].label.replace(/ fee$/, "");
+    const fee = plan[key];
+    if (fee) return [`${name}: ${feeWords(key, fee, currency)}`];
+    return key === "no_show_fee" && !plan.refundable ? [`${name}: the whole stay`] : [];
+  });
+  if (!lines.length) return <span className="text-stone-500">None</span>;
   return (
     <ul className="space-y-0.5">
-      {set.map((key) => (
-        <li key={key}>
-          {about[key].label.replace(/ fee$/, "")}: {feeWords(key, plan[key]!, currency)}
-        </li>
+      {lines.map((line) => (
+        <li key={line}>{line}</li>
       ))}
     </ul>
   );
