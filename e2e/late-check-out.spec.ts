@@ -1,7 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { addDays, todayIn, v1 } from "./api";
+import type { v1 } from "./api";
 import { expectNoSeriousAxe } from "./axe";
-import { cli, expectNoHorizontalScroll, signIn, uniqueEmail, waitForLive } from "./helpers";
+import { expectNoHorizontalScroll, signIn, waitForLive } from "./helpers";
+import { hotelOfItsOwn } from "./own-hotel";
 
 // Issue 27, item 2: a late check-out granted from the reservation page. A guest in house on the
 // departure day is offered "Late check-out"; its dialog states the rate plan's fee in money
@@ -13,42 +14,22 @@ import { cli, expectNoHorizontalScroll, signIn, uniqueEmail, waitForLive } from 
 test.describe.configure({ timeout: 180_000 });
 
 /** An account with a front-desk clerk, and in its sandbox a hotel whose plan charges $35.00 for a late check-out; two guests in house, leaving today. */
-async function departureDay(request: Parameters<typeof v1>[0], width: number) {
-  const account = cli<{ id: string }>("accounts", "create", "--name", `Late hotels ${width} ${Date.now().toString(36)}`);
-  const clerk = { email: uniqueEmail("late-desk"), password: "desk-password-1" };
-  cli("users", "create", "--email", clerk.email, "--password", clerk.password, "--role", "front_desk", "--account", account.id);
-  const key = cli<{ key: string }>("api-keys", "create", "--account", account.id, "--scopes", "reservations:read reservations:write rooms:read rooms:write").key;
-  const api = v1(request, key, true);
-  const timezone = "America/New_York";
-  const today = todayIn(timezone);
-  const property = await api.post("/properties", { name: "Late Harbor Inn", timezone, currency: "USD" });
-  const type = await api.post("/room_types", { property_id: property.id, code: "DBL", name: "Double", max_occupancy: 2 });
-  const plan = await api.post("/rate_plans", {
-    property_id: property.id,
-    code: "BAR",
-    name: "Best available",
-    room_type_ids: [type.id],
-    refundable: true,
-    cancellation_deadline_hours: 24,
-    late_check_out_fee: { type: "fixed", amount: 3_500 },
+async function departureDay(request: Parameters<typeof v1>[0]) {
+  const { staff: clerk, api, property, rooms, book } = await hotelOfItsOwn(request, {
+    name: "Late Harbor Inn",
+    role: "front_desk",
+    timezone: "America/New_York",
+    sandbox: true,
+    plan: { late_check_out_fee: { type: "fixed", amount: 3_500 } },
+    rooms: ["101", "102"],
   });
-  await api.post(`/rate_plans/${plan.id}/rates`, { room_type_id: type.id, from: today, to: addDays(today, 5), amount: 12_000 });
-  const stay = async (number: string, last: string) => {
-    const room = await api.post("/rooms", { room_type_id: type.id, number, floor: 1 });
-    const r = await api.post("/reservations", {
-      property_id: property.id,
-      room_type_id: type.id,
-      rate_plan_id: plan.id,
-      check_in: today,
-      check_out: addDays(today, 1),
-      adults: 1,
-      guest: { first_name: "Lena", last_name: last, email: uniqueEmail(last.toLowerCase()) },
-    });
+  const stay = async (room: { id: string }, last: string) => {
+    const r = await book("Lena", last, 1);
     await api.post(`/reservations/${r.id}/check_in`, { room_id: room.id });
-    return r as { id: string };
+    return r;
   };
-  const first = await stay("101", "Late");
-  const second = await stay("102", "Later");
+  const first = await stay(rooms[0], "Late");
+  const second = await stay(rooms[1], "Later");
   // The night closes: the hotel's today is now their departure day.
   await api.post("/sandbox/advance_day", { property_id: property.id });
   return { clerk, api, first, second };
@@ -57,7 +38,7 @@ async function departureDay(request: Parameters<typeof v1>[0], width: number) {
 for (const width of [1280, 390]) {
   test(`at ${width} px the front desk grants a late check-out, its fee stated first and posted once`, async ({ page, request }) => {
     await page.setViewportSize({ width, height: 844 });
-    const hotel = await departureDay(request, width);
+    const hotel = await departureDay(request);
     await signIn(page, hotel.clerk);
     await page.getByRole("radio", { name: "Sandbox" }).click();
     await expect(page.getByTestId("sandbox-banner")).toBeVisible();
