@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { PDFParse } from "pdf-parse";
-import { addDays, hourIn, todayIn, v1, zoneNearHour } from "./api";
+import { addDays, hourIn, v1, zoneNearHour } from "./api";
 import { expectNoSeriousAxe } from "./axe";
-import { cli, expectNoHorizontalScroll, signIn, uniqueEmail, waitForLive } from "./helpers";
+import { expectNoHorizontalScroll, signIn, waitForLive } from "./helpers";
+import { hotelOfItsOwn } from "./own-hotel";
 import { scan } from "./words-scan";
 
 // Issue 27, "Tests that must exist": a day at the front desk, in the dashboard alone. A guest
@@ -30,44 +31,16 @@ const afternoonZone = () => {
 };
 
 /** A hotel of its own: 4 Double rooms at $120.00 a night, a no-show costing the first night; three stays. */
-async function hotel(request: Parameters<typeof v1>[0], width: number) {
-  const account = cli<{ id: string }>("accounts", "create", "--name", `Day hotels ${width} ${Date.now().toString(36)}`);
-  const owner = { email: uniqueEmail("day-owner"), password: "owner-password-1" };
-  cli("users", "create", "--email", owner.email, "--password", owner.password, "--role", "owner", "--account", account.id);
-  const key = cli<{ key: string }>("api-keys", "create", "--account", account.id, "--scopes", "reservations:read reservations:write rooms:read rooms:write").key;
-  const api = v1(request, key);
+async function hotel(request: Parameters<typeof v1>[0]) {
   const timezone = afternoonZone();
-  const property = await api.post("/properties", {
+  const { staff: owner, api, today, rooms, book } = await hotelOfItsOwn(request, {
     name: "Harbor Day Hotel",
+    role: "owner",
     timezone,
-    currency: "USD",
-    audit_hour: 3,
-    address: { line1: "2 Quay Street", city: "Portland", country: "US" },
+    property: { audit_hour: 3, address: { line1: "2 Quay Street", city: "Portland", country: "US" } },
+    plan: { no_show_fee: { type: "nights", nights: 1 } },
+    rooms: ["101", "102", "103", "104"],
   });
-  const today = todayIn(timezone);
-  const type = await api.post("/room_types", { property_id: property.id, code: "DBL", name: "Double", max_occupancy: 2 });
-  const rooms: { id: string; number: string }[] = [];
-  for (const number of ["101", "102", "103", "104"]) rooms.push(await api.post("/rooms", { room_type_id: type.id, number, floor: 1 }));
-  const plan = await api.post("/rate_plans", {
-    property_id: property.id,
-    code: "BAR",
-    name: "Best available",
-    room_type_ids: [type.id],
-    refundable: true,
-    cancellation_deadline_hours: 24,
-    no_show_fee: { type: "nights", nights: 1 },
-  });
-  await api.post(`/rate_plans/${plan.id}/rates`, { room_type_id: type.id, from: today, to: addDays(today, 10), amount: 12_000 });
-  const book = (first_name: string, last_name: string, nights: number) =>
-    api.post("/reservations", {
-      property_id: property.id,
-      room_type_id: type.id,
-      rate_plan_id: plan.id,
-      check_in: today,
-      check_out: addDays(today, nights),
-      adults: 1,
-      guest: { first_name, last_name, email: uniqueEmail(last_name.toLowerCase()) },
-    });
   // Ada arrived today for two nights (room 101) and leaves after one; Ben is in 102 for three;
   // Cleo was due today and has not come.
   const ada = await book("Ada", "Early", 2);
@@ -86,7 +59,7 @@ async function expectStaffWords(page: Page) {
 
 for (const width of [1280, 390]) {
   test(`at ${width} px: an early departure, a room move, a no-show from the night audit and an invoice downloaded`, async ({ page, request }) => {
-    const day = await hotel(request, width);
+    const day = await hotel(request);
     const night = (n: number) => addDays(day.today, n);
     const calendarCell = (n: number) => page.getByTestId(`cell-DBL-${night(n)}`);
     await page.setViewportSize({ width, height: 844 });

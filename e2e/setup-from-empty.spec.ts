@@ -105,8 +105,32 @@ for (const width of [1280, 390]) {
     await plan.getByLabel("Name").fill("Best available");
     await plan.getByLabel("Code").fill("BAR");
     await plan.getByLabel("Meals").selectOption({ label: "Breakfast included" });
+    // Its fees, chosen in words: a no-show pays the first night; a late check-out 25,00, typed as
+    // in Portugal. An amount that is not money is refused on its field first.
+    await plan.getByLabel("No-show fee").selectOption({ label: "Nights at the room rate" });
+    await plan.getByLabel("No-show nights").fill("1");
+    await plan.getByLabel("Late check-out fee").selectOption({ label: "A fixed amount" });
+    await plan.getByLabel("Late check-out amount (EUR)").fill("25 euros");
+    await plan.getByRole("button", { name: "Add rate plan" }).click();
+    await expect(plan.getByLabel("Late check-out amount (EUR)")).toHaveAttribute("aria-invalid", "true");
+    await expect(plan.getByText("An amount above zero, such as 129,00.")).toBeVisible();
+    await expect(page.getByTestId("rate-plan-BAR")).toHaveCount(0);
+    await plan.getByLabel("Late check-out amount (EUR)").fill("25,00");
     await plan.getByRole("button", { name: "Add rate plan" }).click();
     await expect(page.getByText("Best available added.")).toBeVisible();
+    const bar = page.getByTestId("rate-plan-BAR").filter({ visible: true }).first();
+    await expect(bar).toContainText("No-show: 1 night's rate");
+    await expect(bar).toContainText(/Late check-out: 25,00\s€/);
+    // The edit form shows them as they were typed, and takes another (an early departure of 50 % of the nights given back).
+    await page.getByRole("button", { name: "Edit Best available" }).filter({ visible: true }).first().click();
+    plan = page.getByRole("form", { name: "Rate plan" });
+    await expect(plan.getByLabel("Late check-out amount (EUR)")).toHaveValue("25,00");
+    await expect(plan.getByLabel("No-show nights")).toHaveValue("1");
+    await plan.getByLabel("Early departure fee").selectOption({ label: "A percentage of the room rate" });
+    await plan.getByLabel("Early departure percent (%)").fill("50");
+    await plan.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Best available saved.")).toBeVisible();
+    await expect(bar).toContainText("Early departure: 50 % of the nights given back");
     await page.getByRole("button", { name: "Add rate plan" }).filter({ visible: true }).first().click();
     plan = page.getByRole("form", { name: "Rate plan" });
     await plan.getByLabel("Name").fill("Non-refundable");
@@ -120,6 +144,7 @@ for (const width of [1280, 390]) {
     const nrf = page.getByTestId("rate-plan-NRF").filter({ visible: true }).first();
     await expect(nrf).toContainText("10 % below Best available");
     await expect(nrf).toContainText("Non-refundable");
+    await expect(nrf).toContainText("No-show: the whole stay");
     await expect(page.getByTestId("rate-plan-BAR").filter({ visible: true }).first()).toContainText("Free cancellation until 1 day before arrival");
     await snap(page, "setup-rate-plans");
     if (width < 1024) await expectNoHorizontalScroll(page);
@@ -168,12 +193,14 @@ test("front desk and housekeeping are refused the setup pages, which their navig
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect(nav.getByRole("link", { name: "Home" })).toBeVisible();
     for (const label of ["Property", "Room types", "Rooms", "Rate plans", "Settings"]) await expect(nav.getByRole("link", { name: label, exact: true })).toHaveCount(0);
-    for (const path of ["/settings/property", "/settings/room-types", "/settings/rooms", "/settings/rate-plans"]) {
+    for (const path of ["/settings/property", "/settings/room-types", "/settings/rooms", "/settings/rate-plans", "/settings/taxes"]) {
       await page.goto(path);
       await expect(page.getByText("This page is not available for your role.")).toBeVisible();
       await expect(page.getByRole("navigation", { name: "Settings" })).toHaveCount(0);
     }
-    const response = await page.request.get(`/api/trpc/setup.rooms.list?input=${encodeURIComponent(JSON.stringify({ property_id: "prop_x" }))}`);
-    expect(response.status()).toBe(403);
+    for (const procedure of ["setup.rooms.list", "setup.taxes.list"]) {
+      const response = await page.request.get(`/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify({ property_id: "prop_x" }))}`);
+      expect(response.status()).toBe(403);
+    }
   }
 });

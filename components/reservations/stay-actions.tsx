@@ -307,6 +307,26 @@ function DepartureQuote({ preview, was }: { preview: DeparturePreview; was: Mone
 const balanceWords = (balance: Money, formatMoney: (m: Money) => string) =>
   balance.amount > 0 ? `owes ${formatMoney(balance)}` : balance.amount < 0 ? `holds ${formatMoney({ ...balance, amount: -balance.amount })} to refund` : "is settled";
 
+type LatePreview = inferRouterOutputs<AppRouter>["reservations"]["previewLateCheckOut"];
+
+/** What a late check-out posts, in money, before it is granted: the plan's fee and the balance after it, or that there is no fee. */
+function LateCheckOutQuote({ planName, quote, loading }: { planName: string; quote: LatePreview | undefined; loading: boolean }) {
+  const fmt = usePropertyFormat();
+  if (!quote) return <p>{loading ? "Working out the fee…" : "The fee could not be worked out."}</p>;
+  return (
+    <p data-testid="late-check-out-quote">
+      The guest keeps the room past check-out time today.{" "}
+      {quote.fee.amount > 0 ? (
+        <>
+          {planName}&apos;s late check-out fee of <strong>{fmt.money(quote.fee)}</strong> is posted to the folio, which then {balanceWords(quote.balance, fmt.money)}.
+        </>
+      ) : (
+        <>{planName} has no late check-out fee: nothing is charged.</>
+      )}
+    </p>
+  );
+}
+
 type ReadyRooms = { error: unknown; data?: Array<{ id: string; number: string; floor: number | null; housekeeping_status: keyof typeof housekeepingLabels }> };
 
 /** The free clean or inspected rooms of the stay's type, asked for while `open`; the first is chosen until the clerk picks. */
@@ -449,7 +469,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
   const fmt = usePropertyFormat();
   const r = desk.reservation;
   const a = desk.actions;
-  const [dialog, setDialog] = useState<null | "cancel" | "checkout" | "noshow" | "pay">(null);
+  const [dialog, setDialog] = useState<null | "cancel" | "checkout" | "noshow" | "late" | "pay">(null);
   const [reason, setReason] = useState("");
   const done = async (message: string) => {
     toast.success(message);
@@ -459,12 +479,16 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
   const cancel = useMutation(trpc.reservations.cancel.mutationOptions({ onSuccess: () => done("Reservation cancelled") }));
   const checkOut = useMutation(trpc.reservations.checkOut.mutationOptions({ onSuccess: () => done("Checked out; the room is now dirty") }));
   const noShow = useMutation(trpc.reservations.noShow.mutationOptions({ onSuccess: () => done("Recorded as a no-show") }));
+  const late = useMutation(trpc.reservations.lateCheckOut.mutationOptions({ onSuccess: () => done("Late check-out granted") }));
+  // What a late check-out posts (the plan's fee, the balance after it), asked when its dialog opens.
+  const lateQuote = useQuery({ ...trpc.reservations.previewLateCheckOut.queryOptions({ id: r.id }), enabled: dialog === "late", retry: false, staleTime: 0 });
   // What checking out now gives the stay (shortened when leaving early, longer when staying on): shown before confirming.
   const departure = useQuery({ ...trpc.reservations.previewDeparture.queryOptions({ id: r.id }), enabled: dialog === "checkout" || dialog === "pay", retry: false, staleTime: 0 });
   const open = (which: typeof dialog) => () => {
     cancel.reset();
     checkOut.reset();
     noShow.reset();
+    late.reset();
     setDialog(which);
   };
   const moved = departure.data && departure.data.check_out !== r.check_out ? departure.data : null;
@@ -483,6 +507,11 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
       <div className="flex flex-wrap gap-2" role="group" aria-label="Reservation actions">
         {a.check_in.allowed ? <CheckInDialog desk={desk} onDone={onDone} /> : null}
         {a.check_out.allowed ? <Button onClick={open("checkout")}>Check out</Button> : null}
+        {a.late_check_out.allowed ? (
+          <Button variant="secondary" onClick={open("late")}>
+            Late check-out
+          </Button>
+        ) : null}
         {a.change_departure.allowed ? <DepartureDialog desk={desk} onDone={onDone} /> : null}
         {a.move_room.allowed ? <MoveRoomDialog desk={desk} onDone={onDone} /> : null}
         {a.modify.allowed ? <ModifyDialog desk={desk} onDone={onDone} /> : null}
@@ -565,6 +594,17 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         pending={noShow.isPending}
         error={noShow.error ? callError(noShow.error).message : null}
         onConfirm={() => noShow.mutate({ id: r.id })}
+      />
+
+      <ConfirmDialog
+        open={dialog === "late"}
+        onOpenChange={(o) => setDialog(o ? "late" : null)}
+        title="Grant a late check-out?"
+        description={<LateCheckOutQuote planName={plan.name} quote={lateQuote.data} loading={lateQuote.isLoading} />}
+        confirmLabel="Grant late check-out"
+        pending={late.isPending || !lateQuote.data}
+        error={late.error ? callError(late.error).message : lateQuote.error ? callError(lateQuote.error).message : null}
+        onConfirm={() => late.mutate({ id: r.id })}
       />
 
       {due && dialog === "pay" ? <PaymentDialog reservationId={r.id} balance={due} livemode={r.livemode} onDone={onDone} open={dialog === "pay"} onOpenChange={(o) => setDialog(o ? "pay" : null)} /> : null}

@@ -17,6 +17,7 @@ import { toast } from "@/components/ui/toaster";
 import { cancellationWords, mealPlanLabels, pricingWords } from "./format";
 import type { SetupProperty } from "./room-types-view";
 import { NeedsRoomTypes } from "./needs-property";
+import { checkFees, feeDefaults, feeErrorFields, FeeFields, feeFormFields, feeKeys, FeesCell, feesInput, type PlanFees } from "./plan-fees";
 
 type Plan = {
   id: string;
@@ -28,7 +29,7 @@ type Plan = {
   meal_plan: string;
   derived_from: { rate_plan_id: string; adjustment_percent: number | null; adjustment_amount: number | null } | null;
   active: boolean;
-};
+} & PlanFees;
 type RoomType = { id: string; name: string };
 
 /** The plan form; amounts are typed in the property's currency ("15.00") and become minor units on the way out. */
@@ -52,8 +53,10 @@ const planForm = (currency: string) =>
       deadline_hours: z.string().trim(),
       meal_plan: z.string(),
       active: z.boolean(),
+      ...feeFormFields,
     })
     .superRefine((v, ctx) => {
+      checkFees(v, currency, ctx);
       if (v.refundable === "yes" && !/^\d{1,4}$/.test(v.deadline_hours)) ctx.addIssue({ code: "custom", path: ["deadline_hours"], message: "Hours as a whole number, such as 24." });
       if (v.pricing !== "derived") return;
       if (!v.parent_id) ctx.addIssue({ code: "custom", path: ["parent_id"], message: "Choose the plan it follows." });
@@ -84,6 +87,7 @@ function toInput(v: PlanForm, currency: string) {
     meal_plan: v.meal_plan as "room_only",
     active: v.active,
     derived_from,
+    ...feesInput(v, currency),
   };
 }
 
@@ -139,6 +143,7 @@ export function RatePlansView({ property }: { property: SetupProperty }) {
     },
     { id: "price", header: "Price", cell: ({ row }) => pricingWords(row.original, planName, property.currency) },
     { id: "cancellation", header: "Cancellation", cell: ({ row }) => cancellationWords(row.original) },
+    { id: "fees", header: "Fees", cell: ({ row }) => <FeesCell plan={row.original} currency={property.currency} /> },
     { id: "meals", header: "Meals", cell: ({ row }) => mealPlanLabels[row.original.meal_plan] ?? "—" },
     { id: "types", header: "Room types", cell: ({ row }) => typeNames(row.original.room_type_ids) },
     {
@@ -217,8 +222,10 @@ function PlanEditor({ property, plan, plans, types, onDone }: { property: SetupP
       deadline_hours: String(plan?.cancellation_deadline_hours ?? 24),
       meal_plan: plan?.meal_plan ?? "room_only",
       active: plan?.active ?? true,
+      ...feeDefaults(plan, property.currency),
     },
   });
+  const feeShapes = form.watch(feeKeys.map((key) => `${key}_shape` as const));
   const [pricing, refundable, kind, chosen] = form.watch(["pricing", "refundable", "kind", "room_type_ids"]);
   // A plan can follow one that is not itself derived, and never itself.
   const parents = plans.filter((p) => !p.derived_from && p.id !== plan?.id);
@@ -228,7 +235,7 @@ function PlanEditor({ property, plan, plans, types, onDone }: { property: SetupP
     toast.success(`${p.name} ${plan ? "saved" : "added"}.`);
     onDone();
   };
-  const fields = { "derived_from.rate_plan_id": "parent_id", "derived_from.adjustment_percent": "value", "derived_from.adjustment_amount": "value", cancellation_deadline_hours: "deadline_hours" } as const;
+  const fields = { "derived_from.rate_plan_id": "parent_id", "derived_from.adjustment_percent": "value", "derived_from.adjustment_amount": "value", cancellation_deadline_hours: "deadline_hours", ...feeErrorFields } as const;
   const onError = (e: unknown) => showServerError(form, e, fields);
   const create = useMutation(trpc.setup.ratePlans.create.mutationOptions({ onSuccess: saved, onError }));
   const update = useMutation(trpc.setup.ratePlans.update.mutationOptions({ onSuccess: saved, onError }));
@@ -360,6 +367,7 @@ function PlanEditor({ property, plan, plans, types, onDone }: { property: SetupP
             )}
           </FormField>
         </div>
+        <FeeFields currency={property.currency} shapesNow={feeShapes} />
         <FormCheckbox<PlanForm> name="active" label="On sale" hint="A plan not on sale is kept but not offered for new bookings." />
         <FormError />
         <DialogActions label={plan ? "Save" : "Add rate plan"} pendingLabel="Saving…" pending={pending} />

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { hasCharge } from "@/server/folios/folios";
-import { properties, ratePlans, reservations, roomMoves, rooms } from "@/db/schema";
+import { auditLog, properties, ratePlans, reservations, roomMoves, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { businessToday } from "@/server/properties/business-date";
@@ -80,6 +80,20 @@ export async function listRoomMoves({ db, tenant, id, page }: Ctx & { id: string
 }
 
 /**
+ * Whether the stay's late check-out was granted already: its fee is on the folio, or (a plan
+ * without a fee posts no line) the grant is on the stay's trail.
+ */
+async function lateCheckOutGranted(tx: Tx, r: typeof reservations.$inferSelect) {
+  if (await hasCharge(tx, r, "late_check_out_fee")) return true;
+  const [entry] = await tx
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(and(eq(auditLog.accountId, r.accountId), eq(auditLog.objectId, r.id), eq(auditLog.action, "reservation.late_check_out_granted")))
+    .limit(1);
+  return Boolean(entry);
+}
+
+/**
  * A late check-out granted on the departure day: the rate plan's late check-out fee, on the
  * stay's last night, posted once as its own folio line. Writes `reservation.updated`.
  */
@@ -93,7 +107,7 @@ export async function grantLateCheckOut({ db, tenant, actor, id }: ChangeCtx & {
     ]);
     const today = businessToday(property);
     if (today !== r.checkOut) throw new ApiError("invalid_state_transition", `A late check-out is granted on the departure day (${r.checkOut}); today is ${today} at the property.`);
-    if (await hasCharge(tx, r, "late_check_out_fee")) throw new ApiError("invalid_state_transition", "A late check-out was already granted for this stay.");
+    if (await lateCheckOutGranted(tx, r)) throw new ApiError("invalid_state_transition", "A late check-out was already granted for this stay.");
     await postFee(tx, tenant, r, "late_check_out_fee", feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), `departure ${r.checkOut}`, r.checkOut);
     const [reservation] = await tx.update(reservations).set({ updatedAt: new Date() }).where(eq(reservations.id, r.id)).returning();
     const result = { reservation, guest: current.guest };

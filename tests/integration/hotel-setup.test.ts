@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, events, rooms } from "@/db/schema";
 import { createUser, type StaffRole } from "@/server/auth/users";
 import { addDays, todayIn, type IsoDate } from "@/server/dates";
+import { ApiError } from "@/server/errors";
 import type { StaffSession } from "@/server/staff/session";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { expectError } from "../support/assertions";
@@ -375,6 +376,82 @@ describe("the dashboard's setup procedures", () => {
     }
     expect(ok(await h.get(`/v1/properties/${property.id}`)).name).toBe("Casa Azul");
     expect(await roomNumbers(property.id)).toEqual([]);
+    expect((await h.db.select().from(auditLog).where(eq(auditLog.accountId, accountId))).length).toBe(trailBefore);
+  });
+
+  it("set a rate plan's three fees on create and edit, as /v1 reads them, every change audited", async () => {
+    const property = await newProperty();
+    const type = await newType(property.id, "FEE");
+    const plan = await caller("owner").setup.ratePlans.create({
+      property_id: property.id,
+      code: "FLEX",
+      name: "Flexible",
+      room_type_ids: [type.id],
+      refundable: true,
+      cancellation_deadline_hours: 24,
+      meal_plan: "room_only",
+      active: true,
+      no_show_fee: { type: "fixed", amount: 4_500 },
+      late_check_out_fee: { type: "percent", percent: 50 },
+    });
+    // Not given: none.
+    expect(plan).toMatchObject({ no_show_fee: { type: "fixed", amount: 4_500 }, early_departure_fee: null, late_check_out_fee: { type: "percent", percent: 50 } });
+    const edited = await caller("manager").setup.ratePlans.update({
+      id: plan.id,
+      no_show_fee: { type: "nights", nights: 1 },
+      early_departure_fee: { type: "fixed", amount: 2_000 },
+      late_check_out_fee: null,
+    });
+    const fees = { no_show_fee: { type: "nights", nights: 1 }, early_departure_fee: { type: "fixed", amount: 2_000 }, late_check_out_fee: null };
+    expect(edited).toMatchObject(fees);
+    expect(ok(await h.get(`/v1/rate_plans/${plan.id}`))).toMatchObject(fees);
+    expect((await caller("manager").setup.ratePlans.list({ property_id: property.id })).find((p) => p.id === plan.id)).toMatchObject(fees);
+    const trail = await h.db.select().from(auditLog).where(eq(auditLog.objectId, plan.id));
+    expect(trail.map((e) => e.action).sort()).toEqual(["rate_plan.created", "rate_plan.updated"]);
+    const update = trail.find((e) => e.action === "rate_plan.updated")!;
+    expect(update.actorEmail).toBe("manager@setup.example");
+    expect(update.before).toMatchObject({ no_show_fee: { type: "fixed", amount: 4_500 }, late_check_out_fee: { type: "percent", percent: 50 } });
+    expect(update.after).toMatchObject(fees);
+  });
+
+  it("refuse a fee that is not money or not a fee, naming the field, and change nothing", async () => {
+    const property = await newProperty();
+    const type = await newType(property.id, "BAD");
+    const owner = caller("owner");
+    const base = { property_id: property.id, code: "NRF", name: "Non-refundable", room_type_ids: [type.id], refundable: false, cancellation_deadline_hours: 0, meal_plan: "room_only" as const, active: true };
+    const plan = await owner.setup.ratePlans.create({ ...base, no_show_fee: { type: "fixed", amount: 4_500 } });
+    const trailBefore = (await h.db.select().from(auditLog).where(eq(auditLog.accountId, accountId))).length;
+    const wrong: [Record<string, unknown>, string, string?][] = [
+      [{ no_show_fee: { type: "fixed", amount: 12.5 } }, "no_show_fee.amount"], // money is whole minor units
+      [{ no_show_fee: { type: "fixed", amount: "45.00" } }, "no_show_fee.amount"],
+      [{ no_show_fee: { type: "fixed", amount: 0 } }, "no_show_fee.amount"],
+      [{ late_check_out_fee: { type: "fixed", amount: -500 } }, "late_check_out_fee.amount"],
+      [{ early_departure_fee: { type: "percent", percent: 150 } }, "early_departure_fee.percent"],
+      [{ early_departure_fee: { type: "nights", nights: 0 } }, "early_departure_fee.nights"],
+      [{ late_check_out_fee: { type: "fixed" } }, "late_check_out_fee.amount", "parameter_missing"],
+    ];
+    for (const [fee, param, code = "parameter_invalid"] of wrong) {
+      for (const call of [owner.setup.ratePlans.update({ id: plan.id, ...fee } as never), owner.setup.ratePlans.create({ ...base, code: "NEW", ...fee } as never)]) {
+        const error = await call.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error, JSON.stringify(fee)).toBeInstanceOf(TRPCError);
+        expect((error as TRPCError).code).toBe("UNPROCESSABLE_CONTENT");
+        const cause = (error as TRPCError).cause;
+        expect(cause).toBeInstanceOf(ApiError);
+        expect(cause, JSON.stringify(fee)).toMatchObject({ code, param });
+      }
+    }
+    // A shape that is no fee at all is refused by its type.
+    const unknownShape = await owner.setup.ratePlans.update({ id: plan.id, no_show_fee: { type: "euros", amount: 100 } } as never).then(
+      () => undefined,
+      (e: TRPCError) => e,
+    );
+    expect(unknownShape?.cause).toMatchObject({ param: expect.stringMatching(/^no_show_fee/) });
+    // Nothing changed: the plan as it was, no plan "NEW", no trail entry.
+    expect(ok(await h.get(`/v1/rate_plans/${plan.id}`))).toMatchObject({ no_show_fee: { type: "fixed", amount: 4_500 }, early_departure_fee: null, late_check_out_fee: null });
+    expect((await owner.setup.ratePlans.list({ property_id: property.id })).map((p) => p.code)).toEqual(["NRF"]);
     expect((await h.db.select().from(auditLog).where(eq(auditLog.accountId, accountId))).length).toBe(trailBefore);
   });
 

@@ -1,14 +1,14 @@
 import { TRPCError } from "@trpc/server";
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { payments, reservations, rooms } from "@/db/schema";
+import { auditLog, folioCharges, payments, properties, reservations, rooms } from "@/db/schema";
 import type { StaffRole } from "@/server/auth/users";
 import { addDays, todayIn } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import type { StaffSession } from "@/server/staff/session";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { startHarness, type Harness } from "../support/harness";
-import { buildRoomType, insertProperty, ok, type Caller, type RoomTypeSetup } from "../support/hotel";
+import { buildRoomType, eventsFor, insertProperty, ok, type Caller, type RoomTypeSetup } from "../support/hotel";
 
 // The front desk's tRPC procedures (issue #9) over the /v1 services, against a real database:
 // setup through /v1, everything else through createCaller as the dashboard calls it. It all
@@ -81,6 +81,8 @@ describe("roles", () => {
       hk.reservations.checkOut({ id: "res_x" }),
       hk.reservations.cancel({ id: "res_x" }),
       hk.reservations.noShow({ id: "res_x" }),
+      hk.reservations.lateCheckOut({ id: "res_x" }),
+      hk.reservations.previewLateCheckOut({ id: "res_x" }),
       hk.reservations.readyRooms({ id: "res_x" }),
       hk.folios.get({ reservation_id: "res_x" }),
       hk.folios.addCharge({ reservation_id: "res_x", description: "x", amount: 100 }),
@@ -397,5 +399,88 @@ describe("stays in house (issue 27)", () => {
     const [audit] = await manager.reports.nightAudits({ property_id: hotel.propertyId });
     expect(audit).toMatchObject({ object: "night_audit", business_date: d(0), trigger: "advance_day" });
     expect(audit.departures_in_house).toEqual([]);
+  });
+});
+
+describe("late check-out (issue 27)", () => {
+  /** A fresh sandbox property with one clean room at 12,000 a night, the plan's late check-out fee set by a manager in the settings, a guest in house for two nights. */
+  async function inHouse(fee: { type: "percent"; percent: number } | null, email: string) {
+    const property = await insertProperty(h, h.main.account.id, { livemode: false, name: "Late Inn" });
+    const today = todayIn(property.timezone);
+    const t = await buildRoomType(h, api, property.id, today, { rooms: 1, amount: 12_000 });
+    await h.db.update(rooms).set({ housekeepingStatus: "clean" }).where(inArray(rooms.id, t.roomIds));
+    await as("manager").setup.ratePlans.update({ id: t.ratePlanId, late_check_out_fee: fee });
+    const front = as("front_desk");
+    const r = await front.reservations.create({ ...booking(t, today, addDays(today, 2), { first_name: "Late", last_name: "Sleeper", email }), property_id: property.id });
+    await front.reservations.checkIn({ id: r.id, room_id: t.roomIds[0] });
+    const departureDay = () => h.db.update(properties).set({ businessDate: addDays(today, 2) }).where(eq(properties.id, property.id));
+    return { r, departureDay };
+  }
+  const trailOf = (id: string) => h.db.select().from(auditLog).where(and(eq(auditLog.objectId, id), eq(auditLog.action, "reservation.late_check_out_granted")));
+  const feeLines = (id: string) => h.db.select().from(folioCharges).where(and(eq(folioCharges.reservationId, id), eq(folioCharges.kind, "late_check_out_fee")));
+
+  it("the front desk grants it on the departure day, the plan's fee stated first and posted once; the trail and the event have it", async () => {
+    const { r, departureDay } = await inHouse({ type: "percent", percent: 25 }, "late.sleeper@example.com");
+    const front = as("front_desk");
+    // Not the departure day yet: not offered, refused, nothing posted.
+    expect((await front.reservations.get({ id: r.id })).actions.late_check_out).toMatchObject({ allowed: false });
+    const early = await failure(front.reservations.lateCheckOut({ id: r.id }));
+    expect(early.code).toBe("CONFLICT");
+    expect(early.api?.code).toBe("invalid_state_transition");
+    expect(await feeLines(r.id)).toEqual([]);
+    expect(await trailOf(r.id)).toEqual([]);
+
+    await departureDay();
+    expect((await front.reservations.get({ id: r.id })).actions.late_check_out).toEqual({ allowed: true, reason: null });
+    // 25 % of the last night's 12,000 = 3,000; the folio then owes the two nights and the fee, nothing paid.
+    expect(await front.reservations.previewLateCheckOut({ id: r.id })).toEqual({ fee: { amount: 3_000, currency: "USD" }, balance: { amount: 27_000, currency: "USD" } });
+    expect(await feeLines(r.id)).toEqual([]); // the preview kept nothing
+    // A body with more than the id is refused and changes nothing.
+    expect(await failure(front.reservations.lateCheckOut({ id: r.id, late: true } as never))).toMatchObject({ code: "UNPROCESSABLE_CONTENT", api: { code: "parameter_unknown", param: "late" } });
+    expect(await feeLines(r.id)).toEqual([]);
+
+    const updatedBefore = (await eventsFor(h, h.main.account.id, "reservation.updated", (o) => o.id === r.id)).length;
+    const granted = await front.reservations.lateCheckOut({ id: r.id });
+    expect(granted).toMatchObject({ id: r.id, status: "checked_in", check_out: r.check_out });
+    const folio = await front.folios.get({ reservation_id: r.id });
+    expect(folio.charges.filter((c) => c.kind === "late_check_out_fee").map((c) => c.amount)).toEqual([{ amount: 3_000, currency: "USD" }]);
+    expect(folio.balance.amount).toBe(27_000);
+    const trail = await trailOf(r.id);
+    expect(trail).toHaveLength(1);
+    expect(trail[0]).toMatchObject({ actorEmail: "front_desk@desk.example", after: { charge: { description: "Late check-out fee", amount: { amount: 3_000, currency: "USD" } } } });
+    expect((await eventsFor(h, h.main.account.id, "reservation.updated", (o) => o.id === r.id)).length).toBe(updatedBefore + 1);
+
+    // Once: no longer offered, and a second grant is refused in words, posting nothing more.
+    expect((await front.reservations.get({ id: r.id })).actions.late_check_out).toEqual({ allowed: false, reason: "A late check-out was already granted for this stay." });
+    const again = await failure(front.reservations.lateCheckOut({ id: r.id }));
+    expect(again).toMatchObject({ code: "CONFLICT", message: "A late check-out was already granted for this stay." });
+    expect(await feeLines(r.id)).toHaveLength(1);
+    expect(await trailOf(r.id)).toHaveLength(1);
+  });
+
+  it("on a plan without a fee charges nothing, says so, and is still granted once", async () => {
+    const { r, departureDay } = await inHouse(null, "no.fee@example.com");
+    await departureDay();
+    const front = as("front_desk");
+    expect(await front.reservations.previewLateCheckOut({ id: r.id })).toEqual({ fee: { amount: 0, currency: "USD" }, balance: { amount: 24_000, currency: "USD" } });
+    await front.reservations.lateCheckOut({ id: r.id });
+    expect(await feeLines(r.id)).toEqual([]);
+    expect(await trailOf(r.id)).toHaveLength(1);
+    expect((await failure(front.reservations.lateCheckOut({ id: r.id }))).api?.code).toBe("invalid_state_transition");
+    expect(await trailOf(r.id)).toHaveLength(1);
+  });
+
+  it("housekeeping cannot grant one, and a stay not in house is refused", async () => {
+    const { r, departureDay } = await inHouse({ type: "percent", percent: 50 }, "kept.out@example.com");
+    await departureDay();
+    expect((await failure(as("housekeeping").reservations.lateCheckOut({ id: r.id }))).code).toBe("FORBIDDEN");
+    expect(await feeLines(r.id)).toEqual([]);
+    const front = as("front_desk");
+    await front.payments.create({ reservation_id: r.id, payment_method: { type: "cash" }, capture: true });
+    await front.reservations.checkOut({ id: r.id });
+    expect((await front.reservations.get({ id: r.id })).actions.late_check_out.allowed).toBe(false);
+    expect((await failure(front.reservations.lateCheckOut({ id: r.id }))).api?.code).toBe("invalid_state_transition");
+    expect(await feeLines(r.id)).toEqual([]);
+    expect(await trailOf(r.id)).toEqual([]);
   });
 });

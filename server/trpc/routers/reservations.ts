@@ -10,9 +10,13 @@ import { createReservation } from "@/server/reservations/create-reservation";
 import { getDeskDay } from "@/server/reservations/desk-day";
 import { changeDeparture, previewDeparture } from "@/server/reservations/change-departure";
 import { getReservationDesk } from "@/server/reservations/desk-view";
-import { moveRoom } from "@/server/reservations/in-house";
+import { ApiError } from "@/server/errors";
+import { folioBalance } from "@/server/folios/folios";
+import type { ChangeCtx } from "@/server/audit/audit";
+import { grantLateCheckOut, moveRoom } from "@/server/reservations/in-house";
 import { presentReservation } from "@/server/reservations/present";
 import { listReadyRooms } from "@/server/reservations/ready-rooms";
+import { loadReservation } from "@/server/reservations/reservations";
 import {
   cancelSchema,
   changeDepartureSchema,
@@ -29,6 +33,7 @@ import { previewReservationUpdate, updateReservation } from "@/server/reservatio
 import { presentRoom, presentRoomType } from "@/server/rooms/present";
 import { listRoomTypes } from "@/server/rooms/room-types";
 import { access } from "@/server/staff/access";
+import { rolledBack } from "@/server/transactions";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 
@@ -39,6 +44,20 @@ const quoteInput = availabilityQuery.extend({ adults: z.number().int().min(1).ma
 const reservationProcedure = staffProcedure.use(roles(...access.reservations));
 const id = z.string().min(1).max(64);
 const all = { limit: 100, cursor: null };
+
+/**
+ * What granting a late check-out now would post: the service's own run, rolled back. The fee line
+ * (the rate plan's late check-out fee, with the taxes on other charges; 0: the plan has none) and
+ * the folio's balance after it, or the service's refusal (another day, granted already).
+ */
+const previewLateCheckOut = ({ db, tenant, actor, id }: ChangeCtx & { id: string }) =>
+  rolledBack(db, async (tx) => {
+    const { reservation: r } = await loadReservation(tx, tenant, id);
+    const before = await folioBalance(tx, r.folioId);
+    await grantLateCheckOut({ db: tx, tenant, actor, id });
+    const after = await folioBalance(tx, r.folioId);
+    return { fee: { amount: after - before, currency: r.currency }, balance: { amount: after, currency: r.currency } };
+  });
 
 export const reservationsRouter = router({
   /** The room types and rate plans of a property, for names, filters and the booking form. */
@@ -63,9 +82,25 @@ export const reservationsRouter = router({
     .input(z.strictObject({ property_id: id }))
     .query(({ ctx, input }) => getDeskDay({ db: ctx.db, tenant: ctx.tenant, propertyId: input.property_id })),
   /** One reservation with its names, the property's today, its policy and the actions its state allows. */
-  get: reservationProcedure
-    .input(z.strictObject({ id }))
-    .query(({ ctx, input }) => getReservationDesk({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
+  get: reservationProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => {
+    const desk = await getReservationDesk({ db: ctx.db, tenant: ctx.tenant, id: input.id });
+    const r = desk.reservation;
+    // A late check-out is offered to a guest in house on the departure day, by the rules granting it enforces (once per stay).
+    let late_check_out: { allowed: boolean; reason: string | null } = {
+      allowed: false,
+      reason: r.status === "checked_in" ? `A late check-out is granted on the departure day, ${r.check_out}.` : "Only a guest in house can be granted a late check-out.",
+    };
+    if (r.status === "checked_in" && desk.property.today === r.check_out) {
+      late_check_out = await previewLateCheckOut({ ...ctx, id: r.id }).then(
+        () => ({ allowed: true, reason: null }),
+        (e: unknown) => {
+          if (e instanceof ApiError) return { allowed: false, reason: e.message };
+          throw e;
+        },
+      );
+    }
+    return { ...desk, actions: { ...desk.actions, late_check_out } };
+  }),
   /** Every room type × rate plan for a stay, priced, with why an unbookable one is not bookable (as GET /v1/availability). */
   quote: reservationProcedure.input(quoteInput).query(({ ctx, input }) => getAvailability({ db: ctx.db, tenant: ctx.tenant, query: input })),
   /** Free clean or inspected rooms of the reservation's type, in the order check-in would choose them. */
@@ -116,6 +151,16 @@ export const reservationsRouter = router({
       presentReservation(
         await moveRoom({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, roomId: input.room_id, reason: input.reason }),
       ),
+    ),
+  /** What a late check-out would post now (the fee, the balance after it), or why it is refused. */
+  previewLateCheckOut: reservationProcedure
+    .input(z.strictObject({ id }))
+    .query(({ ctx, input }) => previewLateCheckOut({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
+  /** POST /v1/reservations/{id}/late_check_out: the plan's late check-out fee on the folio, once, on the departure day. */
+  lateCheckOut: reservationProcedure
+    .input(z.strictObject({ id }))
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(await grantLateCheckOut({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
     ),
   noShow: reservationProcedure
     .input(z.strictObject({ id }))
