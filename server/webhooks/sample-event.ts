@@ -63,7 +63,7 @@ export const sampleSource: Record<EventType, string> = {
   "room_type.updated": "room type",
   "room.created": "room",
   "room.updated": "room",
-  "room.retired": "retired room",
+  "room.retired": "room",
   "rate_plan.created": "rate plan",
   "rate_plan.updated": "rate plan",
 };
@@ -124,9 +124,10 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
       return room && { propertyId: room.propertyId, object: presentRoom(room) };
     }
     case "room.retired": {
-      // A retired room, as the event carries one (retired_at set).
-      const room = await newest(db, rooms, tenant, isNotNull(rooms.retiredAt));
-      return room && { propertyId: room.propertyId, object: presentRoom(room) };
+      // The newest retired room; else the newest room as its retirement would leave it (retired_at
+      // now), so that a hotel that never retired one still gets the event's shape.
+      const room = (await newest(db, rooms, tenant, isNotNull(rooms.retiredAt))) ?? (await newest(db, rooms, tenant));
+      return room && { propertyId: room.propertyId, object: presentRoom({ ...room, retiredAt: room.retiredAt ?? new Date() }) };
     }
     case "room_type.created":
     case "room_type.updated": {
