@@ -99,7 +99,7 @@ it("every event type reaches its subscriber, signed", async () => {
   const logged = ok(await h.get(`/v1/webhook_endpoints/${endpoint.id}/deliveries?limit=100`, sandbox)).data;
   expect(logged.length).toBe(new Set(receiver.requests.map((r) => JSON.parse(r.body).id)).size);
   expect(logged.every((d: { status: string }) => d.status === "succeeded")).toBe(true);
-});
+}, 180_000); // every type, then every delivery checked against GET /events/{id}: longer than one change's test
 
 it("a guest's changed preferences reach the endpoints that select everything or that type, signed, as GET then answers them; not an endpoint of guest.updated only", async () => {
   const create = async (path: string, enabled_events: string[]) => ok(await h.post("/v1/webhook_endpoints", { url: `${receiver.url}/${path}`, enabled_events }, {}), 201);
