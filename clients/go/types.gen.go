@@ -1313,6 +1313,36 @@ func (e PropertyObject) Valid() bool {
 	}
 }
 
+// Defines values for PropertyCreatedEventObject.
+const (
+	PropertyCreatedEventObjectEvent PropertyCreatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the PropertyCreatedEventObject enum.
+func (e PropertyCreatedEventObject) Valid() bool {
+	switch e {
+	case PropertyCreatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PropertyCreatedEventType.
+const (
+	PropertyCreatedEventTypePropertyCreated PropertyCreatedEventType = "property.created"
+)
+
+// Valid indicates whether the value is a known member of the PropertyCreatedEventType enum.
+func (e PropertyCreatedEventType) Valid() bool {
+	switch e {
+	case PropertyCreatedEventTypePropertyCreated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PropertyListObject.
 const (
 	PropertyListObjectList PropertyListObject = "list"
@@ -1463,6 +1493,36 @@ func (e RatePlanObject) Valid() bool {
 	}
 }
 
+// Defines values for RatePlanCreatedEventObject.
+const (
+	RatePlanCreatedEventObjectEvent RatePlanCreatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanCreatedEventObject enum.
+func (e RatePlanCreatedEventObject) Valid() bool {
+	switch e {
+	case RatePlanCreatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RatePlanCreatedEventType.
+const (
+	RatePlanCreatedEventTypeRatePlanCreated RatePlanCreatedEventType = "rate_plan.created"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanCreatedEventType enum.
+func (e RatePlanCreatedEventType) Valid() bool {
+	switch e {
+	case RatePlanCreatedEventTypeRatePlanCreated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RatePlanFee0Type.
 const (
 	RatePlanFee0TypeFixed RatePlanFee0Type = "fixed"
@@ -1517,6 +1577,36 @@ const (
 func (e RatePlanListObject) Valid() bool {
 	switch e {
 	case RatePlanListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RatePlanUpdatedEventObject.
+const (
+	RatePlanUpdatedEventObjectEvent RatePlanUpdatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanUpdatedEventObject enum.
+func (e RatePlanUpdatedEventObject) Valid() bool {
+	switch e {
+	case RatePlanUpdatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RatePlanUpdatedEventType.
+const (
+	RatePlanUpdatedEventTypeRatePlanUpdated RatePlanUpdatedEventType = "rate_plan.updated"
+)
+
+// Valid indicates whether the value is a known member of the RatePlanUpdatedEventType enum.
+func (e RatePlanUpdatedEventType) Valid() bool {
+	switch e {
+	case RatePlanUpdatedEventTypeRatePlanUpdated:
 		return true
 	default:
 		return false
@@ -2006,6 +2096,36 @@ func (e RoomObject) Valid() bool {
 	}
 }
 
+// Defines values for RoomCreatedEventObject.
+const (
+	RoomCreatedEventObjectEvent RoomCreatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the RoomCreatedEventObject enum.
+func (e RoomCreatedEventObject) Valid() bool {
+	switch e {
+	case RoomCreatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RoomCreatedEventType.
+const (
+	RoomCreatedEventTypeRoomCreated RoomCreatedEventType = "room.created"
+)
+
+// Valid indicates whether the value is a known member of the RoomCreatedEventType enum.
+func (e RoomCreatedEventType) Valid() bool {
+	switch e {
+	case RoomCreatedEventTypeRoomCreated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RoomListObject.
 const (
 	RoomListObjectList RoomListObject = "list"
@@ -2060,6 +2180,36 @@ const (
 func (e RoomRangeObject) Valid() bool {
 	switch e {
 	case RoomRangeObjectRoomRange:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RoomRetiredEventObject.
+const (
+	RoomRetiredEventObjectEvent RoomRetiredEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the RoomRetiredEventObject enum.
+func (e RoomRetiredEventObject) Valid() bool {
+	switch e {
+	case RoomRetiredEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RoomRetiredEventType.
+const (
+	RoomRetiredEventTypeRoomRetired RoomRetiredEventType = "room.retired"
+)
+
+// Valid indicates whether the value is a known member of the RoomRetiredEventType enum.
+func (e RoomRetiredEventType) Valid() bool {
+	switch e {
+	case RoomRetiredEventTypeRoomRetired:
 		return true
 	default:
 		return false
@@ -2144,6 +2294,36 @@ func (e RoomTypeObject) Valid() bool {
 	}
 }
 
+// Defines values for RoomTypeCreatedEventObject.
+const (
+	RoomTypeCreatedEventObjectEvent RoomTypeCreatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the RoomTypeCreatedEventObject enum.
+func (e RoomTypeCreatedEventObject) Valid() bool {
+	switch e {
+	case RoomTypeCreatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RoomTypeCreatedEventType.
+const (
+	RoomTypeCreatedEventTypeRoomTypeCreated RoomTypeCreatedEventType = "room_type.created"
+)
+
+// Valid indicates whether the value is a known member of the RoomTypeCreatedEventType enum.
+func (e RoomTypeCreatedEventType) Valid() bool {
+	switch e {
+	case RoomTypeCreatedEventTypeRoomTypeCreated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RoomTypeListObject.
 const (
 	RoomTypeListObjectList RoomTypeListObject = "list"
@@ -2153,6 +2333,66 @@ const (
 func (e RoomTypeListObject) Valid() bool {
 	switch e {
 	case RoomTypeListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RoomTypeUpdatedEventObject.
+const (
+	RoomTypeUpdatedEventObjectEvent RoomTypeUpdatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the RoomTypeUpdatedEventObject enum.
+func (e RoomTypeUpdatedEventObject) Valid() bool {
+	switch e {
+	case RoomTypeUpdatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RoomTypeUpdatedEventType.
+const (
+	RoomTypeUpdatedEventTypeRoomTypeUpdated RoomTypeUpdatedEventType = "room_type.updated"
+)
+
+// Valid indicates whether the value is a known member of the RoomTypeUpdatedEventType enum.
+func (e RoomTypeUpdatedEventType) Valid() bool {
+	switch e {
+	case RoomTypeUpdatedEventTypeRoomTypeUpdated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RoomUpdatedEventObject.
+const (
+	RoomUpdatedEventObjectEvent RoomUpdatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the RoomUpdatedEventObject enum.
+func (e RoomUpdatedEventObject) Valid() bool {
+	switch e {
+	case RoomUpdatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RoomUpdatedEventType.
+const (
+	RoomUpdatedEventTypeRoomUpdated RoomUpdatedEventType = "room.updated"
+)
+
+// Valid indicates whether the value is a known member of the RoomUpdatedEventType enum.
+func (e RoomUpdatedEventType) Valid() bool {
+	switch e {
+	case RoomUpdatedEventTypeRoomUpdated:
 		return true
 	default:
 		return false
@@ -2625,13 +2865,21 @@ const (
 	WebhookTestResultTypePaymentRefunded           WebhookTestResultType = "payment.refunded"
 	WebhookTestResultTypePaymentSucceeded          WebhookTestResultType = "payment.succeeded"
 	WebhookTestResultTypePing                      WebhookTestResultType = "ping"
+	WebhookTestResultTypePropertyCreated           WebhookTestResultType = "property.created"
 	WebhookTestResultTypePropertyUpdated           WebhookTestResultType = "property.updated"
+	WebhookTestResultTypeRatePlanCreated           WebhookTestResultType = "rate_plan.created"
+	WebhookTestResultTypeRatePlanUpdated           WebhookTestResultType = "rate_plan.updated"
 	WebhookTestResultTypeRateUpdated               WebhookTestResultType = "rate.updated"
 	WebhookTestResultTypeReservationCancelled      WebhookTestResultType = "reservation.cancelled"
 	WebhookTestResultTypeReservationCheckedIn      WebhookTestResultType = "reservation.checked_in"
 	WebhookTestResultTypeReservationCheckedOut     WebhookTestResultType = "reservation.checked_out"
 	WebhookTestResultTypeReservationCreated        WebhookTestResultType = "reservation.created"
 	WebhookTestResultTypeReservationUpdated        WebhookTestResultType = "reservation.updated"
+	WebhookTestResultTypeRoomCreated               WebhookTestResultType = "room.created"
+	WebhookTestResultTypeRoomRetired               WebhookTestResultType = "room.retired"
+	WebhookTestResultTypeRoomTypeCreated           WebhookTestResultType = "room_type.created"
+	WebhookTestResultTypeRoomTypeUpdated           WebhookTestResultType = "room_type.updated"
+	WebhookTestResultTypeRoomUpdated               WebhookTestResultType = "room.updated"
 	WebhookTestResultTypeTaxCreated                WebhookTestResultType = "tax.created"
 	WebhookTestResultTypeTaxUpdated                WebhookTestResultType = "tax.updated"
 )
@@ -2667,7 +2915,13 @@ func (e WebhookTestResultType) Valid() bool {
 		return true
 	case WebhookTestResultTypePing:
 		return true
+	case WebhookTestResultTypePropertyCreated:
+		return true
 	case WebhookTestResultTypePropertyUpdated:
+		return true
+	case WebhookTestResultTypeRatePlanCreated:
+		return true
+	case WebhookTestResultTypeRatePlanUpdated:
 		return true
 	case WebhookTestResultTypeRateUpdated:
 		return true
@@ -2680,6 +2934,16 @@ func (e WebhookTestResultType) Valid() bool {
 	case WebhookTestResultTypeReservationCreated:
 		return true
 	case WebhookTestResultTypeReservationUpdated:
+		return true
+	case WebhookTestResultTypeRoomCreated:
+		return true
+	case WebhookTestResultTypeRoomRetired:
+		return true
+	case WebhookTestResultTypeRoomTypeCreated:
+		return true
+	case WebhookTestResultTypeRoomTypeUpdated:
+		return true
+	case WebhookTestResultTypeRoomUpdated:
 		return true
 	case WebhookTestResultTypeTaxCreated:
 		return true
@@ -3368,13 +3632,21 @@ const (
 	ListEventsParamsTypePaymentFailed             ListEventsParamsType = "payment.failed"
 	ListEventsParamsTypePaymentRefunded           ListEventsParamsType = "payment.refunded"
 	ListEventsParamsTypePaymentSucceeded          ListEventsParamsType = "payment.succeeded"
+	ListEventsParamsTypePropertyCreated           ListEventsParamsType = "property.created"
 	ListEventsParamsTypePropertyUpdated           ListEventsParamsType = "property.updated"
+	ListEventsParamsTypeRatePlanCreated           ListEventsParamsType = "rate_plan.created"
+	ListEventsParamsTypeRatePlanUpdated           ListEventsParamsType = "rate_plan.updated"
 	ListEventsParamsTypeRateUpdated               ListEventsParamsType = "rate.updated"
 	ListEventsParamsTypeReservationCancelled      ListEventsParamsType = "reservation.cancelled"
 	ListEventsParamsTypeReservationCheckedIn      ListEventsParamsType = "reservation.checked_in"
 	ListEventsParamsTypeReservationCheckedOut     ListEventsParamsType = "reservation.checked_out"
 	ListEventsParamsTypeReservationCreated        ListEventsParamsType = "reservation.created"
 	ListEventsParamsTypeReservationUpdated        ListEventsParamsType = "reservation.updated"
+	ListEventsParamsTypeRoomCreated               ListEventsParamsType = "room.created"
+	ListEventsParamsTypeRoomRetired               ListEventsParamsType = "room.retired"
+	ListEventsParamsTypeRoomTypeCreated           ListEventsParamsType = "room_type.created"
+	ListEventsParamsTypeRoomTypeUpdated           ListEventsParamsType = "room_type.updated"
+	ListEventsParamsTypeRoomUpdated               ListEventsParamsType = "room.updated"
 	ListEventsParamsTypeTaxCreated                ListEventsParamsType = "tax.created"
 	ListEventsParamsTypeTaxUpdated                ListEventsParamsType = "tax.updated"
 )
@@ -3408,7 +3680,13 @@ func (e ListEventsParamsType) Valid() bool {
 		return true
 	case ListEventsParamsTypePaymentSucceeded:
 		return true
+	case ListEventsParamsTypePropertyCreated:
+		return true
 	case ListEventsParamsTypePropertyUpdated:
+		return true
+	case ListEventsParamsTypeRatePlanCreated:
+		return true
+	case ListEventsParamsTypeRatePlanUpdated:
 		return true
 	case ListEventsParamsTypeRateUpdated:
 		return true
@@ -3421,6 +3699,16 @@ func (e ListEventsParamsType) Valid() bool {
 	case ListEventsParamsTypeReservationCreated:
 		return true
 	case ListEventsParamsTypeReservationUpdated:
+		return true
+	case ListEventsParamsTypeRoomCreated:
+		return true
+	case ListEventsParamsTypeRoomRetired:
+		return true
+	case ListEventsParamsTypeRoomTypeCreated:
+		return true
+	case ListEventsParamsTypeRoomTypeUpdated:
+		return true
+	case ListEventsParamsTypeRoomUpdated:
 		return true
 	case ListEventsParamsTypeTaxCreated:
 		return true
@@ -32280,13 +32568,21 @@ const (
 	CreateWebhookEndpointJSONBodyEnabledEventsPaymentFailed             CreateWebhookEndpointJSONBodyEnabledEvents = "payment.failed"
 	CreateWebhookEndpointJSONBodyEnabledEventsPaymentRefunded           CreateWebhookEndpointJSONBodyEnabledEvents = "payment.refunded"
 	CreateWebhookEndpointJSONBodyEnabledEventsPaymentSucceeded          CreateWebhookEndpointJSONBodyEnabledEvents = "payment.succeeded"
+	CreateWebhookEndpointJSONBodyEnabledEventsPropertyCreated           CreateWebhookEndpointJSONBodyEnabledEvents = "property.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsPropertyUpdated           CreateWebhookEndpointJSONBodyEnabledEvents = "property.updated"
+	CreateWebhookEndpointJSONBodyEnabledEventsRatePlanCreated           CreateWebhookEndpointJSONBodyEnabledEvents = "rate_plan.created"
+	CreateWebhookEndpointJSONBodyEnabledEventsRatePlanUpdated           CreateWebhookEndpointJSONBodyEnabledEvents = "rate_plan.updated"
 	CreateWebhookEndpointJSONBodyEnabledEventsRateUpdated               CreateWebhookEndpointJSONBodyEnabledEvents = "rate.updated"
 	CreateWebhookEndpointJSONBodyEnabledEventsReservationCancelled      CreateWebhookEndpointJSONBodyEnabledEvents = "reservation.cancelled"
 	CreateWebhookEndpointJSONBodyEnabledEventsReservationCheckedIn      CreateWebhookEndpointJSONBodyEnabledEvents = "reservation.checked_in"
 	CreateWebhookEndpointJSONBodyEnabledEventsReservationCheckedOut     CreateWebhookEndpointJSONBodyEnabledEvents = "reservation.checked_out"
 	CreateWebhookEndpointJSONBodyEnabledEventsReservationCreated        CreateWebhookEndpointJSONBodyEnabledEvents = "reservation.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsReservationUpdated        CreateWebhookEndpointJSONBodyEnabledEvents = "reservation.updated"
+	CreateWebhookEndpointJSONBodyEnabledEventsRoomCreated               CreateWebhookEndpointJSONBodyEnabledEvents = "room.created"
+	CreateWebhookEndpointJSONBodyEnabledEventsRoomRetired               CreateWebhookEndpointJSONBodyEnabledEvents = "room.retired"
+	CreateWebhookEndpointJSONBodyEnabledEventsRoomTypeCreated           CreateWebhookEndpointJSONBodyEnabledEvents = "room_type.created"
+	CreateWebhookEndpointJSONBodyEnabledEventsRoomTypeUpdated           CreateWebhookEndpointJSONBodyEnabledEvents = "room_type.updated"
+	CreateWebhookEndpointJSONBodyEnabledEventsRoomUpdated               CreateWebhookEndpointJSONBodyEnabledEvents = "room.updated"
 	CreateWebhookEndpointJSONBodyEnabledEventsTaxCreated                CreateWebhookEndpointJSONBodyEnabledEvents = "tax.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsTaxUpdated                CreateWebhookEndpointJSONBodyEnabledEvents = "tax.updated"
 )
@@ -32322,7 +32618,13 @@ func (e CreateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsPaymentSucceeded:
 		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsPropertyCreated:
+		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsPropertyUpdated:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsRatePlanCreated:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsRatePlanUpdated:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsRateUpdated:
 		return true
@@ -32335,6 +32637,16 @@ func (e CreateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case CreateWebhookEndpointJSONBodyEnabledEventsReservationCreated:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsReservationUpdated:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsRoomCreated:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsRoomRetired:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsRoomTypeCreated:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsRoomTypeUpdated:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsRoomUpdated:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsTaxCreated:
 		return true
@@ -33327,13 +33639,21 @@ const (
 	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentFailed             UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.failed"
 	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentRefunded           UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.refunded"
 	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentSucceeded          UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.succeeded"
+	UpdateWebhookEndpointJSONBodyEnabledEventsPropertyCreated           UpdateWebhookEndpointJSONBodyEnabledEvents = "property.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsPropertyUpdated           UpdateWebhookEndpointJSONBodyEnabledEvents = "property.updated"
+	UpdateWebhookEndpointJSONBodyEnabledEventsRatePlanCreated           UpdateWebhookEndpointJSONBodyEnabledEvents = "rate_plan.created"
+	UpdateWebhookEndpointJSONBodyEnabledEventsRatePlanUpdated           UpdateWebhookEndpointJSONBodyEnabledEvents = "rate_plan.updated"
 	UpdateWebhookEndpointJSONBodyEnabledEventsRateUpdated               UpdateWebhookEndpointJSONBodyEnabledEvents = "rate.updated"
 	UpdateWebhookEndpointJSONBodyEnabledEventsReservationCancelled      UpdateWebhookEndpointJSONBodyEnabledEvents = "reservation.cancelled"
 	UpdateWebhookEndpointJSONBodyEnabledEventsReservationCheckedIn      UpdateWebhookEndpointJSONBodyEnabledEvents = "reservation.checked_in"
 	UpdateWebhookEndpointJSONBodyEnabledEventsReservationCheckedOut     UpdateWebhookEndpointJSONBodyEnabledEvents = "reservation.checked_out"
 	UpdateWebhookEndpointJSONBodyEnabledEventsReservationCreated        UpdateWebhookEndpointJSONBodyEnabledEvents = "reservation.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsReservationUpdated        UpdateWebhookEndpointJSONBodyEnabledEvents = "reservation.updated"
+	UpdateWebhookEndpointJSONBodyEnabledEventsRoomCreated               UpdateWebhookEndpointJSONBodyEnabledEvents = "room.created"
+	UpdateWebhookEndpointJSONBodyEnabledEventsRoomRetired               UpdateWebhookEndpointJSONBodyEnabledEvents = "room.retired"
+	UpdateWebhookEndpointJSONBodyEnabledEventsRoomTypeCreated           UpdateWebhookEndpointJSONBodyEnabledEvents = "room_type.created"
+	UpdateWebhookEndpointJSONBodyEnabledEventsRoomTypeUpdated           UpdateWebhookEndpointJSONBodyEnabledEvents = "room_type.updated"
+	UpdateWebhookEndpointJSONBodyEnabledEventsRoomUpdated               UpdateWebhookEndpointJSONBodyEnabledEvents = "room.updated"
 	UpdateWebhookEndpointJSONBodyEnabledEventsTaxCreated                UpdateWebhookEndpointJSONBodyEnabledEvents = "tax.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsTaxUpdated                UpdateWebhookEndpointJSONBodyEnabledEvents = "tax.updated"
 )
@@ -33369,7 +33689,13 @@ func (e UpdateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsPaymentSucceeded:
 		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsPropertyCreated:
+		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsPropertyUpdated:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsRatePlanCreated:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsRatePlanUpdated:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsRateUpdated:
 		return true
@@ -33382,6 +33708,16 @@ func (e UpdateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case UpdateWebhookEndpointJSONBodyEnabledEventsReservationCreated:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsReservationUpdated:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsRoomCreated:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsRoomRetired:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsRoomTypeCreated:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsRoomTypeUpdated:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsRoomUpdated:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsTaxCreated:
 		return true
@@ -33779,13 +34115,21 @@ const (
 	CreateWebhookBackfillJSONBodyEventTypesPaymentFailed             CreateWebhookBackfillJSONBodyEventTypes = "payment.failed"
 	CreateWebhookBackfillJSONBodyEventTypesPaymentRefunded           CreateWebhookBackfillJSONBodyEventTypes = "payment.refunded"
 	CreateWebhookBackfillJSONBodyEventTypesPaymentSucceeded          CreateWebhookBackfillJSONBodyEventTypes = "payment.succeeded"
+	CreateWebhookBackfillJSONBodyEventTypesPropertyCreated           CreateWebhookBackfillJSONBodyEventTypes = "property.created"
 	CreateWebhookBackfillJSONBodyEventTypesPropertyUpdated           CreateWebhookBackfillJSONBodyEventTypes = "property.updated"
+	CreateWebhookBackfillJSONBodyEventTypesRatePlanCreated           CreateWebhookBackfillJSONBodyEventTypes = "rate_plan.created"
+	CreateWebhookBackfillJSONBodyEventTypesRatePlanUpdated           CreateWebhookBackfillJSONBodyEventTypes = "rate_plan.updated"
 	CreateWebhookBackfillJSONBodyEventTypesRateUpdated               CreateWebhookBackfillJSONBodyEventTypes = "rate.updated"
 	CreateWebhookBackfillJSONBodyEventTypesReservationCancelled      CreateWebhookBackfillJSONBodyEventTypes = "reservation.cancelled"
 	CreateWebhookBackfillJSONBodyEventTypesReservationCheckedIn      CreateWebhookBackfillJSONBodyEventTypes = "reservation.checked_in"
 	CreateWebhookBackfillJSONBodyEventTypesReservationCheckedOut     CreateWebhookBackfillJSONBodyEventTypes = "reservation.checked_out"
 	CreateWebhookBackfillJSONBodyEventTypesReservationCreated        CreateWebhookBackfillJSONBodyEventTypes = "reservation.created"
 	CreateWebhookBackfillJSONBodyEventTypesReservationUpdated        CreateWebhookBackfillJSONBodyEventTypes = "reservation.updated"
+	CreateWebhookBackfillJSONBodyEventTypesRoomCreated               CreateWebhookBackfillJSONBodyEventTypes = "room.created"
+	CreateWebhookBackfillJSONBodyEventTypesRoomRetired               CreateWebhookBackfillJSONBodyEventTypes = "room.retired"
+	CreateWebhookBackfillJSONBodyEventTypesRoomTypeCreated           CreateWebhookBackfillJSONBodyEventTypes = "room_type.created"
+	CreateWebhookBackfillJSONBodyEventTypesRoomTypeUpdated           CreateWebhookBackfillJSONBodyEventTypes = "room_type.updated"
+	CreateWebhookBackfillJSONBodyEventTypesRoomUpdated               CreateWebhookBackfillJSONBodyEventTypes = "room.updated"
 	CreateWebhookBackfillJSONBodyEventTypesTaxCreated                CreateWebhookBackfillJSONBodyEventTypes = "tax.created"
 	CreateWebhookBackfillJSONBodyEventTypesTaxUpdated                CreateWebhookBackfillJSONBodyEventTypes = "tax.updated"
 )
@@ -33819,7 +34163,13 @@ func (e CreateWebhookBackfillJSONBodyEventTypes) Valid() bool {
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesPaymentSucceeded:
 		return true
+	case CreateWebhookBackfillJSONBodyEventTypesPropertyCreated:
+		return true
 	case CreateWebhookBackfillJSONBodyEventTypesPropertyUpdated:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesRatePlanCreated:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesRatePlanUpdated:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesRateUpdated:
 		return true
@@ -33832,6 +34182,16 @@ func (e CreateWebhookBackfillJSONBodyEventTypes) Valid() bool {
 	case CreateWebhookBackfillJSONBodyEventTypesReservationCreated:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesReservationUpdated:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesRoomCreated:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesRoomRetired:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesRoomTypeCreated:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesRoomTypeUpdated:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesRoomUpdated:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesTaxCreated:
 		return true
@@ -34520,13 +34880,21 @@ const (
 	ListWebhookDeliveriesParamsEventTypePaymentFailed             ListWebhookDeliveriesParamsEventType = "payment.failed"
 	ListWebhookDeliveriesParamsEventTypePaymentRefunded           ListWebhookDeliveriesParamsEventType = "payment.refunded"
 	ListWebhookDeliveriesParamsEventTypePaymentSucceeded          ListWebhookDeliveriesParamsEventType = "payment.succeeded"
+	ListWebhookDeliveriesParamsEventTypePropertyCreated           ListWebhookDeliveriesParamsEventType = "property.created"
 	ListWebhookDeliveriesParamsEventTypePropertyUpdated           ListWebhookDeliveriesParamsEventType = "property.updated"
+	ListWebhookDeliveriesParamsEventTypeRatePlanCreated           ListWebhookDeliveriesParamsEventType = "rate_plan.created"
+	ListWebhookDeliveriesParamsEventTypeRatePlanUpdated           ListWebhookDeliveriesParamsEventType = "rate_plan.updated"
 	ListWebhookDeliveriesParamsEventTypeRateUpdated               ListWebhookDeliveriesParamsEventType = "rate.updated"
 	ListWebhookDeliveriesParamsEventTypeReservationCancelled      ListWebhookDeliveriesParamsEventType = "reservation.cancelled"
 	ListWebhookDeliveriesParamsEventTypeReservationCheckedIn      ListWebhookDeliveriesParamsEventType = "reservation.checked_in"
 	ListWebhookDeliveriesParamsEventTypeReservationCheckedOut     ListWebhookDeliveriesParamsEventType = "reservation.checked_out"
 	ListWebhookDeliveriesParamsEventTypeReservationCreated        ListWebhookDeliveriesParamsEventType = "reservation.created"
 	ListWebhookDeliveriesParamsEventTypeReservationUpdated        ListWebhookDeliveriesParamsEventType = "reservation.updated"
+	ListWebhookDeliveriesParamsEventTypeRoomCreated               ListWebhookDeliveriesParamsEventType = "room.created"
+	ListWebhookDeliveriesParamsEventTypeRoomRetired               ListWebhookDeliveriesParamsEventType = "room.retired"
+	ListWebhookDeliveriesParamsEventTypeRoomTypeCreated           ListWebhookDeliveriesParamsEventType = "room_type.created"
+	ListWebhookDeliveriesParamsEventTypeRoomTypeUpdated           ListWebhookDeliveriesParamsEventType = "room_type.updated"
+	ListWebhookDeliveriesParamsEventTypeRoomUpdated               ListWebhookDeliveriesParamsEventType = "room.updated"
 	ListWebhookDeliveriesParamsEventTypeTaxCreated                ListWebhookDeliveriesParamsEventType = "tax.created"
 	ListWebhookDeliveriesParamsEventTypeTaxUpdated                ListWebhookDeliveriesParamsEventType = "tax.updated"
 )
@@ -34560,7 +34928,13 @@ func (e ListWebhookDeliveriesParamsEventType) Valid() bool {
 		return true
 	case ListWebhookDeliveriesParamsEventTypePaymentSucceeded:
 		return true
+	case ListWebhookDeliveriesParamsEventTypePropertyCreated:
+		return true
 	case ListWebhookDeliveriesParamsEventTypePropertyUpdated:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeRatePlanCreated:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeRatePlanUpdated:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeRateUpdated:
 		return true
@@ -34573,6 +34947,16 @@ func (e ListWebhookDeliveriesParamsEventType) Valid() bool {
 	case ListWebhookDeliveriesParamsEventTypeReservationCreated:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeReservationUpdated:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeRoomCreated:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeRoomRetired:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeRoomTypeCreated:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeRoomTypeUpdated:
+		return true
+	case ListWebhookDeliveriesParamsEventTypeRoomUpdated:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeTaxCreated:
 		return true
@@ -36525,13 +36909,21 @@ const (
 	TestWebhookEndpointJSONBodyTypePaymentRefunded           TestWebhookEndpointJSONBodyType = "payment.refunded"
 	TestWebhookEndpointJSONBodyTypePaymentSucceeded          TestWebhookEndpointJSONBodyType = "payment.succeeded"
 	TestWebhookEndpointJSONBodyTypePing                      TestWebhookEndpointJSONBodyType = "ping"
+	TestWebhookEndpointJSONBodyTypePropertyCreated           TestWebhookEndpointJSONBodyType = "property.created"
 	TestWebhookEndpointJSONBodyTypePropertyUpdated           TestWebhookEndpointJSONBodyType = "property.updated"
+	TestWebhookEndpointJSONBodyTypeRatePlanCreated           TestWebhookEndpointJSONBodyType = "rate_plan.created"
+	TestWebhookEndpointJSONBodyTypeRatePlanUpdated           TestWebhookEndpointJSONBodyType = "rate_plan.updated"
 	TestWebhookEndpointJSONBodyTypeRateUpdated               TestWebhookEndpointJSONBodyType = "rate.updated"
 	TestWebhookEndpointJSONBodyTypeReservationCancelled      TestWebhookEndpointJSONBodyType = "reservation.cancelled"
 	TestWebhookEndpointJSONBodyTypeReservationCheckedIn      TestWebhookEndpointJSONBodyType = "reservation.checked_in"
 	TestWebhookEndpointJSONBodyTypeReservationCheckedOut     TestWebhookEndpointJSONBodyType = "reservation.checked_out"
 	TestWebhookEndpointJSONBodyTypeReservationCreated        TestWebhookEndpointJSONBodyType = "reservation.created"
 	TestWebhookEndpointJSONBodyTypeReservationUpdated        TestWebhookEndpointJSONBodyType = "reservation.updated"
+	TestWebhookEndpointJSONBodyTypeRoomCreated               TestWebhookEndpointJSONBodyType = "room.created"
+	TestWebhookEndpointJSONBodyTypeRoomRetired               TestWebhookEndpointJSONBodyType = "room.retired"
+	TestWebhookEndpointJSONBodyTypeRoomTypeCreated           TestWebhookEndpointJSONBodyType = "room_type.created"
+	TestWebhookEndpointJSONBodyTypeRoomTypeUpdated           TestWebhookEndpointJSONBodyType = "room_type.updated"
+	TestWebhookEndpointJSONBodyTypeRoomUpdated               TestWebhookEndpointJSONBodyType = "room.updated"
 	TestWebhookEndpointJSONBodyTypeTaxCreated                TestWebhookEndpointJSONBodyType = "tax.created"
 	TestWebhookEndpointJSONBodyTypeTaxUpdated                TestWebhookEndpointJSONBodyType = "tax.updated"
 )
@@ -36567,7 +36959,13 @@ func (e TestWebhookEndpointJSONBodyType) Valid() bool {
 		return true
 	case TestWebhookEndpointJSONBodyTypePing:
 		return true
+	case TestWebhookEndpointJSONBodyTypePropertyCreated:
+		return true
 	case TestWebhookEndpointJSONBodyTypePropertyUpdated:
+		return true
+	case TestWebhookEndpointJSONBodyTypeRatePlanCreated:
+		return true
+	case TestWebhookEndpointJSONBodyTypeRatePlanUpdated:
 		return true
 	case TestWebhookEndpointJSONBodyTypeRateUpdated:
 		return true
@@ -36580,6 +36978,16 @@ func (e TestWebhookEndpointJSONBodyType) Valid() bool {
 	case TestWebhookEndpointJSONBodyTypeReservationCreated:
 		return true
 	case TestWebhookEndpointJSONBodyTypeReservationUpdated:
+		return true
+	case TestWebhookEndpointJSONBodyTypeRoomCreated:
+		return true
+	case TestWebhookEndpointJSONBodyTypeRoomRetired:
+		return true
+	case TestWebhookEndpointJSONBodyTypeRoomTypeCreated:
+		return true
+	case TestWebhookEndpointJSONBodyTypeRoomTypeUpdated:
+		return true
+	case TestWebhookEndpointJSONBodyTypeRoomUpdated:
 		return true
 	case TestWebhookEndpointJSONBodyTypeTaxCreated:
 		return true
@@ -38122,6 +38530,27 @@ type Property struct {
 // PropertyObject defines model for Property.Object.
 type PropertyObject string
 
+// PropertyCreatedEvent defines model for PropertyCreatedEvent.
+type PropertyCreatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object Property `json:"object"`
+	} `json:"data"`
+	Id         string                     `json:"id"`
+	Livemode   bool                       `json:"livemode"`
+	Object     PropertyCreatedEventObject `json:"object"`
+	PropertyId *string                    `json:"property_id"`
+	Type       PropertyCreatedEventType   `json:"type"`
+}
+
+// PropertyCreatedEventObject defines model for PropertyCreatedEvent.Object.
+type PropertyCreatedEventObject string
+
+// PropertyCreatedEventType defines model for PropertyCreatedEvent.Type.
+type PropertyCreatedEventType string
+
 // PropertyList defines model for PropertyList.
 type PropertyList struct {
 	Data       []Property         `json:"data"`
@@ -38252,6 +38681,28 @@ type RatePlanMealPlan string
 // RatePlanObject defines model for RatePlan.Object.
 type RatePlanObject string
 
+// RatePlanCreatedEvent defines model for RatePlanCreatedEvent.
+type RatePlanCreatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		// Object A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).
+		Object RatePlan `json:"object"`
+	} `json:"data"`
+	Id         string                     `json:"id"`
+	Livemode   bool                       `json:"livemode"`
+	Object     RatePlanCreatedEventObject `json:"object"`
+	PropertyId *string                    `json:"property_id"`
+	Type       RatePlanCreatedEventType   `json:"type"`
+}
+
+// RatePlanCreatedEventObject defines model for RatePlanCreatedEvent.Object.
+type RatePlanCreatedEventObject string
+
+// RatePlanCreatedEventType defines model for RatePlanCreatedEvent.Type.
+type RatePlanCreatedEventType string
+
 // RatePlanDerivation A derived plan's daily rates are its parent's, night by night, with the amount adjusted (rounded half up to a whole minor unit, never below 0) and the parent's restrictions; they change whenever the parent's do, and cannot be set directly.
 type RatePlanDerivation struct {
 	// AdjustmentAmount Minor units added to each of the parent's nightly amounts (-1500: 15.00 below), or null.
@@ -38310,6 +38761,28 @@ type RatePlanList struct {
 
 // RatePlanListObject defines model for RatePlanList.Object.
 type RatePlanListObject string
+
+// RatePlanUpdatedEvent defines model for RatePlanUpdatedEvent.
+type RatePlanUpdatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		// Object A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).
+		Object RatePlan `json:"object"`
+	} `json:"data"`
+	Id         string                     `json:"id"`
+	Livemode   bool                       `json:"livemode"`
+	Object     RatePlanUpdatedEventObject `json:"object"`
+	PropertyId *string                    `json:"property_id"`
+	Type       RatePlanUpdatedEventType   `json:"type"`
+}
+
+// RatePlanUpdatedEventObject defines model for RatePlanUpdatedEvent.Object.
+type RatePlanUpdatedEventObject string
+
+// RatePlanUpdatedEventType defines model for RatePlanUpdatedEvent.Type.
+type RatePlanUpdatedEventType string
 
 // RateUpdatedEvent defines model for RateUpdatedEvent.
 type RateUpdatedEvent struct {
@@ -38669,6 +39142,27 @@ type RoomHousekeepingStatus string
 // RoomObject defines model for Room.Object.
 type RoomObject string
 
+// RoomCreatedEvent defines model for RoomCreatedEvent.
+type RoomCreatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object Room `json:"object"`
+	} `json:"data"`
+	Id         string                 `json:"id"`
+	Livemode   bool                   `json:"livemode"`
+	Object     RoomCreatedEventObject `json:"object"`
+	PropertyId *string                `json:"property_id"`
+	Type       RoomCreatedEventType   `json:"type"`
+}
+
+// RoomCreatedEventObject defines model for RoomCreatedEvent.Object.
+type RoomCreatedEventObject string
+
+// RoomCreatedEventType defines model for RoomCreatedEvent.Type.
+type RoomCreatedEventType string
+
 // RoomList defines model for RoomList.
 type RoomList struct {
 	Data       []Room         `json:"data"`
@@ -38718,6 +39212,27 @@ type RoomRange struct {
 
 // RoomRangeObject defines model for RoomRange.Object.
 type RoomRangeObject string
+
+// RoomRetiredEvent defines model for RoomRetiredEvent.
+type RoomRetiredEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object Room `json:"object"`
+	} `json:"data"`
+	Id         string                 `json:"id"`
+	Livemode   bool                   `json:"livemode"`
+	Object     RoomRetiredEventObject `json:"object"`
+	PropertyId *string                `json:"property_id"`
+	Type       RoomRetiredEventType   `json:"type"`
+}
+
+// RoomRetiredEventObject defines model for RoomRetiredEvent.Object.
+type RoomRetiredEventObject string
+
+// RoomRetiredEventType defines model for RoomRetiredEvent.Type.
+type RoomRetiredEventType string
 
 // RoomStatusChange The room after the change, with the status it left.
 type RoomStatusChange struct {
@@ -38774,6 +39289,27 @@ type RoomType struct {
 // RoomTypeObject defines model for RoomType.Object.
 type RoomTypeObject string
 
+// RoomTypeCreatedEvent defines model for RoomTypeCreatedEvent.
+type RoomTypeCreatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object RoomType `json:"object"`
+	} `json:"data"`
+	Id         string                     `json:"id"`
+	Livemode   bool                       `json:"livemode"`
+	Object     RoomTypeCreatedEventObject `json:"object"`
+	PropertyId *string                    `json:"property_id"`
+	Type       RoomTypeCreatedEventType   `json:"type"`
+}
+
+// RoomTypeCreatedEventObject defines model for RoomTypeCreatedEvent.Object.
+type RoomTypeCreatedEventObject string
+
+// RoomTypeCreatedEventType defines model for RoomTypeCreatedEvent.Type.
+type RoomTypeCreatedEventType string
+
 // RoomTypeList defines model for RoomTypeList.
 type RoomTypeList struct {
 	Data       []RoomType         `json:"data"`
@@ -38785,6 +39321,48 @@ type RoomTypeList struct {
 
 // RoomTypeListObject defines model for RoomTypeList.Object.
 type RoomTypeListObject string
+
+// RoomTypeUpdatedEvent defines model for RoomTypeUpdatedEvent.
+type RoomTypeUpdatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object RoomType `json:"object"`
+	} `json:"data"`
+	Id         string                     `json:"id"`
+	Livemode   bool                       `json:"livemode"`
+	Object     RoomTypeUpdatedEventObject `json:"object"`
+	PropertyId *string                    `json:"property_id"`
+	Type       RoomTypeUpdatedEventType   `json:"type"`
+}
+
+// RoomTypeUpdatedEventObject defines model for RoomTypeUpdatedEvent.Object.
+type RoomTypeUpdatedEventObject string
+
+// RoomTypeUpdatedEventType defines model for RoomTypeUpdatedEvent.Type.
+type RoomTypeUpdatedEventType string
+
+// RoomUpdatedEvent defines model for RoomUpdatedEvent.
+type RoomUpdatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object Room `json:"object"`
+	} `json:"data"`
+	Id         string                 `json:"id"`
+	Livemode   bool                   `json:"livemode"`
+	Object     RoomUpdatedEventObject `json:"object"`
+	PropertyId *string                `json:"property_id"`
+	Type       RoomUpdatedEventType   `json:"type"`
+}
+
+// RoomUpdatedEventObject defines model for RoomUpdatedEvent.Object.
+type RoomUpdatedEventObject string
+
+// RoomUpdatedEventType defines model for RoomUpdatedEvent.Type.
+type RoomUpdatedEventType string
 
 // SandboxAdvanceDay defines model for SandboxAdvanceDay.
 type SandboxAdvanceDay struct {
@@ -47217,6 +47795,15 @@ type PingWebhookParams struct {
 	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
 }
 
+// PropertyCreatedWebhookParams defines parameters for PropertyCreatedWebhook.
+type PropertyCreatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
 // PropertyUpdatedWebhookParams defines parameters for PropertyUpdatedWebhook.
 type PropertyUpdatedWebhookParams struct {
 	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
@@ -47228,6 +47815,24 @@ type PropertyUpdatedWebhookParams struct {
 
 // RateUpdatedWebhookParams defines parameters for RateUpdatedWebhook.
 type RateUpdatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// RatePlanCreatedWebhookParams defines parameters for RatePlanCreatedWebhook.
+type RatePlanCreatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// RatePlanUpdatedWebhookParams defines parameters for RatePlanUpdatedWebhook.
+type RatePlanUpdatedWebhookParams struct {
 	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
 	ServiceSignature ServiceSignature `json:"Service-Signature"`
 
@@ -47273,6 +47878,51 @@ type ReservationCreatedWebhookParams struct {
 
 // ReservationUpdatedWebhookParams defines parameters for ReservationUpdatedWebhook.
 type ReservationUpdatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// RoomCreatedWebhookParams defines parameters for RoomCreatedWebhook.
+type RoomCreatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// RoomRetiredWebhookParams defines parameters for RoomRetiredWebhook.
+type RoomRetiredWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// RoomUpdatedWebhookParams defines parameters for RoomUpdatedWebhook.
+type RoomUpdatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// RoomTypeCreatedWebhookParams defines parameters for RoomTypeCreatedWebhook.
+type RoomTypeCreatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// RoomTypeUpdatedWebhookParams defines parameters for RoomTypeUpdatedWebhook.
+type RoomTypeUpdatedWebhookParams struct {
 	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
 	ServiceSignature ServiceSignature `json:"Service-Signature"`
 
@@ -47496,11 +48146,20 @@ type PaymentSucceededWebhookJSONRequestBody = PaymentSucceededEvent
 // PingWebhookJSONRequestBody defines body for PingWebhook for application/json ContentType.
 type PingWebhookJSONRequestBody = PingEvent
 
+// PropertyCreatedWebhookJSONRequestBody defines body for PropertyCreatedWebhook for application/json ContentType.
+type PropertyCreatedWebhookJSONRequestBody = PropertyCreatedEvent
+
 // PropertyUpdatedWebhookJSONRequestBody defines body for PropertyUpdatedWebhook for application/json ContentType.
 type PropertyUpdatedWebhookJSONRequestBody = PropertyUpdatedEvent
 
 // RateUpdatedWebhookJSONRequestBody defines body for RateUpdatedWebhook for application/json ContentType.
 type RateUpdatedWebhookJSONRequestBody = RateUpdatedEvent
+
+// RatePlanCreatedWebhookJSONRequestBody defines body for RatePlanCreatedWebhook for application/json ContentType.
+type RatePlanCreatedWebhookJSONRequestBody = RatePlanCreatedEvent
+
+// RatePlanUpdatedWebhookJSONRequestBody defines body for RatePlanUpdatedWebhook for application/json ContentType.
+type RatePlanUpdatedWebhookJSONRequestBody = RatePlanUpdatedEvent
 
 // ReservationCancelledWebhookJSONRequestBody defines body for ReservationCancelledWebhook for application/json ContentType.
 type ReservationCancelledWebhookJSONRequestBody = ReservationCancelledEvent
@@ -47516,6 +48175,21 @@ type ReservationCreatedWebhookJSONRequestBody = ReservationCreatedEvent
 
 // ReservationUpdatedWebhookJSONRequestBody defines body for ReservationUpdatedWebhook for application/json ContentType.
 type ReservationUpdatedWebhookJSONRequestBody = ReservationUpdatedEvent
+
+// RoomCreatedWebhookJSONRequestBody defines body for RoomCreatedWebhook for application/json ContentType.
+type RoomCreatedWebhookJSONRequestBody = RoomCreatedEvent
+
+// RoomRetiredWebhookJSONRequestBody defines body for RoomRetiredWebhook for application/json ContentType.
+type RoomRetiredWebhookJSONRequestBody = RoomRetiredEvent
+
+// RoomUpdatedWebhookJSONRequestBody defines body for RoomUpdatedWebhook for application/json ContentType.
+type RoomUpdatedWebhookJSONRequestBody = RoomUpdatedEvent
+
+// RoomTypeCreatedWebhookJSONRequestBody defines body for RoomTypeCreatedWebhook for application/json ContentType.
+type RoomTypeCreatedWebhookJSONRequestBody = RoomTypeCreatedEvent
+
+// RoomTypeUpdatedWebhookJSONRequestBody defines body for RoomTypeUpdatedWebhook for application/json ContentType.
+type RoomTypeUpdatedWebhookJSONRequestBody = RoomTypeUpdatedEvent
 
 // TaxCreatedWebhookJSONRequestBody defines body for TaxCreatedWebhook for application/json ContentType.
 type TaxCreatedWebhookJSONRequestBody = TaxCreatedEvent
@@ -47985,6 +48659,150 @@ func (t *Event) FromGuestPreferencesUpdatedEvent(v GuestPreferencesUpdatedEvent)
 	return err
 }
 
+// AsPropertyCreatedEvent returns the union data inside the Event as a PropertyCreatedEvent
+func (t Event) AsPropertyCreatedEvent() (PropertyCreatedEvent, error) {
+	var body PropertyCreatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPropertyCreatedEvent overwrites any union data inside the Event as the provided PropertyCreatedEvent
+func (t *Event) FromPropertyCreatedEvent(v PropertyCreatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"property.created"}`))
+	t.union = b
+	return err
+}
+
+// AsRoomTypeCreatedEvent returns the union data inside the Event as a RoomTypeCreatedEvent
+func (t Event) AsRoomTypeCreatedEvent() (RoomTypeCreatedEvent, error) {
+	var body RoomTypeCreatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRoomTypeCreatedEvent overwrites any union data inside the Event as the provided RoomTypeCreatedEvent
+func (t *Event) FromRoomTypeCreatedEvent(v RoomTypeCreatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"room_type.created"}`))
+	t.union = b
+	return err
+}
+
+// AsRoomTypeUpdatedEvent returns the union data inside the Event as a RoomTypeUpdatedEvent
+func (t Event) AsRoomTypeUpdatedEvent() (RoomTypeUpdatedEvent, error) {
+	var body RoomTypeUpdatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRoomTypeUpdatedEvent overwrites any union data inside the Event as the provided RoomTypeUpdatedEvent
+func (t *Event) FromRoomTypeUpdatedEvent(v RoomTypeUpdatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"room_type.updated"}`))
+	t.union = b
+	return err
+}
+
+// AsRoomCreatedEvent returns the union data inside the Event as a RoomCreatedEvent
+func (t Event) AsRoomCreatedEvent() (RoomCreatedEvent, error) {
+	var body RoomCreatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRoomCreatedEvent overwrites any union data inside the Event as the provided RoomCreatedEvent
+func (t *Event) FromRoomCreatedEvent(v RoomCreatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"room.created"}`))
+	t.union = b
+	return err
+}
+
+// AsRoomUpdatedEvent returns the union data inside the Event as a RoomUpdatedEvent
+func (t Event) AsRoomUpdatedEvent() (RoomUpdatedEvent, error) {
+	var body RoomUpdatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRoomUpdatedEvent overwrites any union data inside the Event as the provided RoomUpdatedEvent
+func (t *Event) FromRoomUpdatedEvent(v RoomUpdatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"room.updated"}`))
+	t.union = b
+	return err
+}
+
+// AsRoomRetiredEvent returns the union data inside the Event as a RoomRetiredEvent
+func (t Event) AsRoomRetiredEvent() (RoomRetiredEvent, error) {
+	var body RoomRetiredEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRoomRetiredEvent overwrites any union data inside the Event as the provided RoomRetiredEvent
+func (t *Event) FromRoomRetiredEvent(v RoomRetiredEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"room.retired"}`))
+	t.union = b
+	return err
+}
+
+// AsRatePlanCreatedEvent returns the union data inside the Event as a RatePlanCreatedEvent
+func (t Event) AsRatePlanCreatedEvent() (RatePlanCreatedEvent, error) {
+	var body RatePlanCreatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRatePlanCreatedEvent overwrites any union data inside the Event as the provided RatePlanCreatedEvent
+func (t *Event) FromRatePlanCreatedEvent(v RatePlanCreatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"rate_plan.created"}`))
+	t.union = b
+	return err
+}
+
+// AsRatePlanUpdatedEvent returns the union data inside the Event as a RatePlanUpdatedEvent
+func (t Event) AsRatePlanUpdatedEvent() (RatePlanUpdatedEvent, error) {
+	var body RatePlanUpdatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRatePlanUpdatedEvent overwrites any union data inside the Event as the provided RatePlanUpdatedEvent
+func (t *Event) FromRatePlanUpdatedEvent(v RatePlanUpdatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"rate_plan.updated"}`))
+	t.union = b
+	return err
+}
+
 func (t Event) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"type"`
@@ -48025,10 +48843,16 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return t.AsPaymentRefundedEvent()
 	case "payment.succeeded":
 		return t.AsPaymentSucceededEvent()
+	case "property.created":
+		return t.AsPropertyCreatedEvent()
 	case "property.updated":
 		return t.AsPropertyUpdatedEvent()
 	case "rate.updated":
 		return t.AsRateUpdatedEvent()
+	case "rate_plan.created":
+		return t.AsRatePlanCreatedEvent()
+	case "rate_plan.updated":
+		return t.AsRatePlanUpdatedEvent()
 	case "reservation.cancelled":
 		return t.AsReservationCancelledEvent()
 	case "reservation.checked_in":
@@ -48039,6 +48863,16 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return t.AsReservationCreatedEvent()
 	case "reservation.updated":
 		return t.AsReservationUpdatedEvent()
+	case "room.created":
+		return t.AsRoomCreatedEvent()
+	case "room.retired":
+		return t.AsRoomRetiredEvent()
+	case "room.updated":
+		return t.AsRoomUpdatedEvent()
+	case "room_type.created":
+		return t.AsRoomTypeCreatedEvent()
+	case "room_type.updated":
+		return t.AsRoomTypeUpdatedEvent()
 	case "tax.created":
 		return t.AsTaxCreatedEvent()
 	case "tax.updated":

@@ -108,6 +108,9 @@ const resourceOf: Record<EventType extends `${infer Prefix}.${string}` ? Prefix 
   night_audit: "Night audit",
   group: "Groups",
   property: "Properties",
+  room_type: "Rooms",
+  room: "Rooms",
+  rate_plan: "Rates and inventory",
   tax: "Taxes and invoices",
   invoice: "Taxes and invoices",
 };

@@ -9,7 +9,7 @@ import { paymentSchema } from "@/server/payments/schemas";
 import { rateCalendarSchema, ratePlanSchema } from "@/server/rates/schemas";
 import { reservationSchema } from "@/server/reservations/schemas";
 import { housekeepingStatuses } from "@/db/schema";
-import { roomSchema } from "@/server/rooms/schemas";
+import { roomSchema, roomTypeSchema } from "@/server/rooms/schemas";
 import { date, idOf, timestamp } from "@/server/schemas";
 import { eventTypes, testEventType, type EventType } from "./types";
 
@@ -65,6 +65,15 @@ export const eventPayloads = {
   "guest.updated": guestSchema,
   // Exactly as `GET /guests/{id}/preferences` answers after the change (the guest is `guest_id`).
   "guest.preferences_updated": preferencesSchema,
+  // The hotel's setup: each object exactly as its `GET` answers it after the change.
+  "property.created": propertySchema,
+  "room_type.created": roomTypeSchema,
+  "room_type.updated": roomTypeSchema,
+  "room.created": roomSchema,
+  "room.updated": roomSchema,
+  "room.retired": roomSchema,
+  "rate_plan.created": ratePlanSchema,
+  "rate_plan.updated": ratePlanSchema,
 } satisfies Record<EventType, z.ZodType>;
 
 export const pingSchema = z
@@ -93,7 +102,7 @@ function envelope<T extends string>(type: T, object: z.ZodType) {
     .openapi(`${pascal(type)}Event`);
 }
 
-/** One envelope per type, keyed by type: the event log's (the specification's 12 and issue 27's) and `ping`. */
+/** One envelope per type, keyed by type: the event log's (the specification's 12, issue 27's and the setup's) and `ping`. */
 export const eventEnvelopes = {
   ...(Object.fromEntries(eventTypes.map((type) => [type, envelope(type, eventPayloads[type])])) as Record<EventType, ReturnType<typeof envelope>>),
   [testEventType]: envelope(testEventType, pingSchema),

@@ -1,8 +1,10 @@
 /**
  * The 12 event types of the specification (Events), issue 27's (the night audit's, a guest's
- * erasure, groups', a property's settings, taxes' and invoices'), `guest.updated` (a guest's
- * details changed) and `guest.preferences_updated` (their allergies, room wishes or loyalty data
- * changed), so that webhooks and open dashboards learn of those like any other change.
+ * erasure, groups', a property's settings, taxes' and invoices', and the hotel's setup: a
+ * property created, room types, rooms and rate plans created or changed), `guest.updated` (a
+ * guest's details changed) and `guest.preferences_updated` (their allergies, room wishes or
+ * loyalty data changed), so that webhooks and open dashboards learn of every change
+ * (docs/decisions.md, "Every change an event").
  */
 export const eventTypes = [
   "reservation.created",
@@ -27,6 +29,14 @@ export const eventTypes = [
   "invoice.created",
   "guest.updated",
   "guest.preferences_updated",
+  "property.created",
+  "room_type.created",
+  "room_type.updated",
+  "room.created",
+  "room.updated",
+  "room.retired",
+  "rate_plan.created",
+  "rate_plan.updated",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

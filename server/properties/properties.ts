@@ -3,7 +3,7 @@ import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { dailyRates, properties, reservations, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { audit, recordChange, type ChangeCtx } from "@/server/audit/audit";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { newId } from "@/server/ids";
 import { inTransaction } from "@/server/transactions";
 import { presentProperty } from "./present";
@@ -72,7 +72,12 @@ export async function createProperty({ db, tenant, actor, input }: ChangeCtx & {
       .returning();
     const created = { ...row, roomCount: 0 };
     const after = presentProperty(created);
-    await audit(tx, { tenant, actor }, { action: "property.created", objectType: "property", objectId: row.id, after });
+    await recordChange(tx, { tenant, actor }, [{ type: "property.created", propertyId: row.id, object: after }], {
+      action: "property.created",
+      objectType: "property",
+      objectId: row.id,
+      after,
+    });
     return created;
   });
 }

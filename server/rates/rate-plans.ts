@@ -92,6 +92,14 @@ export async function listRatePlans({
 
 export const getRatePlan = ({ db, tenant, id }: Ctx & { id: string }) => findOwned(db, ratePlans, tenant, id, "rate_plan");
 
+/**
+ * A plan created or changed is `rate_plan.created` / `rate_plan.updated`, and still `rate.updated`
+ * with the same plan, as it has been since the specification's 12 (the availability calendar and
+ * existing subscribers follow it): both in the change's transaction (docs/decisions.md).
+ */
+const planEvents = (type: "rate_plan.created" | "rate_plan.updated", propertyId: string, object: ReturnType<typeof presentRatePlan>) =>
+  [type, "rate.updated" as const].map((t) => ({ type: t, propertyId, object }));
+
 export async function createRatePlan({ db, tenant, actor, input }: ChangeCtx & { input: RatePlanCreate }) {
   return db.transaction(async (tx) => {
     const property = await findOwned(tx, properties, tenant, input.property_id, "property", { param: "property_id" });
@@ -123,7 +131,7 @@ export async function createRatePlan({ db, tenant, actor, input }: ChangeCtx & {
       .returning();
     if (row.parentRatePlanId) await rederive(tx, row);
     const after = presentRatePlan(row);
-    await recordChange(tx, { tenant, actor }, [{ type: "rate.updated", propertyId: row.propertyId, object: after }], {
+    await recordChange(tx, { tenant, actor }, planEvents("rate_plan.created", row.propertyId, after), {
       action: "rate_plan.created",
       objectType: "rate_plan",
       objectId: row.id,
@@ -198,7 +206,7 @@ export async function updateRatePlan({ db, tenant, actor, id, input }: ChangeCtx
         row.roomTypeIds.join() !== plan.roomTypeIds.join());
     if (followsAnew) await rederive(tx, row);
     const after = presentRatePlan(row);
-    await recordChange(tx, { tenant, actor }, [{ type: "rate.updated", propertyId: row.propertyId, object: after }], {
+    await recordChange(tx, { tenant, actor }, planEvents("rate_plan.updated", row.propertyId, after), {
       action: "rate_plan.updated",
       objectType: "rate_plan",
       objectId: row.id,

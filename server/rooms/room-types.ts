@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, isNull, ne } from "drizzle-orm";
 import { inTransaction } from "@/server/transactions";
 import { presentRoomType } from "./present";
-import { audit, type ChangeCtx } from "@/server/audit/audit";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { properties, roomTypes, rooms } from "@/db/schema";
@@ -80,7 +80,13 @@ export async function createRoomType({ db, tenant, actor, input }: ChangeCtx & {
       .returning();
     if (!row) throw codeTaken(input.code);
     const created = { ...row, roomCount: 0 };
-    await audit(tx, { tenant, actor }, { action: "room_type.created", objectType: "room_type", objectId: row.id, after: presentRoomType(created) });
+    const after = presentRoomType(created);
+    await recordChange(tx, { tenant, actor }, [{ type: "room_type.created", propertyId: row.propertyId, object: after }], {
+      action: "room_type.created",
+      objectType: "room_type",
+      objectId: row.id,
+      after,
+    });
     return created;
   });
 }
@@ -108,18 +114,15 @@ export async function updateRoomType({ db, tenant, actor, id, input }: ChangeCtx
       .where(eq(roomTypes.id, current.id))
       .returning();
     const [updated] = await withRoomCounts(tx, [row]);
-    await audit(
-      tx,
-      { tenant, actor },
-      {
-        action: "room_type.updated",
-        objectType: "room_type",
-        objectId: row.id,
-        // The rooms are not this change's: counted once, for both sides.
-        before: presentRoomType({ ...current, roomCount: updated.roomCount }),
-        after: presentRoomType(updated),
-      },
-    );
+    const after = presentRoomType(updated);
+    await recordChange(tx, { tenant, actor }, [{ type: "room_type.updated", propertyId: row.propertyId, object: after }], {
+      action: "room_type.updated",
+      objectType: "room_type",
+      objectId: row.id,
+      // The rooms are not this change's: counted once, for both sides.
+      before: presentRoomType({ ...current, roomCount: updated.roomCount }),
+      after,
+    });
     return updated;
   });
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, ne } from "drizzle-orm";
 import { presentRoom } from "./present";
-import { audit, type ChangeCtx } from "@/server/audit/audit";
+import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { inventoryNights, properties, roomTypes, rooms, type HousekeepingStatus } from "@/db/schema";
@@ -46,6 +46,35 @@ async function propertyToday(db: Executor, propertyId: string) {
   return todayIn(p.timezone);
 }
 
+type Who = Pick<ChangeCtx, "tenant" | "actor">;
+type RoomRow = typeof rooms.$inferSelect;
+
+/**
+ * New rooms' events and trail entries: one `room.created` per room (a range of 20 is 20), each
+ * the room as `GET /rooms/{id}` answers it, written with the rooms.
+ */
+function roomsCreated(tx: Executor, who: Who, created: RoomRow[]) {
+  const after = created.map(presentRoom);
+  return recordChange(
+    tx,
+    who,
+    after.map((object) => ({ type: "room.created" as const, propertyId: object.property_id, object })),
+    after.map((object) => ({ action: "room.created", objectType: "room", objectId: object.id, after: object })),
+  );
+}
+
+/** A room's change (`room.updated`, `room.retired`): its event and trail entry, the room after it as GET answers it. */
+function roomChanged(tx: Executor, who: Who, type: "room.updated" | "room.retired", before: RoomRow, row: RoomRow) {
+  const after = presentRoom(row);
+  return recordChange(tx, who, [{ type, propertyId: row.propertyId, object: after }], {
+    action: type,
+    objectType: "room",
+    objectId: row.id,
+    before: presentRoom(before),
+    after,
+  });
+}
+
 /** A new room adds one to its type's inventory from today on. */
 export async function createRoom({ db, tenant, actor, input }: ChangeCtx & { input: RoomCreate }) {
   return db.transaction(async (tx) => {
@@ -68,7 +97,7 @@ export async function createRoom({ db, tenant, actor, input }: ChangeCtx & { inp
     const today = await propertyToday(tx, type.propertyId);
     await adjustTotals(tx, type.id, 1, today);
     await emitInventoryUpdated(tx, tenant, { propertyId: type.propertyId, roomTypeId: type.id, from: today, to: null });
-    await audit(tx, { tenant, actor }, { action: "room.created", objectType: "room", objectId: row.id, after: presentRoom(row) });
+    await roomsCreated(tx, { tenant, actor }, [row]);
     return row;
   });
 }
@@ -109,11 +138,7 @@ export async function updateRoom({ db, tenant, actor, id, input }: ChangeCtx & {
       .set({ ...changes, updatedAt: new Date() })
       .where(eq(rooms.id, room.id))
       .returning();
-    await audit(
-      tx,
-      { tenant, actor },
-      { action: "room.updated", objectType: "room", objectId: row.id, before: presentRoom(room), after: presentRoom(row) },
-    );
+    await roomChanged(tx, { tenant, actor }, "room.updated", room, row);
     return row;
   });
 }
@@ -172,12 +197,8 @@ export async function createRoomRange({ db, tenant, actor, input }: ChangeCtx & 
     await emitInventoryUpdated(tx, tenant, { propertyId: type.propertyId, roomTypeId: type.id, from: today, to: null });
     const byNumber = new Map(created.map((r) => [r.number, r]));
     const ordered = numbers.map((n) => byNumber.get(n)!);
-    // Each room's creation on its own trail, in one INSERT.
-    await audit(
-      tx,
-      { tenant, actor },
-      ordered.map((r) => ({ action: "room.created", objectType: "room", objectId: r.id, after: presentRoom(r) })),
-    );
+    // Each room's creation on its own trail and with its own event, each in one INSERT.
+    await roomsCreated(tx, { tenant, actor }, ordered);
     return { type, rooms: ordered };
   });
 }
@@ -223,11 +244,7 @@ export async function retireRoom({ db, tenant, actor, id }: ChangeCtx & { id: st
     if (outOfOrder) await adjustOutOfOrder(tx, room.roomTypeId, -1, today, room.outOfOrderUntil);
     const [row] = await tx.update(rooms).set({ retiredAt: new Date(), updatedAt: new Date() }).where(eq(rooms.id, room.id)).returning();
     await emitInventoryUpdated(tx, tenant, { propertyId: room.propertyId, roomTypeId: room.roomTypeId, from: today, to: null });
-    await audit(
-      tx,
-      { tenant, actor },
-      { action: "room.retired", objectType: "room", objectId: row.id, before: presentRoom(room), after: presentRoom(row) },
-    );
+    await roomChanged(tx, { tenant, actor }, "room.retired", room, row);
     return row;
   });
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNotNull, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db/client";
 import { groups, guestPreferences, guests, invoices, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes, taxes } from "@/db/schema";
@@ -14,7 +14,8 @@ import { presentNightAudit } from "@/server/night-audit/present";
 import { presentPayment } from "@/server/payments/present";
 import { presentRatePlan } from "@/server/rates/present";
 import { presentReservation } from "@/server/reservations/present";
-import { presentRoom } from "@/server/rooms/present";
+import { presentRoom, presentRoomType } from "@/server/rooms/present";
+import { getRoomType } from "@/server/rooms/room-types";
 import { presentInvoice } from "@/server/invoices/present";
 import { presentTax } from "@/server/taxes/present";
 import { ownedBy, type Tenant } from "@/server/tenancy";
@@ -23,11 +24,11 @@ type Sample = { propertyId: string | null; object: Record<string, unknown> };
 type Table = PgTable & { accountId: PgColumn; livemode: PgColumn; id: PgColumn; createdAt: PgColumn };
 
 /** The tenant's newest row of a table, within its granted properties. */
-async function newest<T extends Table>(db: Executor, table: T, tenant: Tenant): Promise<T["$inferSelect"] | undefined> {
+async function newest<T extends Table>(db: Executor, table: T, tenant: Tenant, where?: SQL): Promise<T["$inferSelect"] | undefined> {
   const [row] = await db
     .select()
     .from(table as PgTable)
-    .where(ownedBy(table, tenant))
+    .where(ownedBy(table, tenant, where))
     .orderBy(desc(table.createdAt), desc(table.id))
     .limit(1);
   return row as T["$inferSelect"] | undefined;
@@ -57,6 +58,14 @@ export const sampleSource: Record<EventType, string> = {
   "invoice.created": "invoice",
   "guest.updated": "guest",
   "guest.preferences_updated": "guest",
+  "property.created": "property",
+  "room_type.created": "room type",
+  "room_type.updated": "room type",
+  "room.created": "room",
+  "room.updated": "room",
+  "room.retired": "room",
+  "rate_plan.created": "rate plan",
+  "rate_plan.updated": "rate plan",
 };
 
 /**
@@ -109,6 +118,24 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
       const room = await newest(db, rooms, tenant);
       return room && { propertyId: room.propertyId, object: { ...presentRoom(room), previous_status: room.housekeepingStatus } };
     }
+    case "room.created":
+    case "room.updated": {
+      const room = await newest(db, rooms, tenant);
+      return room && { propertyId: room.propertyId, object: presentRoom(room) };
+    }
+    case "room.retired": {
+      // The newest retired room; else the newest room as its retirement would leave it (retired_at
+      // now), so that a hotel that never retired one still gets the event's shape.
+      const room = (await newest(db, rooms, tenant, isNotNull(rooms.retiredAt))) ?? (await newest(db, rooms, tenant));
+      return room && { propertyId: room.propertyId, object: presentRoom({ ...room, retiredAt: room.retiredAt ?? new Date() }) };
+    }
+    case "room_type.created":
+    case "room_type.updated": {
+      const roomType = await newest(db, roomTypes, tenant);
+      return roomType && { propertyId: roomType.propertyId, object: presentRoomType(await getRoomType({ db: db as Db, tenant, id: roomType.id })) };
+    }
+    case "rate_plan.created":
+    case "rate_plan.updated":
     case "rate.updated": {
       const plan = await newest(db, ratePlans, tenant);
       return plan && { propertyId: plan.propertyId, object: presentRatePlan(plan) };
@@ -134,6 +161,7 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
       const group = await newest(db, groups, tenant);
       return group && { propertyId: group.propertyId, object: presentGroup(await loadGroup(db, tenant, group.id)) };
     }
+    case "property.created":
     case "property.updated": {
       const property = await newest(db, properties, tenant);
       return property && { propertyId: property.id, object: presentProperty(await getProperty({ db: db as Db, tenant, id: property.id })) };

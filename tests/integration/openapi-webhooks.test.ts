@@ -57,6 +57,15 @@ beforeAll(async () => {
   const group = ok(await h.post("/v1/groups", { property_id: hotel.propertyId, guest: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" }, check_in: addDays(hotel.today, 4), check_out: addDays(hotel.today, 5), rooms }, caller), 201); // group.created
   ok(await h.post(`/v1/groups/${group.id}/cancel`, {}, caller)); // group.cancelled
   ok(await h.patch(`/v1/properties/${hotel.propertyId}`, { audit_hour: 4 }, caller)); // property.updated
+  // The hotel's setup: property.created, room_type.created/updated, room.created/updated/retired, rate_plan.created/updated.
+  const annex = ok(await h.post("/v1/properties", { name: "Annex", timezone: "Europe/Lisbon", currency: "EUR" }, caller), 201);
+  const annexType = ok(await h.post("/v1/room_types", { property_id: annex.id, code: "ANX", name: "Annex room", max_occupancy: 2 }, caller), 201);
+  ok(await h.patch(`/v1/room_types/${annexType.id}`, { beds: "2 singles" }, caller));
+  const annexRooms = ok(await h.post("/v1/rooms/range", { room_type_id: annexType.id, from_number: "1", to_number: "2" }, caller), 201).data;
+  ok(await h.patch(`/v1/rooms/${annexRooms[0].id}`, { floor: 0 }, caller));
+  ok(await h.post(`/v1/rooms/${annexRooms[1].id}/retire`, {}, caller));
+  const annexPlan = ok(await h.post("/v1/rate_plans", { property_id: annex.id, code: "ANX", name: "Annex rate", room_type_ids: [annexType.id] }, caller), 201);
+  ok(await h.patch(`/v1/rate_plans/${annexPlan.id}`, { meal_plan: "breakfast" }, caller));
   const endpoint = ok(await h.post("/v1/webhook_endpoints", { url: "http://127.0.0.1:9/hooks", enabled_events: ["*"] }, caller), 201);
   ok(await h.post("/v1/sandbox/advance_day", {}, { ...caller, sandbox: true })); // night_audit.completed
   await sendTestEvent({ db: h.db, tenant: { accountId: h.main.account.id, livemode: true, propertyIds: null }, actor: null, endpointId: endpoint.id }); // ping
@@ -73,7 +82,7 @@ async function written(type: string) {
 }
 
 describe("the document's webhooks", () => {
-  it("has an entry per event type (the specification's 12, the night audit's a guest's erasure, groups', a property's, taxes' and invoices', a guest's details and preferences) and ping, each a signed POST of the envelope", () => {
+  it("has an entry per event type (the specification's 12, the night audit's a guest's erasure, groups', a property's, taxes' and invoices', a guest's details and preferences, the hotel's setup) and ping, each a signed POST of the envelope", () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...eventTypes, "ping"].sort());
     for (const [type, item] of Object.entries(doc.webhooks as Record<string, Json>)) {
       const names = item.post.parameters.map((p: Json) => doc.components.parameters[p.$ref.split("/").pop()].name);

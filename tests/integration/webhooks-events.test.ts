@@ -67,6 +67,15 @@ it("every event type reaches its subscriber, signed", async () => {
   const group = ok(await h.post("/v1/groups", { property_id: property.id, guest: { first_name: "Every", last_name: "Group", email: "every.group@example.com" }, check_in: dayIn(property.timezone, 30), check_out: dayIn(property.timezone, 31), rooms }, sandbox), 201); // group.created
   ok(await h.post(`/v1/groups/${group.id}/cancel`, {}, sandbox)); // group.cancelled
   ok(await h.patch(`/v1/properties/${property.id}`, { check_in_time: property.check_in_time === "14:00" ? "15:00" : "14:00" }, sandbox)); // property.updated
+  // The hotel's setup (every change an event): a property of its own, so the seeded hotel's rooms stay as they are.
+  const annex = ok(await h.post("/v1/properties", { name: "Every Event Annex", timezone: property.timezone, currency: property.currency }, sandbox), 201); // property.created
+  const annexType = ok(await h.post("/v1/room_types", { property_id: annex.id, code: "ANX", name: "Annex room", max_occupancy: 2 }, sandbox), 201); // room_type.created
+  ok(await h.patch(`/v1/room_types/${annexType.id}`, { beds: "2 singles" }, sandbox)); // room_type.updated
+  const annexRooms = ok(await h.post("/v1/rooms/range", { room_type_id: annexType.id, from_number: "1", to_number: "2" }, sandbox), 201).data; // room.created (one per room)
+  ok(await h.patch(`/v1/rooms/${annexRooms[0].id}`, { floor: 0 }, sandbox)); // room.updated
+  ok(await h.post(`/v1/rooms/${annexRooms[1].id}/retire`, {}, sandbox)); // room.retired
+  const annexPlan = ok(await h.post("/v1/rate_plans", { property_id: annex.id, code: "ANX", name: "Annex rate", room_type_ids: [annexType.id] }, sandbox), 201); // rate_plan.created
+  ok(await h.patch(`/v1/rate_plans/${annexPlan.id}`, { meal_plan: "breakfast" }, sandbox)); // rate_plan.updated
   // A guest of their own, so that only their guest.created, guest.updated, guest.preferences_updated and guest.erased events are rewritten by the erasure.
   const leaving = ok(await h.post("/v1/guests", { first_name: "Wilhelmina", last_name: "Forgetme", email: "forget.me@example.com" }, sandbox), 201);
   ok(await h.patch(`/v1/guests/${leaving.id}`, { phone: "+44 20 7946 0000" }, sandbox)); // guest.updated
@@ -90,7 +99,7 @@ it("every event type reaches its subscriber, signed", async () => {
   const logged = ok(await h.get(`/v1/webhook_endpoints/${endpoint.id}/deliveries?limit=100`, sandbox)).data;
   expect(logged.length).toBe(new Set(receiver.requests.map((r) => JSON.parse(r.body).id)).size);
   expect(logged.every((d: { status: string }) => d.status === "succeeded")).toBe(true);
-});
+}, 180_000); // every type, then every delivery checked against GET /events/{id}: longer than one change's test
 
 it("a guest's changed preferences reach the endpoints that select everything or that type, signed, as GET then answers them; not an endpoint of guest.updated only", async () => {
   const create = async (path: string, enabled_events: string[]) => ok(await h.post("/v1/webhook_endpoints", { url: `${receiver.url}/${path}`, enabled_events }, {}), 201);

@@ -76,6 +76,39 @@ describe("POST /v1/webhook_endpoints/{id}/test", () => {
     expect((await h.get("/v1/events?limit=100", sandbox)).json.data.map((e: { id: string }) => e.id)).not.toContain(res.json.event_id);
   });
 
+  it("sends a sample of each setup event type, its object as GET answers the sandbox's newest of its kind", async () => {
+    const endpoint = await endpoints(sandbox);
+    const newestOf = async (list: string) => ok(await h.get(`${list}?limit=1`, sandbox)).data[0] as { id: string; property_id?: string };
+    const property = await newestOf("/v1/properties");
+    const roomType = await newestOf("/v1/room_types");
+    const room = await newestOf("/v1/rooms");
+    const plan = await newestOf("/v1/rate_plans");
+    const cases: [string, string, string][] = [
+      ["property.created", `/v1/properties/${property.id}`, property.id],
+      ["room_type.created", `/v1/room_types/${roomType.id}`, roomType.property_id!],
+      ["room_type.updated", `/v1/room_types/${roomType.id}`, roomType.property_id!],
+      ["room.created", `/v1/rooms/${room.id}`, room.property_id!],
+      ["room.updated", `/v1/rooms/${room.id}`, room.property_id!],
+      ["rate_plan.created", `/v1/rate_plans/${plan.id}`, plan.property_id!],
+      ["rate_plan.updated", `/v1/rate_plans/${plan.id}`, plan.property_id!],
+    ];
+    for (const [type, path, propertyId] of cases) {
+      const res = ok(await h.post(`/v1/webhook_endpoints/${endpoint.id}/test`, { type }, sandbox), 202);
+      const request = await delivered(res.event_id);
+      const event = verifyWebhook<WebhookEvent>(request.body, request.headers["service-signature"], endpoint.secret);
+      expect(event, type).toMatchObject({ type, livemode: false, property_id: propertyId });
+      expect(event.data.object, type).toEqual(ok(await h.get(path, sandbox)));
+    }
+    // The seeded hotel has retired no room: the sample is its newest room as retiring it would leave it.
+    const res = ok(await h.post(`/v1/webhook_endpoints/${endpoint.id}/test`, { type: "room.retired" }, sandbox), 202);
+    const request = await delivered(res.event_id);
+    const event = verifyWebhook<WebhookEvent>(request.body, request.headers["service-signature"], endpoint.secret);
+    expect(event.type).toBe("room.retired");
+    const { retired_at, ...rest } = event.data.object as { retired_at: string | null };
+    expect(Date.parse(retired_at!)).toBeGreaterThan(Date.now() - 60_000);
+    expect(rest).toEqual({ ...ok(await h.get(`/v1/rooms/${room.id}`, sandbox)), retired_at: undefined });
+  });
+
   it("is in the client: webhookEndpoints.test(id) and test(id, { type })", async () => {
     const endpoint = await endpoints(sandbox);
     const innkeep = new Innkeep({ apiKey: h.main.token, baseUrl: h.baseUrl, environment: "sandbox" });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import Innkeep, { type PagePromise, type RequestOptions, type Schemas } from "@innkeep/node";
+import Innkeep, { type PagePromise, type RequestOptions, type Schemas, type WebhookEvent, type WebhookEventType } from "@innkeep/node";
+import type { webhooks as DocumentWebhooks } from "../../clients/typescript/src/generated/openapi";
 import { typeCheck } from "../support/typecheck";
 
 // Type-level tests of @innkeep/node: the types come from the generated OpenAPI types, so a
@@ -19,22 +20,14 @@ describe("@innkeep/node types", () => {
     // Its first argument is the query, or (as the query is optional) the per-call options alone.
     expectTypeOf(innkeep.reservations.list).parameter(0).exclude<undefined>().exclude<RequestOptions>().toHaveProperty("status");
     expectTypeOf(innkeep.webhookEndpoints.retrieveBackfill).parameters.toMatchTypeOf<[string, string, ...unknown[]]>();
-    expectTypeOf(Innkeep.webhooks.constructEvent).returns.toHaveProperty("type").toEqualTypeOf<
-      | "reservation.created"
-      | "reservation.updated"
-      | "reservation.cancelled"
-      | "reservation.checked_in"
-      | "reservation.checked_out"
-      | "payment.succeeded"
-      | "payment.failed"
-      | "payment.refunded"
-      | "guest.created"
-      | "housekeeping.status_changed"
-      | "rate.updated"
-      | "inventory.updated"
-      | "ping"
-      | "night_audit.completed"
-    >();
+    // The event types a delivery can carry are exactly the document's webhooks (every event type and ping).
+    expectTypeOf(Innkeep.webhooks.constructEvent).returns.toHaveProperty("type").toEqualTypeOf<keyof DocumentWebhooks>();
+    expectTypeOf<WebhookEventType>().toEqualTypeOf<keyof DocumentWebhooks>();
+    // Each type's object is the one its webhook entry carries: a new room is a Room, a rate plan's change a RatePlan.
+    expectTypeOf<Extract<WebhookEvent, { type: "room.created" }>["data"]["object"]>().toEqualTypeOf<Schemas["Room"]>();
+    expectTypeOf<Extract<WebhookEvent, { type: "rate_plan.updated" }>["data"]["object"]>().toEqualTypeOf<Schemas["RatePlan"]>();
+    expectTypeOf<Extract<WebhookEvent, { type: "ping" }>["data"]["object"]>().toEqualTypeOf<Schemas["Ping"]>();
+
     const typed = () =>
       // @ts-expect-error an unknown resource does not exist
       innkeep.bookings;

@@ -1,32 +1,16 @@
 import type { Schemas } from "./types.js";
 
-type Envelope<T extends string, O> = {
-  id: string;
-  object: "event";
-  type: T;
-  created_at: string;
-  api_version: string;
-  livemode: boolean;
-  property_id: string | null;
-  data: { object: O };
-};
-
 /** The object of an `inventory.updated` event: the range whose availability changed (`to` exclusive, null: from then on). */
-export type InventoryRange = { object: "inventory_range"; property_id: string; room_type_id: string; from: string; to: string | null };
+export type InventoryRange = Schemas["InventoryRange"];
 /** The object of a `ping`, the test event (`webhookEndpoints.test(id)` or the dashboard's "Send test event"). */
-export type PingObject = { object: "ping"; endpoint_id: string; message: string };
+export type PingObject = Schemas["Ping"];
 
-/** A webhook event: the union over the event types (the specification's 12 and the night audit's) and `ping`, each with its `data.object`. */
-export type WebhookEvent =
-  | Envelope<"reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out", Schemas["Reservation"]>
-  | Envelope<"payment.succeeded" | "payment.failed", Schemas["Payment"]>
-  | Envelope<"payment.refunded", Schemas["Payment"] & { refund_id: string }>
-  | Envelope<"guest.created", Schemas["Guest"]>
-  | Envelope<"housekeeping.status_changed", Schemas["Room"] & { previous_status: Schemas["Room"]["housekeeping_status"] }>
-  | Envelope<"rate.updated", Schemas["RatePlan"] | (Schemas["RateCalendar"] & { room_type_id: string; days_of_week: number[] | null })>
-  | Envelope<"inventory.updated", InventoryRange>
-  | Envelope<"night_audit.completed", Schemas["NightAudit"]>
-  | Envelope<"ping", PingObject>;
+/**
+ * A webhook event: the document's `Event` (every type of the event log, each with its typed
+ * `data.object`, discriminated by `type`) and `ping`, the test event. Derived from the generated
+ * types, so a type the server adds is here as soon as the client is regenerated.
+ */
+export type WebhookEvent = Schemas["Event"] | Schemas["PingEvent"];
 
 export type WebhookEventType = WebhookEvent["type"];
 

@@ -684,6 +684,141 @@ class GuestPreferences(BaseModel):
     )
 
 
+class PropertyCreatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Property
+
+
+class PropertyCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["property.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PropertyCreatedEventData
+
+
+class RoomType(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["room_type"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    code: str
+    name: str
+    description: str | None
+    beds: str | None = Field(..., description="The beds in words.", examples=["1 king"])
+    max_occupancy: int
+    base_occupancy: int
+    room_count: int = Field(..., description="Rooms in service (retired rooms are not counted).")
+    amenities: list[str]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class RoomTypeUpdatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: RoomType
+
+
+class RoomTypeUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["room_type.updated"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: RoomTypeUpdatedEventData
+
+
+class RoomCreatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Room
+
+
+class RoomCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["room.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: RoomCreatedEventData
+
+
+class RoomUpdatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Room
+
+
+class RoomUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["room.updated"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: RoomUpdatedEventData
+
+
+class RoomRetiredEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Room
+
+
+class RoomRetiredEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["room.retired"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: RoomRetiredEventData
+
+
 class Ping(BaseModel):
     """
     The dashboard's test event: sent to one endpoint, never listed under `/events`, never backfilled.
@@ -755,24 +890,15 @@ class PropertyList(BaseModel):
     prev_cursor: str | None
 
 
-class RoomType(BaseModel):
+class RoomTypeList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    id: str = Field(..., examples=["rt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["room_type"]
-    livemode: bool
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    code: str
-    name: str
-    description: str | None
-    beds: str | None = Field(..., description="The beds in words.", examples=["1 king"])
-    max_occupancy: int
-    base_occupancy: int
-    room_count: int = Field(..., description="Rooms in service (retired rooms are not counted).")
-    amenities: list[str]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    object: Literal["list"]
+    data: list[RoomType]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
 
 
 class RoomList(BaseModel):
@@ -1213,6 +1339,14 @@ class WebhookTestResult(BaseModel):
         "invoice.created",
         "guest.updated",
         "guest.preferences_updated",
+        "property.created",
+        "room_type.created",
+        "room_type.updated",
+        "room.created",
+        "room.updated",
+        "room.retired",
+        "rate_plan.created",
+        "rate_plan.updated",
     ]
     status: Literal["queued"]
 
@@ -1581,6 +1715,75 @@ class GuestPreferencesUpdatedEvent(BaseModel):
     data: GuestPreferencesUpdatedEventData
 
 
+class RoomTypeCreatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: RoomType
+
+
+class RoomTypeCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["room_type.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: RoomTypeCreatedEventData
+
+
+class RatePlanCreatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: RatePlan
+
+
+class RatePlanCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["rate_plan.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: RatePlanCreatedEventData
+
+
+class RatePlanUpdatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: RatePlan
+
+
+class RatePlanUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["rate_plan.updated"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: RatePlanUpdatedEventData
+
+
 class PingEventData(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1602,17 +1805,6 @@ class PingEvent(BaseModel):
     livemode: bool
     property_id: str | None
     data: PingEventData
-
-
-class RoomTypeList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[RoomType]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
 
 
 class RatePlanList(BaseModel):
@@ -2185,7 +2377,7 @@ class Event(BaseModel):
     An event, as `events.retrieve`, `events.list` and webhook deliveries give it: the envelope, with
     `data.object` as JSON (a dict). Read leniently: an event of a type this version of the client does
     not know, or with fewer fields than the model of its type, is still an Event. `typed()` answers
-    the model of its type (TYPED_EVENTS: 23 types).
+    the model of its type (TYPED_EVENTS: 31 types).
     """
 
     model_config = ConfigDict(
@@ -2246,6 +2438,14 @@ TypedEvent: TypeAlias = (
     | InvoiceCreatedEvent
     | GuestUpdatedEvent
     | GuestPreferencesUpdatedEvent
+    | PropertyCreatedEvent
+    | RoomTypeCreatedEvent
+    | RoomTypeUpdatedEvent
+    | RoomCreatedEvent
+    | RoomUpdatedEvent
+    | RoomRetiredEvent
+    | RatePlanCreatedEvent
+    | RatePlanUpdatedEvent
     | PingEvent
 )
 TYPED_EVENTS: dict[str, type[TypedEvent]] = {
@@ -2271,6 +2471,14 @@ TYPED_EVENTS: dict[str, type[TypedEvent]] = {
     "invoice.created": InvoiceCreatedEvent,
     "guest.updated": GuestUpdatedEvent,
     "guest.preferences_updated": GuestPreferencesUpdatedEvent,
+    "property.created": PropertyCreatedEvent,
+    "room_type.created": RoomTypeCreatedEvent,
+    "room_type.updated": RoomTypeUpdatedEvent,
+    "room.created": RoomCreatedEvent,
+    "room.updated": RoomUpdatedEvent,
+    "room.retired": RoomRetiredEvent,
+    "rate_plan.created": RatePlanCreatedEvent,
+    "rate_plan.updated": RatePlanUpdatedEvent,
     "ping": PingEvent,
 }
 """The model of each event type `Event.typed()` knows."""

@@ -2070,6 +2070,166 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "property.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event property.created
+         * @description Sent to every endpoint of the account and environment that selects `property.created` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["propertyCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "room_type.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event room_type.created
+         * @description Sent to every endpoint of the account and environment that selects `room_type.created` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["roomTypeCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "room_type.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event room_type.updated
+         * @description Sent to every endpoint of the account and environment that selects `room_type.updated` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["roomTypeUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "room.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event room.created
+         * @description Sent to every endpoint of the account and environment that selects `room.created` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["roomCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "room.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event room.updated
+         * @description Sent to every endpoint of the account and environment that selects `room.updated` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["roomUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "room.retired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event room.retired
+         * @description Sent to every endpoint of the account and environment that selects `room.retired` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["roomRetiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "rate_plan.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event rate_plan.created
+         * @description Sent to every endpoint of the account and environment that selects `rate_plan.created` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["ratePlanCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "rate_plan.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event rate_plan.updated
+         * @description Sent to every endpoint of the account and environment that selects `rate_plan.updated` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["ratePlanUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -3446,6 +3606,246 @@ export interface components {
              */
             updated_at: string | null;
         };
+        PropertyCreatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "property.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Property"];
+            };
+        };
+        RoomTypeCreatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "room_type.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["RoomType"];
+            };
+        };
+        RoomType: {
+            /** @example rt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "room_type";
+            livemode: boolean;
+            /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
+            property_id: string;
+            code: string;
+            name: string;
+            description: string | null;
+            /**
+             * @description The beds in words.
+             * @example 1 king
+             */
+            beds: string | null;
+            max_occupancy: number;
+            base_occupancy: number;
+            /** @description Rooms in service (retired rooms are not counted). */
+            room_count: number;
+            amenities: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updated_at: string;
+        };
+        RoomTypeUpdatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "room_type.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["RoomType"];
+            };
+        };
+        RoomCreatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "room.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Room"];
+            };
+        };
+        RoomUpdatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "room.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Room"];
+            };
+        };
+        RoomRetiredEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "room.retired";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Room"];
+            };
+        };
+        RatePlanCreatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rate_plan.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["RatePlan"];
+            };
+        };
+        RatePlanUpdatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rate_plan.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["RatePlan"];
+            };
+        };
         PingEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -3499,38 +3899,6 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
             prev_cursor: string | null;
-        };
-        RoomType: {
-            /** @example rt_1a2B3c4D5e6F7g8H9i0J1k2L */
-            id: string;
-            /** @enum {string} */
-            object: "room_type";
-            livemode: boolean;
-            /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
-            property_id: string;
-            code: string;
-            name: string;
-            description: string | null;
-            /**
-             * @description The beds in words.
-             * @example 1 king
-             */
-            beds: string | null;
-            max_occupancy: number;
-            base_occupancy: number;
-            /** @description Rooms in service (retired rooms are not counted). */
-            room_count: number;
-            amenities: string[];
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updated_at: string;
         };
         RoomList: {
             /** @enum {string} */
@@ -4085,7 +4453,7 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
-        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["TaxCreatedEvent"] | components["schemas"]["TaxUpdatedEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["GuestUpdatedEvent"] | components["schemas"]["GuestPreferencesUpdatedEvent"];
+        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["TaxCreatedEvent"] | components["schemas"]["TaxUpdatedEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["GuestUpdatedEvent"] | components["schemas"]["GuestPreferencesUpdatedEvent"] | components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["RoomTypeCreatedEvent"] | components["schemas"]["RoomTypeUpdatedEvent"] | components["schemas"]["RoomCreatedEvent"] | components["schemas"]["RoomUpdatedEvent"] | components["schemas"]["RoomRetiredEvent"] | components["schemas"]["RatePlanCreatedEvent"] | components["schemas"]["RatePlanUpdatedEvent"];
         WebhookEndpointList: {
             /** @enum {string} */
             object: "list";
@@ -4139,7 +4507,7 @@ export interface components {
             event_id: string;
             delivery_id: string;
             /** @enum {string} */
-            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated";
+            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated";
             /** @enum {string} */
             status: "queued";
         };
@@ -38783,7 +39151,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated";
+                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated";
                 /** @description Events created at or after this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
                 created_gte?: string;
                 /** @description Events created at or before this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
@@ -39891,7 +40259,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated")[];
+                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -40994,7 +41362,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated")[];
+                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -43388,7 +43756,7 @@ export interface operations {
                      * @description `ping` (default), or an event type: a sample of it, built from this environment's newest object of that kind.
                      * @enum {string}
                      */
-                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated";
+                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated";
                 };
             };
         };
@@ -43876,7 +44244,7 @@ export interface operations {
                     since: string;
                     /** Format: date-time */
                     until: string;
-                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated")[];
+                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated")[];
                 };
             };
         };
@@ -44659,7 +45027,7 @@ export interface operations {
             query?: {
                 status?: "queued" | "retry_scheduled" | "succeeded" | "failed";
                 event_id?: string;
-                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated";
+                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated";
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
@@ -49028,6 +49396,656 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["GuestPreferencesUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    propertyCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "property.created",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "property",
+                 *           "livemode": true,
+                 *           "name": "string",
+                 *           "timezone": "America/New_York",
+                 *           "currency": "USD",
+                 *           "address": {},
+                 *           "check_in_time": "15:00",
+                 *           "check_out_time": "11:00",
+                 *           "room_count": 0,
+                 *           "walk_ins_without_email": true,
+                 *           "guest_emails": true,
+                 *           "audit_hour": 0,
+                 *           "business_date": "2026-12-24",
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PropertyCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    roomTypeCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "room_type.created",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "room_type",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "code": "string",
+                 *           "name": "string",
+                 *           "description": "string",
+                 *           "beds": "1 king",
+                 *           "max_occupancy": 0,
+                 *           "base_occupancy": 0,
+                 *           "room_count": 0,
+                 *           "amenities": [
+                 *             "wifi"
+                 *           ],
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RoomTypeCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    roomTypeUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "room_type.updated",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "room_type",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "code": "string",
+                 *           "name": "string",
+                 *           "description": "string",
+                 *           "beds": "1 king",
+                 *           "max_occupancy": 0,
+                 *           "base_occupancy": 0,
+                 *           "room_count": 0,
+                 *           "amenities": [
+                 *             "wifi"
+                 *           ],
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RoomTypeUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    roomCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "room.created",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "room",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "number": "101",
+                 *           "floor": 0,
+                 *           "housekeeping_status": "dirty",
+                 *           "occupied": true,
+                 *           "out_of_order_reason": "string",
+                 *           "out_of_order_until": "2019-08-24",
+                 *           "retired_at": "2026-11-21T09:30:00.000Z",
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RoomCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    roomUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "room.updated",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "room",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "number": "101",
+                 *           "floor": 0,
+                 *           "housekeeping_status": "dirty",
+                 *           "occupied": true,
+                 *           "out_of_order_reason": "string",
+                 *           "out_of_order_until": "2019-08-24",
+                 *           "retired_at": "2026-11-21T09:30:00.000Z",
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RoomUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    roomRetiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "room.retired",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "room",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "number": "101",
+                 *           "floor": 0,
+                 *           "housekeeping_status": "dirty",
+                 *           "occupied": true,
+                 *           "out_of_order_reason": "string",
+                 *           "out_of_order_until": "2019-08-24",
+                 *           "retired_at": "2026-11-21T09:30:00.000Z",
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RoomRetiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ratePlanCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "rate_plan.created",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "rate_plan",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "code": "string",
+                 *           "name": "string",
+                 *           "room_type_ids": [
+                 *             "rt_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *           ],
+                 *           "refundable": true,
+                 *           "cancellation_deadline_hours": 0,
+                 *           "meal_plan": "room_only",
+                 *           "derived_from": {
+                 *             "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *             "adjustment_percent": -10,
+                 *             "adjustment_amount": 0
+                 *           },
+                 *           "active": true,
+                 *           "early_departure_fee": {
+                 *             "type": "fixed",
+                 *             "amount": 1
+                 *           },
+                 *           "no_show_fee": {
+                 *             "type": "fixed",
+                 *             "amount": 1
+                 *           },
+                 *           "late_check_out_fee": {
+                 *             "type": "fixed",
+                 *             "amount": 1
+                 *           },
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RatePlanCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ratePlanUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "rate_plan.updated",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "rate_plan",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "code": "string",
+                 *           "name": "string",
+                 *           "room_type_ids": [
+                 *             "rt_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *           ],
+                 *           "refundable": true,
+                 *           "cancellation_deadline_hours": 0,
+                 *           "meal_plan": "room_only",
+                 *           "derived_from": {
+                 *             "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *             "adjustment_percent": -10,
+                 *             "adjustment_amount": 0
+                 *           },
+                 *           "active": true,
+                 *           "early_departure_fee": {
+                 *             "type": "fixed",
+                 *             "amount": 1
+                 *           },
+                 *           "no_show_fee": {
+                 *             "type": "fixed",
+                 *             "amount": 1
+                 *           },
+                 *           "late_check_out_fee": {
+                 *             "type": "fixed",
+                 *             "amount": 1
+                 *           },
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RatePlanUpdatedEvent"];
             };
         };
         responses: {
