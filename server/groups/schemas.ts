@@ -32,7 +32,20 @@ export const groupCreateSchema = z
     channel: booking.channel,
     notes: booking.notes,
   })
-  .openapi("GroupCreate");
+  .openapi("GroupCreate", {
+    // Two rooms, the second with a guest of its own; the first is the booker's.
+    example: {
+      property_id: "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+      billing: "individual",
+      guest: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" },
+      check_in: "2026-12-24",
+      check_out: "2026-12-27",
+      rooms: [
+        { room_type_id: "rt_1a2B3c4D5e6F7g8H9i0J1k2L", rate_plan_id: "rp_1a2B3c4D5e6F7g8H9i0J1k2L", adults: 2, children: 0 },
+        { room_type_id: "rt_1a2B3c4D5e6F7g8H9i0J1k2L", rate_plan_id: "rp_1a2B3c4D5e6F7g8H9i0J1k2L", adults: 1, children: 0, guest: { first_name: "Grace", last_name: "Hopper", email: "grace@example.com" } },
+      ],
+    },
+  });
 
 export const groupSchema = z
   .object({
