@@ -49,8 +49,8 @@ test("books a group of two rooms on one master folio, checks one room in, and up
   await page.goto("/reservations/new");
   await expect(page.getByRole("heading", { level: 1, name: "New reservation" })).toBeVisible();
   await page.getByRole("button", { name: "Several rooms" }).click();
-  await page.getByTestId(`quote-${standard.code}-${standard.planCode}`).getByRole("button", { name: /^Add a room/ }).click();
-  await page.getByTestId(`quote-${deluxe.code}-${deluxe.planCode}`).getByRole("button", { name: /^Add a room/ }).click();
+  await page.getByTestId(`quote-${standard.code}-${standard.planCode}`).getByRole("button", { name: /^Add room/ }).click();
+  await page.getByTestId(`quote-${deluxe.code}-${deluxe.planCode}`).getByRole("button", { name: /^Add room/ }).click();
   const chosen = page.getByRole("list", { name: "Rooms chosen" });
   await expect(chosen.getByRole("listitem")).toHaveCount(2);
   const form = page.getByRole("form", { name: "Guest and booking" });
@@ -109,7 +109,7 @@ for (const [width, height] of [[1280, 900], [390, 844]] as const) {
     await page.goto("/reservations/new");
     await expect(page.getByRole("heading", { level: 1, name: "New reservation" })).toBeVisible();
     await page.getByRole("button", { name: "Several rooms" }).click();
-    const add = page.getByTestId(`quote-${standard.code}-${standard.planCode}`).getByRole("button", { name: /^Add a room/ });
+    const add = page.getByTestId(`quote-${standard.code}-${standard.planCode}`).getByRole("button", { name: /^Add room/ });
     await add.click();
     await add.click();
     await expect(page.getByRole("list", { name: "Rooms chosen" }).getByRole("listitem")).toHaveCount(2);

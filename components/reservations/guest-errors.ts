@@ -8,6 +8,8 @@ export function guestFieldError(failure: { message: string; param: string | null
   if (!failure?.param?.startsWith(prefix)) return null;
   const field = failure.param.slice(prefix.length);
   const message = failure.message
+    // The first fault is shown at its field; once it is put right, the next one is.
+    .replace(/ (?:One more parameter is|\d+ more parameters are) at fault: see `errors`\.$/, "")
     .replace(/^(?:rooms\.\d+\.)?guest\.email is required; only a walk-in \(source 'walk_in'\) may come without one, where the property allows it\.?$/i, "Required: only a walk-in may come without an e-mail, where the hotel allows it.")
     .replace(/^(?:rooms\.\d+\.)?guest\.email is required: property '[^']*' does not allow walk-ins without an e-mail\.?$/i, "Required: this hotel takes no walk-in without an e-mail.")
     .replace(/^(?:rooms\.\d+\.)?guest\.\w+ is required/i, "Required")

@@ -93,8 +93,9 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
     if (several) {
       if (groupRooms.length < 2) return;
       const { adults, children, check_in, check_out } = stay;
-      const rooms = groupRooms.map((r) => ({ room_type_id: r.room_type_id, rate_plan_id: r.rate_plan_id, adults, children, ...(perRoom ? { guest: guestBody(r.guest) } : {}) }));
-      // With a guest for each room, the first room's guest is the booker (and names the group).
+      // With a guest for each room, the first room's guest is the booker (and names the group): the
+      // first room takes the booker's, the others their own, so each guest is checked once.
+      const rooms = groupRooms.map((r, i) => ({ room_type_id: r.room_type_id, rate_plan_id: r.rate_plan_id, adults, children, ...(perRoom && i > 0 ? { guest: guestBody(r.guest) } : {}) }));
       bookGroup.mutate({ property_id: propertyId, check_in, check_out, billing, guest: perRoom ? guestBody(groupRooms[0].guest) : who, rooms, ...extra });
       return;
     }
@@ -110,19 +111,7 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
       <div className="mt-3">
         <PageHeader title="New reservation" description="Choose the dates and party, pick a room and rate, then enter the guest." />
       </div>
-      <div className="mb-4 inline-flex rounded-md border border-stone-300 p-0.5" role="group" aria-label="Rooms in this booking">
-        {([[false, "One room"], [true, "Several rooms"]] as const).map(([value, label]) => (
-          <button
-            key={label}
-            type="button"
-            aria-pressed={several === value}
-            onClick={() => (setSeveral(value), setChoice(null), setGroupRooms([]))}
-            className={cx("rounded px-3 py-1.5 text-sm font-medium", several === value ? "bg-teal-700 text-white" : "text-stone-700 hover:bg-stone-100")}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
+      <Choice label="Rooms in this booking" className="mb-4" options={["One room", "Several rooms"]} on={several} onChange={(value) => (setSeveral(value), setChoice(null), setGroupRooms([]))} />
       <Card title="1. Stay" className="mb-6">
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
           <Field label="Check-in" htmlFor="new-check-in">
@@ -218,7 +207,7 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
                               {q.bookable && several ? (
                                 <Button
                                   variant="secondary"
-                                  aria-label={`Add a room: ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${fmt.money(q.price.gross)}`}
+                                  aria-label={`Add room: ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${fmt.money(q.price.gross)}`}
                                   onClick={() =>
                                     setGroupRooms((rooms) => [...rooms, { room_type_id: type.room_type_id, rate_plan_id: q.rate_plan_id, name: `${type.name}, ${plan?.name ?? ""}`, total: q.price.gross, guest: emptyGuest }])
                                   }
@@ -253,19 +242,7 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
       <Card title={perRoom ? "3. Guests" : "3. Guest"}>
         <form onSubmit={submit} noValidate aria-label="Guest and booking" className="space-y-4">
           {several ? (
-            <div className="inline-flex rounded-md border border-stone-300 p-0.5" role="group" aria-label="Guests of the rooms">
-              {([[false, "One guest for all rooms"], [true, "A guest for each room"]] as const).map(([value, label]) => (
-                <button
-                  key={label}
-                  type="button"
-                  aria-pressed={guestPerRoom === value}
-                  onClick={() => (bookGroup.reset(), setGuestPerRoom(value))}
-                  className={cx("rounded px-3 py-1.5 text-sm font-medium", guestPerRoom === value ? "bg-teal-700 text-white" : "text-stone-700 hover:bg-stone-100")}
-                >
-                  {label}
-                </button>
-              ))}
-            </div>
+            <Choice label="Guests of the rooms" options={["One guest for all rooms", "A guest for each room"]} on={guestPerRoom} onChange={(value) => (bookGroup.reset(), setGuestPerRoom(value))} />
           ) : null}
           <p className="text-sm text-stone-500">
             Find a guest on file, or type a new one: a guest already on file with this e-mail is reused, as the API does; a new e-mail creates the guest.
@@ -340,5 +317,24 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
         </form>
       </Card>
     </>
+  );
+}
+
+/** Two pressed-or-not buttons for a yes/no choice of the booking: `options` are the words for off and on. */
+function Choice({ label, options, on, onChange, className }: { label: string; options: [string, string]; on: boolean; onChange: (on: boolean) => void; className?: string }) {
+  return (
+    <div className={cx("inline-flex rounded-md border border-stone-300 p-0.5", className)} role="group" aria-label={label}>
+      {options.map((words, i) => (
+        <button
+          key={words}
+          type="button"
+          aria-pressed={on === (i === 1)}
+          onClick={() => onChange(i === 1)}
+          className={cx("rounded px-3 py-1.5 text-sm font-medium", on === (i === 1) ? "bg-teal-700 text-white" : "text-stone-700 hover:bg-stone-100")}
+        >
+          {words}
+        </button>
+      ))}
+    </div>
   );
 }

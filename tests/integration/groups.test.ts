@@ -387,6 +387,10 @@ describe("groups: a guest for each room, and the price as the folios charge it",
       shown: { field: "email", message: "Required: only a walk-in may come without an e-mail, where the hotel allows it." },
     });
     expect(await refused(withRoomGuest(1, { first_name: "Grace", last_name: "Hopper", email: "grace@example.com", vip: true }))).toMatchObject({ code: "parameter_unknown", param: "rooms.1.guest.vip" });
+    // Two rooms at fault: the first is named and shown at its field, without the API's pointer to `errors`.
+    const twoWrong = withRoomGuest(1, { first_name: "Grace", last_name: "Hopper", email: "grace@" });
+    twoWrong.rooms[2] = { ...twoWrong.rooms[2], guest: { first_name: "Mary", last_name: "Jackson", email: "mary@" } } as (typeof twoWrong.rooms)[number];
+    expect(await refused(twoWrong)).toEqual({ code: "parameter_invalid", param: "rooms.1.guest.email", shown: { field: "email", message: "Not an e-mail address." } });
     // The same through /v1.
     expectError(await h.post("/v1/groups", withRoomGuest(1, { first_name: "Grace", last_name: "Hopper" }), caller), 422, "parameter_missing", "rooms.1.guest.email");
     expect(await footprint(hotel)).toEqual(before);
