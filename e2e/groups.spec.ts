@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expectNoSeriousAxe } from "./axe";
 import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniqueEmail } from "./helpers";
 
 // Issue 27, item 2, at the desk: a booking of two rooms on one master folio, one room checked in
@@ -48,8 +49,8 @@ test("books a group of two rooms on one master folio, checks one room in, and up
   await page.goto("/reservations/new");
   await expect(page.getByRole("heading", { level: 1, name: "New reservation" })).toBeVisible();
   await page.getByRole("button", { name: "Several rooms" }).click();
-  await page.getByTestId(`quote-${standard.code}-${standard.planCode}`).getByRole("button", { name: /^Add a room/ }).click();
-  await page.getByTestId(`quote-${deluxe.code}-${deluxe.planCode}`).getByRole("button", { name: /^Add a room/ }).click();
+  await page.getByTestId(`quote-${standard.code}-${standard.planCode}`).getByRole("button", { name: /^Add room/ }).click();
+  await page.getByTestId(`quote-${deluxe.code}-${deluxe.planCode}`).getByRole("button", { name: /^Add room/ }).click();
   const chosen = page.getByRole("list", { name: "Rooms chosen" });
   await expect(chosen.getByRole("listitem")).toHaveCount(2);
   const form = page.getByRole("form", { name: "Guest and booking" });
@@ -94,3 +95,58 @@ test("books a group of two rooms on one master folio, checks one room in, and up
   await expect(page.getByText(deluxe.name).first()).toBeVisible();
   await expect(page.getByText(/complimentary upgrade from/).first()).toBeVisible();
 });
+
+for (const [width, height] of [[1280, 900], [390, 844]] as const) {
+  test(`at ${width} px: books a group with a guest for each room, one found on file, and sees each guest on the group page`, async ({ page, request }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width, height });
+    const standard = await roomType(request, 2, "Gst");
+    // A guest already on file, to be found by the search.
+    const onFile = { first_name: "Filippa", last_name: `Onfile${Date.now().toString(36)}`, email: uniqueEmail("onfile") };
+    await v1(request, "POST", "/guests", onFile);
+    await deskInSandbox(page);
+
+    await page.goto("/reservations/new");
+    await expect(page.getByRole("heading", { level: 1, name: "New reservation" })).toBeVisible();
+    await page.getByRole("button", { name: "Several rooms" }).click();
+    const add = page.getByTestId(`quote-${standard.code}-${standard.planCode}`).getByRole("button", { name: /^Add room/ });
+    await add.click();
+    await add.click();
+    await expect(page.getByRole("list", { name: "Rooms chosen" }).getByRole("listitem")).toHaveCount(2);
+    const form = page.getByRole("form", { name: "Guest and booking" });
+    await expect(form.getByRole("button", { name: "One guest for all rooms" })).toHaveAttribute("aria-pressed", "true");
+    await form.getByRole("button", { name: "A guest for each room" }).click();
+    const roomGuests = form.getByTestId("room-guest");
+    await expect(roomGuests).toHaveCount(2);
+
+    // Room 1: a new guest, first with an e-mail the server refuses; room 2: the guest on file.
+    await page.locator("#room-0-guest-first_name").fill("Rosa");
+    await page.locator("#room-0-guest-last_name").fill("Roomone");
+    await page.locator("#room-0-guest-email").fill("not-an-email");
+    await form.getByLabel("Find room 2's guest on file").fill(onFile.last_name);
+    await roomGuests.nth(1).getByRole("button", { name: new RegExp(`Filippa ${onFile.last_name}`) }).click();
+    await expect(page.locator("#room-1-guest-email")).toHaveValue(onFile.email);
+    await expectNoHorizontalScroll(page);
+    await expectNoSeriousAxe(page);
+    await snap(page, `reservation-new-group-guests-${width}`);
+    await form.getByRole("button", { name: "Book 2 rooms for $200.00" }).click();
+    // The refusal is shown at room 1's e-mail, and nothing was booked.
+    await expect(page.locator("#room-0-guest-email")).toHaveAttribute("aria-invalid", "true");
+    const emailError = page.locator('[data-field-error="room-0-guest-email"]');
+    await expect(emailError).toBeVisible();
+    await expect(emailError).not.toContainText(/rooms\.|guest\.|parameter/);
+    await expect(page).toHaveURL(/\/reservations\/new/);
+    await page.locator("#room-0-guest-email").fill(uniqueEmail("roomone"));
+    await form.getByRole("button", { name: "Book 2 rooms for $200.00" }).click();
+
+    // The group page: each room with its own guest; the first names the group.
+    await expect(page).toHaveURL(/\/groups\/grp_/);
+    await expect(page.getByRole("heading", { level: 1, name: "Roomone group" })).toBeVisible();
+    const rooms = page.getByTestId("group-room");
+    await expect(rooms).toHaveCount(2);
+    await expect(rooms.nth(0).getByTestId("room-guest")).toHaveText("Rosa Roomone");
+    await expect(rooms.nth(1).getByTestId("room-guest")).toHaveText(`Filippa ${onFile.last_name}`);
+    await expectNoHorizontalScroll(page);
+    await expectNoSeriousAxe(page);
+  });
+}

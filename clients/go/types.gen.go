@@ -37598,7 +37598,20 @@ type Group struct {
 	Name          string      `json:"name"`
 	Notes         *string     `json:"notes"`
 	Object        GroupObject `json:"object"`
-	PropertyId    string      `json:"property_id"`
+	Price         struct {
+		// Gross The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Gross Money `json:"gross"`
+
+		// Net The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Net Money `json:"net"`
+
+		// Tax The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Tax Money `json:"tax"`
+
+		// Taxes Each tax's share of `tax` over the stay, percentages and per-night fees (city tax) alike, in the order they appear on the folio.
+		Taxes []LineTax `json:"taxes"`
+	} `json:"price"`
+	PropertyId string `json:"property_id"`
 
 	// Reservations Its rooms, in the order they were booked; each is a reservation of its own (check in, cancel, move).
 	Reservations []Reservation `json:"reservations"`

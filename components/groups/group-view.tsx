@@ -81,7 +81,7 @@ export function GroupView({ id }: { id: string }) {
                     <Badge tone={status?.tone}>{status?.label}</Badge>
                   </p>
                   <p className="text-sm text-stone-600">
-                    {r.guest.first_name} {r.guest.last_name} · <span data-testid="room-price">{fmt.money(r.price.gross)}</span>
+                    <span data-testid="room-guest">{r.guest.first_name} {r.guest.last_name}</span> · <span data-testid="room-price">{fmt.money(r.price.gross)}</span>
                     {room.room_number ? ` · room ${room.room_number}` : ""}
                   </p>
                 </div>

@@ -12,19 +12,17 @@ import { toast } from "@/components/ui/toaster";
 import { addDays } from "@/server/dates";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { nightsLabel, sourceLabels, unbookableLabels } from "./format";
+import { guestFieldError } from "./guest-errors";
+import { emptyGuest, guestBody, GuestFields, GuestSearch, type GuestDraft } from "./guest-fields";
 import { StayPriceBreakdown } from "./stay-price";
 
-type Guest = { first_name: string; last_name: string; email: string; phone: string };
-const guestFields: { name: keyof Guest; label: string; type: string }[] = [
-  { name: "first_name", label: "First name", type: "text" },
-  { name: "last_name", label: "Last name", type: "text" },
-  { name: "email", label: "E-mail", type: "email" },
-  { name: "phone", label: "Phone (optional)", type: "tel" },
-];
+type GroupRoom = { room_type_id: string; rate_plan_id: string; name: string; total: { amount: number; currency: string }; guest: GuestDraft };
 
 /**
  * /reservations/new: dates and party → every room type × rate plan priced, the unbookable ones
  * with their reason; pick one, enter the guest (an existing guest is matched by e-mail), book.
+ * "Several rooms" books a group: rooms added from the quotes, one guest for all of them or a guest
+ * for each, one master folio or one folio each.
  */
 export function NewReservation({ propertyId, today, walkInsWithoutEmail = false }: { propertyId: string; today: string; walkInsWithoutEmail?: boolean }) {
   const trpc = useTRPC();
@@ -33,13 +31,14 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
   const queryClient = useQueryClient();
   const [stay, setStay] = useState({ check_in: today, check_out: addDays(today, 1), adults: 1, children: 0 });
   const [choice, setChoice] = useState<{ room_type_id: string; rate_plan_id: string } | null>(null);
-  const [guest, setGuest] = useState<Guest>({ first_name: "", last_name: "", email: "", phone: "" });
+  const [guest, setGuest] = useState<GuestDraft>(emptyGuest);
   const [source, setSource] = useState("walk_in");
   const [notes, setNotes] = useState("");
-  // "Several rooms": a group booking, each room added from the quotes; one guest, one or several folios.
+  // "Several rooms": a group booking, each room added from the quotes; one guest or one per room, one or several folios.
   const [several, setSeveral] = useState(false);
-  const [groupRooms, setGroupRooms] = useState<{ room_type_id: string; rate_plan_id: string; name: string; total: { amount: number; currency: string } }[]>([]);
+  const [groupRooms, setGroupRooms] = useState<GroupRoom[]>([]);
   const [billing, setBilling] = useState<"master" | "individual">("master");
+  const [guestPerRoom, setGuestPerRoom] = useState(false);
 
   const lookups = useQuery(trpc.reservations.lookups.queryOptions({ property_id: propertyId }));
   const datesValid = stay.check_in && stay.check_out && stay.adults >= 1;
@@ -75,7 +74,13 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
   };
 
   const failure = book.error ? callError(book.error) : bookGroup.error ? callError(bookGroup.error) : null;
-  const guestParam = failure?.param?.startsWith("guest.") ? failure.param.slice(6) : null;
+  const perRoom = several && guestPerRoom;
+  // A refused guest field is shown at the field: the booker's (`guest.…`, room 1's own when each room has a guest) or a room's (`rooms.2.guest.…`).
+  const guestError = perRoom ? null : guestFieldError(failure, "guest.");
+  const roomGuestErrors = groupRooms.map((_, i) => guestFieldError(failure, `rooms.${i}.guest.`) ?? (perRoom && i === 0 ? guestFieldError(failure, "guest.") : null));
+  const fieldError = guestError ?? roomGuestErrors.find(Boolean);
+  const emailOptional = walkInsWithoutEmail && source === "walk_in";
+  const setRoomGuest = (i: number) => (g: GuestDraft) => setGroupRooms((rooms) => rooms.map((r, k) => (k === i ? { ...r, guest: g } : r)));
   const selected = choice && quote.data?.data.find((t) => t.room_type_id === choice.room_type_id);
   const selectedQuote = selected?.quotes.find((q) => q.rate_plan_id === choice?.rate_plan_id);
 
@@ -83,13 +88,15 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // An empty e-mail is left out: the server accepts that only for a walk-in where the property allows it, and says so otherwise.
-    const who = { first_name: guest.first_name, last_name: guest.last_name, ...(guest.email.trim() ? { email: guest.email.trim() } : {}), ...(guest.phone.trim() ? { phone: guest.phone.trim() } : {}) };
+    const who = guestBody(guest);
     const extra = { source: source as "walk_in", ...(notes.trim() ? { notes: notes.trim() } : {}) };
     if (several) {
       if (groupRooms.length < 2) return;
       const { adults, children, check_in, check_out } = stay;
-      const rooms = groupRooms.map((r) => ({ room_type_id: r.room_type_id, rate_plan_id: r.rate_plan_id, adults, children }));
-      bookGroup.mutate({ property_id: propertyId, check_in, check_out, billing, guest: who, rooms, ...extra });
+      // With a guest for each room, the first room's guest is the booker (and names the group): the
+      // first room takes the booker's, the others their own, so each guest is checked once.
+      const rooms = groupRooms.map((r, i) => ({ room_type_id: r.room_type_id, rate_plan_id: r.rate_plan_id, adults, children, ...(perRoom && i > 0 ? { guest: guestBody(r.guest) } : {}) }));
+      bookGroup.mutate({ property_id: propertyId, check_in, check_out, billing, guest: perRoom ? guestBody(groupRooms[0].guest) : who, rooms, ...extra });
       return;
     }
     if (!choice) return;
@@ -104,19 +111,7 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
       <div className="mt-3">
         <PageHeader title="New reservation" description="Choose the dates and party, pick a room and rate, then enter the guest." />
       </div>
-      <div className="mb-4 inline-flex rounded-md border border-stone-300 p-0.5" role="group" aria-label="Rooms in this booking">
-        {([[false, "One room"], [true, "Several rooms"]] as const).map(([value, label]) => (
-          <button
-            key={label}
-            type="button"
-            aria-pressed={several === value}
-            onClick={() => (setSeveral(value), setChoice(null), setGroupRooms([]))}
-            className={cx("rounded px-3 py-1.5 text-sm font-medium", several === value ? "bg-teal-700 text-white" : "text-stone-700 hover:bg-stone-100")}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
+      <Choice label="Rooms in this booking" className="mb-4" options={["One room", "Several rooms"]} on={several} onChange={(value) => (setSeveral(value), setChoice(null), setGroupRooms([]))} />
       <Card title="1. Stay" className="mb-6">
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
           <Field label="Check-in" htmlFor="new-check-in">
@@ -146,7 +141,7 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
                     <span>
                       Room {i + 1}: {r.name} · <span className="tabular-nums">{fmt.money(r.total)}</span>
                     </span>
-                    <Button variant="secondary" aria-label={`Remove room ${i + 1}`} onClick={() => setGroupRooms((rooms) => rooms.filter((_, k) => k !== i))}>
+                    <Button variant="secondary" aria-label={`Remove room ${i + 1}`} onClick={() => (bookGroup.reset(), setGroupRooms((rooms) => rooms.filter((_, k) => k !== i)))}>
                       Remove
                     </Button>
                   </li>
@@ -212,9 +207,9 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
                               {q.bookable && several ? (
                                 <Button
                                   variant="secondary"
-                                  aria-label={`Add a room: ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${fmt.money(q.price.gross)}`}
+                                  aria-label={`Add room: ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${fmt.money(q.price.gross)}`}
                                   onClick={() =>
-                                    setGroupRooms((rooms) => [...rooms, { room_type_id: type.room_type_id, rate_plan_id: q.rate_plan_id, name: `${type.name}, ${plan?.name ?? ""}`, total: q.price.gross }])
+                                    setGroupRooms((rooms) => [...rooms, { room_type_id: type.room_type_id, rate_plan_id: q.rate_plan_id, name: `${type.name}, ${plan?.name ?? ""}`, total: q.price.gross, guest: emptyGuest }])
                                   }
                                 >
                                   Add room
@@ -244,25 +239,43 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
         )}
       </Card>
 
-      <Card title="3. Guest">
+      <Card title={perRoom ? "3. Guests" : "3. Guest"}>
         <form onSubmit={submit} noValidate aria-label="Guest and booking" className="space-y-4">
+          {several ? (
+            <Choice label="Guests of the rooms" options={["One guest for all rooms", "A guest for each room"]} on={guestPerRoom} onChange={(value) => (bookGroup.reset(), setGuestPerRoom(value))} />
+          ) : null}
           <p className="text-sm text-stone-500">
-            A guest already on file with this e-mail is reused, as the API does; a new e-mail creates the guest.
+            Find a guest on file, or type a new one: a guest already on file with this e-mail is reused, as the API does; a new e-mail creates the guest.
           </p>
-          {failure && !guestParam ? <Alert>{failure.message}</Alert> : null}
+          {failure && !fieldError ? <Alert>{failure.message}</Alert> : null}
+          {perRoom ? (
+            groupRooms.length === 0 ? (
+              <p className="text-sm text-stone-500">Add the rooms above first; each then gets its guest here.</p>
+            ) : (
+              <ol className="space-y-4" aria-label="Guest of each room">
+                {groupRooms.map((room, i) => (
+                  <li key={i}>
+                    <fieldset className="rounded-md border border-stone-200 p-3" data-testid="room-guest">
+                      <legend className="px-1 text-sm font-semibold text-stone-800">
+                        Room {i + 1}: {room.name}
+                      </legend>
+                      <div className="grid gap-4 sm:grid-cols-2">
+                        <GuestSearch id={`room-${i}-guest-search`} label={`Find room ${i + 1}'s guest on file`} onPick={setRoomGuest(i)} />
+                        <GuestFields idPrefix={`room-${i}-guest`} guest={room.guest} onChange={setRoomGuest(i)} error={roomGuestErrors[i]} emailOptional={emailOptional} />
+                      </div>
+                    </fieldset>
+                  </li>
+                ))}
+              </ol>
+            )
+          ) : null}
           <div className="grid gap-4 sm:grid-cols-2">
-            {guestFields.map((f) => (
-              <Field key={f.name} label={f.name === "email" && walkInsWithoutEmail && source === "walk_in" ? "E-mail (optional for a walk-in)" : f.label} htmlFor={`new-guest-${f.name}`} error={guestParam === f.name ? failure!.message.replace(/^Invalid parameter '[^']*': /, "") : null}>
-                <Input
-                  id={`new-guest-${f.name}`}
-                  type={f.type}
-                  autoComplete="off"
-                  value={guest[f.name]}
-                  invalid={guestParam === f.name}
-                  onChange={(e) => setGuest((g) => ({ ...g, [f.name]: e.target.value }))}
-                />
-              </Field>
-            ))}
+            {perRoom ? null : (
+              <>
+                <GuestSearch id="new-guest-search" label="Find a guest on file" onPick={setGuest} />
+                <GuestFields idPrefix="new-guest" guest={guest} onChange={setGuest} error={guestError} emailOptional={emailOptional} />
+              </>
+            )}
             <Field label="Source" htmlFor="new-source">
               <Select id="new-source" value={source} onChange={(e) => setSource(e.target.value)}>
                 {Object.entries(sourceLabels)
@@ -304,5 +317,24 @@ export function NewReservation({ propertyId, today, walkInsWithoutEmail = false 
         </form>
       </Card>
     </>
+  );
+}
+
+/** Two pressed-or-not buttons for a yes/no choice of the booking: `options` are the words for off and on. */
+function Choice({ label, options, on, onChange, className }: { label: string; options: [string, string]; on: boolean; onChange: (on: boolean) => void; className?: string }) {
+  return (
+    <div className={cx("inline-flex rounded-md border border-stone-300 p-0.5", className)} role="group" aria-label={label}>
+      {options.map((words, i) => (
+        <button
+          key={words}
+          type="button"
+          aria-pressed={on === (i === 1)}
+          onClick={() => onChange(i === 1)}
+          className={cx("rounded px-3 py-1.5 text-sm font-medium", on === (i === 1) ? "bg-teal-700 text-white" : "text-stone-700 hover:bg-stone-100")}
+        >
+          {words}
+        </button>
+      ))}
+    </div>
   );
 }

@@ -1,10 +1,9 @@
 import { eq, inArray } from "drizzle-orm";
 import { properties, roomTypes, rooms } from "@/db/schema";
-import { folioBalance, presentStayPrice } from "@/server/folios/folios";
+import { folioBalance } from "@/server/folios/folios";
 import { businessToday } from "@/server/properties/business-date";
 import { presentReservation } from "@/server/reservations/present";
 import { checkInOpen, transitions } from "@/server/reservations/transitions";
-import { sumLines } from "@/server/taxes/compute";
 import type { Ctx } from "@/server/tenancy";
 import { loadGroup } from "./groups";
 import { presentGroup } from "./present";
@@ -24,12 +23,11 @@ export async function getGroupDesk({ db, tenant, id }: Ctx & { id: string }) {
     current.group.masterFolioId ? folioBalance(db, current.group.masterFolioId) : Promise.resolve(null),
   ]);
   const today = businessToday(property);
-  // What the guests pay for the rooms not cancelled: the sum of their prices, each as its folio charges it.
-  const live = stays.filter((r) => r.status !== "cancelled");
-  const price = sumLines(live.map((r) => ({ amount: r.netAmount + r.taxAmount, taxAmount: r.taxAmount, taxes: r.taxes })));
+  const group = presentGroup(current);
   return {
-    group: presentGroup(current),
-    price: presentStayPrice(price, property.currency),
+    group,
+    // What the guests pay for the rooms not cancelled, as /v1/groups states it.
+    price: group.price,
     today,
     master_balance: balance === null ? null : { amount: balance, currency: property.currency },
     rooms: current.rooms.map((stay) => {

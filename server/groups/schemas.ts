@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { groupBillings } from "@/db/schema";
 import { reservationCreateSchema, reservationSchema } from "@/server/reservations/schemas";
+import { stayPriceSchema } from "@/server/folios/folios";
 import { date, idOf, money, timestamp } from "@/server/schemas";
 
 const booking = reservationCreateSchema.shape;
@@ -31,7 +32,20 @@ export const groupCreateSchema = z
     channel: booking.channel,
     notes: booking.notes,
   })
-  .openapi("GroupCreate");
+  .openapi("GroupCreate", {
+    // Two rooms, the second with a guest of its own; the first is the booker's.
+    example: {
+      property_id: "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+      billing: "individual",
+      guest: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" },
+      check_in: "2026-12-24",
+      check_out: "2026-12-27",
+      rooms: [
+        { room_type_id: "rt_1a2B3c4D5e6F7g8H9i0J1k2L", rate_plan_id: "rp_1a2B3c4D5e6F7g8H9i0J1k2L", adults: 2, children: 0 },
+        { room_type_id: "rt_1a2B3c4D5e6F7g8H9i0J1k2L", rate_plan_id: "rp_1a2B3c4D5e6F7g8H9i0J1k2L", adults: 1, children: 0, guest: { first_name: "Grace", last_name: "Hopper", email: "grace@example.com" } },
+      ],
+    },
+  });
 
 export const groupSchema = z
   .object({
@@ -44,7 +58,11 @@ export const groupSchema = z
     master_folio_id: idOf("fol").nullable().openapi({ description: "The folio every room bills to (`billing: master`); null with individual billing." }),
     check_in: date.openapi({ description: "The earliest arrival of its rooms." }),
     check_out: date.openapi({ description: "The latest departure of its rooms." }),
-    total: money.openapi({ description: "The room totals of its rooms not cancelled." }),
+    total: money.openapi({ description: "The sum of the nightly rates of its rooms not cancelled, as loaded (inside or before taxes, as the property's taxes say); `price` states what the folios charge for them." }),
+    price: stayPriceSchema.openapi({
+      description:
+        "What its rooms not cancelled come to as their folios charge them: net, tax, gross and each tax's share, the sum of their reservations' `price` (so, with individual billing, of their folios' room charges; with master billing, of the master folio's).",
+    }),
     reservations: z.array(reservationSchema).openapi({ description: "Its rooms, in the order they were booked; each is a reservation of its own (check in, cancel, move)." }),
     notes: z.string().nullable(),
     created_at: timestamp,

@@ -4,7 +4,11 @@ import { rowsOf } from "@/db/client";
 import { auditLog, groups, properties, rooms } from "@/db/schema";
 import type { StaffRole } from "@/server/auth/users";
 import { addDays, type IsoDate } from "@/server/dates";
+import { TRPCError } from "@trpc/server";
+import { apiErrorOf } from "@/server/trpc/errors";
 import { createCaller } from "@/server/trpc/routers/_app";
+import { staffErrorMessage } from "@/server/words";
+import { guestFieldError } from "@/components/reservations/guest-errors";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { countEvents, eventsFor, inventoryOf, liveHotel, ok, type Caller } from "../support/hotel";
@@ -299,6 +303,139 @@ describe("groups: several rooms in one booking", () => {
     expectError(await h.post("/v1/groups/grp_nope/cancel", {}, caller), 404, "resource_missing", "id");
     expectError(await h.get("/v1/groups/grp_nope", caller), 404, "resource_missing", "id");
     expect(await footprint(hotel)).toEqual(before);
+  });
+});
+
+describe("groups: a guest for each room, and the price as the folios charge it", () => {
+  const as = (role: StaffRole) =>
+    createCaller({
+      db: h.db,
+      session: { user: { id: `usr_${role}`, accountId: h.main.account.id, role, name: role, email: `${role}@groups.example` }, expires: new Date(Date.now() + 3_600_000).toISOString() },
+      livemode: true,
+    });
+  /** VAT 10 % on top of the rate and a city tax of 300 per person per night. */
+  const withTaxes = async (hotel: Hotel) => {
+    ok(await h.post("/v1/taxes", { property_id: hotel.propertyId, name: "VAT", kind: "percentage", percentage: 10 }, caller), 201);
+    ok(await h.post("/v1/taxes", { property_id: hotel.propertyId, name: "City tax", kind: "per_person_per_night", amount: 300 }, caller), 201);
+  };
+  const guestsNamed = async (last: string) => rowsOf<{ n: number }>(await h.db.execute(sql`select count(*)::int as n from guests where last_name = ${last}`))[0].n;
+  type Money = { amount: number; currency: string };
+  type Price = { net: Money; tax: Money; gross: Money; taxes: { name: string; amount: Money }[] };
+  const figures = (p: Price) => ({ net: p.net.amount, tax: p.tax.amount, gross: p.gross.amount, taxes: p.taxes.map((t) => [t.name, t.amount.amount]) });
+  /** The gross of the distinct folios the group's rooms bill to. */
+  const foliosGross = async (reservationIds: string[]) => {
+    const folios = new Map<string, number>();
+    for (const id of reservationIds) {
+      const f = await folioOf(id);
+      folios.set(f.id, f.totals.gross.amount);
+    }
+    return [...folios.values()].reduce((a, b) => a + b, 0);
+  };
+
+  it("the desk books three rooms each with its own guest: each reservation has its guest, the first names the group", async () => {
+    const hotel = await hotelWith(2, 1);
+    const T = addDays(hotel.today, 1);
+    const input = groupBody(hotel, T, addDays(T, 2), [hotel.standard, hotel.deluxe, hotel.standard], { billing: "individual", source: "phone" });
+    const people = [guest("Ada", "Byron"), guest("Grace", "Hopper"), guest("Katherine", "Johnson")];
+    input.guest = people[0];
+    input.rooms = input.rooms.map((room, i) => ({ ...room, guest: people[i] }));
+    const group = await as("front_desk").groups.create(input as never);
+    expect(group.name).toBe("Byron group");
+    expect(group.reservations.map((r) => [r.guest.first_name, r.guest.last_name, r.guest.email])).toEqual(people.map((p) => [p.first_name, p.last_name, p.email]));
+    expect(new Set(group.reservations.map((r) => r.guest.id)).size).toBe(3);
+    expect(new Set(group.reservations.map((r) => r.folio_id)).size).toBe(3);
+    // /v1 and the group page say the same; each guest was created once and announced.
+    expect(ok(await h.get(`/v1/groups/${group.id}`, caller)).reservations.map((r: { guest: { last_name: string } }) => r.guest.last_name)).toEqual(["Byron", "Hopper", "Johnson"]);
+    const desk = await as("front_desk").groups.desk({ id: group.id });
+    expect(desk.rooms.map((r) => r.reservation.guest.last_name)).toEqual(["Byron", "Hopper", "Johnson"]);
+    for (const p of people) {
+      expect(await guestsNamed(p.last_name)).toBe(1);
+      expect(await eventsFor(h, h.main.account.id, "guest.created", (o) => o.email === p.email)).toHaveLength(1);
+    }
+    // A guest on file is matched by e-mail, as a single booking would: booking Hopper again adds no guest.
+    const again = groupBody(hotel, addDays(T, 3), addDays(T, 4), [hotel.standard, hotel.standard]);
+    again.rooms = again.rooms.map((room, i) => ({ ...room, guest: [people[1], guest("Mary", "Jackson")][i] }));
+    const second = await as("front_desk").groups.create(again as never);
+    expect(second.reservations[0].guest.id).toBe(group.reservations[1].guest.id);
+    expect(await guestsNamed("Hopper")).toBe(1);
+    const [entry] = await h.db.select().from(auditLog).where(and(eq(auditLog.objectId, group.id), eq(auditLog.action, "group.created")));
+    expect(entry.after).toMatchObject({ reservations: [{ guest: { last_name: "Byron" } }, { guest: { last_name: "Hopper" } }, { guest: { last_name: "Johnson" } }] });
+  });
+
+  it("a wrong guest on one room is refused at that room's field and nothing is booked", async () => {
+    const hotel = await hotelWith(2, 1);
+    const T = addDays(hotel.today, 1);
+    const before = await footprint(hotel);
+    const guestsBefore = rowsOf<{ n: number }>(await h.db.execute(sql`select count(*)::int as n from guests`))[0].n;
+    const withRoomGuest = (i: number, who: Record<string, unknown>) => {
+      const input = groupBody(hotel, T, addDays(T, 1), [hotel.standard, hotel.deluxe, hotel.standard], { source: "phone" });
+      input.rooms = input.rooms.map((room, k) => ({ ...room, guest: k === i ? who : guest(`Room${k}`, "Valid") }));
+      return input;
+    };
+    const refused = async (input: unknown, index = 1) => {
+      const error = await as("front_desk").groups.create(input as never).then(
+        () => null,
+        (e: TRPCError) => e,
+      );
+      expect(error).toBeInstanceOf(TRPCError);
+      // The contract error the dashboard receives (the error formatter's), and its staff words.
+      const api = apiErrorOf(error!, input)!;
+      const shown = guestFieldError({ param: api.param ?? null, message: staffErrorMessage({ code: api.code, param: api.param ?? null, message: api.message }, { money: (m) => String(m.amount), day: (d) => d }) }, `rooms.${index}.guest.`);
+      return { code: api.code, param: api.param, shown };
+    };
+    // Invalid e-mail on room 2, a blank last name on room 3, no e-mail at all on room 2 (not a walk-in).
+    // Each is shown at that room's field in the desk's words, without the API's names.
+    expect(await refused(withRoomGuest(1, { first_name: "Grace", last_name: "Hopper", email: "not-an-email" }))).toEqual({
+      code: "parameter_invalid",
+      param: "rooms.1.guest.email",
+      shown: { field: "email", message: "Not an e-mail address." },
+    });
+    expect(await refused(withRoomGuest(2, { first_name: "Grace", last_name: " ", email: "grace@example.com" }), 2)).toEqual({
+      code: "parameter_invalid",
+      param: "rooms.2.guest.last_name",
+      shown: { field: "last_name", message: "Required." },
+    });
+    expect(await refused(withRoomGuest(1, { first_name: "Grace", last_name: "Hopper" }))).toEqual({
+      code: "parameter_missing",
+      param: "rooms.1.guest.email",
+      shown: { field: "email", message: "Required: only a walk-in may come without an e-mail, where the hotel allows it." },
+    });
+    expect(await refused(withRoomGuest(1, { first_name: "Grace", last_name: "Hopper", email: "grace@example.com", vip: true }))).toMatchObject({ code: "parameter_unknown", param: "rooms.1.guest.vip" });
+    // Two rooms at fault: the first is named and shown at its field, without the API's pointer to `errors`.
+    const twoWrong = withRoomGuest(1, { first_name: "Grace", last_name: "Hopper", email: "grace@" });
+    twoWrong.rooms[2] = { ...twoWrong.rooms[2], guest: { first_name: "Mary", last_name: "Jackson", email: "mary@" } } as (typeof twoWrong.rooms)[number];
+    expect(await refused(twoWrong)).toEqual({ code: "parameter_invalid", param: "rooms.1.guest.email", shown: { field: "email", message: "Not an e-mail address." } });
+    // The same through /v1.
+    expectError(await h.post("/v1/groups", withRoomGuest(1, { first_name: "Grace", last_name: "Hopper" }), caller), 422, "parameter_missing", "rooms.1.guest.email");
+    expect(await footprint(hotel)).toEqual(before);
+    expect(rowsOf<{ n: number }>(await h.db.execute(sql`select count(*)::int as n from guests`))[0].n).toBe(guestsBefore);
+    expect(await guestsNamed("Valid")).toBe(0);
+  });
+
+  it("/v1/groups states the price as the folios charge it: net, tax and gross, the sum of the rooms' folios", async () => {
+    const hotel = await hotelWith(4, 2);
+    await withTaxes(hotel);
+    const T = addDays(hotel.today, 3); // beyond the 24-hour deadline: a free cancellation
+    // Per room, 2 nights for one adult: Standard 20,000 + VAT 2,000 + city tax 600 = 22,600;
+    // Deluxe 30,000 + 3,000 + 600 = 33,600. The three rooms: 70,000 net, 8,800 tax, 78,800.
+    const expected = { net: 70_000, tax: 8_800, gross: 78_800, taxes: [["VAT", 7_000], ["City tax", 1_800]] };
+    for (const billing of ["individual", "master"]) {
+      const created = ok(await h.post("/v1/groups", groupBody(hotel, T, addDays(T, 2), [hotel.standard, hotel.deluxe, hotel.standard], { billing }), caller), 201);
+      expect(figures(created.price)).toEqual(expected);
+      expect(created.price.gross.currency).toBe("USD");
+      expect(created.total.amount).toBe(70_000); // the rates, as loaded
+      const ids = created.reservations.map((r: { id: string }) => r.id);
+      expect(await foliosGross(ids)).toBe(78_800);
+      expect(figures(ok(await h.get(`/v1/groups/${created.id}`, caller)).price)).toEqual(expected);
+      const listed = ok(await h.get(`/v1/groups?property_id=${hotel.propertyId}`, caller)).data.find((g: { id: string }) => g.id === created.id);
+      expect(listed.price).toEqual(created.price);
+      // One Standard room cancelled: its 22,600 leaves the price and the folios alike.
+      ok(await act(ids[2], "cancel"));
+      const after = ok(await h.get(`/v1/groups/${created.id}`, caller));
+      expect(figures(after.price)).toEqual({ net: 50_000, tax: 6_200, gross: 56_200, taxes: [["VAT", 5_000], ["City tax", 1_200]] });
+      expect(await foliosGross(ids.slice(0, 2))).toBe(56_200);
+      expect((await as("front_desk").groups.desk({ id: created.id })).price).toEqual(after.price);
+    }
   });
 });
 

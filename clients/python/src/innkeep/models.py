@@ -2208,6 +2208,7 @@ class Group(BaseModel):
     check_in: date_aliased = Field(..., description="The earliest arrival of its rooms.", examples=["2026-12-24"])
     check_out: date_aliased = Field(..., description="The latest departure of its rooms.", examples=["2026-12-24"])
     total: Money
+    price: StayPrice
     reservations: list[Reservation] = Field(
         ...,
         description="Its rooms, in the order they were booked; each is a reservation of its own (check in, cancel, move).",

@@ -3156,6 +3156,7 @@ export interface components {
              */
             check_out: string;
             total: components["schemas"]["Money"] & unknown;
+            price: components["schemas"]["StayPrice"] & unknown;
             /** @description Its rooms, in the order they were booked; each is a reservation of its own (check in, cancel, move). */
             reservations: components["schemas"]["Reservation"][];
             notes: string | null;
@@ -22792,6 +22793,40 @@ export interface operations {
                      *             "amount": 0,
                      *             "currency": "USD"
                      *           },
+                     *           "price": {
+                     *             "net": {
+                     *               "amount": 20000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 2800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 22800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "taxes": [
+                     *               {
+                     *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *                 "name": "VAT",
+                     *                 "amount": {
+                     *                   "amount": 2000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": true
+                     *               },
+                     *               {
+                     *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *                 "name": "City tax",
+                     *                 "amount": {
+                     *                   "amount": 800,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "inclusive": false
+                     *               }
+                     *             ]
+                     *           },
                      *           "reservations": [
                      *             {
                      *               "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -23144,9 +23179,11 @@ export interface operations {
                 /**
                  * @example {
                  *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "billing": "individual",
                  *       "guest": {
                  *         "first_name": "Ada",
-                 *         "last_name": "Lovelace"
+                 *         "last_name": "Lovelace",
+                 *         "email": "ada@example.com"
                  *       },
                  *       "check_in": "2026-12-24",
                  *       "check_out": "2026-12-27",
@@ -23154,12 +23191,19 @@ export interface operations {
                  *         {
                  *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *           "adults": 1
+                 *           "adults": 2,
+                 *           "children": 0
                  *         },
                  *         {
                  *           "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
                  *           "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
-                 *           "adults": 1
+                 *           "adults": 1,
+                 *           "children": 0,
+                 *           "guest": {
+                 *             "first_name": "Grace",
+                 *             "last_name": "Hopper",
+                 *             "email": "grace@example.com"
+                 *           }
                  *         }
                  *       ]
                  *     }
@@ -23254,6 +23298,40 @@ export interface operations {
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "USD"
+                     *       },
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
                      *       },
                      *       "reservations": [
                      *         {
@@ -23814,6 +23892,40 @@ export interface operations {
                      *         "amount": 0,
                      *         "currency": "USD"
                      *       },
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
                      *       "reservations": [
                      *         {
                      *           "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -24234,6 +24346,40 @@ export interface operations {
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "USD"
+                     *       },
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
                      *       },
                      *       "reservations": [
                      *         {
@@ -48598,6 +48744,40 @@ export interface operations {
                  *             "amount": 0,
                  *             "currency": "USD"
                  *           },
+                 *           "price": {
+                 *             "net": {
+                 *               "amount": 20000,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 2800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 22800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "taxes": [
+                 *               {
+                 *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                 "name": "VAT",
+                 *                 "amount": {
+                 *                   "amount": 2000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": true
+                 *               },
+                 *               {
+                 *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                 "name": "City tax",
+                 *                 "amount": {
+                 *                   "amount": 800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": false
+                 *               }
+                 *             ]
+                 *           },
                  *           "reservations": [
                  *             {
                  *               "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -48757,6 +48937,40 @@ export interface operations {
                  *           "total": {
                  *             "amount": 0,
                  *             "currency": "USD"
+                 *           },
+                 *           "price": {
+                 *             "net": {
+                 *               "amount": 20000,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 2800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 22800,
+                 *               "currency": "USD"
+                 *             },
+                 *             "taxes": [
+                 *               {
+                 *                 "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                 *                 "name": "VAT",
+                 *                 "amount": {
+                 *                   "amount": 2000,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": true
+                 *               },
+                 *               {
+                 *                 "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                 *                 "name": "City tax",
+                 *                 "amount": {
+                 *                   "amount": 800,
+                 *                   "currency": "USD"
+                 *                 },
+                 *                 "inclusive": false
+                 *               }
+                 *             ]
                  *           },
                  *           "reservations": [
                  *             {
