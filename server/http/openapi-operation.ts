@@ -127,6 +127,10 @@ export const operationSecurity = (op: AnyOperation): Record<string, string[]>[] 
   return [{ bearerAuth: scopes }, { oauth2: scopes }];
 };
 
+/** What a public operation reads: no credential is needed, but one (and its environment) picks whose rate-limit budget counts it. */
+const publicDescription =
+  "Public: no credential needed. Sent with `Authorization: Bearer …` (and `Service-Environment: sandbox`), the request is counted against that account's (sandbox) rate limits; without one, against the caller's address.";
+
 /** The operation's entry in the document. */
 export function describeOperation(op: AnyOperation, request: RouteConfig["request"]): RouteConfig {
   const status = op.status ?? 200;
@@ -149,7 +153,7 @@ export function describeOperation(op: AnyOperation, request: RouteConfig["reques
     path: op.path,
     operationId: op.operationId,
     summary: op.summary,
-    description: op.description ?? (op.scope ? `Requires scope \`${op.scope}\`.` : "Any valid credential."),
+    description: op.description ?? (op.public ? publicDescription : op.scope ? `Requires scope \`${op.scope}\`.` : "Any valid credential."),
     tags: [op.tag],
     security: operationSecurity(op),
     parameters: parameters.map((name) => ref("parameters", name)),

@@ -6,6 +6,7 @@ import { expectError } from "../support/assertions";
 import { RateLimiter, unlimitedState } from "@/server/http/rate-limit";
 import type { RateLimits } from "@/server/accounts/plans";
 import { startHarness, type Harness } from "../support/harness";
+import { headersRead, recordingHeaderReads, takeHeaderDrift } from "../support/openapi-validator";
 
 /**
  * Drives every operation without a credential in a few seconds, well past the anonymous 50 a
@@ -137,6 +138,33 @@ describe("every operation, driven through its chain", () => {
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(Object.keys(doc.paths["/guests"].post.responses["201"].headers)).toContain("Idempotent-Replayed");
+  });
+});
+
+describe("request headers an operation reads", () => {
+  it("the harness records each one the app reads: one the operation does not declare fails the test that met it", async () => {
+    // The recorder the harness serves the app through (tests/support/harness.ts), around a handler that reads a new header.
+    const app = recordingHeaderReads(async (request: Request) => {
+      request.headers.get("service-environment");
+      request.headers.get("X-Hotel-Hint");
+      return new Response("{}");
+    });
+    await app(new Request("http://127.0.0.1/v1/guests", { headers: { "x-hotel-hint": "1" } }), {});
+    expect(takeHeaderDrift()).toEqual(["GET /guests: read the request header 'x-hotel-hint', which the operation does not declare"]);
+    // Reading every header at once is drift too: each one used must be a parameter.
+    await recordingHeaderReads(async (request: Request) => (request.headers.forEach(() => undefined), new Response("{}")))(new Request("http://127.0.0.1/v1/guests"), {});
+    expect(takeHeaderDrift()).toEqual(["GET /guests: read every request header (a header parameter for each one it uses)"]);
+  });
+
+  it("what the real chain read, operation by operation, is what it declares", () => {
+    // The suite above drove every operation: the recorder saw the environment and version headers read on each.
+    for (const { method, path } of operations) {
+      const read = headersRead.get(`${method} ${path}`);
+      expect(read, `${method} ${path}`).toBeDefined();
+      expect([...read!], `${method} ${path}`).toEqual(expect.arrayContaining(["authorization", "service-environment", "service-version"]));
+      if (method === "POST") expect([...read!], `${method} ${path}`).toContain("idempotency-key");
+      else expect([...read!], `${method} ${path}`).not.toContain("idempotency-key");
+    }
   });
 });
 
