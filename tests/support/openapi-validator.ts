@@ -74,7 +74,7 @@ export const takeHeaderDrift = (): string[] => headerDrift.splice(0);
  * answer is made compared with the operation's declared header parameters. A handler that starts
  * reading a header the document does not declare shows up in `takeHeaderDrift`.
  */
-export function recordingHeaderReads<E extends { incoming?: IncomingMessage }, R>(fetch: (request: Request, env: E) => R | Promise<R>) {
+export function recordingHeaderReads<E extends { incoming?: unknown }, R>(fetch: (request: Request, env: E) => R | Promise<R>) {
   return async (request: Request, env: E): Promise<R> => {
     const read = new Set<string>();
     const record = (name: unknown) => typeof name === "string" && read.add(name.toLowerCase());
@@ -94,7 +94,7 @@ export function recordingHeaderReads<E extends { incoming?: IncomingMessage }, R
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    const incoming = env?.incoming;
+    const incoming = env?.incoming as Pick<IncomingMessage, "headers"> | undefined;
     if (incoming) {
       const raw = incoming.headers;
       const watched = new Proxy(raw, {
