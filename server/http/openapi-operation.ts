@@ -26,15 +26,41 @@ export const readsBody = (op: AnyOperation) => bodyMethods.has(op.method);
 /** A body that is required: creates, PUT, PATCH and actions with a required field (operation.ts `bodyRequired`). */
 export const bodyRequired = (op: AnyOperation) =>
   !!op.body && (op.method === "put" || op.method === "patch" || op.status === 201 || !op.body.safeParse({}).success);
+/** The id fields an operation looks objects up by: path, query (a list's are filters, not lookups) and body. */
+const lookupFields = (op: AnyOperation) => {
+  const query = op.list ? [] : Object.keys(op.query?.shape ?? {});
+  const isId = (f: string) => f === "id" || f.endsWith("_id") || f.endsWith("_ids");
+  return { path: Object.keys(op.params?.shape ?? {}).filter(isId), other: [...query, ...Object.keys(bodyShape(op))].filter(isId) };
+};
 /**
- * Looks an object up by id (`findOwned`): 404 for one that is not the tenant's, 403 for a property
- * an OAuth install was not granted. A list's query ids are filters, not lookups: `?property_id=`
- * naming nothing (or a property not granted) narrows the list to nothing, a 200.
+ * Looks an object up by id (`findOwned`): 404 for one that is not the tenant's. A list's query ids
+ * are filters, not lookups: `?property_id=` naming nothing narrows the list to nothing, a 200.
  */
 const looksUp = (op: AnyOperation) => {
-  const query = op.list ? [] : Object.keys(op.query?.shape ?? {});
-  const fields = [...Object.keys(op.params?.shape ?? {}), ...query, ...Object.keys(bodyShape(op))];
-  return fields.some((f) => f === "id" || f.endsWith("_id") || f.endsWith("_ids"));
+  const { path, other } = lookupFields(op);
+  return path.length + other.length > 0;
+};
+/**
+ * Objects that belong to the account, not to a property (their tables have no `property_id`): a
+ * lookup of one never meets an OAuth install's property grant, so it cannot answer 403
+ * `property_not_granted`. Named as the path names them: the collection before `{id}`, or the
+ * parameter (`backfill_id`).
+ */
+const accountWide = new Set(["webhook_endpoints", "deliveries", "backfill_id"]);
+/** What a path parameter looks up: `{id}` the collection before it, any other the parameter's name. */
+const pathResource = (op: AnyOperation, param: string) => {
+  if (param !== "id") return param;
+  const segments = op.path.split("/");
+  return segments[segments.indexOf("{id}") - 1];
+};
+/**
+ * Looks up an object of a property (or a guest, who belongs to the properties they stayed at), so an
+ * OAuth install granted other properties gets 403 `property_not_granted`. Every body and query id
+ * names such an object (properties, room types, rates, reservations, payments, events of a property).
+ */
+const meetsGrant = (op: AnyOperation) => {
+  const { path, other } = lookupFields(op);
+  return other.length > 0 || path.some((p) => !accountWide.has(pathResource(op, p)));
 };
 const bodyShape = (op: AnyOperation): Record<string, unknown> => (op.body as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
 
@@ -74,7 +100,8 @@ export const chain: Step[] = [
     appliesTo: readsBody,
     errors: (op) => [...all("parameter_invalid", "parameter_unknown"), ...(op.body && !op.body.safeParse({}).success ? all("parameter_missing") : [])],
   },
-  { step: "findOwned", appliesTo: looksUp, errors: () => all("resource_missing", "property_not_granted") },
+  { step: "findOwned", appliesTo: looksUp, errors: () => all("resource_missing") },
+  { step: "assertPropertyGranted", appliesTo: meetsGrant, errors: () => all("property_not_granted") },
 ];
 
 /** Every error the operation can answer, by status, each status's codes in the table's order. */

@@ -185,6 +185,18 @@ describe("what each operation declares", () => {
     expect(declared(doc.paths["/reservations"].post, 409).sort()).toEqual(["idempotency_key_in_use", "no_availability", "restriction_violated"]);
   });
 
+  it("403 property_not_granted only where a lookup meets an OAuth grant: never on webhook endpoints and deliveries, which belong to no property", () => {
+    const grantCodes = (op: Operation) => declared(op, 403).filter((c) => c === "property_not_granted");
+    for (const { method, path, op } of operations) {
+      const accountWide = path.startsWith("/webhook_endpoints/{id}") || path.startsWith("/deliveries/");
+      // Replaying names an event, which belongs to a property.
+      if (accountWide && op.operationId !== "replayWebhookEvent") expect(grantCodes(op), `${method} ${path}`).toEqual([]);
+    }
+    for (const id of ["getReservation", "eraseGuest", "replayWebhookEvent", "createProperty"]) {
+      expect(grantCodes(operations.find((o) => o.op.operationId === id)!.op), id).toEqual(["property_not_granted"]);
+    }
+  });
+
   it("every code of the table is some operation's, except those that answer no route", () => {
     const used = new Set(operations.flatMap(({ op }) => Object.keys(op.responses).flatMap((s) => declared(op, Number(s)))));
     // No route answers these: an unknown path or method, and what Node's parser refuses before any app reads the request.
