@@ -172,7 +172,13 @@ export function describeOperation(op: AnyOperation, request: RouteConfig["reques
       ? {
           description: "Success: the document as `application/pdf`, an attachment.",
           headers: responseHeaders(op, status),
-          content: { "application/pdf": { schema: { type: "string" as const, format: "binary" } } },
+          content: {
+            "application/pdf": {
+              schema: { type: "string" as const, format: "binary", description: "A PDF file (PDF 1.7, A4): save it or show it; its bytes are not JSON." },
+              // Binary: the example is the file's first bytes, as a reader would recognise it.
+              example: "%PDF-1.7\n%…(binary: the invoice's pages follow)",
+            },
+          },
         }
       : { description: "Success", headers: responseHeaders(op, status), content: { "application/json": { schema: op.response } } };
   return {

@@ -216,14 +216,27 @@ describe("what each operation declares", () => {
     expect(Object.keys(doc.paths["/payments"].get.responses["200"].headers)).toEqual(expect.arrayContaining(["Deprecation", "Link"]));
   });
 
-  it("an example on every request body and every JSON response", () => {
-    for (const { method, path, op } of operations) {
-      if (op.requestBody) expect(op.requestBody.content["application/json"].example, `${method} ${path} body`).toBeDefined();
-      for (const [status, response] of Object.entries(op.responses)) {
-        const json = response.content?.["application/json"];
-        if (json) expect(json.example, `${method} ${path} ${status}`).toBeDefined();
+  it("an example on every request body and every response body, whatever its media type (JSON, CSV, PDF, the OAuth pages)", () => {
+    const media: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (typeof op !== "object" || !op.responses) continue;
+        for (const [type, m] of Object.entries((op.requestBody?.content ?? {}) as Record<string, Json>)) {
+          expect(m.example ?? m.examples, `${method} ${path} body ${type}`).toBeDefined();
+        }
+        for (const [status, response] of Object.entries(op.responses)) {
+          for (const [type, m] of Object.entries((response.content ?? {}) as Record<string, Json>)) {
+            media.push(type);
+            expect(m.example ?? m.examples, `${method} ${path} ${status} ${type}`).toBeDefined();
+          }
+        }
       }
     }
+    // Every kind of answer the API gives was looked at, not only JSON.
+    expect([...new Set(media)].sort()).toEqual(["application/json", "application/pdf", "text/csv", "text/html"]);
+    // A report's CSV example is its JSON example as the server writes it: the header row first.
+    const csv = doc.paths["/reports/occupancy"].get.responses["200"].content["text/csv"].example;
+    expect(csv.split("\r\n")[0]).toBe("date,rooms_available,rooms_sold,occupancy");
   });
 
   it("oauth2: authorization code with the authorize, token and refresh URLs the server serves, and the eight scopes", async () => {
