@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * This API's OpenAPI 3.1 document
-         * @description Any valid credential.
+         * @description Public: no credential needed. Sent with `Authorization: Bearer …` (and `Service-Environment: sandbox`), the request is counted against that account's (sandbox) rate limits; without one, against the caller's address.
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -4999,7 +4999,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -5026,7 +5026,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed";
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -36778,6 +36778,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example %PDF-1.7
+                     *     %…(binary: the invoice's pages follow)
+                     */
                     "application/pdf": string;
                 };
             };
@@ -37112,6 +37116,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["OccupancyReport"];
+                    /**
+                     * @example date,rooms_available,rooms_sold,occupancy
+                     *     2026-12-24,0,0,0
+                     */
                     "text/csv": string;
                 };
             };
@@ -37456,6 +37464,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["RevenueReport"];
+                    /**
+                     * @example date,room_revenue,net,tax,gross,adr,revpar,payments,refunds
+                     *     2026-12-24,0,0,0,0,0,0,0,0
+                     */
                     "text/csv": string;
                 };
             };
@@ -37777,7 +37789,7 @@ export interface operations {
                      *       "group_by": "string",
                      *       "data": [
                      *         {
-                     *           "group": "string",
+                     *           "group": "direct",
                      *           "group_name": "string",
                      *           "reservations": 0,
                      *           "room_nights": 0,
@@ -37800,6 +37812,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ProductionReport"];
+                    /**
+                     * @example group,reservations,room_nights,room_revenue,net,tax,gross,cancellations
+                     *     direct,0,0,0,0,0,0,0
+                     */
                     "text/csv": string;
                 };
             };
@@ -40442,7 +40458,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -40468,7 +40484,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -40757,7 +40773,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -40783,7 +40799,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -41109,7 +41125,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -41135,7 +41151,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -41564,7 +41580,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -41591,7 +41607,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -42047,7 +42063,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -42074,7 +42090,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -42530,7 +42546,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -42557,7 +42573,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -43494,7 +43510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -43521,7 +43537,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -43992,7 +44008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -44019,7 +44035,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -44465,7 +44481,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -44491,7 +44507,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -44816,7 +44832,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -44842,7 +44858,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -45151,7 +45167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -45177,7 +45193,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -46346,6 +46362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Connect Channel Manager</title></head><body><main><h1>Connect Channel Manager</h1><p>Channel Manager asks to read and change reservations. Choose the properties it may use.</p>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -46364,6 +46381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Unknown app</title></head><body><main><h1>Unknown app</h1><p>The link that sent you here names no app (client_id is missing or repeated).</p>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -46373,6 +46391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Unknown app</title></head><body><main><h1>Unknown app</h1><p>No app with this client_id is registered on Innkeep. For your safety you were not sent anywhere.</p>…</main></body></html> */
                     "text/html": string;
                 };
             };
