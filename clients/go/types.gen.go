@@ -3463,9 +3463,8 @@ func (e GetWebhookDelivery401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for GetWebhookDelivery403JSONResponseBodyErrorCode.
 const (
-	GetWebhookDelivery403JSONResponseBodyErrorCodeInsufficientScope  GetWebhookDelivery403JSONResponseBodyErrorCode = "insufficient_scope"
-	GetWebhookDelivery403JSONResponseBodyErrorCodeIpNotAllowed       GetWebhookDelivery403JSONResponseBodyErrorCode = "ip_not_allowed"
-	GetWebhookDelivery403JSONResponseBodyErrorCodePropertyNotGranted GetWebhookDelivery403JSONResponseBodyErrorCode = "property_not_granted"
+	GetWebhookDelivery403JSONResponseBodyErrorCodeInsufficientScope GetWebhookDelivery403JSONResponseBodyErrorCode = "insufficient_scope"
+	GetWebhookDelivery403JSONResponseBodyErrorCodeIpNotAllowed      GetWebhookDelivery403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the GetWebhookDelivery403JSONResponseBodyErrorCode enum.
@@ -3474,8 +3473,6 @@ func (e GetWebhookDelivery403JSONResponseBodyErrorCode) Valid() bool {
 	case GetWebhookDelivery403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case GetWebhookDelivery403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case GetWebhookDelivery403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -15871,8 +15868,9 @@ func (e CreateProperty401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for CreateProperty403JSONResponseBodyErrorCode.
 const (
-	CreateProperty403JSONResponseBodyErrorCodeInsufficientScope CreateProperty403JSONResponseBodyErrorCode = "insufficient_scope"
-	CreateProperty403JSONResponseBodyErrorCodeIpNotAllowed      CreateProperty403JSONResponseBodyErrorCode = "ip_not_allowed"
+	CreateProperty403JSONResponseBodyErrorCodeInsufficientScope  CreateProperty403JSONResponseBodyErrorCode = "insufficient_scope"
+	CreateProperty403JSONResponseBodyErrorCodeIpNotAllowed       CreateProperty403JSONResponseBodyErrorCode = "ip_not_allowed"
+	CreateProperty403JSONResponseBodyErrorCodePropertyNotGranted CreateProperty403JSONResponseBodyErrorCode = "property_not_granted"
 )
 
 // Valid indicates whether the value is a known member of the CreateProperty403JSONResponseBodyErrorCode enum.
@@ -15881,6 +15879,8 @@ func (e CreateProperty403JSONResponseBodyErrorCode) Valid() bool {
 	case CreateProperty403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case CreateProperty403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case CreateProperty403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -33139,9 +33139,8 @@ func (e DeleteWebhookEndpoint401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for DeleteWebhookEndpoint403JSONResponseBodyErrorCode.
 const (
-	DeleteWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope  DeleteWebhookEndpoint403JSONResponseBodyErrorCode = "insufficient_scope"
-	DeleteWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed       DeleteWebhookEndpoint403JSONResponseBodyErrorCode = "ip_not_allowed"
-	DeleteWebhookEndpoint403JSONResponseBodyErrorCodePropertyNotGranted DeleteWebhookEndpoint403JSONResponseBodyErrorCode = "property_not_granted"
+	DeleteWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope DeleteWebhookEndpoint403JSONResponseBodyErrorCode = "insufficient_scope"
+	DeleteWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed      DeleteWebhookEndpoint403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the DeleteWebhookEndpoint403JSONResponseBodyErrorCode enum.
@@ -33150,8 +33149,6 @@ func (e DeleteWebhookEndpoint403JSONResponseBodyErrorCode) Valid() bool {
 	case DeleteWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case DeleteWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case DeleteWebhookEndpoint403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -33409,9 +33406,8 @@ func (e GetWebhookEndpoint401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for GetWebhookEndpoint403JSONResponseBodyErrorCode.
 const (
-	GetWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope  GetWebhookEndpoint403JSONResponseBodyErrorCode = "insufficient_scope"
-	GetWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed       GetWebhookEndpoint403JSONResponseBodyErrorCode = "ip_not_allowed"
-	GetWebhookEndpoint403JSONResponseBodyErrorCodePropertyNotGranted GetWebhookEndpoint403JSONResponseBodyErrorCode = "property_not_granted"
+	GetWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope GetWebhookEndpoint403JSONResponseBodyErrorCode = "insufficient_scope"
+	GetWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed      GetWebhookEndpoint403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the GetWebhookEndpoint403JSONResponseBodyErrorCode enum.
@@ -33420,8 +33416,6 @@ func (e GetWebhookEndpoint403JSONResponseBodyErrorCode) Valid() bool {
 	case GetWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case GetWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case GetWebhookEndpoint403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -33808,9 +33802,8 @@ func (e UpdateWebhookEndpoint401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for UpdateWebhookEndpoint403JSONResponseBodyErrorCode.
 const (
-	UpdateWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope  UpdateWebhookEndpoint403JSONResponseBodyErrorCode = "insufficient_scope"
-	UpdateWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed       UpdateWebhookEndpoint403JSONResponseBodyErrorCode = "ip_not_allowed"
-	UpdateWebhookEndpoint403JSONResponseBodyErrorCodePropertyNotGranted UpdateWebhookEndpoint403JSONResponseBodyErrorCode = "property_not_granted"
+	UpdateWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope UpdateWebhookEndpoint403JSONResponseBodyErrorCode = "insufficient_scope"
+	UpdateWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed      UpdateWebhookEndpoint403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the UpdateWebhookEndpoint403JSONResponseBodyErrorCode enum.
@@ -33819,8 +33812,6 @@ func (e UpdateWebhookEndpoint403JSONResponseBodyErrorCode) Valid() bool {
 	case UpdateWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case UpdateWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case UpdateWebhookEndpoint403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -34282,9 +34273,8 @@ func (e CreateWebhookBackfill401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for CreateWebhookBackfill403JSONResponseBodyErrorCode.
 const (
-	CreateWebhookBackfill403JSONResponseBodyErrorCodeInsufficientScope  CreateWebhookBackfill403JSONResponseBodyErrorCode = "insufficient_scope"
-	CreateWebhookBackfill403JSONResponseBodyErrorCodeIpNotAllowed       CreateWebhookBackfill403JSONResponseBodyErrorCode = "ip_not_allowed"
-	CreateWebhookBackfill403JSONResponseBodyErrorCodePropertyNotGranted CreateWebhookBackfill403JSONResponseBodyErrorCode = "property_not_granted"
+	CreateWebhookBackfill403JSONResponseBodyErrorCodeInsufficientScope CreateWebhookBackfill403JSONResponseBodyErrorCode = "insufficient_scope"
+	CreateWebhookBackfill403JSONResponseBodyErrorCodeIpNotAllowed      CreateWebhookBackfill403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the CreateWebhookBackfill403JSONResponseBodyErrorCode enum.
@@ -34293,8 +34283,6 @@ func (e CreateWebhookBackfill403JSONResponseBodyErrorCode) Valid() bool {
 	case CreateWebhookBackfill403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case CreateWebhookBackfill403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case CreateWebhookBackfill403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -34687,9 +34675,8 @@ func (e GetWebhookBackfill401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for GetWebhookBackfill403JSONResponseBodyErrorCode.
 const (
-	GetWebhookBackfill403JSONResponseBodyErrorCodeInsufficientScope  GetWebhookBackfill403JSONResponseBodyErrorCode = "insufficient_scope"
-	GetWebhookBackfill403JSONResponseBodyErrorCodeIpNotAllowed       GetWebhookBackfill403JSONResponseBodyErrorCode = "ip_not_allowed"
-	GetWebhookBackfill403JSONResponseBodyErrorCodePropertyNotGranted GetWebhookBackfill403JSONResponseBodyErrorCode = "property_not_granted"
+	GetWebhookBackfill403JSONResponseBodyErrorCodeInsufficientScope GetWebhookBackfill403JSONResponseBodyErrorCode = "insufficient_scope"
+	GetWebhookBackfill403JSONResponseBodyErrorCodeIpNotAllowed      GetWebhookBackfill403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the GetWebhookBackfill403JSONResponseBodyErrorCode enum.
@@ -34698,8 +34685,6 @@ func (e GetWebhookBackfill403JSONResponseBodyErrorCode) Valid() bool {
 	case GetWebhookBackfill403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case GetWebhookBackfill403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case GetWebhookBackfill403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -35086,9 +35071,8 @@ func (e ListWebhookDeliveries401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for ListWebhookDeliveries403JSONResponseBodyErrorCode.
 const (
-	ListWebhookDeliveries403JSONResponseBodyErrorCodeInsufficientScope  ListWebhookDeliveries403JSONResponseBodyErrorCode = "insufficient_scope"
-	ListWebhookDeliveries403JSONResponseBodyErrorCodeIpNotAllowed       ListWebhookDeliveries403JSONResponseBodyErrorCode = "ip_not_allowed"
-	ListWebhookDeliveries403JSONResponseBodyErrorCodePropertyNotGranted ListWebhookDeliveries403JSONResponseBodyErrorCode = "property_not_granted"
+	ListWebhookDeliveries403JSONResponseBodyErrorCodeInsufficientScope ListWebhookDeliveries403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListWebhookDeliveries403JSONResponseBodyErrorCodeIpNotAllowed      ListWebhookDeliveries403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the ListWebhookDeliveries403JSONResponseBodyErrorCode enum.
@@ -35097,8 +35081,6 @@ func (e ListWebhookDeliveries403JSONResponseBodyErrorCode) Valid() bool {
 	case ListWebhookDeliveries403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case ListWebhookDeliveries403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case ListWebhookDeliveries403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -35359,9 +35341,8 @@ func (e DisableWebhookEndpoint401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for DisableWebhookEndpoint403JSONResponseBodyErrorCode.
 const (
-	DisableWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope  DisableWebhookEndpoint403JSONResponseBodyErrorCode = "insufficient_scope"
-	DisableWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed       DisableWebhookEndpoint403JSONResponseBodyErrorCode = "ip_not_allowed"
-	DisableWebhookEndpoint403JSONResponseBodyErrorCodePropertyNotGranted DisableWebhookEndpoint403JSONResponseBodyErrorCode = "property_not_granted"
+	DisableWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope DisableWebhookEndpoint403JSONResponseBodyErrorCode = "insufficient_scope"
+	DisableWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed      DisableWebhookEndpoint403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the DisableWebhookEndpoint403JSONResponseBodyErrorCode enum.
@@ -35370,8 +35351,6 @@ func (e DisableWebhookEndpoint403JSONResponseBodyErrorCode) Valid() bool {
 	case DisableWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case DisableWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case DisableWebhookEndpoint403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -35761,9 +35740,8 @@ func (e EnableWebhookEndpoint401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for EnableWebhookEndpoint403JSONResponseBodyErrorCode.
 const (
-	EnableWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope  EnableWebhookEndpoint403JSONResponseBodyErrorCode = "insufficient_scope"
-	EnableWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed       EnableWebhookEndpoint403JSONResponseBodyErrorCode = "ip_not_allowed"
-	EnableWebhookEndpoint403JSONResponseBodyErrorCodePropertyNotGranted EnableWebhookEndpoint403JSONResponseBodyErrorCode = "property_not_granted"
+	EnableWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope EnableWebhookEndpoint403JSONResponseBodyErrorCode = "insufficient_scope"
+	EnableWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed      EnableWebhookEndpoint403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the EnableWebhookEndpoint403JSONResponseBodyErrorCode enum.
@@ -35772,8 +35750,6 @@ func (e EnableWebhookEndpoint403JSONResponseBodyErrorCode) Valid() bool {
 	case EnableWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case EnableWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case EnableWebhookEndpoint403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -36571,9 +36547,8 @@ func (e RotateWebhookSecret401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for RotateWebhookSecret403JSONResponseBodyErrorCode.
 const (
-	RotateWebhookSecret403JSONResponseBodyErrorCodeInsufficientScope  RotateWebhookSecret403JSONResponseBodyErrorCode = "insufficient_scope"
-	RotateWebhookSecret403JSONResponseBodyErrorCodeIpNotAllowed       RotateWebhookSecret403JSONResponseBodyErrorCode = "ip_not_allowed"
-	RotateWebhookSecret403JSONResponseBodyErrorCodePropertyNotGranted RotateWebhookSecret403JSONResponseBodyErrorCode = "property_not_granted"
+	RotateWebhookSecret403JSONResponseBodyErrorCodeInsufficientScope RotateWebhookSecret403JSONResponseBodyErrorCode = "insufficient_scope"
+	RotateWebhookSecret403JSONResponseBodyErrorCodeIpNotAllowed      RotateWebhookSecret403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the RotateWebhookSecret403JSONResponseBodyErrorCode enum.
@@ -36582,8 +36557,6 @@ func (e RotateWebhookSecret403JSONResponseBodyErrorCode) Valid() bool {
 	case RotateWebhookSecret403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case RotateWebhookSecret403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case RotateWebhookSecret403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false
@@ -37078,9 +37051,8 @@ func (e TestWebhookEndpoint401JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for TestWebhookEndpoint403JSONResponseBodyErrorCode.
 const (
-	TestWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope  TestWebhookEndpoint403JSONResponseBodyErrorCode = "insufficient_scope"
-	TestWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed       TestWebhookEndpoint403JSONResponseBodyErrorCode = "ip_not_allowed"
-	TestWebhookEndpoint403JSONResponseBodyErrorCodePropertyNotGranted TestWebhookEndpoint403JSONResponseBodyErrorCode = "property_not_granted"
+	TestWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope TestWebhookEndpoint403JSONResponseBodyErrorCode = "insufficient_scope"
+	TestWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed      TestWebhookEndpoint403JSONResponseBodyErrorCode = "ip_not_allowed"
 )
 
 // Valid indicates whether the value is a known member of the TestWebhookEndpoint403JSONResponseBodyErrorCode enum.
@@ -37089,8 +37061,6 @@ func (e TestWebhookEndpoint403JSONResponseBodyErrorCode) Valid() bool {
 	case TestWebhookEndpoint403JSONResponseBodyErrorCodeInsufficientScope:
 		return true
 	case TestWebhookEndpoint403JSONResponseBodyErrorCodeIpNotAllowed:
-		return true
-	case TestWebhookEndpoint403JSONResponseBodyErrorCodePropertyNotGranted:
 		return true
 	default:
 		return false

@@ -20,7 +20,7 @@ import {
 import { ApiError } from "@/server/errors";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { inTransaction } from "@/server/transactions";
-import { findOwned } from "@/server/tenancy";
+import { findGuest } from "./guests";
 import { erasedName, presentGuest } from "./present";
 
 const placeholder = "[erased]";
@@ -94,7 +94,8 @@ const mentionsAny = (column: SQL | PgColumn, ids: string[]) => or(...ids.map((id
  */
 export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: string }) {
   return inTransaction(db, async (tx) => {
-    const guest = await findOwned(tx, guests, tenant, id, "guest", { forUpdate: true });
+    // An OAuth install may erase only a guest of the properties it was granted (403 otherwise), as it may read only those.
+    const guest = await findGuest(tx, tenant, id, { forUpdate: true });
     if (guest.erasedAt) return { guest, erased: false };
     const stays = await tx.select().from(reservations).where(eq(reservations.guestId, guest.id));
     const inHouse = stays.find((r) => r.status === "checked_in");

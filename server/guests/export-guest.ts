@@ -1,12 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { and, asc, eq } from "drizzle-orm";
-import { guestPreferences, guests, mailOutbox, reservations } from "@/db/schema";
+import { guestPreferences, mailOutbox, reservations } from "@/db/schema";
 import { folioSchema, getReservationFolio } from "@/server/folios/folios";
 import { guestMailSchema, presentGuestMail } from "@/server/guest-mail/present";
 import { presentReservation } from "@/server/reservations/present";
 import { reservationSchema } from "@/server/reservations/schemas";
 import { timestamp } from "@/server/schemas";
-import { findOwned, type Ctx } from "@/server/tenancy";
+import type { Ctx } from "@/server/tenancy";
+import { findGuest } from "./guests";
 import { presentGuest, presentPreferences } from "./present";
 import { guestSchema, preferencesSchema } from "./schemas";
 
@@ -24,7 +25,7 @@ export const guestExportSchema = z
 
 /** One guest's data as one JSON document: the guest, preferences, reservations, their folios and the e-mails sent. */
 export async function exportGuest({ db, tenant, id }: Ctx & { id: string }) {
-  const guest = await findOwned(db, guests, tenant, id, "guest");
+  const guest = await findGuest(db, tenant, id);
   const [[prefs], stays, mails] = await Promise.all([
     db.select().from(guestPreferences).where(eq(guestPreferences.guestId, guest.id)),
     db.select().from(reservations).where(eq(reservations.guestId, guest.id)).orderBy(asc(reservations.checkIn), asc(reservations.id)),

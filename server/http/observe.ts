@@ -3,11 +3,14 @@ import { newId } from "@/server/ids";
 import { logger } from "@/server/observability/logger";
 import { metrics } from "@/server/observability/metrics";
 import type { ApiEnv } from "./env";
+import { clientClosedRequest } from "./render-error";
 import { latestApiVersion } from "./versions";
 
 /**
  * Outermost step: gives the request its id and logger, and on the way out stamps the headers
- * every response carries (errors included) and records metrics and one log line.
+ * every response carries (errors included) and records metrics and one log line. A request its
+ * client abandoned mid-body is counted as 499 and logged at debug: nobody got an answer, and no
+ * server error happened.
  */
 export const observe: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const started = performance.now();
@@ -29,5 +32,6 @@ export const observe: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const m = metrics();
   m.httpRequests.inc({ route, method: c.req.method, status: String(res.status) });
   m.httpDuration.observe({ route, method: c.req.method }, seconds);
-  c.get("log").info({ method: c.req.method, path: c.req.path, route, status: res.status, ms: Math.round(seconds * 1000) }, "request");
+  const log = c.get("log");
+  (res.status === clientClosedRequest ? log.debug.bind(log) : log.info.bind(log))({ method: c.req.method, path: c.req.path, route, status: res.status, ms: Math.round(seconds * 1000) }, "request");
 };

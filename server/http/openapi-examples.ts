@@ -1,11 +1,12 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- walks an arbitrary JSON document */
 import { sample } from "openapi-sampler";
 import { idPrefixes, type IdKind } from "@/server/ids";
+import { reportCsv } from "@/server/reports/csv";
 
 type Json = any;
 
 /**
- * An example on every JSON request body and response that has none, made from its schema by
+ * An example on every JSON request body and response that has none (and a report's CSV), made from its schema by
  * openapi-sampler (Redocly's): each field's own `example`, else its default, first enum value or a
  * value of its format. The schemas carry examples where a made-up value would mislead (ids,
  * dates, money), so the examples read like the API's answers. Returns a new document.
@@ -27,6 +28,12 @@ export function withExamples<D extends object>(document: D): D {
     };
     for (const m of media(op.requestBody?.content)) fill(m, true);
     for (const m of Object.values(op.responses ?? {}).flatMap((r: Json) => media(r?.content))) fill(m, false);
+    // A report's `format=csv` answer: the CSV of its JSON example, as the server writes it (header row first).
+    for (const response of Object.values(op.responses ?? {}) as Json[]) {
+      const csv = response?.content?.["text/csv"];
+      const json = response?.content?.["application/json"]?.example;
+      if (csv && csv.example === undefined && json) csv.example = reportCsv(json).body;
+    }
   }
   return doc as D;
 }
@@ -44,6 +51,7 @@ const words: Record<string, string> = {
   tier: "gold",
   allergies: "peanuts",
   amenities: "wifi",
+  group: "direct",
 };
 /** A range's end a few days after its start (every date samples as the same day). */
 const ends: Record<string, string> = { check_out: "2026-12-27", to: "2026-12-31", until: "2026-12-31" };

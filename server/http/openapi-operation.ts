@@ -26,15 +26,41 @@ export const readsBody = (op: AnyOperation) => bodyMethods.has(op.method);
 /** A body that is required: creates, PUT, PATCH and actions with a required field (operation.ts `bodyRequired`). */
 export const bodyRequired = (op: AnyOperation) =>
   !!op.body && (op.method === "put" || op.method === "patch" || op.status === 201 || !op.body.safeParse({}).success);
+/** The id fields an operation looks objects up by: path, query (a list's are filters, not lookups) and body. */
+const lookupFields = (op: AnyOperation) => {
+  const query = op.list ? [] : Object.keys(op.query?.shape ?? {});
+  const isId = (f: string) => f === "id" || f.endsWith("_id") || f.endsWith("_ids");
+  return { path: Object.keys(op.params?.shape ?? {}).filter(isId), other: [...query, ...Object.keys(bodyShape(op))].filter(isId) };
+};
 /**
- * Looks an object up by id (`findOwned`): 404 for one that is not the tenant's, 403 for a property
- * an OAuth install was not granted. A list's query ids are filters, not lookups: `?property_id=`
- * naming nothing (or a property not granted) narrows the list to nothing, a 200.
+ * Looks an object up by id (`findOwned`): 404 for one that is not the tenant's. A list's query ids
+ * are filters, not lookups: `?property_id=` naming nothing narrows the list to nothing, a 200.
  */
 const looksUp = (op: AnyOperation) => {
-  const query = op.list ? [] : Object.keys(op.query?.shape ?? {});
-  const fields = [...Object.keys(op.params?.shape ?? {}), ...query, ...Object.keys(bodyShape(op))];
-  return fields.some((f) => f === "id" || f.endsWith("_id") || f.endsWith("_ids"));
+  const { path, other } = lookupFields(op);
+  return path.length + other.length > 0;
+};
+/**
+ * Objects that belong to the account, not to a property (their tables have no `property_id`): a
+ * lookup of one never meets an OAuth install's property grant, so it cannot answer 403
+ * `property_not_granted`. Named as the path names them: the collection before `{id}`, or the
+ * parameter (`backfill_id`).
+ */
+const accountWide = new Set(["webhook_endpoints", "deliveries", "backfill_id"]);
+/** What a path parameter looks up: `{id}` the collection before it, any other the parameter's name. */
+const pathResource = (op: AnyOperation, param: string) => {
+  if (param !== "id") return param;
+  const segments = op.path.split("/");
+  return segments[segments.indexOf("{id}") - 1];
+};
+/**
+ * Looks up an object of a property (or a guest, who belongs to the properties they stayed at), so an
+ * OAuth install granted other properties gets 403 `property_not_granted`. Every body and query id
+ * names such an object (properties, room types, rates, reservations, payments, events of a property).
+ */
+const meetsGrant = (op: AnyOperation) => {
+  const { path, other } = lookupFields(op);
+  return other.length > 0 || path.some((p) => !accountWide.has(pathResource(op, p)));
 };
 const bodyShape = (op: AnyOperation): Record<string, unknown> => (op.body as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
 
@@ -74,7 +100,8 @@ export const chain: Step[] = [
     appliesTo: readsBody,
     errors: (op) => [...all("parameter_invalid", "parameter_unknown"), ...(op.body && !op.body.safeParse({}).success ? all("parameter_missing") : [])],
   },
-  { step: "findOwned", appliesTo: looksUp, errors: () => all("resource_missing", "property_not_granted") },
+  { step: "findOwned", appliesTo: looksUp, errors: () => all("resource_missing") },
+  { step: "assertPropertyGranted", appliesTo: meetsGrant, errors: () => all("property_not_granted") },
 ];
 
 /** Every error the operation can answer, by status, each status's codes in the table's order. */
@@ -127,6 +154,10 @@ export const operationSecurity = (op: AnyOperation): Record<string, string[]>[] 
   return [{ bearerAuth: scopes }, { oauth2: scopes }];
 };
 
+/** What a public operation reads: no credential is needed, but one (and its environment) picks whose rate-limit budget counts it. */
+const publicDescription =
+  "Public: no credential needed. Sent with `Authorization: Bearer …` (and `Service-Environment: sandbox`), the request is counted against that account's (sandbox) rate limits; without one, against the caller's address.";
+
 /** The operation's entry in the document. */
 export function describeOperation(op: AnyOperation, request: RouteConfig["request"]): RouteConfig {
   const status = op.status ?? 200;
@@ -141,7 +172,13 @@ export function describeOperation(op: AnyOperation, request: RouteConfig["reques
       ? {
           description: "Success: the document as `application/pdf`, an attachment.",
           headers: responseHeaders(op, status),
-          content: { "application/pdf": { schema: { type: "string" as const, format: "binary" } } },
+          content: {
+            "application/pdf": {
+              schema: { type: "string" as const, format: "binary", description: "A PDF file (PDF 1.7, A4): save it or show it; its bytes are not JSON." },
+              // Binary: the example is the file's first bytes, as a reader would recognise it.
+              example: "%PDF-1.7\n%…(binary: the invoice's pages follow)",
+            },
+          },
         }
       : { description: "Success", headers: responseHeaders(op, status), content: { "application/json": { schema: op.response } } };
   return {
@@ -149,7 +186,7 @@ export function describeOperation(op: AnyOperation, request: RouteConfig["reques
     path: op.path,
     operationId: op.operationId,
     summary: op.summary,
-    description: op.description ?? (op.scope ? `Requires scope \`${op.scope}\`.` : "Any valid credential."),
+    description: op.description ?? (op.public ? publicDescription : op.scope ? `Requires scope \`${op.scope}\`.` : "Any valid credential."),
     tags: [op.tag],
     security: operationSecurity(op),
     parameters: parameters.map((name) => ref("parameters", name)),

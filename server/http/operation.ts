@@ -117,7 +117,8 @@ export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void
     // An idempotent request's work runs on the transaction that also holds its key and answer.
     const execute = (db = ctx.db) => run(c, op, query, rawBody, db === ctx.db ? ctx : { ...ctx, db });
     type Answer = StoredResponse & { raw?: Response };
-    const key = c.req.header("idempotency-key");
+    // Only a POST reads the key (the document declares `Idempotency-Key` on POSTs alone).
+    const key = op.method === "post" ? c.req.header("idempotency-key") : undefined;
     // The raw, still percent-encoded path: `c.req.path` is decoded and may hold a NUL the database refuses.
     const path = new URL(c.req.url).pathname;
     const response: Answer =

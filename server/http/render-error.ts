@@ -1,6 +1,13 @@
 import type { Context } from "hono";
 import { ApiError } from "@/server/errors";
+import { ClientAborted } from "./body";
 import type { ApiEnv } from "./env";
+
+/**
+ * nginx's "client closed request": the status of an answer nobody receives, so that metrics and
+ * the access log tell a client's abort from a server error (`observe` counts it as such).
+ */
+export const clientClosedRequest = 499;
 
 /** Connection-level failures of the database: the service is unavailable, not broken. */
 const unavailableCodes = new Set(["ECONNREFUSED", "ECONNRESET", "57P01", "57P03", "53300", "CONNECTION_CLOSED", "CONNECTION_ENDED"]);
@@ -10,6 +17,11 @@ export function renderError(error: Error, c: Context<ApiEnv>): Response {
   const requestId = c.get("requestId");
   if (error instanceof ApiError) {
     return c.json(error.toJSON(requestId), error.status as 400, error.headers);
+  }
+  if (error instanceof ClientAborted) {
+    // Nobody is there to answer; not the server's fault, so not an error in the logs.
+    (c.get("log") ?? console).debug({ request_id: requestId, cause: (error.cause as Error | undefined)?.message }, "client closed the request before its body ended");
+    return new Response(null, { status: clientClosedRequest });
   }
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   const unavailable = code !== undefined && unavailableCodes.has(code);

@@ -106,6 +106,14 @@ const formBody = (schema: Json, example: Record<string, string>) => ({
 });
 
 /** The four OAuth path items, each at the server's origin. */
+/** An HTML page for a person's browser, not for a program: its example is the page's outline. */
+const html = (title: string, message: string) => ({
+  "text/html": {
+    schema: { type: "string", description: "An HTML page for the person at the browser; a program follows the redirects instead." },
+    example: `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${message}</p>…</main></body></html>`,
+  },
+});
+
 export function oauthPaths(): Record<string, Json> {
   const atOrigin = { servers: [{ url: "/", description: "The server's origin (not under /v1)." }] };
   return {
@@ -120,9 +128,9 @@ export function oauthPaths(): Record<string, Json> {
         security: [],
         parameters: authorizeQuery,
         responses: {
-          "200": { description: "The consent page (or an error page for a `redirect_uri` the app has not registered).", content: { "text/html": { schema: { type: "string" } } } },
-          "400": { description: "An error page, shown instead of any redirect: the request names no `client_id`, or no `redirect_uri` that is an absolute URI.", content: { "text/html": { schema: { type: "string" } } } },
-          "404": { description: "An error page, shown instead of any redirect: no app with this `client_id` is registered.", content: { "text/html": { schema: { type: "string" } } } },
+          "200": { description: "The consent page (or an error page for a `redirect_uri` the app has not registered).", content: html("Connect Channel Manager", "Channel Manager asks to read and change reservations. Choose the properties it may use.") },
+          "400": { description: "An error page, shown instead of any redirect: the request names no `client_id`, or no `redirect_uri` that is an absolute URI.", content: html("Unknown app", "The link that sent you here names no app (client_id is missing or repeated).") },
+          "404": { description: "An error page, shown instead of any redirect: no app with this `client_id` is registered.", content: html("Unknown app", "No app with this client_id is registered on Innkeep. For your safety you were not sent anywhere.") },
           "307": {
             description: "To sign in first, or back to `redirect_uri` with `code` and `state` (or `error` and `state`).",
             headers: { Location: { description: "Where the browser goes next.", required: true, schema: { type: "string" } } },

@@ -18,6 +18,8 @@ export const propertyOperations = [
   defineOperation({
     method: "post", path: "/properties", operationId: "createProperty", summary: "Create a property", tag, scope: "rooms:write",
     body: propertyCreateSchema, response: propertySchema, status: 201,
+    // An OAuth install is bound to the properties it was granted: it cannot add one (properties.ts).
+    errors: ["property_not_granted"],
     handler: async ({ ctx, body }) => presentProperty(await createProperty({ ...ctx, input: body })),
   }),
   // GET /v1/properties/{id}: retrieve a property

@@ -6,6 +6,7 @@ import { expectError } from "../support/assertions";
 import { RateLimiter, unlimitedState } from "@/server/http/rate-limit";
 import type { RateLimits } from "@/server/accounts/plans";
 import { startHarness, type Harness } from "../support/harness";
+import { headersRead, recordingHeaderReads, takeHeaderDrift } from "../support/openapi-validator";
 
 /**
  * Drives every operation without a credential in a few seconds, well past the anonymous 50 a
@@ -140,6 +141,33 @@ describe("every operation, driven through its chain", () => {
   });
 });
 
+describe("request headers an operation reads", () => {
+  it("the harness records each one the app reads: one the operation does not declare fails the test that met it", async () => {
+    // The recorder the harness serves the app through (tests/support/harness.ts), around a handler that reads a new header.
+    const app = recordingHeaderReads(async (request: Request) => {
+      request.headers.get("service-environment");
+      request.headers.get("X-Hotel-Hint");
+      return new Response("{}");
+    });
+    await app(new Request("http://127.0.0.1/v1/guests", { headers: { "x-hotel-hint": "1" } }), {});
+    expect(takeHeaderDrift()).toEqual(["GET /guests: read the request header 'x-hotel-hint', which the operation does not declare"]);
+    // Reading every header at once is drift too: each one used must be a parameter.
+    await recordingHeaderReads(async (request: Request) => (request.headers.forEach(() => undefined), new Response("{}")))(new Request("http://127.0.0.1/v1/guests"), {});
+    expect(takeHeaderDrift()).toEqual(["GET /guests: read every request header (a header parameter for each one it uses)"]);
+  });
+
+  it("what the real chain read, operation by operation, is what it declares", () => {
+    // The suite above drove every operation: the recorder saw the environment and version headers read on each.
+    for (const { method, path } of operations) {
+      const read = headersRead.get(`${method} ${path}`);
+      expect(read, `${method} ${path}`).toBeDefined();
+      expect([...read!], `${method} ${path}`).toEqual(expect.arrayContaining(["authorization", "service-environment", "service-version"]));
+      if (method === "POST") expect([...read!], `${method} ${path}`).toContain("idempotency-key");
+      else expect([...read!], `${method} ${path}`).not.toContain("idempotency-key");
+    }
+  });
+});
+
 describe("what each operation declares", () => {
   it("errors only from its chain and its own: a read never lists card errors, 413 or 415", () => {
     const availability = doc.paths["/availability"].get.responses;
@@ -155,6 +183,18 @@ describe("what each operation declares", () => {
     expect(declared(doc.paths["/payments"].post, 402).sort()).toEqual(["card_declined", "expired_card", "incorrect_cvc", "insufficient_funds"]);
     expect(doc.paths["/payments"].post.responses["402"].content["application/json"].schema.properties.error.required).toContain("payment_id");
     expect(declared(doc.paths["/reservations"].post, 409).sort()).toEqual(["idempotency_key_in_use", "no_availability", "restriction_violated"]);
+  });
+
+  it("403 property_not_granted only where a lookup meets an OAuth grant: never on webhook endpoints and deliveries, which belong to no property", () => {
+    const grantCodes = (op: Operation) => declared(op, 403).filter((c) => c === "property_not_granted");
+    for (const { method, path, op } of operations) {
+      const accountWide = path.startsWith("/webhook_endpoints/{id}") || path.startsWith("/deliveries/");
+      // Replaying names an event, which belongs to a property.
+      if (accountWide && op.operationId !== "replayWebhookEvent") expect(grantCodes(op), `${method} ${path}`).toEqual([]);
+    }
+    for (const id of ["getReservation", "eraseGuest", "replayWebhookEvent", "createProperty"]) {
+      expect(grantCodes(operations.find((o) => o.op.operationId === id)!.op), id).toEqual(["property_not_granted"]);
+    }
   });
 
   it("every code of the table is some operation's, except those that answer no route", () => {
@@ -176,14 +216,27 @@ describe("what each operation declares", () => {
     expect(Object.keys(doc.paths["/payments"].get.responses["200"].headers)).toEqual(expect.arrayContaining(["Deprecation", "Link"]));
   });
 
-  it("an example on every request body and every JSON response", () => {
-    for (const { method, path, op } of operations) {
-      if (op.requestBody) expect(op.requestBody.content["application/json"].example, `${method} ${path} body`).toBeDefined();
-      for (const [status, response] of Object.entries(op.responses)) {
-        const json = response.content?.["application/json"];
-        if (json) expect(json.example, `${method} ${path} ${status}`).toBeDefined();
+  it("an example on every request body and every response body, whatever its media type (JSON, CSV, PDF, the OAuth pages)", () => {
+    const media: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (typeof op !== "object" || !op.responses) continue;
+        for (const [type, m] of Object.entries((op.requestBody?.content ?? {}) as Record<string, Json>)) {
+          expect(m.example ?? m.examples, `${method} ${path} body ${type}`).toBeDefined();
+        }
+        for (const [status, response] of Object.entries(op.responses)) {
+          for (const [type, m] of Object.entries((response.content ?? {}) as Record<string, Json>)) {
+            media.push(type);
+            expect(m.example ?? m.examples, `${method} ${path} ${status} ${type}`).toBeDefined();
+          }
+        }
       }
     }
+    // Every kind of answer the API gives was looked at, not only JSON.
+    expect([...new Set(media)].sort()).toEqual(["application/json", "application/pdf", "text/csv", "text/html"]);
+    // A report's CSV example is its JSON example as the server writes it: the header row first.
+    const csv = doc.paths["/reports/occupancy"].get.responses["200"].content["text/csv"].example;
+    expect(csv.split("\r\n")[0]).toBe("date,rooms_available,rooms_sold,occupancy");
   });
 
   it("oauth2: authorization code with the authorize, token and refresh URLs the server serves, and the eight scopes", async () => {

@@ -13,7 +13,7 @@ import type { ApiDeps, MetricsAccess } from "@/server/http/env";
 import { RateLimiter } from "@/server/http/rate-limit";
 import type { UrlPolicy } from "@/server/webhooks/endpoints";
 import { testDatabase } from "./database";
-import { undocumented } from "./openapi-validator";
+import { recordingHeaderReads, takeHeaderDrift, undocumented } from "./openapi-validator";
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
 type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; sandbox?: boolean };
@@ -42,7 +42,8 @@ export async function startHarness(
   };
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+    // Every request header the app reads is recorded and compared with the operation's declared parameters.
+    const s = serve({ fetch: recordingHeaderReads(app.fetch), port: 0, hostname: "127.0.0.1" }, () => resolve(s));
   });
   // As the production listener does (server/process/start.ts): what Node's parser refuses gets the
   // contract's error, and idle connections outlive the client's (fetch reused one the server was
@@ -77,6 +78,7 @@ export async function startHarness(
     const text = await res.text();
     // Every answer must be one the served document describes: a drift fails the test that met it.
     const drift = await undocumented({ method, path, status: res.status, contentType: res.headers.get("content-type"), text, headers: res.headers, requestHeaders: headers });
+    drift.push(...takeHeaderDrift());
     if (drift.length) throw new Error(`The answer is not what /v1/openapi.json describes:\n  ${drift.join("\n  ")}\n${text.slice(0, 500)}`);
     let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
     try {
@@ -113,6 +115,9 @@ export async function startHarness(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (databaseOpen) await database.close();
       databaseOpen = false;
+      // Requests a test sent past `request` (a raw fetch) are held to the same: no undeclared header read.
+      const reads = takeHeaderDrift();
+      if (reads.length) throw new Error(`Request headers read but not declared in /v1/openapi.json:\n  ${reads.join("\n  ")}`);
     },
   };
 }

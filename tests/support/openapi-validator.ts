@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import addFormats from "ajv-formats";
 import OpenAPIBackend, { type Document } from "openapi-backend";
 import type { Db } from "@/db/client";
@@ -36,6 +37,102 @@ const contractResponseHeaders = [
 ];
 /** Request headers the chain reads: sending one the operation does not declare means the document misses it. */
 const contractRequestHeaders = ["idempotency-key", "service-environment", "service-version"];
+
+type OperationObject = { parameters?: (Ref & { in?: string; name?: string })[]; security?: unknown[]; requestBody?: unknown };
+
+/**
+ * Headers an operation may read without a header parameter, because OpenAPI says them otherwise
+ * (it ignores `Authorization` and `Content-Type` parameters, OAS 3.1 §4.8.12.1) or a client never
+ * sends them. Every other header an operation reads must be one of its parameters.
+ */
+const readWithoutParameter: Record<string, { when(op: OperationObject, method: string): boolean; why: string }> = {
+  authorization: {
+    when: (op) => (op.security?.length ?? 0) > 0 || isPublic(op),
+    why: "the security requirement; a public operation takes an optional credential only to count the request against its account's budget (its description says so)",
+  },
+  "content-type": { when: (_op, method) => bodyMethods.has(method), why: "the request body's media type (`requestBody`)" },
+  "content-length": { when: (_op, method) => bodyMethods.has(method), why: "the request body's framing (the 1 MiB limit)" },
+  "service-environment": { when: (op) => isPublic(op), why: "a public operation's rate-limit budget (sandbox or live), said in its description; the environment step does not run" },
+  "x-forwarded-for": { when: () => true, why: "written by a trusted proxy in front of the server (TRUST_PROXY), not by the client" },
+};
+const bodyMethods = new Set(["POST", "PUT", "PATCH"]);
+function isPublic(op: OperationObject) {
+  return Array.isArray(op.security) && op.security.length === 0;
+}
+
+/** What the harness found read but not declared, until a test (or the harness's close) takes it. */
+const headerDrift: string[] = [];
+/** Request headers the app read while answering, by operation ("GET /guests/{id}"): what the harness saw. */
+export const headersRead = new Map<string, Set<string>>();
+
+/** Takes the header-read drift found so far (each once). */
+export const takeHeaderDrift = (): string[] => headerDrift.splice(0);
+
+/**
+ * Wraps the app's `fetch` as the harness serves it: every read of a request header, through Hono's
+ * `c.req.header()` / `req.raw.headers` or the Node request's `headers`, is recorded, and once the
+ * answer is made compared with the operation's declared header parameters. A handler that starts
+ * reading a header the document does not declare shows up in `takeHeaderDrift`.
+ */
+export function recordingHeaderReads<E extends { incoming?: unknown }, R>(fetch: (request: Request, env: E) => R | Promise<R>) {
+  return async (request: Request, env: E): Promise<R> => {
+    const read = new Set<string>();
+    const record = (name: unknown) => typeof name === "string" && read.add(name.toLowerCase());
+    const headers = new Proxy(request.headers, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== "function") return value;
+        if (prop === "get" || prop === "has") return (name: unknown) => (record(name), value.call(target, name));
+        // Anything else (forEach, entries, keys, the iterator) reads every header.
+        return (...args: unknown[]) => (read.add("*"), value.apply(target, args));
+      },
+    });
+    const wrapped = new Proxy(request, {
+      get(target, prop) {
+        if (prop === "headers") return headers;
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const incoming = env?.incoming as Pick<IncomingMessage, "headers"> | undefined;
+    if (incoming) {
+      const raw = incoming.headers;
+      const watched = new Proxy(raw, {
+        get: (target, prop) => (record(prop), Reflect.get(target, prop)),
+        getOwnPropertyDescriptor: (target, prop) => (record(prop), Reflect.getOwnPropertyDescriptor(target, prop)),
+        has: (target, prop) => (record(prop), Reflect.has(target, prop)),
+        ownKeys: (target) => (read.add("*"), Reflect.ownKeys(target)),
+      });
+      Object.defineProperty(incoming, "headers", { value: watched, configurable: true, writable: true });
+    }
+    const answer = await fetch(wrapped, env);
+    await compareReads(request.method, new URL(request.url).pathname, read);
+    return answer;
+  };
+}
+
+async function compareReads(method: string, pathname: string, read: Set<string>) {
+  if (!pathname.startsWith("/v1/")) return;
+  const backend = await load();
+  const operation = backend.router.matchOperation({ method: method.toLowerCase(), path: pathname, headers: {}, query: {} }) as (OperationObject & { path: string }) | undefined;
+  if (!operation) return;
+  const where = `${method} ${operation.path}`;
+  const seen = headersRead.get(where) ?? new Set<string>();
+  headersRead.set(where, seen);
+  const declared = new Set(
+    (operation.parameters ?? [])
+      .map(resolve)
+      .filter((p) => p.in === "header")
+      .map((p) => p.name!.toLowerCase()),
+  );
+  for (const name of read) {
+    seen.add(name);
+    if (declared.has(name) || readWithoutParameter[name]?.when(operation, method)) continue;
+    headerDrift.push(
+      name === "*" ? `${where}: read every request header (a header parameter for each one it uses)` : `${where}: read the request header '${name}', which the operation does not declare`,
+    );
+  }
+}
 
 /**
  * openapi-backend checks the document against the OpenAPI 3.0 schema, which a 3.1 document fails

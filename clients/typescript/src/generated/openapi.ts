@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * This API's OpenAPI 3.1 document
-         * @description Any valid credential.
+         * @description Public: no credential needed. Sent with `Authorization: Bearer …` (and `Service-Environment: sandbox`), the request is counted against that account's (sandbox) rate limits; without one, against the caller's address.
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -5368,7 +5368,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -5395,7 +5395,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed";
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -37292,6 +37292,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example %PDF-1.7
+                     *     %…(binary: the invoice's pages follow)
+                     */
                     "application/pdf": string;
                 };
             };
@@ -37626,6 +37630,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["OccupancyReport"];
+                    /**
+                     * @example date,rooms_available,rooms_sold,occupancy
+                     *     2026-12-24,0,0,0
+                     */
                     "text/csv": string;
                 };
             };
@@ -37970,6 +37978,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["RevenueReport"];
+                    /**
+                     * @example date,room_revenue,net,tax,gross,adr,revpar,payments,refunds
+                     *     2026-12-24,0,0,0,0,0,0,0,0
+                     */
                     "text/csv": string;
                 };
             };
@@ -38291,7 +38303,7 @@ export interface operations {
                      *       "group_by": "string",
                      *       "data": [
                      *         {
-                     *           "group": "string",
+                     *           "group": "direct",
                      *           "group_name": "string",
                      *           "reservations": 0,
                      *           "room_nights": 0,
@@ -38314,6 +38326,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ProductionReport"];
+                    /**
+                     * @example group,reservations,room_nights,room_revenue,net,tax,gross,cancellations
+                     *     direct,0,0,0,0,0,0,0
+                     */
                     "text/csv": string;
                 };
             };
@@ -40956,7 +40972,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -40982,7 +40998,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -41271,7 +41287,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -41297,7 +41313,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -41623,7 +41639,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -41649,7 +41665,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -42078,7 +42094,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -42105,7 +42121,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -42561,7 +42577,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -42588,7 +42604,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -43044,7 +43060,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -43071,7 +43087,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -44008,7 +44024,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -44035,7 +44051,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -44506,7 +44522,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -44533,7 +44549,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -44979,7 +44995,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -45005,7 +45021,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -45330,7 +45346,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -45356,7 +45372,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -45665,7 +45681,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
             403: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -45691,7 +45707,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "permission_error";
                             /** @enum {string} */
-                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -46860,6 +46876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Connect Channel Manager</title></head><body><main><h1>Connect Channel Manager</h1><p>Channel Manager asks to read and change reservations. Choose the properties it may use.</p>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -46878,6 +46895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Unknown app</title></head><body><main><h1>Unknown app</h1><p>The link that sent you here names no app (client_id is missing or repeated).</p>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -46887,6 +46905,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Unknown app</title></head><body><main><h1>Unknown app</h1><p>No app with this client_id is registered on Innkeep. For your safety you were not sent anywhere.</p>…</main></body></html> */
                     "text/html": string;
                 };
             };
