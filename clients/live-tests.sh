@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every client library's live suite against a running production Innkeep server.
 #
-#   clients/live-tests.sh [python] [go] [php]           # against the server named by the variables below
-#   clients/live-tests.sh --start [python] [go] [php]   # starts one itself (clients/live-server.mjs; needs
+#   clients/live-tests.sh [typescript] [python] [go] [php]           # against the server named by the variables below
+#   clients/live-tests.sh --start [typescript] [python] [go] [php]   # starts one itself (clients/live-server.mjs; needs
 #                                                 # `npm run build` and PostgreSQL), runs, stops it
 #
 # Variables (written by clients/live-server.mjs): INNKEEP_LIVE_URL, INNKEEP_LIVE_API_KEY (every
@@ -44,7 +44,12 @@ for name in INNKEEP_LIVE_URL INNKEEP_LIVE_API_KEY INNKEEP_LIVE_LIMITED_KEY INNKE
 done
 
 clients=("$@")
-[[ ${#clients[@]} -gt 0 ]] || clients=(python go php)
+[[ ${#clients[@]} -gt 0 ]] || clients=(typescript python go php)
+
+run_typescript() {
+  # @innkeep/node from its sources (the repository's tsconfig paths), with Node's test runner.
+  (cd "$here/.." && npx tsx --test tests/live/client-typescript.ts)
+}
 
 run_python() {
   local dir="$here/python"

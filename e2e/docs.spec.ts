@@ -3,6 +3,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { e2eDatabase } from "../playwright.config";
+import { waitForHydration } from "./helpers";
 
 // Issue 24, item 2 (and issue 23): /docs stands alone. It renders the conventions and the
 // quickstart (Markdown as Markdown), lists the OAuth endpoints, shows each operation's headers and
@@ -113,3 +114,58 @@ for (const width of [1280, 390]) {
     expect(serious.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes[0]?.target.join(" ")}`)).toEqual([]);
   });
 }
+
+// Issue 25 (docs): each client library's guide is a page of /docs, reached from the conventions'
+// client section, the contents and the search, standing alone (nothing about the repository),
+// readable at 1280 and 390 px and without serious accessibility faults.
+const clientPages = [
+  { slug: "node", heading: "TypeScript / JavaScript client", code: "new Innkeep(" },
+  { slug: "python", heading: "Python client", code: "Innkeep(" },
+  { slug: "go", heading: "Go client", code: "innkeep.NewClient(" },
+  { slug: "php", heading: "PHP client", code: "new InnkeepClient(" },
+];
+
+test("the conventions, the contents and the search lead to each client's guide", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/docs");
+  const section = page.locator("#conventions table").filter({ hasText: "@innkeep/node" });
+  for (const { slug } of clientPages) {
+    await expect(section.locator(`a[href="/docs/clients/${slug}"]`)).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Reference" }).locator(`a[href="/docs/clients/${slug}"]`)).toBeAttached();
+  }
+  await waitForHydration(page);
+  const search = page.getByRole("searchbox", { name: "Search the API reference" }).first();
+  await search.fill("python client");
+  await search.press("Enter");
+  await expect(page).toHaveURL(/\/docs\/clients\/python$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Python client" })).toBeVisible();
+  await page.getByRole("navigation", { name: "Client libraries" }).getByRole("link", { name: "Go" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Go client" })).toBeVisible();
+});
+
+for (const width of [1280, 390]) {
+  for (const { slug, heading, code } of clientPages) {
+    test(`the ${slug} client's guide at ${width} px: stands alone, no sideways scroll, no serious accessibility fault`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(`/docs/clients/${slug}`);
+      await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+      for (const name of ["Install", "Configure", "Pagination", "Retries and idempotency", "Errors", "Webhooks"]) {
+        await expect(page.getByRole("heading", { level: 2, name })).toBeAttached();
+      }
+      await expect(page.locator("main pre").filter({ hasText: code }).first()).toBeAttached();
+      const text = await page.locator("body").innerText();
+      expect(text).not.toMatch(/repository|README|clients\/(testdata|typescript|python|go|php)|examples\/|npm run/);
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+      await shot(page, `docs-client-${slug}`);
+      const results = await new AxeBuilder({ page }).analyze();
+      const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(serious.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes[0]?.target.join(" ")}`)).toEqual([]);
+    });
+  }
+}
+
+test("a language that has no client answers not found", async ({ page }) => {
+  const answer = await page.goto("/docs/clients/cobol");
+  expect(answer?.status()).toBe(404);
+});

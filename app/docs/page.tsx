@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import Link from "next/link";
 import { ApiReference, type Guides, type OpenApiDoc } from "@/components/api-reference/api-reference";
+import { DocsHeader } from "@/components/api-reference/docs-header";
 import { openApiDocument } from "@/server/http/openapi-document";
 
 export const metadata: Metadata = { title: "API reference" };
@@ -31,17 +31,7 @@ export default async function DocsPage() {
   const [doc, docs, base] = await Promise.all([openApiDocument() as unknown as Promise<OpenApiDoc>, readGuides(), origin()]);
   return (
     <>
-      <header className="border-b border-stone-200 bg-white">
-        <div className="mx-auto flex h-14 max-w-7xl items-center gap-4 px-4 sm:px-6">
-          <Link href="/" className="text-lg font-semibold tracking-tight text-teal-800">
-            Innkeep
-          </Link>
-          <span className="text-sm text-stone-600">API reference</span>
-          <a href="/v1/openapi.json" className="ml-auto text-sm text-teal-800 underline">
-            OpenAPI JSON
-          </a>
-        </div>
-      </header>
+      <DocsHeader title="API reference" />
       <ApiReference doc={doc} origin={base} guides={docs} />
     </>
   );

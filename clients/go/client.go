@@ -41,6 +41,7 @@ type Client struct {
 	timeout     time.Duration
 	http        *http.Client
 	sleep       func(context.Context, time.Duration) error
+	refresh     func(context.Context) (string, error)
 
 	mu   sync.Mutex
 	last *ResponseInfo
@@ -65,6 +66,15 @@ func WithMaxRetries(n int) Option { return func(c *Client) { c.maxRetries = n } 
 
 // WithTimeout sets how long each attempt may take (default 60 s).
 func WithTimeout(d time.Duration) Option { return func(c *Client) { c.timeout = d } }
+
+// WithTokenRefresher is for apps installed through OAuth, whose client holds an access token
+// (hat_…): when the server answers 401 token_expired (or invalid_token), refresh is called once
+// for that call, its token replaces the client's for this and every later call, and the call is
+// sent again at no cost to its retry budget. A second refusal is returned as the error; an error
+// of refresh is returned wrapped. Calls that fail together may each call refresh.
+func WithTokenRefresher(refresh func(ctx context.Context) (string, error)) Option {
+	return func(c *Client) { c.refresh = refresh }
+}
 
 // WithHTTPClient replaces the HTTP client (proxies, tracing, tests).
 func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
@@ -156,6 +166,10 @@ func retryable(e *Error) bool {
 	return e.Kind == KindConnection || e.Kind == KindTimeout || e.Status == 408 || e.Status == 429 || e.Status >= 500 || e.Code == "idempotency_key_in_use"
 }
 
+func expiredToken(e *Error) bool {
+	return e.Kind == KindAuthentication && (e.Code == "token_expired" || e.Code == "invalid_token")
+}
+
 func sleepContext(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -204,6 +218,7 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 	if len(query) > 0 {
 		target += "?" + query.Encode()
 	}
+	refreshed := false
 	for attempt := 0; ; attempt++ {
 		answer, failure := c.attempt(ctx, method, target, content, key, s, attempt)
 		if ctx.Err() != nil {
@@ -223,6 +238,19 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 			return nil
 		}
 		var apiErr *Error
+		if errors.As(failure, &apiErr) && c.refresh != nil && !refreshed && expiredToken(apiErr) {
+			// An expired OAuth access token: refresh once, and send again at no cost to the retry budget.
+			refreshed = true
+			token, err := c.refresh(ctx)
+			if err != nil {
+				return fmt.Errorf("innkeep: refreshing the access token after %s: %w", apiErr.Code, err)
+			}
+			c.mu.Lock()
+			c.token = token
+			c.mu.Unlock()
+			attempt--
+			continue
+		}
 		if !errors.As(failure, &apiErr) || attempt >= s.maxRetries || !retryable(apiErr) {
 			return failure
 		}
@@ -250,8 +278,11 @@ func (c *Client) attempt(ctx context.Context, method, target string, content []b
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "innkeep-go/"+Version)
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
+	c.mu.Lock()
+	token := c.token
+	c.mu.Unlock()
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	if content != nil {
 		req.Header.Set("Content-Type", "application/json")

@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -116,5 +119,192 @@ func TestAnInvoicePdfIsItsBytesExactlyAndItsErrorsAreTyped(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != KindNotFound || e.Status != 404 || e.Code != "resource_missing" || e.Param != "id" {
 		t.Fatalf("%v", err)
+	}
+}
+
+// server is an httptest server answering with handle, counting and keeping the requests it saw.
+type server struct {
+	*httptest.Server
+	mu   sync.Mutex
+	seen []*http.Request
+}
+
+func serve(t *testing.T, handle func(n int, w http.ResponseWriter, r *http.Request)) *server {
+	t.Helper()
+	s := &server{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.seen = append(s.seen, r.Clone(context.Background()))
+		n := len(s.seen)
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		handle(n, w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *server) requests() []*http.Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*http.Request(nil), s.seen...)
+}
+
+// refuse answers 401 with an authentication error of the given code, as the server does.
+func refuse(w http.ResponseWriter, code string) {
+	w.WriteHeader(http.StatusUnauthorized)
+	fmt.Fprintf(w, `{"error":{"type":"authentication_error","code":%q,"message":"The access token has expired.","request_id":"req_401"}}`, code)
+}
+
+const guestJSON = `{"id":"gst_1","object":"guest","first_name":"Ada","last_name":"Lovelace"}`
+
+// An OAuth app's access token expires: the hook is called once, the call is sent again with the
+// new token (the same Idempotency-Key for a POST), and later calls carry the new token without
+// calling the hook again.
+func TestTokenRefresherIsCalledOnceOnTokenExpiredAndTheRetryCarriesTheNewToken(t *testing.T) {
+	srv := serve(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer hat_new" {
+			refuse(w, "token_expired")
+			return
+		}
+		w.WriteHeader(http.StatusCreated)
+		fmt.Fprint(w, guestJSON)
+	})
+	calls := 0
+	c := NewClient("hat_old", WithBaseURL(srv.URL), WithMaxRetries(0), WithTokenRefresher(func(context.Context) (string, error) {
+		calls++
+		return "hat_new", nil
+	}))
+	g, err := c.Guests.Create(context.Background(), &CreateGuestJSONRequestBody{FirstName: "Ada", LastName: "Lovelace"})
+	if err != nil || g.Id != "gst_1" {
+		t.Fatalf("%+v %v", g, err)
+	}
+	seen := srv.requests()
+	if calls != 1 || len(seen) != 2 {
+		t.Fatalf("hook called %d times, %d requests", calls, len(seen))
+	}
+	if a, b := seen[0].Header, seen[1].Header; a.Get("Authorization") != "Bearer hat_old" || b.Get("Authorization") != "Bearer hat_new" || a.Get("Idempotency-Key") == "" || a.Get("Idempotency-Key") != b.Get("Idempotency-Key") {
+		t.Fatalf("first %v, second %v", a, b)
+	}
+	if _, err := c.Guests.Retrieve(context.Background(), "gst_1"); err != nil {
+		t.Fatal(err)
+	}
+	if seen := srv.requests(); calls != 1 || len(seen) != 3 || seen[2].Header.Get("Authorization") != "Bearer hat_new" {
+		t.Fatalf("hook called %d times, %d requests", calls, len(seen))
+	}
+}
+
+// A refreshed token that is refused again is the call's error: the hook is not called twice, and
+// the refusal (not retryable) is not sent a third time, whatever the retry budget.
+func TestASecondTokenExpiredIsReturnedAsTheError(t *testing.T) {
+	srv := serve(t, func(n int, w http.ResponseWriter, r *http.Request) { refuse(w, "token_expired") })
+	calls := 0
+	c := NewClient("hat_old", WithBaseURL(srv.URL), WithMaxRetries(3), WithTokenRefresher(func(context.Context) (string, error) {
+		calls++
+		return fmt.Sprintf("hat_%d", calls), nil
+	}))
+	_, err := c.Guests.Retrieve(context.Background(), "gst_1")
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindAuthentication || e.Status != 401 || e.Code != "token_expired" || e.RequestID != "req_401" {
+		t.Fatalf("%v", err)
+	}
+	if seen := srv.requests(); calls != 1 || len(seen) != 2 || seen[1].Header.Get("Authorization") != "Bearer hat_1" {
+		t.Fatalf("hook called %d times, %d requests", calls, len(seen))
+	}
+}
+
+// The hook is only for an expired token: another 401 is returned at once, and so is a failing hook.
+func TestTheRefresherIsOnlyForAnExpiredTokenAndItsErrorIsReturned(t *testing.T) {
+	srv := serve(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "gst_wrongkey") {
+			refuse(w, "invalid_api_key")
+			return
+		}
+		refuse(w, "token_expired")
+	})
+	calls := 0
+	broken := errors.New("refresh token revoked")
+	c := NewClient("hat_old", WithBaseURL(srv.URL), WithTokenRefresher(func(context.Context) (string, error) {
+		calls++
+		return "", broken
+	}))
+	_, err := c.Guests.Retrieve(context.Background(), "gst_wrongkey")
+	var e *Error
+	if !errors.As(err, &e) || e.Code != "invalid_api_key" || calls != 0 || len(srv.requests()) != 1 {
+		t.Fatalf("%v, hook called %d times", err, calls)
+	}
+	_, err = c.Guests.Retrieve(context.Background(), "gst_1")
+	if !errors.Is(err, broken) || !strings.Contains(err.Error(), "token_expired") || calls != 1 || len(srv.requests()) != 2 {
+		t.Fatalf("%v, hook called %d times, %d requests", err, calls, len(srv.requests()))
+	}
+	// Without a refresher an expired token is the error, after one request.
+	_, err = NewClient("hat_old", WithBaseURL(srv.URL)).Guests.Retrieve(context.Background(), "gst_1")
+	if !errors.As(err, &e) || e.Code != "token_expired" || len(srv.requests()) != 3 {
+		t.Fatalf("%v", err)
+	}
+}
+
+// WithRequestTimeout bounds each attempt of one call, shorter or longer than the client's.
+func TestAPerCallTimeoutOverridesTheClients(t *testing.T) {
+	srv := serve(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		wait := 2 * time.Second
+		if r.URL.Query().Get("limit") == "1" {
+			wait = 150 * time.Millisecond
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-time.After(wait):
+		}
+		fmt.Fprint(w, `{"object":"list","data":[],"has_more":false}`)
+	})
+	c := NewClient("hk_test", WithBaseURL(srv.URL), WithTimeout(time.Minute), WithMaxRetries(0))
+	started := time.Now()
+	_, err := c.Guests.List(context.Background(), nil, WithRequestTimeout(50*time.Millisecond))
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindTimeout || e.Code != "timeout" || e.Status != 0 || !strings.Contains(e.Message, "50ms") {
+		t.Fatalf("%v", err)
+	}
+	if elapsed := time.Since(started); elapsed > time.Second {
+		t.Fatalf("the call took %s: the per-call timeout was not applied", elapsed)
+	}
+	// A client whose timeout is too short for this call succeeds with a longer one for it.
+	short := NewClient("hk_test", WithBaseURL(srv.URL), WithTimeout(20*time.Millisecond), WithMaxRetries(0))
+	limit := 1
+	if _, err := short.Guests.List(context.Background(), &ListGuestsParams{Limit: &limit}); !errors.As(err, &e) || e.Kind != KindTimeout {
+		t.Fatalf("the client's own timeout: %v", err)
+	}
+	if _, err := short.Guests.List(context.Background(), &ListGuestsParams{Limit: &limit}, WithRequestTimeout(5*time.Second)); err != nil {
+		t.Fatalf("a longer per-call timeout: %v", err)
+	}
+	if n := len(srv.requests()); n != 3 {
+		t.Fatalf("%d requests", n)
+	}
+}
+
+// WithRequestMaxRetries sets one call's retry budget, above or below the client's.
+func TestAPerCallRetryBudgetOverridesTheClients(t *testing.T) {
+	srv := serve(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprint(w, `{"error":{"type":"api_error","code":"service_unavailable","message":"Try again."}}`)
+	})
+	noWait := func(context.Context, time.Duration) error { return nil }
+	none := NewClient("hk_test", WithBaseURL(srv.URL), WithMaxRetries(0))
+	none.sleep = noWait
+	_, err := none.Guests.List(context.Background(), nil, WithRequestMaxRetries(3))
+	var e *Error
+	if !errors.As(err, &e) || e.Status != 503 || len(srv.requests()) != 4 || none.LastResponse().Attempts != 4 {
+		t.Fatalf("%v after %d requests", err, len(srv.requests()))
+	}
+	many := NewClient("hk_test", WithBaseURL(srv.URL), WithMaxRetries(5))
+	many.sleep = noWait
+	_, err = many.Guests.List(context.Background(), nil, WithRequestMaxRetries(0))
+	if !errors.As(err, &e) || e.Status != 503 || len(srv.requests()) != 5 {
+		t.Fatalf("%v after %d requests", err, len(srv.requests()))
+	}
+	// Without the per-call option the client's budget applies: 1 + 5 more.
+	_, err = many.Guests.List(context.Background(), nil)
+	if !errors.As(err, &e) || len(srv.requests()) != 11 {
+		t.Fatalf("%v after %d requests", err, len(srv.requests()))
 	}
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { isOriginPath } from "@/server/http/openapi-origin";
 import { errorCodes } from "@/server/errors";
+import { clientGuides, headingsOf } from "./clients";
 import { clientExample, curlExample, resolveParameter } from "./examples";
 import { Markdown } from "./markdown";
 import { Field, Prose, SchemaTable, TypeLabel, refName, schemaAnchor, type JsonSchema } from "./schema";
@@ -296,25 +297,19 @@ function ErrorTable() {
   );
 }
 
-/** `## 2. Errors` → its heading id as rehype-slug makes it, for the contents. */
-const headingsOf = (markdown: string, section: string) =>
-  [...markdown.matchAll(/^## (.+)$/gm)].map(([, title]) => ({
-    title: title.replace(/`/g, ""),
-    href: `#${section}-${title.toLowerCase().replace(/`/g, "").replace(/[^\p{L}\p{N}\s-]/gu, "").trim().replace(/\s/g, "-")}`,
-  }));
-
 /** The API reference: the guides, then every operation, event and schema of the generated OpenAPI document. */
 export function ApiReference({ doc, origin, guides }: { doc: OpenApiDoc; origin: string; guides: Guides }) {
   const base = doc.servers?.[0]?.url ?? "";
   const groups = byTag(doc);
   const schemas = Object.entries(doc.components?.schemas ?? {});
-  const conventions = headingsOf(guides.conventions, "conventions");
+  const conventions = headingsOf(guides.conventions, "conventions-");
   const entries: SearchEntry[] = [
     ...groups.flatMap(([tag, ops]) => ops.map(({ method, path, op }) => ({ href: `#${op.operationId}`, title: op.summary ?? op.operationId, detail: `${method.toUpperCase()} ${base}${path} ${op.operationId}`, group: tag }))),
     ...Object.keys(doc.webhooks ?? {}).map((type) => ({ href: `#event-${type}`, title: type, detail: "webhook event", group: "Events" })),
     ...conventions.map((c) => ({ href: c.href, title: c.title, detail: "conventions", group: "Guide" })),
     { href: "#quickstart", title: "Quickstart: OAuth with openid-client or oauth4webapi", detail: "integrators", group: "Guide" },
     { href: "#oauth-endpoints", title: "OAuth endpoints", detail: "/oauth/authorize /oauth/token /oauth/revoke", group: "Guide" },
+    ...clientGuides.map((c) => ({ href: `/docs/clients/${c.slug}`, title: `${c.language} client`, detail: `${c.name} client library`, group: "Clients" })),
     ...schemas.map(([name]) => ({ href: `#${schemaAnchor(name)}`, title: name, detail: "schema", group: "Schemas" })),
   ];
   const contents = (
@@ -327,6 +322,10 @@ export function ApiReference({ doc, origin, guides }: { doc: OpenApiDoc; origin:
       ))}
       <a href="#oauth-endpoints" className="block py-1 text-stone-700 hover:text-stone-950">OAuth endpoints</a>
       <a href="#webhook-events" className="block py-1 text-stone-700 hover:text-stone-950">Webhook events</a>
+      <p className="mt-4 mb-1 text-xs font-semibold uppercase tracking-wide text-stone-600">Client libraries</p>
+      {clientGuides.map((c) => (
+        <a key={c.slug} href={`/docs/clients/${c.slug}`} className="block py-1 text-stone-700 hover:text-stone-950">{c.language}</a>
+      ))}
       {groups.map(([tag, ops]) => (
         <div key={tag} className="mt-4">
           <a href={`#${tagAnchor(tag)}`} className="block py-1 text-xs font-semibold uppercase tracking-wide text-stone-600">{tag}</a>

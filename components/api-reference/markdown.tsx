@@ -8,11 +8,13 @@ import remarkGfm from "remark-gfm";
  * between the documents of this page turned into links within it (`links`: file name → the id of
  * its section, whose headings are `<section>-<slug>`). `idPrefix` keeps two documents' heading ids apart.
  */
-export function Markdown({ source, idPrefix = "", links = {} }: { source: string; idPrefix?: string; links?: Record<string, string> }) {
+export function Markdown({ source, idPrefix = "", links = {}, sectionLevel = 3 }: { source: string; idPrefix?: string; links?: Record<string, string>; sectionLevel?: 2 | 3 }) {
+  // A document's `##` sections are h3 on the reference (under its h2s), h2 on a page of their own.
+  const [H1, H2, H3] = sectionLevel === 2 ? (["h1", "h2", "h3"] as const) : (["h2", "h3", "h4"] as const);
   const components: Components = {
-    h1: ({ children, id }) => <h2 id={idPrefix + id} className="mt-2 scroll-mt-20 text-xl font-semibold tracking-tight">{children}</h2>,
-    h2: ({ children, id }) => <h3 id={idPrefix + id} className="mt-8 scroll-mt-20 text-lg font-semibold">{children}</h3>,
-    h3: ({ children, id }) => <h4 id={idPrefix + id} className="mt-6 scroll-mt-20 font-semibold">{children}</h4>,
+    h1: ({ children, id }) => <H1 id={idPrefix + id} className="mt-2 scroll-mt-20 text-xl font-semibold tracking-tight">{children}</H1>,
+    h2: ({ children, id }) => <H2 id={idPrefix + id} className="mt-8 scroll-mt-20 text-lg font-semibold">{children}</H2>,
+    h3: ({ children, id }) => <H3 id={idPrefix + id} className="mt-6 scroll-mt-20 font-semibold">{children}</H3>,
     p: ({ children }) => <p className="my-3 leading-relaxed text-stone-700">{children}</p>,
     ul: ({ children }) => <ul className="my-3 list-disc space-y-1.5 pl-5 text-stone-700">{children}</ul>,
     ol: ({ children }) => <ol className="my-3 list-decimal space-y-1.5 pl-5 text-stone-700">{children}</ol>,

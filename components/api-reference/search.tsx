@@ -5,8 +5,9 @@ import { useId, useMemo, useState } from "react";
 export type SearchEntry = { href: string; title: string; detail: string; group: string };
 
 /**
- * Finds an operation, a webhook event, a schema or a section of the conventions by any word of its
- * title, path or group. Results are links into the page; Enter follows the first.
+ * Finds an operation, a webhook event, a schema, a section of the conventions or a client library by
+ * any word of its title, path or group. Results are links into the page (a client's guide: its own
+ * page); Enter follows the first.
  */
 export function DocsSearch({ entries }: { entries: SearchEntry[] }) {
   const [query, setQuery] = useState("");
@@ -27,7 +28,11 @@ export function DocsSearch({ entries }: { entries: SearchEntry[] }) {
         value={query}
         onChange={(e) => setQuery(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === "Enter" && results[0]) window.location.hash = results[0].href.slice(1);
+          if (e.key !== "Enter" || !results[0]) return;
+          // An entry of this page is an anchor; a client library's guide is a page of its own.
+          const { href } = results[0];
+          if (href.startsWith("#")) window.location.hash = href.slice(1);
+          else window.location.assign(href);
         }}
         placeholder="Search operations, events, schemas…"
         autoComplete="off"

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { clientGuideMarkdown, clientGuides } from "@/components/api-reference/clients";
 
 // Issue #14, point 6: whoever clones Innkeep finds the whole contract in it. No document points at a
 // file outside the repository, every relative link resolves, and the conventions page covers what
@@ -8,6 +9,10 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(".");
 const documents = ["README.md", ...readdirSync("docs").filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+/** A page of the site's own docs that a document may link to by its URL path: a client's guide. */
+const clientPages = clientGuides.map((c) => `/docs/clients/${c.slug}`);
+/** What a page of /docs must not say: it sends a hosted API's user to files they do not have (`/docs/clients/…` is a page). */
+const pointsIntoTheRepository = /repository|README|decisions\.md|webhooks\.md|npm run|\bserver\/|(?<!\/docs\/)\bclients\//;
 
 describe("the project's documents stand on their own", () => {
   it.each(documents)("%s names no path outside the repository", (file) => {
@@ -17,6 +22,7 @@ describe("the project's documents stand on their own", () => {
     expect(text).not.toMatch(/shared\/spec|contract\.md|platform-spec/);
     for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
       if (/^[a-z]+:/.test(target)) continue; // a web address
+      if (clientPages.includes(target)) continue; // a page of /docs
       const resolved = path.resolve(path.dirname(file), target);
       expect(resolved.startsWith(root + path.sep), `${file} → ${target} leaves the repository`).toBe(true);
       expect(existsSync(resolved), `${file} → ${target} does not exist`).toBe(true);
@@ -34,11 +40,28 @@ describe("the project's documents stand on their own", () => {
   // Issue 24, item 2: /docs renders these two for users of a hosted API, who have no repository.
   it.each(["docs/api-conventions.md", "docs/quickstart.md"])("%s, shown on /docs, sends nobody to a file or the repository", (file) => {
     const text = readFileSync(file, "utf8");
-    expect(text).not.toMatch(/repository|README|decisions\.md|webhooks\.md|npm run|\bserver\/|\bclients\//);
+    expect(text).not.toMatch(pointsIntoTheRepository);
     for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
       if (/^[a-z]+:/.test(target)) continue;
-      expect(["api-conventions.md", "quickstart.md"], `${file} → ${target}`).toContain(target);
+      expect(["api-conventions.md", "quickstart.md", ...clientPages], `${file} → ${target}`).toContain(target);
     }
+  });
+
+  // Issue 25 (docs): each client's README, shown on /docs/clients/<slug> without its sections about
+  // the repository, stands alone too, and the conventions' client section links all four.
+  it.each(clientGuides)("the $language client's guide on /docs sends nobody to the repository", (guide) => {
+    const readme = readFileSync(`clients/${guide.folder}/README.md`, "utf8");
+    const page = clientGuideMarkdown(readme, guide.install);
+    expect(page).not.toMatch(pointsIntoTheRepository);
+    expect(page).not.toMatch(/`examples\//);
+    // What an integrator needs is kept: configuring, every section of the API's features, webhooks.
+    for (const section of ["## Install", "## Configure", "## Pagination", "## Retries and idempotency", "## Errors", "## Webhooks"]) expect(page).toContain(section);
+    expect(page.match(/^## Install$/gm)).toHaveLength(1);
+    expect(page).toContain(guide.name);
+    for (const left of ["## Development", "## Examples"]) expect(page).not.toContain(left);
+    const conventions = readFileSync("docs/api-conventions.md", "utf8");
+    const section = conventions.slice(conventions.indexOf("## 10. Client libraries"));
+    expect(section).toContain(`](/docs/clients/${guide.slug})`);
   });
 
   it("the conventions page covers versioning and signature verification, the quickstart both OAuth libraries and local http", () => {
