@@ -86,6 +86,7 @@ test("every page carries the security headers, a fresh nonce each time, and runs
     "/developers/webhooks/[id]": `/developers/webhooks/${endpoint.id}`,
     "/developers/events/[id]": `/developers/events/${event.id}`,
     "/developers/deliveries/[id]": `/developers/deliveries/${delivery!.id}`,
+    "/docs/clients/[language]": "/docs/clients/python",
   };
   const routes = appPages();
   const unmapped = routes.filter((route) => route.includes("[") && !urlOf[route]);
