@@ -41,26 +41,26 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 describe("which changes write which events", () => {
-  it("room types write none; each room writes one inventory.updated from today on", async () => {
+  it("a room type writes room_type.created; each room writes room.created and one inventory.updated from today on", async () => {
     const { result: type, counts } = await written(async () => ok(await h.post("/v1/room_types", { property_id: hotel.propertyId, code: "EV", name: "Evented", max_occupancy: 2 }, caller), 201));
-    expect(counts).toEqual({});
+    expect(counts).toEqual({ "room_type.created": 1 });
     const room = await written(async () => ok(await h.post("/v1/rooms", { room_type_id: type.id, number: "E1" }, caller), 201));
-    expect(room.counts).toEqual({ "inventory.updated": 1 });
+    expect(room.counts).toEqual({ "room.created": 1, "inventory.updated": 1 });
     const [event] = await eventsFor(h, accountId, "inventory.updated", (o) => o.room_type_id === type.id);
     expect(event.object).toEqual({ object: "inventory_range", property_id: hotel.propertyId, room_type_id: type.id, from: hotel.today, to: null });
     expect(event.propertyId).toBe(hotel.propertyId);
   });
 
-  it("rate plans and daily rates write one rate.updated each", async () => {
+  it("rate plans write rate_plan.created or rate_plan.updated beside one rate.updated; daily rates one rate.updated", async () => {
     const type = ok(await h.post("/v1/room_types", { property_id: hotel.propertyId, code: "EV2", name: "Evented 2", max_occupancy: 2 }, caller), 201);
     const plan = await written(async () => ok(await h.post("/v1/rate_plans", { property_id: hotel.propertyId, code: "EVP", name: "Evented", room_type_ids: [type.id] }, caller), 201));
-    expect(plan.counts).toEqual({ "rate.updated": 1 });
+    expect(plan.counts).toEqual({ "rate_plan.created": 1, "rate.updated": 1 });
     const rates = await written(async () => ok(await h.post(`/v1/rate_plans/${plan.result.id}/rates`, { room_type_id: type.id, from: d(0), to: d(3), amount: 100 }, caller)));
     expect(rates.counts).toEqual({ "rate.updated": 1 });
     const [event] = await eventsFor(h, accountId, "rate.updated", (o) => o.object === "rate_calendar" && o.rate_plan_id === plan.result.id);
     expect(event.object).toMatchObject({ rate_plan_id: plan.result.id, room_type_id: type.id, from: d(0), to: d(3) });
     const patched = await written(async () => ok(await h.patch(`/v1/rate_plans/${plan.result.id}`, { name: "Renamed" }, caller)));
-    expect(patched.counts).toEqual({ "rate.updated": 1 });
+    expect(patched.counts).toEqual({ "rate_plan.updated": 1, "rate.updated": 1 });
     // Refused: no event.
     const refused = await written(async () => h.post(`/v1/rate_plans/${plan.result.id}/rates`, { room_type_id: type.id, from: d(5), to: d(6), stop_sell: true }, caller));
     expect(refused.result.status).toBe(422);
