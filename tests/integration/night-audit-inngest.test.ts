@@ -8,7 +8,7 @@ import { createRunNightAudits } from "@/server/night-audit/inngest-function";
 import { auditDueAt } from "@/server/properties/business-date";
 import { onPostgres } from "../support/database";
 import { startHarness, type Harness } from "../support/harness";
-import { bookingBody, buildRoomType, liveHotel, ok, type Caller, type RoomTypeSetup } from "../support/hotel";
+import { auditHotel, bookingBody, ok, type Caller } from "../support/hotel";
 
 // Issue 27, item 3: with Inngest configured, a cron function runs the night audit. It is the
 // embedded scheduler's audit (runDueAudits), so each property's business date closes once, at
@@ -24,15 +24,10 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-type Hotel = Awaited<ReturnType<typeof liveHotel>> & { type: RoomTypeSetup };
+type Hotel = Awaited<ReturnType<typeof auditHotel>>;
 
 /** A fresh New York property (audit hour 03:00): 2 rooms at 10,000 a night, a 5,000 no-show fee. */
-async function hotel(): Promise<Hotel> {
-  const base = await liveHotel(h, h.main.account.id);
-  const type = await buildRoomType(h, caller, base.propertyId, base.today, { rooms: 2, amount: 10_000, days: 5 });
-  ok(await h.patch(`/v1/rate_plans/${type.ratePlanId}`, { no_show_fee: { type: "fixed", amount: 5_000 } }, caller));
-  return { ...base, type };
-}
+const hotel = (): Promise<Hotel> => auditHotel(h, caller, { rooms: 2, days: 5 });
 
 /** A stay arriving today that never arrives. */
 const absentGuest = async (t: Hotel) =>

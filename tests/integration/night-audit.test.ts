@@ -8,7 +8,7 @@ import { auditDueAt } from "@/server/properties/business-date";
 import { expectError } from "../support/assertions";
 import { onPostgres } from "../support/database";
 import { startHarness, type Harness } from "../support/harness";
-import { bookingBody, buildRoomType, eventsFor, liveHotel, ok, sandboxProperty, type Caller, type RoomTypeSetup } from "../support/hotel";
+import { auditHotel, bookingBody, eventsFor, ok, sandboxProperty, type Caller } from "../support/hotel";
 
 // Issue 27, item 3: the night audit closes each property's business day once, at its audit hour:
 // no-shows with their fee, departures still in house flagged, the day's flash report, the business
@@ -22,15 +22,13 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-type Hotel = Awaited<ReturnType<typeof liveHotel>> & { type: RoomTypeSetup };
+type Hotel = Awaited<ReturnType<typeof auditHotel>>;
 
-/** A fresh New York property, 4 rooms at 10,000 a night, a 5,000 no-show fee. */
+/** A fresh New York property, 4 rooms at 10,000 a night, a 5,000 no-show fee; its rooms clean. */
 async function hotel(): Promise<Hotel> {
-  const base = await liveHotel(h, h.main.account.id);
-  const type = await buildRoomType(h, caller, base.propertyId, base.today, { rooms: 4, amount: 10_000, days: 10 });
-  await h.db.execute(sql`update rooms set housekeeping_status = 'clean' where room_type_id = ${type.roomTypeId}`);
-  ok(await h.patch(`/v1/rate_plans/${type.ratePlanId}`, { no_show_fee: { type: "fixed", amount: 5_000 } }, caller));
-  return { ...base, type };
+  const t = await auditHotel(h, caller, { rooms: 4, days: 10 });
+  await h.db.execute(sql`update rooms set housekeeping_status = 'clean' where room_type_id = ${t.type.roomTypeId}`);
+  return t;
 }
 
 const book = (t: Hotel, from: IsoDate, to: IsoDate, email: string) =>

@@ -94,6 +94,17 @@ export async function liveHotel(h: Harness, accountId: string, timezone = "Ameri
 }
 
 /** The body of a valid booking; override what a test is about. */
+/**
+ * A fresh New York property for the night audit's tests (audit hour 03:00): one room type at
+ * 10,000 a night on a plan whose no-show fee is 5,000.
+ */
+export async function auditHotel(h: Harness, caller: Caller, options: { rooms: number; days: number }) {
+  const base = await liveHotel(h, h.main.account.id);
+  const type = await buildRoomType(h, caller, base.propertyId, base.today, { rooms: options.rooms, amount: 10_000, days: options.days });
+  ok(await h.patch(`/v1/rate_plans/${type.ratePlanId}`, { no_show_fee: { type: "fixed", amount: 5_000 } }, caller));
+  return { ...base, type };
+}
+
 export function bookingBody(setup: { propertyId: string; roomTypeId: string; ratePlanId: string }, checkIn: IsoDate, checkOut: IsoDate, extra: Record<string, unknown> = {}) {
   return {
     property_id: setup.propertyId,
