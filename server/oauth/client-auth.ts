@@ -3,11 +3,16 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { oauthClients } from "@/db/schema";
 import { hashToken } from "@/server/auth/tokens";
+import { isStorableText } from "@/server/http/validation";
 
 export type OAuthClientRow = typeof oauthClients.$inferSelect;
 
-/** A registered, not deleted app by its client_id. */
+/**
+ * A registered, not deleted app by its client_id. A client_id the database could not even hold
+ * (a NUL character, an unpaired surrogate) names no app: it is unknown, never a failed query.
+ */
 export async function findClient(db: Executor, clientId: string): Promise<OAuthClientRow | undefined> {
+  if (!isStorableText(clientId)) return undefined;
   const [row] = await db
     .select()
     .from(oauthClients)

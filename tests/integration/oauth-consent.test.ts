@@ -60,6 +60,12 @@ describe("authorization request", { timeout: 30_000 }, () => {
     expect((await check({ ...authorizeQuery({ client }), client_id: "" })).kind).toBe("error_page");
   });
 
+  it("a client_id the database could not hold (NUL, an unpaired surrogate) is the same unknown app, not a failed query", async () => {
+    for (const clientId of [`${client.id}\u0000`, "app_\ud800"]) {
+      expect(await check({ ...authorizeQuery({ client }), client_id: clientId })).toMatchObject({ kind: "error_page", status: 404, title: "Unknown app" });
+    }
+  });
+
   for (const [what, uri] of [
     ["a prefix of it", "https://app.example.com/call"],
     ["a longer path", "https://app.example.com/callback/more"],

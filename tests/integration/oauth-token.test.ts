@@ -364,6 +364,13 @@ describe("revocation (RFC 7009)", { timeout: 30_000 }, () => {
     expect((await api(t.access_token)).status).toBe(200);
   });
 
+  it("refuses a client_id the database could not hold (NUL) as an unknown client, in the form or in Basic", async () => {
+    const t = await tokens();
+    expectOAuthError(await tokenRequest(h, { token: t.access_token, client_id: `${confidential.id}\u0000`, client_secret: confidential.secret }, { path: "/oauth/revoke" }), 400, "invalid_client");
+    expectOAuthError(await tokenRequest(h, { token: t.access_token }, { path: "/oauth/revoke", basic: [`${confidential.id}\u0000`, confidential.secret!] }), 401, "invalid_client");
+    expect((await api(t.access_token)).status).toBe(200);
+  });
+
   it("refuses a request without a token", async () => {
     expectOAuthError(await tokenRequest(h, { client_id: confidential.id, client_secret: confidential.secret }, { path: "/oauth/revoke" }), 400, "invalid_request");
   });
