@@ -21,7 +21,7 @@ export default defineConfig({
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
-      { extends: true, test: { name: "pglite", ...integration, env: { ...env, TEST_DB: "pglite" } } },
+      { extends: true, test: { name: "pglite", ...integration, globalSetup: ["tests/support/pglite-image.ts"], env: { ...env, TEST_DB: "pglite" } } },
       {
         extends: true,
         // One PostgreSQL file at a time: the webhook fan-out waits for the oldest transaction on

@@ -27,6 +27,8 @@ export type OpenOptions = {
   url?: string;
   /** Folder of the embedded database, or "memory://" for a throwaway one. */
   dataDir?: string;
+  /** An image of an embedded database (PGlite's `dumpDataDir`) to start from, instead of an empty one. */
+  loadDataDir?: Blob;
   migrate?: boolean;
   /** Connections in the postgres.js pool. */
   max?: number;
@@ -36,7 +38,7 @@ export type OpenOptions = {
 
 /** Opens a database and brings its schema up to date. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  const database = options.url ? await openPostgres(options.url, options.max, options.onStatement) : await openPglite(options.dataDir ?? ".data/pglite");
+  const database = options.url ? await openPostgres(options.url, options.max, options.onStatement) : await openPglite(options.dataDir ?? ".data/pglite", options.loadDataDir);
   if (options.migrate !== false) await migrateDatabase(database);
   return database;
 }
@@ -89,13 +91,13 @@ function preparing<T extends PostgresClient>(client: T): T {
   });
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   // The contrib extensions the migrations create (search: db/migrations/0012_find_anyone.sql).
   const [{ pg_trgm }, { unaccent }] = await Promise.all([import("@electric-sql/pglite/contrib/pg_trgm"), import("@electric-sql/pglite/contrib/unaccent")]);
   if (!dataDir.startsWith("memory://")) mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
-  const client = await PGlite.create(dataDir, { extensions: { pg_trgm, unaccent } });
+  const client = await PGlite.create(dataDir, { extensions: { pg_trgm, unaccent }, ...(loadDataDir ? { loadDataDir } : {}) });
   const db = drizzle(client, { schema }) as unknown as Db;
   return { db, kind: "pglite", close: () => client.close() };
 }

@@ -2,7 +2,7 @@
 # Fuzzes the REST API with schemathesis against the production server on a throwaway PostgreSQL
 # database (started and dropped by clients/live-server.mjs; `npm run build` must have run): every
 # phase (examples, coverage, fuzzing, stateful), a fixed seed, a bounded number of examples per
-# operation (FUZZ_MAX_EXAMPLES, default 10), and the checks for server errors, response schema and
+# operation (FUZZ_MAX_EXAMPLES, default 10; FUZZ_SEED, default 26), and the checks for server errors, response schema and
 # content-type conformance and negative data rejection. Exceptions live in schemathesis.toml.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -35,4 +35,4 @@ set +a
   -H "Authorization: Bearer $INNKEEP_LIVE_API_KEY" \
   --phases examples,coverage,fuzzing,stateful \
   --checks not_a_server_error,response_schema_conformance,content_type_conformance,negative_data_rejection \
-  --seed 26 --max-examples "${FUZZ_MAX_EXAMPLES:-10}" --workers 1
+  --seed "${FUZZ_SEED:-26}" --max-examples "${FUZZ_MAX_EXAMPLES:-10}" --workers 1

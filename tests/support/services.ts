@@ -3,12 +3,14 @@
 // answers, the run starts its own and stops it afterwards, so `npm test` passes on a machine
 // where no database server runs (README, "Start").
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
+import { openDatabase } from "@/db/client";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -16,6 +18,8 @@ declare module "vitest" {
     testDatabaseUrl: string;
     /** A Redis server for the shared rate-limit counters, or null when none could be had. */
     testRedisUrl: string | null;
+    /** A migrated database on that server, the template of each test file's own. */
+    testTemplateDatabase: string;
   }
 }
 
@@ -29,8 +33,42 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (redis.stop) stops.push(redis.stop);
   project.provide("testDatabaseUrl", database.url);
   project.provide("testRedisUrl", redis.url);
-  return async () => {
+  try {
+    const template = await migratedTemplate(database.url);
+    project.provide("testTemplateDatabase", template.name);
+    stops.unshift(template.drop);
+  } catch (error) {
     await Promise.all(stops.map((stop) => stop()));
+    throw error;
+  }
+  return async () => {
+    for (const stop of stops) await stop();
+  };
+}
+
+/**
+ * The migrations run once, into a database of the run's own: each test file's database is made
+ * from it (`create database … template`, a copy of its files), in a tenth of the time migrating
+ * one takes. Nothing stays connected to it, as a template requires.
+ */
+async function migratedTemplate(serverUrl: string): Promise<{ name: string; drop: () => Promise<void> }> {
+  const name = `innkeep_template_${randomBytes(5).toString("hex")}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ url: url.toString(), max: 1 });
+    await database.close();
+  } finally {
+    await admin.end();
+  }
+  return {
+    name,
+    async drop() {
+      const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      await sql.unsafe(`drop database if exists ${name} with (force)`).finally(() => sql.end());
+    },
   };
 }
 
