@@ -44,6 +44,8 @@ export const reservations = pgTable(
     cancellationReason: text("cancellation_reason"),
     checkedInAt: ts("checked_in_at"),
     checkedOutAt: ts("checked_out_at"),
+    /** When the stay's late check-out was granted (once per stay). */
+    lateCheckOutAt: ts("late_check_out_at"),
     ...timestamps(),
   },
   (t) => [

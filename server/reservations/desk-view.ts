@@ -3,6 +3,7 @@ import { groups, properties, ratePlans, roomTypes, rooms } from "@/db/schema";
 import { businessToday } from "@/server/properties/business-date";
 import type { Ctx } from "@/server/tenancy";
 import { presentReservation } from "./present";
+import { lateCheckOutRefusal } from "./in-house";
 import { loadReservation } from "./reservations";
 import { cancellationIsFree, checkInOpen, noShowOpen, transitions } from "./transitions";
 
@@ -66,6 +67,7 @@ export async function getReservationDesk({ db, tenant, id, now = new Date() }: C
           : r.status === "checked_in" && today >= r.checkOut
             ? refuse("The guest leaves today; no night is left to upgrade.")
             : allow,
+      late_check_out: ((reason) => (reason ? refuse(reason) : allow))(lateCheckOutRefusal(r, today)),
     },
     group: group ? { id: group.id, name: group.name, billing: group.billing } : null,
   };

@@ -1,7 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
-import { hasCharge } from "@/server/folios/folios";
-import { auditLog, properties, ratePlans, reservations, roomMoves, rooms } from "@/db/schema";
+import { properties, ratePlans, reservations, roomMoves, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { businessToday } from "@/server/properties/business-date";
@@ -80,17 +79,15 @@ export async function listRoomMoves({ db, tenant, id, page }: Ctx & { id: string
 }
 
 /**
- * Whether the stay's late check-out was granted already: its fee is on the folio, or (a plan
- * without a fee posts no line) the grant is on the stay's trail.
+ * Why a late check-out cannot be granted to this stay today, or null when it can: a guest in
+ * house, on the departure day, once per stay. The action enforces it and the reservation page
+ * offers the button by it.
  */
-async function lateCheckOutGranted(tx: Tx, r: typeof reservations.$inferSelect) {
-  if (await hasCharge(tx, r, "late_check_out_fee")) return true;
-  const [entry] = await tx
-    .select({ id: auditLog.id })
-    .from(auditLog)
-    .where(and(eq(auditLog.accountId, r.accountId), eq(auditLog.objectId, r.id), eq(auditLog.action, "reservation.late_check_out_granted")))
-    .limit(1);
-  return Boolean(entry);
+export function lateCheckOutRefusal(r: Pick<typeof reservations.$inferSelect, "status" | "checkOut" | "lateCheckOutAt">, today: string): string | null {
+  if (r.status !== "checked_in") return "Only a guest in house can be granted a late check-out.";
+  if (today !== r.checkOut) return `A late check-out is granted on the departure day (${r.checkOut}); today is ${today} at the property.`;
+  if (r.lateCheckOutAt) return "A late check-out was already granted for this stay.";
+  return null;
 }
 
 /**
@@ -105,11 +102,11 @@ export async function grantLateCheckOut({ db, tenant, actor, id }: ChangeCtx & {
       tx.select().from(properties).where(eq(properties.id, r.propertyId)),
       tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId)),
     ]);
-    const today = businessToday(property);
-    if (today !== r.checkOut) throw new ApiError("invalid_state_transition", `A late check-out is granted on the departure day (${r.checkOut}); today is ${today} at the property.`);
-    if (await lateCheckOutGranted(tx, r)) throw new ApiError("invalid_state_transition", "A late check-out was already granted for this stay.");
+    const refusal = lateCheckOutRefusal(r, businessToday(property));
+    if (refusal) throw new ApiError("invalid_state_transition", refusal);
     await postFee(tx, tenant, r, "late_check_out_fee", feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), `departure ${r.checkOut}`, r.checkOut);
-    const [reservation] = await tx.update(reservations).set({ updatedAt: new Date() }).where(eq(reservations.id, r.id)).returning();
+    const now = new Date();
+    const [reservation] = await tx.update(reservations).set({ lateCheckOutAt: now, updatedAt: now }).where(eq(reservations.id, r.id)).returning();
     const result = { reservation, guest: current.guest };
     const after = presentReservation(result);
     const fee = { amount: feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), currency: r.currency };

@@ -10,7 +10,6 @@ import { createReservation } from "@/server/reservations/create-reservation";
 import { getDeskDay } from "@/server/reservations/desk-day";
 import { changeDeparture, previewDeparture } from "@/server/reservations/change-departure";
 import { getReservationDesk } from "@/server/reservations/desk-view";
-import { ApiError } from "@/server/errors";
 import { folioBalance } from "@/server/folios/folios";
 import type { ChangeCtx } from "@/server/audit/audit";
 import { grantLateCheckOut, moveRoom } from "@/server/reservations/in-house";
@@ -82,25 +81,7 @@ export const reservationsRouter = router({
     .input(z.strictObject({ property_id: id }))
     .query(({ ctx, input }) => getDeskDay({ db: ctx.db, tenant: ctx.tenant, propertyId: input.property_id })),
   /** One reservation with its names, the property's today, its policy and the actions its state allows. */
-  get: reservationProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => {
-    const desk = await getReservationDesk({ db: ctx.db, tenant: ctx.tenant, id: input.id });
-    const r = desk.reservation;
-    // A late check-out is offered to a guest in house on the departure day, by the rules granting it enforces (once per stay).
-    let late_check_out: { allowed: boolean; reason: string | null } = {
-      allowed: false,
-      reason: r.status === "checked_in" ? `A late check-out is granted on the departure day, ${r.check_out}.` : "Only a guest in house can be granted a late check-out.",
-    };
-    if (r.status === "checked_in" && desk.property.today === r.check_out) {
-      late_check_out = await previewLateCheckOut({ ...ctx, id: r.id }).then(
-        () => ({ allowed: true, reason: null }),
-        (e: unknown) => {
-          if (e instanceof ApiError) return { allowed: false, reason: e.message };
-          throw e;
-        },
-      );
-    }
-    return { ...desk, actions: { ...desk.actions, late_check_out } };
-  }),
+  get: reservationProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => getReservationDesk({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
   /** Every room type × rate plan for a stay, priced, with why an unbookable one is not bookable (as GET /v1/availability). */
   quote: reservationProcedure.input(quoteInput).query(({ ctx, input }) => getAvailability({ db: ctx.db, tenant: ctx.tenant, query: input })),
   /** Free clean or inspected rooms of the reservation's type, in the order check-in would choose them. */
