@@ -19,19 +19,18 @@ type Loaded = {
   room: typeof rooms.$inferSelect | undefined;
 };
 
-/**
- * Reads what a stay's guest e-mail (and its registration card) says, within the caller's
- * transaction, so a mail queued by a change sees the change.
- */
-export async function loadStayFacts(db: Executor, tenant: Tenant, reservationId: string): Promise<Loaded> {
-  const r = await findOwned(db, reservations, tenant, reservationId, "reservation");
-  const [[guest], [property], [roomType], [plan], [room]] = await Promise.all([
-    db.select().from(guests).where(eq(guests.id, r.guestId)),
-    db.select().from(properties).where(eq(properties.id, r.propertyId)),
-    db.select().from(roomTypes).where(eq(roomTypes.id, r.roomTypeId)),
-    db.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId)),
-    r.roomId ? db.select().from(rooms).where(eq(rooms.id, r.roomId)) : Promise.resolve([]),
-  ]);
+/** The rows a stay's guest e-mail is written from. */
+export type StayRows = {
+  reservation: typeof reservations.$inferSelect;
+  guest: typeof guests.$inferSelect;
+  property: typeof properties.$inferSelect;
+  roomType: typeof roomTypes.$inferSelect;
+  plan: typeof ratePlans.$inferSelect;
+  room?: typeof rooms.$inferSelect;
+};
+
+/** What a stay's guest e-mail (and its registration card) says, from the stay's rows. */
+function stayFacts({ reservation: r, guest, property, roomType, plan, room }: StayRows): Loaded {
   const facts: GuestMailFacts = {
     locale: propertyLocale(property.address.country),
     hotel: { name: property.name, address: addressLines(property.address), checkInTime: property.checkInTime, checkOutTime: property.checkOutTime },
@@ -46,13 +45,30 @@ export async function loadStayFacts(db: Executor, tenant: Tenant, reservationId:
 }
 
 /**
+ * Reads what a stay's guest e-mail (and its registration card) says, within the caller's
+ * transaction, so a mail queued by a change sees the change.
+ */
+export async function loadStayFacts(db: Executor, tenant: Tenant, reservationId: string): Promise<Loaded> {
+  const reservation = await findOwned(db, reservations, tenant, reservationId, "reservation");
+  const [[guest], [property], [roomType], [plan], [room]] = await Promise.all([
+    db.select().from(guests).where(eq(guests.id, reservation.guestId)),
+    db.select().from(properties).where(eq(properties.id, reservation.propertyId)),
+    db.select().from(roomTypes).where(eq(roomTypes.id, reservation.roomTypeId)),
+    db.select().from(ratePlans).where(eq(ratePlans.id, reservation.ratePlanId)),
+    reservation.roomId ? db.select().from(rooms).where(eq(rooms.id, reservation.roomId)) : Promise.resolve([]),
+  ]);
+  return stayFacts({ reservation, guest, property, roomType, plan, room });
+}
+
+/**
  * Queues a reservation's guest e-mail in the change's own transaction (a rolled-back booking
  * mails nobody), through the outbox that sends and retries the platform's mail. None where the
  * property turned guest e-mails off or the guest has no address (a walk-in); a sandbox guest's
- * mail is kept and shown, never sent.
+ * mail is kept and shown, never sent. A change that holds the stay's rows as they now are (a
+ * booking just written) passes them instead of the reservation's id, and nothing is read again.
  */
-export async function queueGuestMail(tx: Executor, tenant: Tenant, kind: GuestMailKind, reservationId: string): Promise<string | null> {
-  const { facts, to, enabled, reservation } = await loadStayFacts(tx, tenant, reservationId);
+export async function queueGuestMail(tx: Executor, tenant: Tenant, kind: GuestMailKind, stay: string | StayRows): Promise<string | null> {
+  const { facts, to, enabled, reservation } = typeof stay === "string" ? await loadStayFacts(tx, tenant, stay) : stayFacts(stay);
   if (!enabled || !to) return null;
   return queueMail(tx, {
     accountId: tenant.accountId,

@@ -142,6 +142,7 @@ export async function bookStay(
     ],
     { action: "reservation.created", objectType: "reservation", objectId: id, after: presented },
   );
-  await queueGuestMail(tx, tenant, "confirmation", reservation.id);
+  // The rows just written and read: the confirmation is composed from them, with nothing read again.
+  await queueGuestMail(tx, tenant, "confirmation", { reservation, guest, property, roomType, plan });
   return { ...result, folio };
 }
