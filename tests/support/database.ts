@@ -7,8 +7,11 @@ import { randomToken } from "@/server/ids";
 export const onPostgres = process.env.TEST_DB === "postgres";
 /** The PostgreSQL server of this run (tests/support/services.ts): TEST_DATABASE_URL's, or the run's own. */
 export const testDatabaseUrl = onPostgres ? inject("testDatabaseUrl") : "";
-/** The migrated database every file's own starts from: a template database, or a PGlite image file. */
-const template = onPostgres ? inject("testTemplateDatabase") : inject("pgliteImage");
+/**
+ * The migrated database every file's own starts from: a template database, or a PGlite image
+ * file. A project without the global setup that makes it (the unit tests) migrates its own.
+ */
+const template: string | undefined = onPostgres ? inject("testTemplateDatabase") : inject("pgliteImage");
 /** A Redis server of this run, or null where none could be had (the setup said so, and CI fails instead). */
 export const testRedisUrl = onPostgres ? inject("testRedisUrl") : null;
 
@@ -19,11 +22,11 @@ export const testRedisUrl = onPostgres ? inject("testRedisUrl") : null;
  * on the copy and find nothing left to do.
  */
 export async function testDatabase(options: { max?: number } = {}): Promise<Database & { url?: string }> {
-  if (!onPostgres) return openDatabase({ dataDir: "memory://", loadDataDir: new Blob([readFileSync(template)]) });
+  if (!onPostgres) return openDatabase({ dataDir: "memory://", ...(template ? { loadDataDir: new Blob([readFileSync(template)]) } : {}) });
   const name = `innkeep_test_${randomToken(10).toLowerCase()}`;
   const admin = postgres(testDatabaseUrl, { max: 1, onnotice: () => {} });
   try {
-    await admin.unsafe(`create database ${name} template ${template}`);
+    await admin.unsafe(`create database ${name}${template ? ` template ${template}` : ""}`);
   } catch (error) {
     await admin.end();
     throw new Error(`Cannot create a test database on ${testDatabaseUrl} (is PostgreSQL running?): ${(error as Error).message}`);
