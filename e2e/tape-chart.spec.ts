@@ -174,7 +174,9 @@ for (const width of [1280, 390]) {
 
     // The mouse: the first room onto the housekeeper.
     await drag(page, card(0), person);
-    await expect(page.getByText(`Room ${rooms[0].number} assigned to`)).toBeVisible();
+    // Said twice, to the eye in a toast and to a screen reader by the drag's live region (which
+    // still holds it for a moment): the toast is what a clerk sees.
+    await expect(page.getByRole("region", { name: /^Notifications/ }).getByText(`Room ${rooms[0].number} assigned to`)).toBeVisible();
     await expect(page.getByTestId(`assignment-${rooms[0].number}`)).toContainText("To do");
     await expect(page.getByRole("list", { name: `Assignments of ${housekeeper.email}` })).toContainText(`Room ${rooms[0].number}`);
 

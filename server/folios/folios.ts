@@ -51,9 +51,17 @@ export const nightLineKinds = ["room_night", "tax"] as const;
  * with the property's percentage taxes on room nights, followed by its per-night fees (city tax)
  * as lines of kind `tax` dated that night, so that removing a night removes its taxes and fees.
  */
-export async function postRoomNights(tx: Executor, tenant: Tenant, stay: NightsOf, nightly: NightlyRate[], label: string): Promise<StayPrice> {
+export async function postRoomNights(
+  tx: Executor,
+  tenant: Tenant,
+  stay: NightsOf,
+  nightly: NightlyRate[],
+  label: string,
+  /** The property's taxes when the caller read them already (a booking reads them with its checks). */
+  taxRules?: Promise<TaxRule[]>,
+): Promise<StayPrice> {
   if (!nightly.length) return sumLines([]);
-  const rules = await taxRulesOf(tx, stay.propertyId);
+  const rules = await (taxRules ?? taxRulesOf(tx, stay.propertyId));
   const base = Date.now();
   let at = 0;
   const line = (values: Omit<typeof folioCharges.$inferInsert, "id" | "accountId" | "livemode" | "folioId" | "reservationId" | "createdAt"> & PricedLine) => ({

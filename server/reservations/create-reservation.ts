@@ -3,7 +3,7 @@ import { properties, reservations, type folios } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { queueGuestMail } from "@/server/guest-mail/guest-mail";
-import { openFolio, postRoomNights, priceColumns } from "@/server/folios/folios";
+import { openFolio, postRoomNights, priceColumns, taxRulesOf } from "@/server/folios/folios";
 import { insertGuestIfNew } from "@/server/guests/guests";
 import { newId } from "@/server/ids";
 import { insertRows } from "@/server/prepared";
@@ -79,6 +79,9 @@ export async function bookStay(
   // Sent behind the checks, in their round trip: a count of rows, and used only once they pass.
   const counted = countNights(tx, [stay.roomTypeId], stay.checkIn, stay.checkOut);
   counted.catch(() => {}); // Awaited by the sale; a failed check must not leave it unhandled.
+  // The property's taxes too, for the folio's lines: used only once the checks have passed.
+  const taxRules = taxRulesOf(tx, stay.propertyId);
+  taxRules.catch(() => {});
   const { property, roomType, plan, quote } = await checked;
   const id = newId("reservation");
   await sellNights(tx, roomType.id, stay.checkIn, stay.checkOut, 1, counted);
@@ -88,7 +91,7 @@ export async function bookStay(
   const [guestWritten, folioOpened] = await sideBySide([
     insertGuestIfNew(tx, { tenant, actor }, input.guest),
     (group?.folio ? Promise.resolve(group.folio) : openFolio(tx, tenant, { propertyId: property.id, reservationId: id, currency: property.currency })).then(async (folio) => {
-      const price = await postRoomNights(tx, tenant, { folioId: folio.id, id, propertyId: property.id, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`);
+      const price = await postRoomNights(tx, tenant, { folioId: folio.id, id, propertyId: property.id, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`, taxRules);
       return { folio, price };
     }),
   ]);
@@ -129,20 +132,25 @@ export async function bookStay(
   );
   const result = { reservation, guest };
   const presented = presentReservation(result);
-  await recordChange(
-    tx,
-    { tenant, actor },
-    [
-      { type: "reservation.created", propertyId: property.id, object: presented },
-      {
-        type: "inventory.updated",
-        propertyId: property.id,
-        object: presentInventoryRange({ propertyId: property.id, roomTypeId: roomType.id, from: stay.checkIn, to: stay.checkOut }),
-      },
-    ],
-    { action: "reservation.created", objectType: "reservation", objectId: id, after: presented },
-  );
-  // The rows just written and read: the confirmation is composed from them, with nothing read again.
-  await queueGuestMail(tx, tenant, "confirmation", { reservation, guest, property, roomType, plan });
+  // The events, the trail and the guest's confirmation go out together (one round trip); the
+  // confirmation is composed from the rows just written and read, with nothing read again.
+  const [recorded, mailed] = await sideBySide([
+    recordChange(
+      tx,
+      { tenant, actor },
+      [
+        { type: "reservation.created", propertyId: property.id, object: presented },
+        {
+          type: "inventory.updated",
+          propertyId: property.id,
+          object: presentInventoryRange({ propertyId: property.id, roomTypeId: roomType.id, from: stay.checkIn, to: stay.checkOut }),
+        },
+      ],
+      { action: "reservation.created", objectType: "reservation", objectId: id, after: presented },
+    ),
+    queueGuestMail(tx, tenant, "confirmation", { reservation, guest, property, roomType, plan }),
+  ]);
+  recorded();
+  mailed();
   return { ...result, folio };
 }
