@@ -26,6 +26,13 @@ export async function waitForHydration(page: Page) {
 }
 
 /** A unique e-mail per run, so tests never collide with each other's guests. */
+/**
+ * The page's notifications (the toasts a clerk sees after an action). What a toast says is often
+ * said elsewhere on the page too (the trail, a screen reader's live region), so a test that means
+ * the toast looks in here.
+ */
+export const toasts = (page: Page) => page.getByRole("region", { name: /^Notifications/ });
+
 export const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@e2e.example`;
 
 /**

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { v1 } from "./api";
 import { expectNoSeriousAxe } from "./axe";
-import { expectNoHorizontalScroll, signIn, waitForLive } from "./helpers";
+import { expectNoHorizontalScroll, signIn, toasts, waitForLive } from "./helpers";
 import { hotelOfItsOwn } from "./own-hotel";
 
 // Issue 27, item 2: a late check-out granted from the reservation page. A guest in house on the
@@ -58,7 +58,7 @@ for (const width of [1280, 390]) {
     await expectNoSeriousAxe(page, "[role=alertdialog]");
     if (width < 1024) await expectNoHorizontalScroll(page);
     await dialog.getByRole("button", { name: "Grant late check-out" }).click();
-    await expect(page.getByText("Late check-out granted")).toBeVisible();
+    await expect(toasts(page).getByText("Late check-out granted")).toBeVisible();
     await expect(dialog).toHaveCount(0);
 
     // The folio has the fee as its own line; the action is not offered again.

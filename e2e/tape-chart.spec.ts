@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniqueEmail } from "./helpers";
+import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, toasts, uniqueEmail } from "./helpers";
 import { ownRoomType, plusDays, stayInHouse as sharedStayInHouse } from "./rooms-setup";
 
 // Issue 23, point 4: the room tape chart. A stay in house is dragged to another room with the
@@ -176,7 +176,7 @@ for (const width of [1280, 390]) {
     await drag(page, card(0), person);
     // Said twice, to the eye in a toast and to a screen reader by the drag's live region (which
     // still holds it for a moment): the toast is what a clerk sees.
-    await expect(page.getByRole("region", { name: /^Notifications/ }).getByText(`Room ${rooms[0].number} assigned to`)).toBeVisible();
+    await expect(toasts(page).getByText(`Room ${rooms[0].number} assigned to`)).toBeVisible();
     await expect(page.getByTestId(`assignment-${rooms[0].number}`)).toContainText("To do");
     await expect(page.getByRole("list", { name: `Assignments of ${housekeeper.email}` })).toContainText(`Room ${rooms[0].number}`);
 
