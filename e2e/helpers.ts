@@ -25,7 +25,6 @@ export async function waitForHydration(page: Page) {
   await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
 }
 
-/** A unique e-mail per run, so tests never collide with each other's guests. */
 /**
  * The page's notifications (the toasts a clerk sees after an action). What a toast says is often
  * said elsewhere on the page too (the trail, a screen reader's live region), so a test that means
@@ -33,6 +32,7 @@ export async function waitForHydration(page: Page) {
  */
 export const toasts = (page: Page) => page.getByRole("region", { name: /^Notifications/ });
 
+/** A unique e-mail per run, so tests never collide with each other's guests. */
 export const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@e2e.example`;
 
 /**

@@ -12,6 +12,8 @@ type Action = { allowed: boolean; reason: string | null };
 
 const allow: Action = { allowed: true, reason: null };
 const refuse = (reason: string): Action => ({ allowed: false, reason });
+/** An action by a rule that answers why not, or null when it is allowed. */
+const unless = (refusal: string | null): Action => (refusal ? refuse(refusal) : allow);
 
 /**
  * One reservation as the front desk works on it: the API object, the names behind its ids, the
@@ -67,7 +69,7 @@ export async function getReservationDesk({ db, tenant, id, now = new Date() }: C
           : r.status === "checked_in" && today >= r.checkOut
             ? refuse("The guest leaves today; no night is left to upgrade.")
             : allow,
-      late_check_out: ((reason) => (reason ? refuse(reason) : allow))(lateCheckOutRefusal(r, today)),
+      late_check_out: unless(lateCheckOutRefusal(r, today)),
     },
     group: group ? { id: group.id, name: group.name, billing: group.billing } : null,
   };

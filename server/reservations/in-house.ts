@@ -104,12 +104,12 @@ export async function grantLateCheckOut({ db, tenant, actor, id }: ChangeCtx & {
     ]);
     const refusal = lateCheckOutRefusal(r, businessToday(property));
     if (refusal) throw new ApiError("invalid_state_transition", refusal);
-    await postFee(tx, tenant, r, "late_check_out_fee", feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), `departure ${r.checkOut}`, r.checkOut);
+    const fee = { amount: feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), currency: r.currency };
+    await postFee(tx, tenant, r, "late_check_out_fee", fee.amount, `departure ${r.checkOut}`, r.checkOut);
     const now = new Date();
     const [reservation] = await tx.update(reservations).set({ lateCheckOutAt: now, updatedAt: now }).where(eq(reservations.id, r.id)).returning();
     const result = { reservation, guest: current.guest };
     const after = presentReservation(result);
-    const fee = { amount: feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), currency: r.currency };
     await recordChange(tx, { tenant, actor }, [{ type: "reservation.updated", propertyId: r.propertyId, object: after }], {
       action: "reservation.late_check_out_granted",
       objectType: "reservation",

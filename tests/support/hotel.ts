@@ -93,7 +93,6 @@ export async function liveHotel(h: Harness, accountId: string, timezone = "Ameri
   return { propertyId: property.id, timezone, today: todayIn(timezone) };
 }
 
-/** The body of a valid booking; override what a test is about. */
 /**
  * A fresh New York property for the night audit's tests (audit hour 03:00): one room type at
  * 10,000 a night on a plan whose no-show fee is 5,000.
@@ -105,6 +104,7 @@ export async function auditHotel(h: Harness, caller: Caller, options: { rooms: n
   return { ...base, type };
 }
 
+/** The body of a valid booking; override what a test is about. */
 export function bookingBody(setup: { propertyId: string; roomTypeId: string; ratePlanId: string }, checkIn: IsoDate, checkOut: IsoDate, extra: Record<string, unknown> = {}) {
   return {
     property_id: setup.propertyId,
