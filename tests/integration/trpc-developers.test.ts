@@ -50,7 +50,9 @@ beforeAll(async () => {
     if (failing.has(req.url!)) res.writeHead(503, { "x-why": "down" }).end("maintenance");
     else res.writeHead(200, { "content-type": "text/plain" }).end("thanks");
   });
-  dispatcher = startTestDispatcher(h.db, { retrySchedule: [3600, 3600, 3600, 3600, 3600, 3600, 3600] });
+  // Retries an hour apart, and a deadline a loaded machine cannot pass: a timed-out attempt would
+  // count as a failure and wait an hour.
+  dispatcher = startTestDispatcher(h.db, { retrySchedule: [3600, 3600, 3600, 3600, 3600, 3600, 3600], attemptTimeoutMs: 20_000 });
 });
 afterAll(async () => {
   await dispatcher?.stop();
