@@ -2,7 +2,10 @@ import { defineConfig } from "vitest/config";
 
 // One fixed key for the test run, inherited by the production servers the tests start as children.
 const env = { NODE_ENV: "test" as const, WEBHOOK_SECRET_KEYS: "test:dGVzdC1vbmx5LXdlYmhvb2sta2V5LTAxMjM0NTY3ODk=" };
-const integration = { include: ["tests/integration/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 };
+// Integration files share their worker's modules (isolate: false): each file still opens its own
+// database and server, but the app, the served document's validator and their imports load once a
+// worker instead of once a file, which was most of a PostgreSQL file's time (docs/decisions.md).
+const integration = { include: ["tests/integration/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000, isolate: false };
 
 /**
  * `npm test` runs the unit tests once and every integration test twice: on the embedded
@@ -27,7 +30,8 @@ export default defineConfig({
         // One PostgreSQL file at a time: the webhook fan-out waits for the oldest transaction on
         // the whole server (pg_snapshot_xmin spans its databases), so another file's open
         // transaction, in its own database, held back this file's deliveries.
-        test: { name: "postgres", ...integration, maxWorkers: 1, globalSetup: ["tests/support/services.ts"], env: { ...env, TEST_DB: "postgres" } },
+        // After the other projects (a project with its own worker count runs in a group of its own).
+        test: { name: "postgres", ...integration, maxWorkers: 1, sequence: { groupOrder: 1 }, globalSetup: ["tests/support/services.ts"], env: { ...env, TEST_DB: "postgres" } },
       },
     ],
   },

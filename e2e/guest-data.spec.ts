@@ -17,7 +17,7 @@ let guestId = "";
 let hotel = "";
 
 test.beforeAll(async ({ request }) => {
-  test.setTimeout(180_000); // two CLI commands (tsx) under load
+  test.setTimeout(180_000); // two CLI commands and a room type set up, under load
   key = createApiKey();
   owner = createStaff("owner");
   const t = await ownRoomType(request, key, { rooms: 1, rates: true });

@@ -38,10 +38,12 @@ export const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}
 /**
  * Runs the CLI against the server under test's database (on the embedded one the server holds
  * it, so the CLI carries the command out through the server) and returns its `--json` answer.
+ * The production build's CLI (`node dist/innkeep.mjs`, built with the server under test): a
+ * second a call, where `npx tsx` compiled it afresh in four or five.
  */
 export function cli<T = Record<string, unknown>>(...args: string[]): T {
   const database = process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {};
-  const out = execFileSync("npx", ["tsx", "scripts/innkeep.ts", ...args, "--json"], {
+  const out = execFileSync(process.execPath, ["dist/innkeep.mjs", ...args, "--json"], {
     env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, ...database },
     stdio: ["ignore", "pipe", "inherit"],
   });

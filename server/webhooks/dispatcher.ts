@@ -80,7 +80,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     claimWanted = true;
     wake();
   });
-  countWaitingIn(options.db);
+  const stopCounting = countWaitingIn(options.db);
   const recorder = batchRecorder(options);
 
   const release = (endpointId: string) => {
@@ -202,6 +202,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     async stop() {
       running = false;
       unsubscribe();
+      stopCounting();
       wakeUp?.();
       await loop;
       await Promise.allSettled([...settling]);

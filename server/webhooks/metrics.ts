@@ -49,8 +49,15 @@ export function webhookMetrics() {
   return holder.__innkeepWebhookMetrics;
 }
 
-/** The database the waiting-deliveries gauge counts in, set by whoever runs the engine. */
-export function countWaitingIn(db: Db) {
-  (globalThis as Holder).__innkeepWebhookMetricsDb = db;
+/**
+ * The database the waiting-deliveries gauge counts in, set by whoever runs the engine. Answers the
+ * engine's way to stop: a scrape after its database is closed then counts nothing, not a failure.
+ */
+export function countWaitingIn(db: Db): () => void {
+  const holder = globalThis as Holder;
+  holder.__innkeepWebhookMetricsDb = db;
   webhookMetrics();
+  return () => {
+    if (holder.__innkeepWebhookMetricsDb === db) holder.__innkeepWebhookMetricsDb = undefined;
+  };
 }
