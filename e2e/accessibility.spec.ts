@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 import { bookDemoStay, v1 } from "./api";
 import { cli, createApiKey, createStaff, signIn, uniqueEmail } from "./helpers";
 

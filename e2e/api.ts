@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext } from "./test";
 
 /** A small `/v1` client for specs that make their own data (live data set unless `sandbox`). */
 export function v1(request: APIRequestContext, key: string, sandbox = false) {

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page } from "./test";
 
 /**
  * axe-core's WCAG 2.1 A and AA rules on what is on screen once nothing is loading (the page's

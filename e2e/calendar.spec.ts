@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { createApiKey, expectNoHorizontalScroll, signIn, snap, uniqueEmail, waitForLive } from "./helpers";
 import { ownRoomType, plusDays } from "./rooms-setup";
 

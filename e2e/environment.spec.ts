@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { signIn } from "./helpers";
 
 test("the sandbox switch shows the sandbox hotel under a visible banner", async ({ page }) => {

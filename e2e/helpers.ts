@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 import { adminPassword, e2eDatabase } from "../playwright.config";
 
 export const admin = { email: "admin@example.com", password: adminPassword };

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 import { PDFParse } from "pdf-parse";
 import { addDays, hourIn, v1, zoneNearHour } from "./api";
 import { expectNoSeriousAxe } from "./axe";

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, waitForLive } from "./helpers";
 import { ownRoomType, plusDays } from "./rooms-setup";
 

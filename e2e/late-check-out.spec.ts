@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import type { v1 } from "./api";
 import { expectNoSeriousAxe } from "./axe";
 import { expectNoHorizontalScroll, signIn, toasts, waitForLive } from "./helpers";

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { expectNoSeriousAxe } from "./axe";
 import { createApiKey, signIn, uniqueEmail, waitForLive } from "./helpers";
 
@@ -33,7 +33,7 @@ test.afterAll(async ({ request }) => {
   await new Promise<void>((r) => server.close(() => r()));
 });
 
-const api = (request: import("@playwright/test").APIRequestContext) => ({
+const api = (request: import("./test").APIRequestContext) => ({
   guest: async (first_name: string, last_name: string) => {
     const res = await request.post("/v1/guests", { headers: { authorization: `Bearer ${key}` }, data: { first_name, last_name, email: uniqueEmail(last_name.toLowerCase()) } });
     expect(res.status(), await res.text()).toBe(201);

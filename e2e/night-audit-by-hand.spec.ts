@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { addDays, hourIn, todayIn, v1, zoneNearHour } from "./api";
 import { expectNoSeriousAxe } from "./axe";
 import { cli, expectNoHorizontalScroll, signIn, snap, uniqueEmail } from "./helpers";

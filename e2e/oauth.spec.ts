@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 import * as oauth from "oauth4webapi";
 import { admin, cli, createStaff, expectNoHorizontalScroll, snap } from "./helpers";
 

@@ -1,4 +1,4 @@
-import type { APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "./test";
 import { addDays, todayIn, v1 } from "./api";
 import { cli, uniqueEmail } from "./helpers";
 

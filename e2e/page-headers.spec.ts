@@ -1,4 +1,4 @@
-import { expect, test, type Page, type Response } from "@playwright/test";
+import { expect, test, type Page, type Response } from "./test";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { addDays, bookDemoStay, todayIn, v1 } from "./api";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { addDays, todayIn, v1 } from "./api";
 import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap } from "./helpers";
 

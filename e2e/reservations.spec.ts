@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./test";
 import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniqueEmail, waitForLive } from "./helpers";
 
 // The front desk in the browser (issue #9): everything happens in the sandbox, where the test

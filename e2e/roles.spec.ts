@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { createStaff, signIn } from "./helpers";
 
 let housekeeper: { email: string; password: string };

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext } from "./test";
 import { uniqueEmail } from "./helpers";
 
 /** ISO date `n` days after `iso`. */

@@ -1,4 +1,4 @@
-import { expect, test, type Locator } from "@playwright/test";
+import { expect, test, type Locator } from "./test";
 import { createApiKey, createStaff, signIn, uniqueEmail, waitForLive } from "./helpers";
 import { ownRoomType, plusDays } from "./rooms-setup";
 

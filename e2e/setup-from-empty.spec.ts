@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 import { cli, createStaff, expectNoHorizontalScroll, signIn, snap, uniqueEmail } from "./helpers";
 import { plusDays } from "./rooms-setup";
 

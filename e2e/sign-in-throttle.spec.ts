@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 import { createStaff } from "./helpers";
 
 // Issue 26, point 6: after 3 wrong passwords in a row an account makes the next attempt wait, and

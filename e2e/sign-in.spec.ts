@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { admin, signIn } from "./helpers";
 
 test("a signed-out visitor is sent to the sign-in page", async ({ page }) => {

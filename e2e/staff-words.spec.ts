@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 import { bookDemoStay, v1 } from "./api";
 import { createApiKey, createStaff, signIn, snap, uniqueEmail } from "./helpers";
 import { scan } from "./words-scan";

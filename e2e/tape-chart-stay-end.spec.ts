@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./test";
 import { expectNoSeriousAxe } from "./axe";
 import { cli, createApiKey, expectNoHorizontalScroll, signIn, uniqueEmail, waitForLive } from "./helpers";
 import { ownRoomType, plusDays, stayInHouse as sharedStayInHouse } from "./rooms-setup";

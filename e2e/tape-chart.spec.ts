@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./test";
 import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, toasts, uniqueEmail } from "./helpers";
 import { ownRoomType, plusDays, stayInHouse as sharedStayInHouse } from "./rooms-setup";
 

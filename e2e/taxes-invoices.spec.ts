@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { PDFParse } from "pdf-parse";
 import { addDays, todayIn, v1 } from "./api";
 import { cli, expectNoHorizontalScroll, signIn, snap, uniqueEmail } from "./helpers";

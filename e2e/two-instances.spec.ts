@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { e2eDatabase } from "../playwright.config";
 import { startServer, type Server } from "../tests/support/server-process";
 import { createApiKey, signIn, uniqueEmail } from "./helpers";
