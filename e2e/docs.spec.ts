@@ -3,7 +3,6 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "./test";
 import { e2eDatabase } from "../playwright.config";
-import { waitForHydration } from "./helpers";
 
 // Issue 24, item 2 (and issue 23): /docs stands alone. It renders the conventions and the
 // quickstart (Markdown as Markdown), lists the OAuth endpoints, shows each operation's headers and
@@ -133,7 +132,6 @@ test("the conventions, the contents and the search lead to each client's guide",
     await expect(section.locator(`a[href="/docs/clients/${slug}"]`)).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Reference" }).locator(`a[href="/docs/clients/${slug}"]`)).toBeAttached();
   }
-  await waitForHydration(page);
   const search = page.getByRole("searchbox", { name: "Search the API reference" }).first();
   await search.fill("python client");
   await search.press("Enter");

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "./test";
+import { expect, test, waitForHydration, type Page } from "./test";
 import { adminPassword, e2eDatabase } from "../playwright.config";
 
 export const admin = { email: "admin@example.com", password: adminPassword };
@@ -15,14 +15,6 @@ export async function signIn(page: Page, credentials = admin) {
   // A full page load after the sign-in (components/auth/sign-in-form.tsx): on a busy machine more than the default 10 s.
   await expect(page.getByRole("heading", { level: 1, name: /Welcome/ })).toBeVisible({ timeout: 30_000 });
   await waitForHydration(page);
-}
-
-/**
- * After a full page load: waits until React has taken the page over (the root layout marks
- * `<html data-hydrated>`). A click before that lands on a button the server drew and does nothing.
- */
-export async function waitForHydration(page: Page) {
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Dispatcher } from "@/server/webhooks/dispatcher";
 import { queueMail } from "@/server/webhooks/mail";
 import { verifyWebhook } from "@/server/webhooks/verify-signature";
 import { startHarness, type Harness } from "../support/harness";
-import { startReceiver, startTestDispatcher, waitFor, type Receiver } from "../support/webhooks";
+import { firstAttemptsOnly, startReceiver, startTestDispatcher, waitFor, type Receiver } from "../support/webhooks";
 
 // The developer console's tRPC API (issue 10): the same services as /v1's webhooks, events and
 // keys, plus the dashboard's reads (delivery log filters, endpoint health, hourly attempts,
@@ -50,9 +50,7 @@ beforeAll(async () => {
     if (failing.has(req.url!)) res.writeHead(503, { "x-why": "down" }).end("maintenance");
     else res.writeHead(200, { "content-type": "text/plain" }).end("thanks");
   });
-  // Retries an hour apart, and a deadline a loaded machine cannot pass: a timed-out attempt would
-  // count as a failure and wait an hour.
-  dispatcher = startTestDispatcher(h.db, { retrySchedule: [3600, 3600, 3600, 3600, 3600, 3600, 3600], attemptTimeoutMs: 20_000 });
+  dispatcher = startTestDispatcher(h.db, firstAttemptsOnly);
 });
 afterAll(async () => {
   await dispatcher?.stop();

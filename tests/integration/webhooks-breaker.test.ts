@@ -6,7 +6,7 @@ import { accounts, mailOutbox } from "@/db/schema";
 import type { Dispatcher } from "@/server/webhooks/dispatcher";
 import { listOutboxMail, queueMail } from "@/server/webhooks/mail";
 import { startHarness, type Harness } from "../support/harness";
-import { startReceiver, startTestDispatcher, waitFor, type Receiver } from "../support/webhooks";
+import { firstAttemptsOnly, startReceiver, startTestDispatcher, waitFor, type Receiver } from "../support/webhooks";
 
 // Circuit breaker (contract §7): > 95 % 5xx over at least 10 attempts in the window disables
 // the endpoint and mails the developer contact once; nothing is dropped meanwhile; re-enable
@@ -47,11 +47,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-// Retries an hour apart, so only first attempts count and the figures are exact; and a deadline
-// no loaded machine reaches, for a timed-out attempt counts as a server error and would then wait
-// an hour (in CI, on PGlite, one attempt after the re-enable passed the usual 1.5 s deadline and
-// its delivery stayed retry_scheduled past the test's wait).
-const exact = { retrySchedule: [3600, 3600, 3600, 3600, 3600, 3600, 3600], attemptTimeoutMs: 20_000 };
 let g = 0;
 
 async function endpointFailing(path: string, status: (n: number) => number, token?: string) {
@@ -69,7 +64,7 @@ const endpointOf = async (id: string, token?: string) => (await h.get(`/v1/webho
 describe("circuit breaker", () => {
   let dispatcher: Dispatcher;
   beforeAll(() => {
-    dispatcher = startTestDispatcher(h.db, { ...exact, smtpUrl, breakerMinAttempts: 10 });
+    dispatcher = startTestDispatcher(h.db, { ...firstAttemptsOnly, smtpUrl, breakerMinAttempts: 10 });
   });
   afterAll(async () => dispatcher?.stop());
 
@@ -139,7 +134,7 @@ describe("circuit breaker", () => {
 
 describe("circuit breaker without SMTP", () => {
   it("keeps the notice in the mail outbox", async () => {
-    const dispatcher = startTestDispatcher(h.db, { ...exact, breakerMinAttempts: 10 });
+    const dispatcher = startTestDispatcher(h.db, { ...firstAttemptsOnly, breakerMinAttempts: 10 });
     try {
       const other = await h.newAccount("No SMTP Hotels");
       const endpoint = await endpointFailing("/dead-no-smtp", () => 502, other.token);
@@ -210,7 +205,7 @@ describe("breaker notices are retried from the outbox", () => {
   it("refused twice, sent on the third try; each attempt recorded and listed", { timeout: 60_000 }, async () => {
     const to = "flaky@test.example";
     refusals.set(to, 2);
-    const dispatcher = startTestDispatcher(h.db, { ...exact, breakerMinAttempts: 10, smtpUrl: flakyUrl, mailRetrySchedule: mailSchedule });
+    const dispatcher = startTestDispatcher(h.db, { ...firstAttemptsOnly, breakerMinAttempts: 10, smtpUrl: flakyUrl, mailRetrySchedule: mailSchedule });
     try {
       const { account, endpoint } = await tripBreaker("Flaky SMTP Hotels", to);
       const [mail] = await waitFor(async () => {
@@ -238,7 +233,7 @@ describe("breaker notices are retried from the outbox", () => {
   it("a server that never accepts gets five tries, then none", { timeout: 60_000 }, async () => {
     const to = "never@test.example";
     refusals.set(to, 1_000);
-    const dispatcher = startTestDispatcher(h.db, { ...exact, breakerMinAttempts: 10, smtpUrl: flakyUrl, mailRetrySchedule: mailSchedule });
+    const dispatcher = startTestDispatcher(h.db, { ...firstAttemptsOnly, breakerMinAttempts: 10, smtpUrl: flakyUrl, mailRetrySchedule: mailSchedule });
     try {
       const { account } = await tripBreaker("Never SMTP Hotels", to);
       const [mail] = await waitFor(async () => {
@@ -259,7 +254,7 @@ describe("breaker notices are retried from the outbox", () => {
     const to = "orphan@test.example";
     const other = await h.newAccount("Orphan Mail Hotels");
     const id = await queueMail(h.db, { accountId: other.account.id, to, subject: "Webhook endpoint disabled", text: "we_orphan" });
-    const dispatcher = startTestDispatcher(h.db, { ...exact, smtpUrl: flakyUrl, mailRetrySchedule: mailSchedule });
+    const dispatcher = startTestDispatcher(h.db, { ...firstAttemptsOnly, smtpUrl: flakyUrl, mailRetrySchedule: mailSchedule });
     try {
       // The row, not the SMTP server's inbox: the server holds the message before the sender has
       // its answer and records the send (reading the row at that moment failed once on PostgreSQL).

@@ -69,6 +69,13 @@ export function testSettings(overrides: Partial<WebhookSettings> = {}): WebhookS
   };
 }
 
+/**
+ * For tests whose figures must be exact: retries an hour apart (only first attempts happen), and a
+ * deadline no loaded machine reaches, for a timed-out attempt counts as a server error and would
+ * then wait an hour (in CI, on PGlite, one passed the usual 1.5 s and its test timed out).
+ */
+export const firstAttemptsOnly: Partial<WebhookSettings> = { retrySchedule: [3600, 3600, 3600, 3600, 3600, 3600, 3600], attemptTimeoutMs: 20_000 };
+
 export function startTestDispatcher(db: Db, overrides: Partial<WebhookSettings> = {}, options: { concurrency?: number; lookup?: Lookup } = {}): Dispatcher {
   return startDispatcher({ db, settings: testSettings(overrides), pollMs: 30, concurrency: options.concurrency, lookup: options.lookup });
 }
