@@ -19,20 +19,14 @@ export default defineConfig({
     env,
     // Vitest runs one file at a time per core less one: a single file on CI's two cores. Most of
     // an integration file's time is spent waiting (on PostgreSQL, a child server, a webhook's
-    // retry timer), so three files at once use the machine (the PostgreSQL project's one at a
-    // time beside the others); VITEST_MAX_WORKERS sets another count.
+    // retry timer), so three files at once use the machine; VITEST_MAX_WORKERS sets another count.
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
       { extends: true, test: { name: "pglite", ...integration, globalSetup: ["tests/support/pglite-image.ts"], env: { ...env, TEST_DB: "pglite" } } },
-      {
-        extends: true,
-        // One PostgreSQL file at a time: the webhook fan-out waits for the oldest transaction on
-        // the whole server (pg_snapshot_xmin spans its databases), so another file's open
-        // transaction, in its own database, held back this file's deliveries.
-        // After the other projects (a project with its own worker count runs in a group of its own).
-        test: { name: "postgres", ...integration, maxWorkers: 1, sequence: { groupOrder: 1 }, globalSetup: ["tests/support/services.ts"], env: { ...env, TEST_DB: "postgres" } },
-      },
+      // Beside the others: each worker makes its PostgreSQL files' databases on a server of its own
+      // (tests/support/services.ts), so one file's open transaction never holds back another's webhooks.
+      { extends: true, test: { name: "postgres", ...integration, globalSetup: ["tests/support/services.ts"], env: { ...env, TEST_DB: "postgres" } } },
     ],
   },
 });

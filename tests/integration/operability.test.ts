@@ -96,7 +96,7 @@ describe("who may read /metrics", () => {
 });
 
 // Two server processes need a database both can open: PostgreSQL. (PGlite is one process's.)
-describe.skipIf(!onPostgres || !testRedisUrl)("two production servers sharing PostgreSQL and Redis", { timeout: 120_000 }, () => {
+describe.skipIf(!onPostgres || !testRedisUrl())("two production servers sharing PostgreSQL and Redis", { timeout: 120_000 }, () => {
   let database: Awaited<ReturnType<typeof testDatabase>>;
   let servers: Server[] = [];
   let key = "";
@@ -105,7 +105,7 @@ describe.skipIf(!onPostgres || !testRedisUrl)("two production servers sharing Po
     database = await testDatabase();
     const account = await createAccount({ db: database.db, input: { name: "Shared Limits", plan: "starter", limits: { perMinute: 6 } } });
     key = (await createApiKey({ db: database.db, input: { accountId: account.id, scopes: [...scopes] } })).key;
-    const env = { DATABASE_URL: database.url!, REDIS_URL: testRedisUrl! };
+    const env = { DATABASE_URL: database.url!, REDIS_URL: testRedisUrl()! };
     servers = await Promise.all([startServer(env), startServer(env)]);
   }, 120_000);
   afterAll(async () => {

@@ -10,7 +10,7 @@ import { onPostgres, testDatabaseUrl } from "../support/database";
 // the upstream report's load fills small pipelines while connections are busy.
 
 /** A pool of `max` connections with pipelines of `pipeline` queries (an option postgres.js's types leave out). */
-const pool = (max: number, pipeline: number) => postgres(testDatabaseUrl, { max, onnotice: () => {}, ...({ max_pipeline: pipeline } as object) });
+const pool = (max: number, pipeline: number) => postgres(testDatabaseUrl(), { max, onnotice: () => {}, ...({ max_pipeline: pipeline } as object) });
 
 describe.runIf(onPostgres)("postgres.js transactions under a full pipeline (patches/postgres+3.4.9.patch)", () => {
   it("a BEGIN at the pipeline's boundary still reserves its connection (a pipeline of 0: every one)", async () => {

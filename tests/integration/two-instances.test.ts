@@ -10,7 +10,7 @@ import { startServer, type Server } from "../support/server-process";
 // Issue 26, point 8: two separate server instances (two processes, not one cluster), as a user
 // outgrowing one machine runs them behind a load balancer, on one PostgreSQL and one Redis. Both
 // run the webhook dispatcher. (The shared rate limit is in operability.test.ts.)
-describe.skipIf(!onPostgres || !testRedisUrl)("two instances on one PostgreSQL and one Redis", { timeout: 180_000 }, () => {
+describe.skipIf(!onPostgres || !testRedisUrl())("two instances on one PostgreSQL and one Redis", { timeout: 180_000 }, () => {
   let database: Awaited<ReturnType<typeof testDatabase>>;
   let servers: Server[] = [];
   let accountId = "";
@@ -37,7 +37,7 @@ describe.skipIf(!onPostgres || !testRedisUrl)("two instances on one PostgreSQL a
     });
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    const env = { DATABASE_URL: database.url!, REDIS_URL: testRedisUrl!, WEBHOOK_DISPATCHER: "1", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1" };
+    const env = { DATABASE_URL: database.url!, REDIS_URL: testRedisUrl()!, WEBHOOK_DISPATCHER: "1", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1" };
     servers = await Promise.all([startServer(env), startServer(env)]);
   }, 180_000);
   afterAll(async () => {

