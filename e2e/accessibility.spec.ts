@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "./test";
 import { bookDemoStay, v1 } from "./api";
+import { seriousAxeFindings, wcag21aa } from "./axe";
 import { cli, createApiKey, createStaff, signIn, uniqueEmail } from "./helpers";
 
 // Issue 23, point 6: axe-core on every page of the dashboard, as the role that works there, at
@@ -9,20 +9,15 @@ import { cli, createApiKey, createStaff, signIn, uniqueEmail } from "./helpers";
 
 test.describe.configure({ timeout: 300_000 });
 
-type Finding = { url: string; width: number; rule: string; nodes: number; where: string; help: string };
-
-/** axe's WCAG 2.1 A and AA rules on what is on screen once nothing is loading; the serious and critical findings. */
-async function audit(page: Page, url: string, width: number): Promise<Finding[]> {
+/** axe's WCAG 2.1 A and AA rules on the whole page once nothing is loading; the serious and critical findings, each saying where. */
+async function audit(page: Page, url: string, width: number): Promise<string[]> {
   await expect(page.locator("[data-loading]")).toHaveCount(0, { timeout: 20_000 });
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({ url, width, rule: v.id, nodes: v.nodes.length, where: v.nodes[0]?.target.join(" ") ?? "", help: v.help }));
+  return (await seriousAxeFindings(page, { tags: wcag21aa })).map((finding) => `${url} at ${width} px: ${finding}`);
 }
 
 /** Visits each page at each width (both unless given) and asserts axe found nothing serious on any of them. */
 async function auditPages(page: Page, urls: string[], ready: (url: string) => Promise<void> = async () => {}, widths = [1280, 390]) {
-  const findings: Finding[] = [];
+  const findings: string[] = [];
   let visited = 0;
   for (const width of widths) {
     await page.setViewportSize({ width, height: 844 });
@@ -34,7 +29,7 @@ async function auditPages(page: Page, urls: string[], ready: (url: string) => Pr
     }
   }
   expect(visited).toBe(urls.length * widths.length);
-  expect(findings.map((f) => `${f.url} at ${f.width} px: ${f.rule} ×${f.nodes} (${f.help}) at ${f.where}`)).toEqual([]);
+  expect(findings).toEqual([]);
 }
 
 const inMain = async (page: Page) => {

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
+import { seriousAxeFindings } from "./axe";
 import { expect, test, type Page } from "./test";
 import { e2eDatabase } from "../playwright.config";
 
@@ -108,9 +108,7 @@ for (const width of [1280, 390]) {
       await shot(page, "docs-search");
       await search.fill("");
     }
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes[0]?.target.join(" ")}`)).toEqual([]);
+    expect(await seriousAxeFindings(page)).toEqual([]);
   });
 }
 
@@ -156,9 +154,7 @@ for (const width of [1280, 390]) {
       const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
       expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
       await shot(page, `docs-client-${slug}`);
-      const results = await new AxeBuilder({ page }).analyze();
-      const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(serious.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes[0]?.target.join(" ")}`)).toEqual([]);
+      expect(await seriousAxeFindings(page)).toEqual([]);
     });
   }
 }

@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { seriousAxeFindings } from "./axe";
 import { expect, test, type Locator, type Page } from "./test";
 import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, toasts, uniqueEmail } from "./helpers";
 import { ownRoomType, plusDays, stayInHouse as sharedStayInHouse } from "./rooms-setup";
@@ -154,9 +154,7 @@ for (const width of [1280, 390]) {
     await page.goto("/calendar/rooms");
     await expect(page.getByTestId("tape-chart")).toBeVisible();
     // The page's own content; the shell around every page is checked by its own spec.
-    const results = await new AxeBuilder({ page }).include("main").analyze();
-    const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes[0]?.target.join(" ")}`)).toEqual([]);
+    expect(await seriousAxeFindings(page, { include: "main" })).toEqual([]);
   });
 }
 
