@@ -148,11 +148,14 @@ test("the Live/Sandbox switch works with the arrow keys and shows where focus is
   await arrow("ArrowRight", sandbox);
   await expect(page.getByTestId("sandbox-banner")).toBeVisible();
   await expect(sandbox).toHaveAttribute("aria-checked", "true");
+  // The page came back for the other data set (drawn afresh): focus is still on the switch.
+  await expect(sandbox).toBeFocused();
   await tabToSwitch(sandbox);
   await expect(sandbox).not.toHaveCSS("box-shadow", "none");
   await arrow("ArrowLeft", live);
   await expect(page.getByTestId("sandbox-banner")).toHaveCount(0);
   await expect(live).toHaveAttribute("aria-checked", "true");
+  await expect(live).toBeFocused();
 });
 
 test("the favicon is served and linked", async ({ page, request }) => {

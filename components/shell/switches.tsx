@@ -2,12 +2,19 @@
 
 import * as RadioGroup from "@radix-ui/react-radio-group";
 import { useRouter } from "next/navigation";
-import { useTransition } from "react";
+import { useEffect, useRef, useTransition } from "react";
 import { environmentCookie, propertyCookie, type Environment } from "@/server/staff/environment";
 
 function remember(name: string, value: string) {
   document.cookie = `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${60 * 60 * 24 * 365}; SameSite=Lax`;
 }
+
+/**
+ * Whether the switch had focus when a data set was chosen. The dashboard's layout keys its client
+ * cache by data set, so the switch is drawn afresh once the page comes back; it then takes focus
+ * back, so a keyboard user stays on it instead of being sent to the top of the page.
+ */
+let refocus = false;
 
 /**
  * Live or sandbox: remembered in a cookie; the server re-renders the page for the chosen data set.
@@ -16,8 +23,16 @@ function remember(name: string, value: string) {
 export function EnvironmentSwitch({ environment }: { environment: Environment }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
+  const root = useRef<HTMLDivElement>(null);
+  const checked = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!refocus) return;
+    refocus = false;
+    checked.current?.focus();
+  }, []);
   const choose = (next: string) => {
     if (next === environment || (next !== "live" && next !== "sandbox")) return;
+    refocus = !!root.current?.contains(document.activeElement);
     remember(environmentCookie, next);
     startTransition(() => router.refresh());
   };
@@ -25,6 +40,7 @@ export function EnvironmentSwitch({ environment }: { environment: Environment })
     const tone = value === "sandbox" ? "data-[state=checked]:bg-amber-400 data-[state=checked]:text-amber-950" : "data-[state=checked]:bg-teal-700 data-[state=checked]:text-white";
     return (
       <RadioGroup.Item
+        ref={value === environment ? checked : undefined}
         value={value}
         className={`rounded px-2.5 py-1 text-xs sm:px-3 font-semibold text-stone-700 transition hover:text-stone-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600 focus-visible:ring-offset-1 data-[state=checked]:shadow-sm ${tone}`}
       >
@@ -34,6 +50,7 @@ export function EnvironmentSwitch({ environment }: { environment: Environment })
   };
   return (
     <RadioGroup.Root
+      ref={root}
       value={environment}
       onValueChange={choose}
       orientation="horizontal"
