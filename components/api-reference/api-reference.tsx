@@ -101,6 +101,26 @@ function BodySchema({ schema, schemas }: { schema: JsonSchema; schemas: Record<s
   );
 }
 
+/**
+ * What an operation answers. A named schema is linked, not spelled out again: most operations of a
+ * resource answer the same object, whose fields the Schemas section lists once (as Stripe's
+ * reference says "Returns the customer object"); an answer of the operation's own is shown in place.
+ */
+function ResponseBody({ response, schemas }: { response: Content; schemas: Record<string, JsonSchema> }) {
+  const schema = jsonOf(response)?.schema;
+  if (!schema) return <p className="text-sm text-stone-700">{response.description}</p>;
+  if (!schema.$ref) return <BodySchema schema={schema} schemas={schemas} />;
+  const description = schemas[refName(schema.$ref)]?.description;
+  return (
+    <div className="text-sm text-stone-700">
+      <p>
+        Returns <TypeLabel schema={schema} />, whose fields are listed under Schemas.
+      </p>
+      {description ? <p className="mt-1"><Prose text={description} /></p> : null}
+    </div>
+  );
+}
+
 function OperationCard({ method, path, op, doc, origin }: { method: string; path: string; op: Operation; doc: OpenApiDoc; origin: string }) {
   const schemas = doc.components?.schemas ?? {};
   const base = doc.servers?.[0]?.url ?? "";
@@ -156,7 +176,7 @@ function OperationCard({ method, path, op, doc, origin }: { method: string; path
         {success ? (
           <section>
             <Heading>Response {success[0]}</Heading>
-            {jsonOf(success[1])?.schema ? <BodySchema schema={jsonOf(success[1])!.schema} schemas={schemas} /> : <p className="text-sm text-stone-700">{success[1].description}</p>}
+            <ResponseBody response={success[1]} schemas={schemas} />
             {success[1].headers ? (
               <p className="mt-2 text-xs text-stone-600">
                 Headers: {Object.keys(success[1].headers).map((h, i) => <span key={h}>{i ? ", " : ""}<code className="font-mono text-stone-800">{h}</code></span>)}
