@@ -79,7 +79,7 @@ export const webhookDeliveries = pgTable(
   (t) => [
     // The fan-out's guard: one delivery per (event, endpoint), however often it runs.
     uniqueIndex("webhook_deliveries_fanout_key").on(t.eventId, t.endpointId).where(sql`${t.source} = 'event'`),
-    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('queued', 'retry_scheduled')`),
+    index("webhook_deliveries_due_idx").on(t.endpointId, t.nextAttemptAt, t.eventCreatedAt, t.id).where(sql`${t.status} in ('queued', 'retry_scheduled')`),
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.id),
     index("webhook_deliveries_backfill_idx").on(t.backfillId, t.backfillSeq).where(sql`${t.backfillId} is not null`),
   ],

@@ -49,8 +49,8 @@ async function sendDueMailSafely(deps: EngineDeps) {
  * Two paces. The fan-out (and backfills, and mail) runs once per poll, at once when a delivery is
  * queued, and again at once while its batch comes back full; between polls a read that takes no
  * lock asks every `peekMs` whether new events wait, and only then does the fan-out run. Claims run whenever attempts may be
- * due and a slot is free: after a fan-out that made deliveries, and after an attempt ends while
- * the last claim was cut short by the limits (more may be waiting). Claims and records are
+ * due and a slot is free: after a fan-out that made deliveries, after an attempt's exchange ends
+ * (its slot is free), and once a poll (retries come due). Claims and records are
  * batched (server/webhooks/batch.ts): a claim leases and loads a batch in four statements, and
  * the attempts that end while a record is being written are written together in one.
  */
@@ -118,10 +118,11 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     const free = concurrency - inFlight;
     if (free <= 0) return;
     claimWanted = false;
+    // A claim takes everything it may: each endpoint with pending deliveries gives up to its free
+    // slots. So nothing is claimed again until something changes what it would find: a slot frees
+    // up, a fan-out queues deliveries, or a poll comes (retries come due, leases run out). Claiming
+    // again while any endpoint was busy made a claim every turn of the loop that found nothing.
     const batch = await claimBatch(options, { limit: free, perEndpoint, busy });
-    // Cut short by a limit: more may be due once a slot frees up.
-    if (batch.length === free || busy.size > 0) claimWanted = true;
-    if (!batch.length) claimWanted = false;
     for (const claimed of batch) {
       inFlight++;
       busy.set(claimed.endpoint.id, (busy.get(claimed.endpoint.id) ?? 0) + 1);

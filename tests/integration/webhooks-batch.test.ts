@@ -78,6 +78,42 @@ describe("claiming and recording in batches", () => {
     await disable(a);
     await disable(b);
   });
+
+  it("takes the oldest due deliveries across endpoints, each endpoint's oldest first, and none not yet due", async () => {
+    const a = await endpoint("/order-a");
+    const c = await endpoint("/order-c");
+    await emitGuests(6, "order");
+    const rows = await h.db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.endpointId, [a, c]));
+    expect(rows).toHaveLength(12);
+    // Due times a minute apart from an hour ago, A's and C's interleaved (A at 0, 2, 4 … minutes,
+    // C at 1, 3, 5 …); C's last is a retry due an hour from now.
+    const base = Date.now() - 60 * 60_000;
+    const byEndpoint = (id: string) => rows.filter((r) => r.endpointId === id).sort((x, y) => (x.id < y.id ? -1 : 1));
+    const due = new Map<string, Date>();
+    byEndpoint(a).forEach((r, i) => due.set(r.id, new Date(base + i * 2 * 60_000)));
+    byEndpoint(c).forEach((r, i) => due.set(r.id, new Date(base + (i * 2 + 1) * 60_000)));
+    const later = byEndpoint(c)[5];
+    for (const r of rows) {
+      const inAnHour = r.id === later.id;
+      await h.db
+        .update(webhookDeliveries)
+        .set({ nextAttemptAt: inAnHour ? new Date(Date.now() + 60 * 60_000) : due.get(r.id)!, status: inAnHour ? "retry_scheduled" : "queued" })
+        .where(eq(webhookDeliveries.id, r.id));
+    }
+    const oldestFirst = [...due].filter(([id]) => id !== later.id).sort((x, y) => +x[1] - +y[1]).map(([id]) => id);
+
+    // Room for 5 in all: the 5 oldest, whichever endpoint they belong to (A, C, A, C, A).
+    const five = await claimBatch(deps(), { limit: 5, perEndpoint: 16, busy: new Map() });
+    expect(five.map((x) => x.delivery.id)).toEqual(oldestFirst.slice(0, 5));
+    // A's 3 are in flight and A may have 4 at once: A's oldest left, and every due one of C, oldest first.
+    const taken = new Set(five.map((x) => x.delivery.id));
+    const left = (id: string) => byEndpoint(id).map((r) => r.id).filter((d) => !taken.has(d) && d !== later.id);
+    const rest = await claimBatch(deps(), { limit: 64, perEndpoint: 4, busy: new Map([[a, 3]]) });
+    expect(rest.map((x) => x.delivery.id)).toEqual([...left(a).slice(0, 1), ...left(c)].sort((x, y) => +due.get(x)! - +due.get(y)!));
+    expect(rest.map((x) => x.delivery.id)).not.toContain(later.id);
+    await disable(a);
+    await disable(c);
+  });
 });
 
 describe("the dispatcher's limits", () => {
