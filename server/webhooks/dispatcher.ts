@@ -2,7 +2,7 @@ import { logger } from "@/server/observability/logger";
 import { afterAttempt, makeAttempt, recordAttempt, type EngineDeps, type FinishedAttempt } from "./attempt-delivery";
 import { advanceBackfills } from "./backfill";
 import { claimBatch, recordAttempts } from "./batch";
-import { eventsWaiting, fanOutBatch, fanOutEvents } from "./fan-out";
+import { eventsWaiting, fanOutBatch, fanOutEvents, type FanOutState } from "./fan-out";
 import { sendDueMail } from "./mail";
 import { countWaitingIn } from "./metrics";
 import { onDeliveriesQueued } from "./queue";
@@ -82,6 +82,8 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   });
   const stopCounting = countWaitingIn(options.db);
   const recorder = batchRecorder(options);
+  /** How far this process's fan-out went ahead of the cursor: events committed beyond it go out at once. */
+  const fanOutState: FanOutState = { ahead: null };
 
   const release = (endpointId: string) => {
     inFlight--;
@@ -95,7 +97,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     lastPeek = Date.now();
     if (everything) lastFanOut = lastPeek;
     fanOutWanted = false;
-    const fanned = await fanOutEvents(options.db);
+    const fanned = await fanOutEvents(options.db, fanOutBatch, fanOutState);
     const backfilled = everything ? await advanceBackfills(options.db) : [];
     // Mail is rare and its schedule counts in minutes: a look once a second is plenty.
     if (everything && Date.now() - mailCheckedAt >= 1_000) {
@@ -175,7 +177,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
         } else if (Date.now() - lastPeek >= peekMs) {
           // Between polls, new events are looked for with a read that takes no lock.
           lastPeek = Date.now();
-          if (await eventsWaiting(options.db)) {
+          if (await eventsWaiting(options.db, fanOutState)) {
             again = await fanOut(false);
             fanOutWanted ||= again;
           }

@@ -16,36 +16,62 @@ const cursorRow = eq(eventFanoutCursor.id, 1);
 export const fanOutBatch = 500;
 
 /**
+ * What a fan-out process remembers between its passes: the last event it fanned out ahead of the
+ * cursor (see `fanOutEvents`). Kept in memory by the dispatcher; a new process starts from the
+ * cursor, and what it takes again is refused by the deliveries' unique key.
+ */
+export type FanOutState = { ahead: { xid: string; eventId: string } | null };
+
+/** Events whose writing transaction is older than every one still running: none can appear behind them. */
+const settled = sql`${events.xid} < pg_snapshot_xmin(pg_current_snapshot())`;
+
+/** The events a pass may take after the cursor: settled ones, and with a state, those committed beyond where it has been. */
+function takeable(state: FanOutState | undefined) {
+  if (!state) return settled;
+  if (!state.ahead) return sql`true`;
+  return sql`(${settled} or (${events.xid}, ${events.id}) > (${state.ahead.xid}::xid8, ${state.ahead.eventId}))`;
+}
+
+/**
  * Turns new events into deliveries: one per (event, endpoint of the same account and
  * environment that selects its type and existed when it happened).
  *
- * Events are taken in (xid, id) order after a one-row cursor, and only those whose writing
- * transaction is older than the oldest one still running (`pg_snapshot_xmin`): every such
- * transaction has ended, so no event can still appear behind the cursor, however late it
- * commits. The deliveries and the cursor's move are one transaction, so a crash redoes a batch
+ * Events are taken in (xid, id) order after a one-row cursor. The cursor only moves over events
+ * whose writing transaction is older than the oldest one still running (`pg_snapshot_xmin`):
+ * every such transaction has ended, so no event can still appear behind the cursor, however late
+ * it commits. The deliveries and the cursor's move are one transaction, so a crash redoes a batch
  * whole or not at all; the cursor is taken with SKIP LOCKED, so of two processes one fans out
  * and the other goes on to deliver. Nothing is written to the event rows themselves.
  * Disabled endpoints get their deliveries too: they wait for the endpoint to be re-enabled.
+ *
+ * With a `state` (the dispatcher's), events already committed beyond that point go out at once
+ * too, without waiting for older transactions to end: under a steady flow of bookings some
+ * transaction is nearly always open, and waiting for it was most of an event's way to its
+ * receiver (p99 178 ms of 250 here under the bench's mixed line). The cursor still moves only
+ * over settled events, so such an event is read again once settled, and the deliveries' unique
+ * key (event, endpoint) makes that insert a no-op; the state remembers how far the pass went
+ * ahead, so the next pass reads on from there.
  */
-export async function fanOutEvents(db: Db, limit = fanOutBatch): Promise<{ events: number; deliveryIds: string[] }> {
-  return db.transaction(async (tx) => {
+export async function fanOutEvents(db: Db, limit = fanOutBatch, state?: FanOutState): Promise<{ events: number; deliveryIds: string[] }> {
+  const pass = await db.transaction(async (tx) => {
     const [cursor] = await tx.select().from(eventFanoutCursor).where(cursorRow).for("update", { skipLocked: true });
     // Another process holds the cursor: it is fanning out now.
-    if (!cursor) return { events: 0, deliveryIds: [] };
+    if (!cursor) return null;
     const batch = await tx
-      .select({ id: events.id, accountId: events.accountId, livemode: events.livemode, type: events.type, createdAt: events.createdAt, xid: events.xid })
+      .select({
+        id: events.id,
+        accountId: events.accountId,
+        livemode: events.livemode,
+        type: events.type,
+        createdAt: events.createdAt,
+        xid: events.xid,
+        settled: sql<boolean>`${settled}`,
+      })
       .from(events)
-      .where(
-        and(
-          isNull(events.fannedOutAt),
-          sql`(${events.xid}, ${events.id}) > (${cursor.xid}::xid8, ${cursor.eventId})`,
-          sql`${events.xid} < pg_snapshot_xmin(pg_current_snapshot())`,
-        ),
-      )
+      .where(and(isNull(events.fannedOutAt), sql`(${events.xid}, ${events.id}) > (${cursor.xid}::xid8, ${cursor.eventId})`, takeable(state)))
       .orderBy(asc(events.xid), asc(events.id))
       .limit(limit);
-    if (!batch.length) return { events: 0, deliveryIds: [] };
-
+    if (!batch.length) return null;
     const accountIds = [...new Set(batch.map((e) => e.accountId))];
     const newest = batch.reduce((max, e) => (e.createdAt > max ? e.createdAt : max), batch[0].createdAt);
     const endpoints: Endpoint[] = await tx
@@ -88,10 +114,16 @@ export async function fanOutEvents(db: Db, limit = fanOutBatch): Promise<{ event
             returning id`),
         )
       : [];
+    // Settled events sort first (their xids are the lower ones): the cursor moves over them only.
+    const lastSettled = batch.findLast((e) => e.settled);
+    if (lastSettled) await tx.update(eventFanoutCursor).set({ xid: lastSettled.xid, eventId: lastSettled.id }).where(cursorRow);
     const last = batch[batch.length - 1];
-    await tx.update(eventFanoutCursor).set({ xid: last.xid, eventId: last.id }).where(cursorRow);
-    return { events: batch.length, deliveryIds: inserted.map((r) => r.id) };
+    return { events: batch.length, deliveryIds: inserted.map((r) => r.id), ahead: last.settled ? null : { xid: last.xid, eventId: last.id } };
   });
+  if (!pass) return { events: 0, deliveryIds: [] };
+  // Remembered once committed: a pass that failed leaves the state as it was.
+  if (state && pass.ahead) state.ahead = pass.ahead;
+  return { events: pass.events, deliveryIds: pass.deliveryIds };
 }
 
 /**
@@ -99,12 +131,12 @@ export async function fanOutEvents(db: Db, limit = fanOutBatch): Promise<{ event
  * id, nothing to flush), so the dispatcher can ask often and open the fan-out's transaction (a
  * row lock on the cursor, and a commit) only when there is work.
  */
-export async function eventsWaiting(db: Db): Promise<boolean> {
+export async function eventsWaiting(db: Db, state?: FanOutState): Promise<boolean> {
   const [row] = rowsOf<{ waiting: boolean }>(
     await db.execute(sql`
       select exists (
-        select 1 from ${events} e, ${eventFanoutCursor} c
-        where c.id = 1 and e.fanned_out_at is null and (e.xid, e.id) > (c.xid, c.event_id) and e.xid < pg_snapshot_xmin(pg_current_snapshot())
+        select 1 from ${events}, ${eventFanoutCursor}
+        where ${cursorRow} and ${events.fannedOutAt} is null and (${events.xid}, ${events.id}) > (${eventFanoutCursor.xid}, ${eventFanoutCursor.eventId}) and ${takeable(state)}
       ) as waiting`),
   );
   return !!row?.waiting;

@@ -2,9 +2,9 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { openDatabase, type Database } from "@/db/client";
-import { events, webhookDeliveries } from "@/db/schema";
+import { eventFanoutCursor, events, webhookDeliveries } from "@/db/schema";
 import { emitEvent } from "@/server/events/emit";
-import { fanOutEvents } from "@/server/webhooks/fan-out";
+import { eventsWaiting, fanOutEvents, type FanOutState } from "@/server/webhooks/fan-out";
 import { startHarness, type Harness } from "../support/harness";
 import { onPostgres } from "../support/database";
 
@@ -107,6 +107,50 @@ describe.runIf(onPostgres)("fan-out beside transactions still open", () => {
     const [late] = await h.db.select({ id: events.id }).from(events).where(sql`${events.object}->>'id' = 'gst_late'`);
     expect(await deliveriesOf(late.id)).toEqual([endpointId]);
     expect(await deliveriesOf(newerEvent)).toEqual([endpointId]);
+  });
+
+  it("with the dispatcher's state, sends an event committed beside an older open transaction at once, and the older one's once it commits, each once", async () => {
+    await drain();
+    const state: FanOutState = { ahead: null };
+    const [cursorBefore] = await h.db.select().from(eventFanoutCursor);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let written!: () => void;
+    const wroteFirst = new Promise<void>((resolve) => (written = resolve));
+    const older = second.db.transaction(async (tx) => {
+      await emitEvent(tx, tenant(), { type: "guest.created", propertyId: null, object: { id: "gst_ahead_late" } });
+      written();
+      await held;
+    });
+    await wroteFirst;
+    const newer = await h.post("/v1/guests", { first_name: "Ahead", last_name: "Bird", email: "ahead@example.com" });
+    expect(newer.status, newer.text).toBe(201);
+    const newerEvent = (await h.get("/v1/events?type=guest.created&limit=1")).json.data[0].id;
+
+    // The newer event goes out while the older transaction is still open; the cursor stays where it was.
+    expect(await eventsWaiting(h.db, state)).toBe(true);
+    const first = await fanOutEvents(h.db, 500, state);
+    expect(first.events).toBe(1);
+    expect(first.deliveryIds).toHaveLength(1);
+    expect(await deliveriesOf(newerEvent)).toEqual([endpointId]);
+    expect(await h.db.select().from(eventFanoutCursor)).toEqual([cursorBefore]);
+    // Nothing more to take until the older transaction ends; asking again sends nothing twice.
+    expect(await eventsWaiting(h.db, state)).toBe(false);
+    expect(await fanOutEvents(h.db, 500, state)).toEqual({ events: 0, deliveryIds: [] });
+
+    release();
+    await older;
+    // Both are settled now: the older one's event goes out, the newer one's is read again and refused by the unique key.
+    const second_ = await fanOutEvents(h.db, 500, state);
+    expect(second_.events).toBe(2);
+    expect(second_.deliveryIds).toHaveLength(1);
+    const [late] = await h.db.select({ id: events.id }).from(events).where(sql`${events.object}->>'id' = 'gst_ahead_late'`);
+    expect(await deliveriesOf(late.id)).toEqual([endpointId]);
+    expect(await deliveriesOf(newerEvent)).toEqual([endpointId]);
+    const [cursorAfter] = await h.db.select().from(eventFanoutCursor);
+    expect(cursorAfter.eventId).toBe(newerEvent);
+    expect(await eventsWaiting(h.db, state)).toBe(false);
+    expect(await drain()).toBe(0);
   });
 
   it("lets one process fan out at a time: the other skips the round instead of waiting", async () => {
