@@ -113,6 +113,21 @@ export async function benchWebhooks(ctx: BenchContext): Promise<{ rows: BenchRow
         .map((r) => r.at - commits.get(r.eventId)!)
         .sort((a, b) => a - b);
     };
+    /**
+     * Where the time of these events' deliveries went, from the database's own rows: the event's
+     * `created_at` (its transaction's start) → the fan-out (the delivery's `created_at`, its
+     * transaction's start) → the first attempt's start → the end of its exchange.
+     */
+    const stagesOf = async (commits: Map<string, number>) => {
+      const [row] = await ctx.sql<{ fan: number[]; claim: number[]; exchange: number[] }[]>`
+        select percentile_cont(array[0.5, 0.99]) within group (order by extract(epoch from d.created_at - e.created_at) * 1000) as fan,
+               percentile_cont(array[0.5, 0.99]) within group (order by extract(epoch from a.started_at - d.created_at) * 1000) as claim,
+               percentile_cont(array[0.5, 0.99]) within group (order by a.latency_ms) as exchange
+        from events e join webhook_deliveries d on d.event_id = e.id join webhook_attempts a on a.delivery_id = d.id and a.number = 1
+        where e.id = any(${[...commits.keys()]})`;
+      const pair = (v: number[]) => `p50 ${ms(v[0])}, p99 ${ms(v[1])}`;
+      return `event written → fan-out ${pair(row.fan)}; fan-out → first attempt ${pair(row.claim)}; the attempt's exchange ${pair(row.exchange)} (from the database's rows)`;
+    };
 
     if (parts.has("burst")) {
       ctx.log(`webhooks: ${burstEvents} events × ${endpointsCount} endpoints…`);
@@ -139,8 +154,11 @@ export async function benchWebhooks(ctx: BenchContext): Promise<{ rows: BenchRow
 
     if (parts.has("paced")) {
       ctx.log(`webhooks: commit → receipt at ${paced.perSecond} events/s…`);
-      const latencies = await latenciesOf(await pace("paced", paced.events));
-      ctx.log(`  p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}`);
+      const commits = await pace("paced", paced.events);
+      const latencies = await latenciesOf(commits);
+      const stages = await stagesOf(commits);
+      ctx.log(`  p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}; ${stages}`);
+      notes.push(`webhooks at ${paced.perSecond} events/s: ${stages}.`);
       rows.push({
         route: `webhooks: event commit → receipt (${paced.perSecond} events/s × ${endpointsCount})`,
         server: "Innkeep",
@@ -160,7 +178,7 @@ export async function benchWebhooks(ctx: BenchContext): Promise<{ rows: BenchRow
         });
         if (res.status !== 200) throw new Error(`webhooks bench: updating an endpoint answered ${res.status}`);
       }
-      const measured = await underMixedLoad(ctx, ctx.mixed, (tag, count, stop) => pace(tag, count, stop, mixedType), latenciesOf, receiver);
+      const measured = await underMixedLoad(ctx, ctx.mixed, (tag, count, stop) => pace(tag, count, stop, mixedType), latenciesOf, stagesOf, receiver);
       rows.push(...measured.rows);
       notes.push(...measured.notes);
     }
@@ -187,6 +205,7 @@ async function underMixedLoad(
   mixed: NonNullable<BenchContext["mixed"]>,
   pace: (tag: string, count: number, stop: () => boolean) => Promise<Map<string, number>>,
   latenciesOf: (commits: Map<string, number>) => Promise<number[]>,
+  stagesOf: (commits: Map<string, number>) => Promise<string>,
   receiver: { receipts: Receipt[] },
 ): Promise<{ rows: BenchRow[]; notes: string[] }> {
   const each = mixed.seconds / mixed.rounds;
@@ -218,15 +237,18 @@ async function underMixedLoad(
     }
   }
   const latencies = await latenciesOf(commits);
+  const stages = await stagesOf(commits);
   const all = receiver.receipts.slice(before);
   const theirs = all.filter((r) => !commits.has(r.eventId)).length;
   const [innkeep, bare] = mixed.targets.map((t) => combineRuns(runs.get(t.name)!, mixed.rate, mixed.mix));
   const p = (r: OpenLoopResult) => `${r.p99.toFixed(1)} (p99.9 ${r.p999.toFixed(1)})`;
   const bad = (r: OpenLoopResult) => (r.non2xx || r.errors ? ` ⚠ ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}` : ` (0 errors of ${r.sent})`);
+  ctx.log(`  ${stages}`);
   ctx.log(`  commit → receipt p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}; mixed p99 ${mixed.targets[0].name} ${p(innkeep)}, bare ${p(bare)}`);
   const route = `webhooks under the ${mixed.route.replace(/^mixed open loop, /, "mixed open loop at ")}: event commit → receipt (${paced.perSecond} events/s × ${endpointsCount}), and the line's latency`;
   const notes = [
     `webhooks under the mixed line: ${commits.size} paced events (× ${endpointsCount} endpoints) committed during ${mixed.targets[0].name}'s turns (${turnSeconds.toFixed(0)} s), and ${theirs.toLocaleString("en")} other deliveries (the line's own events are of types the endpoints do not select); mixed line p50/p99 ms: ${mixed.targets.map((t, i) => `${t.name} ${[innkeep, bare][i].p50.toFixed(1)}/${[innkeep, bare][i].p99.toFixed(1)}`).join(", ")}.`,
+    `webhooks under the mixed line: ${stages}.`,
     ...[...cpus].filter(([, c]) => c).map(([name, c]) => `CPU during the webhooks under the mixed line, ${name}: ${mixed.cpuShares(c!)} (the load generator's share includes the webhook receiver, which runs in the bench process).`),
   ];
   return {
