@@ -153,11 +153,40 @@ describe.runIf(onPostgres)("fan-out beside transactions still open", () => {
     expect(await drain()).toBe(0);
   });
 
+  it("two processes fanning out at once, with and without a state, make each delivery once and report it once", async () => {
+    await drain();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const guest = await h.post("/v1/guests", { first_name: "Race", last_name: `Pass${i}`, email: `race${i}@example.com` });
+      expect(guest.status, guest.text).toBe(201);
+      ids.push((await h.get("/v1/events?type=guest.created&limit=1")).json.data[0].id);
+    }
+    const states: FanOutState[] = [{ ahead: null }, { ahead: null }];
+    const reported: string[] = [];
+    for (let round = 0; round < 20; round++) {
+      // Batches of two, four passes at once on two connections: reads and writes interleave.
+      const passes = await Promise.all([0, 1, 2, 3].map((i) => fanOutEvents(i % 2 ? second.db : h.db, 2, i < 2 ? states[i] : undefined)));
+      for (const pass of passes) reported.push(...pass.deliveryIds);
+      if (passes.every((p) => p.events === 0) && !(await eventsWaiting(h.db))) break;
+    }
+    expect(new Set(reported).size).toBe(reported.length);
+    expect(reported).toHaveLength(ids.length);
+    for (const id of ids) expect(await deliveriesOf(id)).toEqual([endpointId]);
+  });
+
   it("lets one process fan out at a time: the other skips the round instead of waiting", async () => {
+    await drain();
+    const guest = await h.post("/v1/guests", { first_name: "Held", last_name: "Cursor", email: "held@example.com" });
+    expect(guest.status, guest.text).toBe(201);
+    const waiting = (await h.get("/v1/events?type=guest.created&limit=1")).json.data[0].id;
     await raw.begin(async (tx) => {
       await tx`select * from event_fanout_cursor where id = 1 for update`;
-      // Were it to wait for the lock held here, this would never return.
+      // Were it to wait for the lock held here, this would never return; with or without a state.
       expect(await fanOutEvents(h.db)).toEqual({ events: 0, deliveryIds: [] });
+      expect(await fanOutEvents(h.db, 500, { ahead: null })).toEqual({ events: 0, deliveryIds: [] });
     });
+    expect(await deliveriesOf(waiting)).toEqual([]);
+    expect(await drain()).toBe(1);
+    expect(await deliveriesOf(waiting)).toEqual([endpointId]);
   });
 });
