@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { emitEvents } from "@/server/events/emit";
@@ -117,6 +117,40 @@ describe("claiming and recording in batches", () => {
 });
 
 describe("the dispatcher's limits", () => {
+  it("leases ahead at most as many again as an endpoint's slots, and lets the ready ones go when it stops", async () => {
+    let inFlight = 0;
+    let answered = 0;
+    receiver.setHandler((_req, res) => {
+      inFlight++;
+      setTimeout(() => {
+        inFlight--;
+        answered++;
+        res.end("ok");
+      }, 1_000);
+    });
+    const ahead = await endpoint("/ahead");
+    await emitGuests(40, "ahead");
+    const leased = async () =>
+      (await h.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, ahead), isNotNull(webhookDeliveries.leaseToken)))).length;
+    const dispatcher = startTestDispatcher(h.db, { attemptTimeoutMs: 20_000 });
+    try {
+      await waitFor(() => inFlight === 16, "16 attempts in flight");
+      // 16 sending and 16 ready, of 40: the rest wait in the database for any process to take.
+      await waitFor(async () => (await leased()) === 32, "32 deliveries leased");
+      expect(inFlight).toBe(16);
+    } finally {
+      await dispatcher.stop();
+    }
+    // The 16 in flight were answered and recorded; the 16 ready ones were let go, not left leased.
+    expect(answered).toBe(16);
+    expect(await leased()).toBe(0);
+    const rows = await h.db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, ahead));
+    expect(rows.filter((r) => r.status === "succeeded")).toHaveLength(16);
+    expect(rows.filter((r) => r.status === "queued")).toHaveLength(24);
+    await disable(ahead);
+    receiver.setHandler((_req, res) => res.end("ok"));
+  });
+
   it("has at most 16 attempts in flight to one endpoint, and another endpoint's deliveries go out meanwhile", async () => {
     const inFlight = new Map<string, number>();
     const peak = new Map<string, number>();

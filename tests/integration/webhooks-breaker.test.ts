@@ -1,8 +1,9 @@
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accounts, mailOutbox } from "@/db/schema";
+import { accounts, mailOutbox, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { emitEvents } from "@/server/events/emit";
 import type { Dispatcher } from "@/server/webhooks/dispatcher";
 import { listOutboxMail, queueMail } from "@/server/webhooks/mail";
 import { startHarness, type Harness } from "../support/harness";
@@ -267,5 +268,39 @@ describe("breaker notices are retried from the outbox", () => {
       await dispatcher.stop();
     }
     expect(delivered.filter((d) => d.to === to)).toHaveLength(1);
+  });
+});
+
+describe("circuit breaker and the deliveries leased ahead", () => {
+  let dispatcher: Dispatcher;
+  beforeAll(() => {
+    // No SMTP: the notice stays in the outbox (the tests above count the mail sent).
+    dispatcher = startTestDispatcher(h.db, { ...firstAttemptsOnly, breakerMinAttempts: 10 });
+  });
+  afterAll(async () => dispatcher?.stop());
+
+  it("once an endpoint's breaker opens, starts none of the deliveries it had ready for it, and lets them go", async () => {
+    const endpoint = await endpointFailing("/dead-ahead", () => 500);
+    // 40 at once: 16 in flight and 16 leased ahead as soon as the dispatcher claims.
+    await emitEvents(
+      h.db,
+      { accountId: h.main.account.id, livemode: true, propertyIds: null },
+      Array.from({ length: 40 }, (_, i) => ({ type: "guest.created" as const, propertyId: null, object: { id: `gst_ahead${i}`, object: "guest" } })),
+    );
+    await waitFor(async () => {
+      const [e] = await h.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+      return e.status === "disabled";
+    }, "breaker open");
+    const leased = () => h.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, endpoint.id), isNotNull(webhookDeliveries.leaseToken)));
+    await waitFor(async () => (await leased()).length === 0, "no delivery of the endpoint still leased");
+    // 32 were leased (16 sending, 16 ready) and 8 never were. The breaker opens at the 10th failure
+    // recorded, and each failure recorded before it frees a slot that starts a ready one: so some of
+    // the 16 ready were never started. Were they sent anyway, only the 8 never leased would be left.
+    const never = await h.db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.attemptCount, 0), eq(webhookDeliveries.status, "queued")));
+    expect(never.length).toBeGreaterThan(8);
+    expect(attemptsAt("/dead-ahead")).toBe(40 - never.length);
   });
 });
