@@ -30,6 +30,8 @@ export type DispatcherOptions = EngineDeps & {
 /** Attempts in flight at once from one process: in all, and to one endpoint (docs/webhooks.md). */
 export const defaultConcurrency = 64;
 export const defaultPerEndpoint = 16;
+/** How long a delivery leased ahead may wait for a slot before it is let go and claimed afresh. */
+const readyMs = 1_000;
 
 /** Outbox mail due for a (re)try; an SMTP or database fault must not stop the deliveries. */
 async function sendDueMailSafely(deps: EngineDeps) {
@@ -123,18 +125,33 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
    * about as long as an exchange to a nearby receiver took. The limits on attempts in flight are
    * unchanged; a lease only reserves the delivery, as it did between a claim and its send.
    */
-  const ready = new Map<string, ClaimedDelivery[]>();
+  const ready = new Map<string, { claimed: ClaimedDelivery; at: number }[]>();
   let readyCount = 0;
 
-  /** Starts the ready deliveries that have a free slot, each endpoint's oldest first. */
+  /**
+   * Starts the ready deliveries that have a free slot, each endpoint's oldest first. One that
+   * waited longer than `readyMs` (its endpoint answers slowly) is let go instead, and a claim takes
+   * it afresh: a claim checks that the endpoint is still enabled, so one disabled meanwhile gets
+   * nothing more than it would have without the lease ahead.
+   */
   function pump() {
     if (!running) return;
+    const stale: ClaimedDelivery[] = [];
+    const now = Date.now();
     for (const [endpointId, queue] of ready) {
       while (queue.length && inFlight < concurrency && (busy.get(endpointId) ?? 0) < perEndpoint) {
         readyCount--;
-        start(queue.shift()!);
+        const { claimed, at } = queue.shift()!;
+        if (now - at > readyMs) stale.push(claimed);
+        else start(claimed);
       }
       if (!queue.length) ready.delete(endpointId);
+    }
+    if (stale.length) {
+      claimWanted = true;
+      void releaseLeases(options.db, stale)
+        .catch((error) => log.warn({ err: error }, "letting go of ready deliveries failed; they are due again when their lease runs out"))
+        .finally(wake);
     }
   }
 
@@ -143,7 +160,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     const queue = ready.get(endpointId) ?? [];
     ready.delete(endpointId);
     readyCount -= queue.length;
-    await releaseLeases(options.db, queue);
+    await releaseLeases(options.db, queue.map((r) => r.claimed));
   }
 
   function start(claimed: ClaimedDelivery) {
@@ -184,10 +201,11 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       await releaseLeases(options.db, batch);
       return;
     }
+    const at = Date.now();
     for (const claimed of batch) {
       const queue = ready.get(claimed.endpoint.id);
-      if (queue) queue.push(claimed);
-      else ready.set(claimed.endpoint.id, [claimed]);
+      if (queue) queue.push({ claimed, at });
+      else ready.set(claimed.endpoint.id, [{ claimed, at }]);
       readyCount++;
     }
     pump();
@@ -256,7 +274,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       wakeUp?.();
       await loop;
       // Ready deliveries are let go at once, not left leased until their lease runs out.
-      const waiting = [...ready.values()].flat();
+      const waiting = [...ready.values()].flat().map((r) => r.claimed);
       ready.clear();
       readyCount = 0;
       await releaseLeases(options.db, waiting).catch((error) => log.warn({ err: error }, "letting go of ready deliveries failed; they are due again when their lease runs out"));

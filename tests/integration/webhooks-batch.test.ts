@@ -151,6 +151,35 @@ describe("the dispatcher's limits", () => {
     receiver.setHandler((_req, res) => res.end("ok"));
   });
 
+  it("lets go of a ready delivery that waited over a second, so an endpoint disabled meanwhile gets nothing more", async () => {
+    let inFlight = 0;
+    let received = 0;
+    receiver.setHandler((_req, res) => {
+      inFlight++;
+      received++;
+      setTimeout(() => {
+        inFlight--;
+        res.end("ok");
+      }, 1_500);
+    });
+    const slow = await endpoint("/disabled-ahead");
+    await emitGuests(40, "disabledahead");
+    const leased = async () =>
+      (await h.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, slow), isNotNull(webhookDeliveries.leaseToken)))).length;
+    const dispatcher = startTestDispatcher(h.db, { attemptTimeoutMs: 20_000 });
+    try {
+      await waitFor(async () => inFlight === 16 && (await leased()) === 32, "16 in flight and 16 ready");
+      await disable(slow);
+      // The 16 answers come after 1.5 s; the ready 16 have waited longer than a second by then.
+      await waitFor(async () => inFlight === 0 && (await leased()) === 0, "the answers, and no delivery still leased");
+      await new Promise((r) => setTimeout(r, 300));
+      expect(received).toBe(16);
+    } finally {
+      await dispatcher.stop();
+      receiver.setHandler((_req, res) => res.end("ok"));
+    }
+  });
+
   it("has at most 16 attempts in flight to one endpoint, and another endpoint's deliveries go out meanwhile", async () => {
     const inFlight = new Map<string, number>();
     const peak = new Map<string, number>();
