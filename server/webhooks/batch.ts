@@ -40,9 +40,12 @@ export async function claimBatch(deps: EngineDeps, options: { limit: number; per
         select (select d.endpoint_id from webhook_deliveries d where d.status in ('queued', 'retry_scheduled') and d.endpoint_id > p.id order by d.endpoint_id limit 1)
         from pending_endpoints p where p.id is not null
       ), open_endpoints as (
-        select e.id, least(${options.perEndpoint}::int - coalesce((${busy}::jsonb ->> e.id)::int, 0), ${options.limit}::int) as room
-        from pending_endpoints p join webhook_endpoints e on e.id = p.id
-        where e.status = 'enabled'
+        select id, room from (
+          select e.id, least(${options.perEndpoint}::int - coalesce((${busy}::jsonb ->> e.id)::int, 0), ${options.limit}::int) as room
+          from pending_endpoints p join webhook_endpoints e on e.id = p.id
+          where e.status = 'enabled'
+        ) r
+        where room > 0
       ), candidates as (
         select c.* from open_endpoints o cross join lateral (
           select d.id, d.next_attempt_at, d.event_created_at from webhook_deliveries d
@@ -58,7 +61,6 @@ export async function claimBatch(deps: EngineDeps, options: { limit: number; per
           limit o.room
           for update of d skip locked
         ) c
-        where o.room > 0
       ), chosen as (
         select id from candidates order by next_attempt_at, event_created_at, id limit ${options.limit}
       )

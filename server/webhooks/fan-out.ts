@@ -9,7 +9,7 @@ export const selects = (enabledEvents: readonly string[], type: string) => enabl
 /** The cursor's one row. */
 const cursorRow = eq(eventFanoutCursor.id, 1);
 
-/** Events fanned out per transaction. */
+/** Events taken per pass. */
 export const fanOutBatch = 500;
 
 /**
