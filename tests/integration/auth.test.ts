@@ -188,11 +188,15 @@ describe("behind one trusted proxy that appends to X-Forwarded-For (TRUST_PROXY=
     try {
       const proxy = await appendingProxy(limited.baseUrl, "10.8.8.8");
       proxies.push(proxy);
-      // The anonymous per-second allowance is 50: spend it with a different made-up address each time.
-      const answers = [];
-      for (let i = 0; i < 51; i++) answers.push((await fetch(`${proxy.url}/v1/guests`, { headers: { "x-forwarded-for": `172.16.0.${i}` } })).status);
-      expect(answers.slice(0, 50).every((status) => status === 401)).toBe(true);
-      expect(answers[50]).toBe(429);
+      // The anonymous per-second allowance is 50: 100 requests at once, each with a different
+      // made-up address. Counted by the made-up addresses, all 100 would be answered 401. (One
+      // after the other they took 5.8 s on a loaded machine, and the window started afresh.)
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, async (_, i) => (await fetch(`${proxy.url}/v1/guests`, { headers: { "x-forwarded-for": `172.16.0.${i}` } })).status),
+      );
+      expect(answers.every((status) => status === 401 || status === 429)).toBe(true);
+      expect(answers.filter((status) => status === 429).length).toBeGreaterThan(0);
+      expect(answers.filter((status) => status === 401).length).toBeGreaterThanOrEqual(50);
     } finally {
       await limited.close();
     }
