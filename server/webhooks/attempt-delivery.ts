@@ -64,8 +64,6 @@ async function claim(db: Db, deliveryId: string, settings: WebhookSettings, leas
   return row ? { delivery: row, token } : null;
 }
 
-const release = (db: Db, id: string, token: string) =>
-  db.update(webhookDeliveries).set({ leaseUntil: null, leaseToken: null }).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.leaseToken, token)));
 
 type Delivery = typeof webhookDeliveries.$inferSelect;
 type Endpoint = typeof webhookEndpoints.$inferSelect;
@@ -100,6 +98,22 @@ export type FinishedAttempt = {
  * are prefixed base-62 tokens, never quotes, commas or braces.
  */
 export const anyOf = (ids: readonly string[]) => sql`any(${`{${ids.join(",")}}`}::text[])`;
+
+/** Lets go of leased deliveries not sent: each is due again at once, for any process. Only leases still ours are touched. */
+export async function releaseLeases(db: Db, list: readonly { delivery: { id: string }; token: string }[]): Promise<void> {
+  const byToken = new Map<string, string[]>();
+  for (const c of list) {
+    const ids = byToken.get(c.token);
+    if (ids) ids.push(c.delivery.id);
+    else byToken.set(c.token, [c.delivery.id]);
+  }
+  for (const [token, ids] of byToken) {
+    await db
+      .update(webhookDeliveries)
+      .set({ leaseUntil: null, leaseToken: null })
+      .where(and(sql`${webhookDeliveries.id} = ${anyOf(ids)}`, eq(webhookDeliveries.leaseToken, token)));
+  }
+}
 
 /** The endpoint's secrets still valid, newest first: one `v1` each in the signature. */
 export const validSecretsOf = (db: Db, endpointIds: string[]) =>
@@ -253,12 +267,12 @@ export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: stri
   const { delivery, token } = claimed;
   const number = delivery.attemptCount + 1;
   if (args.number !== undefined && args.number !== number) {
-    await release(db, delivery.id, token);
+    await releaseLeases(db, [claimed]);
     return { kind: "skipped", reason: "other_attempt" };
   }
   const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId));
   if (!endpoint || endpoint.status !== "enabled") {
-    await release(db, delivery.id, token);
+    await releaseLeases(db, [claimed]);
     return endpoint ? { kind: "waiting" } : { kind: "skipped", reason: "missing" };
   }
   const [event] = await db.select().from(events).where(eq(events.id, delivery.eventId));

@@ -1,9 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
-import { planEachTime, rowsOf, type Db } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { planEachTime, rowsOf } from "@/db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { isoTime } from "@/server/dates";
 import { randomToken } from "@/server/ids";
-import { anyOf, attemptRow, leaseMs, movedDelivery, validSecretsOf, type ClaimedDelivery, type EngineDeps, type FinishedAttempt } from "./attempt-delivery";
+import { anyOf, attemptRow, leaseMs, movedDelivery, releaseLeases, validSecretsOf, type ClaimedDelivery, type EngineDeps, type FinishedAttempt } from "./attempt-delivery";
 
 type Delivery = typeof webhookDeliveries.$inferSelect;
 
@@ -92,18 +92,6 @@ export async function claimBatch(deps: EngineDeps, options: { limit: number; per
   }
   await releaseLeases(db, letGo.map((id) => ({ delivery: { id }, token })));
   return out;
-}
-
-/** Lets go of leased deliveries not sent: each is due again at once, for any process. Only leases still ours are touched. */
-export async function releaseLeases(db: Db, list: readonly { delivery: { id: string }; token: string }[]): Promise<void> {
-  const byToken = new Map<string, string[]>();
-  for (const c of list) byToken.set(c.token, [...(byToken.get(c.token) ?? []), c.delivery.id]);
-  for (const [token, ids] of byToken) {
-    await db
-      .update(webhookDeliveries)
-      .set({ leaseUntil: null, leaseToken: null })
-      .where(and(sql`${webhookDeliveries.id} = ${anyOf(ids)}`, eq(webhookDeliveries.leaseToken, token)));
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { logger } from "@/server/observability/logger";
-import { afterAttempt, makeAttempt, recordAttempt, type ClaimedDelivery, type EngineDeps, type FinishedAttempt } from "./attempt-delivery";
+import { afterAttempt, makeAttempt, recordAttempt, releaseLeases, type ClaimedDelivery, type EngineDeps, type FinishedAttempt } from "./attempt-delivery";
 import { advanceBackfills } from "./backfill";
-import { claimBatch, recordAttempts, releaseLeases } from "./batch";
+import { claimBatch, recordAttempts } from "./batch";
 import { eventsWaiting, fanOutBatch, fanOutEvents, type FanOutState } from "./fan-out";
 import { sendDueMail } from "./mail";
 import { countWaitingIn } from "./metrics";

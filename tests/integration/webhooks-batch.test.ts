@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { emitEvents } from "@/server/events/emit";
@@ -6,7 +6,7 @@ import { makeAttempt } from "@/server/webhooks/attempt-delivery";
 import { claimBatch, recordAttempts } from "@/server/webhooks/batch";
 import { fanOutEvents } from "@/server/webhooks/fan-out";
 import { startHarness, type Harness } from "../support/harness";
-import { startReceiver, startTestDispatcher, testSettings, waitFor, type Receiver } from "../support/webhooks";
+import { leasedOf, startReceiver, startTestDispatcher, testSettings, waitFor, type Receiver } from "../support/webhooks";
 
 // The dispatcher's batches (docs/webhooks.md, "How fast"): a claim leases at most 16 deliveries
 // of one endpoint at a time and leaves a full endpoint's backlog aside for the others; a batch of
@@ -44,6 +44,21 @@ async function emitGuests(count: number, tag: string) {
   // on the same PostgreSQL), which a settled-only pass would wait for.
   const state = { ahead: null };
   while ((await fanOutEvents(h.db, 500, state)).events > 0);
+}
+
+/** The receiver answers every request after `ms`, counting what it received, what is in flight and what it answered. */
+function slowAnswers(ms: number) {
+  const counts = { received: 0, inFlight: 0, answered: 0 };
+  receiver.setHandler((_req, res) => {
+    counts.received++;
+    counts.inFlight++;
+    setTimeout(() => {
+      counts.inFlight--;
+      counts.answered++;
+      res.end("ok");
+    }, ms);
+  });
+  return counts;
 }
 
 describe("claiming and recording in batches", () => {
@@ -122,31 +137,21 @@ describe("claiming and recording in batches", () => {
 
 describe("the dispatcher's limits", () => {
   it("leases ahead at most as many again as an endpoint's slots, and lets the ready ones go when it stops", async () => {
-    let inFlight = 0;
-    let answered = 0;
-    receiver.setHandler((_req, res) => {
-      inFlight++;
-      setTimeout(() => {
-        inFlight--;
-        answered++;
-        res.end("ok");
-      }, 1_000);
-    });
+    const answers = slowAnswers(1_000);
     const ahead = await endpoint("/ahead");
     await emitGuests(40, "ahead");
-    const leased = async () =>
-      (await h.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, ahead), isNotNull(webhookDeliveries.leaseToken)))).length;
+    const leased = () => leasedOf(h.db, ahead);
     const dispatcher = startTestDispatcher(h.db, { attemptTimeoutMs: 20_000 });
     try {
-      await waitFor(() => inFlight === 16, "16 attempts in flight");
+      await waitFor(() => answers.inFlight === 16, "16 attempts in flight");
       // 16 sending and 16 ready, of 40: the rest wait in the database for any process to take.
       await waitFor(async () => (await leased()) === 32, "32 deliveries leased");
-      expect(inFlight).toBe(16);
+      expect(answers.inFlight).toBe(16);
     } finally {
       await dispatcher.stop();
     }
     // The 16 in flight were answered and recorded; the 16 ready ones were let go, not left leased.
-    expect(answered).toBe(16);
+    expect(answers.answered).toBe(16);
     expect(await leased()).toBe(0);
     const rows = await h.db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, ahead));
     expect(rows.filter((r) => r.status === "succeeded")).toHaveLength(16);
@@ -156,28 +161,18 @@ describe("the dispatcher's limits", () => {
   });
 
   it("lets go of a ready delivery that waited over a second, so an endpoint disabled meanwhile gets nothing more", async () => {
-    let inFlight = 0;
-    let received = 0;
-    receiver.setHandler((_req, res) => {
-      inFlight++;
-      received++;
-      setTimeout(() => {
-        inFlight--;
-        res.end("ok");
-      }, 1_500);
-    });
+    const answers = slowAnswers(1_500);
     const slow = await endpoint("/disabled-ahead");
     await emitGuests(40, "disabledahead");
-    const leased = async () =>
-      (await h.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, slow), isNotNull(webhookDeliveries.leaseToken)))).length;
+    const leased = () => leasedOf(h.db, slow);
     const dispatcher = startTestDispatcher(h.db, { attemptTimeoutMs: 20_000 });
     try {
-      await waitFor(async () => inFlight === 16 && (await leased()) === 32, "16 in flight and 16 ready");
+      await waitFor(async () => answers.inFlight === 16 && (await leased()) === 32, "16 in flight and 16 ready");
       await disable(slow);
       // The 16 answers come after 1.5 s; the ready 16 have waited longer than a second by then.
-      await waitFor(async () => inFlight === 0 && (await leased()) === 0, "the answers, and no delivery still leased");
+      await waitFor(async () => answers.inFlight === 0 && (await leased()) === 0, "the answers, and no delivery still leased");
       await new Promise((r) => setTimeout(r, 300));
-      expect(received).toBe(16);
+      expect(answers.received).toBe(16);
     } finally {
       await dispatcher.stop();
       receiver.setHandler((_req, res) => res.end("ok"));

@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accounts, mailOutbox, webhookDeliveries, webhookEndpoints } from "@/db/schema";
@@ -7,7 +7,7 @@ import { emitEvents } from "@/server/events/emit";
 import type { Dispatcher } from "@/server/webhooks/dispatcher";
 import { listOutboxMail, queueMail } from "@/server/webhooks/mail";
 import { startHarness, type Harness } from "../support/harness";
-import { firstAttemptsOnly, startReceiver, startTestDispatcher, waitFor, type Receiver } from "../support/webhooks";
+import { firstAttemptsOnly, leasedOf, startReceiver, startTestDispatcher, waitFor, type Receiver } from "../support/webhooks";
 
 // Circuit breaker (contract §7): > 95 % 5xx over at least 10 attempts in the window disables
 // the endpoint and mails the developer contact once; nothing is dropped meanwhile; re-enable
@@ -291,8 +291,7 @@ describe("circuit breaker and the deliveries leased ahead", () => {
       const [e] = await h.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
       return e.status === "disabled";
     }, "breaker open");
-    const leased = () => h.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, endpoint.id), isNotNull(webhookDeliveries.leaseToken)));
-    await waitFor(async () => (await leased()).length === 0, "no delivery of the endpoint still leased");
+    await waitFor(async () => (await leasedOf(h.db, endpoint.id)) === 0, "no delivery of the endpoint still leased");
     // 32 were leased (16 sending, 16 ready) and 8 never were. The breaker opens at the 10th failure
     // recorded, and each failure recorded before it frees a slot that starts a ready one: so some of
     // the 16 ready were never started. Were they sent anyway, only the 8 never leased would be left.

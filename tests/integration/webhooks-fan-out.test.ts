@@ -82,27 +82,36 @@ describe.runIf(onPostgres)("fan-out beside transactions still open", () => {
     await raw?.end();
   });
 
-  it("does not pass over an event whose transaction began writing first and commits last", async () => {
-    await drain();
+  /** An older transaction on the second connection: it writes its event, then stays open until `commit`. */
+  async function olderTransaction(objectId: string) {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let written!: () => void;
     const wroteFirst = new Promise<void>((resolve) => (written = resolve));
-    // The older transaction: it writes its event, then stays open while a newer one commits.
-    const older = second.db.transaction(async (tx) => {
-      await emitEvent(tx, tenant(), { type: "guest.created", propertyId: null, object: { id: "gst_late" } });
+    const done = second.db.transaction(async (tx) => {
+      await emitEvent(tx, tenant(), { type: "guest.created", propertyId: null, object: { id: objectId } });
       written();
       await held;
     });
     await wroteFirst;
+    return {
+      commit: async () => {
+        release();
+        await done;
+      },
+    };
+  }
+
+  it("does not pass over an event whose transaction began writing first and commits last", async () => {
+    await drain();
+    const older = await olderTransaction("gst_late");
     const newer = await h.post("/v1/guests", { first_name: "Early", last_name: "Bird", email: "early@example.com" });
     expect(newer.status, newer.text).toBe(201);
     const newerEvent = (await h.get("/v1/events?type=guest.created&limit=1")).json.data[0].id;
 
     // While the older transaction runs, neither event is taken: the newer one waits behind it.
     expect(await drain()).toBe(0);
-    release();
-    await older;
+    await older.commit();
     expect(await drain()).toBe(2);
     const [late] = await h.db.select({ id: events.id }).from(events).where(sql`${events.object}->>'id' = 'gst_late'`);
     expect(await deliveriesOf(late.id)).toEqual([endpointId]);
@@ -113,16 +122,7 @@ describe.runIf(onPostgres)("fan-out beside transactions still open", () => {
     await drain();
     const state: FanOutState = { ahead: null };
     const [cursorBefore] = await h.db.select().from(eventFanoutCursor);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let written!: () => void;
-    const wroteFirst = new Promise<void>((resolve) => (written = resolve));
-    const older = second.db.transaction(async (tx) => {
-      await emitEvent(tx, tenant(), { type: "guest.created", propertyId: null, object: { id: "gst_ahead_late" } });
-      written();
-      await held;
-    });
-    await wroteFirst;
+    const older = await olderTransaction("gst_ahead_late");
     const newer = await h.post("/v1/guests", { first_name: "Ahead", last_name: "Bird", email: "ahead@example.com" });
     expect(newer.status, newer.text).toBe(201);
     const newerEvent = (await h.get("/v1/events?type=guest.created&limit=1")).json.data[0].id;
@@ -138,8 +138,7 @@ describe.runIf(onPostgres)("fan-out beside transactions still open", () => {
     expect(await eventsWaiting(h.db, state)).toBe(false);
     expect(await fanOutEvents(h.db, 500, state)).toEqual({ events: 0, deliveryIds: [] });
 
-    release();
-    await older;
+    await older.commit();
     // Both are settled now: the older one's event goes out, the newer one's is read again and refused by the unique key.
     const second_ = await fanOutEvents(h.db, 500, state);
     expect(second_.events).toBe(2);

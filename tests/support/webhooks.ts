@@ -1,6 +1,8 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { webhookDeliveries } from "@/db/schema";
 import { startDispatcher, type Dispatcher } from "@/server/webhooks/dispatcher";
 import type { WebhookSettings } from "@/server/webhooks/settings";
 import type { Lookup } from "@/server/webhooks/url-guard";
@@ -78,4 +80,10 @@ export const firstAttemptsOnly: Partial<WebhookSettings> = { retrySchedule: [360
 
 export function startTestDispatcher(db: Db, overrides: Partial<WebhookSettings> = {}, options: { concurrency?: number; lookup?: Lookup } = {}): Dispatcher {
   return startDispatcher({ db, settings: testSettings(overrides), pollMs: 30, concurrency: options.concurrency, lookup: options.lookup });
+}
+
+/** How many of an endpoint's deliveries some dispatcher holds a lease on. */
+export async function leasedOf(db: Db, endpointId: string): Promise<number> {
+  const rows = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, endpointId), isNotNull(webhookDeliveries.leaseToken)));
+  return rows.length;
 }
