@@ -33,6 +33,7 @@ export const idPrefixes = {
   group: "grp",
   tax: "tax",
   invoice: "inv",
+  dataRepair: "rpr",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -16,3 +16,4 @@ export * from "./reports";
 export * from "./night-audits";
 export * from "./sign-in";
 export * from "./taxes";
+export * from "./repairs";

@@ -21,46 +21,11 @@ import { ApiError } from "@/server/errors";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { inTransaction } from "@/server/transactions";
 import { findGuest } from "./guests";
+import { eraseFromJson, eraseInvoiceBody, eraseOwnAnswer, eraseStrangerText, eraseTrailObject, freeText, namesAny, type ErasureScope } from "./erasure-rules";
 import { erasedName, presentGuest } from "./present";
 
-const placeholder = "[erased]";
+/** What an erased guest's e-mail says instead of its content. */
 const erasedMailText = "The content of this e-mail was erased at the guest's request.";
-
-type Term = { value: string; word: boolean };
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/**
- * One pattern for every personal value: names as whole words (a guest called "Ann" leaves
- * "Annex" alone), contact and free text wherever they occur; longest first, case-insensitive.
- */
-function personalPattern(terms: Term[]): RegExp | null {
-  const unique = [...new Map(terms.filter((t) => t.value.trim().length > 0).map((t) => [t.value.toLowerCase(), t])).values()];
-  if (!unique.length) return null;
-  unique.sort((a, b) => b.value.length - a.value.length);
-  const parts = unique.map((t) => (t.word ? `(?<![\\p{L}\\p{N}])${escapeRegExp(t.value)}(?![\\p{L}\\p{N}])` : escapeRegExp(t.value)));
-  return new RegExp(parts.join("|"), "giu");
-}
-
-/** A JSON value with the guest anonymised: an object that is the guest (by id) loses its names and contact; every string loses the personal values. */
-function scrubJson(value: unknown, guestId: string, pattern: RegExp): unknown {
-  if (typeof value === "string") return value.replace(pattern, placeholder);
-  if (Array.isArray(value)) return value.map((v) => scrubJson(v, guestId, pattern));
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = scrubJson(v, guestId, pattern);
-    // Their preferences (an event's payload, a trail entry, an echoed delivery): emptied whole, as erasure leaves them.
-    if (out.object === "guest_preferences" && out.guest_id === guestId) Object.assign(out, { allergies: [], room: {}, loyalty: {} });
-    if (out.id === guestId) {
-      if ("first_name" in out) out.first_name = erasedName.first;
-      if ("last_name" in out) out.last_name = erasedName.last;
-      if ("email" in out) out.email = null;
-      if ("phone" in out) out.phone = null;
-      if ("address" in out) out.address = null;
-    }
-    return out;
-  }
-  return value;
-}
 
 type PreferencesLike = { allergies?: unknown; room?: unknown; loyalty?: unknown };
 
@@ -70,15 +35,6 @@ const preferenceTexts = (p: PreferencesLike): string[] => [
   ...Object.values(p.room && typeof p.room === "object" ? p.room : {}),
   ...Object.values(p.loyalty && typeof p.loyalty === "object" ? p.loyalty : {}),
 ].filter((v): v is string => typeof v === "string");
-
-/** Stored text that may be JSON (a replayed response): scrubbed as JSON where it parses, as text otherwise. */
-function scrubStoredText(text: string, guestId: string, pattern: RegExp): string {
-  try {
-    return JSON.stringify(scrubJson(JSON.parse(text), guestId, pattern));
-  } catch {
-    return text.replace(pattern, placeholder);
-  }
-}
 
 /** Rows whose text mentions any of the guest's ids (ids are unique random strings, so this never matches another guest's rows). */
 const mentionsAny = (column: SQL | PgColumn, ids: string[]) => or(...ids.map((id) => sql`${column}::text like ${`%${id}%`}`))!;
@@ -126,20 +82,29 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
     const paymentRows = folioIds.length ? await tx.select().from(payments).where(inArray(payments.folioId, folioIds)) : [];
     const moves = reservationIds.length ? await tx.select().from(roomMoves).where(inArray(roomMoves.reservationId, reservationIds)) : [];
 
-    const word = (value: string | null | undefined): Term[] => (value ? [{ value, word: true }] : []);
-    const text = (value: string | null | undefined): Term[] => (value ? [{ value, word: false }] : []);
-    const pattern = personalPattern([
-      ...text(`${guest.firstName} ${guest.lastName}`),
-      ...word(guest.firstName),
-      ...word(guest.lastName),
-      ...text(guest.email),
-      ...text(guest.phone),
-      ...Object.values(guest.address ?? {}).flatMap((v) => (v && v.length > 2 ? text(v) : [])),
-      ...[...(prefs ? [prefs] : []), ...pastPreferences].flatMap(preferenceTexts).flatMap(text),
-      ...stays.flatMap((r) => [...text(r.notes), ...text(r.cancellationReason), ...Object.values(r.metadata).flatMap(text)]),
-      ...moves.flatMap((m) => text(m.reason)),
-    ])!;
-    const ids = [guest.id, ...reservationIds, ...folioIds, ...paymentRows.map((p) => p.id), ...stays.flatMap((r) => (r.groupId ? [r.groupId] : []))];
+    const groupIds = [...new Set(stays.flatMap((r) => (r.groupId ? [r.groupId] : [])))];
+    const scope: ErasureScope = {
+      guestId: guest.id,
+      reservationIds: new Set(reservationIds),
+      folioIds: new Set(folioIds),
+      paymentIds: new Set(paymentRows.map((p) => p.id)),
+      groupIds: new Set(groupIds),
+      // What their free text is searched for: only to decide whether a text a person typed names them (then it goes whole).
+      namesThem: namesAny(
+        [
+          `${guest.firstName} ${guest.lastName}`,
+          guest.firstName,
+          guest.lastName,
+          guest.email,
+          guest.phone,
+          ...Object.values(guest.address ?? {}),
+          ...[...(prefs ? [prefs] : []), ...pastPreferences].flatMap(preferenceTexts),
+          ...stays.flatMap((r) => [r.notes, r.cancellationReason, ...Object.values(r.metadata)]),
+          ...moves.map((m) => m.reason),
+        ].filter((v): v is string => typeof v === "string"),
+      ),
+    };
+    const ids = [guest.id, ...reservationIds, ...folioIds, ...scope.paymentIds, ...groupIds];
     const now = new Date();
 
     // The guest row: names replaced, contact gone (the search text is generated from them).
@@ -153,14 +118,14 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
       await tx.update(reservations).set({ notes: null, cancellationReason: null, metadata: {} }).where(inArray(reservations.id, reservationIds));
       await tx.update(roomMoves).set({ reason: null }).where(inArray(roomMoves.reservationId, reservationIds));
     }
-    // Financial rows keep every amount; only words a clerk typed about the guest go.
-    for (const c of folioIds.length ? await tx.select().from(folioCharges).where(inArray(folioCharges.folioId, folioIds)) : []) {
-      const description = c.description.replace(pattern, placeholder);
+    // Financial rows keep every amount; only words a clerk typed that name the guest go (the extras', not the generated lines').
+    for (const c of folioIds.length ? await tx.select().from(folioCharges).where(and(inArray(folioCharges.folioId, folioIds), eq(folioCharges.kind, "extra"))) : []) {
+      const description = freeText(c.description, scope);
       if (description !== c.description) await tx.update(folioCharges).set({ description }).where(eq(folioCharges.id, c.id));
     }
     for (const p of paymentRows) {
-      const bankReference = p.bankReference?.replace(pattern, placeholder) ?? null;
-      const failureMessage = p.failureMessage?.replace(pattern, placeholder) ?? null;
+      const bankReference = freeText(p.bankReference, scope);
+      const failureMessage = freeText(p.failureMessage, scope);
       if (bankReference !== p.bankReference || failureMessage !== p.failureMessage)
         await tx.update(payments).set({ bankReference, failureMessage }).where(eq(payments.id, p.id));
     }
@@ -174,23 +139,28 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
             paymentRows.map((p) => p.id),
           ),
         )) {
-        const reason = r.reason?.replace(pattern, placeholder) ?? null;
+        const reason = freeText(r.reason, scope);
         if (reason !== r.reason) await tx.update(refunds).set({ reason }).where(eq(refunds.id, r.id));
       }
     }
 
     // Issued invoices keep their numbers and amounts, made out to the anonymised guest: no name, contact or address.
     for (const inv of folioIds.length ? await tx.select({ id: invoices.id, snapshot: invoices.snapshot }).from(invoices).where(inArray(invoices.folioId, folioIds)) : []) {
-      const snapshot = scrubJson(inv.snapshot, guest.id, pattern) as Record<string, unknown>;
-      if (snapshot.guest) snapshot.guest = { name: `${erasedName.first} ${erasedName.last}`, address: null, email: null, phone: null };
-      await tx.update(invoices).set({ snapshot }).where(eq(invoices.id, inv.id));
+      await tx
+        .update(invoices)
+        .set({ snapshot: eraseInvoiceBody(inv.snapshot as Record<string, unknown>, scope) as typeof inv.snapshot })
+        .where(eq(invoices.id, inv.id));
     }
     // A group named after the guest ("Lovelace group") loses the name, and its notes the guest's words.
-    const groupIds = [...new Set(stays.flatMap((r) => (r.groupId ? [r.groupId] : [])))];
     for (const g of groupIds.length ? await tx.select().from(groups).where(inArray(groups.id, groupIds)) : []) {
-      const name = g.name.replace(pattern, placeholder);
-      const notes = g.notes?.replace(pattern, placeholder) ?? null;
+      const name = freeText(g.name, scope);
+      const notes = freeText(g.notes, scope);
       if (name !== g.name || notes !== g.notes) await tx.update(groups).set({ name, notes }).where(eq(groups.id, g.id));
+    }
+    // The other rooms of their groups carry the group's notes, which may name them.
+    for (const r of groupIds.length ? await tx.select({ id: reservations.id, notes: reservations.notes }).from(reservations).where(inArray(reservations.groupId, groupIds)) : []) {
+      const notes = freeText(r.notes, scope);
+      if (notes !== r.notes) await tx.update(reservations).set({ notes }).where(eq(reservations.id, r.id));
     }
 
     // Stored event payloads: webhook bodies are built from these rows, so replays and backfills send the anonymised guest.
@@ -201,7 +171,7 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
     for (const e of touchedEvents) {
       await tx
         .update(events)
-        .set({ object: scrubJson(e.object, guest.id, pattern) as Record<string, unknown> })
+        .set({ object: eraseFromJson(e.object, scope) as Record<string, unknown> })
         .where(eq(events.id, e.id));
     }
     if (touchedEvents.length) {
@@ -217,7 +187,7 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
           ),
         );
       for (const a of attempts) {
-        const responseBody = scrubStoredText(a.responseBody, guest.id, pattern);
+        const responseBody = eraseStrangerText(a.responseBody, scope);
         if (responseBody !== a.responseBody) await tx.update(webhookAttempts).set({ responseBody }).where(eq(webhookAttempts.id, a.id));
       }
     }
@@ -233,9 +203,11 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
         ),
       );
     for (const k of stored) {
+      const responseBody = eraseOwnAnswer(k.responseBody!, scope);
+      if (responseBody === k.responseBody) continue;
       await tx
         .update(idempotencyKeys)
-        .set({ responseBody: scrubStoredText(k.responseBody!, guest.id, pattern) })
+        .set({ responseBody })
         .where(and(eq(idempotencyKeys.accountId, k.accountId), eq(idempotencyKeys.livemode, k.livemode), eq(idempotencyKeys.key, k.key)));
     }
     // The audit trail keeps who did what and when; the guest's words in its objects go.
@@ -251,7 +223,7 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
     for (const entry of trail) {
       await tx
         .update(auditLog)
-        .set({ before: scrubJson(entry.before, guest.id, pattern), after: scrubJson(entry.after, guest.id, pattern) })
+        .set({ before: eraseTrailObject(entry.before, scope), after: eraseTrailObject(entry.after, scope) })
         .where(eq(auditLog.id, entry.id));
     }
     // Their e-mails: kept as a record that they were sent, without address or content; any not yet sent never goes.
@@ -263,12 +235,12 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
         .update(mailOutbox)
         .set({
           to: null,
-          subject: m.subject.replace(pattern, placeholder),
+          subject: freeText(m.subject, scope),
           text: erasedMailText,
           html: null,
           nextAttemptAt: null,
-          error: m.error?.replace(pattern, placeholder) ?? null,
-          attempts: m.attempts.map((a) => ({ ...a, error: a.error?.replace(pattern, placeholder) ?? null })),
+          error: freeText(m.error, scope),
+          attempts: m.attempts.map((a) => ({ ...a, error: freeText(a.error, scope) })),
         })
         .where(eq(mailOutbox.id, m.id));
     }

@@ -9,7 +9,7 @@ import { getDatabase } from "@/server/runtime";
 import { dashboardThreadFile, DashboardStartError, startDashboardThread, type Dashboard } from "./dashboard";
 import { serveRateCounters } from "./rate-counters";
 import { askingOver } from "./usage-bridge";
-import { banner, checkStartupConfig, sealStoredSecrets, StartupError } from "./start";
+import { banner, checkStartupConfig, repairStoredData, sealStoredSecrets, StartupError } from "./start";
 
 const log = logger.child({ component: "cluster" });
 
@@ -56,6 +56,7 @@ export async function runPrimary(workers: number): Promise<void> {
   const production = isProduction(config);
   const seeded = await seedDemo({ db: database.db, adminPassword: seedPassword({ production, adminPassword: config.ADMIN_PASSWORD }) });
   if (seeded) log.info({ account_id: seeded.accountId }, "seeded the demo account");
+  await repairStoredData(database.db);
   await sealStoredSecrets(database.db);
 
   let dashboard: Dashboard & { socketPath: string } | undefined;

@@ -16,6 +16,7 @@ import { logger } from "@/server/observability/logger";
 import { getApiDeps, getDatabase, isClusterWorker } from "@/server/runtime";
 import { startWebhookEngine } from "@/server/webhooks/engine";
 import { resealSecrets } from "@/server/webhooks/secret-box";
+import { repairErasureDamage } from "@/server/guests/repair-erasure";
 import { inngestConfigured } from "@/server/webhooks/inngest/client";
 import { startNightAuditScheduler } from "@/server/night-audit/scheduler";
 import { serveControl, socketPathFor, type ControlServer } from "./control";
@@ -66,6 +67,7 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   const database = await getDatabase();
   const seeded = worker ? null : await seedDemo({ db: database.db, adminPassword: seedPassword({ production, adminPassword: config.ADMIN_PASSWORD }) });
   if (seeded) log.info({ account_id: seeded.accountId }, "seeded the demo account");
+  if (!worker) await repairStoredData(database.db);
   if (!worker) await sealStoredSecrets(database.db);
 
   // A cluster worker answers the primary's usage questions (the dashboard's) from the shared counters.
@@ -217,6 +219,12 @@ export function checkStartupConfig(config: Config): void {
   if (isProduction(config) && !config.WEBHOOK_SECRET_KEYS) {
     throw new StartupError("WEBHOOK_SECRET_KEYS is required in production (e.g. `k1:$(openssl rand -base64 32)`); it encrypts webhook signing secrets at rest.");
   }
+}
+
+/** Repairs, once per database, the rows an earlier erasure damaged (server/guests/repair-erasure.ts), before any event is sent again. */
+export async function repairStoredData(db: Database["db"]): Promise<void> {
+  const repaired = await repairErasureDamage(db);
+  if (repaired?.rows) log.warn(repaired, "repaired stored rows that an earlier erasure had damaged (each field is listed in data_repairs)");
 }
 
 /**
