@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { date, index, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps, ts } from "./columns";
 
 export const paymentStatuses = ["pending", "authorized", "succeeded", "failed", "voided", "partially_refunded", "refunded"] as const;
@@ -26,6 +26,8 @@ export const payments = pgTable(
     failureCode: text("failure_code"),
     failureMessage: text("failure_message"),
     capturedAt: ts("captured_at"),
+    /** The property's business date the payment was captured on: the day it counts in, set by the database at capture (migration 0027). */
+    businessDate: date("business_date"),
     ...timestamps(),
   },
   (t) => [
@@ -48,6 +50,8 @@ export const refunds = pgTable(
     currency: text("currency").notNull(),
     reason: text("reason"),
     status: text("status", { enum: ["succeeded"] }).notNull().default("succeeded"),
+    /** The property's business date the refund was made on: the day it counts in, set by the database (migration 0027). */
+    businessDate: date("business_date"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [

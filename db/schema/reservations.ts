@@ -112,6 +112,8 @@ export const folioCharges = pgTable(
     /** The tax in `amount`; the line's net is `amount - taxAmount`. */
     taxAmount: integer("tax_amount").notNull().default(0),
     taxes: jsonb("taxes").$type<LineTax[]>().notNull().default([]),
+    /** The property's business date the line was posted on, set by the database (migration 0027): an extra counts in that day; a room night in its night. */
+    postedOn: date("posted_on"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [index("folio_charges_folio_idx").on(t.folioId)],

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { folioCharges, folios, guests, invoiceCounters, invoices, payments, properties, ratePlans, refunds, reservations, roomTypes } from "@/db/schema";
-import { todayIn } from "@/server/dates";
+import { businessToday } from "@/server/properties/business-date";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { capturedStatuses, closeFolio, folioBalance, folioTotals, presentCharge } from "@/server/folios/folios";
@@ -66,7 +66,8 @@ export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string
   const now = new Date();
   const body: InvoiceBody = {
     issued_at: now.toISOString(),
-    issue_date: todayIn(property.timezone, now),
+    // The business date it is issued on, as every posting (an invoice issued after an evening audit belongs to the new day).
+    issue_date: businessToday(property, now),
     hotel: { name: property.name, address: Object.keys(property.address ?? {}).length ? property.address : null, timezone: property.timezone },
     guest: { name: `${guest.firstName} ${guest.lastName}`.trim(), address: guest.address, email: guest.email, phone: guest.phone },
     stay: { check_in: reservation.checkIn, check_out: reservation.checkOut, room_type: roomType?.name ?? "", rate_plan: plan?.name ?? "" },

@@ -1,10 +1,9 @@
-import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { folioCharges, folios, payments, type properties } from "@/db/schema";
 import { addDays, type IsoDate } from "@/server/dates";
 import { capturedStatuses } from "@/server/folios/folios";
 import { moneyByDate, nightFigures } from "@/server/reports/reports";
-import { zonedInstant } from "@/server/properties/business-date";
 
 /**
  * The day's flash report, written by the night audit that closes business date `date`: rooms
@@ -14,10 +13,8 @@ import { zonedInstant } from "@/server/properties/business-date";
  */
 export async function flashReport(tx: Executor, property: typeof properties.$inferSelect, date: IsoDate) {
   const next = addDays(date, 1);
-  const dayStart = zonedInstant(date, 0, property.timezone);
-  const dayEnd = zonedInstant(next, 0, property.timezone);
-  // Room nights and their per-night taxes by the night they are for; fees by the date they carry; extras by when they were added.
-  const ofTheDay = sql`(${folioCharges.date} = ${date} or (${folioCharges.date} is null and ${folioCharges.createdAt} >= ${dayStart.toISOString()} and ${folioCharges.createdAt} < ${dayEnd.toISOString()}))`;
+  // Room nights and their per-night taxes by the night they are for; fees by the date they carry; extras by the business date they were posted on.
+  const ofTheDay = sql`(${folioCharges.date} = ${date} or (${folioCharges.date} is null and ${folioCharges.postedOn} = ${date}))`;
   const [nights, money, charged, paid, taxed] = await Promise.all([
     nightFigures(tx, property, date, next),
     moneyByDate(tx, property.id, date, next),
@@ -30,7 +27,7 @@ export async function flashReport(tx: Executor, property: typeof properties.$inf
     tx
       .select({ method: payments.methodType, amount: sql<number>`sum(${payments.amount})`.mapWith(Number), count: sql<number>`count(*)`.mapWith(Number) })
       .from(payments)
-      .where(and(eq(payments.propertyId, property.id), inArray(payments.status, [...capturedStatuses]), gte(payments.capturedAt, dayStart), lt(payments.capturedAt, dayEnd)))
+      .where(and(eq(payments.propertyId, property.id), inArray(payments.status, [...capturedStatuses]), eq(payments.businessDate, date)))
       .groupBy(payments.methodType),
     // Each tax's share of those lines, from the taxes each line was posted with.
     tx

@@ -89,7 +89,7 @@ export async function nightFigures(db: Executor, property: { id: string }, from:
 }
 
 /**
- * Money per local date of the property: captured payments by capture time, refunds by creation,
+ * Money per business date of the property: captured payments by the day they were captured on, refunds by the day they were made on,
  * as kept per night in `money_days` (db/schema/reports.ts) by the writes of payments and refunds.
  */
 export async function moneyByDate(db: Executor, propertyId: string, from: IsoDate, to: IsoDate) {
