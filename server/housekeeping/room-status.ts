@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { properties, rooms } from "@/db/schema";
-import { todayIn } from "@/server/dates";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { adjustOutOfOrder } from "@/server/inventory/nights";
+import { businessToday } from "@/server/properties/business-date";
 import { presentRoom } from "@/server/rooms/present";
 import { findOwned } from "@/server/tenancy";
 import { inTransaction } from "@/server/transactions";
@@ -26,7 +26,8 @@ export async function changeRoomStatus({ db, tenant, actor, roomId, input }: Cha
       throw new ApiError("invalid_state_transition", `A room cannot go from ${from} to ${input.status}.`, { param: "status" });
     }
     const [property] = await tx.select().from(properties).where(eq(properties.id, room.propertyId));
-    const today = todayIn(property.timezone);
+    // The property's business day: after an audit has closed today, a block starts on the day that is open, never in the closed one.
+    const today = businessToday(property);
     const goingOut = input.status === "out-of-order";
     if (goingOut && !input.reason) throw new ApiError("parameter_missing", "A reason is required to put a room out of order.", { param: "reason" });
     if (!goingOut && (input.reason || input.until)) {

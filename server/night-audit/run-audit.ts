@@ -1,12 +1,13 @@
-import { and, asc, eq, lte, max } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, max } from "drizzle-orm";
 import { recordChange, type AuditActor, type ChangeCtx } from "@/server/audit/audit";
 import type { Db, Executor, Tx } from "@/db/client";
-import { guests, nightAudits, properties, reservations } from "@/db/schema";
+import { guests, nightAudits, properties, reservations, rooms } from "@/db/schema";
 import { addDays, todayIn, type IsoDate } from "@/server/dates";
 import { newId } from "@/server/ids";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { auditDueAt, businessToday } from "@/server/properties/business-date";
 import { presentReservation } from "@/server/reservations/present";
+import { presentRoom } from "@/server/rooms/present";
 import { chargeNoShow } from "@/server/reservations/transitions";
 import type { Tenant } from "@/server/tenancy";
 import { inTransaction } from "@/server/transactions";
@@ -41,7 +42,8 @@ export function dueDate(property: Pick<Property, "timezone" | "auditHour" | "bus
  * other; the second finds the day's audit written (or the business date moved past it) and does
  * nothing. In one transaction: confirmed arrivals of the day (or earlier) still unarrived become
  * no-shows with their fee, departures still in house are flagged, the day's flash report is
- * written, the business date moves to the next day, and `night_audit.completed` announces it.
+ * written, the business date moves to the next day, rooms whose out-of-order block ends by then
+ * go back into service, and `night_audit.completed` announces it.
  *
  * The day closed: `date` when given (a run by hand, whose caller checked that the day may be
  * closed), else the property's current business day whatever the hour (`closeCurrentDay`, the
@@ -98,6 +100,7 @@ export async function runNightAudit({
     if (!property.businessDate || property.businessDate < next) {
       await tx.update(properties).set({ businessDate: next, updatedAt: new Date() }).where(eq(properties.id, property.id));
     }
+    await returnToService(tx, { tenant, actor }, property, next);
     await recordChange(tx, { tenant, actor }, [{ type: "night_audit.completed", propertyId: property.id, object: presentNightAudit(audit) }], {
       action: "property.day_closed",
       objectType: "property",
@@ -107,6 +110,32 @@ export async function runNightAudit({
     });
     return audit;
   });
+}
+
+/**
+ * Rooms whose out-of-order block ends by the day that opens go back into service, dirty (to be
+ * cleaned and checked before a guest has them), in the audit's transaction: inventory already
+ * sells them from that day, so the desk can now clean and let them (a room left out of order was
+ * sold but could not be checked into).
+ */
+async function returnToService(tx: Tx, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, property: Property, opens: IsoDate) {
+  const ended = await tx
+    .select()
+    .from(rooms)
+    .where(and(eq(rooms.propertyId, property.id), eq(rooms.housekeepingStatus, "out-of-order"), lte(rooms.outOfOrderUntil, opens), isNull(rooms.retiredAt)))
+    .orderBy(asc(rooms.number))
+    .for("update");
+  for (const room of ended) {
+    const [updated] = await tx.update(rooms).set({ housekeepingStatus: "dirty", outOfOrderReason: null, outOfOrderUntil: null, updatedAt: new Date() }).where(eq(rooms.id, room.id)).returning();
+    const after = presentRoom(updated);
+    await recordChange(tx, { tenant, actor }, [{ type: "housekeeping.status_changed", propertyId: property.id, object: { ...after, previous_status: room.housekeepingStatus } }], {
+      action: "room.marked_dirty",
+      objectType: "room",
+      objectId: room.id,
+      before: presentRoom(room),
+      after,
+    });
+  }
 }
 
 /** Confirmed stays arriving on or before `date` that never arrived: no-shows, with the plan's fee. */
