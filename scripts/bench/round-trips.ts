@@ -33,7 +33,9 @@ const emptyTally = (): Tally => ({ trips: [], executed: 0, parsed: 0, writes: 0,
 async function countingProxy(target: URL) {
   let tally = emptyTally();
   const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    // No Nagle on either side: the proxy must not hold a server's pipelined writes back itself.
+    client.setNoDelay(true);
+    const upstream = net.connect({ port: Number(target.port || 5432), host: target.hostname, noDelay: true });
     const names = new Map<string, string>();
     let started = false;
     let pending = Buffer.alloc(0);
