@@ -23,8 +23,13 @@ function currencyFormat(currency: string, locale: MoneyLocale): Intl.NumberForma
   return f;
 }
 
+const digitsOf = new Map<string, number>();
 /** Digits after the decimal separator in a currency's minor unit: 2 for USD and EUR, 0 for JPY, 3 for BHD. */
-export const currencyDigits = (currency: string): number => currencyFormat(currency, defaultLocale).resolvedOptions().maximumFractionDigits ?? 2;
+export const currencyDigits = (currency: string): number => {
+  let digits = digitsOf.get(currency);
+  if (digits === undefined) digitsOf.set(currency, (digits = currencyFormat(currency, defaultLocale).resolvedOptions().maximumFractionDigits ?? 2));
+  return digits;
+};
 
 /** Minor units per major unit: 100 for USD, 1 for JPY. */
 export const minorPerMajor = (currency: string): number => 10 ** currencyDigits(currency);
@@ -105,12 +110,20 @@ export function parseMoney(text: string, currency: string, locale: MoneyLocale =
 export const sampleAmount = (currency: string, locale: MoneyLocale = defaultLocale): string =>
   amountText({ amount: 129 * minorPerMajor(currency), currency }, locale);
 
+const countryLocales = new Map<string, MoneyLocale>();
 /**
  * The number format of a property: the main language of its country with the country's
  * conventions ("de-DE" for an address in Germany, "pt-PT" in Portugal), "en-US" without a country.
  */
 export function propertyLocale(country: string | null | undefined): MoneyLocale {
   if (!country || !/^[A-Za-z]{2}$/.test(country)) return defaultLocale;
+  // Worked out once per country: `maximize` costs a booking's confirmation more than composing it.
+  let locale = countryLocales.get(country);
+  if (!locale) countryLocales.set(country, (locale = countryLocale(country)));
+  return locale;
+}
+
+function countryLocale(country: string): MoneyLocale {
   try {
     const region = country.toUpperCase();
     const { language } = new Intl.Locale("und", { region }).maximize();

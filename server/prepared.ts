@@ -1,4 +1,4 @@
-import { Column, getTableName, is, noopDecoder, sql, SQL, Subquery } from "drizzle-orm";
+import { Column, DrizzleQueryError, getTableName, is, noopDecoder, Param, Placeholder as SqlPlaceholder, sql, SQL, Subquery } from "drizzle-orm";
 import { PgTransaction, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
 
@@ -126,7 +126,67 @@ function inTransaction<R>(tx: Executor, name: string, build: () => Statement<R>)
   let statement = byName.get(name) as Statement<R> | undefined;
   if (!statement) byName.set(name, (statement = withCompiledRows(build())));
   // The copy reads everything from the shared statement but runs on this transaction's client.
-  return Object.assign(Object.create(statement) as Statement<R>, { client: session.client });
+  const client = session.client as PostgresJsClient;
+  if (typeof client.unsafe === "function" && (statement as unknown as PostgresJsStatement).queryString !== undefined) {
+    return { execute: (values) => executeOnPostgresJs(statement as unknown as PostgresJsStatement, client, values ?? {}) as Promise<R> };
+  }
+  return Object.assign(Object.create(statement) as Statement<R>, { client });
+}
+
+type PostgresJsClient = {
+  unsafe(query: string, params: unknown[], options: { prepare: boolean }): PromiseLike<unknown> & { values(): PromiseLike<unknown[][]> };
+};
+
+/** What drizzle's postgres.js prepared query holds (drizzle-orm/postgres-js/session.js). */
+type PostgresJsStatement = {
+  queryString: string;
+  params: unknown[];
+  prepare: boolean;
+  fields?: unknown[];
+  customResultMapper?: (rows: unknown[][]) => unknown;
+  execute(values?: Record<string, unknown>): Promise<unknown>;
+};
+
+/** Each statement's parameters as functions of the placeholder values, worked out once. */
+const fillers = new WeakMap<PostgresJsStatement, (values: Record<string, unknown>) => unknown[]>();
+
+/** drizzle's `fillPlaceholders`, with the class checks (`is`, a walk up the prototypes per parameter) made once per statement. */
+function fillerOf(statement: PostgresJsStatement) {
+  let filler = fillers.get(statement);
+  if (filler) return filler;
+  const take = (name: string, values: Record<string, unknown>) => {
+    if (!(name in values)) throw new Error(`No value for placeholder "${name}" was provided`);
+    return values[name];
+  };
+  const parts = statement.params.map((p): ((values: Record<string, unknown>) => unknown) => {
+    if (is(p, SqlPlaceholder)) return (values) => take(p.name, values);
+    if (is(p, Param) && is(p.value, SqlPlaceholder)) {
+      const { encoder, value } = p;
+      return (values) => encoder.mapToDriverValue(take(value.name, values));
+    }
+    return () => p;
+  });
+  filler = (values) => parts.map((part) => part(values));
+  fillers.set(statement, filler);
+  return filler;
+}
+
+/**
+ * Runs a prepared statement on a postgres.js transaction as drizzle's `execute` does (the same
+ * text, parameters, options and errors), without its per-call wrappers: no-op tracing spans, a
+ * cache that is off, and the class checks of every parameter. A booking runs about fifteen.
+ */
+async function executeOnPostgresJs(statement: PostgresJsStatement, client: PostgresJsClient, values: Record<string, unknown>) {
+  const { queryString, prepare, fields, customResultMapper } = statement;
+  // A statement whose rows drizzle maps itself (see `compileRowMapper`) goes the way drizzle goes.
+  if (fields && !customResultMapper) return Object.assign(Object.create(statement) as PostgresJsStatement, { client }).execute(values);
+  const params = fillerOf(statement)(values);
+  try {
+    if (!customResultMapper) return await client.unsafe(queryString, params, { prepare });
+    return customResultMapper(await client.unsafe(queryString, params, { prepare }).values());
+  } catch (error) {
+    throw new DrizzleQueryError(queryString, params, error as Error);
+  }
 }
 
 /**
@@ -141,7 +201,10 @@ export function preparedQuery<R>(
   build: (p: (key: string) => Placeholder) => Query<R>,
 ): Promise<R> {
   const make = () => build((key) => sql.placeholder(key)).prepare(name);
-  return (outsideTransaction(db) ? prepared(db, name, make) : inTransaction(db, name, make)).execute(values);
+  if (!outsideTransaction(db)) return inTransaction(db, name, make).execute(values);
+  const statement = prepared(db, name, make) as unknown as PostgresJsStatement & { client: PostgresJsClient };
+  if (typeof statement.client?.unsafe === "function" && statement.queryString !== undefined) return executeOnPostgresJs(statement, statement.client, values) as Promise<R>;
+  return (statement as unknown as Statement<R>).execute(values);
 }
 
 /** `column = any($n)`: a list as one array parameter, so the text does not depend on its length. */
@@ -163,13 +226,15 @@ export function insertRows<R = unknown>(
   options: { returning?: boolean; sqlValues?: (p: (key: string) => unknown) => Record<string, SQL>; values?: Record<string, unknown> } = {},
 ): Promise<R> {
   const columns = Object.keys(rows[0]);
+  const width = columns.length;
   const build = (p: (key: string) => unknown) => {
     const extra = options.sqlValues?.(p) ?? {};
-    const insert = db.insert(table).values(rows.map((_, i) => ({ ...Object.fromEntries(columns.map((c) => [c, p(`${c}_${i}`)])), ...extra })));
+    const insert = db.insert(table).values(rows.map((_, i) => ({ ...Object.fromEntries(columns.map((c, k) => [c, p(String(i * width + k))])), ...extra })));
     return (options.returning ? insert.returning() : insert) as unknown as Query<R>;
   };
-  const values: Record<string, unknown> = { ...options.values };
-  rows.forEach((row, i) => columns.forEach((c) => (values[`${c}_${i}`] = row[c])));
+  // The rows' values in order, each placeholder named by its place: no key to build per value.
+  const values: unknown[] & Record<string, unknown> = Object.assign([], options.values);
+  for (const row of rows) for (const c of columns) values.push(row[c]);
   if (rows.length > maxPreparedRows) return Promise.resolve(build((key) => values[key]));
   return preparedQuery(db, `${name}_${rows.length}_${columns.join("_")}`, values, build);
 }

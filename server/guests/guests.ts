@@ -61,7 +61,21 @@ const storedAddress = (address: GuestCreate["address"]): Address | null => {
   return Object.keys(lines).length ? lines : null;
 };
 
-export async function insertGuestIfNew(db: Executor, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, input: BookingGuest) {
+/** What a new guest puts on the record: its `guest.created` event and its trail entry. */
+export function guestCreatedRecord(guest: typeof guests.$inferSelect) {
+  const after = presentGuest(guest);
+  return {
+    events: [{ type: "guest.created" as const, propertyId: null, object: after }],
+    entry: { action: "guest.created", objectType: "guest", objectId: guest.id, after },
+  };
+}
+
+/**
+ * Creates the guest unless the account has one of that e-mail (or, without one, of that phone
+ * and name), and records a new one. `recordLater`: the caller writes `guestCreatedRecord` with
+ * its own events and trail entry (a booking: one INSERT each instead of two).
+ */
+export async function insertGuestIfNew(db: Executor, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, input: BookingGuest, { recordLater = false } = {}) {
   const [created] = await preparedQuery(
     db,
     "guest_insert",
@@ -94,13 +108,10 @@ export async function insertGuestIfNew(db: Executor, { tenant, actor }: Pick<Cha
         .returning(),
   );
   if (created) {
-    const after = presentGuest(created);
-    await recordChange(db, { tenant, actor }, [{ type: "guest.created", propertyId: null, object: after }], {
-      action: "guest.created",
-      objectType: "guest",
-      objectId: created.id,
-      after,
-    });
+    if (!recordLater) {
+      const { events, entry } = guestCreatedRecord(created);
+      await recordChange(db, { tenant, actor }, events, entry);
+    }
     return { guest: created, created: true };
   }
   const existing = input.email ? await findGuestByEmail(db, tenant, input.email) : await findGuestWithoutEmail(db, tenant, input);

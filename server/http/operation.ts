@@ -157,10 +157,12 @@ async function run(
     const name = Object.keys(rawBody)[0];
     throw new ApiError("parameter_unknown", `Received unknown parameter: '${name}'. This request takes no body.`, { param: name });
   }
-  const fingerprint = filterFingerprint(op.path + JSON.stringify(params ?? {}), parsedQuery ?? {});
+  // Worked out when a list needs it: a hash per request that a POST never uses.
+  let fingerprint: string | undefined;
+  const filters = () => (fingerprint ??= filterFingerprint(op.path + JSON.stringify(params ?? {}), parsedQuery ?? {}));
   const list: ListTools = {
-    page: op.list ? pageRequest(parsedQuery as { limit: number; cursor?: string }, fingerprint) : { limit: 25, cursor: null },
-    envelope: (page, present) => listEnvelope(page, fingerprint, present),
+    page: op.list ? pageRequest(parsedQuery as { limit: number; cursor?: string }, filters()) : { limit: 25, cursor: null },
+    envelope: (page, present) => listEnvelope(page, filters(), present),
   };
   const result = await op.handler({ ctx, params, query: parsedQuery, body, list, c });
   if (result instanceof Response) return { status: result.status, body: "", raw: result };

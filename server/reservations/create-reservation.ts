@@ -4,7 +4,7 @@ import { ApiError } from "@/server/errors";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { queueGuestMail } from "@/server/guest-mail/guest-mail";
 import { openFolio, postRoomNights, priceColumns, taxRulesOf } from "@/server/folios/folios";
-import { insertGuestIfNew } from "@/server/guests/guests";
+import { guestCreatedRecord, insertGuestIfNew } from "@/server/guests/guests";
 import { newId } from "@/server/ids";
 import { insertRows } from "@/server/prepared";
 import { presentInventoryRange } from "@/server/inventory/events";
@@ -89,13 +89,13 @@ export async function bookStay(
   // instead of four. Not sooner: a booking must hold its nights before it may wait on another
   // booking's uncommitted guest of the same e-mail, or each could hold what the other waits for.
   const [guestWritten, folioOpened] = await sideBySide([
-    insertGuestIfNew(tx, { tenant, actor }, input.guest),
+    insertGuestIfNew(tx, { tenant, actor }, input.guest, { recordLater: true }),
     (group?.folio ? Promise.resolve(group.folio) : openFolio(tx, tenant, { propertyId: property.id, reservationId: id, currency: property.currency })).then(async (folio) => {
       const price = await postRoomNights(tx, tenant, { folioId: folio.id, id, propertyId: property.id, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`, taxRules);
       return { folio, price };
     }),
   ]);
-  const { guest } = guestWritten();
+  const { guest, created: guestCreated } = guestWritten();
   const { folio, price } = folioOpened();
   const [reservation] = await insertRows<(typeof reservations.$inferSelect)[]>(
     tx,
@@ -133,12 +133,15 @@ export async function bookStay(
   const result = { reservation, guest };
   const presented = presentReservation(result);
   // The events, the trail and the guest's confirmation go out together (one round trip); the
-  // confirmation is composed from the rows just written and read, with nothing read again.
+  // confirmation is composed from the rows just written and read, with nothing read again. A new
+  // guest's event and entry go first in the same two INSERTs, in the order they happened.
+  const guestRecord = guestCreated ? guestCreatedRecord(guest) : undefined;
   const [recorded, mailed] = await sideBySide([
     recordChange(
       tx,
       { tenant, actor },
       [
+        ...(guestRecord?.events ?? []),
         { type: "reservation.created", propertyId: property.id, object: presented },
         {
           type: "inventory.updated",
@@ -146,7 +149,7 @@ export async function bookStay(
           object: presentInventoryRange({ propertyId: property.id, roomTypeId: roomType.id, from: stay.checkIn, to: stay.checkOut }),
         },
       ],
-      { action: "reservation.created", objectType: "reservation", objectId: id, after: presented },
+      [...(guestRecord ? [guestRecord.entry] : []), { action: "reservation.created", objectType: "reservation", objectId: id, after: presented }],
     ),
     queueGuestMail(tx, tenant, "confirmation", { reservation, guest, property, roomType, plan }),
   ]);

@@ -2,6 +2,7 @@ import { and, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { Db, Executor } from "@/db/client";
 import { mailOutbox, type GuestMailKind, type MailAttempt } from "@/db/schema";
 import { randomToken } from "@/server/ids";
+import { insertRows } from "@/server/prepared";
 import { logger } from "@/server/observability/logger";
 import { defaultMailRetrySchedule, type WebhookSettings } from "./settings";
 
@@ -34,7 +35,12 @@ const claimSeconds = 120;
 export async function queueMail(tx: Executor, { hold, ...mail }: Mail): Promise<string> {
   const id = `mail_${randomToken(24)}`;
   // With no recipient there is no one to send it to (nor for a held mail): it is only kept, to be shown.
-  await tx.insert(mailOutbox).values({ id, ...mail, nextAttemptAt: mail.to && !hold ? new Date() : null });
+  const due = mail.to && !hold ? new Date() : null;
+  const row: Record<string, unknown> = { id, ...mail, ...(due && { nextAttemptAt: due }) };
+  // A statement built once per set of columns (a booking queues one); what is left undefined takes its default, as drizzle's insert leaves it out.
+  for (const key of Object.keys(row)) if (row[key] === undefined) delete row[key];
+  // A kept mail's null goes in the statement's text: a timestamp's encoder takes no null.
+  await insertRows(tx, due ? "mail_insert" : "mail_insert_kept", mailOutbox, [row], due ? {} : { sqlValues: () => ({ nextAttemptAt: sql`null` }) });
   return id;
 }
 
