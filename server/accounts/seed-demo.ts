@@ -4,7 +4,7 @@ import { accounts } from "@/db/schema";
 import { createApiKey } from "@/server/auth/api-keys";
 import { scopes } from "@/server/auth/scopes";
 import { createUser } from "@/server/auth/users";
-import { addDays, todayIn } from "@/server/dates";
+import { addDays, todayIn } from "@/lib/dates";
 import { createHotel, demoHotel } from "@/server/sandbox/hotel";
 import { seedRatePlans } from "@/server/sandbox/seed-sandbox";
 import { createAccount } from "./create-account";

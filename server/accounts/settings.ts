@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accounts } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import type { Plan } from "./plans";
+import type { Plan } from "@/server/plans";
 import type { AccountSettingsUpdate } from "./schemas";
 import { presentAccount } from "./present";
 import { audit, type ChangeCtx } from "@/server/audit/audit";

@@ -1,6 +1,6 @@
-import { isoTime, formatDay, formatMoment, type TimePlace } from "@/server/dates";
-import { formatMoney, type Money } from "@/server/money";
-import { roleLabels } from "@/server/staff/access";
+import { isoTime, formatDay, formatMoment, type TimePlace } from "@/lib/dates";
+import { formatMoney, type Money } from "@/lib/money";
+import { roleLabels } from "@/lib/access";
 import {
   assignmentWords,
   channelWords,
@@ -11,7 +11,7 @@ import {
   sourceWords,
   weekdayWords,
   wordFor,
-} from "@/server/words";
+} from "@/lib/words";
 import type { auditLog } from "@/db/schema";
 
 type AuditRow = typeof auditLog.$inferSelect;

@@ -1,5 +1,5 @@
 import type { groups } from "@/db/schema";
-import { isoTime } from "@/server/dates";
+import { isoTime } from "@/lib/dates";
 import { presentStayPrice } from "@/server/folios/folios";
 import { presentReservation, type ReservationWithGuest } from "@/server/reservations/present";
 import { sumLines } from "@/server/taxes/compute";

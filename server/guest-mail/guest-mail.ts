@@ -1,9 +1,9 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { guests, mailOutbox, properties, ratePlans, reservations, rooms, roomTypes, type Address, type GuestMailKind } from "@/db/schema";
-import { propertyLocale } from "@/server/money";
+import { propertyLocale } from "@/lib/money";
 import { findOwned, type Ctx, type Tenant } from "@/server/tenancy";
-import { queueMail } from "@/server/webhooks/mail";
+import { queueMail } from "@/server/events/mail-outbox";
 import { composeGuestMail, policyWords, type ComposedMail, type GuestMailFacts } from "./compose";
 
 /** The address as lines: street lines, then "postal code city", region and country. */

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { guestMailKinds, type mailOutbox } from "@/db/schema";
 import { idOf, timestamp } from "@/server/schemas";
-import { mailStatus } from "@/server/webhooks/mail";
+import { mailStatus } from "@/server/events/mail-outbox";
 
 export const guestMailStatuses = ["sent", "pending", "failed", "kept"] as const;
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { properties, rooms } from "@/db/schema";
-import { todayIn } from "@/server/dates";
+import { todayIn } from "@/lib/dates";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { presentInventoryRange } from "@/server/inventory/events";

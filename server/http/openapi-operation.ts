@@ -3,13 +3,13 @@ import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 type OpenAPIRegistry = OpenAPIHono["openAPIRegistry"];
 import { errorCodes, type ErrorCode } from "@/server/errors";
 import { scopeDescriptions } from "@/server/auth/scopes";
-import type { AnyOperation } from "./operation";
+import type { AnyOperation } from "./define-operation";
 import { errorSchema, errorSchemaFor, statusText } from "./openapi-errors";
 import { apiVersions } from "./versions";
 
 /**
  * How one operation appears in the OpenAPI document: derived from its definition and from the steps
- * of the chain it runs through (server/http/app.ts, operation.ts), so an operation added tomorrow is
+ * of the chain it runs through (server/api/app.ts, operation.ts), so an operation added tomorrow is
  * described with the headers it reads, the headers it answers and the errors it can give without
  * saying so itself. Only errors of its own (a card decline, a state transition) it declares, in
  * `errors`. `tests/integration/openapi-contract.test.ts` drives every operation to hold this true.

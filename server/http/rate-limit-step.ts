@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "@/server/errors";
-import type { RateLimits } from "@/server/accounts/plans";
+import type { RateLimits } from "@/server/plans";
 import { clientAddress } from "./client-address";
 import { accountRateKey } from "./rate-limit";
 import type { ApiEnv } from "./env";

@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Redis } from "ioredis";
-import type { RateLimits } from "@/server/accounts/plans";
+import type { RateLimits } from "@/server/plans";
 import { logger } from "@/server/observability/logger";
 
 /** One window's count as it stands: requests counted so far, the limit, and when the window resets. */
@@ -119,3 +119,6 @@ export class RateLimiter {
     return state;
   }
 }
+
+/** What reads usage: a RateLimiter, or a bridge to the one that counts. */
+export type UsageSource = Pick<RateCounter, "peek">;

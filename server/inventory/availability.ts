@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { properties, ratePlans } from "@/db/schema";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { businessToday } from "@/server/properties/business-date";
 import { presentStayPrice, taxRulesOf } from "@/server/folios/folios";
 import { asNightRate, loadRatesOfPlans } from "@/server/rates/daily-rates";

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { inventoryHolds, properties, roomTypes } from "@/db/schema";
-import { todayIn, type IsoDate } from "@/server/dates";
+import { todayIn, type IsoDate } from "@/lib/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { ApiError, type ParamLocation } from "@/server/errors";
 import { newId } from "@/server/ids";

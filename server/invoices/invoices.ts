@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { folioCharges, folios, guests, invoiceCounters, invoices, payments, properties, ratePlans, refunds, reservations, roomTypes } from "@/db/schema";
-import { todayIn } from "@/server/dates";
+import { todayIn } from "@/lib/dates";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { capturedStatuses, closeFolio, folioBalance, folioTotals, presentCharge } from "@/server/folios/folios";

@@ -2,7 +2,7 @@ import { and, asc, eq, lte, max } from "drizzle-orm";
 import { recordChange, type AuditActor, type ChangeCtx } from "@/server/audit/audit";
 import type { Db, Executor, Tx } from "@/db/client";
 import { guests, nightAudits, properties, reservations } from "@/db/schema";
-import { addDays, todayIn, type IsoDate } from "@/server/dates";
+import { addDays, todayIn, type IsoDate } from "@/lib/dates";
 import { newId } from "@/server/ids";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { auditDueAt, businessToday } from "@/server/properties/business-date";

@@ -3,7 +3,7 @@ import type { Db, Executor } from "@/db/client";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { inTransaction } from "@/server/transactions";
 import { oauthClients, oauthInstalls } from "@/db/schema";
-import { createOAuthClient } from "@/server/auth/oauth-clients";
+import { createOAuthClient } from "./clients";
 import type { Scope } from "@/server/auth/scopes";
 import { hashToken, newSecret } from "@/server/auth/tokens";
 import { ApiError, notFound } from "@/server/errors";

@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
-import { can } from "@/server/staff/access";
-import type { StaffSession } from "@/server/staff/session";
+import { can } from "@/lib/access";
+import type { Session as StaffSession } from "next-auth";
 import { approveAuthorization, checkAuthorizationRequest, denyAuthorization, type AuthorizationRequest, type AuthorizeParams } from "./authorize";
 import { consentToken, requestKey, verifyConsentToken } from "./csrf";
 

@@ -6,7 +6,7 @@
 // write and a wake-up of the other process, which on two cores shared with PostgreSQL was most
 // of what a second worker cost over one (docs/decisions.md).
 import cluster from "node:cluster";
-import type { RateLimits } from "@/server/accounts/plans";
+import type { RateLimits } from "@/server/plans";
 import { unlimitedState, type RateCounter, type RateState } from "@/server/http/rate-limit";
 import { logger } from "@/server/observability/logger";
 import { askOver } from "./ask-over";

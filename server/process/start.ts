@@ -9,14 +9,14 @@ import { demoAdminEmail, seedDemo, type SeedResult } from "@/server/accounts/see
 import { defaultAdminPassword, seedPassword } from "@/server/cli/db";
 import { controlHandler } from "@/server/cli/serve";
 import { getConfig, isProduction, type Config } from "@/server/config";
-import { createApp } from "@/server/http/app";
-import { addressOf } from "@/server/http/client-address";
+import { createApp } from "@/server/api/app";
+import { addressOf } from "@/server/proxy-trust";
 import { answerClientError, createListener, holdIdleConnections } from "@/server/listener";
 import { logger } from "@/server/observability/logger";
 import { getApiDeps, getDatabase, isClusterWorker } from "@/server/runtime";
 import { startWebhookEngine } from "@/server/webhooks/engine";
 import { resealSecrets } from "@/server/webhooks/secret-box";
-import { inngestConfigured } from "@/server/webhooks/inngest/client";
+import { inngestConfigured } from "@/server/jobs/inngest-client";
 import { startNightAuditScheduler } from "@/server/night-audit/scheduler";
 import { serveControl, socketPathFor, type ControlServer } from "./control";
 import { dashboardThreadFile, DashboardStartError, proxyTo, startDashboardThread, type Dashboard } from "./dashboard";

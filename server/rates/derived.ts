@@ -1,11 +1,32 @@
-import { and, eq, gte, inArray, lt } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { dailyRates, ratePlans } from "@/db/schema";
-import type { IsoDate } from "@/server/dates";
-import { upsertRates } from "./daily-rates";
+import type { IsoDate } from "@/lib/dates";
 
 type Plan = typeof ratePlans.$inferSelect;
 type Derivation = Pick<Plan, "adjustmentPercentBp" | "adjustmentAmount">;
+
+type RateWrite = typeof dailyRates.$inferInsert;
+
+/** Writes nights' rates, replacing what the same plan, room type and night had. */
+export async function upsertRates(tx: Executor, rows: RateWrite[]) {
+  for (let i = 0; i < rows.length; i += 500) {
+    await tx
+      .insert(dailyRates)
+      .values(rows.slice(i, i + 500))
+      .onConflictDoUpdate({
+        target: [dailyRates.ratePlanId, dailyRates.roomTypeId, dailyRates.date],
+        set: {
+          amount: sql`excluded.amount`,
+          minStay: sql`excluded.min_stay`,
+          closedToArrival: sql`excluded.closed_to_arrival`,
+          closedToDeparture: sql`excluded.closed_to_departure`,
+          stopSell: sql`excluded.stop_sell`,
+          updatedAt: sql`excluded.updated_at`,
+        },
+      });
+  }
+}
 
 /**
  * A derived plan's nightly amount from its parent's, in minor units: a percent adjustment is

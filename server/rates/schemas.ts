@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { mealPlans } from "@/db/schema";
-import { weekdays } from "@/server/dates";
+import { weekdays } from "@/lib/dates";
 import { date, idOf, timestamp } from "@/server/schemas";
 import { planFeeSchema } from "./fees";
 

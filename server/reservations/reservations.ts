@@ -1,7 +1,7 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db, Executor } from "@/db/client";
 import { guests, properties, ratePlans, reservations, roomTypes } from "@/db/schema";
-import { addDays, type IsoDate } from "@/server/dates";
+import { addDays, type IsoDate } from "@/lib/dates";
 import { businessToday } from "@/server/properties/business-date";
 import { ApiError } from "@/server/errors";
 import { asNightRate, loadRates } from "@/server/rates/daily-rates";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import type { Tx } from "@/db/client";
 import { properties, ratePlans, reservations, roomTypes, type NightlyRate } from "@/db/schema";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { chargedStayPrice, folioBalance, postRoomNights, priceColumns, removeRoomNights } from "@/server/folios/folios";

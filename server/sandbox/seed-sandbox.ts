@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { dailyRates, folioCharges, folios, guests, payments, ratePlans, reservations, rooms, type ReservationStatus } from "@/db/schema";
-import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/server/dates";
+import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/lib/dates";
 import { newId } from "@/server/ids";
 import { ensureNights, sellNights } from "@/server/inventory/nights";
 import type { Tenant } from "@/server/tenancy";

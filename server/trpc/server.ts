@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDatabase } from "@/server/runtime";
 import { environmentCookie, environmentFromCookie, propertyCookie } from "@/server/staff/environment";
-import { getStaffSession } from "@/server/staff/session";
+import { getStaffSession } from "@/server/next-auth/session";
 import { createCaller } from "./routers/_app";
 
 /**

@@ -1,6 +1,6 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
-import { BlockedAddressError, guardedLookup, literalBlocked, type Lookup } from "./url-guard";
+import { BlockedAddressError, guardedLookup, literalBlocked, type Lookup } from "@/server/url-guard";
 
 /**
  * Connections kept alive between attempts, per origin (the agent pools by host and port): a

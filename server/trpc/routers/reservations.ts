@@ -31,7 +31,7 @@ import { cancelReservation, checkInReservation, checkOutReservation, noShowReser
 import { previewReservationUpdate, updateReservation } from "@/server/reservations/update-reservation";
 import { presentRoom, presentRoomType } from "@/server/rooms/present";
 import { listRoomTypes } from "@/server/rooms/room-types";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { rolledBack } from "@/server/transactions";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";

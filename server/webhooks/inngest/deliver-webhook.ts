@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "@/db/schema";
 import { attemptDelivery, type EngineDeps } from "../attempt-delivery";
-import { deliveryQueued, inngest } from "./client";
+import { deliveryQueued, inngest } from "@/server/jobs/inngest-client";
 
 /** Where a pending delivery stands: the attempt it needs next, and how long until it is due. */
 export async function planNextAttempt(deps: EngineDeps, deliveryId: string): Promise<{ number: number; waitSeconds: number } | null> {

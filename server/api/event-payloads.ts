@@ -11,7 +11,7 @@ import { reservationSchema } from "@/server/reservations/schemas";
 import { housekeepingStatuses } from "@/db/schema";
 import { roomSchema, roomTypeSchema } from "@/server/rooms/schemas";
 import { date, idOf, timestamp } from "@/server/schemas";
-import { eventTypes, testEventType, type EventType } from "./types";
+import { eventTypes, testEventType, type EventType } from "@/server/events/types";
 
 /**
  * What `data.object` holds for each event type: the very schemas the API answers with, extended

@@ -3,9 +3,9 @@ import Credentials from "next-auth/providers/credentials";
 import { getDatabase } from "@/server/runtime";
 import { getConfig, isProduction } from "@/server/config";
 import { clientAddressHeader } from "@/server/listener";
-import { signInStaff } from "./sign-in";
-import { currentStaffUser } from "./users";
-import { staffSessionSecret } from "./secret";
+import { signInStaff } from "@/server/staff/sign-in";
+import { currentStaffUser } from "@/server/staff/users";
+import { staffSessionSecret } from "@/server/staff/secret";
 
 /** A staff session's lifetime: the dashboard never renews it, so staff sign in again after a shift. */
 export const sessionMaxAgeSeconds = 12 * 60 * 60;

@@ -3,23 +3,23 @@ import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { ApiError } from "@/server/errors";
 import { metrics } from "@/server/observability/metrics";
-import { authenticate, requireAuth } from "./authenticate";
-import type { ApiDeps, ApiEnv } from "./env";
-import { environment } from "./environment";
-import { observe } from "./observe";
+import { authenticate, requireAuth } from "@/server/http/authenticate";
+import type { ApiDeps, ApiEnv } from "@/server/http/env";
+import { environment } from "@/server/http/environment";
+import { observe } from "@/server/http/observe";
 import { withExamples } from "./openapi-examples";
-import { describeOperation, registerContractComponents } from "./openapi-operation";
+import { describeOperation, registerContractComponents } from "@/server/http/openapi-operation";
 import { registerWebhooks } from "./openapi-webhooks";
-import { eventEnvelopes } from "@/server/events/payloads";
-import { refuseMetrics } from "./metrics-access";
-import { mountOperation, type AnyOperation } from "./operation";
+import { eventEnvelopes } from "./event-payloads";
+import { refuseMetrics } from "@/server/http/metrics-access";
+import { mountOperation, type AnyOperation } from "@/server/http/operation";
 import { withInputShapedBodies } from "./openapi-input-shapes";
-import { rateLimit } from "./rate-limit-step";
-import { renderError } from "./render-error";
+import { rateLimit } from "@/server/http/rate-limit-step";
+import { renderError } from "@/server/http/render-error";
 import { operations } from "./routes";
 import { createOAuthEndpoints } from "@/server/oauth/endpoints";
 import { withOAuthPaths } from "@/server/oauth/openapi";
-import { latestApiVersion } from "./versions";
+import { latestApiVersion } from "@/server/http/versions";
 
 /** The OpenAPI document's header; paths come from the operations themselves. */
 const documentInfo = {
