@@ -23,7 +23,7 @@ const layers = [
   {
     name: "kernel",
     paths: [
-      ...["config", "errors", "ids", "tenancy", "pagination", "schemas", "transactions", "prepared", "side-by-side", "date-ranges", "changes", "plans", "proxy-trust", "secret-keys"].map(file),
+      ...["config", "errors", "ids", "tenancy", "pagination", "schemas", "side-by-side", "date-ranges", "changes", "plans", "proxy-trust", "secret-keys"].map(file),
       dir("observability"),
       dir("events"),
       dir("jobs"),
@@ -132,6 +132,20 @@ module.exports = {
       to: { path: "^(server|db|app|components)/" },
     },
     {
+      name: "driver-in-db",
+      comment: "only db/ talks to postgres.js or PGlite, and only it uses drizzle's pg-core classes (types are fine)",
+      severity: "error",
+      from: { path: "^(server|lib)/" },
+      to: { path: "^node_modules/(postgres|@electric-sql/pglite)/" },
+    },
+    {
+      name: "driver-in-db",
+      comment: "only db/ talks to postgres.js or PGlite, and only it uses drizzle's pg-core classes (types are fine)",
+      severity: "error",
+      from: { path: "^(server|lib)/" },
+      to: { path: "^node_modules/drizzle-orm/pg-core/", dependencyTypesNot: ["type-only"] },
+    },
+    {
       name: "every-module-in-a-layer",
       comment: "a new folder or file of server/ is given its place in the layers above before it imports anything",
       severity: "error",
@@ -142,7 +156,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "^(node_modules|\\.next|dist|clients/typescript/dist)/" },
+    exclude: { path: "^(\\.next|dist|clients/typescript/dist)/" },
     tsConfig: { fileName: "tsconfig.json" },
     // Type-only imports count: they tie the layers together as much as any other.
     tsPreCompilationDeps: true,

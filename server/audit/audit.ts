@@ -6,7 +6,7 @@ import { propertyLocale } from "@/lib/money";
 import { ownedBy } from "@/server/tenancy";
 import { auditReferences, type AuditContext } from "./present";
 import { newId } from "@/server/ids";
-import { insertRows } from "@/server/prepared";
+import { insertRows } from "@/db/prepared";
 import { keyset, toPage, type PageRequest } from "@/server/pagination";
 import type { Ctx, Tenant } from "@/server/tenancy";
 import { emitEvents } from "@/server/events/emit";

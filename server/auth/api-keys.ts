@@ -8,7 +8,7 @@ import { forgetCredentials } from "./credential-cache";
 import { hashToken, newSecret } from "./tokens";
 import { normalizeCidr } from "./ip-allow-list";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 
 export type CreateApiKeyInput = { accountId: string; scopes: Scope[]; name?: string | null; allowedIps?: string[] };
 

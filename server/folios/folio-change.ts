@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { folios } from "@/db/schema";
 import { getReservationFolio } from "./folios";
 import { findOwned, type Tenant } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { recordAudit, type AuditActor } from "@/server/audit/audit";
 
 type Change<T> = {

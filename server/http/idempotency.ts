@@ -3,9 +3,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
 import { idempotencyKeys } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { preparedQuery } from "@/server/prepared";
+import { preparedQuery } from "@/db/prepared";
 import type { Tenant } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 
 export type StoredResponse = { status: number; body: string; replayed?: boolean };
 

@@ -6,7 +6,7 @@ import { presentStayPrice, taxRulesOf } from "@/server/folios/folios";
 import { asNightRate, loadRatesOfPlans } from "@/server/rates/daily-rates";
 import { priceStay } from "@/server/taxes/compute";
 import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
-import { preparedQuery } from "@/server/prepared";
+import { preparedQuery } from "@/db/prepared";
 import { sideBySide } from "@/server/side-by-side";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { typesOf } from "./inventory";

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gte, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { inventoryNights } from "@/db/schema";
-import { anyOf, preparedQuery } from "@/server/prepared";
+import { anyOf, preparedQuery } from "@/db/prepared";
 import { ApiError } from "@/server/errors";
 import { daysBetween, type IsoDate } from "@/lib/dates";
 import { sideBySide } from "@/server/side-by-side";

@@ -9,7 +9,7 @@ import { auditDueAt, businessToday } from "@/server/properties/business-date";
 import { presentReservation } from "@/server/reservations/present";
 import { chargeNoShow } from "@/server/reservations/transitions";
 import type { Tenant } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { flashReport } from "./flash";
 import { presentNightAudit } from "./present";
 

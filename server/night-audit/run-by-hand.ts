@@ -6,7 +6,7 @@ import { ApiError } from "@/server/errors";
 import { propertyLocale, type Money } from "@/lib/money";
 import { handCloseDay } from "@/server/properties/business-date";
 import { findOwned, type Ctx } from "@/server/tenancy";
-import { rolledBack } from "@/server/transactions";
+import { rolledBack } from "@/db/transactions";
 import { presentNightAudit } from "./present";
 import { auditOf, nightAuditActor, runNightAudit } from "./run-audit";
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db, Executor } from "@/db/client";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { oauthClients, oauthInstalls } from "@/db/schema";
 import { createOAuthClient } from "./clients";
 import type { Scope } from "@/server/auth/scopes";

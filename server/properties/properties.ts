@@ -5,7 +5,7 @@ import { dailyRates, properties, reservations, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { newId } from "@/server/ids";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { presentProperty, type PropertyRow, type PropertyWithRooms } from "./present";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, type Ctx, listOwned, tenantValues } from "@/server/tenancy";

@@ -6,7 +6,7 @@ import { addDays, nightsOf, weekdayOf, type IsoDate } from "@/lib/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
-import { anyOf, preparedQuery } from "@/server/prepared";
+import { anyOf, preparedQuery } from "@/db/prepared";
 import { findOwned, type Ctx } from "@/server/tenancy";
 import { followParent, upsertRates } from "./derived";
 import type { NightRate } from "./quote";

@@ -6,7 +6,7 @@ import { assertDateRange } from "@/server/date-ranges";
 import { channelWords, sourceWords, wordFor } from "@/lib/words";
 import { ApiError } from "@/server/errors";
 import { ensureNights, hasEveryNight } from "@/server/inventory/nights";
-import { preparedQuery } from "@/server/prepared";
+import { preparedQuery } from "@/db/prepared";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { occupancyRows, occupancyTotals, revenueRows, revenueTotals, type MoneyByDate, type NightFigures } from "./build";
 

@@ -8,7 +8,7 @@ import { asNightRate, loadRates } from "@/server/rates/daily-rates";
 import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
 import { reservationSearch } from "@/server/guests/search";
 import { dateKey, keyset, keysetShape, keysetValues, toPage, type ListOrder, type PageRequest } from "@/server/pagination";
-import { prepared } from "@/server/prepared";
+import { prepared } from "@/db/prepared";
 import { sideBySide } from "@/server/side-by-side";
 import { findOwned, ownedBy, type Ctx, type Tenant } from "@/server/tenancy";
 import { assertStayDates } from "@/server/inventory/stay-rules";

@@ -8,7 +8,7 @@ import type { Money } from "@/lib/money";
 import { businessToday } from "@/server/properties/business-date";
 import { date } from "@/server/schemas";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
-import { rolledBack } from "@/server/transactions";
+import { rolledBack } from "@/db/transactions";
 import { changeDeparture, previewDeparture } from "./change-departure";
 import { moveRoom } from "./in-house";
 import { reservationPrice } from "./present";

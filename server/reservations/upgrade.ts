@@ -11,7 +11,7 @@ import { releaseNights, sellNights } from "@/server/inventory/nights";
 import { businessToday } from "@/server/properties/business-date";
 import { asNightRate, loadRates } from "@/server/rates/daily-rates";
 import { findOwned, type Ctx, type Tenant } from "@/server/tenancy";
-import { inTransaction, rolledBack } from "@/server/transactions";
+import { inTransaction, rolledBack } from "@/db/transactions";
 import { changeRoom } from "./in-house";
 import { presentReservation } from "./present";
 import { takeReadyRoom } from "./ready-rooms";

@@ -26,7 +26,7 @@ import {
 } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { seedSandbox } from "./seed-sandbox";
 
 type TenantTable = PgTable & { accountId: PgColumn; livemode: PgColumn };

@@ -6,7 +6,7 @@ import { ApiError, notFound } from "@/server/errors";
 import type { StaffInvite } from "./schemas";
 import { presentStaffUser } from "./present";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { unlockAccount } from "./sign-in";
 
 type UserRow = typeof users.$inferSelect;

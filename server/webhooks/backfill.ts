@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gte, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { isoTime } from "@/lib/dates";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import type { Db } from "@/db/client";
 import { accounts, events, webhookBackfills, webhookDeliveries, webhookEndpoints } from "@/db/schema";

@@ -7,7 +7,7 @@ import { type PageRequest } from "@/server/pagination";
 import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import type { Db, Executor } from "@/db/client";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { presentEndpoint } from "./present";
 import { resumeDeliveries } from "./fan-out";
 import { deliveriesQueued } from "./queue";

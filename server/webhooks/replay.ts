@@ -1,5 +1,5 @@
 import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { ApiError } from "@/server/errors";
 import { findOwned } from "@/server/tenancy";

@@ -32,7 +32,7 @@ import { previewReservationUpdate, updateReservation } from "@/server/reservatio
 import { presentRoom, presentRoomType } from "@/server/rooms/present";
 import { listRoomTypes } from "@/server/rooms/room-types";
 import { access } from "@/lib/access";
-import { rolledBack } from "@/server/transactions";
+import { rolledBack } from "@/db/transactions";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 

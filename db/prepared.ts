@@ -119,7 +119,7 @@ const transactionStatements = new WeakMap<object, Map<string, Statement<unknown>
 
 type Bound = { session: { client: unknown; constructor: object } };
 
-function inTransaction<R>(tx: Executor, name: string, build: () => Statement<R>): Statement<R> {
+function boundToTransaction<R>(tx: Executor, name: string, build: () => Statement<R>): Statement<R> {
   const session = (tx as unknown as Bound).session;
   let byName = transactionStatements.get(session.constructor);
   if (!byName) transactionStatements.set(session.constructor, (byName = new Map()));
@@ -141,7 +141,7 @@ export function preparedQuery<R>(
   build: (p: (key: string) => Placeholder) => Query<R>,
 ): Promise<R> {
   const make = () => build((key) => sql.placeholder(key)).prepare(name);
-  return (outsideTransaction(db) ? prepared(db, name, make) : inTransaction(db, name, make)).execute(values);
+  return (outsideTransaction(db) ? prepared(db, name, make) : boundToTransaction(db, name, make)).execute(values);
 }
 
 /** `column = any($n)`: a list as one array parameter, so the text does not depend on its length. */
