@@ -9,6 +9,10 @@ import { createHotel, demoHotel } from "@/server/sandbox/hotel";
 import { seedRatePlans } from "@/server/sandbox/seed-sandbox";
 import { createAccount } from "./create-account";
 
+/** The password the seeded owner gets: ADMIN_PASSWORD, else the default outside production. */
+export const defaultAdminPassword = "innkeep-admin";
+export const seedPassword = (ctx: { production: boolean; adminPassword?: string }) => ctx.adminPassword ?? (ctx.production ? null : defaultAdminPassword);
+
 export const demoAccountName = "Demo Hotels";
 export const demoAdminEmail = "admin@example.com";
 

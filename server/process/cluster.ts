@@ -1,7 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import os from "node:os";
-import { seedDemo } from "@/server/accounts/seed-demo";
-import { seedPassword } from "@/server/cli/db";
+import { seedDemo, seedPassword } from "@/server/accounts/seed-demo";
 import { getConfig, isProduction } from "@/server/config";
 import { logger } from "@/server/observability/logger";
 import { RateLimiter } from "@/server/http/rate-limit";
