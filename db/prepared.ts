@@ -98,7 +98,7 @@ export function prepared<T>(db: Executor, name: string, build: () => T): T {
 }
 
 /** Whether `db` is the database itself rather than an open transaction. */
-export const outsideTransaction = (db: Executor) => !(db instanceof PgTransaction);
+const outsideTransaction = (db: Executor) => !(db instanceof PgTransaction);
 
 /** What `p(key)` gives a builder: it stands in for a value of whatever column it meets. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

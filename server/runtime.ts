@@ -2,7 +2,7 @@ import { openDatabase, processDatabase, type Database } from "@/db/client";
 import cluster from "node:cluster";
 import { CredentialCache, followRevocations } from "./auth/credential-cache";
 import { getConfig, isProduction, pgliteDir, type Config } from "./config";
-import type { ApiDeps } from "./http/env";
+import type { ApiDeps } from "./http/context";
 import { RateLimiter, type RateCounter } from "./http/rate-limit";
 import { PrimaryCounters } from "./process/rate-counters";
 import { embeddedLockRefusal, tryAcquireLock } from "./process/lock";

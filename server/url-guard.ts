@@ -47,7 +47,7 @@ const names: Record<string, string> = {
 const describe = (range: string) => `${names[range] ?? range} address`;
 
 /** The URL's own rules, whatever the environment: http(s), no credentials. */
-export function parseWebhookUrl(value: string): URL {
+function parseWebhookUrl(value: string): URL {
   let url: URL;
   try {
     url = new URL(value);

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui";
 import { roleLabels } from "@/lib/access";
-import type { Environment } from "@/server/staff/environment";
+import type { Environment } from "@/server/staff/data-set";
 import type { StaffUser } from "@/server/next-auth/session";
 import { MobileNav } from "./mobile-nav";
 import type { NavItem } from "./nav-items";

@@ -4,8 +4,8 @@ import { sql } from "drizzle-orm";
 import { ApiError } from "@/server/errors";
 import { metrics } from "@/server/observability/metrics";
 import { authenticate, requireAuth } from "@/server/http/authenticate";
-import type { ApiDeps, ApiEnv } from "@/server/http/env";
-import { environment } from "@/server/http/environment";
+import type { ApiDeps, ApiEnv } from "@/server/http/context";
+import { serviceHeaders } from "@/server/http/service-headers-step";
 import { observe } from "@/server/http/observe";
 import { withExamples } from "./openapi-examples";
 import { describeOperation, registerContractComponents } from "@/server/http/openapi-operation";
@@ -66,7 +66,7 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
   // Made once per app, on the first request for it: the routes are all mounted by then.
   let served: object | undefined;
   api.get("/openapi.json", (c) => c.json((served ??= withOAuthPaths(withExamples(withInputShapedBodies(api.getOpenAPI31Document(documentInfo)))))));
-  api.use("*", requireAuth, environment);
+  api.use("*", requireAuth, serviceHeaders);
   for (const op of ops) mountOperation(api, op);
 
   // Exact patterns: the router is strict about trailing slashes, so `/guests/` must be a 404,

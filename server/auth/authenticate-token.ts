@@ -11,13 +11,13 @@ import { hashToken } from "./tokens";
 export type { Principal } from "./principal";
 
 /** How stale `last_used_at` may get: the auth path writes at most once a minute per key. */
-export const lastUsedResolutionMs = 60_000;
+const lastUsedResolutionMs = 60_000;
 
 /**
  * Records a key's use when its `last_used_at` is older than a minute (the caller checks first,
  * so most requests write nothing; the condition keeps concurrent requests to one write).
  */
-export async function touchApiKey(db: Executor, id: string, now = new Date()): Promise<void> {
+async function touchApiKey(db: Executor, id: string, now = new Date()): Promise<void> {
   await db
     .update(apiKeys)
     .set({ lastUsedAt: now })

@@ -11,7 +11,7 @@ export type GroupWithRooms = { group: typeof groups.$inferSelect; rooms: Reserva
  * tax's share): the sum of each room's own `price`, kept from when its nights were posted, so no
  * tax is worked out a second time here.
  */
-export function groupPrice(rooms: ReservationWithGuest[]) {
+function groupPrice(rooms: ReservationWithGuest[]) {
   const live = rooms.filter((r) => r.reservation.status !== "cancelled").map((r) => r.reservation);
   const price = sumLines(live.map((r) => ({ amount: r.netAmount + r.taxAmount, taxAmount: r.taxAmount, taxes: r.taxes })));
   return presentStayPrice(price, rooms[0].reservation.currency);

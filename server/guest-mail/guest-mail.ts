@@ -48,7 +48,7 @@ function stayFacts({ reservation: r, guest, property, roomType, plan, room }: St
  * Reads what a stay's guest e-mail (and its registration card) says, within the caller's
  * transaction, so a mail queued by a change sees the change.
  */
-export async function loadStayFacts(db: Executor, tenant: Tenant, reservationId: string): Promise<Loaded> {
+async function loadStayFacts(db: Executor, tenant: Tenant, reservationId: string): Promise<Loaded> {
   const reservation = await findOwned(db, reservations, tenant, reservationId, "reservation");
   const [[guest], [property], [roomType], [plan], [room]] = await Promise.all([
     db.select().from(guests).where(eq(guests.id, reservation.guestId)),

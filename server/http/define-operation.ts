@@ -7,7 +7,7 @@ import type { Principal } from "@/server/auth/authenticate-token";
 import type { AuditActor } from "@/server/audit/audit";
 import type { Tenant } from "@/server/tenancy";
 import type { Page, PageRequest } from "@/server/pagination";
-import type { ApiEnv } from "./env";
+import type { ApiEnv } from "./context";
 import type { listEnvelope } from "./pagination";
 
 export type AnyObject = z.ZodObject<z.ZodRawShape>;

@@ -58,7 +58,7 @@ function canonical(root: unknown): string {
   return out.join("");
 }
 
-export function validateIdempotencyKey(key: string): void {
+function validateIdempotencyKey(key: string): void {
   if (!printableAscii.test(key)) {
     throw new ApiError("parameter_invalid", "Idempotency-Key must be 1 to 255 printable ASCII characters.", {
       param: "Idempotency-Key",

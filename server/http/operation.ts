@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "@/server/errors";
-import type { ApiEnv } from "./env";
+import type { ApiEnv } from "./context";
 import { readJsonBody } from "./body";
 import type { AnyObject, AnyOperation, ListTools, RequestCtx } from "./define-operation";
 import { withIdempotency, type StoredResponse } from "./idempotency";

@@ -23,7 +23,7 @@ export async function listApps({ db, accountId }: AccountCtx) {
 }
 
 /** One app of the account, or 404 `resource_missing` (another account's app included). */
-export async function getApp({ db, accountId, id, forUpdate = false }: AccountCtx & { id: string; forUpdate?: boolean }) {
+async function getApp({ db, accountId, id, forUpdate = false }: AccountCtx & { id: string; forUpdate?: boolean }) {
   const query = db
     .select()
     .from(oauthClients)

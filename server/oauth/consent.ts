@@ -15,7 +15,7 @@ export type ConsentOutcome =
 /** Only owners and managers may install apps (contract §9: OAuth apps are a developer area). */
 export const mayInstallApps = (role: StaffSession["user"]["role"]) => can(role, "developers");
 
-export const keyOf = (request: AuthorizationRequest) =>
+const keyOf = (request: AuthorizationRequest) =>
   requestKey({ clientId: request.client.id, redirectUri: request.redirectUri, scopes: request.scopes, state: request.state, codeChallenge: request.codeChallenge });
 
 /** The CSRF token the consent form of this user and request carries. */

@@ -8,7 +8,7 @@ import { oauthTokens } from "@/db/schema";
 import { hashToken } from "@/server/auth/tokens";
 import { scopes } from "@/server/auth/scopes";
 import { addressOf, type ProxyTrust } from "@/server/proxy-trust";
-import type { ApiDeps } from "@/server/http/env";
+import type { ApiDeps } from "@/server/http/context";
 import type { RateLimits } from "@/server/plans";
 import { logger } from "@/server/observability/logger";
 import { authenticateClient } from "./client-auth";
@@ -54,7 +54,7 @@ function issuerOf(c: Context, trustProxy: ProxyTrust): string {
 }
 
 /** RFC 8414 metadata, so standard clients discover the endpoints. */
-export function authorizationServerMetadata(issuer: string) {
+function authorizationServerMetadata(issuer: string) {
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,

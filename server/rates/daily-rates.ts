@@ -12,7 +12,7 @@ import { followParent, upsertRates } from "./derived";
 import type { NightRate } from "./quote";
 import type { RateRangeSet } from "./schemas";
 
-export const maxRateRangeDays = 730;
+const maxRateRangeDays = 730;
 
 const assertRange = (from: IsoDate, to: IsoDate, location: "query" | "body") => assertDateRange(from, to, maxRateRangeDays, location);
 

@@ -33,7 +33,7 @@ export async function upsertRates(tx: Executor, rows: RateWrite[]) {
  * rounded half up to a whole minor unit (12345 − 10 % = 11110.5 → 11111), an amount is added as
  * is, and the result is never below 0.
  */
-export function derivedAmount(parentAmount: number, { adjustmentPercentBp, adjustmentAmount }: Derivation): number {
+function derivedAmount(parentAmount: number, { adjustmentPercentBp, adjustmentAmount }: Derivation): number {
   const adjusted =
     adjustmentPercentBp !== null
       ? Math.floor((parentAmount * (10_000 + adjustmentPercentBp) + 5_000) / 10_000)

@@ -35,7 +35,7 @@ type TenantTable = PgTable & { accountId: PgColumn; livemode: PgColumn };
  * The hotel's data, which a reset wipes. Webhook endpoints and the event log are the
  * developer's own setup and history, and survive a reset.
  */
-export const sandboxDataTables: TenantTable[] = [
+const sandboxDataTables: TenantTable[] = [
   invoices,
   taxes,
   nightAudits,

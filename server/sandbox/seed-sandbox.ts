@@ -21,7 +21,7 @@ function prng(seed: number) {
   };
 }
 
-export const nightPrice = (prices: Record<string, number>, code: string, date: IsoDate, plan: "BAR" | "NRF") => {
+const nightPrice = (prices: Record<string, number>, code: string, date: IsoDate, plan: "BAR" | "NRF") => {
   const weekend = ["fri", "sat"].includes(weekdayOf(date));
   const bar = Math.round((prices[code] * (weekend ? 1.2 : 1)) / 100) * 100;
   return plan === "BAR" ? bar : Math.round(bar * 0.9);

@@ -3,7 +3,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDatabase } from "@/server/runtime";
-import { environmentCookie, environmentFromCookie, propertyCookie } from "@/server/staff/environment";
+import { environmentCookie, environmentFromCookie, propertyCookie } from "@/server/staff/data-set";
 import { getStaffSession } from "@/server/next-auth/session";
 import { createCaller } from "./routers/_app";
 

@@ -14,7 +14,7 @@ import { deliveriesQueued, queuedDelivery } from "./queue";
 import { assertInsideReplayWindow } from "./replay";
 
 /** The most events one backfill may cover. */
-export const maxBackfillEvents = 10_000;
+const maxBackfillEvents = 10_000;
 /** Accounts without a per-second limit (enterprise, unset) are still queued at this pace. */
 const fallbackPerSecond = 1_000;
 

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { ApiEnv } from "@/server/http/env";
+import type { ApiEnv } from "@/server/http/context";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { deleted, idParam } from "@/server/schemas";

@@ -7,7 +7,7 @@ import { selects } from "./fan-out";
 import { deliveriesQueued, queuedDelivery } from "./queue";
 
 /** Replay and backfill reach back this far (specification, Replay; the 72-hour figure). */
-export const replayWindowMs = 72 * 3_600_000;
+const replayWindowMs = 72 * 3_600_000;
 
 export function assertInsideReplayWindow(at: Date, param: string, now = Date.now()) {
   if (at.getTime() < now - replayWindowMs) {

@@ -42,7 +42,7 @@ export function sealSecret(secret: string, rowId: string, keys: KeyRing = ring()
   return [prefix, keys.primary.id, nonce.toString("base64url"), sealed.toString("base64url"), cipher.getAuthTag().toString("base64url")].join(":");
 }
 
-export const isSealed = (stored: string) => stored.startsWith(`${prefix}:`);
+const isSealed = (stored: string) => stored.startsWith(`${prefix}:`);
 const keyIdOf = (stored: string) => stored.split(":")[1];
 
 /**

@@ -25,7 +25,7 @@ function agentFor(protocol: string, guarded: boolean, lookup: Lookup | undefined
 }
 
 /** At most this much of an answer is read; the rest is dropped with the connection. */
-export const maxResponseBytes = 64 * 1024;
+const maxResponseBytes = 64 * 1024;
 
 export type Exchange = {
   /** null when no answer came (timeout, reset, refused, blocked address). */

@@ -9,7 +9,7 @@ import type { CredentialCache } from "@/server/auth/credential-cache";
 import { createApp } from "@/server/api/app";
 import type { ProxyTrust } from "@/server/proxy-trust";
 import { answerClientError, holdIdleConnections } from "@/server/listener";
-import type { ApiDeps, MetricsAccess } from "@/server/http/env";
+import type { ApiDeps, MetricsAccess } from "@/server/http/context";
 import { RateLimiter } from "@/server/http/rate-limit";
 import type { UrlPolicy } from "@/server/webhooks/endpoints";
 import { testDatabase } from "./database";
