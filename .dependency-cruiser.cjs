@@ -60,12 +60,14 @@ const layers = [
   // The delivery engine above them all: webhook endpoints, the outbox's fan-out, leases and
   // attempts, guest mail's sending, the Inngest functions' steps.
   { name: "delivery", paths: [dir("webhooks")] },
-  // The surfaces, which assemble everything: the `/v1` app and its document, tRPC, the CLI, the
-  // processes.
-  {
-    name: "surfaces",
-    paths: [dir("api"), dir("trpc"), dir("next-auth"), dir("cli"), dir("process"), ...["runtime", "listener", "main"].map(file)],
-  },
+  // The surfaces, which assemble everything, in four steps: the processes' plumbing (the
+  // listener's routing, the lock and control socket, the counters shared across processes),
+  // the process-wide runtime, the apps (the `/v1` app and its document, tRPC, next-auth, the CLI),
+  // and the processes that start them.
+  { name: "process-plumbing", paths: [file("listener"), dir("process-plumbing")] },
+  { name: "runtime", paths: [file("runtime")] },
+  { name: "apps", paths: [dir("api"), dir("trpc"), dir("next-auth"), dir("cli")] },
+  { name: "processes", paths: [dir("process"), file("main")] },
 ];
 
 /**

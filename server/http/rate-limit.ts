@@ -19,7 +19,7 @@ const windows: Window[] = [
   { name: "day", seconds: 86_400, key: "perDay" },
 ];
 
-/** Where the counters live: this process or Redis (a cluster's workers ask the primary's: server/process/rate-counters.ts). */
+/** Where the counters live: this process or Redis (a cluster's workers ask the primary's: server/process-plumbing/rate-counters.ts). */
 export type CounterStore = Redis | "memory";
 
 /** What the REST API counts with and the dashboard reads usage from: a RateLimiter, or a way to ask one. */

@@ -6,8 +6,8 @@ import { logger } from "@/server/observability/logger";
 import { RateLimiter } from "@/server/http/rate-limit";
 import { getDatabase } from "@/server/runtime";
 import { dashboardThreadFile, DashboardStartError, startDashboardThread, type Dashboard } from "./dashboard";
-import { serveRateCounters } from "./rate-counters";
-import { askingOver } from "./usage-bridge";
+import { serveRateCounters } from "@/server/process-plumbing/rate-counters";
+import { askingOver } from "@/server/process-plumbing/usage-bridge";
 import { banner, checkStartupConfig, sealStoredSecrets, StartupError } from "./start";
 
 const log = logger.child({ component: "cluster" });

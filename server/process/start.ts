@@ -17,10 +17,10 @@ import { startWebhookEngine } from "@/server/webhooks/engine";
 import { resealSecrets } from "@/server/webhooks/secret-box";
 import { inngestConfigured } from "@/server/jobs/inngest-client";
 import { startNightAuditScheduler } from "@/server/night-audit/scheduler";
-import { serveControl, socketPathFor, type ControlServer } from "./control";
+import { serveControl, socketPathFor, type ControlServer } from "@/server/process-plumbing/control";
 import { dashboardThreadFile, DashboardStartError, proxyTo, startDashboardThread, type Dashboard } from "./dashboard";
-import { acquireLock, embeddedLockRefusal, type Acquired } from "./lock";
-import { answerUsage, isUsageQuestion, type UsageSource } from "./usage-bridge";
+import { acquireLock, embeddedLockRefusal, type Acquired } from "@/server/process-plumbing/lock";
+import { answerUsage, isUsageQuestion, type UsageSource } from "@/server/process-plumbing/usage-bridge";
 
 /** A failure to start that the operator can act on; printed without a stack trace. */
 export class StartupError extends Error {}

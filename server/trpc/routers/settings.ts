@@ -5,7 +5,7 @@ import { presentStaffUser } from "@/server/staff/present";
 import { staffInviteSchema, staffRoleChangeSchema } from "@/server/staff/schemas";
 import { changePlan, getAccount, updateAccountSettings } from "@/server/accounts/settings";
 import { readUsage } from "@/server/accounts/usage";
-import { registeredUsageSource } from "@/server/process/usage-bridge";
+import { registeredUsageSource } from "@/server/process-plumbing/usage-bridge";
 import { getApiDeps } from "@/server/runtime";
 import { access } from "@/lib/access";
 import { lockedAccounts } from "@/server/staff/sign-in";
