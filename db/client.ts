@@ -21,7 +21,7 @@ export type Database = {
   close(): Promise<void>;
 };
 
-export const migrationsFolder = path.join(process.cwd(), "db", "migrations");
+const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 
 export type OpenOptions = {
   /** postgres://… to use a server; absent for the embedded database. */

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { openApiTypes, operationTable } from "../clients/typescript/scripts/openapi-types";
-import { createRestApi } from "../server/http/app";
+import { createRestApi } from "../server/api/app";
 import { RateLimiter } from "../server/http/rate-limit";
 
 // The document needs no database: GET /openapi.json runs before any query.

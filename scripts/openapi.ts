@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Db } from "@/db/client";
-import { createRestApi } from "@/server/http/app";
+import { createRestApi } from "@/server/api/app";
 import { RateLimiter } from "@/server/http/rate-limit";
 
 const target = process.argv[2] ?? "openapi.json";

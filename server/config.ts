@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
-import { parseProxyTrust } from "./http/client-address";
-import { parseSecretKeys } from "./webhooks/secret-keys";
+import { parseProxyTrust } from "./proxy-trust";
+import { parseSecretKeys } from "./secret-keys";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])
@@ -19,7 +19,7 @@ const configSchema = z.object({
   DATA_DIR: z.string().default(".data"),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   REDIS_URL: z.string().url().optional(),
-  /** Proxies trusted to say the client's address (server/http/client-address.ts): `0`, a hop count, or addresses and CIDRs. */
+  /** Proxies trusted to say the client's address (server/proxy-trust.ts): `0`, a hop count, or addresses and CIDRs. */
   TRUST_PROXY: z
     .string()
     .optional()

@@ -1,4 +1,4 @@
-import { daysBetween, type IsoDate } from "./dates";
+import { daysBetween, type IsoDate } from "@/lib/dates";
 import { ApiError, type ParamLocation } from "./errors";
 
 /**

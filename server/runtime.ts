@@ -2,10 +2,10 @@ import { openDatabase, processDatabase, type Database } from "@/db/client";
 import cluster from "node:cluster";
 import { CredentialCache, followRevocations } from "./auth/credential-cache";
 import { getConfig, isProduction, pgliteDir, type Config } from "./config";
-import type { ApiDeps } from "./http/env";
+import type { ApiDeps } from "./http/context";
 import { RateLimiter, type RateCounter } from "./http/rate-limit";
-import { PrimaryCounters } from "./process/rate-counters";
-import { embeddedLockRefusal, tryAcquireLock } from "./process/lock";
+import { PrimaryCounters } from "./process-plumbing/rate-counters";
+import { embeddedLockRefusal, tryAcquireLock } from "./process-plumbing/lock";
 
 /**
  * The process's database, opened from the environment: PostgreSQL at DATABASE_URL, else PGlite
@@ -42,7 +42,7 @@ export function getApiDeps(): Promise<ApiDeps> {
     const { db } = database;
     // A key or token revoked by another process (the dashboard's thread, another worker or instance) stops here at once.
     await followRevocations(database);
-    // In a cluster worker without Redis the counters live in the primary process (server/process/rate-counters.ts).
+    // In a cluster worker without Redis the counters live in the primary process (server/process-plumbing/rate-counters.ts).
     let limiter: RateCounter = isClusterWorker() ? new PrimaryCounters() : new RateLimiter("memory");
     if (config.REDIS_URL) {
       const { Redis } = await import("ioredis");

@@ -59,3 +59,6 @@ export const emailAddress = z
       "An e-mail address whose domain has a dot and a top-level domain of 2+ letters (`ana@example.com`; not `ana@localhost`), " +
       "at most 254 characters, with at most 64 before the `@` and at most 63 in each part of the domain (RFC 5321).",
   });
+
+/** The body of an action that takes no options (`POST …/cancel` and the like): an empty object. */
+export const emptyActionSchema = z.strictObject({}).openapi("EmptyAction");

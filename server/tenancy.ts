@@ -3,7 +3,7 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db/client";
 import { ApiError, notFound } from "./errors";
 import { keyset, keysetShape, keysetValues, toPage, type Page, type PageRequest } from "./pagination";
-import { prepared, preparedQuery } from "./prepared";
+import { prepared, preparedQuery } from "@/db/prepared";
 
 /**
  * Who is asking: an account, one of its two environments, and (for OAuth installs) the

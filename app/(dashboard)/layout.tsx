@@ -5,8 +5,8 @@ import { navItems } from "@/components/shell/nav-items";
 import { TRPCReactProvider } from "@/components/trpc/client";
 import { PropertyFormatProvider } from "@/components/ui/property-format";
 import { Toaster } from "@/components/ui/toaster";
-import { propertyLocale } from "@/server/money";
-import { can } from "@/server/staff/access";
+import { propertyLocale } from "@/lib/money";
+import { can } from "@/lib/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
 export const dynamic = "force-dynamic";

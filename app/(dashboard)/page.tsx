@@ -4,8 +4,8 @@ import { OwnerHome } from "@/components/reports/owner-home";
 import { FrontDeskHome } from "@/components/reservations/front-desk-home";
 import { navItems } from "@/components/shell/nav-items";
 import { Badge, Card, PageHeader } from "@/components/ui";
-import { todayIn } from "@/server/dates";
-import { can } from "@/server/staff/access";
+import { todayIn } from "@/lib/dates";
+import { can } from "@/lib/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
 // /: each role's home at the property on screen: the front desk's day, a housekeeper's rooms,

@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { ApiReference, type Guides, type OpenApiDoc } from "@/components/api-reference/api-reference";
 import { DocsHeader } from "@/components/api-reference/docs-header";
-import { openApiDocument } from "@/server/http/openapi-document";
+import { openApiDocument } from "@/server/api/openapi-document";
 
 export const metadata: Metadata = { title: "API reference" };
 export const dynamic = "force-dynamic";

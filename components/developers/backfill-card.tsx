@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Badge, Button, Card, Field, Input } from "@/components/ui";
-import { plural } from "@/server/words";
+import { plural } from "@/lib/words";
 import { eventGroups, fromLocalInput, localInput, throughLocalInput, When } from "./common";
 
 /** Why the endpoint sends nothing now, if it does not: its circuit breaker tripped, or someone disabled it. */

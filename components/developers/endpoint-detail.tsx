@@ -17,7 +17,7 @@ import { EndpointStatus, When } from "./common";
 import { DeliveryLog } from "./delivery-log";
 import { EndpointForm } from "./endpoint-form";
 import { SecretCard } from "./secret-card";
-import { inflect } from "@/server/words";
+import { inflect } from "@/lib/words";
 
 /** /developers/webhooks/{id}: one endpoint: status and recovery, secret, test event, health chart, backfill, delivery log, history. */
 export function EndpointDetail({ id }: { id: string }) {

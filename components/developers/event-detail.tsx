@@ -8,7 +8,7 @@ import { Button, Card, PageHeader } from "@/components/ui";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { Code, CopyButton, OutcomeBadge, When } from "./common";
-import { plural } from "@/server/words";
+import { plural } from "@/lib/words";
 
 /** /developers/events/{id}: the event's payload, the endpoints it went to with their outcome, and Replay. */
 export function EventDetail({ id }: { id: string }) {

@@ -8,7 +8,7 @@ import { Badge, Button, Card, type BadgeTone } from "@/components/ui";
 import { Dialog } from "@/components/ui/dialog";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { ErrorState, LoadingState } from "@/components/ui/states";
-import { guestMailKindWords, guestMailStatusWords, wordFor } from "@/server/words";
+import { guestMailKindWords, guestMailStatusWords, wordFor } from "@/lib/words";
 
 type Kind = "confirmation" | "modification" | "cancellation";
 const statusTones: Record<string, BadgeTone> = { sent: "teal", pending: "amber", failed: "red", kept: "neutral" };

@@ -15,7 +15,7 @@ import { DragAssign } from "./drag-assign";
 import { RoomActions } from "./room-actions";
 import { DoneButDirty, RoomMarks } from "./room-board";
 import { assignmentLabel, assignmentNext, assignmentTone, statusLabel, statusTone, type Assignment, type Board } from "./status";
-import { plural } from "@/server/words";
+import { plural } from "@/lib/words";
 
 type Props = { board: Board; canWrite: boolean; canAssign: boolean; housekeeper: string | null };
 

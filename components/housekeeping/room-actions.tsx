@@ -7,7 +7,7 @@ import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Field, Input, Textarea } from "@/components/ui";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { moveLabel, statusLabel, type RoomStatus } from "./status";
 
 type Room = { id: string; number: string; next_statuses: RoomStatus[] };

@@ -1,7 +1,7 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { BadgeTone } from "@/components/ui";
 import type { AppRouter } from "@/server/trpc/routers/_app";
-import { assignmentWords, housekeepingWords } from "@/server/words";
+import { assignmentWords, housekeepingWords } from "@/lib/words";
 
 type Outputs = inferRouterOutputs<AppRouter>;
 export type Board = Outputs["housekeeping"]["board"];

@@ -11,11 +11,11 @@ import { Badge, PageHeader, cx } from "@/components/ui";
 import { Dialog } from "@/components/ui/dialog";
 import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
 import { WindowPicker } from "@/components/ui/window-picker";
-import { addDays, weekdayOf } from "@/server/dates";
+import { addDays, weekdayOf } from "@/lib/dates";
 import { planNightWords, restrictionSummary } from "./restrictions";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/routers/_app";
-import { plural } from "@/server/words";
+import { plural } from "@/lib/words";
 
 type Calendar = inferRouterOutputs<AppRouter>["inventory"]["calendar"];
 type Cell = Calendar["data"][number];

@@ -2,7 +2,7 @@
 
 import { useState, type KeyboardEvent, type MouseEvent } from "react";
 import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
-import { addDays, daysBetween, weekdayOf } from "@/server/dates";
+import { addDays, daysBetween, weekdayOf } from "@/lib/dates";
 import { cx } from "@/components/ui";
 
 /** Room types × a half-open range of nights, as the set-rates form takes it. */

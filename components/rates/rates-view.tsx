@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { useMemo, useState } from "react";
 import { AuditTrail } from "@/components/audit/audit-trail";
-import { addDays, todayIn } from "@/server/dates";
+import { addDays, todayIn } from "@/lib/dates";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { pricingWords } from "@/components/setup/format";
 
@@ -15,7 +15,7 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { RateGrid, type Selection } from "./rate-grid";
 import { SetRatesDialog } from "./set-rates-dialog";
 import { SetupLink } from "@/components/setup/needs-property";
-import { plural } from "@/server/words";
+import { plural } from "@/lib/words";
 
 export type RateProperty = { id: string; name: string; currency: string; timezone: string };
 

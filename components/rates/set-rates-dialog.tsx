@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { addDays, daysBetween } from "@/server/dates";
+import { addDays, daysBetween } from "@/lib/dates";
 import { usePropertyFormat } from "@/components/ui/property-format";
 
 import { useTRPC } from "@/components/trpc/client";
@@ -11,7 +11,7 @@ import { Alert, Field, Input, Select } from "@/components/ui";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import type { Selection } from "./rate-grid";
-import { plural } from "@/server/words";
+import { plural } from "@/lib/words";
 
 const weekdays = [
   { key: "mon", label: "Mon" },

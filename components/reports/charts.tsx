@@ -2,7 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { usePropertyFormat } from "@/components/ui/property-format";
-import { minorPerMajor } from "@/server/money";
+import { minorPerMajor } from "@/lib/money";
 
 const axis = { fontSize: 11, fill: "#78716c" };
 const teal = "#0f766e";

@@ -9,7 +9,7 @@ import { Card, PageHeader } from "@/components/ui";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { OccupancyChart } from "./charts";
 import { usePropertyFormat } from "@/components/ui/property-format";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { formatPercent } from "./format";
 
 function Figure({ label, value, note, testId }: { label: string; value: string; note?: string; testId: string }) {

@@ -13,7 +13,7 @@ import { Tabs } from "@/components/ui/tabs";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterOutputs } from "@trpc/server";
 import { OccupancyChart, ProductionChart, RevenueChart } from "./charts";
-import { addDays, daysBetween, todayIn } from "@/server/dates";
+import { addDays, daysBetween, todayIn } from "@/lib/dates";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { formatPercent } from "./format";
 import { RunNightAudit } from "./run-night-audit";

@@ -8,7 +8,7 @@ import { Alert, Button, Field, Input, Select } from "@/components/ui";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import { usePropertyFormat } from "@/components/ui/property-format";
-import type { Money } from "@/server/money";
+import type { Money } from "@/lib/money";
 
 type Done = () => Promise<void> | void;
 

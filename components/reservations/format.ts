@@ -1,6 +1,6 @@
 import type { BadgeTone } from "@/components/ui";
-import { channelWords, housekeepingWords, reservationStatusWords, sourceWords } from "@/server/words";
-import { plural } from "@/server/words";
+import { channelWords, housekeepingWords, reservationStatusWords, sourceWords } from "@/lib/words";
+import { plural } from "@/lib/words";
 
 export const nightsLabel = (n: number) => plural(n, "night");
 

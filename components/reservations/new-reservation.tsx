@@ -9,7 +9,7 @@ import { callError } from "@/components/trpc/errors";
 import { Alert, Badge, Button, Card, Field, Input, PageHeader, Select, Textarea, cx } from "@/components/ui";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { nightsLabel, sourceLabels, unbookableLabels } from "./format";
 import { guestFieldError } from "./guest-errors";

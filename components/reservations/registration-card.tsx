@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { formatDay } from "@/server/dates";
-import { formatMoney } from "@/server/money";
+import { formatDay } from "@/lib/dates";
+import { formatMoney } from "@/lib/money";
 import type { getRegistrationCard } from "@/server/guest-mail/guest-mail";
 import { PrintButton } from "./print-button";
 

@@ -17,7 +17,7 @@ import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
 import { InvoiceActions } from "./invoice-actions";
 import { StayActions } from "./stay-actions";
-import { plural } from "@/server/words";
+import { plural } from "@/lib/words";
 
 const paymentStatus: Record<string, { label: string; tone: "teal" | "red" | "amber" | "neutral" }> = {
   succeeded: { label: "Paid", tone: "teal" },

@@ -11,7 +11,7 @@ import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { DayText, MoneyText } from "@/components/ui/property-format";
 import { nightsLabel, sourceLabels, statusLabels } from "./format";
-import { plural } from "@/server/words";
+import { plural } from "@/lib/words";
 
 export type SearchInput = Omit<inferRouterInputs<AppRouter>["reservations"]["search"], "cursor" | "limit">;
 export type ReservationRow = inferRouterOutputs<AppRouter>["reservations"]["search"]["data"][number];

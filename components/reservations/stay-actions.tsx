@@ -10,7 +10,7 @@ import { toast } from "@/components/ui/toaster";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterOutputs } from "@trpc/server";
 import { usePropertyFormat } from "@/components/ui/property-format";
-import type { Money } from "@/server/money";
+import type { Money } from "@/lib/money";
 import { housekeepingLabels, nightsLabel } from "./format";
 import { PaymentDialog } from "./folio-dialogs";
 import { GuestPanel } from "./guest-panel";

@@ -1,7 +1,7 @@
 "use client";
 
 import { usePropertyFormat } from "@/components/ui/property-format";
-import type { Money } from "@/server/money";
+import type { Money } from "@/lib/money";
 
 /** A stay's price as the API states it (server/folios/folios.ts, StayPrice). */
 export type StayPrice = { net: Money; tax: Money; gross: Money; taxes: { tax_id: string; name: string; amount: Money; inclusive: boolean }[] };

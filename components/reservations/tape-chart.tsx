@@ -30,10 +30,10 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { StayPriceBreakdown } from "./stay-price";
 import { WindowPicker } from "@/components/ui/window-picker";
-import { addDays, daysBetween, weekdayOf } from "@/server/dates";
+import { addDays, daysBetween, weekdayOf } from "@/lib/dates";
 import type { StayChange } from "@/server/reservations/tape-chart";
 import type { AppRouter } from "@/server/trpc/routers/_app";
-import { reservationStatusWords } from "@/server/words";
+import { reservationStatusWords } from "@/lib/words";
 
 type Chart = inferRouterOutputs<AppRouter>["tapeChart"]["window"];
 type Stay = Chart["stays"][number];

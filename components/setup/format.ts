@@ -1,6 +1,6 @@
 import { shownFormat } from "@/components/ui/property-format";
-import { formatMoney } from "@/server/money";
-import { plural } from "@/server/words";
+import { formatMoney } from "@/lib/money";
+import { plural } from "@/lib/words";
 
 /** Meal plans in a guest's words. */
 export const mealPlanLabels: Record<string, string> = {

@@ -5,8 +5,8 @@ import { Input, Select } from "@/components/ui";
 import { FormField } from "@/components/ui/form";
 import { shownFormat } from "@/components/ui/property-format";
 import type { PlanFee } from "@/db/schema";
-import { amountText, formatMoney, parseMoney, sampleAmount } from "@/server/money";
-import { inflect, plural } from "@/server/words";
+import { amountText, formatMoney, parseMoney, sampleAmount } from "@/lib/money";
+import { inflect, plural } from "@/lib/words";
 
 // A rate plan's three fees in the settings form: each "none", a fixed amount, a number of nights'
 // rates or a percentage of the nights concerned (server/rates/fees.ts), chosen in words and typed

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { z } from "zod";
 import { shownFormat } from "@/components/ui/property-format";
-import { amountText, currencyDigits, parseMoney } from "@/server/money";
+import { amountText, currencyDigits, parseMoney } from "@/lib/money";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Input, PageHeader, Select } from "@/components/ui";

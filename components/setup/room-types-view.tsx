@@ -11,7 +11,7 @@ import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Form, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
 import { toast } from "@/components/ui/toaster";
-import { plural } from "@/server/words";
+import { plural } from "@/lib/words";
 
 export type SetupProperty = { id: string; name: string; currency: string; timezone: string };
 type RoomType = { id: string; code: string; name: string; description: string | null; beds: string | null; max_occupancy: number; room_count: number };

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui";
-import { roleLabels } from "@/server/staff/access";
-import type { Environment } from "@/server/staff/environment";
-import type { StaffUser } from "@/server/staff/session";
+import { roleLabels } from "@/lib/access";
+import type { Environment } from "@/server/staff/data-set";
+import type { StaffUser } from "@/server/next-auth/session";
 import { MobileNav } from "./mobile-nav";
 import type { NavItem } from "./nav-items";
 import { SignOutButton } from "./sign-out-button";

@@ -1,4 +1,4 @@
-import type { Area } from "@/server/staff/access";
+import type { Area } from "@/lib/access";
 
 export type NavItem = { href: string; label: string; area: Area; section?: "Hotel" | "Developers" };
 

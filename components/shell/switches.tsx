@@ -3,7 +3,7 @@
 import * as RadioGroup from "@radix-ui/react-radio-group";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useTransition } from "react";
-import { environmentCookie, propertyCookie, type Environment } from "@/server/staff/environment";
+import { environmentCookie, propertyCookie, type Environment } from "@/server/staff/data-set";
 
 function remember(name: string, value: string) {
   document.cookie = `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${60 * 60 * 24 * 365}; SameSite=Lax`;

@@ -12,8 +12,8 @@ import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Form, FormCheckbox, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
 import { shownFormat, usePropertyFormat } from "@/components/ui/property-format";
 import { toast } from "@/components/ui/toaster";
-import { amountText, currencyDigits, parseMoney } from "@/server/money";
-import { taxKindWords, taxTargetWords, wordFor } from "@/server/words";
+import { amountText, currencyDigits, parseMoney } from "@/lib/money";
+import { taxKindWords, taxTargetWords, wordFor } from "@/lib/words";
 
 type Tax = {
   id: string;

@@ -5,7 +5,7 @@ import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/routers/_app";
-import { environmentHeader, type Environment } from "@/server/staff/environment";
+import { environmentHeader, type Environment } from "@/server/staff/data-set";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 

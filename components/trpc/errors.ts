@@ -1,9 +1,9 @@
 import { TRPCClientError } from "@trpc/client";
 import { shownFormat } from "@/components/ui/property-format";
-import { formatDay } from "@/server/dates";
-import { formatMoney } from "@/server/money";
+import { formatDay } from "@/lib/dates";
+import { formatMoney } from "@/lib/money";
 import type { AppRouter } from "@/server/trpc/routers/_app";
-import { staffErrorMessage } from "@/server/words";
+import { staffErrorMessage } from "@/lib/words";
 
 /**
  * The contract error of a failed call (`code`, `param`) with its message in the staff's words

@@ -1,7 +1,6 @@
 "use client";
 
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import * as PopoverPrimitive from "@radix-ui/react-popover";
 import type { ReactNode } from "react";
 import { cx } from "./index";
 
@@ -32,19 +31,5 @@ export function Menu({ trigger, items, label }: { trigger: ReactNode; items: Men
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>
-  );
-}
-
-/** A popover anchored to its trigger (Radix): for small forms and details next to what opened them. */
-export function Popover({ trigger, children, label, open, onOpenChange }: { trigger: ReactNode; children: ReactNode; label: string; open?: boolean; onOpenChange?: (open: boolean) => void }) {
-  return (
-    <PopoverPrimitive.Root open={open} onOpenChange={onOpenChange}>
-      <PopoverPrimitive.Trigger asChild>{trigger}</PopoverPrimitive.Trigger>
-      <PopoverPrimitive.Portal>
-        <PopoverPrimitive.Content aria-label={label} sideOffset={6} collisionPadding={8} className="z-50 w-80 max-w-[calc(100vw-1rem)] rounded-lg bg-white p-4 shadow-lg ring-1 ring-stone-200 focus:outline-none">
-          {children}
-        </PopoverPrimitive.Content>
-      </PopoverPrimitive.Portal>
-    </PopoverPrimitive.Root>
   );
 }

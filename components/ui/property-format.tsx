@@ -1,8 +1,8 @@
 "use client";
 
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from "react";
-import { formatClock, formatDay, formatMoment, type DayStyle, type IsoDate } from "@/server/dates";
-import { amountText, defaultLocale, formatMoney, parseMoney, sampleAmount, shortAmount, type Money } from "@/server/money";
+import { formatClock, formatDay, formatMoment, type DayStyle, type IsoDate } from "@/lib/dates";
+import { amountText, defaultLocale, formatMoney, parseMoney, sampleAmount, shortAmount, type Money } from "@/lib/money";
 
 /** The property on screen as staff read it: its currency, number format and time zone. */
 export type PropertyFormat = { currency: string; locale: string; timezone: string };

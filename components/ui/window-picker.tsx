@@ -3,7 +3,7 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Button, Field, Input } from "@/components/ui";
 import { usePropertyFormat } from "@/components/ui/property-format";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 
 /**
  * Which window of days a calendar shows: previous, today and next by a whole window, a date to

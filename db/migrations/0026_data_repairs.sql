@@ -9,6 +9,6 @@ CREATE TABLE "data_repairs" (
 	"damaged" text,
 	"restored" text,
 	"outcome" text NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );--> statement-breakpoint
 CREATE INDEX "data_repairs_repair_idx" ON "data_repairs" USING btree ("repair","outcome");

@@ -5,7 +5,7 @@
 // BARE_PREPARE=0 (unprepared statements, as drizzle sends them).
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import postgres from "postgres";
-import { addDays, daysBetween } from "@/server/dates";
+import { addDays, daysBetween } from "@/lib/dates";
 import { newId } from "@/server/ids";
 import { quoteStay, type NightRate } from "@/server/rates/quote";
 import { revenueRows, revenueTotals, type NightFigures } from "@/server/reports/build";

@@ -5,7 +5,7 @@ import { openDatabase } from "@/db/client";
 import { createAccount as createAccountService } from "@/server/accounts/create-account";
 import { createApiKey } from "@/server/auth/api-keys";
 import { scopes } from "@/server/auth/scopes";
-import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/server/dates";
+import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/lib/dates";
 import { newId } from "@/server/ids";
 
 type Sql = postgres.Sql;

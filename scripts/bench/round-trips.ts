@@ -15,7 +15,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { freePort, startChild, stopAll, waitReady } from "./children";
 import { createBenchDatabase } from "./database";
 import { apiClient, createAccount, createBookingHotel } from "./fixtures";

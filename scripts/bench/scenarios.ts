@@ -1,7 +1,7 @@
 // The measured routes. Each names the request both servers get (the bare server ignores the
 // Authorization and Idempotency-Key headers) and how it is measured.
 import { randomBytes } from "node:crypto";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import type { BookingHotel, ReportHotel } from "./fixtures";
 import type { RequestSpec } from "./load";
 

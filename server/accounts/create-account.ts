@@ -3,7 +3,7 @@ import { accounts } from "@/db/schema";
 import { newId } from "@/server/ids";
 import { latestApiVersion } from "@/server/http/versions";
 import { seedSandbox } from "@/server/sandbox/seed-sandbox";
-import type { Plan } from "./plans";
+import type { Plan } from "@/server/plans";
 
 export type CreateAccountInput = {
   name: string;

@@ -1,6 +1,6 @@
-import { isoTime } from "@/server/dates";
-import type { accounts, users } from "@/db/schema";
-import { limitsFor } from "./plans";
+import { isoTime } from "@/lib/dates";
+import type { accounts } from "@/db/schema";
+import { limitsFor } from "@/server/plans";
 
 export const presentAccount = (a: typeof accounts.$inferSelect) => {
   const limits = limitsFor(a);
@@ -17,13 +17,3 @@ export const presentAccount = (a: typeof accounts.$inferSelect) => {
     created_at: isoTime(a.createdAt),
   };
 };
-
-/** A staff member as the settings page lists them; never the password hash. */
-export const presentStaffUser = (u: typeof users.$inferSelect) => ({
-  id: u.id,
-  object: "user" as const,
-  email: u.email,
-  name: u.name,
-  role: u.role,
-  created_at: isoTime(u.createdAt),
-});

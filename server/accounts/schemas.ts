@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { staffRoles } from "@/server/auth/users";
-import { plans } from "./plans";
+import { plans } from "@/server/plans";
 
 /** The developer contact: where circuit-breaker notices go; null stores them in the outbox only. */
 export const accountSettingsUpdateSchema = z.strictObject({
@@ -9,14 +8,4 @@ export const accountSettingsUpdateSchema = z.strictObject({
 
 export const planChangeSchema = z.strictObject({ plan: z.enum(plans) });
 
-export const staffInviteSchema = z.strictObject({
-  email: z.email("Enter an e-mail address.").trim().max(254),
-  name: z.string().trim().max(100).optional(),
-  role: z.enum(staffRoles),
-  password: z.string().min(8, "At least 8 characters.").max(200),
-});
-
-export const staffRoleChangeSchema = z.strictObject({ id: z.string().min(1).max(64), role: z.enum(staffRoles) });
-
 export type AccountSettingsUpdate = z.output<typeof accountSettingsUpdateSchema>;
-export type StaffInvite = z.output<typeof staffInviteSchema>;

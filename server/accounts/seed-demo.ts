@@ -4,10 +4,14 @@ import { accounts } from "@/db/schema";
 import { createApiKey } from "@/server/auth/api-keys";
 import { scopes } from "@/server/auth/scopes";
 import { createUser } from "@/server/auth/users";
-import { addDays, todayIn } from "@/server/dates";
+import { addDays, todayIn } from "@/lib/dates";
 import { createHotel, demoHotel } from "@/server/sandbox/hotel";
 import { seedRatePlans } from "@/server/sandbox/seed-sandbox";
 import { createAccount } from "./create-account";
+
+/** The password the seeded owner gets: ADMIN_PASSWORD, else the default outside production. */
+export const defaultAdminPassword = "innkeep-admin";
+export const seedPassword = (ctx: { production: boolean; adminPassword?: string }) => ctx.adminPassword ?? (ctx.production ? null : defaultAdminPassword);
 
 export const demoAccountName = "Demo Hotels";
 export const demoAdminEmail = "admin@example.com";

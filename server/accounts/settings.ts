@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accounts } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import type { Plan } from "./plans";
+import type { Plan } from "@/server/plans";
 import type { AccountSettingsUpdate } from "./schemas";
 import { presentAccount } from "./present";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 
 /** The signed-in staff member's account. */
 export async function getAccount({ db, accountId }: { db: Executor; accountId: string }) {

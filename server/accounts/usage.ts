@@ -1,6 +1,5 @@
-import { accountRateKey, type WindowUsage } from "@/server/http/rate-limit";
-import type { UsageSource } from "@/server/process/usage-bridge";
-import { limitsFor } from "./plans";
+import { accountRateKey, type UsageSource, type WindowUsage } from "@/server/http/rate-limit";
+import { limitsFor } from "@/server/plans";
 import type { accounts } from "@/db/schema";
 
 const presentWindow = (w: WindowUsage) => ({ used: w.used, limit: w.limit, resets_at: w.resetsAt?.toISOString() ?? null });

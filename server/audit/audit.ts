@@ -2,16 +2,16 @@ import { isDeepStrictEqual } from "node:util";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { auditLog, properties, ratePlans, reservations, rooms, roomTypes } from "@/db/schema";
-import { propertyLocale } from "@/server/money";
+import { propertyLocale } from "@/lib/money";
 import { ownedBy } from "@/server/tenancy";
 import { auditReferences, type AuditContext } from "./present";
 import { newId } from "@/server/ids";
-import { insertRows } from "@/server/prepared";
+import { insertRows } from "@/db/prepared";
 import { keyset, toPage, type PageRequest } from "@/server/pagination";
 import type { Ctx, Tenant } from "@/server/tenancy";
 import { emitEvents } from "@/server/events/emit";
 import { sideBySide } from "@/server/side-by-side";
-import type { Area } from "@/server/staff/access";
+import type { Area } from "@/lib/access";
 
 /**
  * Who made a change: a staff member in the dashboard, or through `/v1` an API key (its id and

@@ -1,6 +1,6 @@
-import { isoTime, formatDay, formatMoment, type TimePlace } from "@/server/dates";
-import { formatMoney, type Money } from "@/server/money";
-import { roleLabels } from "@/server/staff/access";
+import { isoTime, formatDay, formatMoment, type TimePlace } from "@/lib/dates";
+import { formatMoney, type Money } from "@/lib/money";
+import { roleLabels } from "@/lib/access";
 import {
   assignmentWords,
   channelWords,
@@ -11,14 +11,14 @@ import {
   sourceWords,
   weekdayWords,
   wordFor,
-} from "@/server/words";
+} from "@/lib/words";
 import type { auditLog } from "@/db/schema";
 
 type AuditRow = typeof auditLog.$inferSelect;
 type Fields = Record<string, unknown>;
 
 /** Fields whose value differs between two presented objects (top level), for the trail's "what changed". */
-export function changedFields(before: unknown, after: unknown): string[] {
+function changedFields(before: unknown, after: unknown): string[] {
   const a = (before ?? {}) as Fields;
   const b = (after ?? {}) as Fields;
   const ignored = new Set(["updated_at", "object", "livemode"]);
@@ -130,7 +130,7 @@ const isMoney = (v: unknown): v is Money =>
 const isoMomentPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 const isoDatePattern = /^\d{4}-\d{2}-\d{2}$/;
 /** A type-prefixed id (`room_gs33Qj…`, `res_…`): never shown to staff. */
-export const idPattern = /^[a-z]+(?:_[a-z]+)*_[A-Za-z0-9]{10,}$/;
+const idPattern = /^[a-z]+(?:_[a-z]+)*_[A-Za-z0-9]{10,}$/;
 const quote = (s: string) => `“${s}”`;
 
 /**

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { ApiError, notFound } from "@/server/errors";
@@ -8,7 +8,7 @@ import { forgetCredentials } from "./credential-cache";
 import { hashToken, newSecret } from "./tokens";
 import { normalizeCidr } from "./ip-allow-list";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 
 export type CreateApiKeyInput = { accountId: string; scopes: Scope[]; name?: string | null; allowedIps?: string[] };
 
@@ -90,25 +90,6 @@ export async function getApiKey({ db, accountId, id }: { db: Executor; accountId
     .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)));
   if (!row) throw notFound("API key", id);
   return row;
-}
-
-/** How stale `last_used_at` may get: the auth path writes at most once a minute per key. */
-export const lastUsedResolutionMs = 60_000;
-
-/**
- * Records a key's use when its `last_used_at` is older than a minute (the caller checks first,
- * so most requests write nothing; the condition keeps concurrent requests to one write).
- */
-export async function touchApiKey(db: Executor, id: string, now = new Date()): Promise<void> {
-  await db
-    .update(apiKeys)
-    .set({ lastUsedAt: now })
-    .where(
-      and(
-        eq(apiKeys.id, id),
-        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`${new Date(now.getTime() - lastUsedResolutionMs).toISOString()}::timestamptz`)),
-      ),
-    );
 }
 
 export const presentApiKey = (k: typeof apiKeys.$inferSelect) => ({

@@ -1,31 +1,33 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import type { AuditActor } from "@/server/audit/audit";
 import { accounts, apiKeys } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { limitsFor, type RateLimits } from "@/server/accounts/plans";
-import { authenticateAccessToken } from "@/server/oauth/access-tokens";
+import { limitsFor } from "@/server/plans";
+import { authenticateAccessToken } from "./access-tokens";
 import type { Scope } from "./scopes";
-import { lastUsedResolutionMs, touchApiKey } from "./api-keys";
+import type { Principal } from "./principal";
 import { hashToken } from "./tokens";
 
-/** Who a bearer token speaks for. */
-export type Principal = {
-  kind: "api_key" | "oauth";
-  credentialId: string;
-  accountId: string;
-  scopes: ReadonlySet<Scope>;
-  allowedIps: readonly string[];
-  /** null: every property of the account (API keys); a list for OAuth installs. */
-  propertyIds: readonly string[] | null;
-  limits: RateLimits;
-  apiVersion: string;
-  /**
-   * Who the audit trail says made a change with this credential: the API key (id and name), or
-   * the app (client id and name) with the staff member who installed it. Never a secret.
-   */
-  actor: AuditActor;
-};
+export type { Principal } from "./principal";
+
+/** How stale `last_used_at` may get: the auth path writes at most once a minute per key. */
+const lastUsedResolutionMs = 60_000;
+
+/**
+ * Records a key's use when its `last_used_at` is older than a minute (the caller checks first,
+ * so most requests write nothing; the condition keeps concurrent requests to one write).
+ */
+async function touchApiKey(db: Executor, id: string, now = new Date()): Promise<void> {
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: now })
+    .where(
+      and(
+        eq(apiKeys.id, id),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`${new Date(now.getTime() - lastUsedResolutionMs).toISOString()}::timestamptz`)),
+      ),
+    );
+}
 
 /** Resolves a bearer token to its principal, or throws the matching 401. */
 export async function authenticateToken({ db, token }: { db: Executor; token: string }): Promise<Principal> {

@@ -3,9 +3,9 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { users } from "@/db/schema";
 import { newId } from "@/server/ids";
+import type { StaffRole } from "@/lib/access";
 
-export const staffRoles = ["owner", "manager", "front_desk", "housekeeping"] as const;
-export type StaffRole = (typeof staffRoles)[number];
+export { staffRoles, type StaffRole } from "@/lib/access";
 
 export type CreateUserInput = { accountId: string; email: string; password: string; role: StaffRole; name?: string | null };
 

@@ -1,5 +1,5 @@
 import { createAccount } from "@/server/accounts/create-account";
-import { plans } from "@/server/accounts/plans";
+import { plans } from "@/server/plans";
 import { defineCommand, oneOf, positiveInt, requiredString } from "./command";
 
 // accounts create: a new account with its seeded sandbox hotel.

@@ -1,11 +1,7 @@
 import { sql } from "drizzle-orm";
 import { migrateDatabase, rowsOf, type Database } from "@/db/client";
-import { seedDemo } from "@/server/accounts/seed-demo";
+import { seedDemo, seedPassword } from "@/server/accounts/seed-demo";
 import { defineCommand } from "./command";
-
-/** The password the seeded owner gets: ADMIN_PASSWORD, else the default outside production. */
-export const defaultAdminPassword = "innkeep-admin";
-export const seedPassword = (ctx: { production: boolean; adminPassword?: string }) => ctx.adminPassword ?? (ctx.production ? null : defaultAdminPassword);
 
 async function appliedMigrations(database: Database): Promise<number> {
   try {

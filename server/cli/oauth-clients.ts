@@ -1,4 +1,4 @@
-import { createOAuthClient } from "@/server/auth/oauth-clients";
+import { createOAuthClient } from "@/server/oauth/clients";
 import { scopes } from "@/server/auth/scopes";
 import { UsageError, defineCommand, optionalString, requiredString, resolveAccount, scopesFlag, stringList } from "./command";
 

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { openDatabase } from "@/db/client";
 import { getConfig, isProduction, pgliteDir, type Config } from "@/server/config";
-import { ControlUnreachable, callControl } from "@/server/process/control";
-import { acquireLock, embeddedLockRefusal, readLock, type LockInfo } from "@/server/process/lock";
+import { ControlUnreachable, callControl } from "@/server/process-plumbing/control";
+import { acquireLock, embeddedLockRefusal, readLock, type LockInfo } from "@/server/process-plumbing/lock";
 import { CommandError, UsageError } from "./command";
 import { executeCommand, formatResult, parseCommand, type ParsedCommand } from "./index";
 

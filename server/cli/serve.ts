@@ -1,6 +1,6 @@
 import type { Database } from "@/db/client";
 import type { Logger } from "@/server/observability/logger";
-import type { ControlRequest, ControlResponse } from "@/server/process/control";
+import type { ControlRequest, ControlResponse } from "@/server/process-plumbing/control";
 import { CommandError, UsageError } from "./command";
 import { executeCommand, parseCommand } from "./index";
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accounts, events } from "@/db/schema";
 import { newId } from "@/server/ids";
-import { insertRows } from "@/server/prepared";
+import { insertRows } from "@/db/prepared";
 import type { Tenant } from "@/server/tenancy";
 import type { EventType } from "./types";
 

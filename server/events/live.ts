@@ -31,7 +31,7 @@ const pageSize = 1_000;
  * process, however many browsers listen, fanning each new event out to the subscribers of its
  * account and data set. It reads only while someone is subscribed.
  */
-export class LiveFeed {
+class LiveFeed {
   private subscribers = new Set<Subscriber>();
   private timer: NodeJS.Timeout | null = null;
   private since = new Date();

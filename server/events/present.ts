@@ -1,4 +1,4 @@
-import { isoTime } from "@/server/dates";
+import { isoTime } from "@/lib/dates";
 import type { events } from "@/db/schema";
 
 /** The envelope exactly as the specification gives it. */

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ChangeCtx } from "@/server/audit/audit";
-import { auditedFolioChange } from "@/server/audit/folio-change";
+import { auditedFolioChange } from "./folio-change";
 import { closeFolioIntoInvoice } from "@/server/invoices/invoices";
 import { addCharge, type chargeCreateSchema } from "./folios";
 

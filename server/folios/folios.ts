@@ -4,7 +4,7 @@ import type { Executor } from "@/db/client";
 import { chargeKinds, folioCharges, folios, payments, refunds, reservations, invoices, taxes, type ChargeKind, type LineTax, type NightlyRate } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { insertRows, preparedQuery } from "@/server/prepared";
+import { insertRows, preparedQuery } from "@/db/prepared";
 import { idOf, money, timestamp } from "@/server/schemas";
 import { presentPayment, presentRefund } from "@/server/payments/present";
 import { paymentSchema, refundSchema } from "@/server/payments/schemas";

@@ -10,7 +10,7 @@ import type { ReservationWithGuest } from "@/server/reservations/present";
 import type { ReservationCreate } from "@/server/reservations/schemas";
 import { cancelReservation } from "@/server/reservations/transitions";
 import { findOwned, listOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { presentGroup, type GroupWithRooms } from "./present";
 import type { GroupCreate } from "./schemas";
 

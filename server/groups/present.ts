@@ -1,5 +1,5 @@
 import type { groups } from "@/db/schema";
-import { isoTime } from "@/server/dates";
+import { isoTime } from "@/lib/dates";
 import { presentStayPrice } from "@/server/folios/folios";
 import { presentReservation, type ReservationWithGuest } from "@/server/reservations/present";
 import { sumLines } from "@/server/taxes/compute";
@@ -11,7 +11,7 @@ export type GroupWithRooms = { group: typeof groups.$inferSelect; rooms: Reserva
  * tax's share): the sum of each room's own `price`, kept from when its nights were posted, so no
  * tax is worked out a second time here.
  */
-export function groupPrice(rooms: ReservationWithGuest[]) {
+function groupPrice(rooms: ReservationWithGuest[]) {
   const live = rooms.filter((r) => r.reservation.status !== "cancelled").map((r) => r.reservation);
   const price = sumLines(live.map((r) => ({ amount: r.netAmount + r.taxAmount, taxAmount: r.taxAmount, taxes: r.taxes })));
   return presentStayPrice(price, rooms[0].reservation.currency);

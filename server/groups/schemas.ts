@@ -7,7 +7,7 @@ import { date, idOf, money, timestamp } from "@/server/schemas";
 const booking = reservationCreateSchema.shape;
 
 /** One room of a group: its type, plan and party, and (optionally) a guest of its own. */
-export const groupRoomSchema = z
+const groupRoomSchema = z
   .strictObject({
     room_type_id: booking.room_type_id,
     rate_plan_id: booking.rate_plan_id,

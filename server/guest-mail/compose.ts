@@ -1,6 +1,6 @@
 import type { GuestMailKind, PlanFee } from "@/db/schema";
-import { formatDay, formatMoment, daysBetween, type IsoDate } from "@/server/dates";
-import { formatMoney } from "@/server/money";
+import { formatDay, formatMoment, daysBetween, type IsoDate } from "@/lib/dates";
+import { formatMoney } from "@/lib/money";
 
 /** Everything a guest e-mail says, read from the reservation, its guest, property, room type and rate plan. */
 export type GuestMailFacts = {

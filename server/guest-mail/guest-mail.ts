@@ -1,9 +1,9 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { guests, mailOutbox, properties, ratePlans, reservations, rooms, roomTypes, type Address, type GuestMailKind } from "@/db/schema";
-import { propertyLocale } from "@/server/money";
+import { propertyLocale } from "@/lib/money";
 import { findOwned, type Ctx, type Tenant } from "@/server/tenancy";
-import { queueMail } from "@/server/webhooks/mail";
+import { queueMail } from "@/server/events/mail-outbox";
 import { composeGuestMail, policyWords, type ComposedMail, type GuestMailFacts } from "./compose";
 
 /** The address as lines: street lines, then "postal code city", region and country. */
@@ -48,7 +48,7 @@ function stayFacts({ reservation: r, guest, property, roomType, plan, room }: St
  * Reads what a stay's guest e-mail (and its registration card) says, within the caller's
  * transaction, so a mail queued by a change sees the change.
  */
-export async function loadStayFacts(db: Executor, tenant: Tenant, reservationId: string): Promise<Loaded> {
+async function loadStayFacts(db: Executor, tenant: Tenant, reservationId: string): Promise<Loaded> {
   const reservation = await findOwned(db, reservations, tenant, reservationId, "reservation");
   const [[guest], [property], [roomType], [plan], [room]] = await Promise.all([
     db.select().from(guests).where(eq(guests.id, reservation.guestId)),

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { guestMailKinds, type mailOutbox } from "@/db/schema";
 import { idOf, timestamp } from "@/server/schemas";
-import { mailStatus } from "@/server/webhooks/mail";
+import { mailStatus } from "@/server/events/mail-outbox";
 
-export const guestMailStatuses = ["sent", "pending", "failed", "kept"] as const;
+const guestMailStatuses = ["sent", "pending", "failed", "kept"] as const;
 
 export const guestMailSchema = z
   .object({

@@ -19,7 +19,7 @@ import {
 } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { findGuest } from "./guests";
 import { eraseFromJson, eraseInvoiceBody, eraseOwnAnswer, eraseStrangerText, eraseTrailObject, freeText, namesAny, type ErasureScope } from "./erasure-rules";
 import { erasedName, presentGuest } from "./present";

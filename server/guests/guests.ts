@@ -7,7 +7,7 @@ import { type PageRequest } from "@/server/pagination";
 import { findOwned, ownedBy, type Ctx, type Tenant, listOwned } from "@/server/tenancy";
 import { changesFrom } from "@/server/changes";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
-import { preparedQuery } from "@/server/prepared";
+import { preparedQuery } from "@/db/prepared";
 import { presentGuest } from "./present";
 import { cleanAddress } from "@/server/properties/schemas";
 import type { BookingGuest, GuestCreate, GuestUpdate } from "./schemas";

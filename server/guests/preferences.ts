@@ -3,7 +3,7 @@ import { guestPreferences } from "@/db/schema";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { changesFrom } from "@/server/changes";
 import { tenantValues, type Ctx } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { findGuest } from "./guests";
 import { presentPreferences } from "./present";
 import type { PreferencesMerge, PreferencesReplace } from "./schemas";

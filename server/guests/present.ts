@@ -1,4 +1,4 @@
-import { isoTime } from "@/server/dates";
+import { isoTime } from "@/lib/dates";
 import type { guestPreferences, guests } from "@/db/schema";
 
 type GuestRow = typeof guests.$inferSelect;

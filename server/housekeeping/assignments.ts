@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { changesFrom } from "@/server/changes";
 import { assignmentStatuses, housekeepingAssignments, properties, rooms } from "@/db/schema";

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, isNull, or } from "drizzle-orm";
 import { guests, properties, reservations, roomTypes, rooms } from "@/db/schema";
-import { todayIn, type IsoDate } from "@/server/dates";
+import { todayIn, type IsoDate } from "@/lib/dates";
 import { presentRoom } from "@/server/rooms/present";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { housekeepingTransitions } from "./transitions";

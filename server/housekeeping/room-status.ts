@@ -8,7 +8,7 @@ import { adjustOutOfOrder } from "@/server/inventory/nights";
 import { businessToday } from "@/server/properties/business-date";
 import { presentRoom } from "@/server/rooms/present";
 import { findOwned } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import type { StatusChange } from "./schemas";
 import { canMove } from "./transitions";
 

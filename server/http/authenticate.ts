@@ -3,7 +3,7 @@ import { ApiError } from "@/server/errors";
 import { authenticateToken } from "@/server/auth/authenticate-token";
 import { ipAllowed } from "@/server/auth/ip-allow-list";
 import { clientAddress } from "./client-address";
-import type { ApiEnv } from "./env";
+import type { ApiEnv } from "./context";
 
 const challenge = { "WWW-Authenticate": 'Bearer realm="innkeep"' };
 

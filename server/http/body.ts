@@ -1,11 +1,11 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { ApiError } from "@/server/errors";
-import type { ApiEnv } from "./env";
+import type { ApiEnv } from "./context";
 
 export const maxBodyBytes = 1024 * 1024;
 /** How deep objects and arrays may nest in a body (no operation needs more than a handful). */
-export const maxBodyDepth = 32;
+const maxBodyDepth = 32;
 /** Strict UTF-8: an invalid byte, an overlong form or an encoded surrogate is an error, never U+FFFD. */
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const jsonType = /^application\/json\s*(;|$)/i;

@@ -3,9 +3,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
 import { idempotencyKeys } from "@/db/schema";
 import { ApiError } from "@/server/errors";
-import { preparedQuery } from "@/server/prepared";
+import { preparedQuery } from "@/db/prepared";
 import type { Tenant } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 
 export type StoredResponse = { status: number; body: string; replayed?: boolean };
 
@@ -58,7 +58,7 @@ function canonical(root: unknown): string {
   return out.join("");
 }
 
-export function validateIdempotencyKey(key: string): void {
+function validateIdempotencyKey(key: string): void {
   if (!printableAscii.test(key)) {
     throw new ApiError("parameter_invalid", "Idempotency-Key must be 1 to 255 printable ASCII characters.", {
       param: "Idempotency-Key",

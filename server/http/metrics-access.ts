@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import { getConfig, isProduction } from "@/server/config";
-import type { ApiDeps, MetricsAccess } from "./env";
+import type { ApiDeps, MetricsAccess } from "./context";
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
 

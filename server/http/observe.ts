@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { newId } from "@/server/ids";
 import { logger } from "@/server/observability/logger";
 import { metrics } from "@/server/observability/metrics";
-import type { ApiEnv } from "./env";
+import type { ApiEnv } from "./context";
 import { clientClosedRequest } from "./render-error";
 import { latestApiVersion } from "./versions";
 

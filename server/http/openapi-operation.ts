@@ -3,13 +3,13 @@ import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 type OpenAPIRegistry = OpenAPIHono["openAPIRegistry"];
 import { errorCodes, type ErrorCode } from "@/server/errors";
 import { scopeDescriptions } from "@/server/auth/scopes";
-import type { AnyOperation } from "./operation";
+import type { AnyOperation } from "./define-operation";
 import { errorSchema, errorSchemaFor, statusText } from "./openapi-errors";
 import { apiVersions } from "./versions";
 
 /**
  * How one operation appears in the OpenAPI document: derived from its definition and from the steps
- * of the chain it runs through (server/http/app.ts, operation.ts), so an operation added tomorrow is
+ * of the chain it runs through (server/api/app.ts, operation.ts), so an operation added tomorrow is
  * described with the headers it reads, the headers it answers and the errors it can give without
  * saying so itself. Only errors of its own (a card decline, a state transition) it declares, in
  * `errors`. `tests/integration/openapi-contract.test.ts` drives every operation to hold this true.
@@ -22,7 +22,7 @@ const all = (...codes: ErrorCode[]) => codes.map((code) => at(code));
 
 const bodyMethods = new Set(["post", "put", "patch"]);
 /** Whether the handler reads a body: everything but GET and DELETE (operation.ts). */
-export const readsBody = (op: AnyOperation) => bodyMethods.has(op.method);
+const readsBody = (op: AnyOperation) => bodyMethods.has(op.method);
 /** A body that is required: creates, PUT, PATCH and actions with a required field (operation.ts `bodyRequired`). */
 export const bodyRequired = (op: AnyOperation) =>
   !!op.body && (op.method === "put" || op.method === "patch" || op.status === 201 || !op.body.safeParse({}).success);
@@ -105,7 +105,7 @@ export const chain: Step[] = [
 ];
 
 /** Every error the operation can answer, by status, each status's codes in the table's order. */
-export function operationErrors(op: AnyOperation): Map<number, ErrorCode[]> {
+function operationErrors(op: AnyOperation): Map<number, ErrorCode[]> {
   const possible = [...chain.filter((s) => s.appliesTo(op)).flatMap((s) => s.errors(op)), ...(op.errors ?? []).map((code) => at(code))];
   const byStatus = new Map<number, Set<ErrorCode>>();
   for (const { code, status } of possible) byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
@@ -148,7 +148,7 @@ function errorResponse(op: AnyOperation, status: number, codes: ErrorCode[]) {
 }
 
 /** The operation's security: a bearer API key or an OAuth access token, each with the scope the operation checks. */
-export const operationSecurity = (op: AnyOperation): Record<string, string[]>[] => {
+const operationSecurity = (op: AnyOperation): Record<string, string[]>[] => {
   if (op.public) return [];
   const scopes = op.scope ? [op.scope] : [];
   return [{ bearerAuth: scopes }, { oauth2: scopes }];

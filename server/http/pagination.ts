@@ -26,7 +26,7 @@ export function filterFingerprint(path: string, filters: Record<string, unknown>
   return createHash("sha256").update(canonical).digest("base64url").slice(0, 16);
 }
 
-export function encodeCursor(position: CursorPosition, fingerprint: string): string {
+function encodeCursor(position: CursorPosition, fingerprint: string): string {
   const payload = [position.direction === "next" ? "n" : "p", position.createdAt.getTime(), position.id, fingerprint];
   return Buffer.from(JSON.stringify(payload)).toString("base64url");
 }
@@ -40,7 +40,7 @@ const cursorPayload = z.tuple([
   z.string(),
 ]);
 
-export function decodeCursor(cursor: string, fingerprint: string): CursorPosition {
+function decodeCursor(cursor: string, fingerprint: string): CursorPosition {
   let parsed: z.infer<typeof cursorPayload> | undefined;
   try {
     parsed = cursorPayload.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));

@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "@/server/errors";
-import type { RateLimits } from "@/server/accounts/plans";
+import type { RateLimits } from "@/server/plans";
 import { clientAddress } from "./client-address";
 import { accountRateKey } from "./rate-limit";
-import type { ApiEnv } from "./env";
+import type { ApiEnv } from "./context";
 
 /** Requests without a valid credential are counted by address, at the Starter plan's limits. */
 const anonymousLimits: RateLimits = { perSecond: 50, perMinute: 500, perDay: 250_000 };

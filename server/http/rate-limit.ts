@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Redis } from "ioredis";
-import type { RateLimits } from "@/server/accounts/plans";
+import type { RateLimits } from "@/server/plans";
 import { logger } from "@/server/observability/logger";
 
 /** One window's count as it stands: requests counted so far, the limit, and when the window resets. */
@@ -19,7 +19,7 @@ const windows: Window[] = [
   { name: "day", seconds: 86_400, key: "perDay" },
 ];
 
-/** Where the counters live: this process or Redis (a cluster's workers ask the primary's: server/process/rate-counters.ts). */
+/** Where the counters live: this process or Redis (a cluster's workers ask the primary's: server/process-plumbing/rate-counters.ts). */
 export type CounterStore = Redis | "memory";
 
 /** What the REST API counts with and the dashboard reads usage from: a RateLimiter, or a way to ask one. */
@@ -119,3 +119,6 @@ export class RateLimiter {
     return state;
   }
 }
+
+/** What reads usage: a RateLimiter, or a bridge to the one that counts. */
+export type UsageSource = Pick<RateCounter, "peek">;

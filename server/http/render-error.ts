@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { ApiError } from "@/server/errors";
 import { ClientAborted } from "./body";
-import type { ApiEnv } from "./env";
+import type { ApiEnv } from "./context";
 
 /**
  * nginx's "client closed request": the status of an answer nobody receives, so that metrics and

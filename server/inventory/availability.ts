@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { properties, ratePlans } from "@/db/schema";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { businessToday } from "@/server/properties/business-date";
 import { presentStayPrice, taxRulesOf } from "@/server/folios/folios";
 import { asNightRate, loadRatesOfPlans } from "@/server/rates/daily-rates";
 import { priceStay } from "@/server/taxes/compute";
 import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
-import { preparedQuery } from "@/server/prepared";
+import { preparedQuery } from "@/db/prepared";
 import { sideBySide } from "@/server/side-by-side";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { typesOf } from "./inventory";

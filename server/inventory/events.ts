@@ -1,6 +1,6 @@
 import type { Executor } from "@/db/client";
 import { emitEvent } from "@/server/events/emit";
-import type { IsoDate } from "@/server/dates";
+import type { IsoDate } from "@/lib/dates";
 import type { Tenant } from "@/server/tenancy";
 
 /** The range whose availability changed; `to` is exclusive, null for "from then on". */

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { inventoryHolds, properties, roomTypes } from "@/db/schema";
-import { todayIn, type IsoDate } from "@/server/dates";
+import { todayIn, type IsoDate } from "@/lib/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { ApiError, type ParamLocation } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
-import { preparedQuery } from "@/server/prepared";
+import { preparedQuery } from "@/db/prepared";
 import { findOwned, ownedBy, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { emitInventoryUpdated } from "./events";
 import { availableOf, holdNights, readNights, unholdNights } from "./nights";

@@ -1,9 +1,9 @@
 import { and, asc, count, eq, gte, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { inventoryNights } from "@/db/schema";
-import { anyOf, preparedQuery } from "@/server/prepared";
+import { anyOf, preparedQuery } from "@/db/prepared";
 import { ApiError } from "@/server/errors";
-import { daysBetween, type IsoDate } from "@/server/dates";
+import { daysBetween, type IsoDate } from "@/lib/dates";
 import { sideBySide } from "@/server/side-by-side";
 
 /** Whether `rows` night rows are one per room type and night of [from, to): none is missing. */

@@ -56,7 +56,7 @@ export const availabilityQuery = z.strictObject({
   room_type_id: z.string().optional(),
 });
 
-export const quoteSchema = z
+const quoteSchema = z
   .object({
     rate_plan_id: idOf("rp"),
     total: money.openapi({ description: "The sum of the nightly rates as loaded." }),

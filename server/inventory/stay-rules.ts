@@ -1,4 +1,4 @@
-import { daysBetween, type IsoDate } from "@/server/dates";
+import { daysBetween, type IsoDate } from "@/lib/dates";
 import { ApiError, type ParamLocation } from "@/server/errors";
 
 export const maxNights = 30;

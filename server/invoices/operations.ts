@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
-import { emptyActionSchema } from "@/server/reservations/schemas";
-import { idParam } from "@/server/schemas";
+import { emptyActionSchema, idParam } from "@/server/schemas";
 import { invoiceFolio } from "@/server/folios/audited";
 import { getInvoice, listInvoices } from "./invoices";
 import { invoiceFilename, renderInvoicePdf } from "./pdf";

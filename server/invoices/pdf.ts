@@ -1,6 +1,6 @@
 import PDFDocument from "pdfkit";
-import { formatDay, formatMoment } from "@/server/dates";
-import { formatMoney, propertyLocale, type Money } from "@/server/money";
+import { formatDay, formatMoment } from "@/lib/dates";
+import { formatMoney, propertyLocale, type Money } from "@/lib/money";
 import { fontFile, fontName, scriptRuns, type Weight } from "./fonts";
 import type { PresentedInvoice } from "./present";
 

@@ -1,5 +1,5 @@
 import type { invoices } from "@/db/schema";
-import { isoTime } from "@/server/dates";
+import { isoTime } from "@/lib/dates";
 import type { InvoiceBody } from "./schemas";
 
 /** The invoice: its keys, and the snapshot taken when it was issued, never recomputed. */

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { folioCharges, folios, payments, type properties } from "@/db/schema";
-import { addDays, type IsoDate } from "@/server/dates";
+import { addDays, type IsoDate } from "@/lib/dates";
 import { capturedStatuses } from "@/server/folios/folios";
 import { moneyByDate, nightFigures } from "@/server/reports/reports";
 

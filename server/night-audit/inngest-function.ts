@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { inngest } from "@/server/webhooks/inngest/client";
+import { inngest } from "@/server/jobs/inngest-client";
 import { runDueAudits } from "./run-audit";
 
 /**

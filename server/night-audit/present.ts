@@ -1,5 +1,5 @@
 import type { nightAudits } from "@/db/schema";
-import { isoTime } from "@/server/dates";
+import { isoTime } from "@/lib/dates";
 import type { FlashReport } from "./flash";
 
 export const presentNightAudit = (a: typeof nightAudits.$inferSelect) => ({

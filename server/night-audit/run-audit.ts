@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, lte, max } from "drizzle-orm";
 import { recordChange, type AuditActor, type ChangeCtx } from "@/server/audit/audit";
 import type { Db, Executor, Tx } from "@/db/client";
 import { guests, nightAudits, properties, reservations, rooms } from "@/db/schema";
-import { addDays, todayIn, type IsoDate } from "@/server/dates";
+import { addDays, todayIn, type IsoDate } from "@/lib/dates";
 import { newId } from "@/server/ids";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { auditDueAt, businessToday } from "@/server/properties/business-date";
@@ -10,7 +10,7 @@ import { presentReservation } from "@/server/reservations/present";
 import { presentRoom } from "@/server/rooms/present";
 import { chargeNoShow } from "@/server/reservations/transitions";
 import type { Tenant } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { flashReport } from "./flash";
 import { presentNightAudit } from "./present";
 

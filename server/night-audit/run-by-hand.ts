@@ -1,12 +1,12 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { folioCharges, guests, properties, reservations, rooms } from "@/db/schema";
 import type { ChangeCtx } from "@/server/audit/audit";
-import { addDays, formatDay, formatMoment, type IsoDate } from "@/server/dates";
+import { addDays, formatDay, formatMoment, type IsoDate } from "@/lib/dates";
 import { ApiError } from "@/server/errors";
-import { propertyLocale, type Money } from "@/server/money";
+import { propertyLocale, type Money } from "@/lib/money";
 import { handCloseDay } from "@/server/properties/business-date";
 import { findOwned, type Ctx } from "@/server/tenancy";
-import { rolledBack } from "@/server/transactions";
+import { rolledBack } from "@/db/transactions";
 import { presentNightAudit } from "./present";
 import { auditOf, nightAuditActor, runNightAudit } from "./run-audit";
 

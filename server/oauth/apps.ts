@@ -1,9 +1,9 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db, Executor } from "@/db/client";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { oauthClients, oauthInstalls } from "@/db/schema";
-import { createOAuthClient } from "@/server/auth/oauth-clients";
+import { createOAuthClient } from "./clients";
 import type { Scope } from "@/server/auth/scopes";
 import { hashToken, newSecret } from "@/server/auth/tokens";
 import { ApiError, notFound } from "@/server/errors";
@@ -23,7 +23,7 @@ export async function listApps({ db, accountId }: AccountCtx) {
 }
 
 /** One app of the account, or 404 `resource_missing` (another account's app included). */
-export async function getApp({ db, accountId, id, forUpdate = false }: AccountCtx & { id: string; forUpdate?: boolean }) {
+async function getApp({ db, accountId, id, forUpdate = false }: AccountCtx & { id: string; forUpdate?: boolean }) {
   const query = db
     .select()
     .from(oauthClients)

@@ -32,7 +32,7 @@ export type AuthorizeDecision =
 
 
 /** `redirect_uri` with the query parameters added, keeping any it already had. */
-export function redirectWith(redirectUri: string, values: Record<string, string | undefined>): string {
+function redirectWith(redirectUri: string, values: Record<string, string | undefined>): string {
   const url = new URL(redirectUri);
   for (const [key, value] of Object.entries(values)) if (value !== undefined) url.searchParams.set(key, value);
   return url.toString();

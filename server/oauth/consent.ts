@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
-import { can } from "@/server/staff/access";
-import type { StaffSession } from "@/server/staff/session";
+import { can } from "@/lib/access";
+import type { Session as StaffSession } from "next-auth";
 import { approveAuthorization, checkAuthorizationRequest, denyAuthorization, type AuthorizationRequest, type AuthorizeParams } from "./authorize";
 import { consentToken, requestKey, verifyConsentToken } from "./csrf";
 
@@ -15,7 +15,7 @@ export type ConsentOutcome =
 /** Only owners and managers may install apps (contract §9: OAuth apps are a developer area). */
 export const mayInstallApps = (role: StaffSession["user"]["role"]) => can(role, "developers");
 
-export const keyOf = (request: AuthorizationRequest) =>
+const keyOf = (request: AuthorizationRequest) =>
   requestKey({ clientId: request.client.id, redirectUri: request.redirectUri, scopes: request.scopes, state: request.state, codeChallenge: request.codeChallenge });
 
 /** The CSRF token the consent form of this user and request carries. */

@@ -7,9 +7,9 @@ import type { Db } from "@/db/client";
 import { oauthTokens } from "@/db/schema";
 import { hashToken } from "@/server/auth/tokens";
 import { scopes } from "@/server/auth/scopes";
-import { addressOf, type ProxyTrust } from "@/server/http/client-address";
-import type { ApiDeps } from "@/server/http/env";
-import type { RateLimits } from "@/server/accounts/plans";
+import { addressOf, type ProxyTrust } from "@/server/proxy-trust";
+import type { ApiDeps } from "@/server/http/context";
+import type { RateLimits } from "@/server/plans";
 import { logger } from "@/server/observability/logger";
 import { authenticateClient } from "./client-auth";
 import { revokeFamily } from "./families";
@@ -54,7 +54,7 @@ function issuerOf(c: Context, trustProxy: ProxyTrust): string {
 }
 
 /** RFC 8414 metadata, so standard clients discover the endpoints. */
-export function authorizationServerMetadata(issuer: string) {
+function authorizationServerMetadata(issuer: string) {
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,

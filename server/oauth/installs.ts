@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import type { Db } from "@/db/client";
 import { oauthClients, oauthInstalls, properties, users } from "@/db/schema";
 import { notFound } from "@/server/errors";

@@ -114,7 +114,7 @@ const html = (title: string, message: string) => ({
   },
 });
 
-export function oauthPaths(): Record<string, Json> {
+function oauthPaths(): Record<string, Json> {
   const atOrigin = { servers: [{ url: "/", description: "The server's origin (not under /v1)." }] };
   return {
     "/oauth/authorize": {

@@ -1,4 +1,4 @@
-import { isoTime, isoTimeOrNull } from "@/server/dates";
+import { isoTime, isoTimeOrNull } from "@/lib/dates";
 import type { oauthClients, oauthInstalls } from "@/db/schema";
 
 type AppRow = typeof oauthClients.$inferSelect;

@@ -21,7 +21,7 @@ export function redirectUriProblem(uri: string): string | null {
   return "must use https (http is allowed only for localhost and 127.0.0.1)";
 }
 
-export const redirectUriSchema = z
+const redirectUriSchema = z
   .string()
   .trim()
   .min(1)

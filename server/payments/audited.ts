@@ -1,5 +1,5 @@
 import type { ChangeCtx } from "@/server/audit/audit";
-import { auditedFolioChange } from "@/server/audit/folio-change";
+import { auditedFolioChange } from "@/server/folios/folio-change";
 import { ApiError } from "@/server/errors";
 import { capturePayment, createPayment, getPayment, voidPayment } from "./payments";
 import { presentPayment, presentRefund } from "./present";

@@ -1,8 +1,7 @@
 import { ApiError, errorCodes, type ErrorCode } from "@/server/errors";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
-import { emptyActionSchema } from "@/server/reservations/schemas";
-import { idParam } from "@/server/schemas";
+import { emptyActionSchema, idParam } from "@/server/schemas";
 import { refundPayment, settlePayment, takePayment } from "./audited";
 import { getPayment, listPayments, listPaymentsByOffset } from "./payments";
 import { presentPayment, presentRefund } from "./present";

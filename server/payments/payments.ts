@@ -6,7 +6,7 @@ import { folioBalance } from "@/server/folios/folios";
 import { newId } from "@/server/ids";
 import { keyset, type PageRequest } from "@/server/pagination";
 import { findOwned, ownedBy, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { cardBrand, cardExpired, luhnValid, testCards } from "./cards";
 import { presentPayment } from "./present";
 import type { PaymentCreate } from "./schemas";

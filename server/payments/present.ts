@@ -1,4 +1,4 @@
-import { isoTime } from "@/server/dates";
+import { isoTime } from "@/lib/dates";
 import type { payments, refunds } from "@/db/schema";
 
 export const presentPayment = (p: typeof payments.$inferSelect) => ({

@@ -5,7 +5,7 @@ import { emitEvent } from "@/server/events/emit";
 import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { presentPayment } from "./present";
 import type { RefundCreate } from "./schemas";
 

@@ -1,14 +1,13 @@
 import cluster, { type Worker } from "node:cluster";
 import os from "node:os";
-import { seedDemo } from "@/server/accounts/seed-demo";
-import { seedPassword } from "@/server/cli/db";
+import { seedDemo, seedPassword } from "@/server/accounts/seed-demo";
 import { getConfig, isProduction } from "@/server/config";
 import { logger } from "@/server/observability/logger";
 import { RateLimiter } from "@/server/http/rate-limit";
 import { getDatabase } from "@/server/runtime";
 import { dashboardThreadFile, DashboardStartError, startDashboardThread, type Dashboard } from "./dashboard";
-import { serveRateCounters } from "./rate-counters";
-import { askingOver } from "./usage-bridge";
+import { serveRateCounters } from "@/server/process-plumbing/rate-counters";
+import { askingOver } from "@/server/process-plumbing/usage-bridge";
 import { banner, checkStartupConfig, repairStoredData, sealStoredSecrets, StartupError } from "./start";
 
 const log = logger.child({ component: "cluster" });

@@ -6,7 +6,7 @@ import { rmSync } from "node:fs";
 import http from "node:http";
 import { parentPort, workerData } from "node:worker_threads";
 import { logger } from "@/server/observability/logger";
-import { askParentThread, setUsageSource } from "./usage-bridge";
+import { askParentThread, setUsageSource } from "@/server/process-plumbing/usage-bridge";
 
 export type DashboardThreadData = { socketPath: string; hostname: string; port: number };
 export type DashboardMessage = { type: "ready" } | { type: "failed"; message: string; noBuild: boolean } | { type: "stopped" };

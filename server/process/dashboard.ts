@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { logger } from "@/server/observability/logger";
 import type { DashboardMessage, DashboardThreadData } from "./dashboard-thread";
-import { answerUsage, isUsageQuestion, type UsageSource } from "./usage-bridge";
+import { answerUsage, isUsageQuestion, type UsageSource } from "@/server/process-plumbing/usage-bridge";
 
 const log = logger.child({ component: "dashboard" });
 

@@ -5,24 +5,23 @@ import { getRequestListener } from "@hono/node-server";
 import { count, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
-import { demoAdminEmail, seedDemo, type SeedResult } from "@/server/accounts/seed-demo";
-import { defaultAdminPassword, seedPassword } from "@/server/cli/db";
+import { defaultAdminPassword, demoAdminEmail, seedDemo, seedPassword, type SeedResult } from "@/server/accounts/seed-demo";
 import { controlHandler } from "@/server/cli/serve";
 import { getConfig, isProduction, type Config } from "@/server/config";
-import { createApp } from "@/server/http/app";
-import { addressOf } from "@/server/http/client-address";
+import { createApp } from "@/server/api/app";
+import { addressOf } from "@/server/proxy-trust";
 import { answerClientError, createListener, holdIdleConnections } from "@/server/listener";
 import { logger } from "@/server/observability/logger";
 import { getApiDeps, getDatabase, isClusterWorker } from "@/server/runtime";
 import { startWebhookEngine } from "@/server/webhooks/engine";
 import { resealSecrets } from "@/server/webhooks/secret-box";
 import { repairErasureDamage } from "@/server/guests/repair-erasure";
-import { inngestConfigured } from "@/server/webhooks/inngest/client";
+import { inngestConfigured } from "@/server/jobs/inngest-client";
 import { startNightAuditScheduler } from "@/server/night-audit/scheduler";
-import { serveControl, socketPathFor, type ControlServer } from "./control";
+import { serveControl, socketPathFor, type ControlServer } from "@/server/process-plumbing/control";
 import { dashboardThreadFile, DashboardStartError, proxyTo, startDashboardThread, type Dashboard } from "./dashboard";
-import { acquireLock, embeddedLockRefusal, type Acquired } from "./lock";
-import { answerUsage, isUsageQuestion, type UsageSource } from "./usage-bridge";
+import { acquireLock, embeddedLockRefusal, type Acquired } from "@/server/process-plumbing/lock";
+import { answerUsage, isUsageQuestion, type UsageSource } from "@/server/process-plumbing/usage-bridge";
 
 /** A failure to start that the operator can act on; printed without a stack trace. */
 export class StartupError extends Error {}

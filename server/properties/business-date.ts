@@ -1,4 +1,4 @@
-import { addDays, todayIn, type IsoDate } from "@/server/dates";
+import { addDays, todayIn, type IsoDate } from "@/lib/dates";
 
 type Clocked = { timezone: string; businessDate: IsoDate | null; auditHour: number };
 

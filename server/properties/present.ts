@@ -1,6 +1,9 @@
-import { isoTime } from "@/server/dates";
+import { isoTime } from "@/lib/dates";
+import type { properties } from "@/db/schema";
 import { businessToday } from "./business-date";
-import type { PropertyWithRooms } from "./properties";
+
+export type PropertyRow = typeof properties.$inferSelect;
+export type PropertyWithRooms = PropertyRow & { roomCount: number };
 
 export const presentProperty = (p: PropertyWithRooms) => ({
   id: p.id,

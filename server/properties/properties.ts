@@ -5,14 +5,12 @@ import { dailyRates, properties, reservations, rooms } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { newId } from "@/server/ids";
-import { inTransaction } from "@/server/transactions";
-import { presentProperty } from "./present";
+import { inTransaction } from "@/db/transactions";
+import { presentProperty, type PropertyRow, type PropertyWithRooms } from "./present";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, type Ctx, listOwned, tenantValues } from "@/server/tenancy";
 import { cleanAddress, type PropertyCreate, type PropertyUpdate } from "./schemas";
 
-type PropertyRow = typeof properties.$inferSelect;
-export type PropertyWithRooms = PropertyRow & { roomCount: number };
 
 /** Rooms in service per property: a retired room no longer counts. */
 async function withRoomCounts(db: Executor, rows: PropertyRow[]): Promise<PropertyWithRooms[]> {

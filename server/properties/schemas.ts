@@ -41,17 +41,17 @@ export const cleanAddress = (address: z.output<typeof addressInputSchema> | null
 const timeZones = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", "Etc/UTC"]);
 const currencies = new Set(Intl.supportedValuesOf("currency"));
 
-export const timezoneInput = z
+const timezoneInput = z
   .string()
   .refine((zone) => timeZones.has(zone), "Expected an IANA time zone, such as Europe/Lisbon.")
   .openapi({ description: "IANA time zone; the property's local date decides \"today\".", example: "Europe/Lisbon" });
-export const currencyInput = z
+const currencyInput = z
   .string()
   .transform((c) => c.toUpperCase())
   .refine((c) => currencies.has(c), "Expected an ISO 4217 currency code, such as EUR.")
   .openapi({ description: "ISO 4217 currency code; every amount of the property is in its minor units.", example: "EUR" });
 /** A local clock time, 24-hour "HH:MM". */
-export const clockTime = z
+const clockTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Expected a 24-hour time as HH:MM, such as 15:00.")
   .openapi({ example: "15:00" });

@@ -1,18 +1,18 @@
-import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { and, eq, gte, lt } from "drizzle-orm";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import type { Executor } from "@/db/client";
 import { dailyRates, properties, ratePlans } from "@/db/schema";
-import { addDays, nightsOf, weekdayOf, type IsoDate } from "@/server/dates";
+import { addDays, nightsOf, weekdayOf, type IsoDate } from "@/lib/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
-import { anyOf, preparedQuery } from "@/server/prepared";
+import { anyOf, preparedQuery } from "@/db/prepared";
 import { findOwned, type Ctx } from "@/server/tenancy";
-import { followParent } from "./derived";
+import { followParent, upsertRates } from "./derived";
 import type { NightRate } from "./quote";
 import type { RateRangeSet } from "./schemas";
 
-export const maxRateRangeDays = 730;
+const maxRateRangeDays = 730;
 
 const assertRange = (from: IsoDate, to: IsoDate, location: "query" | "body") => assertDateRange(from, to, maxRateRangeDays, location);
 
@@ -60,28 +60,6 @@ export async function loadRates(db: Executor, ratePlanId: string, roomTypeIds: s
 
 export const asNightRate = (r: RateRow | undefined): NightRate | undefined =>
   r && { amount: r.amount, minStay: r.minStay, closedToArrival: r.closedToArrival, closedToDeparture: r.closedToDeparture, stopSell: r.stopSell };
-
-type RateWrite = typeof dailyRates.$inferInsert;
-
-/** Writes nights' rates, replacing what the same plan, room type and night had. */
-export async function upsertRates(tx: Executor, rows: RateWrite[]) {
-  for (let i = 0; i < rows.length; i += 500) {
-    await tx
-      .insert(dailyRates)
-      .values(rows.slice(i, i + 500))
-      .onConflictDoUpdate({
-        target: [dailyRates.ratePlanId, dailyRates.roomTypeId, dailyRates.date],
-        set: {
-          amount: sql`excluded.amount`,
-          minStay: sql`excluded.min_stay`,
-          closedToArrival: sql`excluded.closed_to_arrival`,
-          closedToDeparture: sql`excluded.closed_to_departure`,
-          stopSell: sql`excluded.stop_sell`,
-          updatedAt: sql`excluded.updated_at`,
-        },
-      });
-  }
-}
 
 async function calendar(db: Executor, plan: typeof ratePlans.$inferSelect, roomTypeIds: string[], from: IsoDate, to: IsoDate) {
   const [property] = await db.select({ currency: properties.currency }).from(properties).where(eq(properties.id, plan.propertyId));

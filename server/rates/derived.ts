@@ -1,18 +1,39 @@
-import { and, eq, gte, inArray, lt } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { dailyRates, ratePlans } from "@/db/schema";
-import type { IsoDate } from "@/server/dates";
-import { upsertRates } from "./daily-rates";
+import type { IsoDate } from "@/lib/dates";
 
 type Plan = typeof ratePlans.$inferSelect;
 type Derivation = Pick<Plan, "adjustmentPercentBp" | "adjustmentAmount">;
+
+type RateWrite = typeof dailyRates.$inferInsert;
+
+/** Writes nights' rates, replacing what the same plan, room type and night had. */
+export async function upsertRates(tx: Executor, rows: RateWrite[]) {
+  for (let i = 0; i < rows.length; i += 500) {
+    await tx
+      .insert(dailyRates)
+      .values(rows.slice(i, i + 500))
+      .onConflictDoUpdate({
+        target: [dailyRates.ratePlanId, dailyRates.roomTypeId, dailyRates.date],
+        set: {
+          amount: sql`excluded.amount`,
+          minStay: sql`excluded.min_stay`,
+          closedToArrival: sql`excluded.closed_to_arrival`,
+          closedToDeparture: sql`excluded.closed_to_departure`,
+          stopSell: sql`excluded.stop_sell`,
+          updatedAt: sql`excluded.updated_at`,
+        },
+      });
+  }
+}
 
 /**
  * A derived plan's nightly amount from its parent's, in minor units: a percent adjustment is
  * rounded half up to a whole minor unit (12345 − 10 % = 11110.5 → 11111), an amount is added as
  * is, and the result is never below 0.
  */
-export function derivedAmount(parentAmount: number, { adjustmentPercentBp, adjustmentAmount }: Derivation): number {
+function derivedAmount(parentAmount: number, { adjustmentPercentBp, adjustmentAmount }: Derivation): number {
   const adjusted =
     adjustmentPercentBp !== null
       ? Math.floor((parentAmount * (10_000 + adjustmentPercentBp) + 5_000) / 10_000)

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { ratePlans } from "@/db/schema";
-import { nightsOf, type IsoDate } from "@/server/dates";
+import { nightsOf, type IsoDate } from "@/lib/dates";
 import { ownedBy, type Ctx } from "@/server/tenancy";
 import { loadRates } from "./daily-rates";
 

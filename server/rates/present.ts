@@ -1,4 +1,4 @@
-import { isoTime } from "@/server/dates";
+import { isoTime } from "@/lib/dates";
 import type { ratePlans } from "@/db/schema";
 
 export const presentRatePlan = (p: typeof ratePlans.$inferSelect) => ({

@@ -1,4 +1,4 @@
-import { daysBetween, nightsOf, type IsoDate } from "@/server/dates";
+import { daysBetween, nightsOf, type IsoDate } from "@/lib/dates";
 
 export type NightRate = { amount: number; minStay: number; closedToArrival: boolean; closedToDeparture: boolean; stopSell: boolean };
 

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { mealPlans } from "@/db/schema";
-import { weekdays } from "@/server/dates";
+import { weekdays } from "@/lib/dates";
 import { date, idOf, timestamp } from "@/server/schemas";
 import { planFeeSchema } from "./fees";
 
-export const derivationSchema = z
+const derivationSchema = z
   .object({
     rate_plan_id: idOf("rp").openapi({ description: "The parent plan whose daily rates this plan follows." }),
     adjustment_percent: z
@@ -29,7 +29,7 @@ const percent = z
   .max(1000)
   .refine((p) => Math.abs(p * 100 - Math.round(p * 100)) < 1e-6, "At most two decimals.");
 
-export const derivationInputSchema = z
+const derivationInputSchema = z
   .strictObject({
     rate_plan_id: z.string().min(1),
     adjustment_percent: percent.optional(),
@@ -122,7 +122,7 @@ export const ratePlanUpdateSchema = z
 
 export const ratePlanListQuery = z.strictObject({ property_id: z.string().optional(), active: z.enum(["true", "false"]).optional() });
 
-export const dailyRateSchema = z
+const dailyRateSchema = z
   .object({
     date,
     room_type_id: idOf("rt"),

@@ -1,5 +1,5 @@
 import { stringify } from "csv-stringify/sync";
-import { nightsOf, type IsoDate } from "@/server/dates";
+import { nightsOf, type IsoDate } from "@/lib/dates";
 
 /** Per-night inputs, as the queries return them. */
 export type NightFigures = { date: IsoDate; roomsAvailable: number; roomsSold: number; roomRevenue: number };

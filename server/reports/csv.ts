@@ -1,5 +1,5 @@
-import { addDays } from "@/server/dates";
-import { minorPerMajor } from "@/server/money";
+import { addDays } from "@/lib/dates";
+import { minorPerMajor } from "@/lib/money";
 import { toCsv } from "./build";
 
 /** The columns each report's CSV carries, in order; `group_name` only where a group has a code. */

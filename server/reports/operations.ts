@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { defineOperation } from "@/server/http/operation";
-import type { ApiEnv } from "@/server/http/env";
+import type { ApiEnv } from "@/server/http/context";
 import { date, idOf } from "@/server/schemas";
 import { reportColumns, reportCsv } from "./csv";
 import { occupancyReport, productionReport, revenueReport } from "./reports";

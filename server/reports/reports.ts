@@ -1,12 +1,12 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { inventoryNights, moneyDays, properties, ratePlans, reservations, roomTypes, salesDays, salesNights } from "@/db/schema";
-import { type IsoDate } from "@/server/dates";
+import { type IsoDate } from "@/lib/dates";
 import { assertDateRange } from "@/server/date-ranges";
-import { channelWords, sourceWords, wordFor } from "@/server/words";
+import { channelWords, sourceWords, wordFor } from "@/lib/words";
 import { ApiError } from "@/server/errors";
 import { ensureNights, hasEveryNight } from "@/server/inventory/nights";
-import { preparedQuery } from "@/server/prepared";
+import { preparedQuery } from "@/db/prepared";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { occupancyRows, occupancyTotals, revenueRows, revenueTotals, type MoneyByDate, type NightFigures } from "./build";
 

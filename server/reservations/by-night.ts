@@ -1,6 +1,6 @@
 import { asc, eq, gt, inArray, lte } from "drizzle-orm";
 import { guests, properties, reservations } from "@/db/schema";
-import type { IsoDate } from "@/server/dates";
+import type { IsoDate } from "@/lib/dates";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import type { ReservationWithGuest } from "./present";
 

@@ -6,7 +6,7 @@ import { businessToday } from "@/server/properties/business-date";
 import type { Tx } from "@/db/client";
 import type { Ctx, Tenant } from "@/server/tenancy";
 import { folioBalance } from "@/server/folios/folios";
-import { inTransaction, rolledBack } from "@/server/transactions";
+import { inTransaction, rolledBack } from "@/db/transactions";
 import { presentReservation, reservationPrice } from "./present";
 import { loadReservation } from "./reservations";
 import { departureOn } from "./transitions";

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { properties, reservations } from "@/db/schema";
-import { addDays, todayIn } from "@/server/dates";
+import { addDays, todayIn } from "@/lib/dates";
 import { getHousekeepingBoard } from "@/server/housekeeping/board";
 import { occupancyReport } from "@/server/reports/reports";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";

@@ -8,7 +8,7 @@ import { feeAmount } from "@/server/rates/fees";
 import type { PageRequest } from "@/server/pagination";
 import type { Tx } from "@/db/client";
 import { findOwned, listOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { presentReservation, type ReservationWithGuest } from "./present";
 import { readyStatuses } from "./ready-rooms";
 import { loadReservation } from "./reservations";

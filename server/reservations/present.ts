@@ -1,5 +1,5 @@
 import type { guests, reservations, roomMoves } from "@/db/schema";
-import { daysBetween, isoTime, isoTimeOrNull } from "@/server/dates";
+import { daysBetween, isoTime, isoTimeOrNull } from "@/lib/dates";
 import { presentStayPrice } from "@/server/folios/folios";
 
 export type ReservationWithGuest = { reservation: typeof reservations.$inferSelect; guest: typeof guests.$inferSelect };

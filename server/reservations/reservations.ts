@@ -1,14 +1,14 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db, Executor } from "@/db/client";
 import { guests, properties, ratePlans, reservations, roomTypes } from "@/db/schema";
-import { addDays, type IsoDate } from "@/server/dates";
+import { addDays, type IsoDate } from "@/lib/dates";
 import { businessToday } from "@/server/properties/business-date";
 import { ApiError } from "@/server/errors";
 import { asNightRate, loadRates } from "@/server/rates/daily-rates";
 import { quoteStay, type UnbookableReason } from "@/server/rates/quote";
 import { reservationSearch } from "@/server/guests/search";
 import { dateKey, keyset, keysetShape, keysetValues, toPage, type ListOrder, type PageRequest } from "@/server/pagination";
-import { prepared } from "@/server/prepared";
+import { prepared } from "@/db/prepared";
 import { sideBySide } from "@/server/side-by-side";
 import { findOwned, ownedBy, type Ctx, type Tenant } from "@/server/tenancy";
 import { assertStayDates } from "@/server/inventory/stay-rules";

@@ -113,7 +113,7 @@ export const reservationListQuery = z.strictObject({
 
 export const cancelSchema = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() }).openapi("ReservationCancel");
 export const checkInSchema = z.strictObject({ room_id: z.string().min(1).optional() }).openapi("ReservationCheckIn");
-export const emptyActionSchema = z.strictObject({}).openapi("EmptyAction");
+export { emptyActionSchema } from "@/server/schemas";
 export const changeDepartureSchema = z
   .strictObject({
     check_out: date.openapi({

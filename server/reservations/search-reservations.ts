@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { guests, properties, reservationStatuses, reservations, roomTypes, rooms } from "@/db/schema";
-import { todayIn } from "@/server/dates";
+import { todayIn } from "@/lib/dates";
 import { ApiError } from "@/server/errors";
 import { keyset, toPage, type PageRequest } from "@/server/pagination";
 import { date } from "@/server/schemas";

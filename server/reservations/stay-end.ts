@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { ratePlans, reservations, roomTypes, type NightlyRate } from "@/db/schema";
-import { addDays, daysBetween, nightsOf, type IsoDate } from "@/server/dates";
+import { addDays, daysBetween, nightsOf, type IsoDate } from "@/lib/dates";
 import { ApiError } from "@/server/errors";
 import type { emitEvents } from "@/server/events/emit";
 import { chargedStayPrice, hasCharge, postOtherCharge, postRoomNights, priceColumns, removeRoomNights, type ChargedStay } from "@/server/folios/folios";

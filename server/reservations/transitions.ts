@@ -12,7 +12,7 @@ import { feeAmount } from "@/server/rates/fees";
 import { presentRoom } from "@/server/rooms/present";
 import type { Ctx } from "@/server/tenancy";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { presentReservation, type ReservationWithGuest } from "./present";
 import { takeReadyRoom } from "./ready-rooms";
 import { loadReservation } from "./reservations";

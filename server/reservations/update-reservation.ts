@@ -8,7 +8,7 @@ import { postRoomNights, priceColumns, removeRoomNights } from "@/server/folios/
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights, sellNights } from "@/server/inventory/nights";
 import type { Ctx } from "@/server/tenancy";
-import { inTransaction, rolledBack } from "@/server/transactions";
+import { inTransaction, rolledBack } from "@/db/transactions";
 import { presentReservation } from "./present";
 import { checkAndQuote, loadReservation } from "./reservations";
 import type { ReservationUpdate } from "./schemas";

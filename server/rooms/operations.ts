@@ -1,7 +1,6 @@
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
-import { emptyActionSchema } from "@/server/reservations/schemas";
-import { idParam } from "@/server/schemas";
+import { emptyActionSchema, idParam } from "@/server/schemas";
 import { presentRoom, presentRoomType } from "./present";
 import { createRoomType, getRoomType, listRoomTypes, updateRoomType } from "./room-types";
 import { createRoom, createRoomRange, getRoom, listRooms, retireRoom, updateRoom } from "./rooms";

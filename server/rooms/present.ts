@@ -1,4 +1,4 @@
-import { isoTime, isoTimeOrNull } from "@/server/dates";
+import { isoTime, isoTimeOrNull } from "@/lib/dates";
 import type { roomTypes, rooms } from "@/db/schema";
 
 export const presentRoomType = (t: typeof roomTypes.$inferSelect & { roomCount: number }) => ({

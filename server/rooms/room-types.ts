@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, isNull, ne } from "drizzle-orm";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { presentRoomType } from "./present";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { changesFrom } from "@/server/changes";

@@ -4,7 +4,7 @@ import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { inventoryNights, properties, roomTypes, rooms, type HousekeepingStatus } from "@/db/schema";
-import { todayIn } from "@/server/dates";
+import { todayIn } from "@/lib/dates";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { adjustOutOfOrder, adjustTotals, availableOf } from "@/server/inventory/nights";

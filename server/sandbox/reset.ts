@@ -26,7 +26,7 @@ import {
 } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { seedSandbox } from "./seed-sandbox";
 
 type TenantTable = PgTable & { accountId: PgColumn; livemode: PgColumn };
@@ -35,7 +35,7 @@ type TenantTable = PgTable & { accountId: PgColumn; livemode: PgColumn };
  * The hotel's data, which a reset wipes. Webhook endpoints and the event log are the
  * developer's own setup and history, and survive a reset.
  */
-export const sandboxDataTables: TenantTable[] = [
+const sandboxDataTables: TenantTable[] = [
   invoices,
   taxes,
   nightAudits,

@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { dailyRates, folioCharges, folios, guests, payments, ratePlans, reservations, rooms, type ReservationStatus } from "@/db/schema";
-import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/server/dates";
+import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/lib/dates";
 import { newId } from "@/server/ids";
 import { ensureNights, sellNights } from "@/server/inventory/nights";
 import type { Tenant } from "@/server/tenancy";
@@ -21,7 +21,7 @@ function prng(seed: number) {
   };
 }
 
-export const nightPrice = (prices: Record<string, number>, code: string, date: IsoDate, plan: "BAR" | "NRF") => {
+const nightPrice = (prices: Record<string, number>, code: string, date: IsoDate, plan: "BAR" | "NRF") => {
   const weekend = ["fri", "sat"].includes(weekdayOf(date));
   const bar = Math.round((prices[code] * (weekend ? 1.2 : 1)) / 100) * 100;
   return plan === "BAR" ? bar : Math.round(bar * 0.9);

@@ -1,5 +1,5 @@
 import { getConfig, isProduction } from "@/server/config";
-import { localSecret } from "@/server/process/local-secret";
+import { localSecret } from "@/server/local-secret";
 
 let cached: string | undefined;
 

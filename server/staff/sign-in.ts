@@ -24,12 +24,12 @@ export type ThrottlePolicy = {
 };
 
 /** One person's account: 3 free tries, then 1, 2, 4 … 60 s, and the lock at the 10th failure. */
-export const accountPolicy: ThrottlePolicy = { free: 3, lockAt: 10, lockSeconds: 15 * 60, quietSeconds: 15 * 60 };
+const accountPolicy: ThrottlePolicy = { free: 3, lockAt: 10, lockSeconds: 15 * 60, quietSeconds: 15 * 60 };
 /** One address, which a whole front office may share behind its router: 10 free, lock at 30. */
-export const addressPolicy: ThrottlePolicy = { free: 10, lockAt: 30, lockSeconds: 15 * 60, quietSeconds: 15 * 60 };
+const addressPolicy: ThrottlePolicy = { free: 10, lockAt: 30, lockSeconds: 15 * 60, quietSeconds: 15 * 60 };
 
 /** Seconds to wait, after `failures` failures in a row, before the next attempt is checked. */
-export function delayAfter(failures: number, policy: ThrottlePolicy): number {
+function delayAfter(failures: number, policy: ThrottlePolicy): number {
   return failures < policy.free ? 0 : Math.min(2 ** (failures - policy.free), 60);
 }
 

@@ -3,10 +3,10 @@ import type { Db, Executor } from "@/db/client";
 import { accounts, users } from "@/db/schema";
 import { createUser, type StaffRole } from "@/server/auth/users";
 import { ApiError, notFound } from "@/server/errors";
-import type { StaffInvite } from "@/server/accounts/schemas";
-import { presentStaffUser } from "@/server/accounts/present";
+import type { StaffInvite } from "./schemas";
+import { presentStaffUser } from "./present";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { unlockAccount } from "./sign-in";
 
 type UserRow = typeof users.$inferSelect;

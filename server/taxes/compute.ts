@@ -12,10 +12,10 @@ export type TaxRule = {
 };
 
 /** A percentage as stored: thousandths of a percent, so 100 % is this many. */
-export const wholeThousandths = 100_000;
+const wholeThousandths = 100_000;
 
 /** n / d rounded to a whole number, halves away from zero, in integers (no floating point). */
-export function divideRounded(n: number, d: number): number {
+function divideRounded(n: number, d: number): number {
   const sign = Math.sign(n) * Math.sign(d);
   const an = Math.abs(n);
   const ad = Math.abs(d);
@@ -54,7 +54,7 @@ export function taxLine(price: number, rules: TaxRule[], target: TaxTarget): Tax
 }
 
 /** The per-night fees of one room night for `guests` people: each its own line, wholly tax. */
-export function nightFees(rules: TaxRule[], guests: number): { rule: TaxRule; amount: number; detail: string }[] {
+function nightFees(rules: TaxRule[], guests: number): { rule: TaxRule; amount: number; detail: string }[] {
   return rules
     .filter((t) => t.kind !== "percentage" && t.appliesTo === "room_nights" && (t.amount ?? 0) > 0)
     .map((rule) =>

@@ -1,5 +1,5 @@
 import type { taxes } from "@/db/schema";
-import { isoTime } from "@/server/dates";
+import { isoTime } from "@/lib/dates";
 
 export const presentTax = (t: typeof taxes.$inferSelect, currency: string) => ({
   id: t.id,

@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import { ApiError } from "@/server/errors";
-import { environmentCookie, environmentHeader, resolveEnvironment } from "@/server/staff/environment";
-import type { StaffSession } from "@/server/staff/session";
+import { environmentCookie, environmentHeader, resolveEnvironment } from "@/server/staff/data-set";
+import type { StaffSession } from "@/server/next-auth/session";
 import { toTRPCError } from "./errors";
 import type { TRPCContext } from "./init";
 

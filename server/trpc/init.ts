@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { ApiError } from "@/server/errors";
 import type { StaffRole } from "@/server/auth/users";
 import type { RateCounter } from "@/server/http/rate-limit";
-import type { StaffSession } from "@/server/staff/session";
+import type { StaffSession } from "@/server/next-auth/session";
 import type { Tenant } from "@/server/tenancy";
 import type { AuditActor } from "@/server/audit/audit";
 import { apiErrorData, apiErrorOf, toTRPCError, type ApiErrorData } from "./errors";

@@ -3,8 +3,8 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDatabase } from "@/server/runtime";
-import { environmentCookie, environmentFromCookie, propertyCookie } from "@/server/staff/environment";
-import { getStaffSession } from "@/server/staff/session";
+import { environmentCookie, environmentFromCookie, propertyCookie } from "@/server/staff/data-set";
+import { getStaffSession } from "@/server/next-auth/session";
 import { createCaller } from "./routers/_app";
 
 /**

@@ -13,7 +13,7 @@ import { openSecret } from "./secret-box";
 import { sendWebhook, type Exchange } from "./send";
 import { delayBeforeAttempt, maxAttempts, type WebhookSettings } from "./settings";
 import { signatureHeaderValue } from "./signing";
-import type { Lookup } from "./url-guard";
+import type { Lookup } from "@/server/url-guard";
 
 const log = logger.child({ component: "webhooks" });
 

@@ -1,10 +1,10 @@
 import { and, asc, count, eq, gte, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
-import { presentBackfill } from "./present";
-import { inTransaction } from "@/server/transactions";
+import { isoTime } from "@/lib/dates";
+import { inTransaction } from "@/db/transactions";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import type { Db } from "@/db/client";
 import { accounts, events, webhookBackfills, webhookDeliveries, webhookEndpoints } from "@/db/schema";
-import { limitsFor } from "@/server/accounts/plans";
+import { limitsFor } from "@/server/plans";
 import { ApiError } from "@/server/errors";
 import type { EventType } from "@/server/events/types";
 import { newId } from "@/server/ids";
@@ -14,7 +14,7 @@ import { deliveriesQueued, queuedDelivery } from "./queue";
 import { assertInsideReplayWindow } from "./replay";
 
 /** The most events one backfill may cover. */
-export const maxBackfillEvents = 10_000;
+const maxBackfillEvents = 10_000;
 /** Accounts without a per-second limit (enterprise, unset) are still queued at this pace. */
 const fallbackPerSecond = 1_000;
 
@@ -167,3 +167,18 @@ async function advanceBackfill(db: Db, id: string, now: Date): Promise<string[]>
     return rows.map((r) => r.id);
   });
 }
+
+export const presentBackfill = (b: typeof webhookBackfills.$inferSelect) => ({
+  id: b.id,
+  object: "backfill" as const,
+  livemode: b.livemode,
+  endpoint_id: b.endpointId,
+  since: isoTime(b.since),
+  until: isoTime(b.until),
+  event_types: b.eventTypes,
+  status: b.status,
+  events_total: b.eventsTotal,
+  events_queued: b.eventsQueued,
+  created_at: isoTime(b.createdAt),
+  updated_at: isoTime(b.updatedAt),
+});

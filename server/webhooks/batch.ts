@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { planEachTime, rowsOf } from "@/db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
-import { isoTime } from "@/server/dates";
+import { isoTime } from "@/lib/dates";
 import { randomToken } from "@/server/ids";
 import { anyOf, attemptRow, leaseMs, movedDelivery, releaseLeases, validSecretsOf, type ClaimedDelivery, type EngineDeps, type FinishedAttempt } from "./attempt-delivery";
 

@@ -2,7 +2,7 @@ import { and, count, eq, gte, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { accounts, webhookAttempts, webhookEndpoints } from "@/db/schema";
 import { logger } from "@/server/observability/logger";
-import { queueMail } from "./mail";
+import { queueMail } from "@/server/events/mail-outbox";
 import type { WebhookSettings } from "./settings";
 
 const log = logger.child({ component: "webhooks" });

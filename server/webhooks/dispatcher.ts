@@ -28,8 +28,8 @@ export type DispatcherOptions = EngineDeps & {
 };
 
 /** Attempts in flight at once from one process: in all, and to one endpoint (docs/webhooks.md). */
-export const defaultConcurrency = 64;
-export const defaultPerEndpoint = 16;
+const defaultConcurrency = 64;
+const defaultPerEndpoint = 16;
 /** How long a delivery leased ahead may wait for a slot before it is let go and claimed afresh. */
 const readyMs = 1_000;
 

@@ -7,16 +7,15 @@ import { type PageRequest } from "@/server/pagination";
 import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import type { Db, Executor } from "@/db/client";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { presentEndpoint } from "./present";
 import { resumeDeliveries } from "./fan-out";
 import { deliveriesQueued } from "./queue";
 import { openSecret, sealSecret } from "./secret-box";
 import { newSigningSecret } from "./signing";
-import { assertUrlAllowed, type Lookup } from "./url-guard";
+import { assertUrlAllowed, type UrlPolicy } from "@/server/url-guard";
 
-/** How the URL of an endpoint is checked at registration (from the engine's settings). */
-export type UrlPolicy = { blockPrivateNetworks: boolean; lookup?: Lookup };
+export type { UrlPolicy };
 
 export type EndpointCreate = { url: string; description?: string | null; enabled_events: ("*" | EventType)[]; api_version?: string };
 export type EndpointUpdate = Partial<EndpointCreate>;

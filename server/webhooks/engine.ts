@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { getConfig } from "@/server/config";
 import { logger } from "@/server/observability/logger";
 import { startDispatcher } from "./dispatcher";
-import { inngestConfigured, sendDeliveriesToInngest } from "./inngest/client";
+import { inngestConfigured, sendDeliveriesToInngest } from "@/server/jobs/inngest-client";
 import { onDeliveriesQueued } from "./queue";
 import { webhookSettings } from "./settings";
 

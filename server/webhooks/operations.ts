@@ -1,9 +1,9 @@
 import type { Context } from "hono";
-import type { ApiEnv } from "@/server/http/env";
+import type { ApiEnv } from "@/server/http/context";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { deleted, idParam } from "@/server/schemas";
-import { createBackfill, getBackfill } from "./backfill";
+import { createBackfill, getBackfill, presentBackfill } from "./backfill";
 import { getDelivery, listDeliveries } from "./deliveries";
 import {
   createEndpoint,
@@ -16,7 +16,7 @@ import {
   updateEndpoint,
   type UrlPolicy,
 } from "./endpoints";
-import { presentBackfill, presentDelivery, presentEndpoint } from "./present";
+import { presentDelivery, presentEndpoint } from "./present";
 import { replayEvent } from "./replay";
 import {
   backfillCreateSchema,

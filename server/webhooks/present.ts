@@ -1,5 +1,5 @@
-import { isoTime, isoTimeOrNull } from "@/server/dates";
-import type { webhookBackfills, webhookEndpoints } from "@/db/schema";
+import { isoTime, isoTimeOrNull } from "@/lib/dates";
+import type { webhookEndpoints } from "@/db/schema";
 import { presentEvent } from "@/server/events/present";
 import type { DeliveryWithAttempts } from "./deliveries";
 import { outcomeOf, type DeliveryLogRow, type getDeliveryDetail } from "./delivery-log";
@@ -50,21 +50,6 @@ export const presentDelivery = (d: DeliveryWithAttempts) => ({
     response_body: a.responseBody,
     error: a.error,
   })),
-});
-
-export const presentBackfill = (b: typeof webhookBackfills.$inferSelect) => ({
-  id: b.id,
-  object: "backfill" as const,
-  livemode: b.livemode,
-  endpoint_id: b.endpointId,
-  since: isoTime(b.since),
-  until: isoTime(b.until),
-  event_types: b.eventTypes,
-  status: b.status,
-  events_total: b.eventsTotal,
-  events_queued: b.eventsQueued,
-  created_at: isoTime(b.createdAt),
-  updated_at: isoTime(b.updatedAt),
 });
 
 // The dashboard's views (developer console): the API objects plus what a person debugging needs.

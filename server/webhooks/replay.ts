@@ -1,5 +1,5 @@
 import { events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
-import { inTransaction } from "@/server/transactions";
+import { inTransaction } from "@/db/transactions";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { ApiError } from "@/server/errors";
 import { findOwned } from "@/server/tenancy";
@@ -7,7 +7,7 @@ import { selects } from "./fan-out";
 import { deliveriesQueued, queuedDelivery } from "./queue";
 
 /** Replay and backfill reach back this far (specification, Replay; the 72-hour figure). */
-export const replayWindowMs = 72 * 3_600_000;
+const replayWindowMs = 72 * 3_600_000;
 
 export function assertInsideReplayWindow(at: Date, param: string, now = Date.now()) {
   if (at.getTime() < now - replayWindowMs) {

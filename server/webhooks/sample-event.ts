@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db/client";
 import { groups, guestPreferences, guests, invoices, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes, taxes } from "@/db/schema";
-import { addDays, todayIn } from "@/server/dates";
+import { addDays, todayIn } from "@/lib/dates";
 import type { EventType } from "@/server/events/types";
 import { loadGroup } from "@/server/groups/groups";
 import { presentGroup } from "@/server/groups/present";

@@ -3,8 +3,8 @@ import { eq, and } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { webhookSecrets } from "@/db/schema";
 import { getConfig, isProduction, type Config } from "@/server/config";
-import { localSecret } from "@/server/process/local-secret";
-import { parseSecretKeys, type KeyRing } from "./secret-keys";
+import { localSecret } from "@/server/local-secret";
+import { parseSecretKeys, type KeyRing } from "@/server/secret-keys";
 
 /**
  * Webhook signing secrets at rest. HMAC signing needs the secret itself, so it cannot be hashed
@@ -42,7 +42,7 @@ export function sealSecret(secret: string, rowId: string, keys: KeyRing = ring()
   return [prefix, keys.primary.id, nonce.toString("base64url"), sealed.toString("base64url"), cipher.getAuthTag().toString("base64url")].join(":");
 }
 
-export const isSealed = (stored: string) => stored.startsWith(`${prefix}:`);
+const isSealed = (stored: string) => stored.startsWith(`${prefix}:`);
 const keyIdOf = (stored: string) => stored.split(":")[1];
 
 /**

@@ -1,6 +1,6 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
-import { BlockedAddressError, guardedLookup, literalBlocked, type Lookup } from "./url-guard";
+import { BlockedAddressError, guardedLookup, literalBlocked, type Lookup } from "@/server/url-guard";
 
 /**
  * Connections kept alive between attempts, per origin (the agent pools by host and port): a
@@ -25,7 +25,7 @@ function agentFor(protocol: string, guarded: boolean, lookup: Lookup | undefined
 }
 
 /** At most this much of an answer is read; the rest is dropped with the connection. */
-export const maxResponseBytes = 64 * 1024;
+const maxResponseBytes = 64 * 1024;
 
 export type Exchange = {
   /** null when no answer came (timeout, reset, refused, blocked address). */

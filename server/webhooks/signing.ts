@@ -1,9 +1,6 @@
 import { createHmac } from "node:crypto";
 import { randomToken } from "@/server/ids";
 
-/** The header that carries the signature (the specification's name for Stripe's scheme). */
-export const signatureHeader = "Service-Signature";
-
 /** A new signing secret; shown once, at creation or rotation. */
 export const newSigningSecret = () => `whsec_${randomToken(32)}`;
 

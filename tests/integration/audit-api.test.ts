@@ -1,10 +1,10 @@
 import { and, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { apiKeys, auditLog, refunds } from "@/db/schema";
-import { auditedFolioChange } from "@/server/audit/folio-change";
+import { auditedFolioChange } from "@/server/folios/folio-change";
 import { createRefund } from "@/server/payments/refunds";
 import { createCaller } from "@/server/trpc/routers/_app";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, liveHotel, ok } from "../support/hotel";

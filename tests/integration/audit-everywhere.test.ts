@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys, auditLog, guests, reservations } from "@/db/schema";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { createGuest } from "@/server/guests/guests";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { expectError } from "../support/assertions";

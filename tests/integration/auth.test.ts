@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { guests } from "@/db/schema";
 import { createApiKey, revokeApiKey } from "@/server/auth/api-keys";
 import { scopes } from "@/server/auth/scopes";
-import { parseProxyTrust } from "@/server/http/client-address";
+import { parseProxyTrust } from "@/server/proxy-trust";
 import { RateLimiter } from "@/server/http/rate-limit";
 import { expectError, expectStandardHeaders } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";

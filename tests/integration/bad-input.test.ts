@@ -3,7 +3,7 @@ import { count } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { guests, idempotencyKeys, reservations } from "@/db/schema";
 import { scopes } from "@/server/auth/scopes";
-import { parseProxyTrust } from "@/server/http/client-address";
+import { parseProxyTrust } from "@/server/proxy-trust";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { registerClient } from "../support/oauth";

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { isOriginPath } from "@/server/http/openapi-origin";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
-import { addDays, todayIn } from "@/server/dates";
+import { addDays, todayIn } from "@/lib/dates";
 import { expectError, type HttpAnswer } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { countEvents, ok, sandboxProperty, type Caller } from "../support/hotel";

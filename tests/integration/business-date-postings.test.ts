@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { folioCharges, payments, refunds } from "@/db/schema";
-import { addDays, todayIn, type IsoDate } from "@/server/dates";
+import { addDays, todayIn, type IsoDate } from "@/lib/dates";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, ok, sandboxProperty } from "../support/hotel";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import Innkeep, { AuthenticationError, InvalidRequestError, NotFoundError, PermissionError, RateLimitError } from "@innkeep/node";
 import { guests, reservations } from "@/db/schema";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { startDropProxy } from "../support/drop-proxy";
 import { startHarness, type Harness } from "../support/harness";
 import { buildRoomType, liveHotel, type RoomTypeSetup } from "../support/hotel";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, guests, reservations } from "@/db/schema";
 import type { StaffRole } from "@/server/auth/users";
 import { createCaller } from "@/server/trpc/routers/_app";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { setWalkInsWithoutEmail } from "@/server/properties/properties";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";

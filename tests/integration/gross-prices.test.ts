@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StaffRole } from "@/server/auth/users";
-import { addDays, todayIn } from "@/server/dates";
-import type { StaffSession } from "@/server/staff/session";
+import { addDays, todayIn } from "@/lib/dates";
+import type { StaffSession } from "@/server/next-auth/session";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { startHarness, type Harness } from "../support/harness";
 import { buildRoomType, insertProperty, ok, type Caller, type RoomTypeSetup } from "../support/hotel";

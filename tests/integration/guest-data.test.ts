@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
 import { folioCharges, folios, guests, mailOutbox, payments, properties, webhookAttempts, webhookDeliveries, webhookEndpoints, events } from "@/db/schema";
 import type { StaffRole } from "@/server/auth/users";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { newId } from "@/server/ids";
 import { createReservation } from "@/server/reservations/create-reservation";
 import { reservationCreateSchema } from "@/server/reservations/schemas";

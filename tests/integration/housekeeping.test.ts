@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HousekeepingStatus } from "@/db/schema";
-import { addDays, type IsoDate } from "@/server/dates";
+import { addDays, type IsoDate } from "@/lib/dates";
 import { expectError } from "../support/assertions";
 import { onPostgres } from "../support/database";
 import { startHarness, type Harness } from "../support/harness";

@@ -2,7 +2,7 @@ import { and, count, eq } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { guests, idempotencyKeys, payments, reservations } from "@/db/schema";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { expectError, expectStandardHeaders } from "../support/assertions";
 import { onPostgres } from "../support/database";
 import { startHarness, type Harness } from "../support/harness";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rooms } from "@/db/schema";
-import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/server/dates";
+import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/lib/dates";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, inventoryOf, ok, sandboxProperty, type Caller, type RoomTypeSetup } from "../support/hotel";

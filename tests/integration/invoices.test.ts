@@ -3,7 +3,7 @@ import { PDFParse } from "pdf-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
 import { folios, invoices, properties } from "@/db/schema";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { issueInvoice } from "@/server/invoices/invoices";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";

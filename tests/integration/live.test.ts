@@ -6,7 +6,7 @@ import { createAccount } from "@/server/accounts/create-account";
 import type { StaffRole } from "@/server/auth/users";
 import { emitEvents } from "@/server/events/emit";
 import { liveFeedFor, type LiveEvent } from "@/server/events/live";
-import type { StaffSession } from "@/server/staff/session";
+import type { StaffSession } from "@/server/next-auth/session";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { testDatabase } from "../support/database";
 

@@ -3,7 +3,7 @@ import { InngestTestEngine } from "@inngest/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rowsOf, type Db } from "@/db/client";
 import { folioCharges, nightAudits, properties } from "@/db/schema";
-import { addDays, type IsoDate } from "@/server/dates";
+import { addDays, type IsoDate } from "@/lib/dates";
 import { createRunNightAudits } from "@/server/night-audit/inngest-function";
 import { auditDueAt } from "@/server/properties/business-date";
 import { onPostgres } from "../support/database";

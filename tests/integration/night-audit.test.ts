@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rowsOf } from "@/db/client";
 import { folioCharges, nightAudits, properties } from "@/db/schema";
-import { addDays, type IsoDate } from "@/server/dates";
+import { addDays, type IsoDate } from "@/lib/dates";
 import { runDueAudits, runNightAudit } from "@/server/night-audit/run-audit";
 import { auditDueAt } from "@/server/properties/business-date";
 import { expectError } from "../support/assertions";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditLog, oauthCodes, oauthInstalls } from "@/db/schema";
 import { checkAuthorizationRequest } from "@/server/oauth/authorize";
 import { decideConsent, formToken } from "@/server/oauth/consent";
-import type { StaffSession } from "@/server/staff/session";
+import type { StaffSession } from "@/server/next-auth/session";
 // @ts-expect-error: next.config.mjs is plain JavaScript; its shape is checked below.
 import nextConfigModule from "@/next.config.mjs";
 import { startHarness, type Harness } from "../support/harness";

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "@/db/schema";
 import type { StaffRole } from "@/server/auth/users";
-import type { StaffSession } from "@/server/staff/session";
+import type { StaffSession } from "@/server/next-auth/session";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { startHarness, type Harness } from "../support/harness";
 import { insertProperty } from "../support/hotel";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oauthCodes, oauthInstalls, oauthTokens } from "@/db/schema";
 import { hashToken } from "@/server/auth/tokens";
 import { revokeInstall } from "@/server/oauth/installs";
-import type { StaffSession } from "@/server/staff/session";
+import type { StaffSession } from "@/server/next-auth/session";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { insertProperty } from "../support/hotel";

@@ -4,7 +4,7 @@ import { scopes, type Scope } from "@/server/auth/scopes";
 import { errorCodes, type ErrorCode } from "@/server/errors";
 import { expectError } from "../support/assertions";
 import { RateLimiter, unlimitedState } from "@/server/http/rate-limit";
-import type { RateLimits } from "@/server/accounts/plans";
+import type { RateLimits } from "@/server/plans";
 import { startHarness, type Harness } from "../support/harness";
 import { headersRead, recordingHeaderReads, takeHeaderDrift } from "../support/openapi-validator";
 

@@ -6,7 +6,7 @@ import { events } from "@/db/schema";
 import { presentEvent } from "@/server/events/present";
 import { eventTypes } from "@/server/events/types";
 import { sendTestEvent } from "@/server/webhooks/test-event";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, liveHotel, ok, type Caller } from "../support/hotel";
 import { undocumented } from "../support/openapi-validator";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isOriginPath } from "@/server/http/openapi-origin";
 import { errorCodes } from "@/server/errors";
-import { createRestApi } from "@/server/http/app";
+import { createRestApi } from "@/server/api/app";
 import { RateLimiter } from "@/server/http/rate-limit";
 import { apiVersions } from "@/server/http/versions";
 import { startHarness, type Harness } from "../support/harness";

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events } from "@/db/schema";
-import { addDays, todayIn } from "@/server/dates";
+import { addDays, todayIn } from "@/lib/dates";
 import { startHarness, type Harness } from "../support/harness";
 import { ok, sandboxProperty } from "../support/hotel";
 

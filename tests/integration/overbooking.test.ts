@@ -1,7 +1,7 @@
 import { and, eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { folioCharges, guests, reservations } from "@/db/schema";
-import { addDays, nightsOf, type IsoDate } from "@/server/dates";
+import { addDays, nightsOf, type IsoDate } from "@/lib/dates";
 import { expectError } from "../support/assertions";
 import { onPostgres } from "../support/database";
 import { startHarness, type Harness } from "../support/harness";

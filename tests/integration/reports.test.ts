@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
 import { moneyDays, payments, properties, refunds, reservations } from "@/db/schema";
-import { addDays, todayIn, type IsoDate } from "@/server/dates";
+import { addDays, todayIn, type IsoDate } from "@/lib/dates";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, insertProperty, ok, sandboxProperty, type Caller } from "../support/hotel";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/server/dates";
+import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/lib/dates";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, insertProperty, ok, type Caller } from "../support/hotel";

@@ -6,7 +6,7 @@ import { createAccount } from "@/server/accounts/create-account";
 import { createUser } from "@/server/auth/users";
 import { RateLimiter } from "@/server/http/rate-limit";
 import { SignInRefused, signInStaff } from "@/server/staff/sign-in";
-import type { StaffSession } from "@/server/staff/session";
+import type { StaffSession } from "@/server/next-auth/session";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { testDatabase } from "../support/database";
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accounts, events, reservations } from "@/db/schema";
-import { addDays, type IsoDate } from "@/server/dates";
+import { addDays, type IsoDate } from "@/lib/dates";
 import { apiVersions } from "@/server/http/versions";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailOutbox } from "@/db/schema";
-import { addDays, type IsoDate } from "@/server/dates";
+import { addDays, type IsoDate } from "@/lib/dates";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, countEvents, liveHotel, ok, type Caller, type RoomTypeSetup } from "../support/hotel";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, todayIn, type IsoDate } from "@/server/dates";
+import { addDays, todayIn, type IsoDate } from "@/lib/dates";
 import { expectError, type HttpAnswer } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, insertProperty, ok, sandboxProperty, type Caller } from "../support/hotel";

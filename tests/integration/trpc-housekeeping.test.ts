@@ -2,16 +2,16 @@ import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HousekeepingStatus } from "@/db/schema";
 import { createUser, type StaffRole } from "@/server/auth/users";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { ApiError } from "@/server/errors";
 import { housekeepingTransitions } from "@/server/housekeeping/transitions";
-import type { StaffSession } from "@/server/staff/session";
+import type { StaffSession } from "@/server/next-auth/session";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, inventoryOf, liveHotel, ok, type Caller, type RoomTypeSetup } from "../support/hotel";
 
 // Issue #9: the housekeeping board, assignments and the availability calendar through tRPC,
-// over the same services as /v1, with the role table of server/staff/access.ts.
+// over the same services as /v1, with the role table of lib/access.ts.
 
 let h: Harness;
 let hotel: Awaited<ReturnType<typeof liveHotel>>;

@@ -5,11 +5,11 @@ import type { Database } from "@/db/client";
 import { auditLog, dailyRates, events, properties } from "@/db/schema";
 import { createAccount } from "@/server/accounts/create-account";
 import { createUser, type StaffRole } from "@/server/auth/users";
-import { addDays, todayIn, type IsoDate } from "@/server/dates";
+import { addDays, todayIn, type IsoDate } from "@/lib/dates";
 import { ApiError } from "@/server/errors";
 import { getAvailability } from "@/server/inventory/availability";
 import { occupancyReport, productionReport, revenueReport } from "@/server/reports/reports";
-import type { StaffSession } from "@/server/staff/session";
+import type { StaffSession } from "@/server/next-auth/session";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { testDatabase } from "../support/database";
 

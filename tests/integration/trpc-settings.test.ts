@@ -7,7 +7,7 @@ import { createAccount } from "@/server/accounts/create-account";
 import { createUser, verifyUserPassword, type StaffRole } from "@/server/auth/users";
 import { ApiError } from "@/server/errors";
 import { accountRateKey, RateLimiter } from "@/server/http/rate-limit";
-import type { StaffSession } from "@/server/staff/session";
+import type { StaffSession } from "@/server/next-auth/session";
 import { currentStaffUser } from "@/server/staff/users";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { testDatabase } from "../support/database";

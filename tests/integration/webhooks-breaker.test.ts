@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accounts, mailOutbox, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { emitEvents } from "@/server/events/emit";
 import type { Dispatcher } from "@/server/webhooks/dispatcher";
-import { listOutboxMail, queueMail } from "@/server/webhooks/mail";
+import { listOutboxMail, queueMail } from "@/server/events/mail-outbox";
 import { startHarness, type Harness } from "../support/harness";
 import { firstAttemptsOnly, leasedOf, startReceiver, startTestDispatcher, waitFor, type Receiver } from "../support/webhooks";
 

@@ -6,7 +6,7 @@ import { getConfig, type Config } from "@/server/config";
 import { checkStartupConfig } from "@/server/process/start";
 import type { Dispatcher } from "@/server/webhooks/dispatcher";
 import { openSecret, resealSecrets, secretKeyRing } from "@/server/webhooks/secret-box";
-import { parseSecretKeys } from "@/server/webhooks/secret-keys";
+import { parseSecretKeys } from "@/server/secret-keys";
 import { startHarness, type Harness } from "../support/harness";
 import { startReceiver, startTestDispatcher, waitFor, type Receiver } from "../support/webhooks";
 

@@ -5,7 +5,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { openDatabase } from "@/db/client";
-import { createApp } from "@/server/http/app";
+import { createApp } from "@/server/api/app";
 import { RateLimiter } from "@/server/http/rate-limit";
 
 let answered = false;

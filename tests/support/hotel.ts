@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { events, properties } from "@/db/schema";
-import { addDays, todayIn, type IsoDate } from "@/server/dates";
+import { addDays, todayIn, type IsoDate } from "@/lib/dates";
 import { newId } from "@/server/ids";
 import type { Harness } from "./harness";
 

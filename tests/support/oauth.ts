@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { expect } from "vitest";
-import { createOAuthClient } from "@/server/auth/oauth-clients";
+import { createOAuthClient } from "@/server/oauth/clients";
 import { scopes as allScopes, type Scope } from "@/server/auth/scopes";
 import { createUser, type StaffRole } from "@/server/auth/users";
 import { checkAuthorizationRequest } from "@/server/oauth/authorize";
 import { decideConsent, formToken } from "@/server/oauth/consent";
-import type { StaffSession } from "@/server/staff/session";
+import type { StaffSession } from "@/server/next-auth/session";
 import type { Harness } from "./harness";
 
 export const redirectUri = "https://app.example.com/callback";

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import addFormats from "ajv-formats";
 import OpenAPIBackend, { type Document } from "openapi-backend";
 import type { Db } from "@/db/client";
-import { createRestApi } from "@/server/http/app";
+import { createRestApi } from "@/server/api/app";
 import { RateLimiter } from "@/server/http/rate-limit";
 
 type Media = { schema?: unknown };

@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { webhookDeliveries } from "@/db/schema";
 import { startDispatcher, type Dispatcher } from "@/server/webhooks/dispatcher";
 import type { WebhookSettings } from "@/server/webhooks/settings";
-import type { Lookup } from "@/server/webhooks/url-guard";
+import type { Lookup } from "@/server/url-guard";
 
 export type Received = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string; n: number };
 export type Respond = (req: IncomingMessage, res: ServerResponse, received: Received) => void;

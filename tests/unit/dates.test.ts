@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, daysBetween, isoTime, isoTimeOrNull, nightsOf, todayIn, weekdayOf } from "@/server/dates";
+import { addDays, daysBetween, isoTime, isoTimeOrNull, nightsOf, todayIn, weekdayOf } from "@/lib/dates";
 
 describe("todayIn: the property's local date decides today", () => {
   it("gives each time zone its own date for one instant", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { amountText, currencyDigits, formatMoney, parseMoney, propertyLocale, sampleAmount } from "@/server/money";
-import { formatDay, formatMoment } from "@/server/dates";
-import { staffErrorMessage } from "@/server/words";
+import { amountText, currencyDigits, formatMoney, parseMoney, propertyLocale, sampleAmount } from "@/lib/money";
+import { formatDay, formatMoment } from "@/lib/dates";
+import { staffErrorMessage } from "@/lib/words";
 
 // Intl writes some currencies and groups with no-break spaces; compare with ordinary ones.
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
-import { createRestApi } from "@/server/http/app";
+import { createRestApi } from "@/server/api/app";
 import { RateLimiter } from "@/server/http/rate-limit";
 
 // Issue #14, point 3: the served document passes `redocly lint` with every recommended rule as an

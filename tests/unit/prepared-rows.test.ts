@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { dailyRates, guests, reservations, rooms, roomTypes } from "@/db/schema";
-import { compileRowMapper } from "@/server/prepared";
+import { compileRowMapper } from "@/db/prepared";
 import { rateColumns } from "@/server/rates/daily-rates";
 
 // drizzle's own row mapping: exported by drizzle-orm/utils at run time, not in its types.

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { lockPath, readLock, tryAcquireLock } from "@/server/process/lock";
+import { lockPath, readLock, tryAcquireLock } from "@/server/process-plumbing/lock";
 
 let dir: string;
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, nightsOf, type IsoDate } from "@/server/dates";
+import { addDays, nightsOf, type IsoDate } from "@/lib/dates";
 import { quoteStay, type NightRate } from "@/server/rates/quote";
 
 const rate = (amount: number, extra: Partial<NightRate> = {}): NightRate => ({

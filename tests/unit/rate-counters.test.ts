@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RateLimiter } from "@/server/http/rate-limit";
-import { answerRateAsks, PrimaryCounters, type Asks } from "@/server/process/rate-counters";
+import { answerRateAsks, PrimaryCounters, type Asks } from "@/server/process-plumbing/rate-counters";
 
 // A cluster's workers count against the primary's one set of counters: one question per request,
 // the questions of one turn of a worker's event loop in one message.

@@ -1,7 +1,7 @@
 import { MessageChannel } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import { RateLimiter } from "@/server/http/rate-limit";
-import { answerUsage, askParentThread, isUsageQuestion, type UsageSource } from "@/server/process/usage-bridge";
+import { answerUsage, askParentThread, isUsageQuestion, type UsageSource } from "@/server/process-plumbing/usage-bridge";
 
 // The dashboard's thread reads usage from the limiter that counts /v1, over a message port.
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { breakerShouldOpen } from "@/server/webhooks/breaker";
 import { classify, retryAfterSeconds } from "@/server/webhooks/outcome";
 import { defaultRetrySchedule, delayBeforeAttempt, parseRetrySchedule } from "@/server/webhooks/settings";
-import { assertUrlAllowed, blockedRange } from "@/server/webhooks/url-guard";
+import { assertUrlAllowed, blockedRange } from "@/server/url-guard";
 
 describe("outcomes (specification, Delivery and retry)", () => {
   it("2xx succeeds; 408, 429, 5xx, 3xx and network errors retry; other 4xx fail for good", () => {

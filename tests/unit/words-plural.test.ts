@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inflect, plural } from "@/server/words";
+import { inflect, plural } from "@/lib/words";
 
 describe("counts in words", () => {
   it("puts the noun in the number the count asks for", () => {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { HousekeepingView } from "@/components/housekeeping/housekeeping-view";
 import { NoAccess } from "@/components/shell/no-access";
 import { EmptyState } from "@/components/ui/states";
-import { can } from "@/server/staff/access";
+import { can } from "@/lib/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
 export const metadata: Metadata = { title: "Housekeeping" };

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { ReservationsView } from "@/components/reservations/reservations-view";
 import { NoAccess } from "@/components/shell/no-access";
 import { EmptyState } from "@/components/ui/states";
-import { todayIn } from "@/server/dates";
-import { can } from "@/server/staff/access";
+import { todayIn } from "@/lib/dates";
+import { can } from "@/lib/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
 export const metadata: Metadata = { title: "Reservations" };

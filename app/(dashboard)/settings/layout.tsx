@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { SettingsTabs } from "@/components/setup/settings-tabs";
-import { can } from "@/server/staff/access";
+import { can } from "@/lib/access";
 import { requireStaff } from "@/server/trpc/server";
 
 // /settings/*: the account's settings and the hotel's setup, one tab each for owners and managers

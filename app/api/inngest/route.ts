@@ -1,7 +1,7 @@
 // /api/inngest: Inngest calls the webhook delivery functions here (when INNGEST_* is configured)
 import { serve } from "inngest/next";
-import { inngest } from "@/server/webhooks/inngest/client";
-import { inngestFunctions } from "@/server/webhooks/inngest/functions";
+import { inngest } from "@/server/jobs/inngest-client";
+import { inngestFunctions } from "@/server/process/inngest-functions";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -5,7 +5,7 @@ import { ConsentForm, ConsentProblem } from "@/components/oauth/consent";
 import { checkAuthorizationRequest, grantableProperties } from "@/server/oauth/authorize";
 import { authorizeParamNames, formToken, mayInstallApps } from "@/server/oauth/consent";
 import { getDatabase } from "@/server/runtime";
-import { getStaffSession } from "@/server/staff/session";
+import { getStaffSession } from "@/server/next-auth/session";
 
 export const metadata: Metadata = { title: "Connect an app", robots: { index: false } };
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 // /v1/*: the REST API, the same Hono app the Node listener serves (this route answers when Next alone runs)
-import { createApp } from "@/server/http/app";
+import { createApp } from "@/server/api/app";
 import { getApiDeps } from "@/server/runtime";
 
 export const runtime = "nodejs";

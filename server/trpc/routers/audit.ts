@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { auditAreaOf, auditContext, listAudit } from "@/server/audit/audit";
 import { presentAudit } from "@/server/audit/present";
-import { can } from "@/server/staff/access";
+import { can } from "@/lib/access";
 import { router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 

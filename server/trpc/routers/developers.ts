@@ -7,8 +7,8 @@ import { ApiError } from "@/server/errors";
 import { getEvent, listEvents } from "@/server/events/events";
 import { presentEvent } from "@/server/events/present";
 import { eventTypes } from "@/server/events/types";
-import { access } from "@/server/staff/access";
-import { createBackfill } from "@/server/webhooks/backfill";
+import { access } from "@/lib/access";
+import { createBackfill, presentBackfill } from "@/server/webhooks/backfill";
 import {
   backfillProgress,
   deliveriesOfEvent,
@@ -34,7 +34,7 @@ import {
   type UrlPolicy,
 } from "@/server/webhooks/endpoints";
 import { listOutbox, type OutboxMail } from "@/server/webhooks/outbox";
-import { presentBackfill, presentDeliveryDetail, presentEndpoint, presentEndpointHealth, presentLogRow } from "@/server/webhooks/present";
+import { presentDeliveryDetail, presentEndpoint, presentEndpointHealth, presentLogRow } from "@/server/webhooks/present";
 import { replayEvent } from "@/server/webhooks/replay";
 import { backfillCreateSchema, endpointCreateSchema, endpointUpdateSchema, rotateSecretSchema } from "@/server/webhooks/schemas";
 import { webhookSettings } from "@/server/webhooks/settings";

@@ -3,7 +3,7 @@ import { chargeFolio, invoiceFolio } from "@/server/folios/audited";
 import { chargeCreateSchema, getReservationFolio } from "@/server/folios/folios";
 import { getInvoice } from "@/server/invoices/invoices";
 import { invoiceFilename, renderInvoicePdf } from "@/server/invoices/pdf";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
 
 // The same schemas and services as /v1/reservations/{id}/folio, /v1/folios/{id}/charges,

@@ -3,7 +3,7 @@ import { cancelGroup, createGroup } from "@/server/groups/groups";
 import { getGroupDesk } from "@/server/groups/group-desk";
 import { presentGroup } from "@/server/groups/present";
 import { groupCancelSchema, groupCreateSchema } from "@/server/groups/schemas";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
 
 // The same schemas and services as /v1/groups, for the desk; the services put each change on the audit trail.

@@ -12,7 +12,7 @@ import {
   preferencesMergeSchema,
   preferencesReplaceSchema,
 } from "@/server/guests/schemas";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 

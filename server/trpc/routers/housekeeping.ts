@@ -17,7 +17,7 @@ import { assignmentCreateSchema, assignmentUpdateSchema, statusChangeSchema } fr
 import { presentRoom } from "@/server/rooms/present";
 import { getRoom } from "@/server/rooms/rooms";
 import { date } from "@/server/schemas";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 

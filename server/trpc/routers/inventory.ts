@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { addDays } from "@/server/dates";
+import { addDays } from "@/lib/dates";
 import { getInventory, typesOf } from "@/server/inventory/inventory";
 import { nightRestrictions } from "@/server/rates/night-restrictions";
 import { listNightReservations } from "@/server/reservations/by-night";
 import { presentReservation } from "@/server/reservations/present";
 import { date } from "@/server/schemas";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
 
 // The same services as GET /v1/inventory; the calendar adds the room types' names to it.

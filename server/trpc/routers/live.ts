@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { eventTypes } from "@/server/events/types";
 import { liveEvents } from "@/server/events/live";
-import { can, type Area } from "@/server/staff/access";
+import { can, type Area } from "@/lib/access";
 import { router, staffProcedure } from "../init";
 
 /**

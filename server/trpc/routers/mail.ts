@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { access } from "@/server/staff/access";
-import { listOutboxMail } from "@/server/webhooks/mail";
+import { access } from "@/lib/access";
+import { listOutboxMail } from "@/server/events/mail-outbox";
 import { roles, router, staffProcedure } from "../init";
 
 export const mailRouter = router({

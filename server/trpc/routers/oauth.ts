@@ -1,4 +1,4 @@
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { deleteApp, listApps, registerApp, rotateAppSecret, updateApp } from "@/server/oauth/apps";
 import { listInstalls, revokeInstall } from "@/server/oauth/installs";
 import { presentApp } from "@/server/oauth/present";

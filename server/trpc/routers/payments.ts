@@ -1,6 +1,6 @@
 import { refundPayment, takePayment } from "@/server/payments/audited";
 import { paymentCreateSchema, refundCreateSchema } from "@/server/payments/schemas";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
 
 // The same schemas and services as POST /v1/payments and POST /v1/refunds.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listProperties, setWalkInsWithoutEmail } from "@/server/properties/properties";
 import { presentProperty } from "@/server/properties/present";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
 import { cursorList, listInput } from "../pagination";
 

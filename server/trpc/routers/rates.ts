@@ -7,7 +7,7 @@ import { presentRoomType } from "@/server/rooms/present";
 import { listRoomTypes } from "@/server/rooms/room-types";
 import { ApiError } from "@/server/errors";
 import { date } from "@/server/schemas";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
 
 // The same schemas and services as /v1/rate_plans/{id}/rates: tRPC adds transport, not rules.

@@ -5,7 +5,7 @@ import { labelProduction, occupancyReport, productionReport, revenueReport } fro
 import { listNightAudits } from "@/server/night-audit/list";
 import { planNightAuditByHand, runNightAuditByHand } from "@/server/night-audit/run-by-hand";
 import { date } from "@/server/schemas";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
 
 // The same services as /v1/reports/*: tRPC adds transport, not rules.

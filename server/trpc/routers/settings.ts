@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { presentAccount, presentStaffUser } from "@/server/accounts/present";
-import { accountSettingsUpdateSchema, planChangeSchema, staffInviteSchema, staffRoleChangeSchema } from "@/server/accounts/schemas";
+import { presentAccount } from "@/server/accounts/present";
+import { accountSettingsUpdateSchema, planChangeSchema } from "@/server/accounts/schemas";
+import { presentStaffUser } from "@/server/staff/present";
+import { staffInviteSchema, staffRoleChangeSchema } from "@/server/staff/schemas";
 import { changePlan, getAccount, updateAccountSettings } from "@/server/accounts/settings";
 import { readUsage } from "@/server/accounts/usage";
-import { registeredUsageSource } from "@/server/process/usage-bridge";
+import { registeredUsageSource } from "@/server/process-plumbing/usage-bridge";
 import { getApiDeps } from "@/server/runtime";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { lockedAccounts } from "@/server/staff/sign-in";
 import { changeStaffRole, inviteStaffUser, listStaffUsers, removeStaffUser, unlockStaffUser } from "@/server/staff/users";
 import { roles, router, staffProcedure } from "../init";

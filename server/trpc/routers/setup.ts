@@ -9,7 +9,7 @@ import { presentRoom, presentRoomType } from "@/server/rooms/present";
 import { createRoomType, listRoomTypes, updateRoomType } from "@/server/rooms/room-types";
 import { createRoomRange, listPropertyRooms, retireRoom, updateRoom } from "@/server/rooms/rooms";
 import { roomRangeCreateSchema, roomTypeCreateSchema, roomTypeUpdateSchema, roomUpdateSchema } from "@/server/rooms/schemas";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { presentTax } from "@/server/taxes/present";
 import { taxCreateSchema, taxUpdateSchema } from "@/server/taxes/schemas";
 import { createTax, listTaxes, updateTax } from "@/server/taxes/taxes";

@@ -1,6 +1,6 @@
 import { presentReservation } from "@/server/reservations/present";
 import { applyStayChange, getTapeChart, previewStayChange, stayChangeSchema, tapeChartQuery } from "@/server/reservations/tape-chart";
-import { access } from "@/server/staff/access";
+import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
 
 // The room tape chart: the same reservation services as the reservation page (room move,

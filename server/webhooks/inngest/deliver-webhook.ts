@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "@/db/schema";
 import { attemptDelivery, type EngineDeps } from "../attempt-delivery";
-import { deliveryQueued, inngest } from "./client";
+import { deliveryQueued, inngest } from "@/server/jobs/inngest-client";
 
 /** Where a pending delivery stands: the attempt it needs next, and how long until it is due. */
-export async function planNextAttempt(deps: EngineDeps, deliveryId: string): Promise<{ number: number; waitSeconds: number } | null> {
+async function planNextAttempt(deps: EngineDeps, deliveryId: string): Promise<{ number: number; waitSeconds: number } | null> {
   const [d] = await deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
   if (!d || (d.status !== "queued" && d.status !== "retry_scheduled")) return null;
   const waitMs = d.nextAttemptAt ? d.nextAttemptAt.getTime() - Date.now() : 0;

@@ -4,7 +4,7 @@ import type { EngineDeps } from "../attempt-delivery";
 import { advanceBackfills } from "../backfill";
 import { fanOutEvents } from "../fan-out";
 import { sendDueMail } from "../mail";
-import { inngest, sendDeliveriesToInngest } from "./client";
+import { inngest, sendDeliveriesToInngest } from "@/server/jobs/inngest-client";
 
 /**
  * Every minute: fans out events no process has fanned out yet, advances backfills, and hands

@@ -3,8 +3,8 @@ import { TapeChart } from "@/components/reservations/tape-chart";
 import { CalendarTabs } from "@/components/shell/calendar-tabs";
 import { NoAccess } from "@/components/shell/no-access";
 import { EmptyState } from "@/components/ui/states";
-import { todayIn } from "@/server/dates";
-import { can } from "@/server/staff/access";
+import { todayIn } from "@/lib/dates";
+import { can } from "@/lib/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
 export const metadata: Metadata = { title: "Room chart" };

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { DeliveryLog, type LogFilters } from "@/components/developers/delivery-log";
 import { NoAccess } from "@/components/shell/no-access";
 import { PageHeader } from "@/components/ui";
-import { can } from "@/server/staff/access";
+import { can } from "@/lib/access";
 import { requireStaff } from "@/server/trpc/server";
 
 export const metadata: Metadata = { title: "Deliveries" };

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { GuestDetail } from "@/components/guests/guest-detail";
 import { NoAccess } from "@/components/shell/no-access";
-import { can } from "@/server/staff/access";
+import { can } from "@/lib/access";
 import { requireStaff } from "@/server/trpc/server";
 
 export const metadata: Metadata = { title: "Guest" };

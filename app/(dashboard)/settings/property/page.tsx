@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { PropertyView } from "@/components/setup/property-view";
 import { NoAccess } from "@/components/shell/no-access";
-import { can } from "@/server/staff/access";
+import { can } from "@/lib/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
 export const metadata: Metadata = { title: "Property" };

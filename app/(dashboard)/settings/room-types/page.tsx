@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { NeedsProperty } from "@/components/setup/needs-property";
 import { RoomTypesView } from "@/components/setup/room-types-view";
 import { NoAccess } from "@/components/shell/no-access";
-import { can } from "@/server/staff/access";
+import { can } from "@/lib/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
 export const metadata: Metadata = { title: "Room types" };

@@ -1,7 +1,7 @@
 // /api/auth/*: next-auth's staff sign-in, sign-out, CSRF and session endpoints
 import NextAuth from "next-auth";
 import type { NextRequest } from "next/server";
-import { authOptions } from "@/server/staff/auth-options";
+import { authOptions } from "@/server/next-auth/auth-options";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

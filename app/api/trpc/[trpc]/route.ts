@@ -2,7 +2,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { logger } from "@/server/observability/logger";
 import { getDatabase } from "@/server/runtime";
-import { getStaffSession } from "@/server/staff/session";
+import { getStaffSession } from "@/server/next-auth/session";
 import { createContext } from "@/server/trpc/context";
 import { appRouter } from "@/server/trpc/routers/_app";
 

@@ -1,7 +1,7 @@
 import { decideConsent } from "@/server/oauth/consent";
 import { problemPage } from "@/server/oauth/problem-page";
 import { getDatabase } from "@/server/runtime";
-import { getStaffSession } from "@/server/staff/session";
+import { getStaffSession } from "@/server/next-auth/session";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { RegistrationCard } from "@/components/reservations/registration-card";
 import { NoAccess } from "@/components/shell/no-access";
 import { Alert } from "@/components/ui";
 import { ApiError } from "@/server/errors";
-import { can } from "@/server/staff/access";
+import { can } from "@/lib/access";
 import { requireStaff } from "@/server/trpc/server";
 
 export const metadata: Metadata = { title: "Registration card" };

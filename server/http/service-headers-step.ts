@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "@/server/errors";
-import type { ApiEnv } from "./env";
+import type { ApiEnv } from "./context";
 import { isApiVersion, latestApiVersion } from "./versions";
 
 /** `Service-Environment: live|sandbox` (absent: live) and `Service-Version: YYYY-MM-DD`. */
-export const environment: MiddlewareHandler<ApiEnv> = async (c, next) => {
+export const serviceHeaders: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const env = c.req.header("service-environment");
   if (env !== undefined && env !== "live" && env !== "sandbox") {
     throw new ApiError("invalid_environment", `Service-Environment must be 'live' or 'sandbox', not '${env}'.`, { param: "Service-Environment" });

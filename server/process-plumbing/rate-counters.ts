@@ -6,7 +6,7 @@
 // write and a wake-up of the other process, which on two cores shared with PostgreSQL was most
 // of what a second worker cost over one (docs/decisions.md).
 import cluster from "node:cluster";
-import type { RateLimits } from "@/server/accounts/plans";
+import type { RateLimits } from "@/server/plans";
 import { unlimitedState, type RateCounter, type RateState } from "@/server/http/rate-limit";
 import { logger } from "@/server/observability/logger";
 import { askOver } from "./ask-over";
@@ -24,7 +24,7 @@ const isReplies = (m: unknown): m is Replies => (m as Replies | null)?.innkeep =
 const isReply = (m: unknown): m is Reply => typeof (m as Reply | null)?.id === "number";
 
 /** The primary's answer to one worker's question, from `counters`. */
-export async function answerRateAsk({ id, op, key, limits, now }: Ask, counters: RateCounter): Promise<Reply> {
+async function answerRateAsk({ id, op, key, limits, now }: Ask, counters: RateCounter): Promise<Reply> {
   try {
     if (op === "consume") return { id, state: await counters.consume(key, limits, now) };
     return { id, usage: toWire(await counters.peek(key, limits, now)) };

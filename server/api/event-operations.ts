@@ -2,10 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { idParam, queryTimestamp } from "@/server/schemas";
-import { getEvent, listEvents } from "./events";
-import { presentEvent } from "./present";
-import { eventSchema } from "./payloads";
-import { eventTypes } from "./types";
+import { getEvent, listEvents } from "@/server/events/events";
+import { presentEvent } from "@/server/events/present";
+import { eventSchema } from "./event-payloads";
+import { eventTypes } from "@/server/events/types";
 
 const tag = "Events";
 

@@ -1,4 +1,5 @@
-import type { StaffRole } from "@/server/auth/users";
+export const staffRoles = ["owner", "manager", "front_desk", "housekeeping"] as const;
+export type StaffRole = (typeof staffRoles)[number];
 
 /**
  * What each staff role may use (contract §9). The dashboard's navigation and the tRPC role

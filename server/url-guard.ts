@@ -4,6 +4,9 @@ import { ApiError } from "@/server/errors";
 
 export type Lookup = typeof dns.lookup;
 
+/** How the URL of an endpoint is checked at registration (from the engine's settings). */
+export type UrlPolicy = { blockPrivateNetworks: boolean; lookup?: Lookup };
+
 /** Why an address may not be called, or null when it is an ordinary public unicast address. */
 export function blockedRange(address: string): string | null {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
@@ -44,7 +47,7 @@ const names: Record<string, string> = {
 const describe = (range: string) => `${names[range] ?? range} address`;
 
 /** The URL's own rules, whatever the environment: http(s), no credentials. */
-export function parseWebhookUrl(value: string): URL {
+function parseWebhookUrl(value: string): URL {
   let url: URL;
   try {
     url = new URL(value);

@@ -98,7 +98,7 @@ export function prepared<T>(db: Executor, name: string, build: () => T): T {
 }
 
 /** Whether `db` is the database itself rather than an open transaction. */
-export const outsideTransaction = (db: Executor) => !(db instanceof PgTransaction);
+const outsideTransaction = (db: Executor) => !(db instanceof PgTransaction);
 
 /** What `p(key)` gives a builder: it stands in for a value of whatever column it meets. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -119,7 +119,7 @@ const transactionStatements = new WeakMap<object, Map<string, Statement<unknown>
 
 type Bound = { session: { client: unknown; constructor: object } };
 
-function inTransaction<R>(tx: Executor, name: string, build: () => Statement<R>): Statement<R> {
+function boundToTransaction<R>(tx: Executor, name: string, build: () => Statement<R>): Statement<R> {
   const session = (tx as unknown as Bound).session;
   let byName = transactionStatements.get(session.constructor);
   if (!byName) transactionStatements.set(session.constructor, (byName = new Map()));
@@ -201,7 +201,7 @@ export function preparedQuery<R>(
   build: (p: (key: string) => Placeholder) => Query<R>,
 ): Promise<R> {
   const make = () => build((key) => sql.placeholder(key)).prepare(name);
-  if (!outsideTransaction(db)) return inTransaction(db, name, make).execute(values);
+  if (!outsideTransaction(db)) return boundToTransaction(db, name, make).execute(values);
   const statement = prepared(db, name, make) as unknown as PostgresJsStatement & { client: PostgresJsClient };
   if (typeof statement.client?.unsafe === "function" && statement.queryString !== undefined) return executeOnPostgresJs(statement, statement.client, values) as Promise<R>;
   return (statement as unknown as Statement<R>).execute(values);

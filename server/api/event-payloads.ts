@@ -11,7 +11,7 @@ import { reservationSchema } from "@/server/reservations/schemas";
 import { housekeepingStatuses } from "@/db/schema";
 import { roomSchema, roomTypeSchema } from "@/server/rooms/schemas";
 import { date, idOf, timestamp } from "@/server/schemas";
-import { eventTypes, testEventType, type EventType } from "./types";
+import { eventTypes, testEventType, type EventType } from "@/server/events/types";
 
 /**
  * What `data.object` holds for each event type: the very schemas the API answers with, extended
@@ -35,7 +35,7 @@ const rateCalendarChangeSchema = rateCalendarSchema
   })
   .openapi("RateCalendarChange", { description: "Daily rates set over a range (`POST /rate_plans/{id}/rates`): the range as it now stands." });
 
-export const eventPayloads = {
+const eventPayloads = {
   "reservation.created": reservationSchema,
   "reservation.updated": reservationSchema,
   "reservation.cancelled": reservationSchema,
@@ -76,7 +76,7 @@ export const eventPayloads = {
   "rate_plan.updated": ratePlanSchema,
 } satisfies Record<EventType, z.ZodType>;
 
-export const pingSchema = z
+const pingSchema = z
   .object({
     object: z.literal("ping"),
     endpoint_id: idOf("we"),

@@ -1,9 +1,9 @@
 import { createRunNightAudits } from "@/server/night-audit/inngest-function";
 import { getDatabase } from "@/server/runtime";
-import type { EngineDeps } from "../attempt-delivery";
-import { webhookSettings } from "../settings";
-import { createDeliverWebhook } from "./deliver-webhook";
-import { createSweepWebhooks } from "./sweep-webhooks";
+import type { EngineDeps } from "@/server/webhooks/attempt-delivery";
+import { webhookSettings } from "@/server/webhooks/settings";
+import { createDeliverWebhook } from "@/server/webhooks/inngest/deliver-webhook";
+import { createSweepWebhooks } from "@/server/webhooks/inngest/sweep-webhooks";
 
 const runtimeDeps = async (): Promise<EngineDeps> => ({ db: (await getDatabase()).db, settings: webhookSettings() });
 

@@ -5,7 +5,7 @@ type OpenAPIRegistry = OpenAPIHono["openAPIRegistry"];
 /**
  * The document's `webhooks`: one entry per event type, the POST Innkeep makes to a registered
  * endpoint, with its signed headers and the event envelope whose `data.object` is typed per type.
- * The envelopes come from the events capability (server/events/payloads.ts); the assembly passes them in.
+ * The envelopes come from the event payload registry beside it (server/api/event-payloads.ts); the app passes them in.
  */
 export function registerWebhooks(registry: OpenAPIRegistry, envelopes: Record<string, z.ZodType>) {
   registry.registerComponent("parameters", "ServiceSignature", {

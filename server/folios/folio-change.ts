@@ -1,9 +1,9 @@
 import type { Db } from "@/db/client";
 import { folios } from "@/db/schema";
-import { getReservationFolio } from "@/server/folios/folios";
+import { getReservationFolio } from "./folios";
 import { findOwned, type Tenant } from "@/server/tenancy";
-import { inTransaction } from "@/server/transactions";
-import { recordAudit, type AuditActor } from "./audit";
+import { inTransaction } from "@/db/transactions";
+import { recordAudit, type AuditActor } from "@/server/audit/audit";
 
 type Change<T> = {
   db: Db;

@@ -1,9 +1,9 @@
 import type { Executor } from "@/db/client";
 import { oauthClients } from "@/db/schema";
 import { newId } from "@/server/ids";
-import { redirectUriProblem } from "@/server/oauth/schemas";
-import type { Scope } from "./scopes";
-import { hashToken, newSecret } from "./tokens";
+import { redirectUriProblem } from "./schemas";
+import type { Scope } from "@/server/auth/scopes";
+import { hashToken, newSecret } from "@/server/auth/tokens";
 
 export type CreateOAuthClientInput = {
   accountId: string;

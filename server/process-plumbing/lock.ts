@@ -19,7 +19,7 @@ export type Refused = { acquired: false; holder: LockInfo };
 export const lockPath = (dataDir: string) => path.join(dataDir, "innkeep.lock");
 
 /** Whether a process with this id exists (EPERM: it exists but belongs to someone else). */
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

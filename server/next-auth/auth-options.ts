@@ -3,12 +3,12 @@ import Credentials from "next-auth/providers/credentials";
 import { getDatabase } from "@/server/runtime";
 import { getConfig, isProduction } from "@/server/config";
 import { clientAddressHeader } from "@/server/listener";
-import { signInStaff } from "./sign-in";
-import { currentStaffUser } from "./users";
-import { staffSessionSecret } from "./secret";
+import { signInStaff } from "@/server/staff/sign-in";
+import { currentStaffUser } from "@/server/staff/users";
+import { staffSessionSecret } from "@/server/staff/secret";
 
 /** A staff session's lifetime: the dashboard never renews it, so staff sign in again after a shift. */
-export const sessionMaxAgeSeconds = 12 * 60 * 60;
+const sessionMaxAgeSeconds = 12 * 60 * 60;
 
 let cached: AuthOptions | undefined;
 
@@ -17,7 +17,7 @@ let cached: AuthOptions | undefined;
  * NEXTAUTH_URL says the dashboard is served over plain http on this machine's loopback (tests,
  * a trial on a laptop), where browsers would otherwise drop them.
  */
-export function secureStaffCookies(config = getConfig()): boolean {
+function secureStaffCookies(config = getConfig()): boolean {
   if (!isProduction(config)) return config.NEXTAUTH_URL?.startsWith("https://") ?? false;
   if (!config.NEXTAUTH_URL?.startsWith("http://")) return true;
   const host = new URL(config.NEXTAUTH_URL).hostname;

@@ -3,13 +3,12 @@
 // thread or, across workers, in the primary (or in Redis). So the dashboard asks its parent
 // thread, which reads its own limiter, the primary's counters, or with Redis asks a worker.
 import type { MessagePort } from "node:worker_threads";
-import type { RateLimits } from "@/server/accounts/plans";
-import type { RateCounter } from "@/server/http/rate-limit";
+import type { RateLimits } from "@/server/plans";
+import type { RateCounter, UsageSource } from "@/server/http/rate-limit";
 import { askOver } from "./ask-over";
 
 export type Usage = Awaited<ReturnType<RateCounter["peek"]>>;
-/** What reads usage: a RateLimiter, or a bridge to the one that counts. */
-export type UsageSource = Pick<RateCounter, "peek">;
+export type { UsageSource };
 
 type Question = { innkeep: "usage"; id: number; key: string; limits: RateLimits; now: number };
 type Answer = { innkeep: "usage"; id: number; usage: WireUsage | null; error?: string };

@@ -1,12 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import type { Db } from "@/db/client";
-import type { RateLimits } from "@/server/accounts/plans";
+import type { RateLimits } from "@/server/plans";
 import type { ApiError } from "@/server/errors";
 import type { Principal } from "@/server/auth/authenticate-token";
 import type { CredentialCache } from "@/server/auth/credential-cache";
 import type { Logger } from "@/server/observability/logger";
-import type { UrlPolicy } from "@/server/webhooks/endpoints";
-import type { ProxyTrust } from "./client-address";
+import type { UrlPolicy } from "@/server/url-guard";
+import type { ProxyTrust } from "@/server/proxy-trust";
 import type { RateCounter, RateState } from "./rate-limit";
 
 /** What the REST app needs from the outside world; tests build their own. */

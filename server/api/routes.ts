@@ -1,4 +1,4 @@
-import { eventOperations } from "@/server/events/operations";
+import { eventOperations } from "./event-operations";
 import { groupOperations } from "@/server/groups/operations";
 import { guestOperations } from "@/server/guests/operations";
 import { housekeepingOperations } from "@/server/housekeeping/operations";
@@ -14,7 +14,7 @@ import { sandboxOperations } from "@/server/sandbox/operations";
 import { invoiceOperations } from "@/server/invoices/operations";
 import { taxOperations } from "@/server/taxes/operations";
 import { webhookOperations } from "@/server/webhooks/operations";
-import type { AnyOperation } from "./operation";
+import type { AnyOperation } from "@/server/http/operation";
 
 /** Every `/v1` operation, in the order the OpenAPI document lists them. */
 export const operations: AnyOperation[] = [

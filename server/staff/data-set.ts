@@ -10,7 +10,7 @@ export const propertyCookie = "innkeep_property";
 /** The header the dashboard's tRPC client sends, so every call names the data set on screen. */
 export const environmentHeader = "service-environment";
 
-export const isEnvironment = (value: unknown): value is Environment => value === "live" || value === "sandbox";
+const isEnvironment = (value: unknown): value is Environment => value === "live" || value === "sandbox";
 
 /** The cookie's value as an environment; anything else (or nothing) is live. */
 export const environmentFromCookie = (value: string | undefined): Environment => (value === "sandbox" ? "sandbox" : "live");

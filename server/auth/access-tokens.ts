@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accounts, oauthClients, oauthInstalls, oauthTokens, users } from "@/db/schema";
-import { limitsFor } from "@/server/accounts/plans";
-import type { Principal } from "@/server/auth/authenticate-token";
-import type { Scope } from "@/server/auth/scopes";
-import { hashToken } from "@/server/auth/tokens";
+import { limitsFor } from "@/server/plans";
+import type { Principal } from "./principal";
+import type { Scope } from "./scopes";
+import { hashToken } from "./tokens";
 import { ApiError } from "@/server/errors";
 
 /** "Last used" is written at most this often per install, not on every request. */

@@ -3,23 +3,23 @@ import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { ApiError } from "@/server/errors";
 import { metrics } from "@/server/observability/metrics";
-import { authenticate, requireAuth } from "./authenticate";
-import type { ApiDeps, ApiEnv } from "./env";
-import { environment } from "./environment";
-import { observe } from "./observe";
+import { authenticate, requireAuth } from "@/server/http/authenticate";
+import type { ApiDeps, ApiEnv } from "@/server/http/context";
+import { serviceHeaders } from "@/server/http/service-headers-step";
+import { observe } from "@/server/http/observe";
 import { withExamples } from "./openapi-examples";
-import { describeOperation, registerContractComponents } from "./openapi-operation";
+import { describeOperation, registerContractComponents } from "@/server/http/openapi-operation";
 import { registerWebhooks } from "./openapi-webhooks";
-import { eventEnvelopes } from "@/server/events/payloads";
-import { refuseMetrics } from "./metrics-access";
-import { mountOperation, type AnyOperation } from "./operation";
+import { eventEnvelopes } from "./event-payloads";
+import { refuseMetrics } from "@/server/http/metrics-access";
+import { mountOperation, type AnyOperation } from "@/server/http/operation";
 import { withInputShapedBodies } from "./openapi-input-shapes";
-import { rateLimit } from "./rate-limit-step";
-import { renderError } from "./render-error";
+import { rateLimit } from "@/server/http/rate-limit-step";
+import { renderError } from "@/server/http/render-error";
 import { operations } from "./routes";
 import { createOAuthEndpoints } from "@/server/oauth/endpoints";
 import { withOAuthPaths } from "@/server/oauth/openapi";
-import { latestApiVersion } from "./versions";
+import { latestApiVersion } from "@/server/http/versions";
 
 /** The OpenAPI document's header; paths come from the operations themselves. */
 const documentInfo = {
@@ -66,7 +66,7 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
   // Made once per app, on the first request for it: the routes are all mounted by then.
   let served: object | undefined;
   api.get("/openapi.json", (c) => c.json((served ??= withOAuthPaths(withExamples(withInputShapedBodies(api.getOpenAPI31Document(documentInfo)))))));
-  api.use("*", requireAuth, environment);
+  api.use("*", requireAuth, serviceHeaders);
   for (const op of ops) mountOperation(api, op);
 
   // Exact patterns: the router is strict about trailing slashes, so `/guests/` must be a 404,
