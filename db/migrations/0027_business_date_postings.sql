@@ -95,3 +95,6 @@ BEGIN
   RETURN NULL;
 END
 $$;
+--> statement-breakpoint
+-- Nothing sums by a timestamp's local date any more.
+DROP FUNCTION "innkeep_money_day"(text, timestamptz, bigint, bigint);

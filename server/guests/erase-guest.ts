@@ -17,11 +17,12 @@ import {
   webhookAttempts,
   webhookDeliveries,
 } from "@/db/schema";
+import type { Executor } from "@/db/client";
 import { ApiError } from "@/server/errors";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { inTransaction } from "@/db/transactions";
 import { findGuest } from "./guests";
-import { eraseFromJson, eraseInvoiceBody, eraseOwnAnswer, eraseStrangerText, eraseTrailObject, freeText, namesAny, type ErasureScope } from "./erasure-rules";
+import { eraseFromJson, eraseInvoiceBody, eraseStoredText, eraseTrailObject, freeText, namesAny, type ErasureScope } from "./erasure-rules";
 import { erasedName, presentGuest } from "./present";
 
 /** What an erased guest's e-mail says instead of its content. */
@@ -40,6 +41,25 @@ const preferenceTexts = (p: PreferencesLike): string[] => [
 const mentionsAny = (column: SQL | PgColumn, ids: string[]) => or(...ids.map((id) => sql`${column}::text like ${`%${id}%`}`))!;
 
 /**
+ * What erasure reaches of a guest: their stays, those stays' payments, and which stored objects
+ * are theirs by id (the scope's ids, for `eraseFromJson`). Also what the repair of old damage
+ * erases again by (repair-erasure.ts).
+ */
+export async function holdingsOf(tx: Executor, guestId: string) {
+  const stays = await tx.select().from(reservations).where(eq(reservations.guestId, guestId));
+  const folioIds = stays.map((r) => r.folioId);
+  const paymentRows = folioIds.length ? await tx.select().from(payments).where(inArray(payments.folioId, folioIds)) : [];
+  const held: Omit<ErasureScope, "namesThem"> = {
+    guestId,
+    reservationIds: new Set(stays.map((r) => r.id)),
+    folioIds: new Set(folioIds),
+    paymentIds: new Set(paymentRows.map((p) => p.id)),
+    groupIds: new Set(stays.flatMap((r) => (r.groupId ? [r.groupId] : []))),
+  };
+  return { stays, paymentRows, held };
+}
+
+/**
  * Erases a guest on request (docs/decisions.md, "A guest's data"): their names, contact,
  * preferences and free text are anonymised everywhere they are stored — the guest row, their
  * reservations' notes, stored event payloads (and so every webhook body built from them),
@@ -53,7 +73,7 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
     // An OAuth install may erase only a guest of the properties it was granted (403 otherwise), as it may read only those.
     const guest = await findGuest(tx, tenant, id, { forUpdate: true });
     if (guest.erasedAt) return { guest, erased: false };
-    const stays = await tx.select().from(reservations).where(eq(reservations.guestId, guest.id));
+    const { stays, paymentRows, held } = await holdingsOf(tx, guest.id);
     const inHouse = stays.find((r) => r.status === "checked_in");
     if (inHouse) {
       throw new ApiError("invalid_state_transition", "The guest is in house; a guest's data can be erased once they have checked out.");
@@ -77,18 +97,13 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
           .where(and(own(auditLog), eq(auditLog.objectId, guest.id), like(auditLog.action, "guest.preferences_%")))
       ).flatMap((e) => [e.before, e.after] as (PreferencesLike | null)[]).filter((p): p is PreferencesLike => !!p && typeof p === "object"),
     ];
-    const reservationIds = stays.map((r) => r.id);
-    const folioIds = stays.map((r) => r.folioId);
-    const paymentRows = folioIds.length ? await tx.select().from(payments).where(inArray(payments.folioId, folioIds)) : [];
+    const reservationIds = [...held.reservationIds];
+    const folioIds = [...held.folioIds];
+    const groupIds = [...held.groupIds];
     const moves = reservationIds.length ? await tx.select().from(roomMoves).where(inArray(roomMoves.reservationId, reservationIds)) : [];
 
-    const groupIds = [...new Set(stays.flatMap((r) => (r.groupId ? [r.groupId] : [])))];
     const scope: ErasureScope = {
-      guestId: guest.id,
-      reservationIds: new Set(reservationIds),
-      folioIds: new Set(folioIds),
-      paymentIds: new Set(paymentRows.map((p) => p.id)),
-      groupIds: new Set(groupIds),
+      ...held,
       // What their free text is searched for: only to decide whether a text a person typed names them (then it goes whole).
       namesThem: namesAny(
         [
@@ -187,7 +202,7 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
           ),
         );
       for (const a of attempts) {
-        const responseBody = eraseStrangerText(a.responseBody, scope);
+        const responseBody = eraseStoredText(a.responseBody, scope, { strangers: true });
         if (responseBody !== a.responseBody) await tx.update(webhookAttempts).set({ responseBody }).where(eq(webhookAttempts.id, a.id));
       }
     }
@@ -203,7 +218,7 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
         ),
       );
     for (const k of stored) {
-      const responseBody = eraseOwnAnswer(k.responseBody!, scope);
+      const responseBody = eraseStoredText(k.responseBody!, scope);
       if (responseBody === k.responseBody) continue;
       await tx
         .update(idempotencyKeys)

@@ -22,7 +22,7 @@ export type ErasureScope = {
   namesThem: (text: string) => boolean;
 };
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * A test for free text: does it contain one of the guest's personal values (names, contact,
@@ -133,26 +133,19 @@ export function eraseTrailObject(value: unknown, scope: ErasureScope): unknown {
   return out;
 }
 
-/** Text stored by a stranger that may be JSON (a receiver's answer): erased as JSON where it parses, replaced whole where it names the guest otherwise. */
-export function eraseStrangerText(text: string, scope: ErasureScope): string {
+/**
+ * Stored text that may be JSON, erased where it changes: Innkeep's own answer kept for a replay
+ * (the document's objects, by their rules; a body that is not JSON is left), or what a webhook
+ * receiver answered (`strangers`: any other string that names the guest goes whole, and a body
+ * that is not JSON goes whole where it names them).
+ */
+export function eraseStoredText(text: string, scope: ErasureScope, { strangers = false } = {}): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return freeText(text, scope);
+    return strangers ? freeText(text, scope) : text;
   }
-  const erased = eraseFromJson(parsed, scope, { strangers: true });
-  return JSON.stringify(erased) === JSON.stringify(parsed) ? text : JSON.stringify(erased);
-}
-
-/** One of Innkeep's own answers kept for a replay: JSON of the document's objects, erased by their rules (a body that is not JSON is left as it is). */
-export function eraseOwnAnswer(text: string, scope: ErasureScope): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  const erased = JSON.stringify(eraseFromJson(parsed, scope));
+  const erased = JSON.stringify(eraseFromJson(parsed, scope, { strangers }));
   return erased === JSON.stringify(parsed) ? text : erased;
 }

@@ -1,8 +1,9 @@
 import { and, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import { auditLog, dataRepairs, events, guests, idempotencyKeys, invoices, payments, reservations } from "@/db/schema";
+import { auditLog, dataRepairs, events, guests, idempotencyKeys, invoices, reservations } from "@/db/schema";
 import { newId } from "@/server/ids";
-import { erasedText, eraseFromJson, type ErasureScope } from "./erasure-rules";
+import { holdingsOf } from "./erase-guest";
+import { erasedText, eraseFromJson, escapeRegExp, type ErasureScope } from "./erasure-rules";
 
 /**
  * Repairs what erasure damaged before it went by field (issue 41): it replaced a guest's short
@@ -30,7 +31,6 @@ const timestampKey = (key: string) => key.endsWith("_at");
 const dateKeys = new Set(["date", "check_in", "check_out", "from", "to", "issue_date"]);
 const validTimestamp = (v: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(v) && !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().slice(0, 19) === v.slice(0, 19);
 const validDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, "\\$&");
 
 /** Every damaged string leaf of a JSON value, with its path and the key it stands under. */
@@ -57,6 +57,9 @@ function fillings(damaged: string, terms: string[], limit = 4096): string[] {
   return out;
 }
 
+/** What a value must look like to be a damaged one's original: each `[erased]` a few characters (captured, to learn them). */
+const fitting = (damaged: string, capture = false) => new RegExp(`^${damaged.split(marker).map(escapeRegExp).join(capture ? "(.{1,64}?)" : ".{1,64}?")}$`, "s");
+
 /** The account's ids that fit a damaged one, and what each `[erased]` stood for in the one that fits. */
 async function idsFitting(db: Db, idTables: string[], accountId: string, damaged: string) {
   const like = damaged.split(marker).map(escapeLike).join("%");
@@ -64,7 +67,7 @@ async function idsFitting(db: Db, idTables: string[], accountId: string, damaged
     idTables.map((t) => sql`select id from ${sql.identifier(t)} where account_id = ${accountId} and id like ${like}`),
     sql` union `,
   );
-  const fit = new RegExp(`^${damaged.split(marker).map(escapeRegExp).join("(.{1,64}?)")}$`, "s");
+  const fit = fitting(damaged, true);
   const found = rowsOf<{ id: string }>(await db.execute(sql`${union} limit 3`))
     .map((r) => ({ id: r.id, match: fit.exec(r.id) }))
     .filter((r) => r.match);
@@ -114,7 +117,7 @@ async function restoreOthers(db: Db, value: unknown, where: string, learnt: Set<
   const findings: Finding[] = [];
   for (const leaf of damagedLeaves(value)) {
     const valid = timestampKey(leaf.key) ? validTimestamp : dateKeys.has(leaf.key) ? validDate : () => true;
-    const fit = new RegExp(`^${leaf.value.split(marker).map(escapeRegExp).join(".{1,64}?")}$`, "s");
+    const fit = fitting(leaf.value);
     // The object the field belongs to: the nearest enclosing one with an id.
     let owner: unknown = undefined;
     let node: unknown = value;
@@ -154,22 +157,8 @@ async function erasedScopes(db: Db, value: unknown): Promise<ErasureScope[]> {
   const guestIds = [...new Set([...named("gst"), ...stays.map((s) => s.guestId)])];
   if (!guestIds.length) return [];
   const erased = await db.select({ id: guests.id }).from(guests).where(and(inArray(guests.id, guestIds), isNotNull(guests.erasedAt)));
-  return Promise.all(
-    erased.map(async ({ id }) => {
-      const stays = await db.select({ id: reservations.id, folioId: reservations.folioId, groupId: reservations.groupId }).from(reservations).where(eq(reservations.guestId, id));
-      const folioIds = stays.map((s) => s.folioId);
-      const paid = folioIds.length ? await db.select({ id: payments.id }).from(payments).where(inArray(payments.folioId, folioIds)) : [];
-      return {
-        guestId: id,
-        reservationIds: new Set(stays.map((s) => s.id)),
-        folioIds: new Set(folioIds),
-        paymentIds: new Set(paid.map((p) => p.id)),
-        groupIds: new Set(stays.flatMap((s) => (s.groupId ? [s.groupId] : []))),
-        // Their words are gone with the guest row: the fields that hold them are emptied by their rules, no text is searched.
-        namesThem: () => false,
-      };
-    }),
-  );
+  // Their words are gone with the guest row: the fields that hold them are emptied by their rules, no text is searched.
+  return Promise.all(erased.map(async ({ id }) => ({ ...(await holdingsOf(db, id)).held, namesThem: () => false })));
 }
 
 async function reErased<T>(db: Db, value: T): Promise<T> {

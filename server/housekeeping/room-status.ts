@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
-import { properties, rooms } from "@/db/schema";
+import { properties, rooms, type HousekeepingStatus } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { presentInventoryRange } from "@/server/inventory/events";
@@ -8,6 +8,7 @@ import { adjustOutOfOrder } from "@/server/inventory/nights";
 import { businessToday } from "@/server/properties/business-date";
 import { presentRoom } from "@/server/rooms/present";
 import { findOwned } from "@/server/tenancy";
+import type { Tx } from "@/db/client";
 import { inTransaction } from "@/db/transactions";
 import type { StatusChange } from "./schemas";
 import { canMove } from "./transitions";
@@ -42,31 +43,37 @@ export async function changeRoomStatus({ db, tenant, actor, roomId, input }: Cha
       await adjustOutOfOrder(tx, room.roomTypeId, -1, today, room.outOfOrderUntil);
       events.push(inventoryChange(room, today, room.outOfOrderUntil));
     }
-    const [updated] = await tx
-      .update(rooms)
-      .set({
-        housekeepingStatus: input.status,
-        outOfOrderReason: goingOut ? input.reason! : null,
-        outOfOrderUntil: goingOut ? (input.until ?? null) : null,
-        updatedAt: new Date(),
-      })
-      .where(eq(rooms.id, room.id))
-      .returning();
-    const after = presentRoom(updated);
-    await recordChange(
-      tx,
-      { tenant, actor },
-      [{ type: "housekeeping.status_changed", propertyId: room.propertyId, object: { ...after, previous_status: from } }, ...events],
-      {
-        action: input.status === "out-of-order" ? "room.out_of_order" : `room.marked_${input.status}`,
-        objectType: "room",
-        objectId: room.id,
-        before: presentRoom(room),
-        after,
-      },
-    );
-    return updated;
+    return writeRoomStatus(tx, { tenant, actor }, room, input.status, { reason: goingOut ? input.reason! : null, until: goingOut ? (input.until ?? null) : null }, events);
   });
+}
+
+/**
+ * Writes a room's housekeeping status, with `housekeeping.status_changed` (and any events the
+ * change brings, such as the inventory's) and the trail's entry, in the caller's transaction: the
+ * desk's change and the night audit's return of a room whose block ended alike.
+ */
+export async function writeRoomStatus(
+  tx: Tx,
+  who: Pick<ChangeCtx, "tenant" | "actor">,
+  room: typeof rooms.$inferSelect,
+  status: HousekeepingStatus,
+  block: { reason: string | null; until: string | null },
+  events: Parameters<typeof emitEvents>[2] = [],
+) {
+  const [updated] = await tx
+    .update(rooms)
+    .set({ housekeepingStatus: status, outOfOrderReason: block.reason, outOfOrderUntil: block.until, updatedAt: new Date() })
+    .where(eq(rooms.id, room.id))
+    .returning();
+  const after = presentRoom(updated);
+  await recordChange(tx, who, [{ type: "housekeeping.status_changed", propertyId: room.propertyId, object: { ...after, previous_status: room.housekeepingStatus } }, ...events], {
+    action: status === "out-of-order" ? "room.out_of_order" : `room.marked_${status}`,
+    objectType: "room",
+    objectId: room.id,
+    before: presentRoom(room),
+    after,
+  });
+  return updated;
 }
 
 const inventoryChange = (room: typeof rooms.$inferSelect, from: string, to: string | null) => ({

@@ -6,8 +6,8 @@ import { addDays, todayIn, type IsoDate } from "@/lib/dates";
 import { newId } from "@/server/ids";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { auditDueAt, businessToday } from "@/server/properties/business-date";
+import { writeRoomStatus } from "@/server/housekeeping/room-status";
 import { presentReservation } from "@/server/reservations/present";
-import { presentRoom } from "@/server/rooms/present";
 import { chargeNoShow } from "@/server/reservations/transitions";
 import type { Tenant } from "@/server/tenancy";
 import { inTransaction } from "@/db/transactions";
@@ -125,17 +125,7 @@ async function returnToService(tx: Tx, { tenant, actor }: Pick<ChangeCtx, "tenan
     .where(and(eq(rooms.propertyId, property.id), eq(rooms.housekeepingStatus, "out-of-order"), lte(rooms.outOfOrderUntil, opens), isNull(rooms.retiredAt)))
     .orderBy(asc(rooms.number))
     .for("update");
-  for (const room of ended) {
-    const [updated] = await tx.update(rooms).set({ housekeepingStatus: "dirty", outOfOrderReason: null, outOfOrderUntil: null, updatedAt: new Date() }).where(eq(rooms.id, room.id)).returning();
-    const after = presentRoom(updated);
-    await recordChange(tx, { tenant, actor }, [{ type: "housekeeping.status_changed", propertyId: property.id, object: { ...after, previous_status: room.housekeepingStatus } }], {
-      action: "room.marked_dirty",
-      objectType: "room",
-      objectId: room.id,
-      before: presentRoom(room),
-      after,
-    });
-  }
+  for (const room of ended) await writeRoomStatus(tx, { tenant, actor }, room, "dirty", { reason: null, until: null });
 }
 
 /** Confirmed stays arriving on or before `date` that never arrived: no-shows, with the plan's fee. */
