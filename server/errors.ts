@@ -100,3 +100,16 @@ export class ApiError extends Error {
 export function notFound(resource: string, id: string, param = "id"): ApiError {
   return new ApiError("resource_missing", `No such ${resource}: '${id}'`, { param, location: "path" });
 }
+
+/** SQLSTATE the database raises for a posting into a closed business day (migration 0028). */
+const closedDayState = "IK409";
+
+/**
+ * The contract's error behind a database refusal that is a rule, not a fault: a posting into a
+ * closed business day (the floor under the services' own checks) is 409 with the database's words.
+ */
+export function ruleErrorOf(error: unknown): ApiError | undefined {
+  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } } | null;
+  const refusal = e?.code === closedDayState ? e : e?.cause?.code === closedDayState ? e.cause : undefined;
+  return refusal ? new ApiError("invalid_state_transition", refusal.message ?? "The business day is closed.") : undefined;
+}

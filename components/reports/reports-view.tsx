@@ -114,7 +114,20 @@ export function ReportsView({ property }: { property: ReportProperty }) {
       cell: ({ row }) => value("occupancy", row.original.occupancy, formatPercent(row.original.occupancy)),
     },
   ];
-  type RevenueRow = { date: string; room_revenue: number; net: number; tax: number; gross: number; adr: number; revpar: number; payments: number; refunds: number };
+  type RevenueRow = {
+    date: string;
+    room_revenue: number;
+    net: number;
+    tax: number;
+    gross: number;
+    other_net: number;
+    other_tax: number;
+    other_gross: number;
+    adr: number;
+    revpar: number;
+    payments: number;
+    refunds: number;
+  };
   const moneyColumn = (id: keyof RevenueRow & string, header: string): ColumnDef<RevenueRow> => ({
     id,
     header,
@@ -127,6 +140,9 @@ export function ReportsView({ property }: { property: ReportProperty }) {
     moneyColumn("net", "Charged net"),
     moneyColumn("tax", "Charged tax"),
     moneyColumn("gross", "Charged gross"),
+    moneyColumn("other_net", "Other net"),
+    moneyColumn("other_tax", "Other tax"),
+    moneyColumn("other_gross", "Other gross"),
     moneyColumn("adr", "ADR"),
     moneyColumn("revpar", "RevPAR"),
     moneyColumn("payments", "Payments"),
@@ -142,9 +158,13 @@ export function ReportsView({ property }: { property: ReportProperty }) {
     net: number;
     tax: number;
     gross: number;
+    other_net: number;
+    other_tax: number;
+    other_gross: number;
     cancellations: number;
+    no_shows: number;
   };
-  const productionMoney = (id: "net" | "tax" | "gross", header: string): ColumnDef<ProductionRow> => ({
+  const productionMoney = (id: "net" | "tax" | "gross" | "other_net" | "other_tax" | "other_gross", header: string): ColumnDef<ProductionRow> => ({
     id,
     header,
     meta: { numeric: true },
@@ -189,11 +209,20 @@ export function ReportsView({ property }: { property: ReportProperty }) {
     productionMoney("net", "Charged net"),
     productionMoney("tax", "Charged tax"),
     productionMoney("gross", "Charged gross"),
+    productionMoney("other_net", "Other net"),
+    productionMoney("other_tax", "Other tax"),
+    productionMoney("other_gross", "Other gross"),
     {
       id: "cancellations",
       header: "Cancellations",
       meta: { numeric: true },
       cell: ({ row }) => value("cancellations", row.original.cancellations, row.original.cancellations),
+    },
+    {
+      id: "no_shows",
+      header: "No-shows",
+      meta: { numeric: true },
+      cell: ({ row }) => value("no_shows", row.original.no_shows, row.original.no_shows),
     },
   ];
 
@@ -300,6 +329,9 @@ export function ReportsView({ property }: { property: ReportProperty }) {
                       ["Charged net", money(r.totals.net)],
                       ["Charged tax", money(r.totals.tax)],
                       ["Charged gross", money(r.totals.gross)],
+                      ["Other revenue net", money(r.totals.other_net)],
+                      ["Other revenue tax", money(r.totals.other_tax)],
+                      ["Other revenue gross", money(r.totals.other_gross)],
                       ["ADR", money(r.totals.adr)],
                       ["RevPAR", money(r.totals.revpar)],
                       ["Payments", money(r.totals.payments)],
@@ -327,7 +359,7 @@ export function ReportsView({ property }: { property: ReportProperty }) {
               return (
                 <div className="space-y-5">
                   <p className="text-xs text-stone-500">
-                    Stays arriving in the range, grouped by {groupLabels[shownGroup].toLowerCase()}. Room nights and revenue count booked stays only; room revenue is the nightly rates, charged net, tax and gross what their folios charge for those nights with their taxes.
+                    Stays arriving in the range, grouped by {groupLabels[shownGroup].toLowerCase()}. Room nights and revenue count booked stays only; room revenue is the nightly rates, charged net, tax and gross what their folios charge for those nights with their taxes. Other revenue is the rest of their folios: extras, fees, and what cancelled and no-show stays are charged.
                   </p>
                   <Totals
                     items={[
@@ -337,7 +369,11 @@ export function ReportsView({ property }: { property: ReportProperty }) {
                       ["Charged net", money(r.totals.net)],
                       ["Charged tax", money(r.totals.tax)],
                       ["Charged gross", money(r.totals.gross)],
+                      ["Other revenue net", money(r.totals.other_net)],
+                      ["Other revenue tax", money(r.totals.other_tax)],
+                      ["Other revenue gross", money(r.totals.other_gross)],
                       ["Cancellations", String(r.totals.cancellations)],
+                      ["No-shows", String(r.totals.no_shows)],
                     ]}
                   />
                   {r.data.length ? <ProductionChart rows={r.data} currency={property.currency} /> : null}

@@ -1,6 +1,9 @@
 import { boolean, date, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps } from "./columns";
 
+/** The night audit's choices for a guest still in house past departure. */
+export const overstayAtAuditChoices = ["extend", "refuse"] as const;
+
 export type Address = { line1?: string; line2?: string; city?: string; region?: string; postal_code?: string; country?: string };
 
 export const properties = pgTable(
@@ -23,6 +26,8 @@ export const properties = pgTable(
     auditHour: integer("audit_hour").notNull().default(3),
     /** The business date the last night audit (or the sandbox's advance_day) moved to; null before the first. */
     businessDate: date("business_date"),
+    /** What the night audit does with a guest still in house past departure: sell them the night, or refuse to close the day naming them (docs/decisions.md). */
+    overstayAtAudit: text("overstay_at_audit", { enum: overstayAtAuditChoices }).notNull().default("extend"),
     ...timestamps(),
   },
   (t) => [index("properties_tenant_idx").on(t.accountId, t.livemode, t.createdAt, t.id)],

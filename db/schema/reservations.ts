@@ -46,6 +46,8 @@ export const reservations = pgTable(
     checkedOutAt: ts("checked_out_at"),
     /** When the stay's late check-out was granted (once per stay). */
     lateCheckOutAt: ts("late_check_out_at"),
+    /** When check-in was refused for want of a ready room (the hotel's shortfall): the night audit then charges no no-show fee. */
+    checkInRefusedAt: ts("check_in_refused_at"),
     ...timestamps(),
   },
   (t) => [

@@ -261,10 +261,22 @@ async function revenueReport(url: URL) {
   // What the folios charge for the sold nights, as the triggers keep it (db/migrations/0022_charged_nights.sql; server/reports/reports.ts, chargedByNight).
   const charged = () => sql`select date, sum(charged_gross) as gross, sum(charged_tax) as tax from sales_days
       where property_id = ${property.id} and date >= ${from} and date < ${to} group by date`;
-  const [nights, days, chargedRows] = await Promise.all([nightFigures(), money(), charged()]);
+  // Every line of the property by the day it counts on (server/reports/reports.ts, chargedByDay): what is not a sold night's is other revenue.
+  const allCharged = () => sql`select coalesce(c.date, c.posted_on) as date, sum(c.amount) as gross, sum(c.tax_amount) as tax from folio_charges c
+      join folios f on f.id = c.folio_id where f.property_id = ${property.id} and coalesce(c.date, c.posted_on) >= ${from} and coalesce(c.date, c.posted_on) < ${to} group by 1`;
+  const [nights, days, chargedRows, allRows] = await Promise.all([nightFigures(), money(), charged(), allCharged()]);
   const paid = new Map(days.map((r) => [r.date as string, Number(r.payments)]));
   const refunded = new Map(days.map((r) => [r.date as string, Number(r.refunds)]));
-  const byNight = new Map(chargedRows.map((r) => [r.date as string, { net: Number(r.gross) - Number(r.tax), tax: Number(r.tax), gross: Number(r.gross) }]));
+  const zero = { net: 0, tax: 0, gross: 0 };
+  const room = new Map(chargedRows.map((r) => [r.date as string, { net: Number(r.gross) - Number(r.tax), tax: Number(r.tax), gross: Number(r.gross) }]));
+  const all = new Map(allRows.map((r) => [r.date as string, { tax: Number(r.tax), gross: Number(r.gross) }]));
+  const byNight = new Map(
+    [...new Set([...room.keys(), ...all.keys()])].map((date) => {
+      const r = room.get(date) ?? zero;
+      const a = all.get(date) ?? { tax: 0, gross: 0 };
+      return [date, { room: r, other: { net: a.gross - a.tax - r.net, tax: a.tax - r.tax, gross: a.gross - r.gross } }];
+    }),
+  );
   const rows = revenueRows(from, to, nights, byNight, paid, refunded);
   return {
     object: "report", type: "revenue", livemode: property.livemode, property_id: property.id, currency: property.currency, from, to,

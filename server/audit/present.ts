@@ -65,6 +65,7 @@ const titles: Record<string, string> = {
   "reservation.room_moved": "Moved to another room",
   "reservation.departure_changed": "Departure changed",
   "reservation.late_check_out_granted": "Late check-out granted",
+  "reservation.check_in_refused": "Check-in refused: no ready room",
   "group.created": "Group booked",
   "group.cancelled": "Group cancelled",
   "reservation.charge_added": "Charge added",

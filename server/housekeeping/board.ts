@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, isNull, or } from "drizzle-orm";
 import { guests, properties, reservations, roomTypes, rooms } from "@/db/schema";
-import { todayIn, type IsoDate } from "@/lib/dates";
+import { type IsoDate } from "@/lib/dates";
+import { businessToday } from "@/server/properties/business-date";
 import { presentRoom } from "@/server/rooms/present";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { housekeepingTransitions } from "./transitions";
@@ -8,12 +9,10 @@ import { housekeepingTransitions } from "./transitions";
 type StayRow = { reservation: typeof reservations.$inferSelect; firstName: string; lastName: string };
 
 /** What today means for one room: who is in it, and whether someone arrives or leaves today. */
-function stayMarks(stays: StayRow[], today: IsoDate, timezone: string) {
+function stayMarks(stays: StayRow[], today: IsoDate) {
   const inHouse = stays.find((s) => s.reservation.status === "checked_in");
-  // Left today: on the departure date or early (check-out still ahead), by the property's clock.
-  const departed = stays.find(
-    (s) => s.reservation.status === "checked_out" && s.reservation.checkedOutAt && todayIn(timezone, s.reservation.checkedOutAt) === today,
-  );
+  // Left today: a check-out sets the departure to the business day it was made on (early or late).
+  const departed = stays.find((s) => s.reservation.status === "checked_out" && s.reservation.checkOut === today);
   const current = inHouse ?? departed;
   return {
     stay: current
@@ -39,7 +38,7 @@ function stayMarks(stays: StayRow[], today: IsoDate, timezone: string) {
  */
 export async function getHousekeepingBoard({ db, tenant, propertyId }: Ctx & { propertyId: string }) {
   const property = await findOwned(db, properties, tenant, propertyId, "property", { param: "property_id" });
-  const today = todayIn(property.timezone);
+  const today = businessToday(property);
   const [types, roomRows, stays] = await Promise.all([
     db
       .select()
@@ -75,7 +74,7 @@ export async function getHousekeepingBoard({ db, tenant, propertyId }: Ctx & { p
     ...presentRoom(r),
     room_type_name: typeName.get(r.roomTypeId) ?? "",
     next_statuses: housekeepingTransitions[r.housekeepingStatus],
-    ...stayMarks(byRoom.get(r.id) ?? [], today, property.timezone),
+    ...stayMarks(byRoom.get(r.id) ?? [], today),
   }));
   return {
     object: "housekeeping_board" as const,

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
-import { ApiError } from "@/server/errors";
+import { ApiError, ruleErrorOf } from "@/server/errors";
 import type { ApiEnv } from "./context";
 import { readJsonBody } from "./body";
 import type { AnyObject, AnyOperation, ListTools, RequestCtx } from "./define-operation";
@@ -118,7 +118,8 @@ function parsePath(schema: AnyObject, input: Record<string, string>) {
 async function captureErrors(c: Context<ApiEnv>, execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
   try {
     return await execute();
-  } catch (error) {
+  } catch (thrown) {
+    const error = ruleErrorOf(thrown) ?? thrown;
     if (!(error instanceof ApiError) || error.headers) throw error;
     return { status: error.status, body: JSON.stringify(error.toJSON(c.get("requestId"))) };
   }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { ApiError } from "@/server/errors";
+import { ApiError, ruleErrorOf } from "@/server/errors";
 import { ClientAborted } from "./body";
 import type { ApiEnv } from "./context";
 
@@ -13,8 +13,9 @@ export const clientClosedRequest = 499;
 const unavailableCodes = new Set(["ECONNREFUSED", "ECONNRESET", "57P01", "57P03", "53300", "CONNECTION_CLOSED", "CONNECTION_ENDED"]);
 
 /** The one place errors become responses: ApiErrors as the contract's envelope, others opaque. */
-export function renderError(error: Error, c: Context<ApiEnv>): Response {
+export function renderError(thrown: Error, c: Context<ApiEnv>): Response {
   const requestId = c.get("requestId");
+  const error = ruleErrorOf(thrown) ?? thrown;
   if (error instanceof ApiError) {
     return c.json(error.toJSON(requestId), error.status as 400, error.headers);
   }

@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import { folioCharges, folios, payments, type properties } from "@/db/schema";
 import { addDays, type IsoDate } from "@/lib/dates";
 import { capturedStatuses } from "@/server/folios/folios";
-import { moneyByDate, nightFigures } from "@/server/reports/reports";
+import { dayRevenue, moneyByDate, nightFigures } from "@/server/reports/reports";
 
 /**
  * The day's flash report, written by the night audit that closes business date `date`: rooms
@@ -15,8 +15,9 @@ export async function flashReport(tx: Executor, property: typeof properties.$inf
   const next = addDays(date, 1);
   // Room nights and their per-night taxes by the night they are for; fees by the date they carry; extras by the business date they were posted on.
   const ofTheDay = sql`(${folioCharges.date} = ${date} or (${folioCharges.date} is null and ${folioCharges.postedOn} = ${date}))`;
-  const [nights, money, charged, paid, taxed] = await Promise.all([
+  const [nights, revenue, money, charged, paid, taxed] = await Promise.all([
     nightFigures(tx, property, date, next),
+    dayRevenue(tx, property.id, date, next),
     moneyByDate(tx, property.id, date, next),
     tx
       .select({ kind: folioCharges.kind, amount: sql<number>`sum(${folioCharges.amount})`.mapWith(Number), tax: sql<number>`sum(${folioCharges.taxAmount})`.mapWith(Number) })
@@ -62,6 +63,7 @@ export async function flashReport(tx: Executor, property: typeof properties.$inf
       tax: byKind.tax ?? 0,
     },
     charged: { net: gross - tax, tax, gross },
+    other: revenue.get(date)?.other ?? { net: 0, tax: 0, gross: 0 },
     payments_by_method: Object.fromEntries(paid.map((p) => [p.method, { amount: p.amount, count: p.count }])),
     payments: money.payments.get(date) ?? 0,
     refunds: money.refunds.get(date) ?? 0,

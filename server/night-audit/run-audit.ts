@@ -1,14 +1,18 @@
-import { and, asc, eq, isNull, lte, max } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, max } from "drizzle-orm";
 import { recordChange, type AuditActor, type ChangeCtx } from "@/server/audit/audit";
 import type { Db, Executor, Tx } from "@/db/client";
 import { guests, nightAudits, properties, reservations, rooms } from "@/db/schema";
-import { addDays, todayIn, type IsoDate } from "@/lib/dates";
+import { addDays, formatDay, todayIn, type IsoDate } from "@/lib/dates";
+import { propertyLocale } from "@/lib/money";
+import { ApiError } from "@/server/errors";
+import { logger } from "@/server/observability/logger";
 import { newId } from "@/server/ids";
 import { presentInventoryRange } from "@/server/inventory/events";
-import { auditDueAt, businessToday } from "@/server/properties/business-date";
+import { auditDueAt, businessToday, isClosedDay } from "@/server/properties/business-date";
 import { writeRoomStatus } from "@/server/housekeeping/room-status";
 import { presentReservation } from "@/server/reservations/present";
-import { chargeNoShow } from "@/server/reservations/transitions";
+import { chargeNoShow, releaseWithoutCharge } from "@/server/reservations/transitions";
+import { moveStayEnd } from "@/server/reservations/stay-end";
 import type { Tenant } from "@/server/tenancy";
 import { inTransaction } from "@/db/transactions";
 import { flashReport } from "./flash";
@@ -76,11 +80,7 @@ export async function runNightAudit({
     if (await auditOf(tx, property.id, date)) return null;
     const tenant: Tenant = { accountId: property.accountId, livemode: property.livemode, propertyIds: null };
     const noShows = await markNoShows(tx, { tenant, actor }, property, date);
-    const inHouse = await tx
-      .select({ id: reservations.id })
-      .from(reservations)
-      .where(and(eq(reservations.propertyId, property.id), eq(reservations.status, "checked_in"), lte(reservations.checkOut, date)))
-      .orderBy(asc(reservations.checkOut), asc(reservations.id));
+    const inHouse = await sellOverstays(tx, { tenant, actor }, property, date);
     const flash = await flashReport(tx, property, date);
     const [audit] = await tx
       .insert(nightAudits)
@@ -128,7 +128,63 @@ async function returnToService(tx: Tx, { tenant, actor }: Pick<ChangeCtx, "tenan
   for (const room of ended) await writeRoomStatus(tx, { tenant, actor }, room, "dirty", { reason: null, until: null });
 }
 
-/** Confirmed stays arriving on or before `date` that never arrived: no-shows, with the plan's fee. */
+/**
+ * Guests still in house past departure on the day that closes (checked in, departure on or before
+ * it), locked. With the property's `overstay_at_audit` at `extend` (the default), each stay is
+ * extended by the nights up to the next day, sold and posted as an extension is (room nights with
+ * their taxes on the nights they are for, inventory, events), inside the audit, so the closed
+ * day's flash counts the night and nothing has to post into it afterwards; with `refuse`, the day
+ * does not close (409 naming them) until the desk checks them out or extends their stays. A stay
+ * whose departure is before the open business date (left from before this rule) has nights in
+ * closed days that can no longer be sold: it is only flagged.
+ */
+async function sellOverstays(tx: Tx, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, property: Property, date: IsoDate) {
+  const staying = await tx
+    .select()
+    .from(reservations)
+    .where(and(eq(reservations.propertyId, property.id), eq(reservations.status, "checked_in"), lte(reservations.checkOut, date)))
+    .orderBy(asc(reservations.checkOut), asc(reservations.id))
+    .for("update");
+  if (!staying.length) return [];
+  const guestsOf = new Map(
+    (await tx.select().from(guests).where(inArray(guests.id, [...new Set(staying.map((r) => r.guestId))]))).map((g) => [g.id, g]),
+  );
+  if (property.overstayAtAudit === "refuse") {
+    const locale = propertyLocale(property.address?.country);
+    const names = staying.map((r) => `${guestsOf.get(r.guestId)?.firstName ?? ""} ${guestsOf.get(r.guestId)?.lastName ?? ""}`.trim() + ` (due out ${formatDay(r.checkOut, locale, "medium")})`);
+    throw new ApiError(
+      "invalid_state_transition",
+      `The business day of ${formatDay(date, locale, "long")} cannot close: ${names.join(", ")} ${staying.length === 1 ? "is" : "are"} still in house past departure. Check them out or extend their stays, then close the day.`,
+    );
+  }
+  const next = addDays(date, 1);
+  for (const r of staying) {
+    if (isClosedDay(property, r.checkOut)) continue;
+    const moved = await moveStayEnd(tx, tenant, r, next, "check_out", true);
+    const [updated] = await tx
+      .update(reservations)
+      .set({ ...moved.changes, updatedAt: new Date() })
+      .where(eq(reservations.id, r.id))
+      .returning();
+    const guest = guestsOf.get(r.guestId)!;
+    const after = presentReservation({ reservation: updated, guest });
+    await recordChange(tx, { tenant, actor }, [{ type: "reservation.updated", propertyId: r.propertyId, object: after }, ...moved.events], {
+      action: "reservation.departure_changed",
+      objectType: "reservation",
+      objectId: r.id,
+      before: presentReservation({ reservation: r, guest }),
+      after,
+    });
+  }
+  return staying;
+}
+
+/**
+ * Confirmed stays arriving on or before `date` that never arrived: no-shows, with the plan's fee.
+ * A guest the desk turned away for want of a ready room (`check_in_refused_at`) is the hotel's
+ * shortfall, not a no-show: the stay is cancelled with no charge (its room nights off the folio,
+ * no fee), with the reason on the reservation. Returns the no-shows.
+ */
 async function markNoShows(tx: Tx, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, property: Property, date: IsoDate): Promise<string[]> {
   const due = await tx
     .select()
@@ -137,24 +193,34 @@ async function markNoShows(tx: Tx, { tenant, actor }: Pick<ChangeCtx, "tenant" |
     .orderBy(asc(reservations.checkIn), asc(reservations.id))
     .for("update");
   for (const r of due) {
-    await chargeNoShow(tx, tenant, r);
-    const [updated] = await tx.update(reservations).set({ status: "no_show", updatedAt: new Date() }).where(eq(reservations.id, r.id)).returning();
+    const turnedAway = r.checkInRefusedAt !== null;
+    if (turnedAway) await releaseWithoutCharge(tx, r);
+    else await chargeNoShow(tx, tenant, r);
+    const now = new Date();
+    const [updated] = await tx
+      .update(reservations)
+      .set(turnedAway ? { status: "cancelled", cancelledAt: now, cancellationReason: turnedAwayReason, updatedAt: now } : { status: "no_show", updatedAt: now })
+      .where(eq(reservations.id, r.id))
+      .returning();
     const [guest] = await tx.select().from(guests).where(eq(guests.id, r.guestId));
     const after = presentReservation({ reservation: updated, guest });
     await recordChange(
       tx,
       { tenant, actor },
       [
-        { type: "reservation.updated", propertyId: r.propertyId, object: after },
+        { type: turnedAway ? "reservation.cancelled" : "reservation.updated", propertyId: r.propertyId, object: after },
         { type: "inventory.updated", propertyId: r.propertyId, object: presentInventoryRange({ propertyId: r.propertyId, roomTypeId: r.roomTypeId, from: r.checkIn, to: r.checkOut }) },
       ],
-      { action: "reservation.no_show", objectType: "reservation", objectId: r.id, before: presentReservation({ reservation: r, guest }), after },
+      { action: turnedAway ? "reservation.cancelled" : "reservation.no_show", objectType: "reservation", objectId: r.id, before: presentReservation({ reservation: r, guest }), after },
     );
   }
-  return due.map((r) => r.id);
+  return due.filter((r) => r.checkInRefusedAt === null).map((r) => r.id);
 }
 
-/** Runs every property's audit that is due at `now` (the embedded scheduler and the Inngest cron). */
+/** Why the audit cancelled a stay it did not mark a no-show. */
+export const turnedAwayReason = "Check-in was refused for want of a ready room (the hotel's shortfall): cancelled by the night audit with no charge.";
+
+/** Runs every property's audit that is due at `now` (the embedded scheduler and the Inngest cron); one property's refusal (overstays named) does not hold up the others. */
 export async function runDueAudits(db: Db, now = new Date()) {
   const [all, closed] = await Promise.all([
     db.select({ id: properties.id, timezone: properties.timezone, auditHour: properties.auditHour, businessDate: properties.businessDate }).from(properties),
@@ -166,8 +232,13 @@ export async function runDueAudits(db: Db, now = new Date()) {
     const date = dueDate(p, now);
     const last = lastClosed.get(p.id);
     if (!date || (last && last >= date)) continue;
-    const audit = await runNightAudit({ db, propertyId: p.id, trigger: "scheduled", now });
-    if (audit) ran.push(audit.id);
+    try {
+      const audit = await runNightAudit({ db, propertyId: p.id, trigger: "scheduled", now });
+      if (audit) ran.push(audit.id);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      logger.warn({ component: "night-audit", property_id: p.id, date, reason: error.message }, "night audit refused");
+    }
   }
   return ran;
 }

@@ -31,7 +31,14 @@ export async function planNightAuditByHand({ db, tenant, propertyId, now = new D
   if (!day.open) return { ...base, open: false as const, reason: tooEarly(property, day.date, day.opensAt), arrivals: [], departures: [] };
   const money = (amount: number): Money => ({ amount, currency: property.currency });
   return rolledBack(db, async (tx) => {
-    const audit = await runNightAudit({ db: tx, propertyId: property.id, trigger: "manual", date: day.date, now });
+    let audit;
+    try {
+      audit = await runNightAudit({ db: tx, propertyId: property.id, trigger: "manual", date: day.date, now });
+    } catch (error) {
+      // The audit refuses to close the day (guests in house past departure, as the property chose): say why.
+      if (!(error instanceof ApiError)) throw error;
+      return { ...base, open: false as const, reason: error.message, arrivals: [], departures: [] };
+    }
     const noShows = audit?.noShows ?? [];
     const flagged = audit?.departuresInHouse ?? [];
     const [stays, fees] = await Promise.all([

@@ -27,6 +27,13 @@ export const flashReportSchema = z
       .object({ net: z.number().int(), tax: z.number().int(), gross: z.number().int() })
       .optional()
       .openapi({ description: "The same lines together: net, the taxes in them, and gross (the sum of `revenue_by_kind`). Absent in reports written before taxes existed." }),
+    other: z
+      .object({ net: z.number().int(), tax: z.number().int(), gross: z.number().int() })
+      .optional()
+      .openapi({
+        description:
+          "Other revenue of the day, as the revenue report's `other_net`, `other_tax` and `other_gross` count it: every line of `charged` but the room nights and per-night taxes of the nights sold (extras, fees, the retained charges of cancelled and no-show stays). `charged` less `other` is the room revenue's charges (the revenue report's `net`, `tax`, `gross`). Absent in reports written before 2026-11-28.",
+      }),
     payments_by_method: z
       .object({ card: amountAndCount.optional(), cash: amountAndCount.optional(), bank_transfer: amountAndCount.optional() })
       .openapi({ description: "Payments captured that local day, by method; a method with none is absent." }),
@@ -50,8 +57,13 @@ export const nightAuditSchema = z
     property_id: idOf("prop"),
     business_date: date.openapi({ description: "The business day the audit closed; the property's business date is then the next day." }),
     trigger: z.enum(["scheduled", "manual", "advance_day"]),
-    no_shows: z.array(idOf("res")).openapi({ description: "Reservations the audit marked as no-shows (fees posted)." }),
-    departures_in_house: z.array(idOf("res")).openapi({ description: "Stays still checked in on or after their departure date, flagged for the desk." }),
+    no_shows: z.array(idOf("res")).openapi({
+      description: "Reservations the audit marked as no-shows (fees posted). A guest turned away at check-in for want of a ready room is not one: the audit cancels that stay with no charge.",
+    }),
+    departures_in_house: z.array(idOf("res")).openapi({
+      description:
+        "Stays still checked in on or after their departure date, flagged for the desk. With the property's `overstay_at_audit` at `extend`, each was extended by the night closed, sold and posted on it.",
+    }),
     flash: flashReportSchema,
     created_at: timestamp,
   })

@@ -3,14 +3,35 @@ import { addDays, todayIn, type IsoDate } from "@/lib/dates";
 type Clocked = { timezone: string; businessDate: IsoDate | null; auditHour: number };
 
 /**
- * The property's "today": its calendar date, or the business date when that is ahead (the night
- * audit of an evening hour closed the day, or the sandbox's advance_day moved it on). It is never
- * behind the calendar, so a property whose audit has not run still trades on today's date.
+ * The property's "today", the open business date: the business date its last night audit (or the
+ * sandbox's advance_day) opened, whatever the calendar says, until the next audit closes it. So
+ * between midnight and the audit hour the day before is still open, and every posting, payment,
+ * check-out and desk rule belongs to it; after an evening audit (or advance_day) the next one.
+ * Only a property that has never been audited trades on its local calendar date. The database
+ * reads the same rule (`innkeep_posting_day`, migration 0028) to date what it posts.
  */
 export function businessToday(property: Pick<Clocked, "timezone" | "businessDate">, now = new Date()): IsoDate {
-  const calendar = todayIn(property.timezone, now);
-  return property.businessDate && property.businessDate > calendar ? property.businessDate : calendar;
+  return property.businessDate ?? todayIn(property.timezone, now);
 }
+
+/**
+ * The property's clock as its policies read it (cancellation deadlines, no-shows, late
+ * check-outs): the local wall time, on the open business date when that is ahead of the calendar
+ * (the sandbox after advance_day, an evening audit), so 23:30 is 23:30 of the business day. While
+ * the open day is behind the calendar (after midnight, before the audit) the hours still run on:
+ * 01:30 is 01:30 of the calendar's day, a day and a half hour after the open day began.
+ * An ISO local date-time ("YYYY-MM-DDTHH:MM:SS").
+ */
+export function businessClock(property: Pick<Clocked, "timezone" | "businessDate">, now = new Date()): string {
+  const local = new Intl.DateTimeFormat("sv-SE", { timeZone: property.timezone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })
+    .format(now)
+    .replace(" ", "T");
+  const calendar = local.slice(0, 10);
+  return property.businessDate && property.businessDate > calendar ? `${property.businessDate}${local.slice(10)}` : local;
+}
+
+/** Whether business date `date` is closed: the business date has moved past it (its audit ran, or advance_day or a later audit skipped it). */
+export const isClosedDay = (property: Pick<Clocked, "businessDate">, date: IsoDate) => property.businessDate !== null && date < property.businessDate;
 
 /** The instant a wall-clock time of the zone names (the earlier one in a DST overlap, shifted forward in a gap). */
 export function zonedInstant(date: IsoDate, hour: number, timezone: string): Date {

@@ -19,6 +19,7 @@ export const presentProperty = (p: PropertyWithRooms) => ({
   walk_ins_without_email: p.walkInsWithoutEmail,
   guest_emails: p.guestEmails,
   audit_hour: p.auditHour,
+  overstay_at_audit: p.overstayAtAudit,
   business_date: businessToday(p),
   created_at: isoTime(p.createdAt),
   updated_at: isoTime(p.updatedAt),

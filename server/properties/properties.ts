@@ -66,6 +66,7 @@ export async function createProperty({ db, tenant, actor, input }: ChangeCtx & {
         guestEmails: input.guest_emails,
         auditHour: input.audit_hour,
         walkInsWithoutEmail: input.walk_ins_without_email,
+        overstayAtAudit: input.overstay_at_audit,
       })
       .returning();
     const created = { ...row, roomCount: 0 };
@@ -112,6 +113,7 @@ export async function updateProperty({ db, tenant, actor, id, input }: ChangeCtx
       guestEmails: input.guest_emails ?? current.guestEmails,
       auditHour: input.audit_hour ?? current.auditHour,
       walkInsWithoutEmail: input.walk_ins_without_email ?? current.walkInsWithoutEmail,
+      overstayAtAudit: input.overstay_at_audit ?? current.overstayAtAudit,
     });
     if (!changes) return (await withRoomCounts(tx, [current]))[0];
     const [row] = await tx

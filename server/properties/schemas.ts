@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { Address } from "@/db/schema";
+import { overstayAtAuditChoices, type Address } from "@/db/schema";
 import { date, idOf, timestamp } from "@/server/schemas";
 
 const addressLine = (max: number) => z.string().trim().max(max);
@@ -75,7 +75,14 @@ export const propertySchema = z
       description: "Whether guests with an e-mail get a confirmation, a modification and a cancellation e-mail (sandbox mail is kept, never sent). Default true.",
     }),
     audit_hour: z.number().int().openapi({ description: "Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on." }),
-    business_date: date.openapi({ description: "The property's \"today\": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it." }),
+    overstay_at_audit: z.enum(overstayAtAuditChoices).openapi({
+      description:
+        "What the night audit does with a guest still in house past the departure date: `extend` (the default) sells them that night and posts it, with its taxes, on the day it closes; `refuse` leaves the day open and names them, until the desk checks them out or extends the stay.",
+    }),
+    business_date: date.openapi({
+      description:
+        "The property's \"today\", the open business date: the date the last night audit (or the sandbox's advance_day) opened, until the next audit closes it (between midnight and the audit hour it is still the day before); the local date for a property never audited. Every posting, payment, refund and desk rule belongs to it.",
+    }),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -87,6 +94,7 @@ const auditHourInput = z
   .min(0)
   .max(23)
   .openapi({ description: "Hour (0–23, property time) of the night audit: before noon it closes the previous day the next morning, from noon on the same evening.", example: 3 });
+const overstayInput = z.enum(overstayAtAuditChoices).openapi({ description: "What the night audit does with a guest still in house past departure: `extend` (sell and post the night) or `refuse` (the day stays open, the guests named)." });
 const walkInsInput = z.boolean().openapi({ description: "Whether a walk-in (`source: walk_in`) may be booked without the guest's e-mail." });
 
 export const propertyCreateSchema = z
@@ -100,6 +108,7 @@ export const propertyCreateSchema = z
     guest_emails: z.boolean().default(true).openapi({ description: "Whether guests get e-mails about their bookings (confirmation, change, cancellation)." }),
     audit_hour: auditHourInput.default(3),
     walk_ins_without_email: walkInsInput.default(false),
+    overstay_at_audit: overstayInput.default("extend"),
   })
   .openapi("PropertyCreate");
 
@@ -114,6 +123,7 @@ export const propertyUpdateSchema = z
     guest_emails: z.boolean().optional().openapi({ description: "false: guests get no e-mail from the hotel about their bookings." }),
     audit_hour: auditHourInput.optional(),
     walk_ins_without_email: walkInsInput.optional(),
+    overstay_at_audit: overstayInput.optional(),
   })
   .openapi("PropertyUpdate");
 

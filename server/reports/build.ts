@@ -31,16 +31,27 @@ export function occupancyTotals(rows: ReturnType<typeof occupancyRows>) {
 export type ChargedNight = { net: number; tax: number; gross: number };
 
 /** ADR = room revenue / rooms sold; RevPAR = room revenue / rooms available. */
-export function revenueRows(from: IsoDate, to: IsoDate, nights: Map<IsoDate, NightFigures>, charged: Map<IsoDate, ChargedNight>, payments: MoneyByDate, refunds: MoneyByDate) {
+export function revenueRows(
+  from: IsoDate,
+  to: IsoDate,
+  nights: Map<IsoDate, NightFigures>,
+  charged: Map<IsoDate, { room: ChargedNight; other: ChargedNight }>,
+  payments: MoneyByDate,
+  refunds: MoneyByDate,
+) {
+  const zero = { net: 0, tax: 0, gross: 0 };
   return nightsOf(from, to).map((date) => {
     const n = nights.get(date) ?? { date, roomsAvailable: 0, roomsSold: 0, roomRevenue: 0 };
-    const c = charged.get(date) ?? { net: 0, tax: 0, gross: 0 };
+    const { room: c, other: o } = charged.get(date) ?? { room: zero, other: zero };
     return {
       date,
       room_revenue: n.roomRevenue,
       net: c.net,
       tax: c.tax,
       gross: c.gross,
+      other_net: o.net,
+      other_tax: o.tax,
+      other_gross: o.gross,
       adr: perUnit(n.roomRevenue, n.roomsSold),
       revpar: perUnit(n.roomRevenue, n.roomsAvailable),
       payments: payments.get(date) ?? 0,
@@ -58,6 +69,9 @@ export function revenueTotals(rows: ReturnType<typeof revenueRows>, nights: Map<
     net: rows.reduce((s, r) => s + r.net, 0),
     tax: rows.reduce((s, r) => s + r.tax, 0),
     gross: rows.reduce((s, r) => s + r.gross, 0),
+    other_net: rows.reduce((s, r) => s + r.other_net, 0),
+    other_tax: rows.reduce((s, r) => s + r.other_tax, 0),
+    other_gross: rows.reduce((s, r) => s + r.other_gross, 0),
     adr: perUnit(revenue, sold),
     revpar: perUnit(revenue, available),
     payments: rows.reduce((s, r) => s + r.payments, 0),

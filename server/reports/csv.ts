@@ -5,9 +5,9 @@ import { toCsv } from "./build";
 /** The columns each report's CSV carries, in order; `group_name` only where a group has a code. */
 export function reportColumns(report: { type: string; group_by?: string }): string[] {
   if (report.type === "occupancy") return ["date", "rooms_available", "rooms_sold", "occupancy"];
-  if (report.type === "revenue") return ["date", "room_revenue", "net", "tax", "gross", "adr", "revpar", "payments", "refunds"];
+  if (report.type === "revenue") return ["date", "room_revenue", "net", "tax", "gross", "other_net", "other_tax", "other_gross", "adr", "revpar", "payments", "refunds"];
   const named = report.group_by === "rate_plan" || report.group_by === "room_type";
-  return ["group", ...(named ? ["group_name"] : []), "reservations", "room_nights", "room_revenue", "net", "tax", "gross", "cancellations"];
+  return ["group", ...(named ? ["group_name"] : []), "reservations", "room_nights", "room_revenue", "net", "tax", "gross", "other_net", "other_tax", "other_gross", "cancellations", "no_shows"];
 }
 
 /**
@@ -42,8 +42,11 @@ const chargedHeaders = [
   { key: "net", header: "Charged net" },
   { key: "tax", header: "Charged tax" },
   { key: "gross", header: "Charged gross" },
+  { key: "other_net", header: "Other revenue net" },
+  { key: "other_tax", header: "Other revenue tax" },
+  { key: "other_gross", header: "Other revenue gross" },
 ];
-const moneyColumns = new Set(["room_revenue", "net", "tax", "gross", "adr", "revpar", "payments", "refunds"]);
+const moneyColumns = new Set(["room_revenue", "net", "tax", "gross", "other_net", "other_tax", "other_gross", "adr", "revpar", "payments", "refunds"]);
 
 /** "Harbor House, Boston" → "harbor-house-boston": a file name's words. */
 const slug = (s: string) =>
@@ -89,6 +92,7 @@ export function staffReportCsv(report: StaffReport, propertyName: string) {
             { key: "room_revenue", header: "Room revenue" },
             ...chargedHeaders,
             { key: "cancellations", header: "Cancellations" },
+            { key: "no_shows", header: "No-shows" },
             { key: "currency", header: "Currency" },
           ];
   const rows = report.data.map((row) => {

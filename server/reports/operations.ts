@@ -29,10 +29,19 @@ const charged = {
   tax: z.number().int().openapi({ description: "The taxes in those lines (percentages and per-night fees such as city tax), minor units." }),
   gross: z.number().int().openapi({ description: "What the guests are charged for those nights: net + tax, minor units." }),
 };
+const other = {
+  other_net: z.number().int().openapi({
+    description:
+      "Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units.",
+  }),
+  other_tax: z.number().int().openapi({ description: "The taxes in those other lines, minor units." }),
+  other_gross: z.number().int().openapi({ description: "Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`)." }),
+};
 const revenueRow = z.object({
   date,
   room_revenue: roomRevenue,
   ...charged,
+  ...other,
   adr: z.number().int(),
   revpar: z.number().int(),
   payments: z.number().int(),
@@ -45,7 +54,9 @@ const productionRow = z.object({
   room_nights: z.number().int(),
   room_revenue: roomRevenue,
   ...charged,
+  ...other,
   cancellations: z.number().int(),
+  no_shows: z.number().int().openapi({ description: "Stays of the group that never arrived (no nights sold; their fee or retained charge is in `other_*`)." }),
 });
 
 /** CSV answers carry the report's rows only; totals are the JSON form's. */

@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { inventoryNights, moneyDays, properties, ratePlans, reservations, roomTypes, salesDays, salesNights } from "@/db/schema";
+import { folioCharges, folios, inventoryNights, moneyDays, properties, ratePlans, reservations, roomTypes, salesDays, salesNights } from "@/db/schema";
 import { type IsoDate } from "@/lib/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { channelWords, sourceWords, wordFor } from "@/lib/words";
@@ -8,7 +8,7 @@ import { ApiError } from "@/server/errors";
 import { ensureNights, hasEveryNight } from "@/server/inventory/nights";
 import { preparedQuery } from "@/db/prepared";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
-import { occupancyRows, occupancyTotals, revenueRows, revenueTotals, type MoneyByDate, type NightFigures } from "./build";
+import { occupancyRows, occupancyTotals, revenueRows, revenueTotals, type ChargedNight, type MoneyByDate, type NightFigures } from "./build";
 
 export type ReportQuery = { property_id: string; from: IsoDate; to: IsoDate; group_by?: "source" | "channel" | "rate_plan" | "room_type" };
 export const maxReportDays = 731;
@@ -129,6 +129,42 @@ export async function chargedByNight(db: Executor, propertyId: string, from: Iso
   return new Map(rows.map((r) => [r.date, { net: r.gross - r.tax, tax: r.tax, gross: r.gross }]));
 }
 
+/**
+ * Per day, what every folio line of the property charged on it (gross and the tax in it): a line
+ * for a night (a room night, its per-night taxes, a fee dated a night) on that night, any other
+ * (an extra, a correction) on the business date it was posted on. The whole of a day's charges,
+ * which `dayRevenue` splits into room and other revenue.
+ */
+export async function chargedByDay(db: Executor, propertyId: string, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, { tax: number; gross: number }>> {
+  const day = sql<IsoDate>`coalesce(${folioCharges.date}, ${folioCharges.postedOn})`;
+  const rows = await db
+    .select({ date: day, gross: sql<number>`sum(${folioCharges.amount})`.mapWith(Number), tax: sql<number>`sum(${folioCharges.taxAmount})`.mapWith(Number) })
+    .from(folioCharges)
+    .innerJoin(folios, eq(folios.id, folioCharges.folioId))
+    .where(and(eq(folios.propertyId, propertyId), sql`${day} >= ${from}`, sql`${day} < ${to}`))
+    .groupBy(day);
+  return new Map(rows.map((r) => [r.date, { tax: r.tax, gross: r.gross }]));
+}
+
+/**
+ * The one split of a day's revenue that the flash, the revenue report and (per stay) the
+ * production report share (docs/decisions.md, "Room revenue, other revenue and taxes"): room
+ * revenue is what the folios charge for the nights sold (room nights and their per-night taxes of
+ * stays booked, in house or departed); other revenue is every other line of the day (extras,
+ * fees, the retained charges of cancelled and no-show stays, corrections), each with its taxes.
+ */
+export async function dayRevenue(db: Executor, propertyId: string, from: IsoDate, to: IsoDate) {
+  const [room, all] = await Promise.all([chargedByNight(db, propertyId, from, to), chargedByDay(db, propertyId, from, to)]);
+  const zero = { net: 0, tax: 0, gross: 0 };
+  const days = new Map<IsoDate, { room: ChargedNight; other: ChargedNight }>();
+  for (const date of new Set([...room.keys(), ...all.keys()])) {
+    const r = room.get(date) ?? zero;
+    const a = all.get(date) ?? { tax: 0, gross: 0 };
+    days.set(date, { room: r, other: { net: a.gross - a.tax - r.net, tax: a.tax - r.tax, gross: a.gross - r.gross } });
+  }
+  return days;
+}
+
 const header = (kind: string, property: typeof properties.$inferSelect, query: ReportQuery) => ({
   object: "report" as const,
   type: kind,
@@ -158,7 +194,7 @@ export async function revenueReport(ctx: Ctx & { query: ReportQuery }) {
   const [nights, money, charged] = await Promise.all([
     nightFigures(ctx.db, property, query.from, query.to),
     moneyByDate(ctx.db, property.id, query.from, query.to),
-    chargedByNight(ctx.db, property.id, query.from, query.to),
+    dayRevenue(ctx.db, property.id, query.from, query.to),
   ]);
   const rows = revenueRows(query.from, query.to, nights, charged, money.payments, money.refunds);
   return { ...header("revenue", property, query), data: rows, totals: revenueTotals(rows, nights) };
@@ -188,15 +224,18 @@ export async function productionReport(ctx: Ctx & { query: ReportQuery }) {
       roomNights: sql<number>`count(*) filter (where ${salesNights.booked})`.mapWith(Number),
       roomRevenue: sql<number>`coalesce(sum(${salesNights.amount}) filter (where ${salesNights.booked}), 0)`.mapWith(Number),
       cancellations: sql<number>`count(distinct ${salesNights.reservationId}) filter (where ${salesNights.status} = 'cancelled')`.mapWith(Number),
+      noShows: sql<number>`count(distinct ${salesNights.reservationId}) filter (where ${salesNights.status} = 'no_show')`.mapWith(Number),
     })
     .from(salesNights)
     .where(arriving(ctx, property.id))
     .groupBy(key)
     .orderBy(key);
-  const names = await groupNames(db, ctx, groupBy, property.id);
+  const [names, others] = await Promise.all([groupNames(db, ctx, groupBy, property.id), otherByGroup(ctx, property.id, groupBy)]);
   const byGroup = new Map((await charged).map((c) => [c.group, c]));
+  const otherOf = new Map(others.map((o) => [o.group, o]));
   const data = rows.map((r) => {
     const c = byGroup.get(r.group) ?? { net: 0, tax: 0 };
+    const o = otherOf.get(r.group) ?? { gross: 0, tax: 0 };
     return {
       group: r.group,
       ...(names ? { group_name: names.get(r.group ?? "") ?? null } : {}),
@@ -206,10 +245,14 @@ export async function productionReport(ctx: Ctx & { query: ReportQuery }) {
       net: c.net,
       tax: c.tax,
       gross: c.net + c.tax,
+      other_net: o.gross - o.tax,
+      other_tax: o.tax,
+      other_gross: o.gross,
       cancellations: r.cancellations,
+      no_shows: r.noShows,
     };
   });
-  const total = (k: "reservations" | "room_nights" | "room_revenue" | "net" | "tax" | "gross" | "cancellations") => data.reduce((s, r) => s + r[k], 0);
+  const total = (k: Exclude<keyof (typeof data)[number], "group" | "group_name">) => data.reduce((s, r) => s + (r[k] as number), 0);
   const totals = {
     reservations: stays ? await stays : total("reservations"),
     room_nights: total("room_nights"),
@@ -217,7 +260,11 @@ export async function productionReport(ctx: Ctx & { query: ReportQuery }) {
     net: total("net"),
     tax: total("tax"),
     gross: total("gross"),
+    other_net: total("other_net"),
+    other_tax: total("other_tax"),
+    other_gross: total("other_gross"),
     cancellations: total("cancellations"),
+    no_shows: total("no_shows"),
   };
   return { ...header("production", property, query), group_by: groupBy, data, totals };
 }
@@ -265,6 +312,38 @@ function chargedByRoomType(ctx: Ctx & { query: ReportQuery }, propertyId: string
     .from(salesNights)
     .where(and(arriving(ctx, propertyId), eq(salesNights.sold, true)))
     .groupBy(salesNights.roomTypeId);
+}
+
+/**
+ * Other revenue of the stays arriving in the report's range, per group (the same split as
+ * `dayRevenue`): every line of their folios but the room nights and per-night taxes of a stay
+ * sold (booked, in house or departed), so extras, fees and the retained charges of cancelled and
+ * no-show stays. A line posted on a folio without naming its stay (an extra) is its folio's stay's.
+ */
+function otherByGroup({ db, tenant, query }: Ctx & { query: ReportQuery }, propertyId: string, groupBy: NonNullable<ReportQuery["group_by"]>) {
+  const key = { source: reservations.source, channel: reservations.channel, rate_plan: reservations.ratePlanId, room_type: reservations.roomTypeId }[groupBy];
+  return db
+    .select({
+      group: key,
+      gross: sql<number>`coalesce(sum(${folioCharges.amount}), 0)`.mapWith(Number),
+      tax: sql<number>`coalesce(sum(${folioCharges.taxAmount}), 0)`.mapWith(Number),
+    })
+    .from(folioCharges)
+    .innerJoin(folios, eq(folios.id, folioCharges.folioId))
+    .innerJoin(reservations, eq(reservations.id, sql`coalesce(${folioCharges.reservationId}, ${folios.reservationId})`))
+    .where(
+      ownedBy(
+        reservations,
+        tenant,
+        and(
+          eq(reservations.propertyId, propertyId),
+          gte(reservations.checkIn, query.from),
+          lt(reservations.checkIn, query.to),
+          sql`not (${folioCharges.kind} in ('room_night', 'tax') and ${inArray(reservations.status, [...soldStatuses])})`,
+        ),
+      ),
+    )
+    .groupBy(key);
 }
 
 /** The per-night sales rows of the stays arriving in the report's range. */

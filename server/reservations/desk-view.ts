@@ -52,7 +52,7 @@ export async function getReservationDesk({ db, tenant, id, now = new Date() }: C
       refundable: plan.refundable,
       cancellation_deadline_hours: plan.cancellationDeadlineHours,
       /** Whether cancelling now would drop the room charges (else they stay as the cancellation charge). */
-      free_cancellation_now: cancellationIsFree(plan, r.checkIn, property.timezone, now),
+      free_cancellation_now: cancellationIsFree(plan, r.checkIn, property, now),
     },
     room: room ? { id: room.id, number: room.number, floor: room.floor, housekeeping_status: room.housekeepingStatus } : null,
     actions: {

@@ -40,7 +40,15 @@ export async function postFee(tx: Executor, tenant: Tenant, stay: ChargedStay & 
  *   sold like a booking's (409 `no_availability` when the type is full); their charges are posted.
  * Returns the reservation's changes for the caller to write with its own.
  */
-export async function moveStayEnd(tx: Executor, tenant: Tenant, r: Reservation, checkOut: IsoDate, param = "check_out"): Promise<StayEndChange> {
+export async function moveStayEnd(
+  tx: Executor,
+  tenant: Tenant,
+  r: Reservation,
+  checkOut: IsoDate,
+  param = "check_out",
+  /** The night audit selling a night to a guest who stayed on: sales restrictions do not apply to a guest in the room, and a night without a rate is priced as the stay's last. */
+  overstay = false,
+): Promise<StayEndChange> {
   if (checkOut === r.checkOut) return { changes: {}, events: [], fee: 0 };
   const [[plan], [roomType]] = await Promise.all([
     tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId)),
@@ -70,11 +78,15 @@ export async function moveStayEnd(tx: Executor, tenant: Tenant, r: Reservation, 
   const added: NightlyRate[] = [];
   for (const date of nightsOf(r.checkOut, checkOut)) {
     const rate = asNightRate(rates.get(`${r.roomTypeId}:${date}`));
+    if (overstay) {
+      added.push({ date, amount: rate?.amount ?? (added.at(-1) ?? r.nightly.at(-1))!.amount });
+      continue;
+    }
     if (!rate) throw new ApiError("restriction_violated", `No rate is loaded for the night of ${date}.`);
     if (rate.stopSell) throw new ApiError("restriction_violated", `Sales are stopped for the night of ${date}.`);
     added.push({ date, amount: rate.amount });
   }
-  if (asNightRate(rates.get(`${r.roomTypeId}:${checkOut}`))?.closedToDeparture) {
+  if (!overstay && asNightRate(rates.get(`${r.roomTypeId}:${checkOut}`))?.closedToDeparture) {
     throw new ApiError("restriction_violated", `Departure on ${checkOut} is closed.`, { param });
   }
   await sellNights(tx, r.roomTypeId, r.checkOut, checkOut);

@@ -7,7 +7,7 @@ import { queueGuestMail } from "@/server/guest-mail/guest-mail";
 import { closeFolioIfDone, folioBalance, folioStillShared, removeRoomNights } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights } from "@/server/inventory/nights";
-import { businessToday, dayClosed } from "@/server/properties/business-date";
+import { businessClock, businessToday, dayClosed, isClosedDay } from "@/server/properties/business-date";
 import { feeAmount } from "@/server/rates/fees";
 import { presentRoom } from "@/server/rooms/present";
 import type { Ctx } from "@/server/tenancy";
@@ -80,17 +80,18 @@ const inventoryEvent = (r: typeof reservations.$inferSelect, from: string) => ({
   object: presentInventoryRange({ propertyId: r.propertyId, roomTypeId: r.roomTypeId, from, to: r.checkOut }),
 });
 
-/** Hours from now until the start of the check-in day at the property. */
-export function hoursUntilArrival(checkIn: string, timezone: string, now = new Date()) {
-  const local = new Intl.DateTimeFormat("sv-SE", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
-    .format(now)
-    .replace(" ", "T");
-  return (Date.parse(`${checkIn}T00:00:00Z`) - Date.parse(`${local}Z`)) / 3_600_000;
+/**
+ * Hours from now until the start of the check-in day at the property, on its business clock
+ * (`businessClock`): after advance_day or an evening audit the open business day's hour, so a
+ * deadline is judged on the hotel's day, never on a calendar that lags behind it.
+ */
+export function hoursUntilArrival(checkIn: string, property: Parameters<typeof businessClock>[0], now = new Date()) {
+  return (Date.parse(`${checkIn}T00:00:00Z`) - Date.parse(`${businessClock(property, now)}Z`)) / 3_600_000;
 }
 
 /** Whether cancelling now drops the room charges: a refundable plan, before its deadline. */
-export function cancellationIsFree(plan: { refundable: boolean; cancellationDeadlineHours: number }, checkIn: string, timezone: string, now = new Date()) {
-  return plan.refundable && hoursUntilArrival(checkIn, timezone, now) >= plan.cancellationDeadlineHours;
+export function cancellationIsFree(plan: { refundable: boolean; cancellationDeadlineHours: number }, checkIn: string, property: Parameters<typeof businessClock>[0], now = new Date()) {
+  return plan.refundable && hoursUntilArrival(checkIn, property, now) >= plan.cancellationDeadlineHours;
 }
 
 /** Check-in is possible on the arrival date only (the property's today). */
@@ -112,7 +113,7 @@ export const departureOn = (r: { checkIn: string; checkOut: string }, today: str
 export const cancelReservation = (args: ChangeCtx & { id: string; reason?: string }) =>
   transition("cancelled", async (tx, { reservation: r }, _today, property) => {
     const [plan] = await tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId));
-    const free = cancellationIsFree(plan, r.checkIn, property.timezone);
+    const free = cancellationIsFree(plan, r.checkIn, property);
     // The inventory nights before the folio lines: removing lines updates the per-day sales rows
     // (db/migrations/0022), which a booking takes after its inventory nights. Taken the other way
     // round, a cancellation and a booking of the same nights deadlocked (the race tests met it).
@@ -130,15 +131,39 @@ export const cancelReservation = (args: ChangeCtx & { id: string; reason?: strin
  * Checks the guest in on the arrival date and puts them in a room: the one asked for, or a
  * clean or inspected free room of the type (inspected first). The room becomes occupied.
  */
-export const checkInReservation = (args: ChangeCtx & { id: string; roomId?: string }) =>
-  transition("checked_in", async (tx, { reservation: r }, today) => {
-    if (!checkInOpen(r.checkIn, today)) {
-      throw new ApiError("invalid_state_transition", `Check-in is possible only on the arrival date (${r.checkIn}); today is ${today} at the property.`);
-    }
-    const room = await takeReadyRoom(tx, args.tenant, r.roomTypeId, args.roomId);
-    await tx.update(rooms).set({ occupied: true, updatedAt: new Date() }).where(eq(rooms.id, room.id));
-    return { changes: { roomId: room.id, checkedInAt: new Date() }, events: [] };
-  })(args);
+export async function checkInReservation(args: ChangeCtx & { id: string; roomId?: string }) {
+  try {
+    return await transition("checked_in", async (tx, { reservation: r }, today) => {
+      if (!checkInOpen(r.checkIn, today)) {
+        throw new ApiError("invalid_state_transition", `Check-in is possible only on the arrival date (${r.checkIn}); today is ${today} at the property.`);
+      }
+      const room = await takeReadyRoom(tx, args.tenant, r.roomTypeId, args.roomId);
+      await tx.update(rooms).set({ occupied: true, updatedAt: new Date() }).where(eq(rooms.id, room.id));
+      return { changes: { roomId: room.id, checkedInAt: new Date() }, events: [] };
+    })(args);
+  } catch (error) {
+    // No ready room of the type: the hotel's shortfall, kept on the reservation (the refusal
+    // itself changed nothing) so the night audit never charges the guest a no-show fee for it.
+    if (error instanceof ApiError && error.code === "no_availability") await recordCheckInRefused(args);
+    throw error;
+  }
+}
+
+/** Marks a confirmed arrival of today as turned away for want of a ready room (once; the trail says when). */
+async function recordCheckInRefused({ db, tenant, actor, id }: ChangeCtx & { id: string }) {
+  await inTransaction(db, async (tx) => {
+    const current = await loadReservation(tx, tenant, id, true);
+    if (current.reservation.status !== "confirmed" || current.reservation.checkInRefusedAt) return;
+    const [reservation] = await tx.update(reservations).set({ checkInRefusedAt: new Date() }).where(eq(reservations.id, current.reservation.id)).returning();
+    await recordChange(tx, { tenant, actor }, [], {
+      action: "reservation.check_in_refused",
+      objectType: "reservation",
+      objectId: reservation.id,
+      before: presentReservation(current),
+      after: presentReservation({ reservation, guest: current.guest }),
+    });
+  });
+}
 
 /**
  * Checks the guest out on the day they leave. A stay left early is first shortened to that day
@@ -148,8 +173,11 @@ export const checkInReservation = (args: ChangeCtx & { id: string; roomId?: stri
  * room is vacated and dirty. If anything is refused, nothing changes.
  */
 export const checkOutReservation = (args: ChangeCtx & { id: string }) =>
-  transition("checked_out", async (tx, { reservation: r }, today) => {
-    const moved = await moveStayEnd(tx, args.tenant, r, departureOn(r, today));
+  transition("checked_out", async (tx, { reservation: r }, today, property) => {
+    // A guest who stayed on past a departure whose day is already closed (from before the night
+    // audit sold such nights) leaves on the booked date: a closed day's nights are not sold again.
+    const leaving = today > r.checkOut && isClosedDay(property, r.checkOut) ? r.checkOut : departureOn(r, today);
+    const moved = await moveStayEnd(tx, args.tenant, r, leaving);
     // A room of a group billed to its master folio leaves without settling: the master is
     // settled, and closed, when its last room checks out.
     const shared = await folioStillShared(tx, r);
@@ -209,4 +237,11 @@ export async function chargeNoShow(tx: Tx, tenant: Ctx["tenant"], r: typeof rese
   const posted = await postFee(tx, tenant, r, "no_show_fee", amount, `arrival ${r.checkIn}`, r.checkIn);
   await closeFolioIfDone(tx, r);
   return posted;
+}
+
+/** A stay the hotel could not give a room: its nights back on sale and its room nights off the folio, no fee (the night audit's cancellation of a guest turned away). */
+export async function releaseWithoutCharge(tx: Tx, r: typeof reservations.$inferSelect) {
+  await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
+  await removeRoomNights(tx, r);
+  await closeFolioIfDone(tx, r);
 }

@@ -1,6 +1,6 @@
 import { TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import { ZodError } from "zod";
-import { ApiError, errorCodes, type ErrorCode } from "@/server/errors";
+import { ApiError, errorCodes, ruleErrorOf, type ErrorCode } from "@/server/errors";
 import { toApiError } from "@/server/http/validation";
 
 type ApiStatus = (typeof errorCodes)[ErrorCode]["status"];
@@ -37,6 +37,8 @@ export function toTRPCError(error: ApiError): TRPCError {
  */
 export function apiErrorOf(error: TRPCError, rawInput: unknown): ApiError | undefined {
   if (error.cause instanceof ApiError) return error.cause;
+  const rule = ruleErrorOf(error.cause);
+  if (rule) return rule;
   if (error.cause instanceof ZodError) return toApiError(error.cause, rawInput, "body");
   return undefined;
 }
