@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { folioCharges, nightAudits, payments, properties, reservations } from "@/db/schema";
 import { addDays, todayIn, type IsoDate } from "@/lib/dates";
+import type { FlashReport } from "@/server/night-audit/flash";
 import { runNightAudit } from "@/server/night-audit/run-audit";
 import { zonedInstant } from "@/server/properties/business-date";
 import { expectError } from "../support/assertions";
@@ -44,7 +45,8 @@ const book = (t: Hotel, from: IsoDate, to: IsoDate, last = "Uest") =>
 const close = (t: Hotel, date: IsoDate) => runNightAudit({ db: h.db, propertyId: t.propertyId, trigger: "scheduled", date });
 const folioOf = async (id: string) => ok(await h.get(`/v1/reservations/${id}/folio`, caller));
 const businessDateOf = async (t: Hotel) => (await h.db.select().from(properties).where(eq(properties.id, t.propertyId)))[0].businessDate;
-const flashOf = async (t: Hotel, date: IsoDate) => (await h.db.select().from(nightAudits).where(and(eq(nightAudits.propertyId, t.propertyId), eq(nightAudits.businessDate, date))))[0]?.flash;
+const flashOf = async (t: Hotel, date: IsoDate) =>
+  (await h.db.select().from(nightAudits).where(and(eq(nightAudits.propertyId, t.propertyId), eq(nightAudits.businessDate, date))))[0]?.flash as FlashReport | undefined;
 const report = async (t: Hotel, kind: string, from: IsoDate, to: IsoDate) => ok(await h.get(`/v1/reports/${kind}?property_id=${t.propertyId}&from=${from}&to=${to}`, caller));
 /** The property's wall clock at `hour`:`minute` of `date`, as the app's clock (the database keeps its own). */
 const clockAt = (date: IsoDate, hour: number, minute: number) => vi.useFakeTimers({ toFake: ["Date"], now: zonedInstant(date, hour, tz).getTime() + minute * 60_000 });
@@ -113,8 +115,8 @@ describe("a closed day is closed", () => {
       [addDays(T, 1), 10_000],
     ]);
     expect((await inventoryOf(h, caller, t.propertyId, t.type.roomTypeId, addDays(T, 1), addDays(T, 2))).get(addDays(T, 1))?.sold).toBe(1);
-    const flash = await flashOf(t, addDays(T, 1));
-    expect([flash.rooms_sold, flash.room_revenue, flash.charged?.gross]).toEqual([1, 10_000, 10_000]);
+    const flash = (await flashOf(t, addDays(T, 1)))!;
+    expect([flash.rooms_sold, flash.room_revenue, flash.charged.gross]).toEqual([1, 10_000, 10_000]);
 
     // The next business day the guest pays the two nights and leaves: nothing more is posted into T+1.
     ok(await h.post("/v1/payments", { reservation_id: stay.id, amount: 20_000, payment_method: { type: "cash" } }, caller), 201);
@@ -122,7 +124,7 @@ describe("a closed day is closed", () => {
     expect(ok(await h.get(`/v1/reservations/${stay.id}`, caller)).check_out).toBe(addDays(T, 2));
     const revenue = (await report(t, "revenue", addDays(T, 1), addDays(T, 2))).data[0];
     const occupancy = (await report(t, "occupancy", addDays(T, 1), addDays(T, 2))).data[0];
-    expect([occupancy.rooms_sold, revenue.room_revenue, revenue.gross + revenue.other_gross]).toEqual([flash.rooms_sold, flash.room_revenue, flash.charged?.gross]);
+    expect([occupancy.rooms_sold, revenue.room_revenue, revenue.gross + revenue.other_gross]).toEqual([flash.rooms_sold, flash.room_revenue, flash.charged.gross]);
     expect(occupancy.rooms_available).toBe(flash.rooms_available);
   });
 
@@ -213,14 +215,14 @@ describe("one split of room and other revenue", () => {
     await close(t, T);
 
     // Room: 1 night of 10,000. Other: the extra 1,500 + the no-show fee 5,000 + the retained night 10,000 = 16,500.
-    const flash = await flashOf(t, T);
-    expect([flash.rooms_sold, flash.room_revenue, flash.charged?.gross, flash.other?.gross]).toEqual([1, 10_000, 26_500, 16_500]);
+    const flash = (await flashOf(t, T))!;
+    expect([flash.rooms_sold, flash.room_revenue, flash.charged.gross, flash.other.gross]).toEqual([1, 10_000, 26_500, 16_500]);
     const revenue = (await report(t, "revenue", T, addDays(T, 1))).data[0];
     expect([revenue.room_revenue, revenue.gross, revenue.other_net, revenue.other_tax, revenue.other_gross]).toEqual([10_000, 10_000, 16_500, 0, 16_500]);
     const production = (await report(t, "production", T, addDays(T, 1))).totals;
     expect(production).toMatchObject({ reservations: 2, room_nights: 1, room_revenue: 10_000, gross: 10_000, other_gross: 16_500, cancellations: 1, no_shows: 1 });
-    expect(flash.charged?.gross).toBe(revenue.gross + revenue.other_gross);
-    expect(flash.charged?.gross).toBe(production.gross + production.other_gross);
+    expect(flash.charged.gross).toBe(revenue.gross + revenue.other_gross);
+    expect(flash.charged.gross).toBe(production.gross + production.other_gross);
 
     // The CSV carries the new columns.
     const csv = await h.get(`/v1/reports/production?property_id=${t.propertyId}&from=${T}&to=${addDays(T, 1)}&format=csv`, caller);
