@@ -195,7 +195,7 @@ async function markNoShows(tx: Tx, { tenant, actor }: Pick<ChangeCtx, "tenant" |
   for (const r of due) {
     const turnedAway = r.checkInRefusedAt !== null;
     if (turnedAway) await releaseWithoutCharge(tx, r);
-    else await chargeNoShow(tx, tenant, r);
+    else await chargeNoShow(tx, tenant, r, property);
     const now = new Date();
     const [updated] = await tx
       .update(reservations)

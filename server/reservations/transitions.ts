@@ -220,7 +220,7 @@ export const noShowReservation = (args: ChangeCtx & { id: string; now?: Date }) 
     if (!noShowOpen(r.checkIn, property, args.now)) {
       throw new ApiError("invalid_state_transition", `A no-show can be recorded once the arrival night (${r.checkIn}) is over, from the night audit's hour.`);
     }
-    await chargeNoShow(tx, args.tenant, r);
+    await chargeNoShow(tx, args.tenant, r, property);
     return { changes: {}, events: [inventoryEvent(r, r.checkIn)] };
   })(args);
 
@@ -229,12 +229,13 @@ export const noShowReservation = (args: ChangeCtx & { id: string; now?: Date }) 
  * noShowReservation; the night audit too); the amount posted. The nights first, as a
  * cancellation does: the same lock order as a booking's.
  */
-export async function chargeNoShow(tx: Tx, tenant: Ctx["tenant"], r: typeof reservations.$inferSelect) {
+export async function chargeNoShow(tx: Tx, tenant: Ctx["tenant"], r: typeof reservations.$inferSelect, property: Pick<typeof properties.$inferSelect, "businessDate">) {
   await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
   const [plan] = await tx.select().from(ratePlans).where(eq(ratePlans.id, r.ratePlanId));
   const amount = plan.noShowFee ? feeAmount(plan.noShowFee, r.nightly) : plan.refundable ? 0 : r.totalAmount;
   await removeRoomNights(tx, r);
-  const posted = await postFee(tx, tenant, r, "no_show_fee", amount, `arrival ${r.checkIn}`, r.checkIn);
+  // On the arrival night, as the audit that closes it posts it; once that day is closed, on the open business date (nothing posts into a closed day).
+  const posted = await postFee(tx, tenant, r, "no_show_fee", amount, `arrival ${r.checkIn}`, isClosedDay(property, r.checkIn) ? null : r.checkIn);
   await closeFolioIfDone(tx, r);
   return posted;
 }

@@ -95,6 +95,8 @@ describe("the night audit", () => {
       revenue_by_kind: { room_night: 10_000, extra: 0, early_departure_fee: 0, no_show_fee: 5_000, late_check_out_fee: 0, tax: 0 },
       // No taxes set up: the 15,000 charged is all net (tests/integration/taxes.test.ts has taxes).
       charged: { net: 15_000, tax: 0, gross: 15_000 },
+      // Other revenue: the no-show's fee; the room night sold is room revenue.
+      other: { net: 5_000, tax: 0, gross: 5_000 },
       payments_by_method: { cash: { amount: 3_000, count: 1 } },
       payments: 3_000,
       refunds: 0,

@@ -161,43 +161,44 @@ describe("the figures equal the hand-computed fixture", () => {
       from: d(0),
       to: d(5),
       data: [
+        // Other revenue: R5's night of d(1) (25000, a no-show's retained night), R8's of d(2) (9000, non-refundable, cancelled).
         // 10000 + 25000 over 2 sold and 4 available; payments 22000 + 30000 + 5000 + 9000 + 1000.
-        { date: d(0), room_revenue: 35_000, net: 35_000, tax: 0, gross: 35_000, adr: 17_500, revpar: 8_750, payments: 67_000, refunds: 3_000 },
+        { date: d(0), room_revenue: 35_000, net: 35_000, tax: 0, gross: 35_000, other_net: 0, other_tax: 0, other_gross: 0, adr: 17_500, revpar: 8_750, payments: 67_000, refunds: 3_000 },
         // 12000 + 9000 + 25000 = 46000: ADR 15333.33 → 15333, RevPAR 46000 / 4.
-        { date: d(1), room_revenue: 46_000, net: 46_000, tax: 0, gross: 46_000, adr: 15_333, revpar: 11_500, payments: 0, refunds: 0 },
-        { date: d(2), room_revenue: 34_000, net: 34_000, tax: 0, gross: 34_000, adr: 17_000, revpar: 6_800, payments: 0, refunds: 0 },
-        { date: d(3), room_revenue: 19_000, net: 19_000, tax: 0, gross: 19_000, adr: 9_500, revpar: 3_800, payments: 0, refunds: 0 },
-        { date: d(4), room_revenue: 20_000, net: 20_000, tax: 0, gross: 20_000, adr: 10_000, revpar: 4_000, payments: 0, refunds: 0 },
+        { date: d(1), room_revenue: 46_000, net: 46_000, tax: 0, gross: 46_000, other_net: 25_000, other_tax: 0, other_gross: 25_000, adr: 15_333, revpar: 11_500, payments: 0, refunds: 0 },
+        { date: d(2), room_revenue: 34_000, net: 34_000, tax: 0, gross: 34_000, other_net: 9_000, other_tax: 0, other_gross: 9_000, adr: 17_000, revpar: 6_800, payments: 0, refunds: 0 },
+        { date: d(3), room_revenue: 19_000, net: 19_000, tax: 0, gross: 19_000, other_net: 0, other_tax: 0, other_gross: 0, adr: 9_500, revpar: 3_800, payments: 0, refunds: 0 },
+        { date: d(4), room_revenue: 20_000, net: 20_000, tax: 0, gross: 20_000, other_net: 0, other_tax: 0, other_gross: 0, adr: 10_000, revpar: 4_000, payments: 0, refunds: 0 },
       ],
       // 154000 over 11 rooms sold and 23 available: 14000 and 6695.65 → 6696.
-      totals: { room_revenue: 154_000, net: 154_000, tax: 0, gross: 154_000, adr: 14_000, revpar: 6_696, payments: 67_000, refunds: 3_000 },
+      totals: { room_revenue: 154_000, net: 154_000, tax: 0, gross: 154_000, other_net: 34_000, other_tax: 0, other_gross: 34_000, adr: 14_000, revpar: 6_696, payments: 67_000, refunds: 3_000 },
     });
   });
 
   it("a window cut through a stay counts only its nights inside; an empty window is all zeros", async () => {
     const one = ok(await h.get(`/v1/reports/revenue?property_id=${propertyId}&from=${d(1)}&to=${d(2)}`, caller));
-    expect(one.data).toEqual([{ date: d(1), room_revenue: 46_000, net: 46_000, tax: 0, gross: 46_000, adr: 15_333, revpar: 11_500, payments: 0, refunds: 0 }]);
+    expect(one.data).toEqual([{ date: d(1), room_revenue: 46_000, net: 46_000, tax: 0, gross: 46_000, other_net: 25_000, other_tax: 0, other_gross: 25_000, adr: 15_333, revpar: 11_500, payments: 0, refunds: 0 }]);
     const later = ok(await h.get(`/v1/reports/occupancy?property_id=${propertyId}&from=${d(5)}&to=${d(7)}`, caller));
     expect(later.data).toEqual([
       { date: d(5), rooms_available: 5, rooms_sold: 2, occupancy: 0.4 }, // R7's second night, R9
       { date: d(6), rooms_available: 5, rooms_sold: 0, occupancy: 0 },
     ]);
     const past = ok(await h.get(`/v1/reports/revenue?property_id=${propertyId}&from=${d(-10)}&to=${d(-8)}`, caller));
-    expect(past.totals).toEqual({ room_revenue: 0, net: 0, tax: 0, gross: 0, adr: 0, revpar: 0, payments: 0, refunds: 0 });
+    expect(past.totals).toEqual({ room_revenue: 0, net: 0, tax: 0, gross: 0, other_net: 0, other_tax: 0, other_gross: 0, adr: 0, revpar: 0, payments: 0, refunds: 0 });
   });
 
-  const productionTotals = { reservations: 6, room_nights: 12, room_revenue: 164_000, net: 164_000, tax: 0, gross: 164_000, cancellations: 2 };
+  const productionTotals = { reservations: 6, room_nights: 12, room_revenue: 164_000, net: 164_000, tax: 0, gross: 164_000, other_net: 34_000, other_tax: 0, other_gross: 34_000, cancellations: 2, no_shows: 1 };
   const byGroup = <T extends { group: string | null }>(rows: T[]) => [...rows].sort((a, b) => String(a.group).localeCompare(String(b.group)));
 
   it("production by source (the default): stays arriving in the window; cancellations apart", async () => {
     const r = await report("production");
     expect(r).toMatchObject({ object: "report", type: "production", group_by: "source", from: d(0), to: d(5), totals: productionTotals });
     expect(r.data).toEqual([
-      { group: "api", reservations: 1, room_nights: 0, room_revenue: 0, net: 0, tax: 0, gross: 0, cancellations: 0 }, // R5, no-show
-      { group: "channel", reservations: 1, room_nights: 3, room_revenue: 27_000, net: 27_000, tax: 0, gross: 27_000, cancellations: 2 }, // R2; R4, R8
-      { group: "direct", reservations: 2, room_nights: 4, room_revenue: 42_000, net: 42_000, tax: 0, gross: 42_000, cancellations: 0 }, // R1, R7
-      { group: "email", reservations: 1, room_nights: 2, room_revenue: 20_000, net: 20_000, tax: 0, gross: 20_000, cancellations: 0 }, // R6
-      { group: "phone", reservations: 1, room_nights: 3, room_revenue: 75_000, net: 75_000, tax: 0, gross: 75_000, cancellations: 0 }, // R3
+      { group: "api", reservations: 1, room_nights: 0, room_revenue: 0, net: 0, tax: 0, gross: 0, other_net: 25_000, other_tax: 0, other_gross: 25_000, cancellations: 0, no_shows: 1 }, // R5, no-show
+      { group: "channel", reservations: 1, room_nights: 3, room_revenue: 27_000, net: 27_000, tax: 0, gross: 27_000, other_net: 9_000, other_tax: 0, other_gross: 9_000, cancellations: 2, no_shows: 0 }, // R2; R4, R8
+      { group: "direct", reservations: 2, room_nights: 4, room_revenue: 42_000, net: 42_000, tax: 0, gross: 42_000, other_net: 0, other_tax: 0, other_gross: 0, cancellations: 0, no_shows: 0 }, // R1, R7
+      { group: "email", reservations: 1, room_nights: 2, room_revenue: 20_000, net: 20_000, tax: 0, gross: 20_000, other_net: 0, other_tax: 0, other_gross: 0, cancellations: 0, no_shows: 0 }, // R6
+      { group: "phone", reservations: 1, room_nights: 3, room_revenue: 75_000, net: 75_000, tax: 0, gross: 75_000, other_net: 0, other_tax: 0, other_gross: 0, cancellations: 0, no_shows: 0 }, // R3
     ]);
     expect(await report("production", "&group_by=source")).toEqual(r);
   });
@@ -206,9 +207,9 @@ describe("the figures equal the hand-computed fixture", () => {
     const r = await report("production", "&group_by=channel");
     expect(r.totals).toEqual(productionTotals);
     expect(r.data).toEqual([
-      { group: "booking_com", reservations: 1, room_nights: 3, room_revenue: 27_000, net: 27_000, tax: 0, gross: 27_000, cancellations: 1 }, // R2; R8
-      { group: "expedia", reservations: 0, room_nights: 0, room_revenue: 0, net: 0, tax: 0, gross: 0, cancellations: 1 }, // R4
-      { group: null, reservations: 5, room_nights: 9, room_revenue: 137_000, net: 137_000, tax: 0, gross: 137_000, cancellations: 0 }, // R1, R3, R5, R6, R7
+      { group: "booking_com", reservations: 1, room_nights: 3, room_revenue: 27_000, net: 27_000, tax: 0, gross: 27_000, other_net: 9_000, other_tax: 0, other_gross: 9_000, cancellations: 1, no_shows: 0 }, // R2; R8
+      { group: "expedia", reservations: 0, room_nights: 0, room_revenue: 0, net: 0, tax: 0, gross: 0, other_net: 0, other_tax: 0, other_gross: 0, cancellations: 1, no_shows: 0 }, // R4
+      { group: null, reservations: 5, room_nights: 9, room_revenue: 137_000, net: 137_000, tax: 0, gross: 137_000, other_net: 25_000, other_tax: 0, other_gross: 25_000, cancellations: 0, no_shows: 1 }, // R1, R3, R5, R6, R7
     ]);
   });
 
@@ -217,16 +218,16 @@ describe("the figures equal the hand-computed fixture", () => {
     expect(plans.totals).toEqual(productionTotals);
     expect(byGroup(plans.data)).toEqual(
       byGroup([
-        { group: ids.bar, group_name: "BAR", reservations: 5, room_nights: 9, room_revenue: 137_000, net: 137_000, tax: 0, gross: 137_000, cancellations: 1 }, // R1 R3 R5 R6 R7; R4
-        { group: ids.nrf, group_name: "NRF", reservations: 1, room_nights: 3, room_revenue: 27_000, net: 27_000, tax: 0, gross: 27_000, cancellations: 1 }, // R2; R8
+        { group: ids.bar, group_name: "BAR", reservations: 5, room_nights: 9, room_revenue: 137_000, net: 137_000, tax: 0, gross: 137_000, other_net: 25_000, other_tax: 0, other_gross: 25_000, cancellations: 1, no_shows: 1 }, // R1 R3 R5 R6 R7; R4
+        { group: ids.nrf, group_name: "NRF", reservations: 1, room_nights: 3, room_revenue: 27_000, net: 27_000, tax: 0, gross: 27_000, other_net: 9_000, other_tax: 0, other_gross: 9_000, cancellations: 1, no_shows: 0 }, // R2; R8
       ]),
     );
     const types = await report("production", "&group_by=room_type");
     expect(types.totals).toEqual(productionTotals);
     expect(byGroup(types.data)).toEqual(
       byGroup([
-        { group: ids.kng, group_name: "KNG", reservations: 4, room_nights: 9, room_revenue: 89_000, net: 89_000, tax: 0, gross: 89_000, cancellations: 2 }, // R1 R2 R6 R7; R4 R8
-        { group: ids.ste, group_name: "STE", reservations: 2, room_nights: 3, room_revenue: 75_000, net: 75_000, tax: 0, gross: 75_000, cancellations: 0 }, // R3 R5
+        { group: ids.kng, group_name: "KNG", reservations: 4, room_nights: 9, room_revenue: 89_000, net: 89_000, tax: 0, gross: 89_000, other_net: 9_000, other_tax: 0, other_gross: 9_000, cancellations: 2, no_shows: 0 }, // R1 R2 R6 R7; R4 R8
+        { group: ids.ste, group_name: "STE", reservations: 2, room_nights: 3, room_revenue: 75_000, net: 75_000, tax: 0, gross: 75_000, other_net: 25_000, other_tax: 0, other_gross: 25_000, cancellations: 0, no_shows: 1 }, // R3 R5
       ]),
     );
   });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
 import { properties } from "@/db/schema";
 import { addDays, type IsoDate } from "@/lib/dates";
+import { runNightAudit } from "@/server/night-audit/run-audit";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, inventoryOf, liveHotel, ok, type Caller, type RoomTypeSetup } from "../support/hotel";
@@ -109,11 +110,13 @@ describe("early and late departures: the folio, the reservation, the calendar, a
       sold: [1, 1, 0, 0], from: T, to: addDays(T, 4), rooms: 2,
     });
 
-    // Late: booked one night (T), still in house until T+3: nights T+1 and T+2 are sold and charged.
+    // Late: booked one night (T), still in house until T+3: the audits of T+1 and T+2 sell and
+    // charge those nights (issue 35: nothing posts into a closed day afterwards).
     const late = await hotelWith(2);
     const b = ok(await book(late, T, addDays(T, 1)), 201);
     ok(await act(b.id, "check_in"));
-    await setBusinessDate(late, addDays(T, 3));
+    for (const day of [T, addDays(T, 1), addDays(T, 2)]) await runNightAudit({ db: h.db, propertyId: late.propertyId, trigger: "scheduled", date: day });
+    late.businessDate = addDays(T, 3);
     ok(await pay(b.id, 30_000), 201);
     const left = ok(await act(b.id, "check_out"));
     expect(left).toMatchObject({ status: "checked_out", check_out: addDays(T, 3), nights: 3, total: { amount: 30_000 } });
@@ -164,7 +167,7 @@ describe("POST /v1/reservations/{id}/change_departure", () => {
     expectError(await act(r.id, "change_departure", { check_out: addDays(T, 31) }), 409, "restriction_violated");
   });
 
-  it("refuses an extension when the room type is full, and a late check-out over a sold night; nothing changes", async () => {
+  it("refuses an extension when the room type is full, and changes nothing; a closed night is not sold again at check-out", async () => {
     const hotel = await hotelWith(1);
     const T = hotel.today;
     const inHouse = ok(await book(hotel, T, addDays(T, 1)), 201);
@@ -172,13 +175,14 @@ describe("POST /v1/reservations/{id}/change_departure", () => {
     const next = ok(await book(hotel, addDays(T, 1), addDays(T, 2), "grace@example.com"), 201);
     const before = await footprint(hotel);
     expectError(await act(inHouse.id, "change_departure", { check_out: addDays(T, 2) }), 409, "no_availability");
+    expect(await footprint(hotel)).toEqual(before);
+    // Once T+1 is closed (the business date moved past it), its night is not sold again: the
+    // check-out leaves on the booked date and the next guest keeps the room's night (issue 35).
     await setBusinessDate(hotel, addDays(T, 2));
-    ok(await pay(inHouse.id, 20_000), 201);
-    const paid = await footprint(hotel);
-    expectError(await act(inHouse.id, "check_out"), 409, "no_availability");
-    expect(await footprint(hotel)).toEqual(paid);
-    expect(paid.reservations).toEqual(before.reservations);
+    ok(await pay(inHouse.id, 10_000), 201);
+    expect(ok(await act(inHouse.id, "check_out"))).toMatchObject({ status: "checked_out", check_out: addDays(T, 1) });
     expect(ok(await h.get(`/v1/reservations/${next.id}`, caller)).status).toBe("confirmed");
+    expect((await inventoryOf(h, caller, hotel.propertyId, hotel.type.roomTypeId, addDays(T, 1), addDays(T, 2))).get(addDays(T, 1))?.sold).toBe(1);
   });
 
   it("a blank or malformed body changes nothing", async () => {
