@@ -3006,9 +3006,9 @@ export interface components {
             business_date: string;
             /** @enum {string} */
             trigger: "scheduled" | "manual" | "advance_day";
-            /** @description Reservations the audit marked as no-shows (fees posted). */
+            /** @description Reservations the audit marked as no-shows (fees posted). A guest turned away at check-in for want of a ready room is not one: the audit cancels that stay with no charge. */
             no_shows: string[];
-            /** @description Stays still checked in on or after their departure date, flagged for the desk. */
+            /** @description Stays still checked in on or after their departure date, flagged for the desk. With the property's `overstay_at_audit` at `extend`, each was extended by the night closed, sold and posted on it. */
             departures_in_house: string[];
             flash: components["schemas"]["FlashReport"];
             /**
@@ -3043,6 +3043,12 @@ export interface components {
             };
             /** @description The same lines together: net, the taxes in them, and gross (the sum of `revenue_by_kind`). Absent in reports written before taxes existed. */
             charged?: {
+                net: number;
+                tax: number;
+                gross: number;
+            };
+            /** @description Other revenue of the day, as the revenue report's `other_net`, `other_tax` and `other_gross` count it: every line of `charged` but the room nights and per-night taxes of the nights sold (extras, fees, the retained charges of cancelled and no-show stays). `charged` less `other` is the room revenue's charges (the revenue report's `net`, `tax`, `gross`). Absent in reports written before 2026-11-28. */
+            other?: {
                 net: number;
                 tax: number;
                 gross: number;
@@ -3257,8 +3263,13 @@ export interface components {
             /** @description Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on. */
             audit_hour: number;
             /**
+             * @description What the night audit does with a guest still in house past the departure date: `extend` (the default) sells them that night and posts it, with its taxes, on the day it closes; `refuse` leaves the day open and names them, until the desk checks them out or extends the stay.
+             * @enum {string}
+             */
+            overstay_at_audit: "extend" | "refuse";
+            /**
              * Format: date
-             * @description The property's "today": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it.
+             * @description The property's "today", the open business date: the date the last night audit (or the sandbox's advance_day) opened, until the next audit closes it (between midnight and the audit hour it is still the day before); the local date for a property never audited. Every posting, payment, refund and desk rule belongs to it.
              * @example 2026-12-24
              */
             business_date: string;
@@ -4369,6 +4380,12 @@ export interface components {
                 tax: number;
                 /** @description What the guests are charged for those nights: net + tax, minor units. */
                 gross: number;
+                /** @description Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units. */
+                other_net: number;
+                /** @description The taxes in those other lines, minor units. */
+                other_tax: number;
+                /** @description Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`). */
+                other_gross: number;
                 adr: number;
                 revpar: number;
                 payments: number;
@@ -4383,6 +4400,12 @@ export interface components {
                 tax: number;
                 /** @description What the guests are charged for those nights: net + tax, minor units. */
                 gross: number;
+                /** @description Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units. */
+                other_net: number;
+                /** @description The taxes in those other lines, minor units. */
+                other_tax: number;
+                /** @description Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`). */
+                other_gross: number;
                 adr: number;
                 revpar: number;
                 payments: number;
@@ -4422,7 +4445,15 @@ export interface components {
                 tax: number;
                 /** @description What the guests are charged for those nights: net + tax, minor units. */
                 gross: number;
+                /** @description Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units. */
+                other_net: number;
+                /** @description The taxes in those other lines, minor units. */
+                other_tax: number;
+                /** @description Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`). */
+                other_gross: number;
                 cancellations: number;
+                /** @description Stays of the group that never arrived (no nights sold; their fee or retained charge is in `other_*`). */
+                no_shows: number;
             }[];
             totals: {
                 reservations: number;
@@ -4435,7 +4466,15 @@ export interface components {
                 tax: number;
                 /** @description What the guests are charged for those nights: net + tax, minor units. */
                 gross: number;
+                /** @description Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units. */
+                other_net: number;
+                /** @description The taxes in those other lines, minor units. */
+                other_tax: number;
+                /** @description Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`). */
+                other_gross: number;
                 cancellations: number;
+                /** @description Stays of the group that never arrived (no nights sold; their fee or retained charge is in `other_*`). */
+                no_shows: number;
             };
         };
         NightAuditList: {
@@ -4919,6 +4958,7 @@ export interface operations {
                      *           "walk_ins_without_email": true,
                      *           "guest_emails": true,
                      *           "audit_hour": 0,
+                     *           "overstay_at_audit": "extend",
                      *           "business_date": "2026-12-24",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -5244,6 +5284,12 @@ export interface operations {
                      * @default false
                      */
                     walk_ins_without_email?: boolean;
+                    /**
+                     * @description What the night audit does with a guest still in house past departure: `extend` (sell and post the night) or `refuse` (the day stays open, the guests named).
+                     * @default extend
+                     * @enum {string}
+                     */
+                    overstay_at_audit?: "extend" | "refuse";
                 };
             };
         };
@@ -5282,6 +5328,7 @@ export interface operations {
                      *       "walk_ins_without_email": true,
                      *       "guest_emails": true,
                      *       "audit_hour": 0,
+                     *       "overstay_at_audit": "extend",
                      *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -5726,6 +5773,7 @@ export interface operations {
                      *       "walk_ins_without_email": true,
                      *       "guest_emails": true,
                      *       "audit_hour": 0,
+                     *       "overstay_at_audit": "extend",
                      *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -6039,7 +6087,8 @@ export interface operations {
                  *       "check_out_time": "15:00",
                  *       "guest_emails": true,
                  *       "audit_hour": 3,
-                 *       "walk_ins_without_email": true
+                 *       "walk_ins_without_email": true,
+                 *       "overstay_at_audit": "extend"
                  *     }
                  */
                 "application/json": {
@@ -6079,6 +6128,11 @@ export interface operations {
                     audit_hour?: number;
                     /** @description Whether a walk-in (`source: walk_in`) may be booked without the guest's e-mail. */
                     walk_ins_without_email?: boolean;
+                    /**
+                     * @description What the night audit does with a guest still in house past departure: `extend` (sell and post the night) or `refuse` (the day stays open, the guests named).
+                     * @enum {string}
+                     */
+                    overstay_at_audit?: "extend" | "refuse";
                 };
             };
         };
@@ -6116,6 +6170,7 @@ export interface operations {
                      *       "walk_ins_without_email": true,
                      *       "guest_emails": true,
                      *       "audit_hour": 0,
+                     *       "overstay_at_audit": "extend",
                      *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -37931,7 +37986,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `net`, `tax`, `gross`, `adr`, `revpar`, `payments`, `refunds`; one row per night, amounts in minor units of the property's currency. */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `net`, `tax`, `gross`, `other_net`, `other_tax`, `other_gross`, `adr`, `revpar`, `payments`, `refunds`; one row per night, amounts in minor units of the property's currency. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -37959,6 +38014,9 @@ export interface operations {
                      *           "net": 0,
                      *           "tax": 0,
                      *           "gross": 0,
+                     *           "other_net": 0,
+                     *           "other_tax": 0,
+                     *           "other_gross": 0,
                      *           "adr": 0,
                      *           "revpar": 0,
                      *           "payments": 0,
@@ -37970,6 +38028,9 @@ export interface operations {
                      *         "net": 0,
                      *         "tax": 0,
                      *         "gross": 0,
+                     *         "other_net": 0,
+                     *         "other_tax": 0,
+                     *         "other_gross": 0,
                      *         "adr": 0,
                      *         "revpar": 0,
                      *         "payments": 0,
@@ -37979,8 +38040,8 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["RevenueReport"];
                     /**
-                     * @example date,room_revenue,net,tax,gross,adr,revpar,payments,refunds
-                     *     2026-12-24,0,0,0,0,0,0,0,0
+                     * @example date,room_revenue,net,tax,gross,other_net,other_tax,other_gross,adr,revpar,payments,refunds
+                     *     2026-12-24,0,0,0,0,0,0,0,0,0,0,0
                      */
                     "text/csv": string;
                 };
@@ -38279,7 +38340,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `group`, `group_name`, `reservations`, `room_nights`, `room_revenue`, `net`, `tax`, `gross`, `cancellations`; one row per group, `group_name` only when `group_by` is `rate_plan` or `room_type`, amounts in minor units. */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `group`, `group_name`, `reservations`, `room_nights`, `room_revenue`, `net`, `tax`, `gross`, `other_net`, `other_tax`, `other_gross`, `cancellations`, `no_shows`; one row per group, `group_name` only when `group_by` is `rate_plan` or `room_type`, amounts in minor units. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -38311,7 +38372,11 @@ export interface operations {
                      *           "net": 0,
                      *           "tax": 0,
                      *           "gross": 0,
-                     *           "cancellations": 0
+                     *           "other_net": 0,
+                     *           "other_tax": 0,
+                     *           "other_gross": 0,
+                     *           "cancellations": 0,
+                     *           "no_shows": 0
                      *         }
                      *       ],
                      *       "totals": {
@@ -38321,14 +38386,18 @@ export interface operations {
                      *         "net": 0,
                      *         "tax": 0,
                      *         "gross": 0,
-                     *         "cancellations": 0
+                     *         "other_net": 0,
+                     *         "other_tax": 0,
+                     *         "other_gross": 0,
+                     *         "cancellations": 0,
+                     *         "no_shows": 0
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["ProductionReport"];
                     /**
-                     * @example group,reservations,room_nights,room_revenue,net,tax,gross,cancellations
-                     *     direct,0,0,0,0,0,0,0
+                     * @example group,reservations,room_nights,room_revenue,net,tax,gross,other_net,other_tax,other_gross,cancellations,no_shows
+                     *     direct,0,0,0,0,0,0,0,0,0,0,0
                      */
                     "text/csv": string;
                 };
@@ -38675,6 +38744,11 @@ export interface operations {
                      *               "tax": 0,
                      *               "gross": 0
                      *             },
+                     *             "other": {
+                     *               "net": 0,
+                     *               "tax": 0,
+                     *               "gross": 0
+                     *             },
                      *             "payments_by_method": {
                      *               "card": {
                      *                 "amount": 0,
@@ -39007,6 +39081,11 @@ export interface operations {
                      *           "tax": 0
                      *         },
                      *         "charged": {
+                     *           "net": 0,
+                     *           "tax": 0,
+                     *           "gross": 0
+                     *         },
+                     *         "other": {
                      *           "net": 0,
                      *           "tax": 0,
                      *           "gross": 0
@@ -46392,6 +46471,11 @@ export interface operations {
                      *               "tax": 0,
                      *               "gross": 0
                      *             },
+                     *             "other": {
+                     *               "net": 0,
+                     *               "tax": 0,
+                     *               "gross": 0
+                     *             },
                      *             "payments_by_method": {
                      *               "card": {
                      *                 "amount": 0,
@@ -49151,6 +49235,7 @@ export interface operations {
                  *           "walk_ins_without_email": true,
                  *           "guest_emails": true,
                  *           "audit_hour": 0,
+                 *           "overstay_at_audit": "extend",
                  *           "business_date": "2026-12-24",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -49699,6 +49784,7 @@ export interface operations {
                  *           "walk_ins_without_email": true,
                  *           "guest_emails": true,
                  *           "audit_hour": 0,
+                 *           "overstay_at_audit": "extend",
                  *           "business_date": "2026-12-24",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
