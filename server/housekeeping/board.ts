@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, isNull, or } from "drizzle-orm";
 import { guests, properties, reservations, roomTypes, rooms } from "@/db/schema";
-import { todayIn, type IsoDate } from "@/lib/dates";
+import type { IsoDate } from "@/lib/dates";
+import { businessToday } from "@/server/properties/business-date";
 import { presentRoom } from "@/server/rooms/present";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
 import { housekeepingTransitions } from "./transitions";
@@ -8,12 +9,11 @@ import { housekeepingTransitions } from "./transitions";
 type StayRow = { reservation: typeof reservations.$inferSelect; firstName: string; lastName: string };
 
 /** What today means for one room: who is in it, and whether someone arrives or leaves today. */
-function stayMarks(stays: StayRow[], today: IsoDate, timezone: string) {
+function stayMarks(stays: StayRow[], today: IsoDate) {
   const inHouse = stays.find((s) => s.reservation.status === "checked_in");
-  // Left today: on the departure date or early (check-out still ahead), by the property's clock.
-  const departed = stays.find(
-    (s) => s.reservation.status === "checked_out" && s.reservation.checkedOutAt && todayIn(timezone, s.reservation.checkedOutAt) === today,
-  );
+  // Left today: a check-out ends the stay on the business date it is made (early, on time or
+  // late), so the departure date says which business day the guest left on, whatever the clock.
+  const departed = stays.find((s) => s.reservation.status === "checked_out" && s.reservation.checkOut === today);
   const current = inHouse ?? departed;
   return {
     stay: current
@@ -33,13 +33,13 @@ function stayMarks(stays: StayRow[], today: IsoDate, timezone: string) {
 }
 
 /**
- * The housekeeping board of one property on its local today: every room with its status, the
+ * The housekeeping board of one property on its business date (server/properties/business-date.ts): every room with its status, the
  * transitions it allows, occupancy and today's arrival or departure; per room type, the arrivals
  * still to come (a room is chosen only at check-in) beside the rooms ready for them.
  */
 export async function getHousekeepingBoard({ db, tenant, propertyId }: Ctx & { propertyId: string }) {
   const property = await findOwned(db, properties, tenant, propertyId, "property", { param: "property_id" });
-  const today = todayIn(property.timezone);
+  const today = businessToday(property);
   const [types, roomRows, stays] = await Promise.all([
     db
       .select()
@@ -75,7 +75,7 @@ export async function getHousekeepingBoard({ db, tenant, propertyId }: Ctx & { p
     ...presentRoom(r),
     room_type_name: typeName.get(r.roomTypeId) ?? "",
     next_statuses: housekeepingTransitions[r.housekeepingStatus],
-    ...stayMarks(byRoom.get(r.id) ?? [], today, property.timezone),
+    ...stayMarks(byRoom.get(r.id) ?? [], today),
   }));
   return {
     object: "housekeeping_board" as const,

@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { inventoryHolds, properties, roomTypes } from "@/db/schema";
-import { todayIn, type IsoDate } from "@/lib/dates";
+import type { IsoDate } from "@/lib/dates";
+import { businessToday } from "@/server/properties/business-date";
 import { assertDateRange } from "@/server/date-ranges";
 import { ApiError, type ParamLocation } from "@/server/errors";
 import { newId } from "@/server/ids";
@@ -71,7 +72,7 @@ export async function createHold(ctx: ChangeCtx & { input: HoldCreate }) {
   return db.transaction(async (tx) => {
     const property = await findOwned(tx, properties, tenant, input.property_id, "property", { param: "property_id" });
     assertRange(input.from, input.to, "body");
-    const today = todayIn(property.timezone);
+    const today = businessToday(property);
     if (input.from < today)
       throw new ApiError("parameter_invalid", `A hold cannot start in the past; today is ${today} at the property.`, { param: "from" });
     const [type] = await typesOf({ db: tx, tenant }, property.id, input.room_type_id, "body");

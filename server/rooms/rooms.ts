@@ -4,7 +4,7 @@ import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { changesFrom } from "@/server/changes";
 import type { Executor } from "@/db/client";
 import { inventoryNights, properties, roomTypes, rooms, type HousekeepingStatus } from "@/db/schema";
-import { todayIn } from "@/lib/dates";
+import { businessToday } from "@/server/properties/business-date";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { adjustOutOfOrder, adjustTotals, availableOf } from "@/server/inventory/nights";
@@ -42,8 +42,8 @@ async function assertNumberFree(db: Executor, propertyId: string, number: string
 }
 
 async function propertyToday(db: Executor, propertyId: string) {
-  const [p] = await db.select({ timezone: properties.timezone }).from(properties).where(eq(properties.id, propertyId));
-  return todayIn(p.timezone);
+  const [p] = await db.select({ timezone: properties.timezone, businessDate: properties.businessDate }).from(properties).where(eq(properties.id, propertyId));
+  return businessToday(p);
 }
 
 type Who = Pick<ChangeCtx, "tenant" | "actor">;
