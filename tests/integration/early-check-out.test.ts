@@ -137,3 +137,40 @@ describe("check-out a night early with the stay paid in full", () => {
     expect(ok(await h.get(`/v1/reservations/${r.id}`, caller))).toMatchObject({ status: "checked_in", check_out: addDays(T, 1), nights: 1 });
   });
 });
+
+describe("the desk's day follows the business date when it is ahead of the calendar", () => {
+  it("arrivals, departures, the board and the refusal of a past arrival all use the business date", async () => {
+    const hotel = await hotelWith();
+    const T = hotel.today;
+    const leaving = ok(await book(hotel, T, addDays(T, 1)), 201);
+    ok(await act(leaving.id, "check_in"));
+    const arriving = ok(await book(hotel, addDays(T, 1), addDays(T, 2)), 201);
+    // The audit closed T (an evening audit hour, or the sandbox's advance_day): the business date is T+1.
+    await h.db.update(properties).set({ businessDate: addDays(T, 1) }).where(eq(properties.id, hotel.propertyId));
+    const staff = createCaller({
+      db: h.db,
+      livemode: true,
+      session: { user: { id: "usr_front", accountId: h.main.account.id, role: "front_desk", name: "Desk", email: "desk@early.example" }, expires: new Date(Date.now() + 3_600_000).toISOString() },
+    });
+    const day = await staff.reservations.deskDay({ property_id: hotel.propertyId });
+    expect(day.today).toBe(addDays(T, 1));
+    expect(day.counts).toMatchObject({ arrivals: 1, arrivals_pending: 1, in_house: 1, departures: 1, departures_pending: 1 });
+    const arrivals = await staff.reservations.search({ property_id: hotel.propertyId, view: "arrivals" });
+    expect(arrivals.data.map((r) => r.id)).toEqual([arriving.id]);
+    const board = await staff.housekeeping.board({ property_id: hotel.propertyId });
+    expect(board.today).toBe(addDays(T, 1));
+    const room = (await h.get(`/v1/reservations/${leaving.id}`, caller)).json.room_id as string;
+    expect(board.rooms.find((r) => r.id === room)).toMatchObject({ departure: "due" });
+
+    // Checked out on the business date: "left today" on the board and in the departures, whatever the clock says.
+    ok(await pay(leaving.id, nightly), 201);
+    ok(await act(leaving.id, "check_out"));
+    expect((await staff.housekeeping.board({ property_id: hotel.propertyId })).rooms.find((r) => r.id === room)).toMatchObject({ departure: "departed" });
+    const departures = await staff.reservations.search({ property_id: hotel.propertyId, view: "departures" });
+    expect(departures.data.map((r) => r.id)).toEqual([leaving.id]);
+
+    // A stay from the closed day is refused in words that name the business date.
+    const past = expectError(await book(hotel, T, addDays(T, 1)), 422, "parameter_invalid", "check_in");
+    expect(past.message).toBe(`The arrival date (check_in) cannot be before today, ${addDays(T, 1)} at the property (its business date).`);
+  });
+});
