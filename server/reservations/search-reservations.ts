@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, lte, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { guests, properties, reservationStatuses, reservations, roomTypes, rooms } from "@/db/schema";
 import { businessToday } from "@/server/properties/business-date";
