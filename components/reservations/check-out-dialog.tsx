@@ -55,7 +55,8 @@ export function CheckOutDialog({ desk, open, onOpenChange, onTakePayment, onDone
   const refund = useMutation(trpc.payments.refund.mutationOptions());
   const checkOut = useMutation(trpc.reservations.checkOut.mutationOptions());
 
-  const p = preview.data;
+  // Never act on a stale answer: after a step (or a payment) the stay and the folio have moved on.
+  const p = preview.isFetching ? undefined : preview.data;
   const moved = p && p.check_out !== r.check_out ? p : null;
   const after = p?.balance;
   const owed = after && after.amount < 0 ? { ...after, amount: -after.amount } : null;

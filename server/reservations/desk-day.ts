@@ -16,7 +16,7 @@ import { dayMatch } from "./search-reservations";
 export async function getDeskDay({ db, tenant, propertyId }: Ctx & { propertyId: string }) {
   const property = await findOwned(db, properties, tenant, propertyId, "property", { param: "property_id" });
   const today = businessToday(property);
-  const where = (view: Parameters<typeof dayMatch>[0]) => dayMatch(view, today);
+  const where = (view: Parameters<typeof dayMatch>[0]) => dayMatch(view, today, property.timezone);
   const filtered = (condition: ReturnType<typeof where>) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
   const [[counts], tonight, board] = await Promise.all([
     db

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { guests, properties, reservationStatuses, reservations, roomTypes, rooms } from "@/db/schema";
 import { businessToday } from "@/server/properties/business-date";
@@ -41,7 +41,7 @@ export type ReservationSearch = z.output<typeof reservationSearchQuery>;
  * are checked-in stays; departures are checked-in stays due out today or overdue, and those
  * that checked out today.
  */
-export function dayMatch(view: DayView, today: string): SQL | undefined {
+export function dayMatch(view: DayView, today: string, timezone: string): SQL | undefined {
   switch (view) {
     case "arrivals":
       return and(eq(reservations.checkIn, today), inArray(reservations.status, ["confirmed", "checked_in"]));
@@ -50,8 +50,12 @@ export function dayMatch(view: DayView, today: string): SQL | undefined {
     case "departures":
       return or(
         and(eq(reservations.status, "checked_in"), lte(reservations.checkOut, today)),
-        // Left today, on the planned date, early or late: a check-out ends the stay on the business date it is made.
-        and(eq(reservations.status, "checked_out"), eq(reservations.checkOut, today)),
+        // Left today, on the planned date, early or late: a check-out ends the stay on the business
+        // date it is made; one who left on the arrival day keeps that night (departure tomorrow): the clock's date then.
+        and(
+          eq(reservations.status, "checked_out"),
+          or(eq(reservations.checkOut, today), sql`(${reservations.checkedOutAt} at time zone ${timezone})::date = ${today}::date`),
+        ),
       );
   }
 }
@@ -66,8 +70,10 @@ export async function searchReservations({ db, tenant, query, page }: Ctx & { qu
     throw new ApiError("parameter_missing", "Today's lists need the property: its time zone decides the date.", { param: "property_id" });
   }
   let today: string | undefined;
+  let timezone = "UTC";
   if (query.property_id) {
     const property = await findOwned(db, properties, tenant, query.property_id, "property", { param: "property_id" });
+    timezone = property.timezone;
     today = businessToday(property);
   }
   const q = keyset(reservations, page, query.order === "check_in" ? stayOrder : undefined);
@@ -89,7 +95,7 @@ export async function searchReservations({ db, tenant, query, page }: Ctx & { qu
         query.source ? eq(reservations.source, query.source) : undefined,
         query.check_in_from ? gte(reservations.checkIn, query.check_in_from) : undefined,
         query.check_in_to ? lt(reservations.checkIn, query.check_in_to) : undefined,
-        query.view && today ? dayMatch(query.view, today) : undefined,
+        query.view && today ? dayMatch(query.view, today, timezone) : undefined,
         q.where,
       ),
     )
