@@ -185,7 +185,7 @@ async function paidInFull(request: APIRequestContext, first: string) {
 
 for (const width of [1280, 390]) {
   test(`at ${width} px an early departure paid in full is one guided step: shortened, the overpayment refunded to the card, checked out`, async ({ page, request }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const { t, r } = await paidInFull(request, `Early${width}`);
     await page.setViewportSize({ width, height: 844 });
     await deskInSandbox(page);
@@ -216,6 +216,7 @@ for (const width of [1280, 390]) {
 }
 
 test("a stay shortened and left unsettled says the guest is owed; the refund starts at that amount, and check-out finishes the job", async ({ page, request }) => {
+  test.setTimeout(120_000);
   const { r } = await paidInFull(request, "Halfway");
   // Another desk (or the API) shortened the stay and stopped there.
   await v1(request, "POST", `/reservations/${r.id}/change_departure`, { check_out: todayAt(1) });
