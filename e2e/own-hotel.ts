@@ -18,7 +18,7 @@ export async function hotelOfItsOwn(
   const account = cli<{ id: string }>("accounts", "create", "--name", `${options.name} ${Date.now().toString(36)}`);
   const staff = { email: uniqueEmail(options.role.replace(/_/g, "-")), password: `${options.role}-password-1` };
   cli("users", "create", "--email", staff.email, "--password", staff.password, "--role", options.role, "--account", account.id);
-  const key = cli<{ key: string }>("api-keys", "create", "--account", account.id, "--scopes", "reservations:read reservations:write rooms:read rooms:write").key;
+  const key = cli<{ key: string }>("api-keys", "create", "--account", account.id, "--scopes", "reservations:read reservations:write rooms:read rooms:write payments:read payments:write").key;
   const api = v1(request, key, options.sandbox ?? false);
   const { timezone } = options;
   const property = await api.post("/properties", { name: options.name, timezone, currency: "USD", ...options.property });
@@ -36,14 +36,14 @@ export async function hotelOfItsOwn(
     ...options.plan,
   });
   await api.post(`/rate_plans/${plan.id}/rates`, { room_type_id: type.id, from: today, to: addDays(today, 10), amount: 12_000 });
-  /** A stay from today for `nights`, for a guest with a unique e-mail. */
-  const book = (first_name: string, last_name: string, nights: number): Promise<{ id: string }> =>
+  /** A stay from today (or `from` days on) for `nights`, for a guest with a unique e-mail. */
+  const book = (first_name: string, last_name: string, nights: number, from = 0): Promise<{ id: string }> =>
     api.post("/reservations", {
       property_id: property.id,
       room_type_id: type.id,
       rate_plan_id: plan.id,
-      check_in: today,
-      check_out: addDays(today, nights),
+      check_in: addDays(today, from),
+      check_out: addDays(today, from + nights),
       adults: 1,
       guest: { first_name, last_name, email: uniqueEmail(last_name.toLowerCase()) },
     });

@@ -1,5 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "./test";
-import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniqueEmail, waitForLive } from "./helpers";
+import { expectNoSeriousAxe } from "./axe";
+import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, toasts, uniqueEmail, waitForLive } from "./helpers";
+import { scan } from "./words-scan";
 
 // The front desk in the browser (issue #9): everything happens in the sandbox, where the test
 // cards work, on room types each test makes for itself through /v1.
@@ -94,12 +96,11 @@ test("a front-desk day: book a walk-in, check in to a clean room, charge, pay by
   await charge.getByRole("button", { name: "Add charge" }).click();
   await expect(page.getByTestId("folio-balance")).toHaveText("$112.50");
 
-  // Check-out with the balance open is refused with the reason.
+  // Check-out with the balance open asks for the payment first, then comes back to the check-out.
   await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
-  await expect(page.getByTestId("checkout-balance")).toContainText("$112.50");
-  await page.getByRole("alertdialog").getByRole("button", { name: "Try check-out anyway" }).click();
-  await expect(page.getByRole("alertdialog").getByRole("alert")).toContainText("The guest still owes $112.50");
-  await page.getByRole("alertdialog").getByRole("button", { name: /Take payment of/ }).click();
+  await expect(page.getByRole("alertdialog", { name: "The folio is not settled" }).getByTestId("checkout-balance")).toContainText("$112.50");
+  await expect(page.getByTestId("folio-balance-label")).toHaveText("Balance due");
+  await page.getByRole("alertdialog").getByRole("button", { name: "Take payment of $112.50" }).click();
 
   const pay = page.getByRole("dialog", { name: "Take a payment" });
   await expect(pay.getByLabel(/Amount/)).toHaveValue("112.50");
@@ -108,8 +109,7 @@ test("a front-desk day: book a walk-in, check in to a clean room, charge, pay by
   await pay.getByRole("button", { name: "Take payment" }).click();
   await expect(page.getByTestId("folio-balance")).toHaveText("$0.00");
 
-  await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
-  await page.getByRole("alertdialog").getByRole("button", { name: "Check out" }).click();
+  await page.getByRole("alertdialog", { name: "Check out?" }).getByRole("button", { name: "Check out" }).click();
   await expect(page.getByText("Checked out", { exact: true }).first()).toBeVisible();
   await expect(page.getByTestId("audit-entry").first()).toContainText("Checked out by");
   await snap(page, "reservation-detail");
@@ -160,13 +160,83 @@ test("an early check-out shows the shortened stay and what is then owed before c
   await pay.getByLabel("Card number").fill("4242 4242 4242 4242");
   await pay.getByLabel("CVC").fill("123");
   await pay.getByRole("button", { name: "Take payment" }).click();
-  await expect(page.getByTestId("folio-balance")).toHaveText("$100.00");
-
-  await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
-  await page.getByRole("alertdialog").getByRole("button", { name: "Check out" }).click();
+  // The stay was shortened before the payment: the folio holds one night, paid.
+  await expect(page.getByTestId("folio-balance")).toHaveText("$0.00");
+  await page.getByRole("alertdialog", { name: "Check out?" }).getByRole("button", { name: "Check out" }).click();
   await expect(page.getByText("Checked out", { exact: true }).first()).toBeVisible();
   await expect(page.getByTestId("folio-balance")).toHaveText("$0.00");
   expect(await v1(request, "GET", `/reservations/${r.id}`)).toMatchObject({ status: "checked_out", check_out: todayAt(1), nights: 1, total: { amount: 10_000 } });
+});
+
+// Issue 35, item 8: a guest paid in full leaves a night early. Check-out is one guided step: it
+// shows the shortened stay and what the guest is then owed, then shortens the stay, refunds the
+// exact overpayment to the card it was paid with, and checks out; the folio closes at zero.
+async function paidInFull(request: APIRequestContext, first: string) {
+  const t = await roomType(request, 1);
+  const r = await v1(request, "POST", "/reservations", {
+    property_id: t.propertyId, room_type_id: t.typeId, rate_plan_id: t.planId, check_in: todayAt(0), check_out: todayAt(2), adults: 1,
+    guest: { first_name: first, last_name: "Leaver", email: uniqueEmail(first.toLowerCase()) },
+  });
+  await v1(request, "POST", `/reservations/${r.id}/check_in`, { room_id: t.roomIds[0] });
+  const card = { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2040, cvc: "123" };
+  await v1(request, "POST", "/payments", { reservation_id: r.id, amount: 20_000, payment_method: card, capture: true });
+  return { t, r };
+}
+
+for (const width of [1280, 390]) {
+  test(`at ${width} px an early departure paid in full is one guided step: shortened, the overpayment refunded to the card, checked out`, async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const { t, r } = await paidInFull(request, `Early${width}`);
+    await page.setViewportSize({ width, height: 844 });
+    await deskInSandbox(page);
+    await page.goto(`/reservations/${r.id}`);
+    await expect(page.getByTestId("folio-balance")).toHaveText("$0.00");
+
+    await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Check out early" });
+    await expect(dialog.getByTestId("checkout-departure")).toContainText("Leaving early");
+    await expect(dialog.getByTestId("checkout-departure")).toContainText("1 night, price $100.00 (was $200.00)");
+    await expect(dialog.getByTestId("checkout-balance")).toHaveText("The guest is then owed $100.00, refunded to Card •••• 4242 ($100.00).");
+    await expect(dialog.getByRole("list", { name: "Steps" }).getByRole("listitem")).toHaveText([/^Shorten the stay to /, "Refund $100.00 to the guest.", `Check out; room ${t.code}-1 is marked dirty.`]);
+    expect(scan(await dialog.innerText())).toEqual([]);
+    await expectNoSeriousAxe(page, "[role=alertdialog]");
+    if (width < 1024) await expectNoHorizontalScroll(page);
+    await snap(page, "reservation-early-departure");
+
+    await dialog.getByRole("button", { name: "Refund $100.00 and check out" }).click();
+    await expect(toasts(page).getByText("Refunded $100.00 and checked out; the room is now dirty")).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByTestId("folio-balance")).toHaveText("$0.00");
+    await expect(page.getByRole("region", { name: "Refunds" })).toContainText("$100.00");
+    await expect(page.getByRole("region", { name: "Charges" }).getByRole("listitem")).toHaveCount(1);
+    expect(await v1(request, "GET", `/reservations/${r.id}`)).toMatchObject({ status: "checked_out", check_out: todayAt(1), nights: 1, total: { amount: 10_000 } });
+    expect(await v1(request, "GET", `/reservations/${r.id}/folio`)).toMatchObject({ status: "closed", balance: { amount: 0 } });
+    await snap(page, "reservation-early-departure-done");
+  });
+}
+
+test("a stay shortened and left unsettled says the guest is owed; the refund starts at that amount, and check-out finishes the job", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const { r } = await paidInFull(request, "Halfway");
+  // Another desk (or the API) shortened the stay and stopped there.
+  await v1(request, "POST", `/reservations/${r.id}/change_departure`, { check_out: todayAt(1) });
+  await deskInSandbox(page);
+  await page.goto(`/reservations/${r.id}`);
+  await expect(page.getByTestId("folio-balance-label")).toHaveText("Owed to guest");
+  await expect(page.getByTestId("folio-balance")).toHaveText("$100.00");
+  await page.getByRole("button", { name: "Refund the payment of $200.00" }).click();
+  const refund = page.getByRole("dialog", { name: "Refund a payment" });
+  await expect(refund.getByLabel(/Amount/)).toHaveValue("100.00");
+  await expect(refund).toContainText("The folio owes the guest $100.00; up to $200.00 of this payment can still be refunded.");
+  await refund.getByRole("button", { name: "Cancel" }).click();
+
+  await page.getByRole("group", { name: "Reservation actions" }).getByRole("button", { name: "Check out" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "The folio is not settled" });
+  await expect(dialog.getByTestId("checkout-departure")).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Refund $100.00 and check out" }).click();
+  await expect(toasts(page).getByText("Refunded $100.00 and checked out; the room is now dirty")).toBeVisible();
+  await expect(page.getByTestId("folio-balance-label")).toHaveText("Balance");
+  await expect(page.getByTestId("folio-balance")).toHaveText("$0.00");
 });
 
 test("a declined card shows the decline and changes nothing", async ({ page, request }) => {

@@ -77,9 +77,12 @@ const enumWordTables = [reservationStatusWords, housekeepingWords, assignmentWor
 export function staffErrorMessage(error: StaffErrorInput, { money, day }: { money: (m: { amount: number; currency: string }) => string; day: (date: string) => string }): string {
   const { code, amount } = error;
   if (code === "balance_outstanding" && amount) {
+    // The API's refusal of an early (or late) check-out tells what today's check-out would change first.
+    const moved = /^Checking out today ends the stay on (\d{4}-\d{2}-\d{2}) instead of (\d{4}-\d{2}-\d{2})/.exec(error.message);
+    const story = moved ? `Checking out today ends the stay on ${day(moved[1])} instead of ${day(moved[2])}, so ` : "";
     return amount.amount > 0
-      ? `The guest still owes ${money(amount)}. Take a payment before checking out.`
-      : `The folio is in credit by ${money({ ...amount, amount: -amount.amount })}. Refund it before checking out.`;
+      ? `${story ? `${story}the guest then owes` : "The guest still owes"} ${money(amount)}. Take a payment before checking out.`
+      : `${story ? `${story}the guest is then owed` : "The guest is owed"} ${money({ ...amount, amount: -amount.amount })}. Refund it to their payment before checking out.`;
   }
   if (code === "amount_exceeds_refundable" && amount) return `At most ${money(amount)} of this payment can still be refunded.`;
   if (code === "too_many_requests") return "Too many requests just now. Wait a moment and try again.";
@@ -91,6 +94,8 @@ export function staffErrorMessage(error: StaffErrorInput, { money, day }: { mone
     .replace(/Too small: expected (?:number|bigint) to be >=\s?(\S+?)\.?$/, "must be at least $1.")
     .replace(/Too big: expected (?:number|bigint) to be <=\s?(\S+?)\.?$/, "must be at most $1.")
     .replace(/ \(minor units\)/g, "")
+    // The API names a parameter beside its words ("the arrival date (check_in)"): staff read the words.
+    .replace(/ \((?:[a-z]+_)+[a-z]+\)/g, "")
     .replace(isoDateInText, (d) => day(d));
   for (const table of enumWordTables) {
     for (const [value, words] of Object.entries(table)) {

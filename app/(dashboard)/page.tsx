@@ -4,7 +4,6 @@ import { OwnerHome } from "@/components/reports/owner-home";
 import { FrontDeskHome } from "@/components/reservations/front-desk-home";
 import { navItems } from "@/components/shell/nav-items";
 import { Badge, Card, PageHeader } from "@/components/ui";
-import { todayIn } from "@/lib/dates";
 import { can } from "@/lib/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
@@ -17,7 +16,7 @@ export default async function HomePage() {
   if (current) {
     if (user.role === "housekeeping") return <MyRooms title={title} propertyId={current.id} />;
     if (user.role === "front_desk") return <FrontDeskHome title={title} propertyId={current.id} propertyName={current.name} />;
-    if (can(user.role, "reports")) return <OwnerHome title={title} propertyId={current.id} propertyName={current.name} currency={current.currency} today={todayIn(current.timezone)} />;
+    if (can(user.role, "reports")) return <OwnerHome title={title} propertyId={current.id} propertyName={current.name} currency={current.currency}/>;
   }
   const shortcuts = navItems.filter((item) => item.href !== "/" && can(user.role, item.area));
   return (

@@ -26,9 +26,10 @@ export function HousekeepingView({ propertyId, canWrite, canAssign, housekeeper 
   const board = useQuery(trpc.housekeeping.board.queryOptions({ property_id: propertyId }));
   // Rooms changed elsewhere (another browser, the API, a check-in or check-out) show within a second or two.
   useLiveInvalidate(
-    ["housekeeping.status_changed", "reservation.*", "inventory.updated"],
+    ["housekeeping.status_changed", "reservation.*", "inventory.updated", "night_audit.completed"],
     trpc.housekeeping.board.queryFilter(),
     trpc.housekeeping.room.queryFilter(),
+    trpc.properties.businessDate.queryFilter(),
   );
   const data = board.data;
   const rooms = { value: "rooms", label: "Rooms", content: data ? <RoomBoard board={data} canWrite={canWrite} /> : null };

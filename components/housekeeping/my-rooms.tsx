@@ -88,7 +88,7 @@ export function MyRooms({ title, propertyId }: { title: string; propertyId: stri
   const board = useQuery(trpc.housekeeping.board.queryOptions({ property_id: propertyId }));
   const today = board.data?.today;
   const mine = useQuery({ ...trpc.housekeeping.assignments.list.queryOptions({ property_id: propertyId, date: today ?? "", limit: 100 }), enabled: Boolean(today) });
-  useLiveInvalidate(["housekeeping.status_changed", "reservation.*"], trpc.housekeeping.board.queryFilter());
+  useLiveInvalidate(["housekeeping.status_changed", "reservation.*", "night_audit.completed"], trpc.housekeeping.board.queryFilter(), trpc.properties.businessDate.queryFilter());
   const error = board.error ?? mine.error;
   if (error || !board.data || !mine.data) {
     return (

@@ -1,5 +1,6 @@
 "use client";
 
+import { useBusinessDate } from "@/components/shell/business-date";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
@@ -41,14 +42,13 @@ const describe = (fmt: Formatters, typeName: string, c: Cell, restrictions: stri
 export function AvailabilityCalendar({
   propertyId,
   currency,
-  today,
   canOpenReservations,
 }: {
   propertyId: string;
   currency: string;
-  today: string;
   canOpenReservations: boolean;
 }) {
+  const today = useBusinessDate();
   const trpc = useTRPC();
   const fmt = usePropertyFormat();
   const [from, setFrom] = useState(today);
@@ -56,9 +56,10 @@ export function AvailabilityCalendar({
   const calendar = useQuery({ ...trpc.inventory.calendar.queryOptions({ property_id: propertyId, from, days }), placeholderData: keepPreviousData });
   // Bookings, holds, rooms out of order and rate changes made elsewhere change the grid without a reload.
   useLiveInvalidate(
-    ["reservation.*", "inventory.updated", "rate.updated"],
+    ["reservation.*", "inventory.updated", "rate.updated", "night_audit.completed"],
     trpc.inventory.calendar.queryFilter(),
     trpc.inventory.night.queryFilter(),
+    trpc.properties.businessDate.queryFilter(),
   );
   const data = calendar.data;
   const dates = Array.from({ length: days }, (_, i) => addDays(from, i));

@@ -1,10 +1,11 @@
 "use client";
 
+import { useBusinessDate } from "@/components/shell/business-date";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { AuditTrail } from "@/components/audit/audit-trail";
-import { addDays, todayIn } from "@/lib/dates";
+import { addDays } from "@/lib/dates";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { pricingWords } from "@/components/setup/format";
 
@@ -25,7 +26,7 @@ const spanDays = 14;
 export function RatesView({ property }: { property: RateProperty }) {
   const trpc = useTRPC();
   const fmt = usePropertyFormat();
-  const today = useMemo(() => todayIn(property.timezone), [property.timezone]);
+  const today = useBusinessDate();
   const [start, setStart] = useState(today);
   const [planId, setPlanId] = useState<string | undefined>();
   const [selection, setSelection] = useState<Selection | null>(null);

@@ -1,5 +1,6 @@
 "use client";
 
+import { useBusinessDate } from "@/components/shell/business-date";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
@@ -27,7 +28,8 @@ function Figure({ label, value, note, testId }: { label: string; value: string; 
  * today) and the week ahead, all from the occupancy and revenue reports, so the home and the
  * reports page never disagree; beside them, today's arrivals and departures at the desk.
  */
-export function OwnerHome({ title, propertyId, propertyName, currency, today }: { title: string; propertyId: string; propertyName: string; currency: string; today: string }) {
+export function OwnerHome({ title, propertyId, propertyName, currency }: { title: string; propertyId: string; propertyName: string; currency: string }) {
+  const today = useBusinessDate();
   const trpc = useTRPC();
   const fmt = usePropertyFormat();
   const dayLabel = (d: string, style: Parameters<typeof fmt.day>[1] = "weekday") => fmt.day(d, style);
@@ -35,7 +37,7 @@ export function OwnerHome({ title, propertyId, propertyName, currency, today }: 
   const occupancy = useQuery(trpc.reports.occupancy.queryOptions(week));
   const revenue = useQuery(trpc.reports.revenue.queryOptions(week));
   const desk = useQuery(trpc.reservations.deskDay.queryOptions({ property_id: propertyId }));
-  useLiveInvalidate(["reservation.*", "payment.*", "inventory.updated"], trpc.reports.occupancy.queryFilter(), trpc.reports.revenue.queryFilter(), trpc.reservations.deskDay.queryFilter());
+  useLiveInvalidate(["reservation.*", "payment.*", "inventory.updated", "night_audit.completed"], trpc.reports.occupancy.queryFilter(), trpc.reports.revenue.queryFilter(), trpc.reservations.deskDay.queryFilter(), trpc.properties.businessDate.queryFilter());
   const money = (amount: number) => fmt.money({ amount, currency });
   const error = occupancy.error ?? revenue.error;
   const header = <PageHeader title={title} description={`Tonight at ${propertyName} · ${dayLabel(today, { weekday: "long", day: "numeric", month: "long" })}`} />;

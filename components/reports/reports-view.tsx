@@ -1,8 +1,9 @@
 "use client";
 
+import { useBusinessDate } from "@/components/shell/business-date";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Download } from "lucide-react";
-import { useMemo, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
@@ -13,7 +14,7 @@ import { Tabs } from "@/components/ui/tabs";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterOutputs } from "@trpc/server";
 import { OccupancyChart, ProductionChart, RevenueChart } from "./charts";
-import { addDays, daysBetween, todayIn } from "@/lib/dates";
+import { addDays, daysBetween } from "@/lib/dates";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { formatPercent } from "./format";
 import { RunNightAudit } from "./run-night-audit";
@@ -38,7 +39,7 @@ const value = (column: string, raw: unknown, shown: ReactNode) => (
 export function ReportsView({ property }: { property: ReportProperty }) {
   const trpc = useTRPC();
   const fmt = usePropertyFormat();
-  const today = useMemo(() => todayIn(property.timezone), [property.timezone]);
+  const today = useBusinessDate();
   const [from, setFrom] = useState(addDays(today, -14));
   const [through, setThrough] = useState(addDays(today, 15));
   const [kind, setKind] = useState<Kind>("occupancy");
@@ -65,7 +66,7 @@ export function ReportsView({ property }: { property: ReportProperty }) {
   });
   const audits = useQuery({ ...trpc.reports.nightAudits.queryOptions({ property_id: property.id }), enabled: kind === "audit" });
   // The flash report of a day the audit closes while the page is open appears without a reload.
-  useLiveInvalidate(["night_audit.completed"], trpc.reports.nightAudits.queryFilter());
+  useLiveInvalidate(["night_audit.completed"], trpc.reports.nightAudits.queryFilter(), trpc.reports.nightAuditPlan.queryFilter(), trpc.properties.businessDate.queryFilter());
 
   // The download names the report on screen (its own range and grouping), not the inputs, which
   // may be ahead of it while the next one loads.

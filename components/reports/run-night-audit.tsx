@@ -13,7 +13,7 @@ import { toast } from "@/components/ui/toaster";
  * "Run the night audit now" (owners and managers): closes the property's open business day by
  * hand with the very audit the scheduler runs, once its day is over, after a confirmation that
  * names who becomes a no-show (and what each is charged), who is due out and still in, and the
- * next business date. The flash report below follows without a reload.
+ * next business date. The flash report below, the header's business date and every list follow without a reload.
  */
 export function RunNightAudit({ propertyId }: { propertyId: string }) {
   const trpc = useTRPC();
@@ -30,7 +30,8 @@ export function RunNightAudit({ propertyId }: { propertyId: string }) {
             ? `Business day of ${fmt.day(result.audit.business_date, "long")} closed.`
             : `The business day of ${fmt.day(result.audit.business_date, "long")} was already closed; nothing changed.`,
         );
-        await Promise.all([queryClient.invalidateQueries(trpc.reports.nightAudits.queryFilter()), queryClient.invalidateQueries(trpc.reports.nightAuditPlan.queryFilter())]);
+        // A closed day moves the business date and changes every list, report and folio: ask again for all of it.
+        await queryClient.invalidateQueries();
       },
     }),
   );

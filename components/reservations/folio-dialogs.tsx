@@ -74,6 +74,7 @@ export function PaymentDialog({
   balance,
   livemode,
   onDone,
+  onPaid,
   open,
   onOpenChange,
 }: {
@@ -81,6 +82,8 @@ export function PaymentDialog({
   balance: Money;
   livemode: boolean;
   onDone: Done;
+  /** Called once the payment succeeded (after `onDone`), for a flow that goes on from here. */
+  onPaid?: () => void;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
@@ -97,6 +100,7 @@ export function PaymentDialog({
         toast.success(`Payment of ${f.money(p.amount)} received`);
         onOpenChange(false);
         await onDone();
+        onPaid?.();
       },
       // A decline is recorded as a failed payment: refresh the folio to show it.
       onError: () => onDone(),
@@ -201,13 +205,17 @@ export function PaymentDialog({
   );
 }
 
-/** Refunds all or part of a captured payment. */
-export function RefundDialog({ payment, onDone }: { payment: { id: string; amount: Money; amount_refunded: Money }; onDone: Done }) {
+/**
+ * Refunds all or part of a captured payment. The amount starts at what the folio owes the guest
+ * (`owed`, when it is in credit), at most what is left of the payment; otherwise at that remainder.
+ */
+export function RefundDialog({ payment, owed, onDone }: { payment: { id: string; amount: Money; amount_refunded: Money }; owed: number | null; onDone: Done }) {
   const trpc = useTRPC();
   const f = usePropertyFormat();
   const refundable = { amount: payment.amount.amount - payment.amount_refunded.amount, currency: payment.amount.currency };
+  const suggested = owed ? { ...refundable, amount: Math.min(owed, refundable.amount) } : refundable;
   const [open, setOpen] = useState(false);
-  const [amount, setAmount] = useState(f.amountText(refundable));
+  const [amount, setAmount] = useState(f.amountText(suggested));
   const [reason, setReason] = useState("");
   const [localError, setLocalError] = useState<string | null>(null);
   const refund = useMutation(
@@ -230,9 +238,13 @@ export function RefundDialog({ payment, onDone }: { payment: { id: string; amoun
   return (
     <Dialog
       open={open}
-      onOpenChange={(o) => (setOpen(o), refund.reset(), setAmount(f.amountText(refundable)))}
+      onOpenChange={(o) => (setOpen(o), refund.reset(), setAmount(f.amountText(suggested)))}
       title="Refund a payment"
-      description={`Up to ${f.money(refundable)} can still be refunded.`}
+      description={
+        owed
+          ? `The folio owes the guest ${f.money({ ...refundable, amount: owed })}; up to ${f.money(refundable)} of this payment can still be refunded.`
+          : `Up to ${f.money(refundable)} can still be refunded.`
+      }
       size="sm"
       trigger={
         <Button variant="ghost" aria-label={`Refund the payment of ${f.money(payment.amount)}`}>

@@ -23,3 +23,7 @@ export const unbookableLabels: Record<string, string> = {
 };
 
 export const housekeepingLabels = housekeepingWords;
+
+/** How a payment was made, in words: "Card •••• 4242", "Cash", "Bank transfer (INV-12)". */
+export const paymentMethodWords = (m: { type: string; last4?: string | null; reference?: string | null }) =>
+  m.type === "card" ? `Card •••• ${m.last4 ?? ""}` : m.type === "cash" ? "Cash" : `Bank transfer${m.reference ? ` (${m.reference})` : ""}`;

@@ -77,7 +77,7 @@ export function FrontDeskHome({ title, propertyId, propertyName }: { title: stri
     await Promise.all([queryClient.invalidateQueries(trpc.reservations.deskDay.queryFilter()), queryClient.invalidateQueries(trpc.reservations.search.queryFilter())]);
   };
   // Bookings, check-ins and rooms cleaned elsewhere (another desk, housekeeping, the API) show within seconds.
-  useLiveInvalidate(["reservation.*", "housekeeping.status_changed"], trpc.reservations.deskDay.queryFilter(), trpc.reservations.search.queryFilter());
+  useLiveInvalidate(["reservation.*", "housekeeping.status_changed", "night_audit.completed"], trpc.reservations.deskDay.queryFilter(), trpc.reservations.search.queryFilter(), trpc.properties.businessDate.queryFilter());
   const buttons = useStayButtons(refresh);
   const [tab, setTab] = useState<View>("arrivals");
 

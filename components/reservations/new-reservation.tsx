@@ -1,5 +1,6 @@
 "use client";
 
+import { useBusinessDate } from "@/components/shell/business-date";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -24,7 +25,8 @@ type GroupRoom = { room_type_id: string; rate_plan_id: string; name: string; tot
  * "Several rooms" books a group: rooms added from the quotes, one guest for all of them or a guest
  * for each, one master folio or one folio each.
  */
-export function NewReservation({ propertyId, today, walkInsWithoutEmail = false }: { propertyId: string; today: string; walkInsWithoutEmail?: boolean }) {
+export function NewReservation({ propertyId, walkInsWithoutEmail = false }: { propertyId: string; walkInsWithoutEmail?: boolean }) {
+  const today = useBusinessDate();
   const trpc = useTRPC();
   const fmt = usePropertyFormat();
   const router = useRouter();

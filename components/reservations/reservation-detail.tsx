@@ -12,7 +12,7 @@ import { ErrorState, LoadingState } from "@/components/ui/states";
 import { AddChargeDialog, PaymentDialog, RefundDialog } from "./folio-dialogs";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { StayPriceBreakdown } from "./stay-price";
-import { channelLabels, housekeepingLabels, nightsLabel, sourceLabels, statusLabels } from "./format";
+import { channelLabels, housekeepingLabels, nightsLabel, paymentMethodWords, sourceLabels, statusLabels } from "./format";
 import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
 import { InvoiceActions } from "./invoice-actions";
@@ -259,17 +259,13 @@ export function ReservationDetail({ id }: { id: string }) {
                     {f.payments.map((p) => (
                       <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5" data-testid={`payment-${p.status}`}>
                         <span className="min-w-0">
-                          {p.payment_method.type === "card"
-                            ? `Card •••• ${p.payment_method.last4}`
-                            : p.payment_method.type === "cash"
-                              ? "Cash"
-                              : `Bank transfer${p.payment_method.reference ? ` (${p.payment_method.reference})` : ""}`}{" "}
+                          {paymentMethodWords(p.payment_method)}{" "}
                           <Badge tone={paymentStatus[p.status]?.tone}>{paymentStatus[p.status]?.label ?? p.status}</Badge>
                           {p.failure_message ? <span className="block text-xs text-red-700">{p.failure_message}</span> : null}
                         </span>
                         <span className="flex items-center gap-2">
                           <span className={cx("tabular-nums", p.status === "failed" && "text-stone-500 line-through")}>{fmt.money(p.amount)}</span>
-                          {p.status === "succeeded" || p.status === "partially_refunded" ? <RefundDialog payment={p} onDone={refresh} /> : null}
+                          {p.status === "succeeded" || p.status === "partially_refunded" ? <RefundDialog payment={p} owed={f.balance.amount < 0 ? -f.balance.amount : null} onDone={refresh} /> : null}
                         </span>
                       </li>
                     ))}
@@ -289,13 +285,16 @@ export function ReservationDetail({ id }: { id: string }) {
                   </ul>
                 </section>
               ) : null}
+              {/* Who owes whom, in words: the guest (balance due) or the hotel (owed to the guest, to refund). */}
               <div className="flex items-baseline justify-between border-t border-stone-200 pt-3">
-                <span className="font-medium text-stone-700">Balance</span>
+                <span className="font-medium text-stone-700" data-testid="folio-balance-label">
+                  {f.balance.amount > 0 ? "Balance due" : f.balance.amount < 0 ? "Owed to guest" : "Balance"}
+                </span>
                 <span
-                  className={cx("text-lg font-semibold tabular-nums", f.balance.amount > 0 ? "text-red-700" : "text-stone-900")}
+                  className={cx("text-lg font-semibold tabular-nums", f.balance.amount > 0 ? "text-red-700" : f.balance.amount < 0 ? "text-amber-800" : "text-stone-900")}
                   data-testid="folio-balance"
                 >
-                  {fmt.money(f.balance)}
+                  {fmt.money(f.balance.amount < 0 ? { ...f.balance, amount: -f.balance.amount } : f.balance)}
                 </span>
               </div>
             </div>

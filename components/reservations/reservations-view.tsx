@@ -1,5 +1,6 @@
 "use client";
 
+import { useBusinessDate } from "@/components/shell/business-date";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -30,19 +31,18 @@ function toSearch(propertyId: string, f: Filters): SearchInput {
 export function ReservationsView({
   propertyId,
   propertyName,
-  today,
   initialTab,
 }: {
   propertyId: string;
   propertyName: string;
-  today: string;
   initialTab?: string;
 }) {
+  const today = useBusinessDate();
   const trpc = useTRPC();
   const fmt = usePropertyFormat();
   const lookups = useQuery(trpc.reservations.lookups.queryOptions({ property_id: propertyId }));
   // A booking, check-in or cancellation made elsewhere (another desk, the API) shows within seconds.
-  useLiveInvalidate(["reservation.*"], trpc.reservations.search.queryFilter());
+  useLiveInvalidate(["reservation.*", "night_audit.completed"], trpc.reservations.search.queryFilter(), trpc.properties.businessDate.queryFilter());
   const [tab, setTab] = useState(initialTab ?? "arrivals");
   // Upcoming stays first: "arriving from" starts at today, a filter the clerk sees and can clear.
   const initial = { ...noFilters, check_in_from: today };

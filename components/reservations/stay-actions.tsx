@@ -15,6 +15,7 @@ import { housekeepingLabels, nightsLabel } from "./format";
 import { PaymentDialog } from "./folio-dialogs";
 import { GuestPanel } from "./guest-panel";
 import { StayPriceBreakdown } from "./stay-price";
+import { CheckOutDialog } from "./check-out-dialog";
 
 type Desk = inferRouterOutputs<AppRouter>["reservations"]["get"];
 type Done = () => Promise<void> | void;
@@ -477,23 +478,19 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
     await onDone();
   };
   const cancel = useMutation(trpc.reservations.cancel.mutationOptions({ onSuccess: () => done("Reservation cancelled") }));
-  const checkOut = useMutation(trpc.reservations.checkOut.mutationOptions({ onSuccess: () => done("Checked out; the room is now dirty") }));
   const noShow = useMutation(trpc.reservations.noShow.mutationOptions({ onSuccess: () => done("Recorded as a no-show") }));
   const late = useMutation(trpc.reservations.lateCheckOut.mutationOptions({ onSuccess: () => done("Late check-out granted") }));
   // What a late check-out posts (the plan's fee, the balance after it), asked when its dialog opens.
   const lateQuote = useQuery({ ...trpc.reservations.previewLateCheckOut.queryOptions({ id: r.id }), enabled: dialog === "late", retry: false, staleTime: 0 });
-  // What checking out now gives the stay (shortened when leaving early, longer when staying on): shown before confirming.
-  const departure = useQuery({ ...trpc.reservations.previewDeparture.queryOptions({ id: r.id }), enabled: dialog === "checkout" || dialog === "pay", retry: false, staleTime: 0 });
   const open = (which: typeof dialog) => () => {
     cancel.reset();
-    checkOut.reset();
     noShow.reset();
     late.reset();
     setDialog(which);
   };
-  const moved = departure.data && departure.data.check_out !== r.check_out ? departure.data : null;
-  const due = moved ? moved.balance : balance;
-  const owing = due && due.amount !== 0;
+  // The payment the check-out asked for (the balance due once the stay is shortened), else the folio's.
+  const [payDue, setPayDue] = useState<Money | null>(null);
+  const due = payDue ?? balance;
   const plan = desk.rate_plan;
   const policy = !plan.refundable
     ? `${plan.name} is non-refundable: the room charges stay on the folio as the cancellation charge.`
@@ -551,38 +548,13 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         </Field>
       </ConfirmDialog>
 
-      <ConfirmDialog
+      <CheckOutDialog
+        desk={desk}
         open={dialog === "checkout"}
         onOpenChange={(o) => setDialog(o ? "checkout" : null)}
-        title={owing ? "The folio is not settled" : "Check out?"}
-        description={
-          <>
-            {moved ? (
-              <p className="mb-2" data-testid="checkout-departure">
-                {moved.check_out < r.check_out ? "Leaving early" : "Staying past the booked departure"}: the stay ends on {fmt.day(moved.check_out)}, {nightsLabel(moved.nights)}, price{" "}
-                <strong>{fmt.money(moved.price.gross)}</strong> (was {fmt.money(r.price.gross)}){moved.fee.amount ? <>, plus an early-departure fee of {fmt.money(moved.fee)}</> : null}.
-              </p>
-            ) : null}
-            {owing ? (
-              <p data-testid="checkout-balance">
-                The balance{moved ? " after that" : ""} is {fmt.money(due!)}. Check-out is refused until the folio is settled: {due!.amount > 0 ? "take a payment" : "refund the overpayment"} first. Confirm only to try anyway.
-              </p>
-            ) : (
-              <p>The folio closes and room {desk.room?.number ?? ""} is marked dirty for housekeeping.</p>
-            )}
-          </>
-        }
-        confirmLabel={owing ? "Try check-out anyway" : "Check out"}
-        pending={checkOut.isPending}
-        error={checkOut.error ? callError(checkOut.error).message : null}
-        onConfirm={() => checkOut.mutate({ id: r.id })}
-      >
-        {owing && due!.amount > 0 ? (
-          <Button variant="secondary" onClick={() => setDialog("pay")}>
-            Take payment of {fmt.money(due!)}
-          </Button>
-        ) : null}
-      </ConfirmDialog>
+        onTakePayment={(amount) => (setPayDue(amount), setDialog("pay"))}
+        onDone={onDone}
+      />
 
       <ConfirmDialog
         open={dialog === "noshow"}
@@ -607,7 +579,18 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         onConfirm={() => late.mutate({ id: r.id })}
       />
 
-      {due && dialog === "pay" ? <PaymentDialog reservationId={r.id} balance={due} livemode={r.livemode} onDone={onDone} open={dialog === "pay"} onOpenChange={(o) => setDialog(o ? "pay" : null)} /> : null}
+      {due && dialog === "pay" ? (
+        <PaymentDialog
+          reservationId={r.id}
+          balance={due}
+          livemode={r.livemode}
+          onDone={onDone}
+          // Paid: back to the check-out, which now finds the folio settled.
+          onPaid={() => (setPayDue(null), setDialog("checkout"))}
+          open={dialog === "pay"}
+          onOpenChange={(o) => (setDialog(o ? "pay" : null), o || setPayDue(null))}
+        />
+      ) : null}
     </div>
   );
 }

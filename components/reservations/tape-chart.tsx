@@ -1,5 +1,6 @@
 "use client";
 
+import { useBusinessDate } from "@/components/shell/business-date";
 import {
   DndContext,
   KeyboardSensor,
@@ -92,12 +93,13 @@ type Pending = { stay: Stay; change: StayChange; what: string };
  * type's unassigned row; out-of-order rooms striped. Drag a bar to another row to move the stay,
  * or its end to change the departure; the price change is shown and confirmed before saving.
  */
-export function TapeChart({ propertyId, today }: { propertyId: string; today: string }) {
+export function TapeChart({ propertyId }: { propertyId: string }) {
+  const today = useBusinessDate();
   const trpc = useTRPC();
   const fmt = usePropertyFormat();
   const [from, setFrom] = useState(today);
   const chart = useQuery({ ...trpc.tapeChart.window.queryOptions({ property_id: propertyId, from, nights: windowNights }), placeholderData: keepPreviousData });
-  const live = useLiveInvalidate(["reservation.*", "inventory.updated", "housekeeping.status_changed"], trpc.tapeChart.window.queryFilter());
+  const live = useLiveInvalidate(["reservation.*", "inventory.updated", "housekeeping.status_changed", "night_audit.completed"], trpc.tapeChart.window.queryFilter(), trpc.properties.businessDate.queryFilter());
   const data = chart.data;
   return (
     <>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui";
+import { BusinessDateBadge } from "./business-date";
 import { roleLabels } from "@/lib/access";
 import type { Environment } from "@/server/staff/data-set";
 import type { StaffUser } from "@/server/next-auth/session";
@@ -47,6 +48,7 @@ export function Header({ user, environment, properties, property, navItems }: Pr
                 {property?.name ?? "No property yet"}
               </span>
             )}
+            {property ? <BusinessDateBadge /> : null}
             <span className="hidden sm:inline-flex">{sandbox ? <Badge tone="amber">Sandbox data</Badge> : <Badge tone="teal">Live data</Badge>}</span>
           </div>
           <div className="ml-auto flex items-center gap-2 sm:gap-4">

@@ -75,7 +75,7 @@ export function PropertySwitch({ properties, current }: { properties: { id: stri
         remember(propertyCookie, e.target.value);
         router.refresh();
       }}
-      className="rounded-md border border-stone-300 bg-white py-1 pl-2 pr-7 text-sm font-medium text-stone-800"
+      className="min-w-0 flex-1 truncate rounded-md border border-stone-300 bg-white py-1 pl-2 pr-7 text-sm font-medium text-stone-800 sm:flex-none"
     >
       {properties.map((p) => (
         <option key={p.id} value={p.id}>

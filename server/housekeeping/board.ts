@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, isNull, or } from "drizzle-orm";
 import { guests, properties, reservations, roomTypes, rooms } from "@/db/schema";
-import { type IsoDate } from "@/lib/dates";
+import { todayIn, type IsoDate } from "@/lib/dates";
 import { businessToday } from "@/server/properties/business-date";
 import { presentRoom } from "@/server/rooms/present";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
@@ -9,10 +9,16 @@ import { housekeepingTransitions } from "./transitions";
 type StayRow = { reservation: typeof reservations.$inferSelect; firstName: string; lastName: string };
 
 /** What today means for one room: who is in it, and whether someone arrives or leaves today. */
-function stayMarks(stays: StayRow[], today: IsoDate) {
+function stayMarks(stays: StayRow[], today: IsoDate, timezone: string) {
   const inHouse = stays.find((s) => s.reservation.status === "checked_in");
-  // Left today: a check-out sets the departure to the business day it was made on (early or late).
-  const departed = stays.find((s) => s.reservation.status === "checked_out" && s.reservation.checkOut === today);
+  // Left today: a check-out ends the stay on the business date it is made (early, on time or
+  // late), so a departure on the business date names it whatever the clock says; a guest who
+  // left on the arrival day keeps the arrival night (departure tomorrow): the clock's date then.
+  const departed = stays.find(
+    (s) =>
+      s.reservation.status === "checked_out" &&
+      (s.reservation.checkOut === today || (s.reservation.checkedOutAt !== null && todayIn(timezone, s.reservation.checkedOutAt) === today)),
+  );
   const current = inHouse ?? departed;
   return {
     stay: current
@@ -32,7 +38,7 @@ function stayMarks(stays: StayRow[], today: IsoDate) {
 }
 
 /**
- * The housekeeping board of one property on its local today: every room with its status, the
+ * The housekeeping board of one property on its business date (server/properties/business-date.ts): every room with its status, the
  * transitions it allows, occupancy and today's arrival or departure; per room type, the arrivals
  * still to come (a room is chosen only at check-in) beside the rooms ready for them.
  */
@@ -74,7 +80,7 @@ export async function getHousekeepingBoard({ db, tenant, propertyId }: Ctx & { p
     ...presentRoom(r),
     room_type_name: typeName.get(r.roomTypeId) ?? "",
     next_statuses: housekeepingTransitions[r.housekeepingStatus],
-    ...stayMarks(byRoom.get(r.id) ?? [], today),
+    ...stayMarks(byRoom.get(r.id) ?? [], today, property.timezone),
   }));
   return {
     object: "housekeeping_board" as const,

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { inventoryHolds, properties, roomTypes } from "@/db/schema";
-import { type IsoDate } from "@/lib/dates";
+import type { IsoDate } from "@/lib/dates";
 import { businessToday } from "@/server/properties/business-date";
 import { assertDateRange } from "@/server/date-ranges";
 import { ApiError, type ParamLocation } from "@/server/errors";

@@ -9,9 +9,9 @@ export const maxNights = 30;
  */
 export function assertStayDates(checkIn: IsoDate, checkOut: IsoDate, today: IsoDate, location: ParamLocation): number {
   const nights = daysBetween(checkIn, checkOut);
-  if (nights <= 0) throw new ApiError("parameter_invalid", "check_out must be after check_in.", { param: "check_out", location });
+  if (nights <= 0) throw new ApiError("parameter_invalid", "The departure date (check_out) must be after the arrival date (check_in).", { param: "check_out", location });
   if (checkIn < today) {
-    throw new ApiError("parameter_invalid", `check_in cannot be in the past; today is ${today} at the property.`, { param: "check_in", location });
+    throw new ApiError("parameter_invalid", `The arrival date (check_in) cannot be before today, ${today} at the property (its business date).`, { param: "check_in", location });
   }
   if (nights > maxNights) throw new ApiError("parameter_invalid", `A stay is at most ${maxNights} nights.`, { param: "check_out", location });
   return nights;

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { properties, reservations } from "@/db/schema";
-import { addDays, todayIn } from "@/lib/dates";
+import { addDays } from "@/lib/dates";
+import { businessToday } from "@/server/properties/business-date";
 import { getHousekeepingBoard } from "@/server/housekeeping/board";
 import { occupancyReport } from "@/server/reports/reports";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
@@ -14,7 +15,7 @@ import { dayMatch } from "./search-reservations";
  */
 export async function getDeskDay({ db, tenant, propertyId }: Ctx & { propertyId: string }) {
   const property = await findOwned(db, properties, tenant, propertyId, "property", { param: "property_id" });
-  const today = todayIn(property.timezone);
+  const today = businessToday(property);
   const where = (view: Parameters<typeof dayMatch>[0]) => dayMatch(view, today, property.timezone);
   const filtered = (condition: ReturnType<typeof where>) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
   const [[counts], tonight, board] = await Promise.all([

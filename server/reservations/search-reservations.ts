@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { guests, properties, reservationStatuses, reservations, roomTypes, rooms } from "@/db/schema";
-import { todayIn } from "@/lib/dates";
+import { businessToday } from "@/server/properties/business-date";
 import { ApiError } from "@/server/errors";
 import { keyset, toPage, type PageRequest } from "@/server/pagination";
 import { date } from "@/server/schemas";
@@ -50,8 +50,12 @@ export function dayMatch(view: DayView, today: string, timezone: string): SQL | 
     case "departures":
       return or(
         and(eq(reservations.status, "checked_in"), lte(reservations.checkOut, today)),
-        // Left today, whether on the planned date or early.
-        and(eq(reservations.status, "checked_out"), sql`(${reservations.checkedOutAt} at time zone ${timezone})::date = ${today}::date`),
+        // Left today, on the planned date, early or late: a check-out ends the stay on the business
+        // date it is made; one who left on the arrival day keeps that night (departure tomorrow): the clock's date then.
+        and(
+          eq(reservations.status, "checked_out"),
+          or(eq(reservations.checkOut, today), sql`(${reservations.checkedOutAt} at time zone ${timezone})::date = ${today}::date`),
+        ),
       );
   }
 }
@@ -70,7 +74,7 @@ export async function searchReservations({ db, tenant, query, page }: Ctx & { qu
   if (query.property_id) {
     const property = await findOwned(db, properties, tenant, query.property_id, "property", { param: "property_id" });
     timezone = property.timezone;
-    today = todayIn(timezone);
+    today = businessToday(property);
   }
   const q = keyset(reservations, page, query.order === "check_in" ? stayOrder : undefined);
   const rows = await db

@@ -9,6 +9,8 @@ import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights } from "@/server/inventory/nights";
 import { businessClock, businessToday, dayClosed, isClosedDay } from "@/server/properties/business-date";
 import { feeAmount } from "@/server/rates/fees";
+import { nightsOf } from "@/lib/dates";
+import { amountText, defaultLocale } from "@/lib/money";
 import { presentRoom } from "@/server/rooms/present";
 import type { Ctx } from "@/server/tenancy";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
@@ -174,28 +176,60 @@ async function recordCheckInRefused({ db, tenant, actor, id }: ChangeCtx & { id:
  */
 export const checkOutReservation = (args: ChangeCtx & { id: string }) =>
   transition("checked_out", async (tx, { reservation: r }, today, property) => {
-    // A guest who stayed on past a departure whose day is already closed (from before the night
-    // audit sold such nights) leaves on the booked date: a closed day's nights are not sold again.
-    const leaving = today > r.checkOut && isClosedDay(property, r.checkOut) ? r.checkOut : departureOn(r, today);
-    const moved = await moveStayEnd(tx, args.tenant, r, leaving);
     // A room of a group billed to its master folio leaves without settling: the master is
     // settled, and closed, when its last room checks out.
     const shared = await folioStillShared(tx, r);
+    const before = shared ? 0 : await folioBalance(tx, r.folioId);
+    // A guest who stayed on past a departure whose day is already closed (from before the night
+    // audit sold such nights) leaves on the booked date: a closed day's nights are not sold again.
+    const departure = today > r.checkOut && isClosedDay(property, r.checkOut) ? r.checkOut : departureOn(r, today);
+    const moved = await moveStayEnd(tx, args.tenant, r, departure);
     const balance = shared ? 0 : await folioBalance(tx, r.folioId);
     if (balance !== 0) {
-      throw new ApiError(
-        "balance_outstanding",
-        balance > 0
-          ? `The folio has an outstanding balance of ${balance} (minor units); settle it before check-out.`
-          : `The folio owes the guest ${-balance} (minor units); refund it before check-out.`,
-        { amount: { amount: balance, currency: r.currency } },
-      );
+      // The refusal rolls the shortening (or the extension) back: it says what check-out today
+      // would have done, so the folio as it stands and the refusal tell the same story.
+      // The room charges that come off (early) or are added (staying on), taxes included.
+      const stayCharges = departure < r.checkOut ? before - balance + moved.fee : balance - before;
+      const change = departure === r.checkOut ? null : { r, departure, fee: moved.fee, stayCharges };
+      throw new ApiError("balance_outstanding", checkOutRefusal(balance, r.currency, change), { amount: { amount: balance, currency: r.currency } });
     }
     // The settled folio closes into its invoice (invoice.created is emitted with it).
     if (!shared) await issueInvoice(tx, args.tenant, r.folioId);
     const events = [...moved.events, ...(r.roomId ? await vacateRoom(tx, r.roomId, r.propertyId) : [])];
     return { changes: { ...moved.changes, checkedOutAt: new Date() }, events };
   })(args);
+
+/** Money in an API message: "USD 227.00" (the amount field carries the minor units). */
+const moneyWords = (amount: number, currency: string) => `${currency} ${amountText({ amount, currency }, defaultLocale, { grouping: true })}`;
+
+/**
+ * Why check-out is refused with the folio unsettled, in the words of what check-out today would
+ * do: for a stay whose departure moves (leaving early, or staying on), the nights that come off
+ * (or are added), their room charges, the early-departure fee, and what the folio would then owe
+ * or be owed, with the steps that settle it in an order that keeps the folio true throughout.
+ */
+function checkOutRefusal(balance: number, currency: string, change: { r: typeof reservations.$inferSelect; departure: string; fee: number; stayCharges: number } | null) {
+  const money = (amount: number) => moneyWords(amount, currency);
+  const owed = balance < 0 ? `the folio would then owe the guest ${money(-balance)}` : `the guest would then owe ${money(balance)}`;
+  if (!change) {
+    return balance > 0
+      ? `The folio has an outstanding balance of ${money(balance)}; take a payment of ${money(balance)} before check-out.`
+      : `The folio owes the guest ${money(-balance)}; refund ${money(-balance)} to the guest's payment before check-out.`;
+  }
+  const { r, departure, fee, stayCharges } = change;
+  const early = departure < r.checkOut;
+  const nights = early ? nightsOf(departure, r.checkOut) : nightsOf(r.checkOut, departure);
+  const dates = nights.length === 1 ? `the night of ${nights[0]}` : `the nights of ${nights[0]} to ${nights.at(-1)}`;
+  const count = `${nights.length} night${nights.length === 1 ? "" : "s"}`;
+  const what = early
+    ? `${count} (${dates}, ${money(stayCharges)} with taxes) come${nights.length === 1 ? "s" : ""} off the folio${fee > 0 ? ` and the early-departure fee of ${money(fee)} is posted` : ", with no early-departure fee"}`
+    : `${count} past the booked departure (${dates}, ${money(stayCharges)} with taxes) ${nights.length === 1 ? "is" : "are"} charged`;
+  const settle = balance < 0 ? `refund ${money(-balance)} to the guest's payment` : `take a payment of ${money(balance)}`;
+  return (
+    `Checking out today ends the stay on ${departure} instead of ${r.checkOut}: ${what}; ${owed}. ` +
+    `Change the departure to ${departure} first (POST /v1/reservations/{id}/change_departure), then ${settle}, then check out.`
+  );
+}
 
 /** A room the guest leaves (check-out, a move): vacated and dirty (out of order stays so); its housekeeping event. */
 export async function vacateRoom(tx: Tx, roomId: string, propertyId: string): Promise<Parameters<typeof emitEvents>[2]> {

@@ -103,8 +103,9 @@ describe("live events for the dashboard", { timeout: 30_000 }, () => {
     const refused = await refusal("housekeeping", ["guest.*"]);
     expect(refused).toBeInstanceOf(TRPCError);
     expect((refused as TRPCError).code).toBe("FORBIDDEN");
-    // The night audit's flash reports are for those who may read reports: not the front desk.
-    expect(await refusal("front_desk", ["night_audit.completed"])).toMatchObject({ code: "FORBIDDEN" });
+    // Payments are for those who take them: not housekeeping. (That a night audit ran, which moves
+    // every page's business date, every role may hear; its flash report stays the reports' readers'.)
+    expect(await refusal("housekeeping", ["payment.*"])).toMatchObject({ code: "FORBIDDEN" });
     await expect(caller("owner").live.events({ types: ["nope.*" as never] })).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
   });
 

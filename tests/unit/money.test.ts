@@ -129,6 +129,22 @@ describe("API errors in the staff's words", () => {
     );
   });
 
+  it("tells an early check-out's refusal as what today's check-out changes, and drops parameter names the API gives beside its words", () => {
+    const early = staffErrorMessage(
+      {
+        code: "balance_outstanding",
+        param: null,
+        message: "Checking out today ends the stay on 2026-11-28 instead of 2026-11-29: 1 night (the night of 2026-11-28, USD 227.00 with taxes) comes off the folio, with no early-departure fee; the folio would then owe the guest USD 227.00. …",
+        amount: { amount: -22_700, currency: "USD" },
+      },
+      words,
+    );
+    expect(early).toBe("Checking out today ends the stay on Nov 28, 2026 instead of Nov 29, 2026, so the guest is then owed $227.00. Refund it to their payment before checking out.");
+    expect(
+      staffErrorMessage({ code: "parameter_invalid", param: "check_in", message: "The arrival date (check_in) cannot be before today, 2026-11-28 at the property (its business date)." }, words),
+    ).toBe("The arrival date cannot be before today, Nov 28, 2026 at the property (its business date).");
+  });
+
   it("words the validator's and the API's phrasing, dates and enum values", () => {
     expect(staffErrorMessage({ code: "parameter_invalid", param: "amount", message: "Too small: expected number to be >=0." }, words)).toBe("Must be at least 0.");
     expect(staffErrorMessage({ code: "parameter_invalid", param: "min_stay", message: "Invalid parameter 'min_stay': must be at least 1" }, words)).toBe("Min stay must be at least 1");

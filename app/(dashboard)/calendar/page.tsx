@@ -3,7 +3,6 @@ import { AvailabilityCalendar } from "@/components/inventory/availability-calend
 import { CalendarTabs } from "@/components/shell/calendar-tabs";
 import { NoAccess } from "@/components/shell/no-access";
 import { EmptyState } from "@/components/ui/states";
-import { todayIn } from "@/lib/dates";
 import { can } from "@/lib/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
@@ -18,7 +17,7 @@ export default async function CalendarPage() {
   return (
     <>
       <CalendarTabs />
-      <AvailabilityCalendar propertyId={current.id} currency={current.currency} today={todayIn(current.timezone)} canOpenReservations={can(user.role, "reservations")} />
+      <AvailabilityCalendar propertyId={current.id} currency={current.currency} canOpenReservations={can(user.role, "reservations")} />
     </>
   );
 }

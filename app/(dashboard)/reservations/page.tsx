@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { ReservationsView } from "@/components/reservations/reservations-view";
 import { NoAccess } from "@/components/shell/no-access";
 import { EmptyState } from "@/components/ui/states";
-import { todayIn } from "@/lib/dates";
 import { can } from "@/lib/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
@@ -13,5 +12,5 @@ export default async function ReservationsPage({ searchParams }: { searchParams:
   const [{ user }, { current }, { tab }] = await Promise.all([requireStaff(), dashboardProperties(), searchParams]);
   if (!can(user.role, "reservations")) return <NoAccess />;
   if (!current) return <EmptyState title="No property in this data set">Reservations belong to a property; none exists here yet.</EmptyState>;
-  return <ReservationsView propertyId={current.id} propertyName={current.name} today={todayIn(current.timezone)} initialTab={tab} />;
+  return <ReservationsView propertyId={current.id} propertyName={current.name} initialTab={tab} />;
 }

@@ -7,7 +7,8 @@ import { router, staffProcedure } from "../init";
 
 /**
  * Which roles may follow which events live, by resource: those who may see the resource, and
- * the housekeeping board's readers for the stays and inventory it marks. Only ids and types
+ * the housekeeping board's readers for the stays and inventory it marks, everyone for the night
+ * audit (it moves the business date every page shows). Only ids and types
  * travel; each page refetches what its role may read.
  */
 const liveAreas: Record<string, Area[]> = {
@@ -17,7 +18,8 @@ const liveAreas: Record<string, Area[]> = {
   housekeeping: ["housekeepingRead"],
   inventory: ["availability", "housekeepingRead"],
   rate: ["rates", "availability"],
-  night_audit: ["reports"],
+  // Every page's "today" is the business date the audit moves: each role may hear that it ran.
+  night_audit: ["dashboard"],
 };
 
 const resources = [...new Set(eventTypes.map((t) => t.split(".")[0]))] as [string, ...string[]];

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { listProperties, setWalkInsWithoutEmail } from "@/server/properties/properties";
+import { getProperty, listProperties, setWalkInsWithoutEmail } from "@/server/properties/properties";
+import { businessToday } from "@/server/properties/business-date";
 import { presentProperty } from "@/server/properties/present";
 import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
@@ -14,6 +15,14 @@ export const propertiesRouter = router({
       const list = cursorList("properties.list", {}, input);
       return list.envelope(await listProperties({ db: ctx.db, tenant: ctx.tenant, page: list.page }), presentProperty);
     }),
+  /**
+   * The property's business date ("today" for every date the dashboard shows or defaults to): the
+   * calendar date, or the date the night audit (or the sandbox's advance_day) moved it on to.
+   */
+  businessDate: staffProcedure
+    .use(roles(...access.dashboard))
+    .input(z.strictObject({ id: z.string().min(1).max(64) }))
+    .query(async ({ ctx, input }) => ({ business_date: businessToday(await getProperty({ db: ctx.db, tenant: ctx.tenant, id: input.id })) })),
   /** Whether walk-ins may be booked without an e-mail at a property (owners and managers). */
   setWalkInsWithoutEmail: staffProcedure
     .use(roles(...access.settings))

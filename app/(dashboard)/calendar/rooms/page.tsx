@@ -3,7 +3,6 @@ import { TapeChart } from "@/components/reservations/tape-chart";
 import { CalendarTabs } from "@/components/shell/calendar-tabs";
 import { NoAccess } from "@/components/shell/no-access";
 import { EmptyState } from "@/components/ui/states";
-import { todayIn } from "@/lib/dates";
 import { can } from "@/lib/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
@@ -18,7 +17,7 @@ export default async function RoomChartPage() {
   return (
     <>
       <CalendarTabs />
-      <TapeChart propertyId={current.id} today={todayIn(current.timezone)} />
+      <TapeChart propertyId={current.id} />
     </>
   );
 }

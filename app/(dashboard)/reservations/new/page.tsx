@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { NewReservation } from "@/components/reservations/new-reservation";
 import { NoAccess } from "@/components/shell/no-access";
 import { EmptyState } from "@/components/ui/states";
-import { todayIn } from "@/lib/dates";
 import { can } from "@/lib/access";
 import { dashboardProperties, requireStaff } from "@/server/trpc/server";
 
@@ -13,5 +12,5 @@ export default async function NewReservationPage() {
   const [{ user }, { current }] = await Promise.all([requireStaff(), dashboardProperties()]);
   if (!can(user.role, "reservations")) return <NoAccess />;
   if (!current) return <EmptyState title="No property in this data set">Reservations belong to a property; none exists here yet.</EmptyState>;
-  return <NewReservation propertyId={current.id} today={todayIn(current.timezone)} walkInsWithoutEmail={current.walk_ins_without_email} />;
+  return <NewReservation propertyId={current.id} walkInsWithoutEmail={current.walk_ins_without_email} />;
 }

@@ -1,0 +1,196 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import { useState } from "react";
+import { useTRPC } from "@/components/trpc/client";
+import { callError } from "@/components/trpc/errors";
+import { ConfirmDialog } from "@/components/ui/dialog";
+import { usePropertyFormat } from "@/components/ui/property-format";
+import { toast } from "@/components/ui/toaster";
+import type { Money } from "@/lib/money";
+import type { AppRouter } from "@/server/trpc/routers/_app";
+import { nightsLabel, paymentMethodWords } from "./format";
+
+type Outputs = inferRouterOutputs<AppRouter>;
+type Desk = Outputs["reservations"]["get"];
+type Folio = Outputs["folios"]["get"];
+type Step = "shorten" | "refund" | "check-out";
+
+/** The refunds that give back `owed` to the folio's own payments, the latest payment first. */
+export function refundPlan(payments: Folio["payments"], owed: number): { payment: Folio["payments"][number]; amount: number }[] {
+  const plan = [];
+  let left = owed;
+  for (const payment of [...payments].reverse()) {
+    if (left <= 0) break;
+    if (payment.status !== "succeeded" && payment.status !== "partially_refunded") continue;
+    const amount = Math.min(left, payment.amount.amount - payment.amount_refunded.amount);
+    if (amount <= 0) continue;
+    plan.push({ payment, amount });
+    left -= amount;
+  }
+  return left > 0 ? [] : plan;
+}
+
+/**
+ * Check-out as one guided step. What checking out today changes is asked first (a stay left
+ * early is shortened to today: its unused nights off the folio, the plan's fee on; one staying on
+ * is extended), with what the folio then owes or is owed. Then, in this order, so the folio tells
+ * the truth between any two steps: (1) the stay is shortened (only when money must change hands;
+ * otherwise check-out does it itself), (2) the exact overpayment is refunded to the guest's own
+ * payment, or the balance due is taken (the payment dialog, `onTakePayment`), (3) the guest is
+ * checked out. A step that fails says which, in words, and what already happened; trying again
+ * starts from where the folio now stands.
+ */
+export function CheckOutDialog({ desk, open, onOpenChange, onTakePayment, onDone }: { desk: Desk; open: boolean; onOpenChange: (open: boolean) => void; onTakePayment: (due: Money) => void; onDone: () => Promise<void> | void }) {
+  const trpc = useTRPC();
+  const fmt = usePropertyFormat();
+  const queryClient = useQueryClient();
+  const r = desk.reservation;
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const preview = useQuery({ ...trpc.reservations.previewDeparture.queryOptions({ id: r.id }), enabled: open, retry: false, staleTime: 0 });
+  const folio = useQuery({ ...trpc.folios.get.queryOptions({ reservation_id: r.id }), enabled: open });
+  const changeDeparture = useMutation(trpc.reservations.changeDeparture.mutationOptions());
+  const refund = useMutation(trpc.payments.refund.mutationOptions());
+  const checkOut = useMutation(trpc.reservations.checkOut.mutationOptions());
+
+  // Never act on a stale answer: after a step (or a payment) the stay and the folio have moved on.
+  const p = preview.isFetching ? undefined : preview.data;
+  const moved = p && p.check_out !== r.check_out ? p : null;
+  const after = p?.balance;
+  const owed = after && after.amount < 0 ? { ...after, amount: -after.amount } : null;
+  const due = after && after.amount > 0 ? after : null;
+  const refunds = owed && folio.data ? refundPlan(folio.data.payments, owed.amount) : [];
+  const cannotRefund = owed && folio.data && refunds.length === 0;
+  const early = moved && moved.check_out < r.check_out;
+  const room = desk.room?.number;
+
+  const reset = () => (setFailure(null), changeDeparture.reset(), refund.reset(), checkOut.reset());
+  const freshFolio = () => queryClient.fetchQuery({ ...trpc.folios.get.queryOptions({ reservation_id: r.id }), staleTime: 0 });
+  const shortenIfMoney = async () => {
+    if (moved && p && p.balance.amount !== 0) await changeDeparture.mutateAsync({ id: r.id, check_out: p.check_out });
+  };
+  const failed = async (step: Step, error: unknown, refunded: number) => {
+    const why = callError(error).message;
+    const shortened = moved && step !== "shorten" ? `The stay now ends on ${fmt.day(moved.check_out)}. ` : "";
+    const money = refunded ? `${fmt.money({ amount: refunded, currency: r.total.currency })} was refunded. ` : "";
+    setFailure(
+      step === "shorten"
+        ? `The stay could not be shortened, so nothing has changed: ${why}`
+        : step === "refund"
+          ? `${shortened}${money}The refund failed: ${why} The folio shows what is still owed to the guest; try again.`
+          : `${shortened}${money}Check-out failed: ${why}`,
+    );
+    await onDone();
+    await preview.refetch();
+  };
+
+  // Refund the exact overpayment (or nothing, when the folio is settled), then check out.
+  const settleAndCheckOut = async () => {
+    reset();
+    setBusy(true);
+    let step: Step = "shorten";
+    let refunded = 0;
+    try {
+      await shortenIfMoney();
+      step = "refund";
+      const now = await freshFolio();
+      if (now.balance.amount > 0) {
+        // Something was charged meanwhile: the guest owes it, which is the payment dialog's job.
+        await onDone();
+        await preview.refetch();
+        return;
+      }
+      for (const part of refundPlan(now.payments, -now.balance.amount)) {
+        await refund.mutateAsync({ payment_id: part.payment.id, amount: part.amount, reason: early ? "Left early: nights not stayed" : "Overpayment at check-out" });
+        refunded += part.amount;
+      }
+      step = "check-out";
+      await checkOut.mutateAsync({ id: r.id });
+      toast.success(refunded ? `Refunded ${fmt.money({ amount: refunded, currency: r.total.currency })} and checked out; the room is now dirty` : "Checked out; the room is now dirty");
+      onOpenChange(false);
+      await onDone();
+    } catch (error) {
+      await failed(step, error, refunded);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // Shorten first, so the payment dialog asks for what the guest owes for the nights stayed.
+  const shortenAndPay = async () => {
+    reset();
+    setBusy(true);
+    try {
+      await shortenIfMoney();
+      await onDone();
+      onTakePayment(due!);
+    } catch (error) {
+      await failed("shorten", error, 0);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const title = !p ? "Check out" : moved ? (early ? "Check out early" : "Check out after the booked departure") : due || owed ? "The folio is not settled" : "Check out?";
+  const description = !p ? (
+    <p>{preview.error ? "What checking out today changes could not be worked out." : "Working out what checking out today changes…"}</p>
+  ) : (
+    <>
+      {moved ? (
+        <p className="mb-2" data-testid="checkout-departure">
+          {early ? "Leaving early" : "Staying past the booked departure"}: the stay ends on {fmt.day(moved.check_out)} instead of {fmt.day(r.check_out)}, {nightsLabel(moved.nights)}, price{" "}
+          <strong>{fmt.money(moved.price.gross)}</strong> (was {fmt.money(r.price.gross)}){moved.fee.amount ? <>, plus an early-departure fee of {fmt.money(moved.fee)}</> : null}.
+        </p>
+      ) : null}
+      <p data-testid="checkout-balance">
+        {owed ? (
+          <>
+            The guest is then owed <strong>{fmt.money(owed)}</strong>
+            {refunds.length ? <>, refunded to {refunds.map((x) => `${paymentMethodWords(x.payment.payment_method)} (${fmt.money({ amount: x.amount, currency: owed.currency })})`).join(" and ")}</> : null}.
+          </>
+        ) : due ? (
+          <>
+            The balance{moved ? " after that" : ""} is {fmt.money(due)}: take the payment, then check out.
+          </>
+        ) : (
+          <>The folio is then settled; it closes and room {room ?? ""} is marked dirty for housekeeping.</>
+        )}
+      </p>
+      {owed || due ? (
+        <ol className="mt-2 list-decimal space-y-0.5 pl-5 text-stone-700" aria-label="Steps">
+          {moved ? <li>{early ? "Shorten" : "Extend"} the stay to {fmt.day(moved.check_out)}.</li> : null}
+          <li>{owed ? `Refund ${fmt.money(owed)} to the guest.` : `Take a payment of ${fmt.money(due!)}.`}</li>
+          <li>Check out{room ? `; room ${room} is marked dirty` : ""}.</li>
+        </ol>
+      ) : null}
+    </>
+  );
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={(o) => {
+        if (busy) return;
+        if (o) reset();
+        onOpenChange(o);
+      }}
+      title={title}
+      description={description}
+      confirmLabel={owed ? `Refund ${fmt.money(owed)} and check out` : due ? `Take payment of ${fmt.money(due)}` : "Check out"}
+      pending={busy || !p || (Boolean(owed) && !folio.data)}
+      error={
+        failure ??
+        (preview.error ? callError(preview.error).message : null) ??
+        (cannotRefund ? `The payments on the folio cannot cover the ${fmt.money(owed!)} owed to the guest. Refund what they can from the folio, and the rest another way.` : null)
+      }
+      onConfirm={() => void (due ? shortenAndPay() : settleAndCheckOut())}
+    >
+      {busy ? (
+        <p role="status" className="text-sm text-stone-600">
+          {changeDeparture.isPending ? "Shortening the stay…" : refund.isPending ? "Refunding…" : checkOut.isPending ? "Checking out…" : "Working…"}
+        </p>
+      ) : null}
+    </ConfirmDialog>
+  );
+}
