@@ -18,6 +18,7 @@ import { takeReadyRoom } from "./ready-rooms";
 import { loadReservation } from "./reservations";
 import { earliestDeparture, moveStayEnd, postFee } from "./stay-end";
 import { issueInvoice } from "@/server/invoices/invoices";
+import { invoiceEndedStay } from "./invoice-ended-stay";
 
 /** The reservation state machine (contract §6); anything else is 409 invalid_state_transition. */
 export const transitions: Record<ReservationStatus, ReservationStatus[]> = {
@@ -119,6 +120,7 @@ export const cancelReservation = (args: ChangeCtx & { id: string; reason?: strin
     await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
     if (free) await removeRoomNights(tx, r);
     await closeFolioIfDone(tx, r);
+    await invoiceEndedStay(tx, args.tenant, r);
     await queueGuestMail(tx, args.tenant, "cancellation", r.id);
     return {
       changes: { cancelledAt: new Date(), cancellationReason: args.reason ?? null },
@@ -208,5 +210,6 @@ export async function chargeNoShow(tx: Tx, tenant: Ctx["tenant"], r: typeof rese
   await removeRoomNights(tx, r);
   const posted = await postFee(tx, tenant, r, "no_show_fee", amount, `arrival ${r.checkIn}`, r.checkIn);
   await closeFolioIfDone(tx, r);
+  await invoiceEndedStay(tx, tenant, r);
   return posted;
 }
