@@ -30,10 +30,10 @@ const faults = z
 const money = {
   amount: z.number().int().openapi({
     description:
-      "An error about money states its amount here, in minor units of `currency`: always with `balance_outstanding` and `amount_exceeds_refundable`, and with any other error whose message names an amount (a payment refused on a closed folio states what is still due). For `balance_outstanding` the folio's balance: positive when the guest owes it, negative when the hotel owes it to the guest. For `amount_exceeds_refundable` the most that can still be refunded.",
+      "Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `currency`. For `balance_outstanding` the folio's balance: positive when the guest owes it, negative when the hotel owes it to the guest. For `amount_exceeds_refundable` the most that can still be refunded; for `amount_exceeds_balance` the most a payment may take (what is still due).",
     example: 22700,
   }),
-  currency: z.string().length(3).openapi({ description: "Beside `amount`: its ISO 4217 currency.", example: "USD" }),
+  currency: z.string().length(3).openapi({ description: "Money errors: the ISO 4217 currency of `amount`.", example: "USD" }),
 };
 const isMoney = (code: ErrorCode) => (moneyErrorCodes as readonly ErrorCode[]).includes(code);
 const reason = z.string().optional().openapi({ description: "`restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate)." });
@@ -46,7 +46,7 @@ export const errorSchema = z
 /**
  * The error object as one operation answers it at one status: `type` and `code` only those it can
  * give, `payment_id` only beside card errors (always there), `reason` only beside `restriction_violated`,
- * `amount` and `currency` whenever the error is about money (always there when every code is a money code).
+ * `amount` and `currency` beside money errors (`moneyErrorCodes`; always there when every code is one).
  */
 export function errorSchemaFor(status: number, list: ErrorCode[]) {
   const own = [...new Set(list.map((c) => errorCodes[c].type))];
@@ -59,7 +59,7 @@ export function errorSchemaFor(status: number, list: ErrorCode[]) {
     ...(anyCard ? { payment_id: card ? paymentId : paymentId.optional() } : {}),
     ...(status === 400 || status === 422 ? { errors: faults } : {}),
     ...(list.includes("restriction_violated") ? { reason } : {}),
-    ...(list.every(isMoney) ? money : { amount: money.amount.optional(), currency: money.currency.optional() }),
+    ...(list.some(isMoney) ? (list.every(isMoney) ? money : { amount: money.amount.optional(), currency: money.currency.optional() }) : {}),
   });
   const example = {
     type: errorCodes[list[0]].type,

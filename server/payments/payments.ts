@@ -55,8 +55,10 @@ export async function createPayment({ db, tenant, input }: Ctx & { input: Paymen
     const balance = await folioBalance(tx, folio.id);
     // A closed folio (invoiced) takes only what its invoice left due: the receivable settled, the invoice unchanged.
     if (folio.status !== "open" && balance <= 0) throw new ApiError("invalid_state_transition", "The reservation's folio is closed; it takes no more payments.");
-    if (folio.status !== "open" && (!input.capture || (input.amount ?? balance) > balance)) {
-      throw new ApiError("invalid_state_transition", `The reservation's folio is closed; it takes only a captured payment of at most what is due, ${balance} (minor units).`, {
+    if (folio.status !== "open" && !input.capture) throw new ApiError("invalid_state_transition", "The reservation's folio is invoiced; it takes only a captured payment of what is due.");
+    if (folio.status !== "open" && (input.amount ?? balance) > balance) {
+      throw new ApiError("amount_exceeds_balance", `The folio is invoiced; a payment may take at most what is due, ${balance} (minor units).`, {
+        param: "amount",
         amount: { amount: balance, currency: folio.currency },
       });
     }

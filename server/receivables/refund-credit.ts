@@ -24,9 +24,7 @@ export async function refundCreditBalance({ db, tenant, actor, folioId }: Change
     if (running) throw new ApiError("invalid_state_transition", "The stay is still to come or in house; its folio is settled at check-out.");
     const balance = await folioBalance(tx, folio.id);
     if (balance >= 0) {
-      throw new ApiError("invalid_state_transition", balance === 0 ? "The folio has no balance to refund." : "The guest owes this balance; there is nothing to refund.", {
-        amount: { amount: balance, currency: folio.currency },
-      });
+      throw new ApiError("invalid_state_transition", balance === 0 ? "The folio has no balance to refund." : "The guest owes this balance; there is nothing to refund.");
     }
     const paid = await tx
       .select()
