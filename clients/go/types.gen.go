@@ -39268,7 +39268,7 @@ type ReceivableObject string
 // ReceivableStayStatus defines model for Receivable.Stay.Status.
 type ReceivableStayStatus string
 
-// ReceivableList Open balances, oldest due first (then by folio), with the totals of every page.
+// ReceivableList Open balances, oldest due first (then by guest's name and folio), with the totals of every page.
 type ReceivableList struct {
 	Data       []Receivable         `json:"data"`
 	HasMore    bool                 `json:"has_more"`

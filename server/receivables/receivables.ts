@@ -132,13 +132,22 @@ export async function openBalances(db: Executor, { tenant }: Pick<Ctx, "tenant">
     .sort(byDue);
 }
 
-const byDue = (a: Receivable, b: Receivable) => (a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Oldest due first; on one day by the guest's name, then by folio: the same order every time. */
+const byDue = (a: Receivable, b: Receivable) => compare(a.dueDate, b.dueDate) || compare(a.guest.name, b.guest.name) || compare(a.id, b.id);
 
-/** Whether a row is after (`next`) or before (`prev`) the cursor's (due date, folio) in the list's order. */
-function beyond(r: Receivable, cursor: CursorPosition) {
+/**
+ * The rows after (`next`) or before (`prev`, nearest first) the cursor's row. The list is whole in
+ * memory, so the cursor's folio is found in it; one settled since the page was read is placed
+ * by its due date and folio instead.
+ */
+function beyond(rows: Receivable[], cursor: CursorPosition): Receivable[] {
+  const next = cursor.direction === "next";
+  const index = rows.findIndex((r) => r.id === cursor.id);
+  if (index >= 0) return next ? rows.slice(index + 1) : rows.slice(0, index).reverse();
   const at = cursor.createdAt.toISOString().slice(0, 10);
-  const order = r.dueDate < at ? -1 : r.dueDate > at ? 1 : r.id < cursor.id ? -1 : r.id > cursor.id ? 1 : 0;
-  return cursor.direction === "next" ? order > 0 : order < 0;
+  const after = (r: Receivable) => (compare(r.dueDate, at) || compare(r.id, cursor.id)) > 0;
+  return next ? rows.filter(after) : rows.filter((r) => !after(r)).reverse();
 }
 
 /** Per currency, per bucket: what guests owe (due) and what the hotel owes them (credit). */
@@ -157,13 +166,11 @@ export function receivableTotals(rows: Receivable[]) {
 }
 
 /**
- * Open balances oldest due first, then by folio, one page of them (keyset on (due date, folio),
- * as `ListOrder` pages dates), with the totals of every row the filters select.
+ * Open balances oldest due first (then by guest and folio), one page of them, with the totals of
+ * every row the filters select.
  */
 export async function listReceivables({ db, tenant, filters, page, now }: Ctx & { filters: ReceivableFilters; page: PageRequest; now?: Date }): Promise<{ page: Page<Receivable>; totals: ReturnType<typeof receivableTotals> }> {
   const rows = await openBalances(db, { tenant }, filters, now);
-  const cursor = page.cursor;
-  const after = cursor ? rows.filter((r) => beyond(r, cursor)) : rows;
-  const ordered = cursor?.direction === "prev" ? after.reverse() : after;
+  const ordered = page.cursor ? beyond(rows, page.cursor) : rows;
   return { page: toPage(ordered.slice(0, page.limit + 1), page), totals: receivableTotals(rows) };
 }

@@ -102,7 +102,7 @@ export const receivableListSchema = z
     prev_cursor: z.string().nullable(),
     totals: receivableTotalsSchema,
   })
-  .openapi("ReceivableList", { description: "Open balances, oldest due first (then by folio), with the totals of every page." });
+  .openapi("ReceivableList", { description: "Open balances, oldest due first (then by guest's name and folio), with the totals of every page." });
 
 const id = z.string().min(1).max(64);
 

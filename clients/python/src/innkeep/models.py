@@ -2057,7 +2057,7 @@ class HousekeepingAssignmentList(BaseModel):
 
 class ReceivableList(BaseModel):
     """
-    Open balances, oldest due first (then by folio), with the totals of every page.
+    Open balances, oldest due first (then by guest's name and folio), with the totals of every page.
     """
 
     model_config = ConfigDict(

@@ -1145,7 +1145,7 @@ export interface paths {
         };
         /**
          * List open balances (accounts receivable)
-         * @description Requires scope `payments:read`. Every folio of a stay that has ended (checked out, no-show, cancelled) whose balance is not zero: what guests owe after departure, no-show and cancellation charges, and credit balances the hotel owes guests (`amount` negative; refund them with `POST /v1/refunds` on the folio's payments). Each is aged from its `due_date` to the property's business date in buckets of 0–30, 31–60, 61–90 and over 90 days. Ordered oldest due first, then by folio; `totals` sums every row the filters select, per currency and bucket. A group's master folio is listed once, with its `group`: the model has no companies, and a group billed to a master folio is the party that owes.
+         * @description Requires scope `payments:read`. Every folio of a stay that has ended (checked out, no-show, cancelled) whose balance is not zero: what guests owe after departure, no-show and cancellation charges, and credit balances the hotel owes guests (`amount` negative; refund them with `POST /v1/refunds` on the folio's payments). Each is aged from its `due_date` to the property's business date in buckets of 0–30, 31–60, 61–90 and over 90 days. Ordered oldest due first, then by guest's name and folio; `totals` sums every row the filters select, per currency and bucket. A group's master folio is listed once, with its `group`: the model has no companies, and a group billed to a master folio is the party that owes.
          */
         get: operations["listReceivables"];
         put?: never;
@@ -4319,7 +4319,7 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
-        /** @description Open balances, oldest due first (then by folio), with the totals of every page. */
+        /** @description Open balances, oldest due first (then by guest's name and folio), with the totals of every page. */
         ReceivableList: {
             /** @enum {string} */
             object: "list";
