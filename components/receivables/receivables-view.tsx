@@ -28,6 +28,8 @@ const kindWords: Record<Kind, string> = {
 const stayWords: Record<Row["stay"]["status"], string> = { checked_out: "Checked out", no_show: "Did not arrive", cancelled: "Cancelled" };
 const bucketWords: Record<Row["bucket"], string> = { days_0_30: "0–30 days", days_31_60: "31–60 days", days_61_90: "61–90 days", days_over_90: "Over 90 days" };
 const days = (n: number) => (n === 1 ? "1 day" : `${n} days`);
+/** A credit (negative) as the amount to refund; never "-0.00". */
+const refundable = (m: Row["amount"]) => ({ ...m, amount: Math.abs(m.amount) });
 
 type Property = { id: string; name: string; currency: string; livemode: boolean };
 
@@ -97,7 +99,7 @@ export function ReceivablesView({ property }: { property: Property }) {
       cell: ({ row: { original: r } }) =>
         r.amount.amount < 0 ? (
           <span className="text-teal-800">
-            <MoneyText value={{ ...r.amount, amount: -r.amount.amount }} /> <span className="text-xs">to refund</span>
+            <MoneyText value={refundable(r.amount)} /> <span className="text-xs">to refund</span>
           </span>
         ) : (
           <span className="font-medium text-stone-900">
@@ -110,11 +112,11 @@ export function ReceivablesView({ property }: { property: Property }) {
       header: () => <span className="sr-only">Action</span>,
       cell: ({ row: { original: r } }) =>
         r.amount.amount < 0 ? (
-          <Button variant="secondary" onClick={() => (refund.reset(), setRefunding(r))} aria-label={`Refund ${f.money({ ...r.amount, amount: -r.amount.amount })} to ${r.guest.name}`}>
+          <Button variant="secondary" onClick={() => (refund.reset(), setRefunding(r))} aria-label={`Refund ${f.money(refundable(r.amount))} to ${r.guest.name}`}>
             Refund
           </Button>
         ) : (
-          <Button variant="secondary" onClick={() => setPaying(r)} aria-label={`Take ${f.money(r.amount)} from ${r.guest.name}`}>
+          <Button variant="secondary" onClick={() => setPaying(r)} aria-label={`Take payment of ${f.money(r.amount)} from ${r.guest.name}`}>
             Take payment
           </Button>
         ),
@@ -140,7 +142,7 @@ export function ReceivablesView({ property }: { property: Property }) {
                 <p className="text-xs font-medium uppercase tracking-wide text-stone-500">{bucketWords[b.bucket]}</p>
                 <p className="mt-1 text-lg font-semibold tabular-nums text-stone-900">{f.money(b.due)}</p>
                 <p className="text-xs text-stone-600">
-                  due{b.credit.amount ? <>, {f.money({ ...b.credit, amount: -b.credit.amount })} to refund</> : null}
+                  due{b.credit.amount ? <>, {f.money(refundable(b.credit))} to refund</> : null}
                 </p>
               </li>
             ))}
@@ -150,7 +152,7 @@ export function ReceivablesView({ property }: { property: Property }) {
         )}
         {totals ? (
           <p className="mt-3 text-sm text-stone-700">
-            In all: <strong>{f.money(totals.due)}</strong> due from guests, <strong>{f.money({ ...totals.credit, amount: -totals.credit.amount })}</strong> to refund to guests.
+            In all: <strong>{f.money(totals.due)}</strong> due from guests, <strong>{f.money(refundable(totals.credit))}</strong> to refund to guests.
           </p>
         ) : null}
       </section>
@@ -189,7 +191,7 @@ export function ReceivablesView({ property }: { property: Property }) {
         description={
           refunding ? (
             <>
-              {f.money({ ...refunding.amount, amount: -refunding.amount.amount })} goes back to {refunding.guest.name} on the payment it came from.
+              {f.money(refundable(refunding.amount))} goes back to {refunding.guest.name} on the payment it came from.
             </>
           ) : null
         }
