@@ -53,6 +53,8 @@ const layers = [
   { name: "invoices", paths: [dir("invoices")] },
   { name: "reservations", paths: [dir("reservations")] },
   { name: "payments", paths: [dir("payments")] },
+  // Open balances of ended stays (reads folios, invoices, reservations; refunds through payments).
+  { name: "receivables", paths: [dir("receivables")] },
   { name: "groups", paths: [dir("groups")] },
   { name: "night-audit", paths: [dir("night-audit")] },
   { name: "sandbox", paths: [dir("sandbox")] },

@@ -15,6 +15,11 @@ export function v1(request: APIRequestContext, key: string, sandbox = false) {
       expect(res.status(), `POST ${path}: ${await res.text()}`).toBeLessThan(300);
       return res.json();
     },
+    async patch<T = any>(path: string, body: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+      const res = await request.patch(`/v1${path}`, { headers, data: body });
+      expect(res.status(), `PATCH ${path}: ${await res.text()}`).toBe(200);
+      return res.json();
+    },
   };
 }
 

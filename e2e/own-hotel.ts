@@ -13,12 +13,12 @@ type Role = "owner" | "manager" | "front_desk" | "housekeeping";
  */
 export async function hotelOfItsOwn(
   request: APIRequestContext,
-  options: { name: string; role: Role; timezone: string; sandbox?: boolean; property?: Record<string, unknown>; plan?: Record<string, unknown>; rooms: string[] },
+  options: { name: string; role: Role; timezone: string; sandbox?: boolean; property?: Record<string, unknown>; plan?: Record<string, unknown>; rooms: string[]; scopes?: string },
 ) {
   const account = cli<{ id: string }>("accounts", "create", "--name", `${options.name} ${Date.now().toString(36)}`);
   const staff = { email: uniqueEmail(options.role.replace(/_/g, "-")), password: `${options.role}-password-1` };
   cli("users", "create", "--email", staff.email, "--password", staff.password, "--role", options.role, "--account", account.id);
-  const key = cli<{ key: string }>("api-keys", "create", "--account", account.id, "--scopes", "reservations:read reservations:write rooms:read rooms:write payments:read payments:write").key;
+  const key = cli<{ key: string }>("api-keys", "create", "--account", account.id, "--scopes", options.scopes ?? "reservations:read reservations:write rooms:read rooms:write payments:read payments:write").key;
   const api = v1(request, key, options.sandbox ?? false);
   const { timezone } = options;
   const property = await api.post("/properties", { name: options.name, timezone, currency: "USD", ...options.property });
@@ -47,5 +47,5 @@ export async function hotelOfItsOwn(
       adults: 1,
       guest: { first_name, last_name, email: uniqueEmail(last_name.toLowerCase()) },
     });
-  return { staff, api, property: property as { id: string }, today, rooms, book };
+  return { staff, api, property: property as { id: string }, today, rooms, book, plan: plan as { id: string }, roomType: type as { id: string } };
 }

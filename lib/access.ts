@@ -20,6 +20,8 @@ export const access = {
   /** Creating, reassigning and deleting housekeeping assignments (a housekeeper works their own). */
   housekeepingAssign: ["owner", "manager"],
   reports: ["owner", "manager"],
+  /** Accounts receivable: open balances of ended stays, and paying them back or taking them (`/receivables`). */
+  receivables: ["owner", "manager"],
   /** Running the night audit by hand (the reports page's night-audit tab). */
   nightAudit: ["owner", "manager"],
   /** Webhooks, events, API keys, OAuth apps, the mail outbox. */

@@ -85,6 +85,7 @@ export function staffErrorMessage(error: StaffErrorInput, { money, day }: { mone
       : `${story ? `${story}the guest is then owed` : "The guest is owed"} ${money({ ...amount, amount: -amount.amount })}. Refund it to their payment before checking out.`;
   }
   if (code === "amount_exceeds_refundable" && amount) return `At most ${money(amount)} of this payment can still be refunded.`;
+  if (code === "amount_exceeds_balance" && amount) return `The invoice leaves ${money(amount)} due; take at most that.`;
   if (code === "too_many_requests") return "Too many requests just now. Wait a moment and try again.";
   if (code === "internal_error") return "Something went wrong on our side. It has been logged; try again.";
   if (code === "service_unavailable") return "The service is busy. Try again in a moment.";

@@ -37,6 +37,8 @@ export const errorCodes = {
   parameter_unknown: { status: 422, type: "invalid_request_error" },
   outside_replay_window: { status: 422, type: "invalid_request_error" },
   amount_exceeds_refundable: { status: 422, type: "invalid_request_error" },
+  /** A payment on an invoiced (closed) folio of more than its invoice left due. */
+  amount_exceeds_balance: { status: 422, type: "invalid_request_error" },
   url_not_allowed: { status: 422, type: "invalid_request_error" },
   idempotency_key_reused: { status: 422, type: "idempotency_error" },
   too_many_requests: { status: 429, type: "rate_limit_exceeded" },
@@ -45,6 +47,14 @@ export const errorCodes = {
 } as const satisfies Record<string, { status: number; type: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;
+
+/**
+ * Codes whose error object always states the money it is about, as `amount` (minor units) and
+ * `currency` beside the message: the balance a check-out was refused for (positive: the guest
+ * owes it; negative: the hotel owes it to the guest), the most a payment can still refund, the most
+ * a payment on an invoiced folio may take.
+ */
+export const moneyErrorCodes = ["balance_outstanding", "amount_exceeds_refundable", "amount_exceeds_balance"] as const satisfies readonly ErrorCode[];
 export type ErrorType = (typeof errorCodes)[ErrorCode]["type"];
 
 /** Where a parameter came from: query and header faults are 400, body faults 422. */
@@ -56,7 +66,7 @@ export type ApiErrorOptions = {
   headers?: Record<string, string>;
   /** Extra members of the error object, such as `payment_id` on card errors. */
   extra?: Record<string, unknown>;
-  /** The amount the error is about (an outstanding balance), for the dashboard's words; not in the `/v1` envelope. */
+  /** The money the error is about (an outstanding balance): `amount` and `currency` of the error object. */
   amount?: { amount: number; currency: string };
 };
 
@@ -89,6 +99,7 @@ export class ApiError extends Error {
         code: this.code,
         message: this.message,
         ...(this.param !== undefined ? { param: this.param } : {}),
+        ...(this.amount ? { amount: this.amount.amount, currency: this.amount.currency } : {}),
         ...this.extra,
         ...(requestId ? { request_id: requestId } : {}),
       },

@@ -44,6 +44,12 @@ type Error struct {
 	Message   string
 	// PaymentID names the failed payment of a card error.
 	PaymentID string
+	// Amount is, for money errors (balance_outstanding, amount_exceeds_refundable,
+	// amount_exceeds_balance), the amount the message states in minor units of Currency (a
+	// balance is negative when the hotel owes it); nil when the error carries none.
+	Amount *int64
+	// Currency is the ISO 4217 currency of Amount ("" when there is none).
+	Currency string
 	// RetryAfter is the server's Retry-After (rate limits), or -1 when absent.
 	RetryAfter time.Duration
 	Header     http.Header
@@ -73,6 +79,8 @@ type envelope struct {
 		Param     string `json:"param"`
 		RequestID string `json:"request_id"`
 		PaymentID string `json:"payment_id"`
+		Amount    *int64 `json:"amount"`
+		Currency  string `json:"currency"`
 	} `json:"error"`
 }
 
@@ -98,6 +106,7 @@ func errorFromResponse(status int, body []byte, header http.Header, from *url.UR
 	if known {
 		b := env.Error
 		e.Type, e.Code, e.Message, e.Param, e.RequestID, e.PaymentID = b.Type, b.Code, b.Message, b.Param, b.RequestID, b.PaymentID
+		e.Amount, e.Currency = b.Amount, b.Currency
 	} else {
 		e.Message = unexpected(status, body, header, from)
 	}

@@ -19,6 +19,7 @@ type resources struct {
 	Groups           *GroupsService
 	Folios           *FoliosService
 	Invoices         *InvoicesService
+	Receivables      *ReceivablesService
 	Taxes            *TaxesService
 	Guests           *GuestsService
 	Payments         *PaymentsService
@@ -44,6 +45,7 @@ func newResources(c *Client) resources {
 		Groups:           &GroupsService{c},
 		Folios:           &FoliosService{c},
 		Invoices:         &InvoicesService{c},
+		Receivables:      &ReceivablesService{c},
 		Taxes:            &TaxesService{c},
 		Guests:           &GuestsService{c},
 		Payments:         &PaymentsService{c},
@@ -371,6 +373,19 @@ func (s *InvoicesService) Retrieve(ctx context.Context, id string, opts ...Reque
 // RetrievePdf: GET /v1/invoices/{id}/pdf: Download an invoice as PDF.
 func (s *InvoicesService) RetrievePdf(ctx context.Context, id string, opts ...RequestOption) ([]byte, error) {
 	return callBytes(ctx, s.c, op{"getInvoicePdf", "GET", "/invoices/{id}/pdf", []string{"id"}}, []string{id}, nil, opts)
+}
+
+// ReceivablesService holds the Receivables operations.
+type ReceivablesService struct{ c *Client }
+
+// List: GET /v1/receivables: List open balances (accounts receivable).
+func (s *ReceivablesService) List(ctx context.Context, params *ListReceivablesParams, opts ...RequestOption) (*Page[Receivable], error) {
+	return listPage[Receivable](ctx, s.c, op{"listReceivables", "GET", "/receivables", nil}, []string{}, params, opts)
+}
+
+// ListAutoPaging yields every item of every page of List, following next_cursor.
+func (s *ReceivablesService) ListAutoPaging(ctx context.Context, params *ListReceivablesParams, opts ...RequestOption) iter.Seq2[Receivable, error] {
+	return listAll[Receivable](ctx, s.c, op{"listReceivables", "GET", "/receivables", nil}, []string{}, params, opts)
 }
 
 // TaxesService holds the Taxes operations.

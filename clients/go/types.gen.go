@@ -307,19 +307,19 @@ func (e GuestCreatedEventType) Valid() bool {
 
 // Defines values for GuestEmailKind.
 const (
-	Cancellation GuestEmailKind = "cancellation"
-	Confirmation GuestEmailKind = "confirmation"
-	Modification GuestEmailKind = "modification"
+	GuestEmailKindCancellation GuestEmailKind = "cancellation"
+	GuestEmailKindConfirmation GuestEmailKind = "confirmation"
+	GuestEmailKindModification GuestEmailKind = "modification"
 )
 
 // Valid indicates whether the value is a known member of the GuestEmailKind enum.
 func (e GuestEmailKind) Valid() bool {
 	switch e {
-	case Cancellation:
+	case GuestEmailKindCancellation:
 		return true
-	case Confirmation:
+	case GuestEmailKindConfirmation:
 		return true
-	case Modification:
+	case GuestEmailKindModification:
 		return true
 	default:
 		return false
@@ -928,6 +928,7 @@ func (e OccupancyReportType) Valid() bool {
 
 // Defines values for ParameterFaultCode.
 const (
+	ParameterFaultCodeAmountExceedsBalance    ParameterFaultCode = "amount_exceeds_balance"
 	ParameterFaultCodeAmountExceedsRefundable ParameterFaultCode = "amount_exceeds_refundable"
 	ParameterFaultCodeBalanceOutstanding      ParameterFaultCode = "balance_outstanding"
 	ParameterFaultCodeCardDeclined            ParameterFaultCode = "card_declined"
@@ -970,6 +971,8 @@ const (
 // Valid indicates whether the value is a known member of the ParameterFaultCode enum.
 func (e ParameterFaultCode) Valid() bool {
 	switch e {
+	case ParameterFaultCodeAmountExceedsBalance:
+		return true
 	case ParameterFaultCodeAmountExceedsRefundable:
 		return true
 	case ParameterFaultCodeBalanceOutstanding:
@@ -1637,6 +1640,129 @@ const (
 func (e RateUpdatedEventType) Valid() bool {
 	switch e {
 	case RateUpdatedEventTypeRateUpdated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReceivableBucket.
+const (
+	ReceivableBucketDays030    ReceivableBucket = "days_0_30"
+	ReceivableBucketDays3160   ReceivableBucket = "days_31_60"
+	ReceivableBucketDays6190   ReceivableBucket = "days_61_90"
+	ReceivableBucketDaysOver90 ReceivableBucket = "days_over_90"
+)
+
+// Valid indicates whether the value is a known member of the ReceivableBucket enum.
+func (e ReceivableBucket) Valid() bool {
+	switch e {
+	case ReceivableBucketDays030:
+		return true
+	case ReceivableBucketDays3160:
+		return true
+	case ReceivableBucketDays6190:
+		return true
+	case ReceivableBucketDaysOver90:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReceivableKind.
+const (
+	ReceivableKindCancellation      ReceivableKind = "cancellation"
+	ReceivableKindCreditBalance     ReceivableKind = "credit_balance"
+	ReceivableKindDueAfterDeparture ReceivableKind = "due_after_departure"
+	ReceivableKindNoShow            ReceivableKind = "no_show"
+)
+
+// Valid indicates whether the value is a known member of the ReceivableKind enum.
+func (e ReceivableKind) Valid() bool {
+	switch e {
+	case ReceivableKindCancellation:
+		return true
+	case ReceivableKindCreditBalance:
+		return true
+	case ReceivableKindDueAfterDeparture:
+		return true
+	case ReceivableKindNoShow:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReceivableObject.
+const (
+	ReceivableObjectReceivable ReceivableObject = "receivable"
+)
+
+// Valid indicates whether the value is a known member of the ReceivableObject enum.
+func (e ReceivableObject) Valid() bool {
+	switch e {
+	case ReceivableObjectReceivable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReceivableStayStatus.
+const (
+	ReceivableStayStatusCancelled  ReceivableStayStatus = "cancelled"
+	ReceivableStayStatusCheckedOut ReceivableStayStatus = "checked_out"
+	ReceivableStayStatusNoShow     ReceivableStayStatus = "no_show"
+)
+
+// Valid indicates whether the value is a known member of the ReceivableStayStatus enum.
+func (e ReceivableStayStatus) Valid() bool {
+	switch e {
+	case ReceivableStayStatusCancelled:
+		return true
+	case ReceivableStayStatusCheckedOut:
+		return true
+	case ReceivableStayStatusNoShow:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReceivableListObject.
+const (
+	ReceivableListObjectList ReceivableListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the ReceivableListObject enum.
+func (e ReceivableListObject) Valid() bool {
+	switch e {
+	case ReceivableListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReceivableTotalsBucketsBucket.
+const (
+	ReceivableTotalsBucketsBucketDays030    ReceivableTotalsBucketsBucket = "days_0_30"
+	ReceivableTotalsBucketsBucketDays3160   ReceivableTotalsBucketsBucket = "days_31_60"
+	ReceivableTotalsBucketsBucketDays6190   ReceivableTotalsBucketsBucket = "days_61_90"
+	ReceivableTotalsBucketsBucketDaysOver90 ReceivableTotalsBucketsBucket = "days_over_90"
+)
+
+// Valid indicates whether the value is a known member of the ReceivableTotalsBucketsBucket enum.
+func (e ReceivableTotalsBucketsBucket) Valid() bool {
+	switch e {
+	case ReceivableTotalsBucketsBucketDays030:
+		return true
+	case ReceivableTotalsBucketsBucketDays3160:
+		return true
+	case ReceivableTotalsBucketsBucketDays6190:
+		return true
+	case ReceivableTotalsBucketsBucketDaysOver90:
 		return true
 	default:
 		return false
@@ -14293,6 +14419,7 @@ func (e CreatePayment415JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for CreatePayment422JSONResponseBodyErrorCode.
 const (
+	CreatePayment422JSONResponseBodyErrorCodeAmountExceedsBalance CreatePayment422JSONResponseBodyErrorCode = "amount_exceeds_balance"
 	CreatePayment422JSONResponseBodyErrorCodeIdempotencyKeyReused CreatePayment422JSONResponseBodyErrorCode = "idempotency_key_reused"
 	CreatePayment422JSONResponseBodyErrorCodeParameterInvalid     CreatePayment422JSONResponseBodyErrorCode = "parameter_invalid"
 	CreatePayment422JSONResponseBodyErrorCodeParameterMissing     CreatePayment422JSONResponseBodyErrorCode = "parameter_missing"
@@ -14302,6 +14429,8 @@ const (
 // Valid indicates whether the value is a known member of the CreatePayment422JSONResponseBodyErrorCode enum.
 func (e CreatePayment422JSONResponseBodyErrorCode) Valid() bool {
 	switch e {
+	case CreatePayment422JSONResponseBodyErrorCodeAmountExceedsBalance:
+		return true
 	case CreatePayment422JSONResponseBodyErrorCodeIdempotencyKeyReused:
 		return true
 	case CreatePayment422JSONResponseBodyErrorCodeParameterInvalid:
@@ -19091,6 +19220,294 @@ const (
 func (e SetRates503JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case SetRates503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivablesParamsKind.
+const (
+	ListReceivablesParamsKindCancellation      ListReceivablesParamsKind = "cancellation"
+	ListReceivablesParamsKindCreditBalance     ListReceivablesParamsKind = "credit_balance"
+	ListReceivablesParamsKindDueAfterDeparture ListReceivablesParamsKind = "due_after_departure"
+	ListReceivablesParamsKindNoShow            ListReceivablesParamsKind = "no_show"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivablesParamsKind enum.
+func (e ListReceivablesParamsKind) Valid() bool {
+	switch e {
+	case ListReceivablesParamsKindCancellation:
+		return true
+	case ListReceivablesParamsKindCreditBalance:
+		return true
+	case ListReceivablesParamsKindDueAfterDeparture:
+		return true
+	case ListReceivablesParamsKindNoShow:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivablesParamsBucket.
+const (
+	ListReceivablesParamsBucketDays030    ListReceivablesParamsBucket = "days_0_30"
+	ListReceivablesParamsBucketDays3160   ListReceivablesParamsBucket = "days_31_60"
+	ListReceivablesParamsBucketDays6190   ListReceivablesParamsBucket = "days_61_90"
+	ListReceivablesParamsBucketDaysOver90 ListReceivablesParamsBucket = "days_over_90"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivablesParamsBucket enum.
+func (e ListReceivablesParamsBucket) Valid() bool {
+	switch e {
+	case ListReceivablesParamsBucketDays030:
+		return true
+	case ListReceivablesParamsBucketDays3160:
+		return true
+	case ListReceivablesParamsBucketDays6190:
+		return true
+	case ListReceivablesParamsBucketDaysOver90:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivablesParamsServiceEnvironment.
+const (
+	ListReceivablesParamsServiceEnvironmentLive    ListReceivablesParamsServiceEnvironment = "live"
+	ListReceivablesParamsServiceEnvironmentSandbox ListReceivablesParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivablesParamsServiceEnvironment enum.
+func (e ListReceivablesParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case ListReceivablesParamsServiceEnvironmentLive:
+		return true
+	case ListReceivablesParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivablesParamsServiceVersion.
+const (
+	ListReceivablesParamsServiceVersionN20250301 ListReceivablesParamsServiceVersion = "2025-03-01"
+	ListReceivablesParamsServiceVersionN20250601 ListReceivablesParamsServiceVersion = "2025-06-01"
+	ListReceivablesParamsServiceVersionN20250901 ListReceivablesParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivablesParamsServiceVersion enum.
+func (e ListReceivablesParamsServiceVersion) Valid() bool {
+	switch e {
+	case ListReceivablesParamsServiceVersionN20250301:
+		return true
+	case ListReceivablesParamsServiceVersionN20250601:
+		return true
+	case ListReceivablesParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivables400JSONResponseBodyErrorCode.
+const (
+	ListReceivables400JSONResponseBodyErrorCodeInvalidCursor      ListReceivables400JSONResponseBodyErrorCode = "invalid_cursor"
+	ListReceivables400JSONResponseBodyErrorCodeInvalidEnvironment ListReceivables400JSONResponseBodyErrorCode = "invalid_environment"
+	ListReceivables400JSONResponseBodyErrorCodeInvalidVersion     ListReceivables400JSONResponseBodyErrorCode = "invalid_version"
+	ListReceivables400JSONResponseBodyErrorCodeParameterInvalid   ListReceivables400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivables400JSONResponseBodyErrorCode enum.
+func (e ListReceivables400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReceivables400JSONResponseBodyErrorCodeInvalidCursor:
+		return true
+	case ListReceivables400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case ListReceivables400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case ListReceivables400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivables400JSONResponseBodyErrorType.
+const (
+	ListReceivables400JSONResponseBodyErrorTypeInvalidRequestError ListReceivables400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivables400JSONResponseBodyErrorType enum.
+func (e ListReceivables400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReceivables400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivables401JSONResponseBodyErrorCode.
+const (
+	ListReceivables401JSONResponseBodyErrorCodeInvalidToken ListReceivables401JSONResponseBodyErrorCode = "invalid_token"
+	ListReceivables401JSONResponseBodyErrorCodeMissingToken ListReceivables401JSONResponseBodyErrorCode = "missing_token"
+	ListReceivables401JSONResponseBodyErrorCodeTokenExpired ListReceivables401JSONResponseBodyErrorCode = "token_expired"
+	ListReceivables401JSONResponseBodyErrorCodeTokenRevoked ListReceivables401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivables401JSONResponseBodyErrorCode enum.
+func (e ListReceivables401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReceivables401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case ListReceivables401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case ListReceivables401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case ListReceivables401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivables401JSONResponseBodyErrorType.
+const (
+	ListReceivables401JSONResponseBodyErrorTypeAuthenticationError ListReceivables401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivables401JSONResponseBodyErrorType enum.
+func (e ListReceivables401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReceivables401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivables403JSONResponseBodyErrorCode.
+const (
+	ListReceivables403JSONResponseBodyErrorCodeInsufficientScope ListReceivables403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListReceivables403JSONResponseBodyErrorCodeIpNotAllowed      ListReceivables403JSONResponseBodyErrorCode = "ip_not_allowed"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivables403JSONResponseBodyErrorCode enum.
+func (e ListReceivables403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReceivables403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case ListReceivables403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivables403JSONResponseBodyErrorType.
+const (
+	ListReceivables403JSONResponseBodyErrorTypePermissionError ListReceivables403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivables403JSONResponseBodyErrorType enum.
+func (e ListReceivables403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReceivables403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivables429JSONResponseBodyErrorCode.
+const (
+	ListReceivables429JSONResponseBodyErrorCodeTooManyRequests ListReceivables429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivables429JSONResponseBodyErrorCode enum.
+func (e ListReceivables429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReceivables429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivables429JSONResponseBodyErrorType.
+const (
+	ListReceivables429JSONResponseBodyErrorTypeRateLimitExceeded ListReceivables429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivables429JSONResponseBodyErrorType enum.
+func (e ListReceivables429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReceivables429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivables500JSONResponseBodyErrorCode.
+const (
+	ListReceivables500JSONResponseBodyErrorCodeInternalError ListReceivables500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivables500JSONResponseBodyErrorCode enum.
+func (e ListReceivables500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReceivables500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivables500JSONResponseBodyErrorType.
+const (
+	ListReceivables500JSONResponseBodyErrorTypeApiError ListReceivables500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivables500JSONResponseBodyErrorType enum.
+func (e ListReceivables500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReceivables500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivables503JSONResponseBodyErrorCode.
+const (
+	ListReceivables503JSONResponseBodyErrorCodeServiceUnavailable ListReceivables503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivables503JSONResponseBodyErrorCode enum.
+func (e ListReceivables503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListReceivables503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivables503JSONResponseBodyErrorType.
+const (
+	ListReceivables503JSONResponseBodyErrorTypeApiError ListReceivables503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivables503JSONResponseBodyErrorType enum.
+func (e ListReceivables503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListReceivables503JSONResponseBodyErrorTypeApiError:
 		return true
 	default:
 		return false
@@ -38794,6 +39211,108 @@ type RateUpdatedEventObject string
 // RateUpdatedEventType defines model for RateUpdatedEvent.Type.
 type RateUpdatedEventType string
 
+// Receivable An open balance of a stay that has ended: its folio's balance is not zero and no stay still running bills to it. Gone from the list once the balance is settled (a payment of what is due, a refund of a credit).
+type Receivable struct {
+	// AgeDays Days from `due_date` to the property's business date today.
+	AgeDays int `json:"age_days"`
+	Amount  struct {
+		// Amount Minor units: 12900 USD is $129.00.
+		Amount   int    `json:"amount"`
+		Currency string `json:"currency"`
+	} `json:"amount"`
+
+	// Bucket `age_days` as an ageing bucket: 0–30, 31–60, 61–90 or over 90 days.
+	Bucket ReceivableBucket `json:"bucket"`
+
+	// DueDate The property's business date the balance became due: its invoice's issue date, else the day the stay ended.
+	DueDate Date   `json:"due_date"`
+	FolioId string `json:"folio_id"`
+
+	// Group The group whose master folio this is (the company or party billed for its rooms); null for a guest's own folio.
+	Group *struct {
+		Id   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"group"`
+
+	// Guest The guest of the stay (for a group's master folio, its first room's guest).
+	Guest struct {
+		Id   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"guest"`
+
+	// InvoiceId The invoice the folio closed into; null when none was issued (a credit balance with no charge).
+	InvoiceId *string `json:"invoice_id"`
+
+	// Kind `credit_balance`: the hotel owes the guest (`amount` negative), e.g. a prepaid no-show on a refundable plan. Otherwise the guest owes it (`amount` positive): `due_after_departure` (a checked-out stay), `no_show` (the no-show fee), `cancellation` (the cancellation charge).
+	Kind       ReceivableKind   `json:"kind"`
+	Livemode   bool             `json:"livemode"`
+	Object     ReceivableObject `json:"object"`
+	PropertyId string           `json:"property_id"`
+	Stay       struct {
+		CheckIn       Date                 `json:"check_in"`
+		CheckOut      Date                 `json:"check_out"`
+		ReservationId string               `json:"reservation_id"`
+		Status        ReceivableStayStatus `json:"status"`
+	} `json:"stay"`
+}
+
+// ReceivableBucket `age_days` as an ageing bucket: 0–30, 31–60, 61–90 or over 90 days.
+type ReceivableBucket string
+
+// ReceivableKind `credit_balance`: the hotel owes the guest (`amount` negative), e.g. a prepaid no-show on a refundable plan. Otherwise the guest owes it (`amount` positive): `due_after_departure` (a checked-out stay), `no_show` (the no-show fee), `cancellation` (the cancellation charge).
+type ReceivableKind string
+
+// ReceivableObject defines model for Receivable.Object.
+type ReceivableObject string
+
+// ReceivableStayStatus defines model for Receivable.Stay.Status.
+type ReceivableStayStatus string
+
+// ReceivableList Open balances, oldest due first (then by guest's name and folio), with the totals of every page.
+type ReceivableList struct {
+	Data       []Receivable         `json:"data"`
+	HasMore    bool                 `json:"has_more"`
+	NextCursor *string              `json:"next_cursor"`
+	Object     ReceivableListObject `json:"object"`
+	PrevCursor *string              `json:"prev_cursor"`
+
+	// Totals Per currency, the sums of every open balance the filters select (all pages, not only this one), per ageing bucket.
+	Totals ReceivableTotals `json:"totals"`
+}
+
+// ReceivableListObject defines model for ReceivableList.Object.
+type ReceivableListObject string
+
+// ReceivableTotals Per currency, the sums of every open balance the filters select (all pages, not only this one), per ageing bucket.
+type ReceivableTotals = []struct {
+	// Buckets Every bucket, in order, zero ones too.
+	Buckets []struct {
+		Bucket ReceivableTotalsBucketsBucket `json:"bucket"`
+		Count  int                           `json:"count"`
+		Credit struct {
+			// Amount Minor units: 12900 USD is $129.00.
+			Amount   int    `json:"amount"`
+			Currency string `json:"currency"`
+		} `json:"credit"`
+		Due struct {
+			// Amount Minor units: 12900 USD is $129.00.
+			Amount   int    `json:"amount"`
+			Currency string `json:"currency"`
+		} `json:"due"`
+	} `json:"buckets"`
+	Count int `json:"count"`
+
+	// Credit The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+	Credit   Money  `json:"credit"`
+	Currency string `json:"currency"`
+
+	// Due The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+	Due Money `json:"due"`
+}
+
+// ReceivableTotalsBucketsBucket defines model for ReceivableTotals.Buckets.Bucket.
+type ReceivableTotalsBucketsBucket string
+
 // Refund defines model for Refund.
 type Refund struct {
 	// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
@@ -43621,6 +44140,79 @@ type SetRates503JSONResponseBodyErrorCode string
 
 // SetRates503JSONResponseBodyErrorType defines parameters for SetRates.
 type SetRates503JSONResponseBodyErrorType string
+
+// ListReceivablesParams defines parameters for ListReceivables.
+type ListReceivablesParams struct {
+	PropertyId *string `form:"property_id,omitempty" json:"property_id,omitempty"`
+
+	// GuestId Only this guest's balances.
+	GuestId *string `form:"guest_id,omitempty" json:"guest_id,omitempty"`
+
+	// GroupId Only this group's master folio.
+	GroupId *string                      `form:"group_id,omitempty" json:"group_id,omitempty"`
+	Kind    *ListReceivablesParamsKind   `form:"kind,omitempty" json:"kind,omitempty"`
+	Bucket  *ListReceivablesParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// Limit Items per page, 1–100.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *ListReceivablesParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *ListReceivablesParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// ListReceivablesParamsKind defines parameters for ListReceivables.
+type ListReceivablesParamsKind string
+
+// ListReceivablesParamsBucket defines parameters for ListReceivables.
+type ListReceivablesParamsBucket string
+
+// ListReceivablesParamsServiceEnvironment defines parameters for ListReceivables.
+type ListReceivablesParamsServiceEnvironment string
+
+// ListReceivablesParamsServiceVersion defines parameters for ListReceivables.
+type ListReceivablesParamsServiceVersion string
+
+// ListReceivables400JSONResponseBodyErrorCode defines parameters for ListReceivables.
+type ListReceivables400JSONResponseBodyErrorCode string
+
+// ListReceivables400JSONResponseBodyErrorType defines parameters for ListReceivables.
+type ListReceivables400JSONResponseBodyErrorType string
+
+// ListReceivables401JSONResponseBodyErrorCode defines parameters for ListReceivables.
+type ListReceivables401JSONResponseBodyErrorCode string
+
+// ListReceivables401JSONResponseBodyErrorType defines parameters for ListReceivables.
+type ListReceivables401JSONResponseBodyErrorType string
+
+// ListReceivables403JSONResponseBodyErrorCode defines parameters for ListReceivables.
+type ListReceivables403JSONResponseBodyErrorCode string
+
+// ListReceivables403JSONResponseBodyErrorType defines parameters for ListReceivables.
+type ListReceivables403JSONResponseBodyErrorType string
+
+// ListReceivables429JSONResponseBodyErrorCode defines parameters for ListReceivables.
+type ListReceivables429JSONResponseBodyErrorCode string
+
+// ListReceivables429JSONResponseBodyErrorType defines parameters for ListReceivables.
+type ListReceivables429JSONResponseBodyErrorType string
+
+// ListReceivables500JSONResponseBodyErrorCode defines parameters for ListReceivables.
+type ListReceivables500JSONResponseBodyErrorCode string
+
+// ListReceivables500JSONResponseBodyErrorType defines parameters for ListReceivables.
+type ListReceivables500JSONResponseBodyErrorType string
+
+// ListReceivables503JSONResponseBodyErrorCode defines parameters for ListReceivables.
+type ListReceivables503JSONResponseBodyErrorCode string
+
+// ListReceivables503JSONResponseBodyErrorType defines parameters for ListReceivables.
+type ListReceivables503JSONResponseBodyErrorType string
 
 // ListRefundsParams defines parameters for ListRefunds.
 type ListRefundsParams struct {

@@ -166,6 +166,8 @@ func TestErrorMapping(t *testing.T) {
 				Message    string   `json:"message"`
 				RetryAfter *float64 `json:"retry_after"`
 				PaymentID  string   `json:"payment_id"`
+				Amount     *int64   `json:"amount"`
+				Currency   string   `json:"currency"`
 			} `json:"expected"`
 		} `json:"cases"`
 	}
@@ -194,6 +196,10 @@ func TestErrorMapping(t *testing.T) {
 			}
 			if e.PaymentID != x.PaymentID {
 				t.Fatalf("payment id %q", e.PaymentID)
+			}
+			// Money errors' amount and currency as fields; nil and "" for every other error.
+			if (e.Amount == nil) != (x.Amount == nil) || (e.Amount != nil && *e.Amount != *x.Amount) || e.Currency != x.Currency {
+				t.Fatalf("amount %v %q, want %v %q", e.Amount, e.Currency, x.Amount, x.Currency)
 			}
 		})
 	}

@@ -14,6 +14,7 @@ export const navItems: NavItem[] = [
   { href: "/guests", label: "Guests", area: "guests" },
   { href: "/rates", label: "Rates", area: "rates" },
   { href: "/reports", label: "Reports", area: "reports" },
+  { href: "/receivables", label: "Receivables", area: "receivables" },
   { href: "/settings", label: "Settings", area: "settings" },
   { href: "/settings/property", label: "Property", area: "setup", section: "Hotel" },
   { href: "/settings/room-types", label: "Room types", area: "setup", section: "Hotel" },

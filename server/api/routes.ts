@@ -12,6 +12,7 @@ import { reservationOperations } from "@/server/reservations/operations";
 import { roomOperations } from "@/server/rooms/operations";
 import { sandboxOperations } from "@/server/sandbox/operations";
 import { invoiceOperations } from "@/server/invoices/operations";
+import { receivableOperations } from "@/server/receivables/operations";
 import { taxOperations } from "@/server/taxes/operations";
 import { webhookOperations } from "@/server/webhooks/operations";
 import type { AnyOperation } from "@/server/http/operation";
@@ -29,6 +30,7 @@ export const operations: AnyOperation[] = [
   ...housekeepingOperations,
   ...taxOperations,
   ...invoiceOperations,
+  ...receivableOperations,
   ...reportOperations,
   ...nightAuditOperations,
   ...eventOperations,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { errorCodes, type ErrorCode } from "@/server/errors";
+import { errorCodes, moneyErrorCodes, type ErrorCode } from "@/server/errors";
 
 const codes = Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]];
 const types = [...new Set(Object.values(errorCodes).map((e) => e.type))] as [string, ...string[]];
@@ -26,16 +26,27 @@ const faults = z
     description:
       "400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix.",
   });
+/** Money errors (`moneyErrorCodes`): the amount the message states, as fields to compute with. */
+const money = {
+  amount: z.number().int().openapi({
+    description:
+      "Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `currency`. For `balance_outstanding` the folio's balance: positive when the guest owes it, negative when the hotel owes it to the guest. For `amount_exceeds_refundable` the most that can still be refunded; for `amount_exceeds_balance` the most a payment may take (what is still due).",
+    example: 22700,
+  }),
+  currency: z.string().length(3).openapi({ description: "Money errors: the ISO 4217 currency of `amount`.", example: "USD" }),
+};
+const isMoney = (code: ErrorCode) => (moneyErrorCodes as readonly ErrorCode[]).includes(code);
 const reason = z.string().optional().openapi({ description: "`restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate)." });
 
 /** The error object with every code and type of the one table (contract §2). */
 export const errorSchema = z
-  .object({ error: z.object({ type: z.enum(types), code: z.enum(codes), ...fields, payment_id: paymentId.optional(), errors: faults, reason }) })
+  .object({ error: z.object({ type: z.enum(types), code: z.enum(codes), ...fields, payment_id: paymentId.optional(), errors: faults, reason, amount: money.amount.optional(), currency: money.currency.optional() }) })
   .openapi("Error");
 
 /**
  * The error object as one operation answers it at one status: `type` and `code` only those it can
- * give, `payment_id` only beside card errors (always there), `reason` only beside `restriction_violated`.
+ * give, `payment_id` only beside card errors (always there), `reason` only beside `restriction_violated`,
+ * `amount` and `currency` beside money errors (`moneyErrorCodes`; always there when every code is one).
  */
 export function errorSchemaFor(status: number, list: ErrorCode[]) {
   const own = [...new Set(list.map((c) => errorCodes[c].type))];
@@ -48,6 +59,7 @@ export function errorSchemaFor(status: number, list: ErrorCode[]) {
     ...(anyCard ? { payment_id: card ? paymentId : paymentId.optional() } : {}),
     ...(status === 400 || status === 422 ? { errors: faults } : {}),
     ...(list.includes("restriction_violated") ? { reason } : {}),
+    ...(list.some(isMoney) ? (list.every(isMoney) ? money : { amount: money.amount.optional(), currency: money.currency.optional() }) : {}),
   });
   const example = {
     type: errorCodes[list[0]].type,
@@ -55,6 +67,7 @@ export function errorSchemaFor(status: number, list: ErrorCode[]) {
     message: `${statusText[status]}.`,
     request_id: "req_1a2B3c4D5e6F7g8H9i0J1k2L",
     ...(card ? { payment_id: "pay_1a2B3c4D5e6F7g8H9i0J1k2L" } : {}),
+    ...(isMoney(list[0]) ? { amount: 22700, currency: "USD" } : {}),
   };
   return z.object({ error: object }).openapi({ title: "Error", example: { error: example } });
 }

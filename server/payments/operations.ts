@@ -34,7 +34,7 @@ export const paymentOperations = [
   defineOperation({
     method: "post", path: "/payments", operationId: "createPayment", summary: "Create a payment", tag, scope: "payments:write",
     body: paymentCreateSchema, response: paymentSchema, status: 201,
-    errors: ["invalid_state_transition", ...cardErrors],
+    errors: ["invalid_state_transition", "amount_exceeds_balance", ...cardErrors],
     handler: async ({ ctx, body }) => takePayment({ ...ctx, input: body }),
   }),
   // GET /v1/payments/{id}: retrieve a payment

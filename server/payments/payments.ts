@@ -52,8 +52,17 @@ export async function createPayment({ db, tenant, input }: Ctx & { input: Paymen
   const outcome = await inTransaction(db, async (tx) => {
     const reservation = await findOwned(tx, reservations, tenant, input.reservation_id, "reservation", { param: "reservation_id" });
     const folio = await findOwned(tx, folios, tenant, reservation.folioId, "folio", { forUpdate: true });
-    if (folio.status !== "open") throw new ApiError("invalid_state_transition", "The reservation's folio is closed; it takes no more payments.");
-    const amount = input.amount ?? (await folioBalance(tx, folio.id));
+    const balance = await folioBalance(tx, folio.id);
+    // A closed folio (invoiced) takes only what its invoice left due: the receivable settled, the invoice unchanged.
+    if (folio.status !== "open" && balance <= 0) throw new ApiError("invalid_state_transition", "The reservation's folio is closed; it takes no more payments.");
+    if (folio.status !== "open" && !input.capture) throw new ApiError("invalid_state_transition", "The reservation's folio is invoiced; it takes only a captured payment of what is due.");
+    if (folio.status !== "open" && (input.amount ?? balance) > balance) {
+      throw new ApiError("amount_exceeds_balance", `The folio is invoiced; a payment may take at most what is due, ${balance} (minor units).`, {
+        param: "amount",
+        amount: { amount: balance, currency: folio.currency },
+      });
+    }
+    const amount = input.amount ?? balance;
     if (amount <= 0) throw new ApiError("parameter_missing", "The folio has nothing to pay; send an amount.", { param: "amount" });
     const decline = method.type === "card" ? decideCard(method, tenant.livemode) : null;
     const now = new Date();

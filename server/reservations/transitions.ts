@@ -20,6 +20,7 @@ import { takeReadyRoom } from "./ready-rooms";
 import { loadReservation } from "./reservations";
 import { earliestDeparture, moveStayEnd, postFee } from "./stay-end";
 import { issueInvoice } from "@/server/invoices/invoices";
+import { invoiceEndedStay } from "./invoice-ended-stay";
 
 /** The reservation state machine (contract §6); anything else is 409 invalid_state_transition. */
 export const transitions: Record<ReservationStatus, ReservationStatus[]> = {
@@ -122,6 +123,7 @@ export const cancelReservation = (args: ChangeCtx & { id: string; reason?: strin
     await releaseNights(tx, r.roomTypeId, r.checkIn, r.checkOut);
     if (free) await removeRoomNights(tx, r);
     await closeFolioIfDone(tx, r);
+    await invoiceEndedStay(tx, args.tenant, r);
     await queueGuestMail(tx, args.tenant, "cancellation", r.id);
     return {
       changes: { cancelledAt: new Date(), cancellationReason: args.reason ?? null },
@@ -271,6 +273,7 @@ export async function chargeNoShow(tx: Tx, tenant: Ctx["tenant"], r: typeof rese
   // On the arrival night, as the audit that closes it posts it; once that day is closed, on the open business date (nothing posts into a closed day).
   const posted = await postFee(tx, tenant, r, "no_show_fee", amount, `arrival ${r.checkIn}`, isClosedDay(property, r.checkIn) ? null : r.checkIn);
   await closeFolioIfDone(tx, r);
+  await invoiceEndedStay(tx, tenant, r);
   return posted;
 }
 

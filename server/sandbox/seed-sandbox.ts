@@ -3,6 +3,7 @@ import type { Executor } from "@/db/client";
 import { dailyRates, folioCharges, folios, guests, payments, ratePlans, reservations, rooms, type ReservationStatus } from "@/db/schema";
 import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/lib/dates";
 import { newId } from "@/server/ids";
+import { issueInvoice } from "@/server/invoices/invoices";
 import { ensureNights, sellNights } from "@/server/inventory/nights";
 import type { Tenant } from "@/server/tenancy";
 import { createHotel, sandboxHotel } from "./hotel";
@@ -116,9 +117,12 @@ export async function seedSandbox({ db, accountId }: { db: Executor; accountId: 
     const id = newId("reservation");
     const folioId = newId("folio");
     const at = new Date(created + i * 60_000);
-    const closed = stay.status === "checked_out" || stay.status === "cancelled";
+    const closed = stay.status === "cancelled";
     await db.insert(folios).values({ id: folioId, ...cols, propertyId: property.id, reservationId: id, currency: property.currency, status: closed ? "closed" : "open", closedAt: closed ? at : null });
-    if (stay.status !== "cancelled") {
+    if (stay.status === "no_show") {
+      // As the night audit leaves a no-show: its nights off the folio, the first night's price as its fee, unpaid.
+      await db.insert(folioCharges).values({ id: newId("charge"), ...cols, folioId, reservationId: id, kind: "no_show_fee", description: `No-show fee, arrival ${checkIn}`, date: checkIn, amount: nightly[0].amount, createdAt: at });
+    } else if (stay.status !== "cancelled") {
       await db.insert(folioCharges).values(
         nightly.map((n, k) => ({ id: newId("charge"), ...cols, folioId, reservationId: id, kind: "room_night" as const, description: `${type.name}, ${ratePlan.name}, night of ${n.date}`, date: n.date, amount: n.amount, createdAt: new Date(at.getTime() + k) })),
       );
@@ -159,6 +163,8 @@ export async function seedSandbox({ db, accountId }: { db: Executor; accountId: 
       createdAt: at,
       updatedAt: at,
     });
+    // The same rules as live: a departed stay, and a no-show with its fee, are invoiced (the no-show's fee then owed: a receivable).
+    if (stay.status === "checked_out" || stay.status === "no_show") await issueInvoice(db, tenant, folioId);
   }
   return hotel;
 }

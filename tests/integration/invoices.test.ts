@@ -143,7 +143,7 @@ describe("invoices", () => {
     expect(ok(await h.get(`/v1/invoices/${pdfs[3]}`, caller)).guest.name).toBe("太郎 山田");
   });
 
-  it("a stay to come or in house is not invoiced on request; a cancelled one is, with its balance", async () => {
+  it("a stay to come or in house is not invoiced on request; a cancelled one with a charge is invoiced at its cancellation, with its balance", async () => {
     const hotel = await hotelAt(10_000);
     const T = hotel.today;
     const r = ok(await book(hotel, addDays(T, 1), addDays(T, 2)), 201);
@@ -154,9 +154,10 @@ describe("invoices", () => {
     // A late cancellation keeps the charge: the invoice says what is owed.
     await h.db.execute(sql`update rate_plans set refundable = false where id = ${hotel.type.ratePlanId}`);
     ok(await h.post(`/v1/reservations/${r.id}/cancel`, {}, caller));
-    const invoice = ok(await h.post(`/v1/folios/${r.folio_id}/invoice`, {}, caller));
+    const [invoice] = ok(await h.get(`/v1/invoices?reservation_id=${r.id}`, caller)).data;
     expect(invoice).toMatchObject({ number: 1, totals: { gross: { amount: 10_000 } }, balance: { amount: 10_000 } });
     expect(ok(await h.get(`/v1/reservations/${r.id}/folio`, caller))).toMatchObject({ status: "closed", invoice_id: invoice.id });
+    expectError(await h.post(`/v1/folios/${r.folio_id}/invoice`, {}, caller), 409, "invalid_state_transition");
   });
 
   it("numbers are gapless per property under concurrent closings, and a rolled-back close gives its number back", { timeout: 120_000 }, async () => {
@@ -165,9 +166,7 @@ describe("invoices", () => {
     await h.db.execute(sql`update rate_plans set refundable = false where id = ${hotel.type.ratePlanId}`);
     const stays = [];
     for (let i = 0; i < 21; i++) {
-      const r = ok(await book(hotel, addDays(T, 1), addDays(T, 2), { guest: { first_name: "Guest", last_name: `N${i}`, email: `g${i}@example.com` } }), 201);
-      ok(await h.post(`/v1/reservations/${r.id}/cancel`, {}, caller));
-      stays.push(r);
+      stays.push(ok(await book(hotel, addDays(T, 1), addDays(T, 2), { guest: { first_name: "Guest", last_name: `N${i}`, email: `g${i}@example.com` } }), 201));
     }
     // A close that fails after taking its number: the transaction rolls back, the number with it.
     const [folio] = await h.db.select().from(folios).where(eq(folios.id, stays[20].folio_id));
@@ -178,10 +177,13 @@ describe("invoices", () => {
         throw new Error("printer on fire");
       }),
     ).rejects.toThrow("printer on fire");
-    const answers = await Promise.all(stays.slice(0, 20).map((r) => h.post(`/v1/folios/${r.folio_id}/invoice`, {}, caller)));
-    const numbers = answers.map((a) => ok(a).number).sort((a: number, b: number) => a - b);
+    // Late cancellations keep their charge and are invoiced as they are made: twenty at once.
+    const invoiceOf = async (id: string) => ok(await h.get(`/v1/invoices?reservation_id=${id}`, caller)).data[0];
+    await Promise.all(stays.slice(0, 20).map(async (r) => ok(await h.post(`/v1/reservations/${r.id}/cancel`, {}, caller))));
+    const numbers = (await Promise.all(stays.slice(0, 20).map((r) => invoiceOf(r.id)))).map((i) => i.number).sort((a: number, b: number) => a - b);
     expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    expect(ok(await h.post(`/v1/folios/${stays[20].folio_id}/invoice`, {}, caller)).number).toBe(21);
+    ok(await h.post(`/v1/reservations/${stays[20].id}/cancel`, {}, caller));
+    expect((await invoiceOf(stays[20].id)).number).toBe(21);
     const stored = await h.db.select({ number: invoices.number }).from(invoices).where(and(eq(invoices.propertyId, hotel.propertyId)));
     expect(stored.map((s) => s.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
     // Another property counts from 1.
@@ -189,6 +191,6 @@ describe("invoices", () => {
     const o = ok(await book(other, addDays(T, 1), addDays(T, 2)), 201);
     await h.db.execute(sql`update rate_plans set refundable = false where id = ${other.type.ratePlanId}`);
     ok(await h.post(`/v1/reservations/${o.id}/cancel`, {}, caller));
-    expect(ok(await h.post(`/v1/folios/${o.folio_id}/invoice`, {}, caller)).number).toBe(1);
+    expect((await invoiceOf(o.id)).number).toBe(1);
   });
 });

@@ -248,7 +248,8 @@ describe("every declared error status, provoked", () => {
     const hold = ok(await h.post("/v1/inventory/holds", { property_id: other.id, room_type_id: roomType.id, from: today, to: addDays(today, 1), rooms: 1 }, sandbox), 201);
     const assignment = ok(await h.post("/v1/housekeeping/assignments", { property_id: other.id, room_id: room.id, date: today, assignee: "Ana" }, sandbox), 201);
     const tax = ok(await h.post("/v1/taxes", { property_id: other.id, name: "City tax", kind: "per_person_per_night", amount: 100 }, sandbox), 201);
-    const invoice = ok(await h.post(`/v1/folios/${closed.folio_id}/invoice`, {}, sandbox));
+    // The seed invoices its departed stays, as check-out does.
+    const [invoice] = ok(await h.get(`/v1/invoices?reservation_id=${closed.id}`, sandbox)).data;
     ok(await h.post("/v1/sandbox/advance_day", { property_id: other.id }, sandbox));
     const audit = await first(`/v1/night_audits?property_id=${other.id}`);
     const group = ok(
@@ -308,9 +309,11 @@ describe("every declared error status, provoked", () => {
     ];
     for (const [operationId, action, body] of actions) await refused(operationId, `/v1/reservations/${cancelled.id}/${action}`, body, "invalid_state_transition");
     await refused("createPayment", "/v1/payments", { reservation_id: cancelled.id, amount: 100, payment_method: { type: "cash" } }, "invalid_state_transition");
+    // A seeded no-show's folio is invoiced with its fee due: it takes no more than that.
+    const [noShow] = ok(await h.get(`/v1/reservations?status=no_show&property_id=${property.id}&limit=1`, sandbox)).data;
+    await refused("createPayment", "/v1/payments", { reservation_id: noShow.id, amount: 100_000_000, payment_method: { type: "cash" } }, "amount_exceeds_balance");
     // A closed folio takes no charge; an invoiced one no second invoice.
     const [out] = ok(await h.get(`/v1/reservations?status=checked_out&property_id=${property.id}&limit=2`, sandbox)).data.slice(1);
-    ok(await h.post(`/v1/folios/${out.folio_id}/invoice`, {}, sandbox));
     await refused("createFolioCharge", `/v1/folios/${out.folio_id}/charges`, { description: "Minibar", amount: 300 }, "invalid_state_transition");
     await refused("createFolioInvoice", `/v1/folios/${out.folio_id}/invoice`, {}, "invalid_state_transition");
     // A payment: captured twice, voided once captured; a refund over what is left.

@@ -5,7 +5,7 @@ import { apiVersions } from "@/server/http/versions";
 /** What `Harness.request` answers; a plain `fetch` answer fits once its text is read. */
 export type HttpAnswer = { status: number; headers: Headers; json?: any; text: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const errorMembers = new Set(["type", "code", "message", "param", "request_id", "payment_id", "errors"]);
+const errorMembers = new Set(["type", "code", "message", "param", "request_id", "payment_id", "errors", "amount", "currency"]);
 
 /** The headers every `/v1` response carries, errors included (contract §1). */
 export function expectStandardHeaders(res: HttpAnswer, options: { rateLimit?: boolean } = {}) {

@@ -13,7 +13,7 @@ const vectors = (name: string): any => JSON.parse(readFileSync(new URL(`../../cl
 type SignatureCase = { name: string; payload: string; header: string | null; secret: string; now: number; tolerance: number; expected: { valid: boolean; event_id?: string; reason?: string } };
 type Decision = { name: string; answer: Answer; retry: boolean; wait?: { seconds?: number; backoff?: boolean } };
 type Sequence = { name: string; method: string; max_retries: number | null; answers: Answer[]; expected: { attempts: number; result?: unknown; error?: Record<string, unknown> } };
-type ErrorCase = Answer & { name: string; expected: { class: string; is_a: string[]; type: string; code: string; param: string | null; request_id: string | null; message?: string; retry_after?: number; payment_id?: string } };
+type ErrorCase = Answer & { name: string; expected: { class: string; is_a: string[]; type: string; code: string; param: string | null; request_id: string | null; message?: string; retry_after?: number; payment_id?: string; amount?: number; currency?: string } };
 type Walk = { name: string; path: string; params: Record<string, unknown>; pages: { expected_query: Record<string, string>; answer: unknown }[]; expected_ids: string[] };
 
 type Answer = { status?: number; body?: unknown; text?: string; headers?: Record<string, string>; network_error?: boolean; timeout?: boolean };
@@ -139,6 +139,8 @@ describe("errors.json", () => {
     if (e.message) expect((error as Error).message).toBe(e.message);
     if (e.retry_after !== undefined) expect((error as errors.RateLimitError).retryAfter).toBe(e.retry_after);
     if (e.payment_id) expect((error as errors.CardError).paymentId).toBe(e.payment_id);
+    // Money errors' amount and currency as fields; absent from every other error.
+    expect({ amount: (error as errors.InnkeepError).amount, currency: (error as errors.InnkeepError).currency }).toEqual({ amount: e.amount, currency: e.currency });
   });
 });
 

@@ -189,6 +189,8 @@ final class VectorsTest extends TestCase
             self::assertInstanceOf(Exception\CardException::class, $error);
             self::assertSame($expected['payment_id'], $error->paymentId());
         }
+        // Money errors' amount and currency as fields; null for every other error.
+        self::assertSame([$expected['amount'] ?? null, $expected['currency'] ?? null], [$error->amount, $error->currency]);
     }
 
     /** @dataProvider walks */

@@ -168,6 +168,8 @@ def test_error_mapping(case: dict[str, Any]) -> None:
     if "payment_id" in expected:
         assert isinstance(error, innkeep.CardError)
         assert error.payment_id == expected["payment_id"]
+    # Money errors' amount and currency as fields; None for every other error.
+    assert (error.amount, error.currency) == (expected.get("amount"), expected.get("currency"))
 
 
 def _check_walk(walk: dict[str, Any], script: Script, ids: list[str]) -> None:

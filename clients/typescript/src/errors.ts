@@ -7,7 +7,7 @@ type FaultOf<E> = E extends { errors?: (infer F)[] } ? F : never;
 /** One fault of a parameter error that names several (`error.errors`). */
 export type ParameterFault = FaultOf<ErrorObject>;
 /** The members some error bodies carry, read the same way whichever body it is. */
-type Members = { errors?: ParameterFault[]; payment_id?: string };
+type Members = { errors?: ParameterFault[]; payment_id?: string; amount?: number; currency?: string };
 
 /**
  * Codes the client itself gives, for failures that are not an answer of the API:
@@ -35,6 +35,13 @@ export class InnkeepError extends Error {
   readonly param: string | undefined;
   /** Every parameter at fault, when the answer names several (each with `code`, `param`, `message`). */
   readonly errors: ParameterFault[] | undefined;
+  /**
+   * Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the
+   * amount the message states, in minor units of `currency` (a balance is negative when the hotel owes it).
+   */
+  readonly amount: number | undefined;
+  /** Money errors: the ISO 4217 currency of `amount`. */
+  readonly currency: string | undefined;
   /** `Service-Request-Id` of the answer: quote it to support. */
   readonly requestId: string | undefined;
   readonly headers: Headers | undefined;
@@ -48,6 +55,8 @@ export class InnkeepError extends Error {
     this.code = code ?? body?.error.code ?? "unexpected_response";
     this.param = body?.error.param;
     this.errors = (body?.error as Members | undefined)?.errors;
+    this.amount = (body?.error as Members | undefined)?.amount;
+    this.currency = (body?.error as Members | undefined)?.currency;
     this.requestId = body?.error.request_id ?? headers?.get("service-request-id") ?? undefined;
     this.headers = headers;
     this.body = body;

@@ -30,6 +30,7 @@ export const resourceTable = {
   groups: { list: "listGroups", create: "createGroup", retrieve: "getGroup", cancel: "cancelGroup" },
   folios: { createCharge: "createFolioCharge", createInvoice: "createFolioInvoice" },
   invoices: { list: "listInvoices", retrieve: "getInvoice", retrievePdf: "getInvoicePdf" },
+  receivables: { list: "listReceivables" },
   taxes: { list: "listTaxes", create: "createTax", retrieve: "getTax", update: "updateTax" },
   guests: {
     list: "listGuests",

@@ -11,6 +11,7 @@ import { mailRouter } from "./mail";
 import { oauthRouter } from "./oauth";
 import { paymentsRouter } from "./payments";
 import { propertiesRouter } from "./properties";
+import { receivablesRouter } from "./receivables";
 import { reservationsRouter } from "./reservations";
 import { ratesRouter } from "./rates";
 import { reportsRouter } from "./reports";
@@ -29,6 +30,7 @@ export const appRouter = router({
   groups: groupsRouter,
   folios: foliosRouter,
   payments: paymentsRouter,
+  receivables: receivablesRouter,
   live: liveRouter,
   mail: mailRouter,
   oauth: oauthRouter,

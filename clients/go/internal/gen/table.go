@@ -21,6 +21,7 @@ var table = []resource{
 	{"Groups", []method{{"List", "listGroups"}, {"Create", "createGroup"}, {"Retrieve", "getGroup"}, {"Cancel", "cancelGroup"}}},
 	{"Folios", []method{{"CreateCharge", "createFolioCharge"}, {"CreateInvoice", "createFolioInvoice"}}},
 	{"Invoices", []method{{"List", "listInvoices"}, {"Retrieve", "getInvoice"}, {"RetrievePdf", "getInvoicePdf"}}},
+	{"Receivables", []method{{"List", "listReceivables"}}},
 	{"Taxes", []method{{"List", "listTaxes"}, {"Create", "createTax"}, {"Retrieve", "getTax"}, {"Update", "updateTax"}}},
 	{"Guests", []method{{"List", "listGuests"}, {"Create", "createGuest"}, {"Retrieve", "getGuest"}, {"Update", "updateGuest"}, {"RetrievePreferences", "getGuestPreferences"}, {"ReplacePreferences", "replaceGuestPreferences"}, {"UpdatePreferences", "mergeGuestPreferences"}, {"Erase", "eraseGuest"}, {"Export", "exportGuest"}}},
 	{"Payments", []method{{"List", "listPayments"}, {"Create", "createPayment"}, {"Retrieve", "getPayment"}, {"Capture", "capturePayment"}, {"Void", "voidPayment"}}},

@@ -24,6 +24,12 @@ class InnkeepException extends \RuntimeException
     /** Dotted path of the parameter at fault (`guest.email`), when one is. */
     public readonly ?string $param;
 
+    /** Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `$currency` (a balance is negative when the hotel owes it). */
+    public readonly ?int $amount;
+
+    /** Money errors: the ISO 4217 currency of `$amount`. */
+    public readonly ?string $currency;
+
     /** `Service-Request-Id` of the answer: quote it to support. */
     public readonly ?string $requestId;
 
@@ -52,6 +58,8 @@ class InnkeepException extends \RuntimeException
         $this->type = is_string($error['type'] ?? null) ? $error['type'] : $type;
         $this->code = is_string($error['code'] ?? null) ? $error['code'] : $code;
         $this->param = is_string($error['param'] ?? null) ? $error['param'] : null;
+        $this->amount = is_int($error['amount'] ?? null) ? $error['amount'] : null;
+        $this->currency = is_string($error['currency'] ?? null) ? $error['currency'] : null;
         $fromBody = is_string($error['request_id'] ?? null) ? $error['request_id'] : null;
         $this->requestId = $fromBody ?? ($headers['service-request-id'] ?? null);
         $this->headers = $headers;

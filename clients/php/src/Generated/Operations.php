@@ -85,6 +85,7 @@ final class Operations
         'listInvoices' => ['GET', '/invoices', [], true],
         'getInvoice' => ['GET', '/invoices/{id}', ['id'], false],
         'getInvoicePdf' => ['GET', '/invoices/{id}/pdf', ['id'], false],
+        'listReceivables' => ['GET', '/receivables', [], true],
         'occupancyReport' => ['GET', '/reports/occupancy', [], false],
         'revenueReport' => ['GET', '/reports/revenue', [], false],
         'productionReport' => ['GET', '/reports/production', [], false],

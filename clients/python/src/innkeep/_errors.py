@@ -21,6 +21,10 @@ class InnkeepError(Exception):
     """`error.code` of the body, e.g. `parameter_missing`."""
     param: str | None
     """Dotted path of the parameter at fault (`guest.email`), when one is."""
+    amount: int | None
+    """Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `currency` (a balance is negative when the hotel owes it)."""
+    currency: str | None
+    """Money errors: the ISO 4217 currency of `amount`."""
     request_id: str | None
     """`Service-Request-Id` of the answer: quote it to support."""
     headers: httpx.Headers | None
@@ -43,6 +47,10 @@ class InnkeepError(Exception):
         self.type = error.get("type", type)
         self.code = error.get("code", "unknown")
         self.param = error.get("param")
+        amount = error.get("amount")
+        self.amount = amount if isinstance(amount, int) and not isinstance(amount, bool) else None
+        currency = error.get("currency")
+        self.currency = currency if isinstance(currency, str) else None
         self.request_id = error.get("request_id") or (headers.get("service-request-id") if headers else None)
         self.headers = headers
         self.body = dict(body) if body else None

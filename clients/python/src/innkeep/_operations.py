@@ -87,6 +87,7 @@ OPERATIONS: dict[str, Operation] = {
     "listInvoices": Operation("GET", "/invoices", (), True),
     "getInvoice": Operation("GET", "/invoices/{id}", ("id",), False),
     "getInvoicePdf": Operation("GET", "/invoices/{id}/pdf", ("id",), False),
+    "listReceivables": Operation("GET", "/receivables", (), True),
     "occupancyReport": Operation("GET", "/reports/occupancy", (), False),
     "revenueReport": Operation("GET", "/reports/revenue", (), False),
     "productionReport": Operation("GET", "/reports/production", (), False),

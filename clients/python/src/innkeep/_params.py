@@ -405,6 +405,18 @@ ListInvoicesParams = TypedDict(
 )
 GetInvoiceParams = TypedDict("GetInvoiceParams", {}, total=False)
 GetInvoicePdfParams = TypedDict("GetInvoicePdfParams", {}, total=False)
+ListReceivablesParams = TypedDict(
+    "ListReceivablesParams",
+    {
+        "property_id": str,
+        "guest_id": str,
+        "group_id": str,
+        "kind": Literal["credit_balance", "due_after_departure", "no_show", "cancellation"],
+        "bucket": Literal["days_0_30", "days_31_60", "days_61_90", "days_over_90"],
+        "limit": int,
+    },
+    total=False,
+)
 OccupancyReportParams = TypedDict(
     "OccupancyReportParams",
     {

@@ -412,6 +412,14 @@ class SyncInvoices(SyncResource):
         return self._call_bytes("getInvoicePdf", (id,), params, request_options)
 
 
+class SyncReceivables(SyncResource):
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListReceivablesParams]
+    ) -> SyncPage[models.Receivable]:
+        """GET /v1/receivables: List open balances (accounts receivable)."""
+        return self._list("listReceivables", (), params, request_options, models.Receivable)
+
+
 class SyncTaxes(SyncResource):
     def list(
         self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListTaxesParams]
@@ -852,6 +860,7 @@ class SyncResources:
         self.groups = SyncGroups(transport)
         self.folios = SyncFolios(transport)
         self.invoices = SyncInvoices(transport)
+        self.receivables = SyncReceivables(transport)
         self.taxes = SyncTaxes(transport)
         self.guests = SyncGuests(transport)
         self.payments = SyncPayments(transport)
@@ -1261,6 +1270,14 @@ class AsyncInvoices(AsyncResource):
     ) -> bytes:
         """GET /v1/invoices/{id}/pdf: Download an invoice as PDF."""
         return await self._call_bytes("getInvoicePdf", (id,), params, request_options)
+
+
+class AsyncReceivables(AsyncResource):
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListReceivablesParams]
+    ) -> AsyncPager[models.Receivable]:
+        """GET /v1/receivables: List open balances (accounts receivable)."""
+        return self._list("listReceivables", (), params, request_options, models.Receivable)
 
 
 class AsyncTaxes(AsyncResource):
@@ -1703,6 +1720,7 @@ class AsyncResources:
         self.groups = AsyncGroups(transport)
         self.folios = AsyncFolios(transport)
         self.invoices = AsyncInvoices(transport)
+        self.receivables = AsyncReceivables(transport)
         self.taxes = AsyncTaxes(transport)
         self.guests = AsyncGuests(transport)
         self.payments = AsyncPayments(transport)

@@ -45,6 +45,7 @@ RESOURCES: dict[str, dict[str, str]] = {
     "groups": {"list": "listGroups", "create": "createGroup", "retrieve": "getGroup", "cancel": "cancelGroup"},
     "folios": {"create_charge": "createFolioCharge", "create_invoice": "createFolioInvoice"},
     "invoices": {"list": "listInvoices", "retrieve": "getInvoice", "retrieve_pdf": "getInvoicePdf"},
+    "receivables": {"list": "listReceivables"},
     "taxes": {"list": "listTaxes", "create": "createTax", "retrieve": "getTax", "update": "updateTax"},
     "guests": {
         "list": "listGuests",

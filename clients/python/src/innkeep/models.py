@@ -869,6 +869,7 @@ class ParameterFault(BaseModel):
         "parameter_unknown",
         "outside_replay_window",
         "amount_exceeds_refundable",
+        "amount_exceeds_balance",
         "url_not_allowed",
         "idempotency_key_reused",
         "too_many_requests",
@@ -1115,6 +1116,151 @@ class InvoiceList(BaseModel):
     has_more: bool
     next_cursor: str | None
     prev_cursor: str | None
+
+
+class ReceivableGuest(BaseModel):
+    """
+    The guest of the stay (for a group's master folio, its first room's guest).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["gst_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    name: str
+
+
+class ReceivableGroup(BaseModel):
+    """
+    The group whose master folio this is (the company or party billed for its rooms); null for a guest's own folio.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["grp_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    name: str
+
+
+class ReceivableStay(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    status: Literal["checked_out", "no_show", "cancelled"]
+    check_in: date_aliased = Field(..., examples=["2026-12-24"])
+    check_out: date_aliased = Field(..., examples=["2026-12-24"])
+
+
+class Receivable(BaseModel):
+    """
+    An open balance of a stay that has ended: its folio's balance is not zero and no stay still running bills to it. Gone from the list once the balance is settled (a payment of what is due, a refund of a credit).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["receivable"]
+    livemode: bool
+    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    kind: Literal["credit_balance", "due_after_departure", "no_show", "cancellation"] = Field(
+        ...,
+        description="`credit_balance`: the hotel owes the guest (`amount` negative), e.g. a prepaid no-show on a refundable plan. Otherwise the guest owes it (`amount` positive): `due_after_departure` (a checked-out stay), `no_show` (the no-show fee), `cancellation` (the cancellation charge).",
+    )
+    amount: Money
+    guest: ReceivableGuest = Field(
+        ..., description="The guest of the stay (for a group's master folio, its first room's guest)."
+    )
+    group: ReceivableGroup | None = Field(
+        ...,
+        description="The group whose master folio this is (the company or party billed for its rooms); null for a guest's own folio.",
+    )
+    stay: ReceivableStay
+    invoice_id: str | None = Field(
+        ...,
+        description="The invoice the folio closed into; null when none was issued (a credit balance with no charge).",
+        examples=["inv_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+    due_date: date_aliased = Field(
+        ...,
+        description="The property's business date the balance became due: its invoice's issue date, else the day the stay ended.",
+        examples=["2026-12-24"],
+    )
+    age_days: int = Field(..., description="Days from `due_date` to the property's business date today.", examples=[12])
+    bucket: Literal["days_0_30", "days_31_60", "days_61_90", "days_over_90"] = Field(
+        ..., description="`age_days` as an ageing bucket: 0–30, 31–60, 61–90 or over 90 days."
+    )
+
+
+class ReceivableTotalsReceivableTotalBucket(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    bucket: Literal["days_0_30", "days_31_60", "days_61_90", "days_over_90"]
+    due: Money
+    credit: Money
+    count: int
+
+
+class ReceivableTotalsReceivableTotal(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    currency: str = Field(..., max_length=3, min_length=3)
+    buckets: list[ReceivableTotalsReceivableTotalBucket] = Field(
+        ..., description="Every bucket, in order, zero ones too."
+    )
+    due: Money
+    credit: Money
+    count: int
+
+
+class ReceivableTotals(RootModel[list[ReceivableTotalsReceivableTotal]]):
+    """
+    Per currency, the sums of every open balance the filters select (all pages, not only this one), per ageing bucket.
+    """
+
+    root: list[ReceivableTotalsReceivableTotal] = Field(
+        ...,
+        description="Per currency, the sums of every open balance the filters select (all pages, not only this one), per ageing bucket.",
+        examples=[
+            [
+                {
+                    "currency": "USD",
+                    "buckets": [
+                        {
+                            "bucket": "days_0_30",
+                            "due": {"amount": 45000, "currency": "USD"},
+                            "credit": {"amount": -22700, "currency": "USD"},
+                            "count": 3,
+                        },
+                        {
+                            "bucket": "days_31_60",
+                            "due": {"amount": 12000, "currency": "USD"},
+                            "credit": {"amount": 0, "currency": "USD"},
+                            "count": 1,
+                        },
+                        {
+                            "bucket": "days_61_90",
+                            "due": {"amount": 0, "currency": "USD"},
+                            "credit": {"amount": 0, "currency": "USD"},
+                            "count": 0,
+                        },
+                        {
+                            "bucket": "days_over_90",
+                            "due": {"amount": 0, "currency": "USD"},
+                            "credit": {"amount": 0, "currency": "USD"},
+                            "count": 0,
+                        },
+                    ],
+                    "due": {"amount": 57000, "currency": "USD"},
+                    "credit": {"amount": -22700, "currency": "USD"},
+                    "count": 4,
+                }
+            ]
+        ],
+    )
 
 
 class OccupancyReportDatum(BaseModel):
@@ -1907,6 +2053,22 @@ class HousekeepingAssignmentList(BaseModel):
     has_more: bool
     next_cursor: str | None
     prev_cursor: str | None
+
+
+class ReceivableList(BaseModel):
+    """
+    Open balances, oldest due first (then by guest's name and folio), with the totals of every page.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[Receivable]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+    totals: ReceivableTotals
 
 
 class NightAuditList(BaseModel):

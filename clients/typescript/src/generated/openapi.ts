@@ -1136,6 +1136,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/receivables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List open balances (accounts receivable)
+         * @description Requires scope `payments:read`. Every folio of a stay that has ended (checked out, no-show, cancelled) whose balance is not zero: what guests owe after departure, no-show and cancellation charges, and credit balances the hotel owes guests (`amount` negative; refund them with `POST /v1/refunds` on the folio's payments). Each is aged from its `due_date` to the property's business date in buckets of 0–30, 31–60, 61–90 and over 90 days. Ordered oldest due first, then by guest's name and folio; `totals` sums every row the filters select, per currency and bucket. A group's master folio is listed once, with its `group`: the model has no companies, and a group billed to a master folio is the party that owes.
+         */
+        get: operations["listReceivables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reports/occupancy": {
         parameters: {
             query?: never;
@@ -3891,7 +3911,7 @@ export interface components {
         };
         ParameterFault: {
             /** @enum {string} */
-            code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "malformed_request" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "headers_too_large" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "malformed_request" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "headers_too_large" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "amount_exceeds_balance" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
             /** @description Dotted path of this parameter, e.g. `guest.email`. */
             param?: string;
             message: string;
@@ -4310,6 +4330,190 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
+        /** @description Open balances, oldest due first (then by guest's name and folio), with the totals of every page. */
+        ReceivableList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Receivable"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            prev_cursor: string | null;
+            totals: components["schemas"]["ReceivableTotals"];
+        };
+        /**
+         * @description An open balance of a stay that has ended: its folio's balance is not zero and no stay still running bills to it. Gone from the list once the balance is settled (a payment of what is due, a refund of a credit).
+         * @example {
+         *       "object": "receivable",
+         *       "livemode": false,
+         *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+         *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+         *       "kind": "credit_balance",
+         *       "amount": {
+         *         "amount": -22700,
+         *         "currency": "USD"
+         *       },
+         *       "guest": {
+         *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+         *         "name": "Ana Lima"
+         *       },
+         *       "group": null,
+         *       "stay": {
+         *         "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+         *         "status": "no_show",
+         *         "check_in": "2026-11-02",
+         *         "check_out": "2026-11-04"
+         *       },
+         *       "invoice_id": null,
+         *       "due_date": "2026-11-02",
+         *       "age_days": 26,
+         *       "bucket": "days_0_30"
+         *     }
+         */
+        Receivable: {
+            /** @enum {string} */
+            object: "receivable";
+            livemode: boolean;
+            /** @example fol_1a2B3c4D5e6F7g8H9i0J1k2L */
+            folio_id: string;
+            /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
+            property_id: string;
+            /**
+             * @description `credit_balance`: the hotel owes the guest (`amount` negative), e.g. a prepaid no-show on a refundable plan. Otherwise the guest owes it (`amount` positive): `due_after_departure` (a checked-out stay), `no_show` (the no-show fee), `cancellation` (the cancellation charge).
+             * @enum {string}
+             */
+            kind: "credit_balance" | "due_after_departure" | "no_show" | "cancellation";
+            amount: components["schemas"]["Money"] & unknown;
+            /** @description The guest of the stay (for a group's master folio, its first room's guest). */
+            guest: {
+                /** @example gst_1a2B3c4D5e6F7g8H9i0J1k2L */
+                id: string;
+                name: string;
+            };
+            /** @description The group whose master folio this is (the company or party billed for its rooms); null for a guest's own folio. */
+            group: {
+                /** @example grp_1a2B3c4D5e6F7g8H9i0J1k2L */
+                id: string;
+                name: string;
+            } | null;
+            stay: {
+                /** @example res_1a2B3c4D5e6F7g8H9i0J1k2L */
+                reservation_id: string;
+                /** @enum {string} */
+                status: "checked_out" | "no_show" | "cancelled";
+                /**
+                 * Format: date
+                 * @example 2026-12-24
+                 */
+                check_in: string;
+                /**
+                 * Format: date
+                 * @example 2026-12-24
+                 */
+                check_out: string;
+            };
+            /**
+             * @description The invoice the folio closed into; null when none was issued (a credit balance with no charge).
+             * @example inv_1a2B3c4D5e6F7g8H9i0J1k2L
+             */
+            invoice_id: string | null;
+            /**
+             * Format: date
+             * @description The property's business date the balance became due: its invoice's issue date, else the day the stay ended.
+             * @example 2026-12-24
+             */
+            due_date: string;
+            /**
+             * @description Days from `due_date` to the property's business date today.
+             * @example 12
+             */
+            age_days: number;
+            /**
+             * @description `age_days` as an ageing bucket: 0–30, 31–60, 61–90 or over 90 days.
+             * @enum {string}
+             */
+            bucket: "days_0_30" | "days_31_60" | "days_61_90" | "days_over_90";
+        };
+        /**
+         * @description Per currency, the sums of every open balance the filters select (all pages, not only this one), per ageing bucket.
+         * @example [
+         *       {
+         *         "currency": "USD",
+         *         "buckets": [
+         *           {
+         *             "bucket": "days_0_30",
+         *             "due": {
+         *               "amount": 45000,
+         *               "currency": "USD"
+         *             },
+         *             "credit": {
+         *               "amount": -22700,
+         *               "currency": "USD"
+         *             },
+         *             "count": 3
+         *           },
+         *           {
+         *             "bucket": "days_31_60",
+         *             "due": {
+         *               "amount": 12000,
+         *               "currency": "USD"
+         *             },
+         *             "credit": {
+         *               "amount": 0,
+         *               "currency": "USD"
+         *             },
+         *             "count": 1
+         *           },
+         *           {
+         *             "bucket": "days_61_90",
+         *             "due": {
+         *               "amount": 0,
+         *               "currency": "USD"
+         *             },
+         *             "credit": {
+         *               "amount": 0,
+         *               "currency": "USD"
+         *             },
+         *             "count": 0
+         *           },
+         *           {
+         *             "bucket": "days_over_90",
+         *             "due": {
+         *               "amount": 0,
+         *               "currency": "USD"
+         *             },
+         *             "credit": {
+         *               "amount": 0,
+         *               "currency": "USD"
+         *             },
+         *             "count": 0
+         *           }
+         *         ],
+         *         "due": {
+         *           "amount": 57000,
+         *           "currency": "USD"
+         *         },
+         *         "credit": {
+         *           "amount": -22700,
+         *           "currency": "USD"
+         *         },
+         *         "count": 4
+         *       }
+         *     ]
+         */
+        ReceivableTotals: {
+            currency: string;
+            /** @description Every bucket, in order, zero ones too. */
+            buckets: {
+                /** @enum {string} */
+                bucket: "days_0_30" | "days_31_60" | "days_61_90" | "days_over_90";
+                due: components["schemas"]["Money"] & unknown;
+                credit: components["schemas"]["Money"] & unknown;
+                count: number;
+            }[];
+            due: components["schemas"]["Money"];
+            credit: components["schemas"]["Money"];
+            count: number;
+        }[];
         OccupancyReport: {
             /** @enum {string} */
             object: "report";
@@ -18530,6 +18734,16 @@ export interface operations {
                             request_id: string;
                             /** @description `restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate). */
                             reason?: string;
+                            /**
+                             * @description Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `currency`. For `balance_outstanding` the folio's balance: positive when the guest owes it, negative when the hotel owes it to the guest. For `amount_exceeds_refundable` the most that can still be refunded; for `amount_exceeds_balance` the most a payment may take (what is still due).
+                             * @example 22700
+                             */
+                            amount?: number;
+                            /**
+                             * @description Money errors: the ISO 4217 currency of `amount`.
+                             * @example USD
+                             */
+                            currency?: string;
                         };
                     };
                 };
@@ -29610,7 +29824,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `amount_exceeds_balance`, `idempotency_key_reused`. */
             422: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -29636,7 +29850,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "invalid_request_error" | "idempotency_error";
                             /** @enum {string} */
-                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_exceeds_balance" | "idempotency_key_reused";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -29645,6 +29859,16 @@ export interface operations {
                             request_id: string;
                             /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
                             errors?: components["schemas"]["ParameterFault"][];
+                            /**
+                             * @description Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `currency`. For `balance_outstanding` the folio's balance: positive when the guest owes it, negative when the hotel owes it to the guest. For `amount_exceeds_refundable` the most that can still be refunded; for `amount_exceeds_balance` the most a payment may take (what is still due).
+                             * @example 22700
+                             */
+                            amount?: number;
+                            /**
+                             * @description Money errors: the ISO 4217 currency of `amount`.
+                             * @example USD
+                             */
+                            currency?: string;
                         };
                     };
                 };
@@ -31757,6 +31981,16 @@ export interface operations {
                             request_id: string;
                             /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
                             errors?: components["schemas"]["ParameterFault"][];
+                            /**
+                             * @description Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `currency`. For `balance_outstanding` the folio's balance: positive when the guest owes it, negative when the hotel owes it to the guest. For `amount_exceeds_refundable` the most that can still be refunded; for `amount_exceeds_balance` the most a payment may take (what is still due).
+                             * @example 22700
+                             */
+                            amount?: number;
+                            /**
+                             * @description Money errors: the ISO 4217 currency of `amount`.
+                             * @example USD
+                             */
+                            currency?: string;
                         };
                     };
                 };
@@ -37495,6 +37729,381 @@ export interface operations {
                             type: "invalid_request_error";
                             /** @enum {string} */
                             code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listReceivables: {
+        parameters: {
+            query?: {
+                property_id?: string;
+                /** @description Only this guest's balances. */
+                guest_id?: string;
+                /** @description Only this group's master folio. */
+                group_id?: string;
+                kind?: "credit_balance" | "due_after_departure" | "no_show" | "cancellation";
+                bucket?: "days_0_30" | "days_31_60" | "days_61_90" | "days_over_90";
+                /** @description Items per page, 1–100. */
+                limit?: number;
+                /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "receivable",
+                     *           "livemode": false,
+                     *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "kind": "credit_balance",
+                     *           "amount": {
+                     *             "amount": -22700,
+                     *             "currency": "USD"
+                     *           },
+                     *           "guest": {
+                     *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *             "name": "Ana Lima"
+                     *           },
+                     *           "group": null,
+                     *           "stay": {
+                     *             "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *             "status": "no_show",
+                     *             "check_in": "2026-11-02",
+                     *             "check_out": "2026-11-04"
+                     *           },
+                     *           "invoice_id": null,
+                     *           "due_date": "2026-11-02",
+                     *           "age_days": 26,
+                     *           "bucket": "days_0_30"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "string",
+                     *       "prev_cursor": "string",
+                     *       "totals": [
+                     *         {
+                     *           "currency": "USD",
+                     *           "buckets": [
+                     *             {
+                     *               "bucket": "days_0_30",
+                     *               "due": {
+                     *                 "amount": 45000,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "credit": {
+                     *                 "amount": -22700,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "count": 3
+                     *             },
+                     *             {
+                     *               "bucket": "days_31_60",
+                     *               "due": {
+                     *                 "amount": 12000,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "credit": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "count": 1
+                     *             },
+                     *             {
+                     *               "bucket": "days_61_90",
+                     *               "due": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "credit": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "count": 0
+                     *             },
+                     *             {
+                     *               "bucket": "days_over_90",
+                     *               "due": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "credit": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "count": 0
+                     *             }
+                     *           ],
+                     *           "due": {
+                     *             "amount": 57000,
+                     *             "currency": "USD"
+                     *           },
+                     *           "credit": {
+                     *             "amount": -22700,
+                     *             "currency": "USD"
+                     *           },
+                     *           "count": 4
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReceivableList"];
+                };
+            };
+            /** @description Bad request: `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_cursor",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_cursor" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */

@@ -79,6 +79,7 @@ export const operationTable = {
   listInvoices: { method: "GET", path: "/invoices", pathParams: [], list: true },
   getInvoice: { method: "GET", path: "/invoices/{id}", pathParams: ["id"], list: false },
   getInvoicePdf: { method: "GET", path: "/invoices/{id}/pdf", pathParams: ["id"], list: false },
+  listReceivables: { method: "GET", path: "/receivables", pathParams: [], list: true },
   occupancyReport: { method: "GET", path: "/reports/occupancy", pathParams: [], list: false },
   revenueReport: { method: "GET", path: "/reports/revenue", pathParams: [], list: false },
   productionReport: { method: "GET", path: "/reports/production", pathParams: [], list: false },
