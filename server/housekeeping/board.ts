@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, isNull, or } from "drizzle-orm";
 import { guests, properties, reservations, roomTypes, rooms } from "@/db/schema";
-import { type IsoDate } from "@/lib/dates";
+import { todayIn, type IsoDate } from "@/lib/dates";
 import { businessToday } from "@/server/properties/business-date";
 import { presentRoom } from "@/server/rooms/present";
 import { findOwned, ownedBy, type Ctx } from "@/server/tenancy";
@@ -9,10 +9,12 @@ import { housekeepingTransitions } from "./transitions";
 type StayRow = { reservation: typeof reservations.$inferSelect; firstName: string; lastName: string };
 
 /** What today means for one room: who is in it, and whether someone arrives or leaves today. */
-function stayMarks(stays: StayRow[], today: IsoDate) {
+function stayMarks(stays: StayRow[], today: IsoDate, timezone: string) {
   const inHouse = stays.find((s) => s.reservation.status === "checked_in");
-  // Left today: a check-out sets the departure to the business day it was made on (early or late).
-  const departed = stays.find((s) => s.reservation.status === "checked_out" && s.reservation.checkOut === today);
+  // Left today: on the departure date or early (check-out still ahead), by the property's clock.
+  const departed = stays.find(
+    (s) => s.reservation.status === "checked_out" && s.reservation.checkedOutAt && todayIn(timezone, s.reservation.checkedOutAt) === today,
+  );
   const current = inHouse ?? departed;
   return {
     stay: current
@@ -74,7 +76,7 @@ export async function getHousekeepingBoard({ db, tenant, propertyId }: Ctx & { p
     ...presentRoom(r),
     room_type_name: typeName.get(r.roomTypeId) ?? "",
     next_statuses: housekeepingTransitions[r.housekeepingStatus],
-    ...stayMarks(byRoom.get(r.id) ?? [], today),
+    ...stayMarks(byRoom.get(r.id) ?? [], today, property.timezone),
   }));
   return {
     object: "housekeeping_board" as const,
