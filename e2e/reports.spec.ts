@@ -94,9 +94,9 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   await page.getByRole("tab", { name: "Revenue" }).click();
   await expect(page.getByRole("figure", { name: /Room revenue, ADR and RevPAR/ })).toBeVisible();
   const revenue = await tableOnScreen(page, "Revenue by night", 21);
-  expect(revenue[0]).toEqual(["date", "room_revenue", "net", "tax", "gross", "adr", "revpar", "payments", "refunds"]);
+  expect(revenue[0]).toEqual(["date", "room_revenue", "net", "tax", "gross", "other_net", "other_tax", "other_gross", "adr", "revpar", "payments", "refunds"]);
   expect((await downloadedCsv(page)).rows).toEqual([
-    ["Night", "Room revenue", "Charged net", "Charged tax", "Charged gross", "ADR", "RevPAR", "Payments", "Refunds", "Currency"],
+    ["Night", "Room revenue", "Charged net", "Charged tax", "Charged gross", "Other revenue net", "Other revenue tax", "Other revenue gross", "ADR", "RevPAR", "Payments", "Refunds", "Currency"],
     ...revenue.slice(1).map((r) => [r[0], ...r.slice(1).map(major), property.currency]),
   ]);
   await snap(page, "reports-revenue");
@@ -105,16 +105,18 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   await page.getByRole("tab", { name: "Production" }).click();
   await page.getByLabel("Group by").selectOption("room_type");
   const byType = await tableOnScreen(page, "Production by room type");
-  expect(byType[0]).toEqual(["group", "group_name", "reservations", "room_nights", "room_revenue", "net", "tax", "gross", "cancellations"]);
+  expect(byType[0]).toEqual(["group", "group_name", "reservations", "room_nights", "room_revenue", "net", "tax", "gross", "other_net", "other_tax", "other_gross", "cancellations", "no_shows"]);
   expect(byType.slice(1).map((r) => r[0])).toContain(roomType.id);
   // On screen and in the CSV the group is the room type's name, never its id.
   await expect(page.getByRole("table", { name: "Production by room type" })).toContainText(roomType.name);
   const label = async (group: string) => (await page.locator(`[data-col="group"][data-value="${group}"]`).first().innerText()).trim();
   const byTypeCsv = await downloadedCsv(page);
   const productionRows = async (rows: string[][]) =>
-    Promise.all(rows.slice(1).map(async (r) => [await label(r[0]), r[2], r[3], major(r[4]), major(r[5]), major(r[6]), major(r[7]), r[8], property.currency]));
+    Promise.all(
+      rows.slice(1).map(async (r) => [await label(r[0]), r[2], r[3], ...r.slice(4, 11).map(major), r[11], r[12], property.currency]),
+    );
   expect(byTypeCsv.rows).toEqual([
-    ["Room type", "Reservations", "Room nights", "Room revenue", "Charged net", "Charged tax", "Charged gross", "Cancellations", "Currency"],
+    ["Room type", "Reservations", "Room nights", "Room revenue", "Charged net", "Charged tax", "Charged gross", "Other revenue net", "Other revenue tax", "Other revenue gross", "Cancellations", "No-shows", "Currency"],
     ...(await productionRows(byType)),
   ]);
   await page.getByLabel("Group by").selectOption("source");
@@ -124,7 +126,7 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   // Source rows have no code column: line them up with the room types' (group, code, counts…).
   const bySourceRows = [bySource[0], ...bySource.slice(1).map((r) => [r[0], "", ...r.slice(1)])];
   expect((await downloadedCsv(page)).rows).toEqual([
-    ["Source", "Reservations", "Room nights", "Room revenue", "Charged net", "Charged tax", "Charged gross", "Cancellations", "Currency"],
+    ["Source", "Reservations", "Room nights", "Room revenue", "Charged net", "Charged tax", "Charged gross", "Other revenue net", "Other revenue tax", "Other revenue gross", "Cancellations", "No-shows", "Currency"],
     ...(await productionRows(bySourceRows)),
   ]);
   await snap(page, "reports-production");

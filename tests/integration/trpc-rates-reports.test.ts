@@ -216,16 +216,16 @@ describe("reports over tRPC", { timeout: 60_000 }, () => {
 
     const revenue = await manager.reports.revenue(range());
     const revenueCsv = await manager.reports.csv({ ...range(), type: "revenue" });
-    expect(revenueCsv.body.split("\r\n")[0]).toBe("Night,Room revenue,Charged net,Charged tax,Charged gross,ADR,RevPAR,Payments,Refunds,Currency");
+    expect(revenueCsv.body.split("\r\n")[0]).toBe("Night,Room revenue,Charged net,Charged tax,Charged gross,Other revenue net,Other revenue tax,Other revenue gross,ADR,RevPAR,Payments,Refunds,Currency");
     const r = revenue.data.find((x) => x.room_revenue > 0) ?? revenue.data[0];
     const cents = (n: number) => `${Math.floor(n / 100)}.${String(n % 100).padStart(2, "0")}`;
     expect(revenueCsv.body).toContain(
-      `${r.date},${cents(r.room_revenue)},${cents(r.net)},${cents(r.tax)},${cents(r.gross)},${cents(r.adr)},${cents(r.revpar)},${cents(r.payments)},${cents(r.refunds)},USD\r\n`,
+      `${r.date},${cents(r.room_revenue)},${cents(r.net)},${cents(r.tax)},${cents(r.gross)},${cents(r.other_net)},${cents(r.other_tax)},${cents(r.other_gross)},${cents(r.adr)},${cents(r.revpar)},${cents(r.payments)},${cents(r.refunds)},USD\r\n`,
     );
 
     const production = await manager.reports.production({ ...range(), group_by: "rate_plan" });
     const productionCsv = await manager.reports.csv({ ...range(), type: "production", group_by: "rate_plan" });
-    expect(productionCsv.body.split("\r\n")[0]).toBe("Rate plan,Reservations,Room nights,Room revenue,Charged net,Charged tax,Charged gross,Cancellations,Currency");
+    expect(productionCsv.body.split("\r\n")[0]).toBe("Rate plan,Reservations,Room nights,Room revenue,Charged net,Charged tax,Charged gross,Other revenue net,Other revenue tax,Other revenue gross,Cancellations,No-shows,Currency");
     expect(productionCsv.body.trim().split("\r\n")).toHaveLength(production.data.length + 1);
     expect(productionCsv.body).not.toMatch(/rp_|rt_|prop_/);
   });
