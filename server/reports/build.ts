@@ -31,10 +31,19 @@ export function occupancyTotals(rows: ReturnType<typeof occupancyRows>) {
 export type ChargedNight = { net: number; tax: number; gross: number };
 
 /** ADR = room revenue / rooms sold; RevPAR = room revenue / rooms available. */
-export function revenueRows(from: IsoDate, to: IsoDate, nights: Map<IsoDate, NightFigures>, charged: Map<IsoDate, ChargedNight>, payments: MoneyByDate, refunds: MoneyByDate) {
+export function revenueRows(
+  from: IsoDate,
+  to: IsoDate,
+  nights: Map<IsoDate, NightFigures>,
+  charged: Map<IsoDate, ChargedNight>,
+  payments: MoneyByDate,
+  refunds: MoneyByDate,
+  credited: Map<IsoDate, ChargedNight> = new Map(),
+) {
   return nightsOf(from, to).map((date) => {
     const n = nights.get(date) ?? { date, roomsAvailable: 0, roomsSold: 0, roomRevenue: 0 };
     const c = charged.get(date) ?? { net: 0, tax: 0, gross: 0 };
+    const k = credited.get(date) ?? { net: 0, tax: 0, gross: 0 };
     return {
       date,
       room_revenue: n.roomRevenue,
@@ -45,6 +54,9 @@ export function revenueRows(from: IsoDate, to: IsoDate, nights: Map<IsoDate, Nig
       revpar: perUnit(n.roomRevenue, n.roomsAvailable),
       payments: payments.get(date) ?? 0,
       refunds: refunds.get(date) ?? 0,
+      credited_net: k.net,
+      credited_tax: k.tax,
+      credited_gross: k.gross,
     };
   });
 }
@@ -62,6 +74,9 @@ export function revenueTotals(rows: ReturnType<typeof revenueRows>, nights: Map<
     revpar: perUnit(revenue, available),
     payments: rows.reduce((s, r) => s + r.payments, 0),
     refunds: rows.reduce((s, r) => s + r.refunds, 0),
+    credited_net: rows.reduce((s, r) => s + r.credited_net, 0),
+    credited_tax: rows.reduce((s, r) => s + r.credited_tax, 0),
+    credited_gross: rows.reduce((s, r) => s + r.credited_gross, 0),
   };
 }
 

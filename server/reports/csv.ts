@@ -5,7 +5,7 @@ import { toCsv } from "./build";
 /** The columns each report's CSV carries, in order; `group_name` only where a group has a code. */
 export function reportColumns(report: { type: string; group_by?: string }): string[] {
   if (report.type === "occupancy") return ["date", "rooms_available", "rooms_sold", "occupancy"];
-  if (report.type === "revenue") return ["date", "room_revenue", "net", "tax", "gross", "adr", "revpar", "payments", "refunds"];
+  if (report.type === "revenue") return ["date", "room_revenue", "net", "tax", "gross", "adr", "revpar", "payments", "refunds", "credited_net", "credited_tax", "credited_gross"];
   const named = report.group_by === "rate_plan" || report.group_by === "room_type";
   return ["group", ...(named ? ["group_name"] : []), "reservations", "room_nights", "room_revenue", "net", "tax", "gross", "cancellations"];
 }
@@ -43,7 +43,7 @@ const chargedHeaders = [
   { key: "tax", header: "Charged tax" },
   { key: "gross", header: "Charged gross" },
 ];
-const moneyColumns = new Set(["room_revenue", "net", "tax", "gross", "adr", "revpar", "payments", "refunds"]);
+const moneyColumns = new Set(["room_revenue", "net", "tax", "gross", "adr", "revpar", "payments", "refunds", "credited_net", "credited_tax", "credited_gross"]);
 
 /** "Harbor House, Boston" → "harbor-house-boston": a file name's words. */
 const slug = (s: string) =>

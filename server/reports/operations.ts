@@ -37,6 +37,9 @@ const revenueRow = z.object({
   revpar: z.number().int(),
   payments: z.number().int(),
   refunds: z.number().int(),
+  credited_net: z.number().int().openapi({ description: "What the credit notes issued on this business date take off, without taxes: negative, minor units (their lines are posted on the day they are issued, not on the nights they correct)." }),
+  credited_tax: z.number().int().openapi({ description: "The taxes those credit notes reverse: negative, minor units." }),
+  credited_gross: z.number().int().openapi({ description: "What those credit notes take off in all: credited_net + credited_tax, minor units." }),
 });
 const productionRow = z.object({
   group: z.string().nullable(),

@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { inventoryNights, moneyDays, properties, ratePlans, reservations, roomTypes, salesDays, salesNights } from "@/db/schema";
+import { creditNotes, inventoryNights, moneyDays, properties, ratePlans, reservations, roomTypes, salesDays, salesNights } from "@/db/schema";
 import { type IsoDate } from "@/lib/dates";
 import { assertDateRange } from "@/server/date-ranges";
 import { channelWords, sourceWords, wordFor } from "@/lib/words";
@@ -129,6 +129,25 @@ export async function chargedByNight(db: Executor, propertyId: string, from: Iso
   return new Map(rows.map((r) => [r.date, { net: r.gross - r.tax, tax: r.tax, gross: r.gross }]));
 }
 
+/**
+ * Per business date, what the credit notes issued that day take off (negative net, tax and gross):
+ * their lines are posted on the day the note is issued, never into the nights they correct, so a
+ * closed day's figures stay as its audit left them.
+ */
+export async function creditedByDate(db: Executor, propertyId: string, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, { net: number; tax: number; gross: number }>> {
+  const rows = await db
+    .select({
+      date: creditNotes.issueDate,
+      net: sql<number>`sum(${creditNotes.net})`.mapWith(Number),
+      tax: sql<number>`sum(${creditNotes.tax})`.mapWith(Number),
+      gross: sql<number>`sum(${creditNotes.total})`.mapWith(Number),
+    })
+    .from(creditNotes)
+    .where(and(eq(creditNotes.propertyId, propertyId), gte(creditNotes.issueDate, from), lt(creditNotes.issueDate, to)))
+    .groupBy(creditNotes.issueDate);
+  return new Map(rows.map((r) => [r.date, { net: r.net, tax: r.tax, gross: r.gross }]));
+}
+
 const header = (kind: string, property: typeof properties.$inferSelect, query: ReportQuery) => ({
   object: "report" as const,
   type: kind,
@@ -155,12 +174,13 @@ export async function revenueReport(ctx: Ctx & { query: ReportQuery }) {
   const { query } = ctx;
   const property = await reportProperty(ctx, query);
   noGrouping(query);
-  const [nights, money, charged] = await Promise.all([
+  const [nights, money, charged, credited] = await Promise.all([
     nightFigures(ctx.db, property, query.from, query.to),
     moneyByDate(ctx.db, property.id, query.from, query.to),
     chargedByNight(ctx.db, property.id, query.from, query.to),
+    creditedByDate(ctx.db, property.id, query.from, query.to),
   ]);
-  const rows = revenueRows(query.from, query.to, nights, charged, money.payments, money.refunds);
+  const rows = revenueRows(query.from, query.to, nights, charged, money.payments, money.refunds, credited);
   return { ...header("revenue", property, query), data: rows, totals: revenueTotals(rows, nights) };
 }
 

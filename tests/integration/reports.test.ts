@@ -162,28 +162,28 @@ describe("the figures equal the hand-computed fixture", () => {
       to: d(5),
       data: [
         // 10000 + 25000 over 2 sold and 4 available; payments 22000 + 30000 + 5000 + 9000 + 1000.
-        { date: d(0), room_revenue: 35_000, net: 35_000, tax: 0, gross: 35_000, adr: 17_500, revpar: 8_750, payments: 67_000, refunds: 3_000 },
+        { date: d(0), room_revenue: 35_000, net: 35_000, tax: 0, gross: 35_000, adr: 17_500, revpar: 8_750, payments: 67_000, refunds: 3_000, credited_net: 0, credited_tax: 0, credited_gross: 0 },
         // 12000 + 9000 + 25000 = 46000: ADR 15333.33 → 15333, RevPAR 46000 / 4.
-        { date: d(1), room_revenue: 46_000, net: 46_000, tax: 0, gross: 46_000, adr: 15_333, revpar: 11_500, payments: 0, refunds: 0 },
-        { date: d(2), room_revenue: 34_000, net: 34_000, tax: 0, gross: 34_000, adr: 17_000, revpar: 6_800, payments: 0, refunds: 0 },
-        { date: d(3), room_revenue: 19_000, net: 19_000, tax: 0, gross: 19_000, adr: 9_500, revpar: 3_800, payments: 0, refunds: 0 },
-        { date: d(4), room_revenue: 20_000, net: 20_000, tax: 0, gross: 20_000, adr: 10_000, revpar: 4_000, payments: 0, refunds: 0 },
+        { date: d(1), room_revenue: 46_000, net: 46_000, tax: 0, gross: 46_000, adr: 15_333, revpar: 11_500, payments: 0, refunds: 0, credited_net: 0, credited_tax: 0, credited_gross: 0 },
+        { date: d(2), room_revenue: 34_000, net: 34_000, tax: 0, gross: 34_000, adr: 17_000, revpar: 6_800, payments: 0, refunds: 0, credited_net: 0, credited_tax: 0, credited_gross: 0 },
+        { date: d(3), room_revenue: 19_000, net: 19_000, tax: 0, gross: 19_000, adr: 9_500, revpar: 3_800, payments: 0, refunds: 0, credited_net: 0, credited_tax: 0, credited_gross: 0 },
+        { date: d(4), room_revenue: 20_000, net: 20_000, tax: 0, gross: 20_000, adr: 10_000, revpar: 4_000, payments: 0, refunds: 0, credited_net: 0, credited_tax: 0, credited_gross: 0 },
       ],
       // 154000 over 11 rooms sold and 23 available: 14000 and 6695.65 → 6696.
-      totals: { room_revenue: 154_000, net: 154_000, tax: 0, gross: 154_000, adr: 14_000, revpar: 6_696, payments: 67_000, refunds: 3_000 },
+      totals: { room_revenue: 154_000, net: 154_000, tax: 0, gross: 154_000, adr: 14_000, revpar: 6_696, payments: 67_000, refunds: 3_000, credited_net: 0, credited_tax: 0, credited_gross: 0 },
     });
   });
 
   it("a window cut through a stay counts only its nights inside; an empty window is all zeros", async () => {
     const one = ok(await h.get(`/v1/reports/revenue?property_id=${propertyId}&from=${d(1)}&to=${d(2)}`, caller));
-    expect(one.data).toEqual([{ date: d(1), room_revenue: 46_000, net: 46_000, tax: 0, gross: 46_000, adr: 15_333, revpar: 11_500, payments: 0, refunds: 0 }]);
+    expect(one.data).toEqual([{ date: d(1), room_revenue: 46_000, net: 46_000, tax: 0, gross: 46_000, adr: 15_333, revpar: 11_500, payments: 0, refunds: 0, credited_net: 0, credited_tax: 0, credited_gross: 0 }]);
     const later = ok(await h.get(`/v1/reports/occupancy?property_id=${propertyId}&from=${d(5)}&to=${d(7)}`, caller));
     expect(later.data).toEqual([
       { date: d(5), rooms_available: 5, rooms_sold: 2, occupancy: 0.4 }, // R7's second night, R9
       { date: d(6), rooms_available: 5, rooms_sold: 0, occupancy: 0 },
     ]);
     const past = ok(await h.get(`/v1/reports/revenue?property_id=${propertyId}&from=${d(-10)}&to=${d(-8)}`, caller));
-    expect(past.totals).toEqual({ room_revenue: 0, net: 0, tax: 0, gross: 0, adr: 0, revpar: 0, payments: 0, refunds: 0 });
+    expect(past.totals).toEqual({ room_revenue: 0, net: 0, tax: 0, gross: 0, adr: 0, revpar: 0, payments: 0, refunds: 0, credited_net: 0, credited_tax: 0, credited_gross: 0 });
   });
 
   const productionTotals = { reservations: 6, room_nights: 12, room_revenue: 164_000, net: 164_000, tax: 0, gross: 164_000, cancellations: 2 };
@@ -399,7 +399,7 @@ describe("money per night (money_days) is the sum of the raw payments and refund
 
   it("a property that goes takes its days with it", async () => {
     const property = await insertProperty(h, h.main.account.id, { timezone: "UTC", name: "Gone Inn" });
-    await h.db.insert(moneyDays).values({ propertyId: property.id, date: today, payments: 100, refunds: 0 });
+    await h.db.insert(moneyDays).values({ propertyId: property.id, date: today, payments: 100, refunds: 0, credited_net: 0, credited_tax: 0, credited_gross: 0 });
     await h.db.delete(properties).where(eq(properties.id, property.id));
     expect(await h.db.select().from(moneyDays).where(eq(moneyDays.propertyId, property.id))).toEqual([]);
   });

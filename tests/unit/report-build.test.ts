@@ -74,13 +74,13 @@ describe("revenue: ADR and RevPAR in whole minor units, rounded half up", () => 
     const rows = revenueRows("2026-03-01", "2026-03-05", nights, charged, new Map([["2026-03-02", 700]]), new Map([["2026-03-03", 50]]));
     const none = { net: 0, tax: 0, gross: 0 };
     expect(rows).toEqual([
-      { date: "2026-03-01", room_revenue: 10_001, net: 9_001, tax: 1_000, gross: 10_001, adr: 5_001, revpar: 3_334, payments: 0, refunds: 0 }, // 5000.5 → 5001; 3333.67 → 3334
-      { date: "2026-03-02", room_revenue: 10_000, net: 10_000, tax: 1_000, gross: 11_000, adr: 3_333, revpar: 2_500, payments: 700, refunds: 0 }, // 3333.33 → 3333
-      { date: "2026-03-03", room_revenue: 0, ...none, adr: 0, revpar: 0, payments: 0, refunds: 50 },
-      { date: "2026-03-04", room_revenue: 0, ...none, adr: 0, revpar: 0, payments: 0, refunds: 0 },
+      { date: "2026-03-01", room_revenue: 10_001, net: 9_001, tax: 1_000, gross: 10_001, adr: 5_001, revpar: 3_334, payments: 0, refunds: 0, credited_net: 0, credited_tax: 0, credited_gross: 0 }, // 5000.5 → 5001; 3333.67 → 3334
+      { date: "2026-03-02", room_revenue: 10_000, net: 10_000, tax: 1_000, gross: 11_000, adr: 3_333, revpar: 2_500, payments: 700, refunds: 0, credited_net: 0, credited_tax: 0, credited_gross: 0 }, // 3333.33 → 3333
+      { date: "2026-03-03", room_revenue: 0, ...none, adr: 0, revpar: 0, payments: 0, refunds: 50, credited_net: 0, credited_tax: 0, credited_gross: 0 },
+      { date: "2026-03-04", room_revenue: 0, ...none, adr: 0, revpar: 0, payments: 0, refunds: 0, credited_net: 0, credited_tax: 0, credited_gross: 0 },
     ]);
     // Totals: 20001 over 5 sold and 12 available; charged 19,001 + 2,000 = 21,001.
-    expect(revenueTotals(rows, nights)).toEqual({ room_revenue: 20_001, net: 19_001, tax: 2_000, gross: 21_001, adr: 4_000, revpar: 1_667, payments: 700, refunds: 50 });
+    expect(revenueTotals(rows, nights)).toEqual({ room_revenue: 20_001, net: 19_001, tax: 2_000, gross: 21_001, adr: 4_000, revpar: 1_667, payments: 700, refunds: 50, credited_net: 0, credited_tax: 0, credited_gross: 0 });
   });
 });
 
