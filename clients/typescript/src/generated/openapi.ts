@@ -1136,6 +1136,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoices/{id}/credit_notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit an invoice
+         * @description Requires scope `reservations:write`. Issues a credit note on the invoice, which itself never changes: with `amount`, that much (gross) spread over the invoice's lines in proportion to what is left of each; with `lines`, the lines named (each in whole or an amount of it); with neither, everything not yet credited. Each line's taxes are reversed in proportion (the lines' taxes sum to the note's tax exactly; the credit that takes off the rest of a line takes off the rest of its taxes). The note takes the property's next credit note number (gapless, a series apart from invoices'), and its lines are posted on the folio as negative lines of the credited kinds on the current business date: the folio's balance falls by the note's total (a negative balance is then owed to the guest: refund it). More than is left to credit, a line that is not there or holds nothing, or a `currency` other than the invoice's answers 422 `parameter_invalid` and changes nothing; an invoice credited in full answers 409 `invalid_state_transition`. Emits `credit_note.created`.
+         */
+        post: operations["createCreditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit_notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List credit notes
+         * @description Requires scope `reservations:read`.
+         */
+        get: operations["listCreditNotes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit_notes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a credit note
+         * @description Requires scope `reservations:read`.
+         */
+        get: operations["getCreditNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit_notes/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a credit note as PDF
+         * @description Requires scope `reservations:read`. The credit note rendered as `application/pdf`, as an attachment named after the hotel and the number; it names the invoice it corrects.
+         */
+        get: operations["getCreditNotePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reports/occupancy": {
         parameters: {
             query?: never;
@@ -2224,6 +2304,26 @@ export interface webhooks {
          * @description Sent to every endpoint of the account and environment that selects `rate_plan.updated` (or `*`). At least once: deduplicate by `id`.
          */
         post: operations["ratePlanUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credit_note.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event credit_note.created
+         * @description Sent to every endpoint of the account and environment that selects `credit_note.created` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["creditNoteCreatedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3847,6 +3947,155 @@ export interface components {
                 object: components["schemas"]["RatePlan"];
             };
         };
+        CreditNoteCreatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "credit_note.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["CreditNote"];
+            };
+        };
+        /** @description A correction of an issued invoice, which never changes: the money it takes off (a refund after check-out of money the guest was charged, an allowance), posted on the folio as negative lines on the business date `issue_date`, with their taxes reversed. An immutable snapshot. `GET /v1/credit_notes/{id}/pdf` renders it as a PDF. */
+        CreditNote: {
+            /** @example cn_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "credit_note";
+            livemode: boolean;
+            /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
+            property_id: string;
+            /** @example inv_1a2B3c4D5e6F7g8H9i0J1k2L */
+            invoice_id: string;
+            /** @description The number of the invoice it corrects. */
+            invoice_number: number;
+            /** @example fol_1a2B3c4D5e6F7g8H9i0J1k2L */
+            folio_id: string;
+            /** @example res_1a2B3c4D5e6F7g8H9i0J1k2L */
+            reservation_id: string;
+            /**
+             * @description The refund that issued it; null for a credit note issued on its own (an allowance).
+             * @example re_1a2B3c4D5e6F7g8H9i0J1k2L
+             */
+            refund_id: string | null;
+            /**
+             * @description Gapless per property in a series of its own (credit note 1, 2, 3…), apart from invoices' numbers.
+             * @example 1
+             */
+            number: number;
+            /** @example USD */
+            currency: string;
+            reason: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            issued_at: string;
+            /**
+             * Format: date
+             * @description The property's business date it was issued and posted on (never a closed day).
+             * @example 2026-12-24
+             */
+            issue_date: string;
+            /** @description The property as it was when the credit note was issued. */
+            hotel: {
+                name: string;
+                address: {
+                    line1?: string;
+                    line2?: string;
+                    city?: string;
+                    region?: string;
+                    postal_code?: string;
+                    country?: string;
+                } | null;
+                timezone: string;
+            };
+            /** @description The guest as they were when the credit note was issued. */
+            guest: {
+                name: string;
+                address: {
+                    line1?: string;
+                    line2?: string;
+                    city?: string;
+                    region?: string;
+                    postal_code?: string;
+                    country?: string;
+                } | null;
+                email: string | null;
+                phone: string | null;
+            };
+            stay: {
+                /**
+                 * Format: date
+                 * @example 2026-12-24
+                 */
+                check_in: string;
+                /**
+                 * Format: date
+                 * @example 2026-12-24
+                 */
+                check_out: string;
+                room_type: string;
+                rate_plan: string;
+            };
+            /** @description What it takes off, line by line: negative amounts. */
+            lines: {
+                /** @description The line of the invoice it credits: its position on the invoice, 1 for the first. */
+                invoice_line: number;
+                description: string;
+                /**
+                 * @description The credited line's kind: the revenue it takes off.
+                 * @enum {string}
+                 */
+                kind: "room_night" | "extra" | "early_departure_fee" | "no_show_fee" | "late_check_out_fee" | "tax";
+                /**
+                 * Format: date
+                 * @description The night or date of the credited line; the credit itself is posted on `issue_date`.
+                 * @example 2026-12-24
+                 */
+                date: string | null;
+                net: components["schemas"]["Money"];
+                tax: components["schemas"]["Money"];
+                gross: components["schemas"]["Money"];
+                /** @description Each tax the credited line carried, reversed in proportion to the amount credited. */
+                taxes: components["schemas"]["LineTax"][];
+            }[];
+            /** @description Each tax's total over the lines (negative); together exactly `totals.tax`. */
+            tax_summary: {
+                /** @example tax_1a2B3c4D5e6F7g8H9i0J1k2L */
+                tax_id: string;
+                name: string;
+                amount: components["schemas"]["Money"];
+            }[];
+            /** @description Negative: what the credit note takes off the invoice. net + tax = gross. */
+            totals: {
+                net: components["schemas"]["Money"];
+                tax: components["schemas"]["Money"];
+                gross: components["schemas"]["Money"];
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+        };
         PingEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -4098,6 +4347,12 @@ export interface components {
              * @example inv_1a2B3c4D5e6F7g8H9i0J1k2L
              */
             invoice_id: string | null;
+            /** @description The credit notes issued on the folio's invoice, oldest first; their lines are among `charges`. */
+            credit_notes: {
+                /** @example cn_1a2B3c4D5e6F7g8H9i0J1k2L */
+                id: string;
+                number: number;
+            }[];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -4155,6 +4410,11 @@ export interface components {
             reason: string | null;
             /** @enum {string} */
             status: "succeeded";
+            /**
+             * @description The credit note this refund issued: a refund on a closed, invoiced folio of money the guest was charged (beyond any credit balance). Null for a refund that only pays back an overpayment or is made before the folio closes.
+             * @example cn_1a2B3c4D5e6F7g8H9i0J1k2L
+             */
+            credit_note_id: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -4299,6 +4559,14 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
+        CreditNoteList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["CreditNote"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            prev_cursor: string | null;
+        };
         OccupancyReport: {
             /** @enum {string} */
             object: "report";
@@ -4373,6 +4641,12 @@ export interface components {
                 revpar: number;
                 payments: number;
                 refunds: number;
+                /** @description What the credit notes issued on this business date take off, without taxes: negative, minor units (their lines are posted on the day they are issued, not on the nights they correct). */
+                credited_net: number;
+                /** @description The taxes those credit notes reverse: negative, minor units. */
+                credited_tax: number;
+                /** @description What those credit notes take off in all: credited_net + credited_tax, minor units. */
+                credited_gross: number;
             }[];
             totals: {
                 /** @description The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units. */
@@ -4387,6 +4661,12 @@ export interface components {
                 revpar: number;
                 payments: number;
                 refunds: number;
+                /** @description What the credit notes issued on this business date take off, without taxes: negative, minor units (their lines are posted on the day they are issued, not on the nights they correct). */
+                credited_net: number;
+                /** @description The taxes those credit notes reverse: negative, minor units. */
+                credited_tax: number;
+                /** @description What those credit notes take off in all: credited_net + credited_tax, minor units. */
+                credited_gross: number;
             };
         };
         ProductionReport: {
@@ -4454,7 +4734,7 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
-        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["TaxCreatedEvent"] | components["schemas"]["TaxUpdatedEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["GuestUpdatedEvent"] | components["schemas"]["GuestPreferencesUpdatedEvent"] | components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["RoomTypeCreatedEvent"] | components["schemas"]["RoomTypeUpdatedEvent"] | components["schemas"]["RoomCreatedEvent"] | components["schemas"]["RoomUpdatedEvent"] | components["schemas"]["RoomRetiredEvent"] | components["schemas"]["RatePlanCreatedEvent"] | components["schemas"]["RatePlanUpdatedEvent"];
+        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["TaxCreatedEvent"] | components["schemas"]["TaxUpdatedEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["GuestUpdatedEvent"] | components["schemas"]["GuestPreferencesUpdatedEvent"] | components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["RoomTypeCreatedEvent"] | components["schemas"]["RoomTypeUpdatedEvent"] | components["schemas"]["RoomCreatedEvent"] | components["schemas"]["RoomUpdatedEvent"] | components["schemas"]["RoomRetiredEvent"] | components["schemas"]["RatePlanCreatedEvent"] | components["schemas"]["RatePlanUpdatedEvent"] | components["schemas"]["CreditNoteCreatedEvent"];
         WebhookEndpointList: {
             /** @enum {string} */
             object: "list";
@@ -4508,7 +4788,7 @@ export interface components {
             event_id: string;
             delivery_id: string;
             /** @enum {string} */
-            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated";
+            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created";
             /** @enum {string} */
             status: "queued";
         };
@@ -21932,6 +22212,7 @@ export interface operations {
                      *           },
                      *           "reason": "Guest request",
                      *           "status": "succeeded",
+                     *           "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
                      *       ],
@@ -21954,6 +22235,12 @@ export interface operations {
                      *         "currency": "USD"
                      *       },
                      *       "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "credit_notes": [
+                     *         {
+                     *           "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "number": 0
+                     *         }
+                     *       ],
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z",
                      *       "closed_at": "2026-11-21T09:30:00.000Z"
@@ -27220,6 +27507,7 @@ export interface operations {
                      *               },
                      *               "reason": "Guest request",
                      *               "status": "succeeded",
+                     *               "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *               "created_at": "2026-11-21T09:30:00.000Z"
                      *             }
                      *           ],
@@ -27242,6 +27530,12 @@ export interface operations {
                      *             "currency": "USD"
                      *           },
                      *           "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "credit_notes": [
+                     *             {
+                     *               "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "number": 0
+                     *             }
+                     *           ],
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z",
                      *           "closed_at": "2026-11-21T09:30:00.000Z"
@@ -31092,6 +31386,7 @@ export interface operations {
                      *           },
                      *           "reason": "Guest request",
                      *           "status": "succeeded",
+                     *           "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
                      *       ],
@@ -31396,6 +31691,7 @@ export interface operations {
                      *       },
                      *       "reason": "Guest request",
                      *       "status": "succeeded",
+                     *       "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
                      */
@@ -31867,6 +32163,7 @@ export interface operations {
                      *       },
                      *       "reason": "Guest request",
                      *       "status": "succeeded",
+                     *       "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
                      */
@@ -37565,6 +37862,1697 @@ export interface operations {
             };
         };
     };
+    createCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+                 * @example 5f0c7e0a-2b7e-4c4e-9a57-4c1f3e0e9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Air conditioning out of order",
+                 *       "amount": 5000,
+                 *       "currency": "USD"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why: printed on the credit note. */
+                    reason: string;
+                    /** @description Minor units (gross, taxes included) to take off, spread over the invoice's lines in proportion to what is left of each. Send `amount` or `lines`, not both; neither credits everything still credited on the invoice. */
+                    amount?: number;
+                    lines?: {
+                        /** @description The invoice line's position, 1 for the first. */
+                        line: number;
+                        /** @description Minor units (gross) to take off the line; defaults to all that is left of it. */
+                        amount?: number;
+                    }[];
+                    /**
+                     * @description The amounts' currency; if sent, it must be the invoice's.
+                     * @example USD
+                     */
+                    currency?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "credit_note",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "invoice_number": 0,
+                     *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "refund_id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "number": 1,
+                     *       "currency": "USD",
+                     *       "reason": "Guest request",
+                     *       "issued_at": "2026-11-21T09:30:00.000Z",
+                     *       "issue_date": "2026-12-24",
+                     *       "hotel": {
+                     *         "name": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
+                     *         "timezone": "string"
+                     *       },
+                     *       "guest": {
+                     *         "name": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
+                     *         "email": "string",
+                     *         "phone": "string"
+                     *       },
+                     *       "stay": {
+                     *         "check_in": "2026-12-24",
+                     *         "check_out": "2026-12-27",
+                     *         "room_type": "string",
+                     *         "rate_plan": "string"
+                     *       },
+                     *       "lines": [
+                     *         {
+                     *           "invoice_line": 0,
+                     *           "description": "string",
+                     *           "kind": "room_night",
+                     *           "date": "2026-12-24",
+                     *           "net": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "tax": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "gross": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "taxes": [
+                     *             {
+                     *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "name": "string",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "inclusive": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "tax_summary": [
+                     *         {
+                     *           "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "name": "string",
+                     *           "amount": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "net": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditNote"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `invalid_state_transition`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "invalid_state_transition",
+                     *         "message": "Conflict.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "conflict_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "invalid_state_transition" | "idempotency_key_in_use";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_missing",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listCreditNotes: {
+        parameters: {
+            query?: {
+                property_id?: string;
+                reservation_id?: string;
+                invoice_id?: string;
+                /** @description Items per page, 1–100. */
+                limit?: number;
+                /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "object": "credit_note",
+                     *           "livemode": true,
+                     *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "invoice_number": 0,
+                     *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "refund_id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "number": 1,
+                     *           "currency": "USD",
+                     *           "reason": "Guest request",
+                     *           "issued_at": "2026-11-21T09:30:00.000Z",
+                     *           "issue_date": "2026-12-24",
+                     *           "hotel": {
+                     *             "name": "string",
+                     *             "address": {
+                     *               "line1": "string",
+                     *               "line2": "string",
+                     *               "city": "string",
+                     *               "region": "string",
+                     *               "postal_code": "string",
+                     *               "country": "string"
+                     *             },
+                     *             "timezone": "string"
+                     *           },
+                     *           "guest": {
+                     *             "name": "string",
+                     *             "address": {
+                     *               "line1": "string",
+                     *               "line2": "string",
+                     *               "city": "string",
+                     *               "region": "string",
+                     *               "postal_code": "string",
+                     *               "country": "string"
+                     *             },
+                     *             "email": "string",
+                     *             "phone": "string"
+                     *           },
+                     *           "stay": {
+                     *             "check_in": "2026-12-24",
+                     *             "check_out": "2026-12-27",
+                     *             "room_type": "string",
+                     *             "rate_plan": "string"
+                     *           },
+                     *           "lines": [
+                     *             {
+                     *               "invoice_line": 0,
+                     *               "description": "string",
+                     *               "kind": "room_night",
+                     *               "date": "2026-12-24",
+                     *               "net": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "tax": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "gross": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "taxes": [
+                     *                 {
+                     *                   "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *                   "name": "string",
+                     *                   "amount": {
+                     *                     "amount": 0,
+                     *                     "currency": "USD"
+                     *                   },
+                     *                   "inclusive": true
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "tax_summary": [
+                     *             {
+                     *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "name": "string",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "totals": {
+                     *             "net": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             }
+                     *           },
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "string",
+                     *       "prev_cursor": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditNoteList"];
+                };
+            };
+            /** @description Bad request: `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_cursor",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_cursor" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "credit_note",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "invoice_number": 0,
+                     *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "refund_id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "number": 1,
+                     *       "currency": "USD",
+                     *       "reason": "Guest request",
+                     *       "issued_at": "2026-11-21T09:30:00.000Z",
+                     *       "issue_date": "2026-12-24",
+                     *       "hotel": {
+                     *         "name": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
+                     *         "timezone": "string"
+                     *       },
+                     *       "guest": {
+                     *         "name": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
+                     *         "email": "string",
+                     *         "phone": "string"
+                     *       },
+                     *       "stay": {
+                     *         "check_in": "2026-12-24",
+                     *         "check_out": "2026-12-27",
+                     *         "room_type": "string",
+                     *         "rate_plan": "string"
+                     *       },
+                     *       "lines": [
+                     *         {
+                     *           "invoice_line": 0,
+                     *           "description": "string",
+                     *           "kind": "room_night",
+                     *           "date": "2026-12-24",
+                     *           "net": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "tax": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "gross": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "taxes": [
+                     *             {
+                     *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "name": "string",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "inclusive": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "tax_summary": [
+                     *         {
+                     *           "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "name": "string",
+                     *           "amount": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "net": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditNote"];
+                };
+            };
+            /** @description Bad request: `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_environment",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCreditNotePdf: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the document as `application/pdf`, an attachment. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example %PDF-1.7
+                     *     %…(binary: the invoice's pages follow)
+                     */
+                    "application/pdf": string;
+                };
+            };
+            /** @description Bad request: `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_environment",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     occupancyReport: {
         parameters: {
             query: {
@@ -37931,7 +39919,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `net`, `tax`, `gross`, `adr`, `revpar`, `payments`, `refunds`; one row per night, amounts in minor units of the property's currency. */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `net`, `tax`, `gross`, `adr`, `revpar`, `payments`, `refunds`, `credited_net`, `credited_tax`, `credited_gross`; one row per night, amounts in minor units of the property's currency. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -37962,7 +39950,10 @@ export interface operations {
                      *           "adr": 0,
                      *           "revpar": 0,
                      *           "payments": 0,
-                     *           "refunds": 0
+                     *           "refunds": 0,
+                     *           "credited_net": 0,
+                     *           "credited_tax": 0,
+                     *           "credited_gross": 0
                      *         }
                      *       ],
                      *       "totals": {
@@ -37973,14 +39964,17 @@ export interface operations {
                      *         "adr": 0,
                      *         "revpar": 0,
                      *         "payments": 0,
-                     *         "refunds": 0
+                     *         "refunds": 0,
+                     *         "credited_net": 0,
+                     *         "credited_tax": 0,
+                     *         "credited_gross": 0
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["RevenueReport"];
                     /**
-                     * @example date,room_revenue,net,tax,gross,adr,revpar,payments,refunds
-                     *     2026-12-24,0,0,0,0,0,0,0,0
+                     * @example date,room_revenue,net,tax,gross,adr,revpar,payments,refunds,credited_net,credited_tax,credited_gross
+                     *     2026-12-24,0,0,0,0,0,0,0,0,0,0,0
                      */
                     "text/csv": string;
                 };
@@ -39313,7 +41307,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated";
+                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created";
                 /** @description Events created at or after this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
                 created_gte?: string;
                 /** @description Events created at or before this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
@@ -40421,7 +42415,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated")[];
+                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -41524,7 +43518,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated")[];
+                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -43918,7 +45912,7 @@ export interface operations {
                      * @description `ping` (default), or an event type: a sample of it, built from this environment's newest object of that kind.
                      * @enum {string}
                      */
-                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated";
+                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created";
                 };
             };
         };
@@ -44406,7 +46400,7 @@ export interface operations {
                     since: string;
                     /** Format: date-time */
                     until: string;
-                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated")[];
+                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created")[];
                 };
             };
         };
@@ -45189,7 +47183,7 @@ export interface operations {
             query?: {
                 status?: "queued" | "retry_scheduled" | "succeeded" | "failed";
                 event_id?: string;
-                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated";
+                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created";
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
@@ -50279,6 +52273,155 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["RatePlanUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    creditNoteCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "credit_note.created",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "credit_note",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "invoice_number": 0,
+                 *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "refund_id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "number": 1,
+                 *           "currency": "USD",
+                 *           "reason": "Guest request",
+                 *           "issued_at": "2026-11-21T09:30:00.000Z",
+                 *           "issue_date": "2026-12-24",
+                 *           "hotel": {
+                 *             "name": "string",
+                 *             "address": {},
+                 *             "timezone": "string"
+                 *           },
+                 *           "guest": {
+                 *             "name": "string",
+                 *             "address": {},
+                 *             "email": "string",
+                 *             "phone": "string"
+                 *           },
+                 *           "stay": {
+                 *             "check_in": "2026-12-24",
+                 *             "check_out": "2026-12-27",
+                 *             "room_type": "string",
+                 *             "rate_plan": "string"
+                 *           },
+                 *           "lines": [
+                 *             {
+                 *               "invoice_line": 0,
+                 *               "description": "string",
+                 *               "kind": "room_night",
+                 *               "date": "2026-12-24",
+                 *               "net": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "tax": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "gross": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "taxes": [
+                 *                 {
+                 *                   "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *                   "name": "string",
+                 *                   "amount": {
+                 *                     "amount": 0,
+                 *                     "currency": "USD"
+                 *                   },
+                 *                   "inclusive": true
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "tax_summary": [
+                 *             {
+                 *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "name": "string",
+                 *               "amount": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               }
+                 *             }
+                 *           ],
+                 *           "totals": {
+                 *             "net": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             }
+                 *           },
+                 *           "created_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreditNoteCreatedEvent"];
             };
         };
         responses: {
