@@ -30,6 +30,7 @@ test("a clerk issues a credit note on a checked-out stay's invoice and downloads
     rate_plan_id: plan.id,
     check_in: today,
     check_out: addDays(today, 1),
+    adults: 1,
     guest: { first_name: "Ada", last_name: "Lovelace", email: uniqueEmail("ada-credit") },
   });
   await api.post(`/reservations/${stay.id}/check_in`, {});

@@ -195,6 +195,14 @@ describe("credit notes", () => {
     expect(note).toMatchObject({ number: 1, reason: "Refund", totals: { gross: usd(-2_000), tax: usd(0) } });
     expect(lineFigures(note.lines)).toEqual([[1, "extra", -2_000, 0, -2_000]]);
     expect(ok(await h.get(`/v1/reservations/${r.id}/folio`, live))).toMatchObject({ balance: usd(0), credit_notes: [{ id: note.id, number: 1 }] });
+
+    // Erasing the guest leaves the note's number and amounts, made out to no one.
+    expect(note.guest).toMatchObject({ name: "Ada Lovelace", email: "ada@example.com" });
+    ok(await h.post(`/v1/guests/${r.guest.id}/erase`, { confirm: true }, live));
+    const erased = ok(await h.get(`/v1/credit_notes/${note.id}`, live));
+    expect(erased.guest).toMatchObject({ email: null, phone: null, address: null });
+    expect(erased.guest.name).not.toContain("Lovelace");
+    expect({ ...erased, guest: note.guest }).toEqual(note);
   });
 
   it("wrong requests get the contract's errors and change nothing", { timeout: 60_000 }, async () => {
