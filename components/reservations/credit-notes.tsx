@@ -24,8 +24,8 @@ export function CreditNoteList({ notes }: { notes: { id: string; number: number 
         {notes.map((n) => (
           <li key={n.id} className="flex flex-wrap items-center justify-between gap-2 py-1" data-testid="credit-note">
             <span>Credit note {n.number}</span>
-            <a href={`/credit-notes/${n.id}/pdf`} download className={linkClass} aria-label={`Download credit note ${n.number}`}>
-              <Download className="h-4 w-4" aria-hidden /> PDF
+            <a href={`/credit-notes/${n.id}/pdf`} download className={linkClass}>
+              <Download className="h-4 w-4" aria-hidden /> Download<span className="sr-only"> credit note {n.number}</span>
             </a>
           </li>
         ))}
