@@ -33,6 +33,7 @@ export const idPrefixes = {
   group: "grp",
   tax: "tax",
   invoice: "inv",
+  creditNote: "cn",
   dataRepair: "rpr",
 } as const;
 

@@ -113,6 +113,7 @@ const resourceOf: Record<EventType extends `${infer Prefix}.${string}` ? Prefix 
   rate_plan: "Rates and inventory",
   tax: "Taxes and invoices",
   invoice: "Taxes and invoices",
+  credit_note: "Taxes and invoices",
 };
 
 /**

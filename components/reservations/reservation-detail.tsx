@@ -15,6 +15,7 @@ import { StayPriceBreakdown } from "./stay-price";
 import { channelLabels, housekeepingLabels, nightsLabel, paymentMethodWords, sourceLabels, statusLabels } from "./format";
 import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
+import { CreditNoteDialog, CreditNoteList } from "./credit-notes";
 import { InvoiceActions } from "./invoice-actions";
 import { StayActions } from "./stay-actions";
 import { plural } from "@/lib/words";
@@ -207,6 +208,7 @@ export function ReservationDetail({ id }: { id: string }) {
               <div className="flex flex-wrap items-center justify-end gap-2">
                 <Badge>Closed</Badge>
                 <InvoiceActions reservationId={id} invoiceId={f.invoice_id} canIssue={ended} onDone={refresh} />
+                {f.invoice_id ? <CreditNoteDialog reservationId={id} currency={f.balance.currency} onDone={refresh} /> : null}
               </div>
             ) : null
           }
@@ -285,6 +287,7 @@ export function ReservationDetail({ id }: { id: string }) {
                   </ul>
                 </section>
               ) : null}
+              <CreditNoteList notes={f.credit_notes} />
               {/* Who owes whom, in words: the guest (balance due) or the hotel (owed to the guest, to refund). */}
               <div className="flex items-baseline justify-between border-t border-stone-200 pt-3">
                 <span className="font-medium text-stone-700" data-testid="folio-balance-label">

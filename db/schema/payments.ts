@@ -52,6 +52,8 @@ export const refunds = pgTable(
     status: text("status", { enum: ["succeeded"] }).notNull().default("succeeded"),
     /** The property's business date the refund was made on: the day it counts in, set by the database (migration 0027). */
     businessDate: date("business_date"),
+    /** The credit note this refund of a settled, invoiced folio issued (migration 0029); null when it only paid back a credit balance. */
+    creditNoteId: text("credit_note_id"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [

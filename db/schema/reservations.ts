@@ -116,6 +116,8 @@ export const folioCharges = pgTable(
     taxes: jsonb("taxes").$type<LineTax[]>().notNull().default([]),
     /** The property's business date the line was posted on, set by the database (migration 0027): an extra counts in that day; a room night in its night. */
     postedOn: date("posted_on"),
+    /** The credit note this negative line belongs to (migration 0029); null for every other line. */
+    creditNoteId: text("credit_note_id"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [index("folio_charges_folio_idx").on(t.folioId)],

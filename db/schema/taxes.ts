@@ -1,4 +1,4 @@
-import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { tenantColumns, timestamps, ts } from "./columns";
 
@@ -66,5 +66,43 @@ export const invoices = pgTable(
     uniqueIndex("invoices_property_number_key").on(t.propertyId, t.number),
     uniqueIndex("invoices_folio_key").on(t.folioId),
     index("invoices_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
+  ],
+);
+
+/** The last credit note number a property issued: a series of its own, gapless as invoices' (migration 0029). */
+export const creditNoteCounters = pgTable("credit_note_counters", {
+  propertyId: text("property_id").primaryKey(),
+  lastNumber: integer("last_number").notNull(),
+});
+
+/**
+ * An issued credit note: money taken off an issued invoice (which never changes), posted on the
+ * folio as negative lines on the business date `issue_date`, stored as issued. `net`, `tax` and
+ * `total` are negative (what it takes off); `refund_id`: the refund that made it, if one did.
+ */
+export const creditNotes = pgTable(
+  "credit_notes",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    propertyId: text("property_id").notNull(),
+    invoiceId: text("invoice_id").notNull(),
+    folioId: text("folio_id").notNull(),
+    reservationId: text("reservation_id").notNull(),
+    refundId: text("refund_id"),
+    number: integer("number").notNull(),
+    currency: text("currency").notNull(),
+    net: integer("net").notNull(),
+    tax: integer("tax").notNull(),
+    total: integer("total").notNull(),
+    issueDate: date("issue_date").notNull(),
+    snapshot: jsonb("snapshot").$type<Record<string, unknown>>().notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("credit_notes_property_number_key").on(t.propertyId, t.number),
+    index("credit_notes_invoice_idx").on(t.invoiceId),
+    index("credit_notes_property_date_idx").on(t.propertyId, t.issueDate),
+    index("credit_notes_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
   ],
 );

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { nightAuditSchema } from "@/server/night-audit/schemas";
 import { groupSchema } from "@/server/groups/schemas";
-import { invoiceSchema } from "@/server/invoices/schemas";
+import { creditNoteSchema, invoiceSchema } from "@/server/invoices/schemas";
 import { taxSchema } from "@/server/taxes/schemas";
 import { guestSchema, preferencesSchema } from "@/server/guests/schemas";
 import { propertySchema } from "@/server/properties/schemas";
@@ -74,6 +74,7 @@ const eventPayloads = {
   "room.retired": roomSchema,
   "rate_plan.created": ratePlanSchema,
   "rate_plan.updated": ratePlanSchema,
+  "credit_note.created": creditNoteSchema,
 } satisfies Record<EventType, z.ZodType>;
 
 const pingSchema = z

@@ -75,6 +75,7 @@ const titles: Record<string, string> = {
   "reservation.payment_captured": "Payment captured",
   "reservation.payment_voided": "Authorization voided",
   "reservation.invoice_issued": "Invoice issued",
+  "reservation.credit_note_issued": "Credit note issued",
   "tax.created": "Tax added",
   "tax.updated": "Tax changed",
   "room.created": "Room added",
@@ -265,6 +266,10 @@ function fieldSentence(objectType: string, field: string, before: unknown, after
       const r = after as Fields | string | undefined;
       if (typeof r === "string") return r;
       return r ? `${money(r.amount, ctx)} refunded${r.reason ? `: ${String(r.reason)}` : ""}` : null;
+    }
+    case "credit_note": {
+      const n = after as Fields | undefined;
+      return n ? `Credit note ${String(n.number)} on invoice ${String(n.invoice_number)}: ${money(n.total, ctx)} (${String(n.reason)})` : null;
     }
     case "total":
       return change("Total", money(before, ctx), money(after, ctx));

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, ne, sum } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import type { Executor } from "@/db/client";
-import { chargeKinds, folioCharges, folios, payments, refunds, reservations, invoices, taxes, type ChargeKind, type LineTax, type NightlyRate } from "@/db/schema";
+import { chargeKinds, creditNotes, folioCharges, folios, payments, refunds, reservations, invoices, taxes, type ChargeKind, type LineTax, type NightlyRate } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { insertRows, preparedQuery } from "@/db/prepared";
@@ -288,6 +288,9 @@ export const folioSchema = z
     totals: folioTotalsSchema,
     balance: money,
     invoice_id: idOf("inv").nullable().openapi({ description: "The invoice the folio closed into; null until one is issued." }),
+    credit_notes: z
+      .array(z.object({ id: idOf("cn"), number: z.number().int() }))
+      .openapi({ description: "The credit notes issued on the folio's invoice, oldest first; their lines are among `charges`." }),
     created_at: timestamp,
     updated_at: timestamp,
     closed_at: timestamp.nullable(),
@@ -334,11 +337,12 @@ export function folioTotals(charges: Pick<ChargeRow, "amount" | "taxAmount">[], 
 }
 
 async function presentFolio(db: Executor, folio: FolioRow) {
-  const [charges, paymentRows, refundRows, [invoice]] = await Promise.all([
+  const [charges, paymentRows, refundRows, [invoice], notes] = await Promise.all([
     db.select().from(folioCharges).where(eq(folioCharges.folioId, folio.id)).orderBy(asc(folioCharges.createdAt), asc(folioCharges.id)),
     db.select().from(payments).where(eq(payments.folioId, folio.id)).orderBy(asc(payments.createdAt), asc(payments.id)),
     db.select().from(refunds).where(eq(refunds.folioId, folio.id)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
     db.select({ id: invoices.id }).from(invoices).where(eq(invoices.folioId, folio.id)),
+    db.select({ id: creditNotes.id, number: creditNotes.number }).from(creditNotes).where(eq(creditNotes.folioId, folio.id)).orderBy(asc(creditNotes.createdAt), asc(creditNotes.id)),
   ]);
   return {
     id: folio.id,
@@ -352,6 +356,7 @@ async function presentFolio(db: Executor, folio: FolioRow) {
     totals: folioTotals(charges, folio.currency),
     balance: { amount: await folioBalance(db, folio.id), currency: folio.currency },
     invoice_id: invoice?.id ?? null,
+    credit_notes: notes,
     created_at: folio.createdAt.toISOString(),
     updated_at: folio.updatedAt.toISOString(),
     closed_at: folio.closedAt?.toISOString() ?? null,

@@ -7,6 +7,7 @@ import {
   groups,
   guestPreferences,
   invoices,
+  creditNotes,
   guests,
   idempotencyKeys,
   mailOutbox,
@@ -165,6 +166,14 @@ export async function eraseGuest({ db, tenant, actor, id }: ChangeCtx & { id: st
         .update(invoices)
         .set({ snapshot: eraseInvoiceBody(inv.snapshot as Record<string, unknown>, scope) as typeof inv.snapshot })
         .where(eq(invoices.id, inv.id));
+    }
+    // Credit notes likewise, and their reasons without the guest's words.
+    for (const note of folioIds.length ? await tx.select({ id: creditNotes.id, snapshot: creditNotes.snapshot }).from(creditNotes).where(inArray(creditNotes.folioId, folioIds)) : []) {
+      const body = eraseInvoiceBody(note.snapshot as Record<string, unknown>, scope);
+      await tx
+        .update(creditNotes)
+        .set({ snapshot: { ...body, reason: freeText(body.reason as string, scope) } as typeof note.snapshot })
+        .where(eq(creditNotes.id, note.id));
     }
     // A group named after the guest ("Lovelace group") loses the name, and its notes the guest's words.
     for (const g of groupIds.length ? await tx.select().from(groups).where(inArray(groups.id, groupIds)) : []) {

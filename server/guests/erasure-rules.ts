@@ -97,6 +97,10 @@ function eraseObject(o: Json, scope: ErasureScope): Json {
     case "invoice":
       if (has(scope.folioIds, o.folio_id)) return eraseInvoiceBody(o, scope);
       break;
+    case "credit_note":
+      // As its invoice: made out to the anonymised guest, and its reason without their words.
+      if (has(scope.folioIds, o.folio_id)) return { ...eraseInvoiceBody(o, scope), reason: freeText(o.reason, scope) };
+      break;
   }
   return o;
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { folioCharges, folios, guests, invoiceCounters, invoices, payments, properties, ratePlans, refunds, reservations, roomTypes } from "@/db/schema";
+import { creditNoteCounters, folioCharges, folios, guests, invoiceCounters, invoices, payments, properties, ratePlans, refunds, reservations, roomTypes, type LineTax } from "@/db/schema";
 import { businessToday } from "@/server/properties/business-date";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
@@ -14,17 +14,51 @@ import type { InvoiceBody } from "./schemas";
 const methodWords = { card: "Card", cash: "Cash", bank_transfer: "Bank transfer" } as const;
 
 /**
- * The property's next invoice number, taken in the issuing transaction: the counter row is
- * created or incremented (and so locked) until that transaction ends. A rollback gives the number
- * back and the next issue takes it, so numbers have no gaps (a sequence would skip it).
+ * The property's next number in a series (invoices', credit notes'), taken in the issuing
+ * transaction: the counter row is created or incremented (and so locked) until that transaction
+ * ends. A rollback gives the number back and the next issue takes it, so numbers have no gaps (a
+ * sequence would skip it).
  */
-async function nextNumber(tx: Executor, propertyId: string): Promise<number> {
+export async function nextNumber(tx: Executor, series: typeof invoiceCounters | typeof creditNoteCounters, propertyId: string): Promise<number> {
   const [row] = await tx
-    .insert(invoiceCounters)
+    .insert(series)
     .values({ propertyId, lastNumber: 1 })
-    .onConflictDoUpdate({ target: invoiceCounters.propertyId, set: { lastNumber: sql`${invoiceCounters.lastNumber} + 1` } })
-    .returning({ number: invoiceCounters.lastNumber });
+    .onConflictDoUpdate({ target: series.propertyId, set: { lastNumber: sql`${series.lastNumber} + 1` } })
+    .returning({ number: series.lastNumber });
   return row.number;
+}
+
+/** Each tax's total over some lines' taxes, in the order the taxes first appear. */
+export function taxSummary(taxes: LineTax[], currency: string) {
+  const summary = new Map<string, { tax_id: string; name: string; amount: number }>();
+  for (const t of taxes) {
+    const s = summary.get(t.tax_id) ?? { tax_id: t.tax_id, name: t.name, amount: 0 };
+    s.amount += t.amount;
+    summary.set(t.tax_id, s);
+  }
+  return [...summary.values()].map((s) => ({ tax_id: s.tax_id, name: s.name, amount: { amount: s.amount, currency } }));
+}
+
+/** The hotel, the guest and the stay a document of the folio is made out to, as they are now. */
+export async function partiesOf(tx: Executor, folio: { propertyId: string; reservationId: string }) {
+  const [[reservation], [property]] = await Promise.all([
+    tx.select().from(reservations).where(eq(reservations.id, folio.reservationId)),
+    tx.select().from(properties).where(eq(properties.id, folio.propertyId)),
+  ]);
+  const [[guest], [roomType], [plan]] = await Promise.all([
+    tx.select().from(guests).where(eq(guests.id, reservation.guestId)),
+    tx.select({ name: roomTypes.name }).from(roomTypes).where(eq(roomTypes.id, reservation.roomTypeId)),
+    tx.select({ name: ratePlans.name }).from(ratePlans).where(eq(ratePlans.id, reservation.ratePlanId)),
+  ]);
+  return {
+    reservation,
+    property,
+    parties: {
+      hotel: { name: property.name, address: Object.keys(property.address ?? {}).length ? property.address : null, timezone: property.timezone },
+      guest: { name: `${guest.firstName} ${guest.lastName}`.trim(), address: guest.address, email: guest.email, phone: guest.phone },
+      stay: { check_in: reservation.checkIn, check_out: reservation.checkOut, room_type: roomType?.name ?? "", rate_plan: plan?.name ?? "" },
+    },
+  };
 }
 
 /**
@@ -36,9 +70,8 @@ export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string
   const [folio] = await tx.select().from(folios).where(eq(folios.id, folioId)).for("update");
   const [existing] = await tx.select({ number: invoices.number }).from(invoices).where(eq(invoices.folioId, folio.id));
   if (existing) throw new ApiError("invalid_state_transition", `The folio is already invoiced (invoice ${existing.number}).`);
-  const [[reservation], [property], charges, paid, refunded] = await Promise.all([
-    tx.select().from(reservations).where(eq(reservations.id, folio.reservationId)),
-    tx.select().from(properties).where(eq(properties.id, folio.propertyId)),
+  const [{ reservation, property, parties }, charges, paid, refunded] = await Promise.all([
+    partiesOf(tx, folio),
     tx.select().from(folioCharges).where(eq(folioCharges.folioId, folio.id)).orderBy(asc(folioCharges.createdAt), asc(folioCharges.id)),
     tx
       .select()
@@ -47,35 +80,20 @@ export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string
       .orderBy(asc(payments.capturedAt), asc(payments.id)),
     tx.select().from(refunds).where(eq(refunds.folioId, folio.id)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
   ]);
-  const [[guest], [roomType], [plan]] = await Promise.all([
-    tx.select().from(guests).where(eq(guests.id, reservation.guestId)),
-    tx.select({ name: roomTypes.name }).from(roomTypes).where(eq(roomTypes.id, reservation.roomTypeId)),
-    tx.select({ name: ratePlans.name }).from(ratePlans).where(eq(ratePlans.id, reservation.ratePlanId)),
-  ]);
   if (folio.status === "open") await closeFolio(tx, folio.id);
   const currency = folio.currency;
   const m = (amount: number) => ({ amount, currency });
-  const summary = new Map<string, { tax_id: string; name: string; amount: number }>();
-  for (const c of charges) {
-    for (const t of c.taxes) {
-      const s = summary.get(t.tax_id) ?? { tax_id: t.tax_id, name: t.name, amount: 0 };
-      s.amount += t.amount;
-      summary.set(t.tax_id, s);
-    }
-  }
   const now = new Date();
   const body: InvoiceBody = {
     issued_at: now.toISOString(),
     // The business date it is issued on, as every posting (an invoice issued after an evening audit belongs to the new day).
     issue_date: businessToday(property, now),
-    hotel: { name: property.name, address: Object.keys(property.address ?? {}).length ? property.address : null, timezone: property.timezone },
-    guest: { name: `${guest.firstName} ${guest.lastName}`.trim(), address: guest.address, email: guest.email, phone: guest.phone },
-    stay: { check_in: reservation.checkIn, check_out: reservation.checkOut, room_type: roomType?.name ?? "", rate_plan: plan?.name ?? "" },
+    ...parties,
     lines: charges.map((c) => {
       const p = presentCharge(c, currency);
       return { description: p.description, kind: p.kind, date: p.date, net: p.net, tax: p.tax, gross: p.amount, taxes: p.taxes };
     }),
-    tax_summary: [...summary.values()].map((s) => ({ tax_id: s.tax_id, name: s.name, amount: m(s.amount) })),
+    tax_summary: taxSummary(charges.flatMap((c) => c.taxes), currency),
     totals: folioTotals(charges, currency),
     payments: paid.map((p) => ({
       id: p.id,
@@ -87,7 +105,7 @@ export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string
     refunds: refunded.map((r) => ({ id: r.id, amount: m(r.amount), created_at: r.createdAt.toISOString() })),
     balance: m(await folioBalance(tx, folio.id)),
   };
-  const number = await nextNumber(tx, property.id);
+  const number = await nextNumber(tx, invoiceCounters, property.id);
   const [invoice] = await tx
     .insert(invoices)
     .values({

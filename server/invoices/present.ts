@@ -1,6 +1,6 @@
-import type { invoices } from "@/db/schema";
+import type { creditNotes, invoices } from "@/db/schema";
 import { isoTime } from "@/lib/dates";
-import type { InvoiceBody } from "./schemas";
+import type { CreditNoteBody, InvoiceBody } from "./schemas";
 
 /** The invoice: its keys, and the snapshot taken when it was issued, never recomputed. */
 export const presentInvoice = (i: typeof invoices.$inferSelect) => ({
@@ -17,3 +17,21 @@ export const presentInvoice = (i: typeof invoices.$inferSelect) => ({
 });
 
 export type PresentedInvoice = ReturnType<typeof presentInvoice>;
+
+/** The credit note: its keys, and the snapshot taken when it was issued. */
+export const presentCreditNote = (n: typeof creditNotes.$inferSelect) => ({
+  id: n.id,
+  object: "credit_note" as const,
+  livemode: n.livemode,
+  property_id: n.propertyId,
+  invoice_id: n.invoiceId,
+  folio_id: n.folioId,
+  reservation_id: n.reservationId,
+  refund_id: n.refundId,
+  number: n.number,
+  currency: n.currency,
+  ...(n.snapshot as CreditNoteBody),
+  created_at: isoTime(n.createdAt),
+});
+
+export type PresentedCreditNote = ReturnType<typeof presentCreditNote>;

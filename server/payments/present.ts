@@ -33,5 +33,6 @@ export const presentRefund = (r: typeof refunds.$inferSelect) => ({
   amount: { amount: r.amount, currency: r.currency },
   reason: r.reason,
   status: r.status,
+  credit_note_id: r.creditNoteId,
   created_at: isoTime(r.createdAt),
 });

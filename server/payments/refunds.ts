@@ -1,11 +1,14 @@
 import { eq, sql } from "drizzle-orm";
-import { payments, refunds } from "@/db/schema";
+import { folios, invoices, payments, refunds } from "@/db/schema";
+import { folioBalance } from "@/server/folios/folios";
+import { issueCreditNote } from "@/server/invoices/credit-notes";
 import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
 import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { inTransaction } from "@/db/transactions";
+import type { Executor } from "@/db/client";
 import { presentPayment } from "./present";
 import type { RefundCreate } from "./schemas";
 
@@ -15,6 +18,12 @@ const refundableStatuses = new Set(["succeeded", "partially_refunded", "refunded
  * Refunds all or part of a captured payment. The payment row is locked first, so concurrent
  * refunds of one payment queue up and each sees what the last left refundable: together they
  * can never exceed the payment.
+ *
+ * A refund on a closed folio reopens nothing. What it pays back of a credit balance (money the
+ * guest overpaid) only settles that balance; what it gives back beyond it is money the guest was
+ * charged, so it issues a credit note on the folio's invoice for that part, in the same
+ * transaction, and the folio's balance stays at zero (docs/decisions.md, "Corrections are credit
+ * notes"). A closed folio with no invoice has nothing to credit: that part is refused.
  */
 export async function createRefund({ db, tenant, input }: Ctx & { input: RefundCreate }) {
   return inTransaction(db, async (tx) => {
@@ -31,7 +40,9 @@ export async function createRefund({ db, tenant, input }: Ctx & { input: RefundC
         amount: { amount: refundable, currency: payment.currency },
       });
     }
-    const [refund] = await tx
+    const [folio] = await tx.select().from(folios).where(eq(folios.id, payment.folioId)).for("update");
+    const credit = folio.status === "closed" ? await creditOfRefund(tx, folio.id, amount) : null;
+    let [refund] = await tx
       .insert(refunds)
       .values({
         id: newId("refund"),
@@ -44,6 +55,10 @@ export async function createRefund({ db, tenant, input }: Ctx & { input: RefundC
         reason: input.reason ?? null,
       })
       .returning();
+    if (credit) {
+      const note = await issueCreditNote(tx, tenant, credit.invoice, { amount: credit.amount, reason: input.reason ?? "Refund" }, refund.id);
+      [refund] = await tx.update(refunds).set({ creditNoteId: note.id }).where(eq(refunds.id, refund.id)).returning();
+    }
     const fully = amount === refundable;
     const [updated] = await tx
       .update(payments)
@@ -57,6 +72,23 @@ export async function createRefund({ db, tenant, input }: Ctx & { input: RefundC
     });
     return refund;
   });
+}
+
+/**
+ * What a refund of `amount` on a closed folio takes off its invoice: the part beyond the folio's
+ * credit balance, or null when the credit balance covers it.
+ */
+async function creditOfRefund(tx: Executor, folioId: string, amount: number) {
+  const beyond = amount - Math.max(0, -(await folioBalance(tx, folioId)));
+  if (beyond <= 0) return null;
+  const [invoice] = await tx.select().from(invoices).where(eq(invoices.folioId, folioId));
+  if (!invoice) {
+    throw new ApiError(
+      "invalid_state_transition",
+      "The folio is closed without an invoice, so a refund of money the guest was charged has no invoice to credit; close the folio into its invoice first.",
+    );
+  }
+  return { invoice, amount: beyond };
 }
 
 export const getRefund = ({ db, tenant, id }: Ctx & { id: string }) => findOwned(db, refunds, tenant, id, "refund");

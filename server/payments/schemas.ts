@@ -74,6 +74,9 @@ export const refundSchema = z
     amount: money,
     reason: z.string().nullable(),
     status: z.literal("succeeded"),
+    credit_note_id: idOf("cn")
+      .nullable()
+      .openapi({ description: "The credit note this refund issued: a refund on a closed, invoiced folio of money the guest was charged (beyond any credit balance). Null for a refund that only pays back an overpayment or is made before the folio closes." }),
     created_at: timestamp,
   })
   .openapi("Refund");

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db/client";
-import { groups, guestPreferences, guests, invoices, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes, taxes } from "@/db/schema";
+import { creditNotes, groups, guestPreferences, guests, invoices, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes, taxes } from "@/db/schema";
 import { addDays, todayIn } from "@/lib/dates";
 import type { EventType } from "@/server/events/types";
 import { loadGroup } from "@/server/groups/groups";
@@ -16,7 +16,7 @@ import { presentRatePlan } from "@/server/rates/present";
 import { presentReservation } from "@/server/reservations/present";
 import { presentRoom, presentRoomType } from "@/server/rooms/present";
 import { getRoomType } from "@/server/rooms/room-types";
-import { presentInvoice } from "@/server/invoices/present";
+import { presentCreditNote, presentInvoice } from "@/server/invoices/present";
 import { presentTax } from "@/server/taxes/present";
 import { ownedBy, type Tenant } from "@/server/tenancy";
 
@@ -66,6 +66,7 @@ export const sampleSource: Record<EventType, string> = {
   "room.retired": "room",
   "rate_plan.created": "rate plan",
   "rate_plan.updated": "rate plan",
+  "credit_note.created": "credit note",
 };
 
 /**
@@ -176,6 +177,10 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
     case "invoice.created": {
       const invoice = await newest(db, invoices, tenant);
       return invoice && { propertyId: invoice.propertyId, object: presentInvoice(invoice) };
+    }
+    case "credit_note.created": {
+      const note = await newest(db, creditNotes, tenant);
+      return note && { propertyId: note.propertyId, object: presentCreditNote(note) };
     }
   }
 }

@@ -243,13 +243,14 @@ describe("every declared error status, provoked", () => {
     const reservation = await first(`/v1/reservations?property_id=${other.id}&status=confirmed`);
     const [closed] = ok(await h.get(`/v1/reservations?property_id=${other.id}&status=checked_out&limit=1`, sandbox)).data;
     const payment = await first(`/v1/payments?reservation_id=${closed.id}`);
+    // The seed invoices its departed stays, as check-out does: a refund after check-out credits the invoice (a credit note of its own).
+    const [invoice] = ok(await h.get(`/v1/invoices?reservation_id=${closed.id}`, sandbox)).data;
     const refund = ok(await h.post("/v1/refunds", { payment_id: payment.id, amount: 100 }, sandbox), 201);
+    const creditNoteId = refund.credit_note_id ?? ok(await h.post(`/v1/invoices/${invoice.id}/credit_notes`, { reason: "Goodwill", amount: 100 }, sandbox), 201).id;
     const today = reservation.check_in;
     const hold = ok(await h.post("/v1/inventory/holds", { property_id: other.id, room_type_id: roomType.id, from: today, to: addDays(today, 1), rooms: 1 }, sandbox), 201);
     const assignment = ok(await h.post("/v1/housekeeping/assignments", { property_id: other.id, room_id: room.id, date: today, assignee: "Ana" }, sandbox), 201);
     const tax = ok(await h.post("/v1/taxes", { property_id: other.id, name: "City tax", kind: "per_person_per_night", amount: 100 }, sandbox), 201);
-    // The seed invoices its departed stays, as check-out does.
-    const [invoice] = ok(await h.get(`/v1/invoices?reservation_id=${closed.id}`, sandbox)).data;
     ok(await h.post("/v1/sandbox/advance_day", { property_id: other.id }, sandbox));
     const audit = await first(`/v1/night_audits?property_id=${other.id}`);
     const group = ok(
@@ -262,7 +263,7 @@ describe("every declared error status, provoked", () => {
     const byCollection: Record<string, string> = {
       properties: other.id, room_types: roomType.id, rooms: room.id, rate_plans: ratePlan.id, holds: hold.id, reservations: reservation.id,
       folios: reservation.folio_id, groups: group.id, guests: reservation.guest.id, payments: payment.id, refunds: refund.id,
-      assignments: assignment.id, taxes: tax.id, invoices: invoice.id, night_audits: audit.id, events: event.id, webhook_endpoints: endpoint.id,
+      assignments: assignment.id, taxes: tax.id, invoices: invoice.id, credit_notes: creditNoteId, night_audits: audit.id, events: event.id, webhook_endpoints: endpoint.id,
     };
     /** The object a body or query id names, by its field. */
     const byField: Record<string, string> = {
@@ -316,6 +317,10 @@ describe("every declared error status, provoked", () => {
     const [out] = ok(await h.get(`/v1/reservations?status=checked_out&property_id=${property.id}&limit=2`, sandbox)).data.slice(1);
     await refused("createFolioCharge", `/v1/folios/${out.folio_id}/charges`, { description: "Minibar", amount: 300 }, "invalid_state_transition");
     await refused("createFolioInvoice", `/v1/folios/${out.folio_id}/invoice`, {}, "invalid_state_transition");
+    // An invoice credited in full takes no further credit note.
+    const outInvoice = ok(await h.get(`/v1/reservations/${out.id}/folio`, sandbox)).invoice_id;
+    ok(await h.post(`/v1/invoices/${outInvoice}/credit_notes`, { reason: "Stay waived" }, sandbox), 201);
+    await refused("createCreditNote", `/v1/invoices/${outInvoice}/credit_notes`, { reason: "Again" }, "invalid_state_transition");
     // A payment: captured twice, voided once captured; a refund over what is left.
     const [paid] = ok(await h.get(`/v1/payments?reservation_id=${out.id}`, sandbox)).data;
     await refused("capturePayment", `/v1/payments/${paid.id}/capture`, {}, "invalid_state_transition");

@@ -50,6 +50,7 @@ beforeAll(async () => {
   ok(await h.post("/v1/payments", { reservation_id: stay.id, payment_method: { type: "cash" } }, caller), 201);
   ok(await h.post(`/v1/reservations/${stay.id}/check_in`, {}, caller)); // reservation.checked_in
   ok(await h.post(`/v1/reservations/${stay.id}/check_out`, {}, caller)); // reservation.checked_out, housekeeping.status_changed, invoice.created
+  ok(await h.post("/v1/refunds", { payment_id: paid.id, amount: 100 }, caller), 201); // payment.refunded, credit_note.created (the folio is closed and settled)
   const other = ok(await h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, ...t }, addDays(hotel.today, 2), addDays(hotel.today, 3)), caller), 201);
   ok(await h.post(`/v1/reservations/${other.id}/cancel`, {}, caller)); // reservation.cancelled
   ok(await h.post(`/v1/guests/${other.guest.id}/erase`, { confirm: true }, caller)); // guest.erased

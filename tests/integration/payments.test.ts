@@ -371,6 +371,8 @@ describe("refunds", () => {
       amount: { amount: 10_000, currency: "USD" },
       reason: "Guest complaint",
       status: "succeeded",
+      // Before the folio closes a refund issues no credit note (docs/decisions.md, "Corrections are credit notes").
+      credit_note_id: null,
       created_at: expect.any(String),
     });
     expect(ok(await h.get(`/v1/refunds/${re.id}`, sandbox))).toEqual(re);

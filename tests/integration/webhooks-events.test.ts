@@ -57,6 +57,7 @@ it("every event type reaches its subscriber, signed", async () => {
   ok(await h.post("/v1/payments", { reservation_id: stay.id, amount: 100, payment_method: { type: "cash" } }, sandbox), 201);
   ok(await h.post(`/v1/reservations/${stay.id}/check_in`, {}, sandbox)); // reservation.checked_in (+ housekeeping)
   ok(await h.post(`/v1/reservations/${stay.id}/check_out`, {}, sandbox)); // reservation.checked_out, housekeeping.status_changed
+  ok(await h.post("/v1/refunds", { payment_id: paid.id, amount: 100 }, sandbox), 201); // payment.refunded, credit_note.created (after check-out)
   const later = ok(await book(dayIn(property.timezone, 20), dayIn(property.timezone, 22), "every.event@example.com"), 201);
   ok(await h.post(`/v1/reservations/${later.id}/cancel`, { reason: "plans changed" }, sandbox)); // reservation.cancelled
   ok(await h.post(`/v1/rate_plans/${bar.id}/rates`, { room_type_id: king.id, from: dayIn(property.timezone, 40), to: dayIn(property.timezone, 42), amount: 19900 }, sandbox)); // rate.updated

@@ -1136,7 +1136,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/receivables": {
+    "/invoices/{id}/credit_notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit an invoice
+         * @description Requires scope `reservations:write`. Issues a credit note on the invoice, which itself never changes: with `amount`, that much (gross) spread over the invoice's lines in proportion to what is left of each; with `lines`, the lines named (each in whole or an amount of it); with neither, everything not yet credited. Each line's taxes are reversed in proportion (the lines' taxes sum to the note's tax exactly; the credit that takes off the rest of a line takes off the rest of its taxes). The note takes the property's next credit note number (gapless, a series apart from invoices'), and its lines are posted on the folio as negative lines of the credited kinds on the current business date: the folio's balance falls by the note's total (a negative balance is then owed to the guest: refund it). More than is left to credit, a line that is not there or holds nothing, or a `currency` other than the invoice's answers 422 `parameter_invalid` and changes nothing; an invoice credited in full answers 409 `invalid_state_transition`. Emits `credit_note.created`.
+         */
+        post: operations["createCreditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit_notes": {
         parameters: {
             query?: never;
             header?: never;
@@ -1144,10 +1164,50 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List open balances (accounts receivable)
-         * @description Requires scope `payments:read`. Every folio of a stay that has ended (checked out, no-show, cancelled) whose balance is not zero: what guests owe after departure, no-show and cancellation charges, and credit balances the hotel owes guests (`amount` negative; refund them with `POST /v1/refunds` on the folio's payments). Each is aged from its `due_date` to the property's business date in buckets of 0–30, 31–60, 61–90 and over 90 days. Ordered oldest due first, then by guest's name and folio; `totals` sums every row the filters select, per currency and bucket. A group's master folio is listed once, with its `group`: the model has no companies, and a group billed to a master folio is the party that owes.
+         * List credit notes
+         * @description Requires scope `reservations:read`.
          */
-        get: operations["listReceivables"];
+        get: operations["listCreditNotes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit_notes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a credit note
+         * @description Requires scope `reservations:read`.
+         */
+        get: operations["getCreditNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit_notes/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a credit note as PDF
+         * @description Requires scope `reservations:read`. The credit note rendered as `application/pdf`, as an attachment named after the hotel and the number; it names the invoice it corrects.
+         */
+        get: operations["getCreditNotePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2250,6 +2310,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "credit_note.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event credit_note.created
+         * @description Sent to every endpoint of the account and environment that selects `credit_note.created` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["creditNoteCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -3026,9 +3106,9 @@ export interface components {
             business_date: string;
             /** @enum {string} */
             trigger: "scheduled" | "manual" | "advance_day";
-            /** @description Reservations the audit marked as no-shows (fees posted). A guest turned away at check-in for want of a ready room is not one: the audit cancels that stay with no charge. */
+            /** @description Reservations the audit marked as no-shows (fees posted). */
             no_shows: string[];
-            /** @description Stays still checked in on or after their departure date, flagged for the desk. With the property's `overstay_at_audit` at `extend`, each was extended by the night closed, sold and posted on it. */
+            /** @description Stays still checked in on or after their departure date, flagged for the desk. */
             departures_in_house: string[];
             flash: components["schemas"]["FlashReport"];
             /**
@@ -3063,12 +3143,6 @@ export interface components {
             };
             /** @description The same lines together: net, the taxes in them, and gross (the sum of `revenue_by_kind`). Absent in reports written before taxes existed. */
             charged?: {
-                net: number;
-                tax: number;
-                gross: number;
-            };
-            /** @description Other revenue of the day, as the revenue report's `other_net`, `other_tax` and `other_gross` count it: every line of `charged` but the room nights and per-night taxes of the nights sold (extras, fees, the retained charges of cancelled and no-show stays). `charged` less `other` is the room revenue's charges (the revenue report's `net`, `tax`, `gross`). Absent in reports written before 2026-11-28. */
-            other?: {
                 net: number;
                 tax: number;
                 gross: number;
@@ -3283,13 +3357,8 @@ export interface components {
             /** @description Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on. */
             audit_hour: number;
             /**
-             * @description What the night audit does with a guest still in house past the departure date: `extend` (the default) sells them that night and posts it, with its taxes, on the day it closes; `refuse` leaves the day open and names them, until the desk checks them out or extends the stay.
-             * @enum {string}
-             */
-            overstay_at_audit: "extend" | "refuse";
-            /**
              * Format: date
-             * @description The property's "today", the open business date: the date the last night audit (or the sandbox's advance_day) opened, until the next audit closes it (between midnight and the audit hour it is still the day before); the local date for a property never audited. Every posting, payment, refund and desk rule belongs to it.
+             * @description The property's "today": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it.
              * @example 2026-12-24
              */
             business_date: string;
@@ -3878,6 +3947,155 @@ export interface components {
                 object: components["schemas"]["RatePlan"];
             };
         };
+        CreditNoteCreatedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "credit_note.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["CreditNote"];
+            };
+        };
+        /** @description A correction of an issued invoice, which never changes: the money it takes off (a refund after check-out of money the guest was charged, an allowance), posted on the folio as negative lines on the business date `issue_date`, with their taxes reversed. An immutable snapshot. `GET /v1/credit_notes/{id}/pdf` renders it as a PDF. */
+        CreditNote: {
+            /** @example cn_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "credit_note";
+            livemode: boolean;
+            /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
+            property_id: string;
+            /** @example inv_1a2B3c4D5e6F7g8H9i0J1k2L */
+            invoice_id: string;
+            /** @description The number of the invoice it corrects. */
+            invoice_number: number;
+            /** @example fol_1a2B3c4D5e6F7g8H9i0J1k2L */
+            folio_id: string;
+            /** @example res_1a2B3c4D5e6F7g8H9i0J1k2L */
+            reservation_id: string;
+            /**
+             * @description The refund that issued it; null for a credit note issued on its own (an allowance).
+             * @example re_1a2B3c4D5e6F7g8H9i0J1k2L
+             */
+            refund_id: string | null;
+            /**
+             * @description Gapless per property in a series of its own (credit note 1, 2, 3…), apart from invoices' numbers.
+             * @example 1
+             */
+            number: number;
+            /** @example USD */
+            currency: string;
+            reason: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            issued_at: string;
+            /**
+             * Format: date
+             * @description The property's business date it was issued and posted on (never a closed day).
+             * @example 2026-12-24
+             */
+            issue_date: string;
+            /** @description The property as it was when the credit note was issued. */
+            hotel: {
+                name: string;
+                address: {
+                    line1?: string;
+                    line2?: string;
+                    city?: string;
+                    region?: string;
+                    postal_code?: string;
+                    country?: string;
+                } | null;
+                timezone: string;
+            };
+            /** @description The guest as they were when the credit note was issued. */
+            guest: {
+                name: string;
+                address: {
+                    line1?: string;
+                    line2?: string;
+                    city?: string;
+                    region?: string;
+                    postal_code?: string;
+                    country?: string;
+                } | null;
+                email: string | null;
+                phone: string | null;
+            };
+            stay: {
+                /**
+                 * Format: date
+                 * @example 2026-12-24
+                 */
+                check_in: string;
+                /**
+                 * Format: date
+                 * @example 2026-12-24
+                 */
+                check_out: string;
+                room_type: string;
+                rate_plan: string;
+            };
+            /** @description What it takes off, line by line: negative amounts. */
+            lines: {
+                /** @description The line of the invoice it credits: its position on the invoice, 1 for the first. */
+                invoice_line: number;
+                description: string;
+                /**
+                 * @description The credited line's kind: the revenue it takes off.
+                 * @enum {string}
+                 */
+                kind: "room_night" | "extra" | "early_departure_fee" | "no_show_fee" | "late_check_out_fee" | "tax";
+                /**
+                 * Format: date
+                 * @description The night or date of the credited line; the credit itself is posted on `issue_date`.
+                 * @example 2026-12-24
+                 */
+                date: string | null;
+                net: components["schemas"]["Money"];
+                tax: components["schemas"]["Money"];
+                gross: components["schemas"]["Money"];
+                /** @description Each tax the credited line carried, reversed in proportion to the amount credited. */
+                taxes: components["schemas"]["LineTax"][];
+            }[];
+            /** @description Each tax's total over the lines (negative); together exactly `totals.tax`. */
+            tax_summary: {
+                /** @example tax_1a2B3c4D5e6F7g8H9i0J1k2L */
+                tax_id: string;
+                name: string;
+                amount: components["schemas"]["Money"];
+            }[];
+            /** @description Negative: what the credit note takes off the invoice. net + tax = gross. */
+            totals: {
+                net: components["schemas"]["Money"];
+                tax: components["schemas"]["Money"];
+                gross: components["schemas"]["Money"];
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+        };
         PingEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -3911,7 +4129,7 @@ export interface components {
         };
         ParameterFault: {
             /** @enum {string} */
-            code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "malformed_request" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "headers_too_large" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "amount_exceeds_balance" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "malformed_request" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "headers_too_large" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
             /** @description Dotted path of this parameter, e.g. `guest.email`. */
             param?: string;
             message: string;
@@ -4129,6 +4347,12 @@ export interface components {
              * @example inv_1a2B3c4D5e6F7g8H9i0J1k2L
              */
             invoice_id: string | null;
+            /** @description The credit notes issued on the folio's invoice, oldest first; their lines are among `charges`. */
+            credit_notes: {
+                /** @example cn_1a2B3c4D5e6F7g8H9i0J1k2L */
+                id: string;
+                number: number;
+            }[];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -4186,6 +4410,11 @@ export interface components {
             reason: string | null;
             /** @enum {string} */
             status: "succeeded";
+            /**
+             * @description The credit note this refund issued: a refund on a closed, invoiced folio of money the guest was charged (beyond any credit balance). Null for a refund that only pays back an overpayment or is made before the folio closes.
+             * @example cn_1a2B3c4D5e6F7g8H9i0J1k2L
+             */
+            credit_note_id: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -4330,190 +4559,14 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
-        /** @description Open balances, oldest due first (then by guest's name and folio), with the totals of every page. */
-        ReceivableList: {
+        CreditNoteList: {
             /** @enum {string} */
             object: "list";
-            data: components["schemas"]["Receivable"][];
+            data: components["schemas"]["CreditNote"][];
             has_more: boolean;
             next_cursor: string | null;
             prev_cursor: string | null;
-            totals: components["schemas"]["ReceivableTotals"];
         };
-        /**
-         * @description An open balance of a stay that has ended: its folio's balance is not zero and no stay still running bills to it. Gone from the list once the balance is settled (a payment of what is due, a refund of a credit).
-         * @example {
-         *       "object": "receivable",
-         *       "livemode": false,
-         *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
-         *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
-         *       "kind": "credit_balance",
-         *       "amount": {
-         *         "amount": -22700,
-         *         "currency": "USD"
-         *       },
-         *       "guest": {
-         *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-         *         "name": "Ana Lima"
-         *       },
-         *       "group": null,
-         *       "stay": {
-         *         "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
-         *         "status": "no_show",
-         *         "check_in": "2026-11-02",
-         *         "check_out": "2026-11-04"
-         *       },
-         *       "invoice_id": null,
-         *       "due_date": "2026-11-02",
-         *       "age_days": 26,
-         *       "bucket": "days_0_30"
-         *     }
-         */
-        Receivable: {
-            /** @enum {string} */
-            object: "receivable";
-            livemode: boolean;
-            /** @example fol_1a2B3c4D5e6F7g8H9i0J1k2L */
-            folio_id: string;
-            /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
-            property_id: string;
-            /**
-             * @description `credit_balance`: the hotel owes the guest (`amount` negative), e.g. a prepaid no-show on a refundable plan. Otherwise the guest owes it (`amount` positive): `due_after_departure` (a checked-out stay), `no_show` (the no-show fee), `cancellation` (the cancellation charge).
-             * @enum {string}
-             */
-            kind: "credit_balance" | "due_after_departure" | "no_show" | "cancellation";
-            amount: components["schemas"]["Money"] & unknown;
-            /** @description The guest of the stay (for a group's master folio, its first room's guest). */
-            guest: {
-                /** @example gst_1a2B3c4D5e6F7g8H9i0J1k2L */
-                id: string;
-                name: string;
-            };
-            /** @description The group whose master folio this is (the company or party billed for its rooms); null for a guest's own folio. */
-            group: {
-                /** @example grp_1a2B3c4D5e6F7g8H9i0J1k2L */
-                id: string;
-                name: string;
-            } | null;
-            stay: {
-                /** @example res_1a2B3c4D5e6F7g8H9i0J1k2L */
-                reservation_id: string;
-                /** @enum {string} */
-                status: "checked_out" | "no_show" | "cancelled";
-                /**
-                 * Format: date
-                 * @example 2026-12-24
-                 */
-                check_in: string;
-                /**
-                 * Format: date
-                 * @example 2026-12-24
-                 */
-                check_out: string;
-            };
-            /**
-             * @description The invoice the folio closed into; null when none was issued (a credit balance with no charge).
-             * @example inv_1a2B3c4D5e6F7g8H9i0J1k2L
-             */
-            invoice_id: string | null;
-            /**
-             * Format: date
-             * @description The property's business date the balance became due: its invoice's issue date, else the day the stay ended.
-             * @example 2026-12-24
-             */
-            due_date: string;
-            /**
-             * @description Days from `due_date` to the property's business date today.
-             * @example 12
-             */
-            age_days: number;
-            /**
-             * @description `age_days` as an ageing bucket: 0–30, 31–60, 61–90 or over 90 days.
-             * @enum {string}
-             */
-            bucket: "days_0_30" | "days_31_60" | "days_61_90" | "days_over_90";
-        };
-        /**
-         * @description Per currency, the sums of every open balance the filters select (all pages, not only this one), per ageing bucket.
-         * @example [
-         *       {
-         *         "currency": "USD",
-         *         "buckets": [
-         *           {
-         *             "bucket": "days_0_30",
-         *             "due": {
-         *               "amount": 45000,
-         *               "currency": "USD"
-         *             },
-         *             "credit": {
-         *               "amount": -22700,
-         *               "currency": "USD"
-         *             },
-         *             "count": 3
-         *           },
-         *           {
-         *             "bucket": "days_31_60",
-         *             "due": {
-         *               "amount": 12000,
-         *               "currency": "USD"
-         *             },
-         *             "credit": {
-         *               "amount": 0,
-         *               "currency": "USD"
-         *             },
-         *             "count": 1
-         *           },
-         *           {
-         *             "bucket": "days_61_90",
-         *             "due": {
-         *               "amount": 0,
-         *               "currency": "USD"
-         *             },
-         *             "credit": {
-         *               "amount": 0,
-         *               "currency": "USD"
-         *             },
-         *             "count": 0
-         *           },
-         *           {
-         *             "bucket": "days_over_90",
-         *             "due": {
-         *               "amount": 0,
-         *               "currency": "USD"
-         *             },
-         *             "credit": {
-         *               "amount": 0,
-         *               "currency": "USD"
-         *             },
-         *             "count": 0
-         *           }
-         *         ],
-         *         "due": {
-         *           "amount": 57000,
-         *           "currency": "USD"
-         *         },
-         *         "credit": {
-         *           "amount": -22700,
-         *           "currency": "USD"
-         *         },
-         *         "count": 4
-         *       }
-         *     ]
-         */
-        ReceivableTotals: {
-            currency: string;
-            /** @description Every bucket, in order, zero ones too. */
-            buckets: {
-                /** @enum {string} */
-                bucket: "days_0_30" | "days_31_60" | "days_61_90" | "days_over_90";
-                due: components["schemas"]["Money"] & unknown;
-                credit: components["schemas"]["Money"] & unknown;
-                count: number;
-            }[];
-            due: components["schemas"]["Money"];
-            credit: components["schemas"]["Money"];
-            count: number;
-        }[];
         OccupancyReport: {
             /** @enum {string} */
             object: "report";
@@ -4584,16 +4637,16 @@ export interface components {
                 tax: number;
                 /** @description What the guests are charged for those nights: net + tax, minor units. */
                 gross: number;
-                /** @description Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units. */
-                other_net: number;
-                /** @description The taxes in those other lines, minor units. */
-                other_tax: number;
-                /** @description Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`). */
-                other_gross: number;
                 adr: number;
                 revpar: number;
                 payments: number;
                 refunds: number;
+                /** @description What the credit notes issued on this business date take off, without taxes: negative, minor units (their lines are posted on the day they are issued, not on the nights they correct). */
+                credited_net: number;
+                /** @description The taxes those credit notes reverse: negative, minor units. */
+                credited_tax: number;
+                /** @description What those credit notes take off in all: credited_net + credited_tax, minor units. */
+                credited_gross: number;
             }[];
             totals: {
                 /** @description The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units. */
@@ -4604,16 +4657,16 @@ export interface components {
                 tax: number;
                 /** @description What the guests are charged for those nights: net + tax, minor units. */
                 gross: number;
-                /** @description Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units. */
-                other_net: number;
-                /** @description The taxes in those other lines, minor units. */
-                other_tax: number;
-                /** @description Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`). */
-                other_gross: number;
                 adr: number;
                 revpar: number;
                 payments: number;
                 refunds: number;
+                /** @description What the credit notes issued on this business date take off, without taxes: negative, minor units (their lines are posted on the day they are issued, not on the nights they correct). */
+                credited_net: number;
+                /** @description The taxes those credit notes reverse: negative, minor units. */
+                credited_tax: number;
+                /** @description What those credit notes take off in all: credited_net + credited_tax, minor units. */
+                credited_gross: number;
             };
         };
         ProductionReport: {
@@ -4649,15 +4702,7 @@ export interface components {
                 tax: number;
                 /** @description What the guests are charged for those nights: net + tax, minor units. */
                 gross: number;
-                /** @description Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units. */
-                other_net: number;
-                /** @description The taxes in those other lines, minor units. */
-                other_tax: number;
-                /** @description Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`). */
-                other_gross: number;
                 cancellations: number;
-                /** @description Stays of the group that never arrived (no nights sold; their fee or retained charge is in `other_*`). */
-                no_shows: number;
             }[];
             totals: {
                 reservations: number;
@@ -4670,15 +4715,7 @@ export interface components {
                 tax: number;
                 /** @description What the guests are charged for those nights: net + tax, minor units. */
                 gross: number;
-                /** @description Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units. */
-                other_net: number;
-                /** @description The taxes in those other lines, minor units. */
-                other_tax: number;
-                /** @description Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`). */
-                other_gross: number;
                 cancellations: number;
-                /** @description Stays of the group that never arrived (no nights sold; their fee or retained charge is in `other_*`). */
-                no_shows: number;
             };
         };
         NightAuditList: {
@@ -4697,7 +4734,7 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
-        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["TaxCreatedEvent"] | components["schemas"]["TaxUpdatedEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["GuestUpdatedEvent"] | components["schemas"]["GuestPreferencesUpdatedEvent"] | components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["RoomTypeCreatedEvent"] | components["schemas"]["RoomTypeUpdatedEvent"] | components["schemas"]["RoomCreatedEvent"] | components["schemas"]["RoomUpdatedEvent"] | components["schemas"]["RoomRetiredEvent"] | components["schemas"]["RatePlanCreatedEvent"] | components["schemas"]["RatePlanUpdatedEvent"];
+        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["TaxCreatedEvent"] | components["schemas"]["TaxUpdatedEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["GuestUpdatedEvent"] | components["schemas"]["GuestPreferencesUpdatedEvent"] | components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["RoomTypeCreatedEvent"] | components["schemas"]["RoomTypeUpdatedEvent"] | components["schemas"]["RoomCreatedEvent"] | components["schemas"]["RoomUpdatedEvent"] | components["schemas"]["RoomRetiredEvent"] | components["schemas"]["RatePlanCreatedEvent"] | components["schemas"]["RatePlanUpdatedEvent"] | components["schemas"]["CreditNoteCreatedEvent"];
         WebhookEndpointList: {
             /** @enum {string} */
             object: "list";
@@ -4751,7 +4788,7 @@ export interface components {
             event_id: string;
             delivery_id: string;
             /** @enum {string} */
-            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated";
+            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created";
             /** @enum {string} */
             status: "queued";
         };
@@ -5162,7 +5199,6 @@ export interface operations {
                      *           "walk_ins_without_email": true,
                      *           "guest_emails": true,
                      *           "audit_hour": 0,
-                     *           "overstay_at_audit": "extend",
                      *           "business_date": "2026-12-24",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -5488,12 +5524,6 @@ export interface operations {
                      * @default false
                      */
                     walk_ins_without_email?: boolean;
-                    /**
-                     * @description What the night audit does with a guest still in house past departure: `extend` (sell and post the night) or `refuse` (the day stays open, the guests named).
-                     * @default extend
-                     * @enum {string}
-                     */
-                    overstay_at_audit?: "extend" | "refuse";
                 };
             };
         };
@@ -5532,7 +5562,6 @@ export interface operations {
                      *       "walk_ins_without_email": true,
                      *       "guest_emails": true,
                      *       "audit_hour": 0,
-                     *       "overstay_at_audit": "extend",
                      *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -5977,7 +6006,6 @@ export interface operations {
                      *       "walk_ins_without_email": true,
                      *       "guest_emails": true,
                      *       "audit_hour": 0,
-                     *       "overstay_at_audit": "extend",
                      *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -6291,8 +6319,7 @@ export interface operations {
                  *       "check_out_time": "15:00",
                  *       "guest_emails": true,
                  *       "audit_hour": 3,
-                 *       "walk_ins_without_email": true,
-                 *       "overstay_at_audit": "extend"
+                 *       "walk_ins_without_email": true
                  *     }
                  */
                 "application/json": {
@@ -6332,11 +6359,6 @@ export interface operations {
                     audit_hour?: number;
                     /** @description Whether a walk-in (`source: walk_in`) may be booked without the guest's e-mail. */
                     walk_ins_without_email?: boolean;
-                    /**
-                     * @description What the night audit does with a guest still in house past departure: `extend` (sell and post the night) or `refuse` (the day stays open, the guests named).
-                     * @enum {string}
-                     */
-                    overstay_at_audit?: "extend" | "refuse";
                 };
             };
         };
@@ -6374,7 +6396,6 @@ export interface operations {
                      *       "walk_ins_without_email": true,
                      *       "guest_emails": true,
                      *       "audit_hour": 0,
-                     *       "overstay_at_audit": "extend",
                      *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -18734,16 +18755,6 @@ export interface operations {
                             request_id: string;
                             /** @description `restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate). */
                             reason?: string;
-                            /**
-                             * @description Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `currency`. For `balance_outstanding` the folio's balance: positive when the guest owes it, negative when the hotel owes it to the guest. For `amount_exceeds_refundable` the most that can still be refunded; for `amount_exceeds_balance` the most a payment may take (what is still due).
-                             * @example 22700
-                             */
-                            amount?: number;
-                            /**
-                             * @description Money errors: the ISO 4217 currency of `amount`.
-                             * @example USD
-                             */
-                            currency?: string;
                         };
                     };
                 };
@@ -22201,6 +22212,7 @@ export interface operations {
                      *           },
                      *           "reason": "Guest request",
                      *           "status": "succeeded",
+                     *           "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
                      *       ],
@@ -22223,6 +22235,12 @@ export interface operations {
                      *         "currency": "USD"
                      *       },
                      *       "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "credit_notes": [
+                     *         {
+                     *           "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "number": 0
+                     *         }
+                     *       ],
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z",
                      *       "closed_at": "2026-11-21T09:30:00.000Z"
@@ -27489,6 +27507,7 @@ export interface operations {
                      *               },
                      *               "reason": "Guest request",
                      *               "status": "succeeded",
+                     *               "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *               "created_at": "2026-11-21T09:30:00.000Z"
                      *             }
                      *           ],
@@ -27511,6 +27530,12 @@ export interface operations {
                      *             "currency": "USD"
                      *           },
                      *           "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "credit_notes": [
+                     *             {
+                     *               "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "number": 0
+                     *             }
+                     *           ],
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z",
                      *           "closed_at": "2026-11-21T09:30:00.000Z"
@@ -29824,7 +29849,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `amount_exceeds_balance`, `idempotency_key_reused`. */
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
             422: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -29850,7 +29875,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "invalid_request_error" | "idempotency_error";
                             /** @enum {string} */
-                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_exceeds_balance" | "idempotency_key_reused";
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -29859,16 +29884,6 @@ export interface operations {
                             request_id: string;
                             /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
                             errors?: components["schemas"]["ParameterFault"][];
-                            /**
-                             * @description Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `currency`. For `balance_outstanding` the folio's balance: positive when the guest owes it, negative when the hotel owes it to the guest. For `amount_exceeds_refundable` the most that can still be refunded; for `amount_exceeds_balance` the most a payment may take (what is still due).
-                             * @example 22700
-                             */
-                            amount?: number;
-                            /**
-                             * @description Money errors: the ISO 4217 currency of `amount`.
-                             * @example USD
-                             */
-                            currency?: string;
                         };
                     };
                 };
@@ -31371,6 +31386,7 @@ export interface operations {
                      *           },
                      *           "reason": "Guest request",
                      *           "status": "succeeded",
+                     *           "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
                      *       ],
@@ -31675,6 +31691,7 @@ export interface operations {
                      *       },
                      *       "reason": "Guest request",
                      *       "status": "succeeded",
+                     *       "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
                      */
@@ -31981,16 +31998,6 @@ export interface operations {
                             request_id: string;
                             /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
                             errors?: components["schemas"]["ParameterFault"][];
-                            /**
-                             * @description Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `currency`. For `balance_outstanding` the folio's balance: positive when the guest owes it, negative when the hotel owes it to the guest. For `amount_exceeds_refundable` the most that can still be refunded; for `amount_exceeds_balance` the most a payment may take (what is still due).
-                             * @example 22700
-                             */
-                            amount?: number;
-                            /**
-                             * @description Money errors: the ISO 4217 currency of `amount`.
-                             * @example USD
-                             */
-                            currency?: string;
                         };
                     };
                 };
@@ -32156,6 +32163,7 @@ export interface operations {
                      *       },
                      *       "reason": "Guest request",
                      *       "status": "succeeded",
+                     *       "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
                      */
@@ -37854,16 +37862,605 @@ export interface operations {
             };
         };
     };
-    listReceivables: {
+    createCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+                 * @example 5f0c7e0a-2b7e-4c4e-9a57-4c1f3e0e9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Air conditioning out of order",
+                 *       "amount": 5000,
+                 *       "currency": "USD"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why: printed on the credit note. */
+                    reason: string;
+                    /** @description Minor units (gross, taxes included) to take off, spread over the invoice's lines in proportion to what is left of each. Send `amount` or `lines`, not both; neither credits everything still credited on the invoice. */
+                    amount?: number;
+                    lines?: {
+                        /** @description The invoice line's position, 1 for the first. */
+                        line: number;
+                        /** @description Minor units (gross) to take off the line; defaults to all that is left of it. */
+                        amount?: number;
+                    }[];
+                    /**
+                     * @description The amounts' currency; if sent, it must be the invoice's.
+                     * @example USD
+                     */
+                    currency?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "credit_note",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "invoice_number": 0,
+                     *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "refund_id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "number": 1,
+                     *       "currency": "USD",
+                     *       "reason": "Guest request",
+                     *       "issued_at": "2026-11-21T09:30:00.000Z",
+                     *       "issue_date": "2026-12-24",
+                     *       "hotel": {
+                     *         "name": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
+                     *         "timezone": "string"
+                     *       },
+                     *       "guest": {
+                     *         "name": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
+                     *         "email": "string",
+                     *         "phone": "string"
+                     *       },
+                     *       "stay": {
+                     *         "check_in": "2026-12-24",
+                     *         "check_out": "2026-12-27",
+                     *         "room_type": "string",
+                     *         "rate_plan": "string"
+                     *       },
+                     *       "lines": [
+                     *         {
+                     *           "invoice_line": 0,
+                     *           "description": "string",
+                     *           "kind": "room_night",
+                     *           "date": "2026-12-24",
+                     *           "net": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "tax": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "gross": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "taxes": [
+                     *             {
+                     *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "name": "string",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "inclusive": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "tax_summary": [
+                     *         {
+                     *           "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "name": "string",
+                     *           "amount": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "net": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditNote"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `invalid_state_transition`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "invalid_state_transition",
+                     *         "message": "Conflict.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "conflict_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "invalid_state_transition" | "idempotency_key_in_use";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_missing",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listCreditNotes: {
         parameters: {
             query?: {
                 property_id?: string;
-                /** @description Only this guest's balances. */
-                guest_id?: string;
-                /** @description Only this group's master folio. */
-                group_id?: string;
-                kind?: "credit_balance" | "due_after_departure" | "no_show" | "cancellation";
-                bucket?: "days_0_30" | "days_31_60" | "days_61_90" | "days_over_90";
+                reservation_id?: string;
+                invoice_id?: string;
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
@@ -37902,102 +38499,115 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "object": "receivable",
-                     *           "livemode": false,
-                     *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "object": "credit_note",
+                     *           "livemode": true,
                      *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *           "kind": "credit_balance",
-                     *           "amount": {
-                     *             "amount": -22700,
-                     *             "currency": "USD"
+                     *           "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "invoice_number": 0,
+                     *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "refund_id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "number": 1,
+                     *           "currency": "USD",
+                     *           "reason": "Guest request",
+                     *           "issued_at": "2026-11-21T09:30:00.000Z",
+                     *           "issue_date": "2026-12-24",
+                     *           "hotel": {
+                     *             "name": "string",
+                     *             "address": {
+                     *               "line1": "string",
+                     *               "line2": "string",
+                     *               "city": "string",
+                     *               "region": "string",
+                     *               "postal_code": "string",
+                     *               "country": "string"
+                     *             },
+                     *             "timezone": "string"
                      *           },
                      *           "guest": {
-                     *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *             "name": "Ana Lima"
+                     *             "name": "string",
+                     *             "address": {
+                     *               "line1": "string",
+                     *               "line2": "string",
+                     *               "city": "string",
+                     *               "region": "string",
+                     *               "postal_code": "string",
+                     *               "country": "string"
+                     *             },
+                     *             "email": "string",
+                     *             "phone": "string"
                      *           },
-                     *           "group": null,
                      *           "stay": {
-                     *             "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
-                     *             "status": "no_show",
-                     *             "check_in": "2026-11-02",
-                     *             "check_out": "2026-11-04"
+                     *             "check_in": "2026-12-24",
+                     *             "check_out": "2026-12-27",
+                     *             "room_type": "string",
+                     *             "rate_plan": "string"
                      *           },
-                     *           "invoice_id": null,
-                     *           "due_date": "2026-11-02",
-                     *           "age_days": 26,
-                     *           "bucket": "days_0_30"
+                     *           "lines": [
+                     *             {
+                     *               "invoice_line": 0,
+                     *               "description": "string",
+                     *               "kind": "room_night",
+                     *               "date": "2026-12-24",
+                     *               "net": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "tax": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "gross": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "taxes": [
+                     *                 {
+                     *                   "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *                   "name": "string",
+                     *                   "amount": {
+                     *                     "amount": 0,
+                     *                     "currency": "USD"
+                     *                   },
+                     *                   "inclusive": true
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "tax_summary": [
+                     *             {
+                     *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "name": "string",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "totals": {
+                     *             "net": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             },
+                     *             "tax": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             },
+                     *             "gross": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             }
+                     *           },
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
                      *       ],
                      *       "has_more": true,
                      *       "next_cursor": "string",
-                     *       "prev_cursor": "string",
-                     *       "totals": [
-                     *         {
-                     *           "currency": "USD",
-                     *           "buckets": [
-                     *             {
-                     *               "bucket": "days_0_30",
-                     *               "due": {
-                     *                 "amount": 45000,
-                     *                 "currency": "USD"
-                     *               },
-                     *               "credit": {
-                     *                 "amount": -22700,
-                     *                 "currency": "USD"
-                     *               },
-                     *               "count": 3
-                     *             },
-                     *             {
-                     *               "bucket": "days_31_60",
-                     *               "due": {
-                     *                 "amount": 12000,
-                     *                 "currency": "USD"
-                     *               },
-                     *               "credit": {
-                     *                 "amount": 0,
-                     *                 "currency": "USD"
-                     *               },
-                     *               "count": 1
-                     *             },
-                     *             {
-                     *               "bucket": "days_61_90",
-                     *               "due": {
-                     *                 "amount": 0,
-                     *                 "currency": "USD"
-                     *               },
-                     *               "credit": {
-                     *                 "amount": 0,
-                     *                 "currency": "USD"
-                     *               },
-                     *               "count": 0
-                     *             },
-                     *             {
-                     *               "bucket": "days_over_90",
-                     *               "due": {
-                     *                 "amount": 0,
-                     *                 "currency": "USD"
-                     *               },
-                     *               "credit": {
-                     *                 "amount": 0,
-                     *                 "currency": "USD"
-                     *               },
-                     *               "count": 0
-                     *             }
-                     *           ],
-                     *           "due": {
-                     *             "amount": 57000,
-                     *             "currency": "USD"
-                     *           },
-                     *           "credit": {
-                     *             "amount": -22700,
-                     *             "currency": "USD"
-                     *           },
-                     *           "count": 4
-                     *         }
-                     *       ]
+                     *       "prev_cursor": "string"
                      *     }
                      */
-                    "application/json": components["schemas"]["ReceivableList"];
+                    "application/json": components["schemas"]["CreditNoteList"];
                 };
             };
             /** @description Bad request: `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
@@ -38104,6 +38714,720 @@ export interface operations {
                             type: "permission_error";
                             /** @enum {string} */
                             code: "insufficient_scope" | "ip_not_allowed";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "credit_note",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "invoice_number": 0,
+                     *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "refund_id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "number": 1,
+                     *       "currency": "USD",
+                     *       "reason": "Guest request",
+                     *       "issued_at": "2026-11-21T09:30:00.000Z",
+                     *       "issue_date": "2026-12-24",
+                     *       "hotel": {
+                     *         "name": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
+                     *         "timezone": "string"
+                     *       },
+                     *       "guest": {
+                     *         "name": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "region": "string",
+                     *           "postal_code": "string",
+                     *           "country": "string"
+                     *         },
+                     *         "email": "string",
+                     *         "phone": "string"
+                     *       },
+                     *       "stay": {
+                     *         "check_in": "2026-12-24",
+                     *         "check_out": "2026-12-27",
+                     *         "room_type": "string",
+                     *         "rate_plan": "string"
+                     *       },
+                     *       "lines": [
+                     *         {
+                     *           "invoice_line": 0,
+                     *           "description": "string",
+                     *           "kind": "room_night",
+                     *           "date": "2026-12-24",
+                     *           "net": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "tax": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "gross": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
+                     *           "taxes": [
+                     *             {
+                     *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "name": "string",
+                     *               "amount": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "inclusive": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "tax_summary": [
+                     *         {
+                     *           "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "name": "string",
+                     *           "amount": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "net": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditNote"];
+                };
+            };
+            /** @description Bad request: `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_environment",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCreditNotePdf: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the document as `application/pdf`, an attachment. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example %PDF-1.7
+                     *     %…(binary: the invoice's pages follow)
+                     */
+                    "application/pdf": string;
+                };
+            };
+            /** @description Bad request: `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_environment",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -38595,7 +39919,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `net`, `tax`, `gross`, `other_net`, `other_tax`, `other_gross`, `adr`, `revpar`, `payments`, `refunds`; one row per night, amounts in minor units of the property's currency. */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `net`, `tax`, `gross`, `adr`, `revpar`, `payments`, `refunds`, `credited_net`, `credited_tax`, `credited_gross`; one row per night, amounts in minor units of the property's currency. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -38623,13 +39947,13 @@ export interface operations {
                      *           "net": 0,
                      *           "tax": 0,
                      *           "gross": 0,
-                     *           "other_net": 0,
-                     *           "other_tax": 0,
-                     *           "other_gross": 0,
                      *           "adr": 0,
                      *           "revpar": 0,
                      *           "payments": 0,
-                     *           "refunds": 0
+                     *           "refunds": 0,
+                     *           "credited_net": 0,
+                     *           "credited_tax": 0,
+                     *           "credited_gross": 0
                      *         }
                      *       ],
                      *       "totals": {
@@ -38637,19 +39961,19 @@ export interface operations {
                      *         "net": 0,
                      *         "tax": 0,
                      *         "gross": 0,
-                     *         "other_net": 0,
-                     *         "other_tax": 0,
-                     *         "other_gross": 0,
                      *         "adr": 0,
                      *         "revpar": 0,
                      *         "payments": 0,
-                     *         "refunds": 0
+                     *         "refunds": 0,
+                     *         "credited_net": 0,
+                     *         "credited_tax": 0,
+                     *         "credited_gross": 0
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["RevenueReport"];
                     /**
-                     * @example date,room_revenue,net,tax,gross,other_net,other_tax,other_gross,adr,revpar,payments,refunds
+                     * @example date,room_revenue,net,tax,gross,adr,revpar,payments,refunds,credited_net,credited_tax,credited_gross
                      *     2026-12-24,0,0,0,0,0,0,0,0,0,0,0
                      */
                     "text/csv": string;
@@ -38949,7 +40273,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `group`, `group_name`, `reservations`, `room_nights`, `room_revenue`, `net`, `tax`, `gross`, `other_net`, `other_tax`, `other_gross`, `cancellations`, `no_shows`; one row per group, `group_name` only when `group_by` is `rate_plan` or `room_type`, amounts in minor units. */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `group`, `group_name`, `reservations`, `room_nights`, `room_revenue`, `net`, `tax`, `gross`, `cancellations`; one row per group, `group_name` only when `group_by` is `rate_plan` or `room_type`, amounts in minor units. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -38981,11 +40305,7 @@ export interface operations {
                      *           "net": 0,
                      *           "tax": 0,
                      *           "gross": 0,
-                     *           "other_net": 0,
-                     *           "other_tax": 0,
-                     *           "other_gross": 0,
-                     *           "cancellations": 0,
-                     *           "no_shows": 0
+                     *           "cancellations": 0
                      *         }
                      *       ],
                      *       "totals": {
@@ -38995,18 +40315,14 @@ export interface operations {
                      *         "net": 0,
                      *         "tax": 0,
                      *         "gross": 0,
-                     *         "other_net": 0,
-                     *         "other_tax": 0,
-                     *         "other_gross": 0,
-                     *         "cancellations": 0,
-                     *         "no_shows": 0
+                     *         "cancellations": 0
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["ProductionReport"];
                     /**
-                     * @example group,reservations,room_nights,room_revenue,net,tax,gross,other_net,other_tax,other_gross,cancellations,no_shows
-                     *     direct,0,0,0,0,0,0,0,0,0,0,0
+                     * @example group,reservations,room_nights,room_revenue,net,tax,gross,cancellations
+                     *     direct,0,0,0,0,0,0,0
                      */
                     "text/csv": string;
                 };
@@ -39353,11 +40669,6 @@ export interface operations {
                      *               "tax": 0,
                      *               "gross": 0
                      *             },
-                     *             "other": {
-                     *               "net": 0,
-                     *               "tax": 0,
-                     *               "gross": 0
-                     *             },
                      *             "payments_by_method": {
                      *               "card": {
                      *                 "amount": 0,
@@ -39694,11 +41005,6 @@ export interface operations {
                      *           "tax": 0,
                      *           "gross": 0
                      *         },
-                     *         "other": {
-                     *           "net": 0,
-                     *           "tax": 0,
-                     *           "gross": 0
-                     *         },
                      *         "payments_by_method": {
                      *           "card": {
                      *             "amount": 0,
@@ -40001,7 +41307,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated";
+                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created";
                 /** @description Events created at or after this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
                 created_gte?: string;
                 /** @description Events created at or before this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
@@ -41109,7 +42415,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated")[];
+                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -42212,7 +43518,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated")[];
+                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -44606,7 +45912,7 @@ export interface operations {
                      * @description `ping` (default), or an event type: a sample of it, built from this environment's newest object of that kind.
                      * @enum {string}
                      */
-                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated";
+                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created";
                 };
             };
         };
@@ -45094,7 +46400,7 @@ export interface operations {
                     since: string;
                     /** Format: date-time */
                     until: string;
-                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated")[];
+                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created")[];
                 };
             };
         };
@@ -45877,7 +47183,7 @@ export interface operations {
             query?: {
                 status?: "queued" | "retry_scheduled" | "succeeded" | "failed";
                 event_id?: string;
-                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated";
+                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created";
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
@@ -47076,11 +48382,6 @@ export interface operations {
                      *               "tax": 0
                      *             },
                      *             "charged": {
-                     *               "net": 0,
-                     *               "tax": 0,
-                     *               "gross": 0
-                     *             },
-                     *             "other": {
                      *               "net": 0,
                      *               "tax": 0,
                      *               "gross": 0
@@ -49844,7 +51145,6 @@ export interface operations {
                  *           "walk_ins_without_email": true,
                  *           "guest_emails": true,
                  *           "audit_hour": 0,
-                 *           "overstay_at_audit": "extend",
                  *           "business_date": "2026-12-24",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -50393,7 +51693,6 @@ export interface operations {
                  *           "walk_ins_without_email": true,
                  *           "guest_emails": true,
                  *           "audit_hour": 0,
-                 *           "overstay_at_audit": "extend",
                  *           "business_date": "2026-12-24",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -50974,6 +52273,155 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["RatePlanUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    creditNoteCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "credit_note.created",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "credit_note",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "invoice_number": 0,
+                 *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "refund_id": "re_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "number": 1,
+                 *           "currency": "USD",
+                 *           "reason": "Guest request",
+                 *           "issued_at": "2026-11-21T09:30:00.000Z",
+                 *           "issue_date": "2026-12-24",
+                 *           "hotel": {
+                 *             "name": "string",
+                 *             "address": {},
+                 *             "timezone": "string"
+                 *           },
+                 *           "guest": {
+                 *             "name": "string",
+                 *             "address": {},
+                 *             "email": "string",
+                 *             "phone": "string"
+                 *           },
+                 *           "stay": {
+                 *             "check_in": "2026-12-24",
+                 *             "check_out": "2026-12-27",
+                 *             "room_type": "string",
+                 *             "rate_plan": "string"
+                 *           },
+                 *           "lines": [
+                 *             {
+                 *               "invoice_line": 0,
+                 *               "description": "string",
+                 *               "kind": "room_night",
+                 *               "date": "2026-12-24",
+                 *               "net": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "tax": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "gross": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
+                 *               "taxes": [
+                 *                 {
+                 *                   "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *                   "name": "string",
+                 *                   "amount": {
+                 *                     "amount": 0,
+                 *                     "currency": "USD"
+                 *                   },
+                 *                   "inclusive": true
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "tax_summary": [
+                 *             {
+                 *               "tax_id": "tax_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *               "name": "string",
+                 *               "amount": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               }
+                 *             }
+                 *           ],
+                 *           "totals": {
+                 *             "net": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             },
+                 *             "tax": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             },
+                 *             "gross": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             }
+                 *           },
+                 *           "created_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreditNoteCreatedEvent"];
             };
         };
         responses: {
