@@ -59,6 +59,96 @@ func (e BackfillStatus) Valid() bool {
 	}
 }
 
+// Defines values for CreditNoteLinesKind.
+const (
+	CreditNoteLinesKindEarlyDepartureFee CreditNoteLinesKind = "early_departure_fee"
+	CreditNoteLinesKindExtra             CreditNoteLinesKind = "extra"
+	CreditNoteLinesKindLateCheckOutFee   CreditNoteLinesKind = "late_check_out_fee"
+	CreditNoteLinesKindNoShowFee         CreditNoteLinesKind = "no_show_fee"
+	CreditNoteLinesKindRoomNight         CreditNoteLinesKind = "room_night"
+	CreditNoteLinesKindTax               CreditNoteLinesKind = "tax"
+)
+
+// Valid indicates whether the value is a known member of the CreditNoteLinesKind enum.
+func (e CreditNoteLinesKind) Valid() bool {
+	switch e {
+	case CreditNoteLinesKindEarlyDepartureFee:
+		return true
+	case CreditNoteLinesKindExtra:
+		return true
+	case CreditNoteLinesKindLateCheckOutFee:
+		return true
+	case CreditNoteLinesKindNoShowFee:
+		return true
+	case CreditNoteLinesKindRoomNight:
+		return true
+	case CreditNoteLinesKindTax:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreditNoteObject.
+const (
+	CreditNoteObjectCreditNote CreditNoteObject = "credit_note"
+)
+
+// Valid indicates whether the value is a known member of the CreditNoteObject enum.
+func (e CreditNoteObject) Valid() bool {
+	switch e {
+	case CreditNoteObjectCreditNote:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreditNoteCreatedEventObject.
+const (
+	CreditNoteCreatedEventObjectEvent CreditNoteCreatedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the CreditNoteCreatedEventObject enum.
+func (e CreditNoteCreatedEventObject) Valid() bool {
+	switch e {
+	case CreditNoteCreatedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreditNoteCreatedEventType.
+const (
+	CreditNoteCreatedEventTypeCreditNoteCreated CreditNoteCreatedEventType = "credit_note.created"
+)
+
+// Valid indicates whether the value is a known member of the CreditNoteCreatedEventType enum.
+func (e CreditNoteCreatedEventType) Valid() bool {
+	switch e {
+	case CreditNoteCreatedEventTypeCreditNoteCreated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreditNoteListObject.
+const (
+	CreditNoteListObjectList CreditNoteListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the CreditNoteListObject enum.
+func (e CreditNoteListObject) Valid() bool {
+	switch e {
+	case CreditNoteListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EventListObject.
 const (
 	EventListObjectList EventListObject = "list"
@@ -1310,6 +1400,24 @@ const (
 func (e PropertyObject) Valid() bool {
 	switch e {
 	case PropertyObjectProperty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PropertyOverstayAtAudit.
+const (
+	PropertyOverstayAtAuditExtend PropertyOverstayAtAudit = "extend"
+	PropertyOverstayAtAuditRefuse PropertyOverstayAtAudit = "refuse"
+)
+
+// Valid indicates whether the value is a known member of the PropertyOverstayAtAudit enum.
+func (e PropertyOverstayAtAudit) Valid() bool {
+	switch e {
+	case PropertyOverstayAtAuditExtend:
+		return true
+	case PropertyOverstayAtAuditRefuse:
 		return true
 	default:
 		return false
@@ -2977,6 +3085,7 @@ func (e WebhookTestResultStatus) Valid() bool {
 
 // Defines values for WebhookTestResultType.
 const (
+	WebhookTestResultTypeCreditNoteCreated         WebhookTestResultType = "credit_note.created"
 	WebhookTestResultTypeGroupCancelled            WebhookTestResultType = "group.cancelled"
 	WebhookTestResultTypeGroupCreated              WebhookTestResultType = "group.created"
 	WebhookTestResultTypeGuestCreated              WebhookTestResultType = "guest.created"
@@ -3013,6 +3122,8 @@ const (
 // Valid indicates whether the value is a known member of the WebhookTestResultType enum.
 func (e WebhookTestResultType) Valid() bool {
 	switch e {
+	case WebhookTestResultTypeCreditNoteCreated:
+		return true
 	case WebhookTestResultTypeGroupCancelled:
 		return true
 	case WebhookTestResultTypeGroupCreated:
@@ -3473,6 +3584,786 @@ func (e GetAvailability503JSONResponseBodyErrorType) Valid() bool {
 	}
 }
 
+// Defines values for ListCreditNotesParamsServiceEnvironment.
+const (
+	ListCreditNotesParamsServiceEnvironmentLive    ListCreditNotesParamsServiceEnvironment = "live"
+	ListCreditNotesParamsServiceEnvironmentSandbox ListCreditNotesParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotesParamsServiceEnvironment enum.
+func (e ListCreditNotesParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case ListCreditNotesParamsServiceEnvironmentLive:
+		return true
+	case ListCreditNotesParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotesParamsServiceVersion.
+const (
+	ListCreditNotesParamsServiceVersionN20250301 ListCreditNotesParamsServiceVersion = "2025-03-01"
+	ListCreditNotesParamsServiceVersionN20250601 ListCreditNotesParamsServiceVersion = "2025-06-01"
+	ListCreditNotesParamsServiceVersionN20250901 ListCreditNotesParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotesParamsServiceVersion enum.
+func (e ListCreditNotesParamsServiceVersion) Valid() bool {
+	switch e {
+	case ListCreditNotesParamsServiceVersionN20250301:
+		return true
+	case ListCreditNotesParamsServiceVersionN20250601:
+		return true
+	case ListCreditNotesParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotes400JSONResponseBodyErrorCode.
+const (
+	ListCreditNotes400JSONResponseBodyErrorCodeInvalidCursor      ListCreditNotes400JSONResponseBodyErrorCode = "invalid_cursor"
+	ListCreditNotes400JSONResponseBodyErrorCodeInvalidEnvironment ListCreditNotes400JSONResponseBodyErrorCode = "invalid_environment"
+	ListCreditNotes400JSONResponseBodyErrorCodeInvalidVersion     ListCreditNotes400JSONResponseBodyErrorCode = "invalid_version"
+	ListCreditNotes400JSONResponseBodyErrorCodeParameterInvalid   ListCreditNotes400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotes400JSONResponseBodyErrorCode enum.
+func (e ListCreditNotes400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListCreditNotes400JSONResponseBodyErrorCodeInvalidCursor:
+		return true
+	case ListCreditNotes400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case ListCreditNotes400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case ListCreditNotes400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotes400JSONResponseBodyErrorType.
+const (
+	ListCreditNotes400JSONResponseBodyErrorTypeInvalidRequestError ListCreditNotes400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotes400JSONResponseBodyErrorType enum.
+func (e ListCreditNotes400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListCreditNotes400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotes401JSONResponseBodyErrorCode.
+const (
+	ListCreditNotes401JSONResponseBodyErrorCodeInvalidToken ListCreditNotes401JSONResponseBodyErrorCode = "invalid_token"
+	ListCreditNotes401JSONResponseBodyErrorCodeMissingToken ListCreditNotes401JSONResponseBodyErrorCode = "missing_token"
+	ListCreditNotes401JSONResponseBodyErrorCodeTokenExpired ListCreditNotes401JSONResponseBodyErrorCode = "token_expired"
+	ListCreditNotes401JSONResponseBodyErrorCodeTokenRevoked ListCreditNotes401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotes401JSONResponseBodyErrorCode enum.
+func (e ListCreditNotes401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListCreditNotes401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case ListCreditNotes401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case ListCreditNotes401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case ListCreditNotes401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotes401JSONResponseBodyErrorType.
+const (
+	ListCreditNotes401JSONResponseBodyErrorTypeAuthenticationError ListCreditNotes401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotes401JSONResponseBodyErrorType enum.
+func (e ListCreditNotes401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListCreditNotes401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotes403JSONResponseBodyErrorCode.
+const (
+	ListCreditNotes403JSONResponseBodyErrorCodeInsufficientScope ListCreditNotes403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListCreditNotes403JSONResponseBodyErrorCodeIpNotAllowed      ListCreditNotes403JSONResponseBodyErrorCode = "ip_not_allowed"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotes403JSONResponseBodyErrorCode enum.
+func (e ListCreditNotes403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListCreditNotes403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case ListCreditNotes403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotes403JSONResponseBodyErrorType.
+const (
+	ListCreditNotes403JSONResponseBodyErrorTypePermissionError ListCreditNotes403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotes403JSONResponseBodyErrorType enum.
+func (e ListCreditNotes403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListCreditNotes403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotes429JSONResponseBodyErrorCode.
+const (
+	ListCreditNotes429JSONResponseBodyErrorCodeTooManyRequests ListCreditNotes429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotes429JSONResponseBodyErrorCode enum.
+func (e ListCreditNotes429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListCreditNotes429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotes429JSONResponseBodyErrorType.
+const (
+	ListCreditNotes429JSONResponseBodyErrorTypeRateLimitExceeded ListCreditNotes429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotes429JSONResponseBodyErrorType enum.
+func (e ListCreditNotes429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListCreditNotes429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotes500JSONResponseBodyErrorCode.
+const (
+	ListCreditNotes500JSONResponseBodyErrorCodeInternalError ListCreditNotes500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotes500JSONResponseBodyErrorCode enum.
+func (e ListCreditNotes500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListCreditNotes500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotes500JSONResponseBodyErrorType.
+const (
+	ListCreditNotes500JSONResponseBodyErrorTypeApiError ListCreditNotes500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotes500JSONResponseBodyErrorType enum.
+func (e ListCreditNotes500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListCreditNotes500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotes503JSONResponseBodyErrorCode.
+const (
+	ListCreditNotes503JSONResponseBodyErrorCodeServiceUnavailable ListCreditNotes503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotes503JSONResponseBodyErrorCode enum.
+func (e ListCreditNotes503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListCreditNotes503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCreditNotes503JSONResponseBodyErrorType.
+const (
+	ListCreditNotes503JSONResponseBodyErrorTypeApiError ListCreditNotes503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListCreditNotes503JSONResponseBodyErrorType enum.
+func (e ListCreditNotes503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListCreditNotes503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNoteParamsServiceEnvironment.
+const (
+	GetCreditNoteParamsServiceEnvironmentLive    GetCreditNoteParamsServiceEnvironment = "live"
+	GetCreditNoteParamsServiceEnvironmentSandbox GetCreditNoteParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNoteParamsServiceEnvironment enum.
+func (e GetCreditNoteParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case GetCreditNoteParamsServiceEnvironmentLive:
+		return true
+	case GetCreditNoteParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNoteParamsServiceVersion.
+const (
+	GetCreditNoteParamsServiceVersionN20250301 GetCreditNoteParamsServiceVersion = "2025-03-01"
+	GetCreditNoteParamsServiceVersionN20250601 GetCreditNoteParamsServiceVersion = "2025-06-01"
+	GetCreditNoteParamsServiceVersionN20250901 GetCreditNoteParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNoteParamsServiceVersion enum.
+func (e GetCreditNoteParamsServiceVersion) Valid() bool {
+	switch e {
+	case GetCreditNoteParamsServiceVersionN20250301:
+		return true
+	case GetCreditNoteParamsServiceVersionN20250601:
+		return true
+	case GetCreditNoteParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote400JSONResponseBodyErrorCode.
+const (
+	GetCreditNote400JSONResponseBodyErrorCodeInvalidEnvironment GetCreditNote400JSONResponseBodyErrorCode = "invalid_environment"
+	GetCreditNote400JSONResponseBodyErrorCodeInvalidVersion     GetCreditNote400JSONResponseBodyErrorCode = "invalid_version"
+	GetCreditNote400JSONResponseBodyErrorCodeParameterInvalid   GetCreditNote400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote400JSONResponseBodyErrorCode enum.
+func (e GetCreditNote400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNote400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case GetCreditNote400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case GetCreditNote400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote400JSONResponseBodyErrorType.
+const (
+	GetCreditNote400JSONResponseBodyErrorTypeInvalidRequestError GetCreditNote400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote400JSONResponseBodyErrorType enum.
+func (e GetCreditNote400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNote400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote401JSONResponseBodyErrorCode.
+const (
+	GetCreditNote401JSONResponseBodyErrorCodeInvalidToken GetCreditNote401JSONResponseBodyErrorCode = "invalid_token"
+	GetCreditNote401JSONResponseBodyErrorCodeMissingToken GetCreditNote401JSONResponseBodyErrorCode = "missing_token"
+	GetCreditNote401JSONResponseBodyErrorCodeTokenExpired GetCreditNote401JSONResponseBodyErrorCode = "token_expired"
+	GetCreditNote401JSONResponseBodyErrorCodeTokenRevoked GetCreditNote401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote401JSONResponseBodyErrorCode enum.
+func (e GetCreditNote401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNote401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case GetCreditNote401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case GetCreditNote401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case GetCreditNote401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote401JSONResponseBodyErrorType.
+const (
+	GetCreditNote401JSONResponseBodyErrorTypeAuthenticationError GetCreditNote401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote401JSONResponseBodyErrorType enum.
+func (e GetCreditNote401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNote401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote403JSONResponseBodyErrorCode.
+const (
+	GetCreditNote403JSONResponseBodyErrorCodeInsufficientScope  GetCreditNote403JSONResponseBodyErrorCode = "insufficient_scope"
+	GetCreditNote403JSONResponseBodyErrorCodeIpNotAllowed       GetCreditNote403JSONResponseBodyErrorCode = "ip_not_allowed"
+	GetCreditNote403JSONResponseBodyErrorCodePropertyNotGranted GetCreditNote403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote403JSONResponseBodyErrorCode enum.
+func (e GetCreditNote403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNote403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case GetCreditNote403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case GetCreditNote403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote403JSONResponseBodyErrorType.
+const (
+	GetCreditNote403JSONResponseBodyErrorTypePermissionError GetCreditNote403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote403JSONResponseBodyErrorType enum.
+func (e GetCreditNote403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNote403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote404JSONResponseBodyErrorCode.
+const (
+	GetCreditNote404JSONResponseBodyErrorCodeResourceMissing GetCreditNote404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote404JSONResponseBodyErrorCode enum.
+func (e GetCreditNote404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNote404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote404JSONResponseBodyErrorType.
+const (
+	GetCreditNote404JSONResponseBodyErrorTypeInvalidRequestError GetCreditNote404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote404JSONResponseBodyErrorType enum.
+func (e GetCreditNote404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNote404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote429JSONResponseBodyErrorCode.
+const (
+	GetCreditNote429JSONResponseBodyErrorCodeTooManyRequests GetCreditNote429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote429JSONResponseBodyErrorCode enum.
+func (e GetCreditNote429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNote429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote429JSONResponseBodyErrorType.
+const (
+	GetCreditNote429JSONResponseBodyErrorTypeRateLimitExceeded GetCreditNote429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote429JSONResponseBodyErrorType enum.
+func (e GetCreditNote429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNote429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote500JSONResponseBodyErrorCode.
+const (
+	GetCreditNote500JSONResponseBodyErrorCodeInternalError GetCreditNote500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote500JSONResponseBodyErrorCode enum.
+func (e GetCreditNote500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNote500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote500JSONResponseBodyErrorType.
+const (
+	GetCreditNote500JSONResponseBodyErrorTypeApiError GetCreditNote500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote500JSONResponseBodyErrorType enum.
+func (e GetCreditNote500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNote500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote503JSONResponseBodyErrorCode.
+const (
+	GetCreditNote503JSONResponseBodyErrorCodeServiceUnavailable GetCreditNote503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote503JSONResponseBodyErrorCode enum.
+func (e GetCreditNote503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNote503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNote503JSONResponseBodyErrorType.
+const (
+	GetCreditNote503JSONResponseBodyErrorTypeApiError GetCreditNote503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNote503JSONResponseBodyErrorType enum.
+func (e GetCreditNote503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNote503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdfParamsServiceEnvironment.
+const (
+	GetCreditNotePdfParamsServiceEnvironmentLive    GetCreditNotePdfParamsServiceEnvironment = "live"
+	GetCreditNotePdfParamsServiceEnvironmentSandbox GetCreditNotePdfParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdfParamsServiceEnvironment enum.
+func (e GetCreditNotePdfParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case GetCreditNotePdfParamsServiceEnvironmentLive:
+		return true
+	case GetCreditNotePdfParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdfParamsServiceVersion.
+const (
+	GetCreditNotePdfParamsServiceVersionN20250301 GetCreditNotePdfParamsServiceVersion = "2025-03-01"
+	GetCreditNotePdfParamsServiceVersionN20250601 GetCreditNotePdfParamsServiceVersion = "2025-06-01"
+	GetCreditNotePdfParamsServiceVersionN20250901 GetCreditNotePdfParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdfParamsServiceVersion enum.
+func (e GetCreditNotePdfParamsServiceVersion) Valid() bool {
+	switch e {
+	case GetCreditNotePdfParamsServiceVersionN20250301:
+		return true
+	case GetCreditNotePdfParamsServiceVersionN20250601:
+		return true
+	case GetCreditNotePdfParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf400JSONResponseBodyErrorCode.
+const (
+	GetCreditNotePdf400JSONResponseBodyErrorCodeInvalidEnvironment GetCreditNotePdf400JSONResponseBodyErrorCode = "invalid_environment"
+	GetCreditNotePdf400JSONResponseBodyErrorCodeInvalidVersion     GetCreditNotePdf400JSONResponseBodyErrorCode = "invalid_version"
+	GetCreditNotePdf400JSONResponseBodyErrorCodeParameterInvalid   GetCreditNotePdf400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf400JSONResponseBodyErrorCode enum.
+func (e GetCreditNotePdf400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNotePdf400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case GetCreditNotePdf400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case GetCreditNotePdf400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf400JSONResponseBodyErrorType.
+const (
+	GetCreditNotePdf400JSONResponseBodyErrorTypeInvalidRequestError GetCreditNotePdf400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf400JSONResponseBodyErrorType enum.
+func (e GetCreditNotePdf400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNotePdf400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf401JSONResponseBodyErrorCode.
+const (
+	GetCreditNotePdf401JSONResponseBodyErrorCodeInvalidToken GetCreditNotePdf401JSONResponseBodyErrorCode = "invalid_token"
+	GetCreditNotePdf401JSONResponseBodyErrorCodeMissingToken GetCreditNotePdf401JSONResponseBodyErrorCode = "missing_token"
+	GetCreditNotePdf401JSONResponseBodyErrorCodeTokenExpired GetCreditNotePdf401JSONResponseBodyErrorCode = "token_expired"
+	GetCreditNotePdf401JSONResponseBodyErrorCodeTokenRevoked GetCreditNotePdf401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf401JSONResponseBodyErrorCode enum.
+func (e GetCreditNotePdf401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNotePdf401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case GetCreditNotePdf401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case GetCreditNotePdf401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case GetCreditNotePdf401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf401JSONResponseBodyErrorType.
+const (
+	GetCreditNotePdf401JSONResponseBodyErrorTypeAuthenticationError GetCreditNotePdf401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf401JSONResponseBodyErrorType enum.
+func (e GetCreditNotePdf401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNotePdf401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf403JSONResponseBodyErrorCode.
+const (
+	GetCreditNotePdf403JSONResponseBodyErrorCodeInsufficientScope  GetCreditNotePdf403JSONResponseBodyErrorCode = "insufficient_scope"
+	GetCreditNotePdf403JSONResponseBodyErrorCodeIpNotAllowed       GetCreditNotePdf403JSONResponseBodyErrorCode = "ip_not_allowed"
+	GetCreditNotePdf403JSONResponseBodyErrorCodePropertyNotGranted GetCreditNotePdf403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf403JSONResponseBodyErrorCode enum.
+func (e GetCreditNotePdf403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNotePdf403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case GetCreditNotePdf403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case GetCreditNotePdf403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf403JSONResponseBodyErrorType.
+const (
+	GetCreditNotePdf403JSONResponseBodyErrorTypePermissionError GetCreditNotePdf403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf403JSONResponseBodyErrorType enum.
+func (e GetCreditNotePdf403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNotePdf403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf404JSONResponseBodyErrorCode.
+const (
+	GetCreditNotePdf404JSONResponseBodyErrorCodeResourceMissing GetCreditNotePdf404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf404JSONResponseBodyErrorCode enum.
+func (e GetCreditNotePdf404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNotePdf404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf404JSONResponseBodyErrorType.
+const (
+	GetCreditNotePdf404JSONResponseBodyErrorTypeInvalidRequestError GetCreditNotePdf404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf404JSONResponseBodyErrorType enum.
+func (e GetCreditNotePdf404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNotePdf404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf429JSONResponseBodyErrorCode.
+const (
+	GetCreditNotePdf429JSONResponseBodyErrorCodeTooManyRequests GetCreditNotePdf429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf429JSONResponseBodyErrorCode enum.
+func (e GetCreditNotePdf429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNotePdf429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf429JSONResponseBodyErrorType.
+const (
+	GetCreditNotePdf429JSONResponseBodyErrorTypeRateLimitExceeded GetCreditNotePdf429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf429JSONResponseBodyErrorType enum.
+func (e GetCreditNotePdf429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNotePdf429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf500JSONResponseBodyErrorCode.
+const (
+	GetCreditNotePdf500JSONResponseBodyErrorCodeInternalError GetCreditNotePdf500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf500JSONResponseBodyErrorCode enum.
+func (e GetCreditNotePdf500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNotePdf500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf500JSONResponseBodyErrorType.
+const (
+	GetCreditNotePdf500JSONResponseBodyErrorTypeApiError GetCreditNotePdf500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf500JSONResponseBodyErrorType enum.
+func (e GetCreditNotePdf500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNotePdf500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf503JSONResponseBodyErrorCode.
+const (
+	GetCreditNotePdf503JSONResponseBodyErrorCodeServiceUnavailable GetCreditNotePdf503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf503JSONResponseBodyErrorCode enum.
+func (e GetCreditNotePdf503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetCreditNotePdf503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCreditNotePdf503JSONResponseBodyErrorType.
+const (
+	GetCreditNotePdf503JSONResponseBodyErrorTypeApiError GetCreditNotePdf503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetCreditNotePdf503JSONResponseBodyErrorType enum.
+func (e GetCreditNotePdf503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetCreditNotePdf503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetWebhookDeliveryParamsServiceEnvironment.
 const (
 	GetWebhookDeliveryParamsServiceEnvironmentLive    GetWebhookDeliveryParamsServiceEnvironment = "live"
@@ -3742,6 +4633,7 @@ func (e GetWebhookDelivery503JSONResponseBodyErrorType) Valid() bool {
 
 // Defines values for ListEventsParamsType.
 const (
+	ListEventsParamsTypeCreditNoteCreated         ListEventsParamsType = "credit_note.created"
 	ListEventsParamsTypeGroupCancelled            ListEventsParamsType = "group.cancelled"
 	ListEventsParamsTypeGroupCreated              ListEventsParamsType = "group.created"
 	ListEventsParamsTypeGuestCreated              ListEventsParamsType = "guest.created"
@@ -3777,6 +4669,8 @@ const (
 // Valid indicates whether the value is a known member of the ListEventsParamsType enum.
 func (e ListEventsParamsType) Valid() bool {
 	switch e {
+	case ListEventsParamsTypeCreditNoteCreated:
+		return true
 	case ListEventsParamsTypeGroupCancelled:
 		return true
 	case ListEventsParamsTypeGroupCreated:
@@ -12695,6 +13589,417 @@ func (e GetInvoice503JSONResponseBodyErrorType) Valid() bool {
 	}
 }
 
+// Defines values for CreateCreditNoteParamsServiceEnvironment.
+const (
+	CreateCreditNoteParamsServiceEnvironmentLive    CreateCreditNoteParamsServiceEnvironment = "live"
+	CreateCreditNoteParamsServiceEnvironmentSandbox CreateCreditNoteParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNoteParamsServiceEnvironment enum.
+func (e CreateCreditNoteParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case CreateCreditNoteParamsServiceEnvironmentLive:
+		return true
+	case CreateCreditNoteParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNoteParamsServiceVersion.
+const (
+	CreateCreditNoteParamsServiceVersionN20250301 CreateCreditNoteParamsServiceVersion = "2025-03-01"
+	CreateCreditNoteParamsServiceVersionN20250601 CreateCreditNoteParamsServiceVersion = "2025-06-01"
+	CreateCreditNoteParamsServiceVersionN20250901 CreateCreditNoteParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNoteParamsServiceVersion enum.
+func (e CreateCreditNoteParamsServiceVersion) Valid() bool {
+	switch e {
+	case CreateCreditNoteParamsServiceVersionN20250301:
+		return true
+	case CreateCreditNoteParamsServiceVersionN20250601:
+		return true
+	case CreateCreditNoteParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote400JSONResponseBodyErrorCode.
+const (
+	CreateCreditNote400JSONResponseBodyErrorCodeInvalidEnvironment CreateCreditNote400JSONResponseBodyErrorCode = "invalid_environment"
+	CreateCreditNote400JSONResponseBodyErrorCodeInvalidJson        CreateCreditNote400JSONResponseBodyErrorCode = "invalid_json"
+	CreateCreditNote400JSONResponseBodyErrorCodeInvalidVersion     CreateCreditNote400JSONResponseBodyErrorCode = "invalid_version"
+	CreateCreditNote400JSONResponseBodyErrorCodeParameterInvalid   CreateCreditNote400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote400JSONResponseBodyErrorCode enum.
+func (e CreateCreditNote400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateCreditNote400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case CreateCreditNote400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case CreateCreditNote400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case CreateCreditNote400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote400JSONResponseBodyErrorType.
+const (
+	CreateCreditNote400JSONResponseBodyErrorTypeInvalidRequestError CreateCreditNote400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote400JSONResponseBodyErrorType enum.
+func (e CreateCreditNote400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateCreditNote400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote401JSONResponseBodyErrorCode.
+const (
+	CreateCreditNote401JSONResponseBodyErrorCodeInvalidToken CreateCreditNote401JSONResponseBodyErrorCode = "invalid_token"
+	CreateCreditNote401JSONResponseBodyErrorCodeMissingToken CreateCreditNote401JSONResponseBodyErrorCode = "missing_token"
+	CreateCreditNote401JSONResponseBodyErrorCodeTokenExpired CreateCreditNote401JSONResponseBodyErrorCode = "token_expired"
+	CreateCreditNote401JSONResponseBodyErrorCodeTokenRevoked CreateCreditNote401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote401JSONResponseBodyErrorCode enum.
+func (e CreateCreditNote401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateCreditNote401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case CreateCreditNote401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case CreateCreditNote401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case CreateCreditNote401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote401JSONResponseBodyErrorType.
+const (
+	CreateCreditNote401JSONResponseBodyErrorTypeAuthenticationError CreateCreditNote401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote401JSONResponseBodyErrorType enum.
+func (e CreateCreditNote401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateCreditNote401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote403JSONResponseBodyErrorCode.
+const (
+	CreateCreditNote403JSONResponseBodyErrorCodeInsufficientScope  CreateCreditNote403JSONResponseBodyErrorCode = "insufficient_scope"
+	CreateCreditNote403JSONResponseBodyErrorCodeIpNotAllowed       CreateCreditNote403JSONResponseBodyErrorCode = "ip_not_allowed"
+	CreateCreditNote403JSONResponseBodyErrorCodePropertyNotGranted CreateCreditNote403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote403JSONResponseBodyErrorCode enum.
+func (e CreateCreditNote403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateCreditNote403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case CreateCreditNote403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case CreateCreditNote403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote403JSONResponseBodyErrorType.
+const (
+	CreateCreditNote403JSONResponseBodyErrorTypePermissionError CreateCreditNote403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote403JSONResponseBodyErrorType enum.
+func (e CreateCreditNote403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateCreditNote403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote404JSONResponseBodyErrorCode.
+const (
+	CreateCreditNote404JSONResponseBodyErrorCodeResourceMissing CreateCreditNote404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote404JSONResponseBodyErrorCode enum.
+func (e CreateCreditNote404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateCreditNote404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote404JSONResponseBodyErrorType.
+const (
+	CreateCreditNote404JSONResponseBodyErrorTypeInvalidRequestError CreateCreditNote404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote404JSONResponseBodyErrorType enum.
+func (e CreateCreditNote404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateCreditNote404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote409JSONResponseBodyErrorCode.
+const (
+	CreateCreditNote409JSONResponseBodyErrorCodeIdempotencyKeyInUse    CreateCreditNote409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+	CreateCreditNote409JSONResponseBodyErrorCodeInvalidStateTransition CreateCreditNote409JSONResponseBodyErrorCode = "invalid_state_transition"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote409JSONResponseBodyErrorCode enum.
+func (e CreateCreditNote409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateCreditNote409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	case CreateCreditNote409JSONResponseBodyErrorCodeInvalidStateTransition:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote409JSONResponseBodyErrorType.
+const (
+	CreateCreditNote409JSONResponseBodyErrorTypeConflictError    CreateCreditNote409JSONResponseBodyErrorType = "conflict_error"
+	CreateCreditNote409JSONResponseBodyErrorTypeIdempotencyError CreateCreditNote409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote409JSONResponseBodyErrorType enum.
+func (e CreateCreditNote409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateCreditNote409JSONResponseBodyErrorTypeConflictError:
+		return true
+	case CreateCreditNote409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote413JSONResponseBodyErrorCode.
+const (
+	CreateCreditNote413JSONResponseBodyErrorCodeRequestTooLarge CreateCreditNote413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote413JSONResponseBodyErrorCode enum.
+func (e CreateCreditNote413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateCreditNote413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote413JSONResponseBodyErrorType.
+const (
+	CreateCreditNote413JSONResponseBodyErrorTypeInvalidRequestError CreateCreditNote413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote413JSONResponseBodyErrorType enum.
+func (e CreateCreditNote413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateCreditNote413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote415JSONResponseBodyErrorCode.
+const (
+	CreateCreditNote415JSONResponseBodyErrorCodeUnsupportedContentType CreateCreditNote415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote415JSONResponseBodyErrorCode enum.
+func (e CreateCreditNote415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateCreditNote415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote415JSONResponseBodyErrorType.
+const (
+	CreateCreditNote415JSONResponseBodyErrorTypeInvalidRequestError CreateCreditNote415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote415JSONResponseBodyErrorType enum.
+func (e CreateCreditNote415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateCreditNote415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote422JSONResponseBodyErrorCode.
+const (
+	CreateCreditNote422JSONResponseBodyErrorCodeIdempotencyKeyReused CreateCreditNote422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	CreateCreditNote422JSONResponseBodyErrorCodeParameterInvalid     CreateCreditNote422JSONResponseBodyErrorCode = "parameter_invalid"
+	CreateCreditNote422JSONResponseBodyErrorCodeParameterMissing     CreateCreditNote422JSONResponseBodyErrorCode = "parameter_missing"
+	CreateCreditNote422JSONResponseBodyErrorCodeParameterUnknown     CreateCreditNote422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote422JSONResponseBodyErrorCode enum.
+func (e CreateCreditNote422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateCreditNote422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case CreateCreditNote422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case CreateCreditNote422JSONResponseBodyErrorCodeParameterMissing:
+		return true
+	case CreateCreditNote422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote422JSONResponseBodyErrorType.
+const (
+	CreateCreditNote422JSONResponseBodyErrorTypeIdempotencyError    CreateCreditNote422JSONResponseBodyErrorType = "idempotency_error"
+	CreateCreditNote422JSONResponseBodyErrorTypeInvalidRequestError CreateCreditNote422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote422JSONResponseBodyErrorType enum.
+func (e CreateCreditNote422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateCreditNote422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case CreateCreditNote422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote429JSONResponseBodyErrorCode.
+const (
+	CreateCreditNote429JSONResponseBodyErrorCodeTooManyRequests CreateCreditNote429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote429JSONResponseBodyErrorCode enum.
+func (e CreateCreditNote429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateCreditNote429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote429JSONResponseBodyErrorType.
+const (
+	CreateCreditNote429JSONResponseBodyErrorTypeRateLimitExceeded CreateCreditNote429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote429JSONResponseBodyErrorType enum.
+func (e CreateCreditNote429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateCreditNote429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote500JSONResponseBodyErrorCode.
+const (
+	CreateCreditNote500JSONResponseBodyErrorCodeInternalError CreateCreditNote500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote500JSONResponseBodyErrorCode enum.
+func (e CreateCreditNote500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateCreditNote500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote500JSONResponseBodyErrorType.
+const (
+	CreateCreditNote500JSONResponseBodyErrorTypeApiError CreateCreditNote500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote500JSONResponseBodyErrorType enum.
+func (e CreateCreditNote500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateCreditNote500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote503JSONResponseBodyErrorCode.
+const (
+	CreateCreditNote503JSONResponseBodyErrorCodeServiceUnavailable CreateCreditNote503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote503JSONResponseBodyErrorCode enum.
+func (e CreateCreditNote503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateCreditNote503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateCreditNote503JSONResponseBodyErrorType.
+const (
+	CreateCreditNote503JSONResponseBodyErrorTypeApiError CreateCreditNote503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateCreditNote503JSONResponseBodyErrorType enum.
+func (e CreateCreditNote503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateCreditNote503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetInvoicePdfParamsServiceEnvironment.
 const (
 	GetInvoicePdfParamsServiceEnvironmentLive    GetInvoicePdfParamsServiceEnvironment = "live"
@@ -15917,6 +17222,24 @@ func (e CreatePropertyParamsServiceVersion) Valid() bool {
 	}
 }
 
+// Defines values for CreatePropertyJSONBodyOverstayAtAudit.
+const (
+	CreatePropertyJSONBodyOverstayAtAuditExtend CreatePropertyJSONBodyOverstayAtAudit = "extend"
+	CreatePropertyJSONBodyOverstayAtAuditRefuse CreatePropertyJSONBodyOverstayAtAudit = "refuse"
+)
+
+// Valid indicates whether the value is a known member of the CreatePropertyJSONBodyOverstayAtAudit enum.
+func (e CreatePropertyJSONBodyOverstayAtAudit) Valid() bool {
+	switch e {
+	case CreatePropertyJSONBodyOverstayAtAuditExtend:
+		return true
+	case CreatePropertyJSONBodyOverstayAtAuditRefuse:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateProperty400JSONResponseBodyErrorCode.
 const (
 	CreateProperty400JSONResponseBodyErrorCodeInvalidEnvironment CreateProperty400JSONResponseBodyErrorCode = "invalid_environment"
@@ -16556,6 +17879,24 @@ func (e UpdatePropertyParamsServiceVersion) Valid() bool {
 	case UpdatePropertyParamsServiceVersionN20250601:
 		return true
 	case UpdatePropertyParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdatePropertyJSONBodyOverstayAtAudit.
+const (
+	UpdatePropertyJSONBodyOverstayAtAuditExtend UpdatePropertyJSONBodyOverstayAtAudit = "extend"
+	UpdatePropertyJSONBodyOverstayAtAuditRefuse UpdatePropertyJSONBodyOverstayAtAudit = "refuse"
+)
+
+// Valid indicates whether the value is a known member of the UpdatePropertyJSONBodyOverstayAtAudit enum.
+func (e UpdatePropertyJSONBodyOverstayAtAudit) Valid() bool {
+	switch e {
+	case UpdatePropertyJSONBodyOverstayAtAuditExtend:
+		return true
+	case UpdatePropertyJSONBodyOverstayAtAuditRefuse:
 		return true
 	default:
 		return false
@@ -32972,6 +34313,7 @@ func (e CreateWebhookEndpointJSONBodyApiVersion) Valid() bool {
 // Defines values for CreateWebhookEndpointJSONBodyEnabledEvents.
 const (
 	CreateWebhookEndpointJSONBodyEnabledEventsAsterisk                  CreateWebhookEndpointJSONBodyEnabledEvents = "*"
+	CreateWebhookEndpointJSONBodyEnabledEventsCreditNoteCreated         CreateWebhookEndpointJSONBodyEnabledEvents = "credit_note.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsGroupCancelled            CreateWebhookEndpointJSONBodyEnabledEvents = "group.cancelled"
 	CreateWebhookEndpointJSONBodyEnabledEventsGroupCreated              CreateWebhookEndpointJSONBodyEnabledEvents = "group.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsGuestCreated              CreateWebhookEndpointJSONBodyEnabledEvents = "guest.created"
@@ -33008,6 +34350,8 @@ const (
 func (e CreateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	switch e {
 	case CreateWebhookEndpointJSONBodyEnabledEventsAsterisk:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsCreditNoteCreated:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsGroupCancelled:
 		return true
@@ -34037,6 +35381,7 @@ func (e UpdateWebhookEndpointJSONBodyApiVersion) Valid() bool {
 // Defines values for UpdateWebhookEndpointJSONBodyEnabledEvents.
 const (
 	UpdateWebhookEndpointJSONBodyEnabledEventsAsterisk                  UpdateWebhookEndpointJSONBodyEnabledEvents = "*"
+	UpdateWebhookEndpointJSONBodyEnabledEventsCreditNoteCreated         UpdateWebhookEndpointJSONBodyEnabledEvents = "credit_note.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsGroupCancelled            UpdateWebhookEndpointJSONBodyEnabledEvents = "group.cancelled"
 	UpdateWebhookEndpointJSONBodyEnabledEventsGroupCreated              UpdateWebhookEndpointJSONBodyEnabledEvents = "group.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsGuestCreated              UpdateWebhookEndpointJSONBodyEnabledEvents = "guest.created"
@@ -34073,6 +35418,8 @@ const (
 func (e UpdateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	switch e {
 	case UpdateWebhookEndpointJSONBodyEnabledEventsAsterisk:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsCreditNoteCreated:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsGroupCancelled:
 		return true
@@ -34510,6 +35857,7 @@ func (e CreateWebhookBackfillParamsServiceVersion) Valid() bool {
 
 // Defines values for CreateWebhookBackfillJSONBodyEventTypes.
 const (
+	CreateWebhookBackfillJSONBodyEventTypesCreditNoteCreated         CreateWebhookBackfillJSONBodyEventTypes = "credit_note.created"
 	CreateWebhookBackfillJSONBodyEventTypesGroupCancelled            CreateWebhookBackfillJSONBodyEventTypes = "group.cancelled"
 	CreateWebhookBackfillJSONBodyEventTypesGroupCreated              CreateWebhookBackfillJSONBodyEventTypes = "group.created"
 	CreateWebhookBackfillJSONBodyEventTypesGuestCreated              CreateWebhookBackfillJSONBodyEventTypes = "guest.created"
@@ -34545,6 +35893,8 @@ const (
 // Valid indicates whether the value is a known member of the CreateWebhookBackfillJSONBodyEventTypes enum.
 func (e CreateWebhookBackfillJSONBodyEventTypes) Valid() bool {
 	switch e {
+	case CreateWebhookBackfillJSONBodyEventTypesCreditNoteCreated:
+		return true
 	case CreateWebhookBackfillJSONBodyEventTypesGroupCancelled:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesGroupCreated:
@@ -35269,6 +36619,7 @@ func (e ListWebhookDeliveriesParamsStatus) Valid() bool {
 
 // Defines values for ListWebhookDeliveriesParamsEventType.
 const (
+	ListWebhookDeliveriesParamsEventTypeCreditNoteCreated         ListWebhookDeliveriesParamsEventType = "credit_note.created"
 	ListWebhookDeliveriesParamsEventTypeGroupCancelled            ListWebhookDeliveriesParamsEventType = "group.cancelled"
 	ListWebhookDeliveriesParamsEventTypeGroupCreated              ListWebhookDeliveriesParamsEventType = "group.created"
 	ListWebhookDeliveriesParamsEventTypeGuestCreated              ListWebhookDeliveriesParamsEventType = "guest.created"
@@ -35304,6 +36655,8 @@ const (
 // Valid indicates whether the value is a known member of the ListWebhookDeliveriesParamsEventType enum.
 func (e ListWebhookDeliveriesParamsEventType) Valid() bool {
 	switch e {
+	case ListWebhookDeliveriesParamsEventTypeCreditNoteCreated:
+		return true
 	case ListWebhookDeliveriesParamsEventTypeGroupCancelled:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeGroupCreated:
@@ -37285,6 +38638,7 @@ func (e TestWebhookEndpointParamsServiceVersion) Valid() bool {
 
 // Defines values for TestWebhookEndpointJSONBodyType.
 const (
+	TestWebhookEndpointJSONBodyTypeCreditNoteCreated         TestWebhookEndpointJSONBodyType = "credit_note.created"
 	TestWebhookEndpointJSONBodyTypeGroupCancelled            TestWebhookEndpointJSONBodyType = "group.cancelled"
 	TestWebhookEndpointJSONBodyTypeGroupCreated              TestWebhookEndpointJSONBodyType = "group.created"
 	TestWebhookEndpointJSONBodyTypeGuestCreated              TestWebhookEndpointJSONBodyType = "guest.created"
@@ -37321,6 +38675,8 @@ const (
 // Valid indicates whether the value is a known member of the TestWebhookEndpointJSONBodyType enum.
 func (e TestWebhookEndpointJSONBodyType) Valid() bool {
 	switch e {
+	case TestWebhookEndpointJSONBodyTypeCreditNoteCreated:
+		return true
 	case TestWebhookEndpointJSONBodyTypeGroupCancelled:
 		return true
 	case TestWebhookEndpointJSONBodyTypeGroupCreated:
@@ -37804,6 +39160,153 @@ type BackfillObject string
 // BackfillStatus defines model for Backfill.Status.
 type BackfillStatus string
 
+// CreditNote A correction of an issued invoice, which never changes: the money it takes off (a refund after check-out of money the guest was charged, an allowance), posted on the folio as negative lines on the business date `issue_date`, with their taxes reversed. An immutable snapshot. `GET /v1/credit_notes/{id}/pdf` renders it as a PDF.
+type CreditNote struct {
+	CreatedAt time.Time `json:"created_at"`
+	Currency  string    `json:"currency"`
+	FolioId   string    `json:"folio_id"`
+
+	// Guest The guest as they were when the credit note was issued.
+	Guest struct {
+		Address *struct {
+			City       *string `json:"city,omitempty"`
+			Country    *string `json:"country,omitempty"`
+			Line1      *string `json:"line1,omitempty"`
+			Line2      *string `json:"line2,omitempty"`
+			PostalCode *string `json:"postal_code,omitempty"`
+			Region     *string `json:"region,omitempty"`
+		} `json:"address"`
+		Email *string `json:"email"`
+		Name  string  `json:"name"`
+		Phone *string `json:"phone"`
+	} `json:"guest"`
+
+	// Hotel The property as it was when the credit note was issued.
+	Hotel struct {
+		Address *struct {
+			City       *string `json:"city,omitempty"`
+			Country    *string `json:"country,omitempty"`
+			Line1      *string `json:"line1,omitempty"`
+			Line2      *string `json:"line2,omitempty"`
+			PostalCode *string `json:"postal_code,omitempty"`
+			Region     *string `json:"region,omitempty"`
+		} `json:"address"`
+		Name     string `json:"name"`
+		Timezone string `json:"timezone"`
+	} `json:"hotel"`
+	Id        string `json:"id"`
+	InvoiceId string `json:"invoice_id"`
+
+	// InvoiceNumber The number of the invoice it corrects.
+	InvoiceNumber int `json:"invoice_number"`
+
+	// IssueDate The property's business date it was issued and posted on (never a closed day).
+	IssueDate Date      `json:"issue_date"`
+	IssuedAt  time.Time `json:"issued_at"`
+
+	// Lines What it takes off, line by line: negative amounts.
+	Lines []struct {
+		// Date The night or date of the credited line; the credit itself is posted on `issue_date`.
+		Date        *Date  `json:"date"`
+		Description string `json:"description"`
+
+		// Gross The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Gross Money `json:"gross"`
+
+		// InvoiceLine The line of the invoice it credits: its position on the invoice, 1 for the first.
+		InvoiceLine int `json:"invoice_line"`
+
+		// Kind The credited line's kind: the revenue it takes off.
+		Kind CreditNoteLinesKind `json:"kind"`
+
+		// Net The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Net Money `json:"net"`
+
+		// Tax The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Tax Money `json:"tax"`
+
+		// Taxes Each tax the credited line carried, reversed in proportion to the amount credited.
+		Taxes []LineTax `json:"taxes"`
+	} `json:"lines"`
+	Livemode bool `json:"livemode"`
+
+	// Number Gapless per property in a series of its own (credit note 1, 2, 3…), apart from invoices' numbers.
+	Number     int              `json:"number"`
+	Object     CreditNoteObject `json:"object"`
+	PropertyId string           `json:"property_id"`
+	Reason     string           `json:"reason"`
+
+	// RefundId The refund that issued it; null for a credit note issued on its own (an allowance).
+	RefundId      *string `json:"refund_id"`
+	ReservationId string  `json:"reservation_id"`
+	Stay          struct {
+		CheckIn  Date   `json:"check_in"`
+		CheckOut Date   `json:"check_out"`
+		RatePlan string `json:"rate_plan"`
+		RoomType string `json:"room_type"`
+	} `json:"stay"`
+
+	// TaxSummary Each tax's total over the lines (negative); together exactly `totals.tax`.
+	TaxSummary []struct {
+		// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Amount Money  `json:"amount"`
+		Name   string `json:"name"`
+		TaxId  string `json:"tax_id"`
+	} `json:"tax_summary"`
+
+	// Totals Negative: what the credit note takes off the invoice. net + tax = gross.
+	Totals struct {
+		// Gross The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Gross Money `json:"gross"`
+
+		// Net The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Net Money `json:"net"`
+
+		// Tax The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
+		Tax Money `json:"tax"`
+	} `json:"totals"`
+}
+
+// CreditNoteLinesKind The credited line's kind: the revenue it takes off.
+type CreditNoteLinesKind string
+
+// CreditNoteObject defines model for CreditNote.Object.
+type CreditNoteObject string
+
+// CreditNoteCreatedEvent defines model for CreditNoteCreatedEvent.
+type CreditNoteCreatedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		// Object A correction of an issued invoice, which never changes: the money it takes off (a refund after check-out of money the guest was charged, an allowance), posted on the folio as negative lines on the business date `issue_date`, with their taxes reversed. An immutable snapshot. `GET /v1/credit_notes/{id}/pdf` renders it as a PDF.
+		Object CreditNote `json:"object"`
+	} `json:"data"`
+	Id         string                       `json:"id"`
+	Livemode   bool                         `json:"livemode"`
+	Object     CreditNoteCreatedEventObject `json:"object"`
+	PropertyId *string                      `json:"property_id"`
+	Type       CreditNoteCreatedEventType   `json:"type"`
+}
+
+// CreditNoteCreatedEventObject defines model for CreditNoteCreatedEvent.Object.
+type CreditNoteCreatedEventObject string
+
+// CreditNoteCreatedEventType defines model for CreditNoteCreatedEvent.Type.
+type CreditNoteCreatedEventType string
+
+// CreditNoteList defines model for CreditNoteList.
+type CreditNoteList struct {
+	Data       []CreditNote         `json:"data"`
+	HasMore    bool                 `json:"has_more"`
+	NextCursor *string              `json:"next_cursor"`
+	Object     CreditNoteListObject `json:"object"`
+	PrevCursor *string              `json:"prev_cursor"`
+}
+
+// CreditNoteListObject defines model for CreditNoteList.Object.
+type CreditNoteListObject string
+
 // DailyRate defines model for DailyRate.
 type DailyRate struct {
 	// Amount Minor units; null when no rate is loaded for the night (not bookable).
@@ -37849,7 +39352,14 @@ type FlashReport struct {
 
 	// Occupancy 0–1
 	Occupancy float32 `json:"occupancy"`
-	Payments  int     `json:"payments"`
+
+	// Other Other revenue of the day, as the revenue report's `other_net`, `other_tax` and `other_gross` count it: every line of `charged` but the room nights and per-night taxes of the nights sold (extras, fees, the retained charges of cancelled and no-show stays). `charged` less `other` is the room revenue's charges (the revenue report's `net`, `tax`, `gross`). Absent in reports written before 2026-11-28.
+	Other *struct {
+		Gross int `json:"gross"`
+		Net   int `json:"net"`
+		Tax   int `json:"tax"`
+	} `json:"other,omitempty"`
+	Payments int `json:"payments"`
 
 	// PaymentsByMethod Payments captured that local day, by method; a method with none is absent.
 	PaymentsByMethod struct {
@@ -37902,7 +39412,13 @@ type Folio struct {
 	Charges   []FolioCharge `json:"charges"`
 	ClosedAt  *time.Time    `json:"closed_at"`
 	CreatedAt time.Time     `json:"created_at"`
-	Id        string        `json:"id"`
+
+	// CreditNotes The credit notes issued on the folio's invoice, oldest first; their lines are among `charges`.
+	CreditNotes []struct {
+		Id     string `json:"id"`
+		Number int    `json:"number"`
+	} `json:"credit_notes"`
+	Id string `json:"id"`
 
 	// InvoiceId The invoice the folio closed into; null until one is issued.
 	InvoiceId     *string     `json:"invoice_id"`
@@ -38595,13 +40111,13 @@ type NightAudit struct {
 	BusinessDate Date      `json:"business_date"`
 	CreatedAt    time.Time `json:"created_at"`
 
-	// DeparturesInHouse Stays still checked in on or after their departure date, flagged for the desk.
+	// DeparturesInHouse Stays still checked in on or after their departure date, flagged for the desk. With the property's `overstay_at_audit` at `extend`, each was extended by the night closed, sold and posted on it.
 	DeparturesInHouse []string    `json:"departures_in_house"`
 	Flash             FlashReport `json:"flash"`
 	Id                string      `json:"id"`
 	Livemode          bool        `json:"livemode"`
 
-	// NoShows Reservations the audit marked as no-shows (fees posted).
+	// NoShows Reservations the audit marked as no-shows (fees posted). A guest turned away at check-in for want of a ready room is not one: the audit cancels that stay with no charge.
 	NoShows    []string          `json:"no_shows"`
 	Object     NightAuditObject  `json:"object"`
 	PropertyId string            `json:"property_id"`
@@ -38848,7 +40364,19 @@ type ProductionReport struct {
 		GroupName *string `json:"group_name,omitempty"`
 
 		// Net What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units.
-		Net          int `json:"net"`
+		Net int `json:"net"`
+
+		// NoShows Stays of the group that never arrived (no nights sold; their fee or retained charge is in `other_*`).
+		NoShows int `json:"no_shows"`
+
+		// OtherGross Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`).
+		OtherGross int `json:"other_gross"`
+
+		// OtherNet Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units.
+		OtherNet int `json:"other_net"`
+
+		// OtherTax The taxes in those other lines, minor units.
+		OtherTax     int `json:"other_tax"`
 		Reservations int `json:"reservations"`
 		RoomNights   int `json:"room_nights"`
 
@@ -38871,7 +40399,19 @@ type ProductionReport struct {
 		Gross int `json:"gross"`
 
 		// Net What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units.
-		Net          int `json:"net"`
+		Net int `json:"net"`
+
+		// NoShows Stays of the group that never arrived (no nights sold; their fee or retained charge is in `other_*`).
+		NoShows int `json:"no_shows"`
+
+		// OtherGross Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`).
+		OtherGross int `json:"other_gross"`
+
+		// OtherNet Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units.
+		OtherNet int `json:"other_net"`
+
+		// OtherTax The taxes in those other lines, minor units.
+		OtherTax     int `json:"other_tax"`
 		Reservations int `json:"reservations"`
 		RoomNights   int `json:"room_nights"`
 
@@ -38898,7 +40438,7 @@ type Property struct {
 	// AuditHour Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on.
 	AuditHour int `json:"audit_hour"`
 
-	// BusinessDate The property's "today": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it.
+	// BusinessDate The property's "today", the open business date: the date the last night audit (or the sandbox's advance_day) opened, until the next audit closes it (between midnight and the audit hour it is still the day before); the local date for a property never audited. Every posting, payment, refund and desk rule belongs to it.
 	BusinessDate Date `json:"business_date"`
 
 	// CheckInTime Local time from which guests may check in, HH:MM.
@@ -38916,6 +40456,9 @@ type Property struct {
 	Name        string         `json:"name"`
 	Object      PropertyObject `json:"object"`
 
+	// OverstayAtAudit What the night audit does with a guest still in house past the departure date: `extend` (the default) sells them that night and posts it, with its taxes, on the day it closes; `refuse` leaves the day open and names them, until the desk checks them out or extends the stay.
+	OverstayAtAudit PropertyOverstayAtAudit `json:"overstay_at_audit"`
+
 	// RoomCount Rooms in service (retired rooms are not counted).
 	RoomCount int `json:"room_count"`
 
@@ -38929,6 +40472,9 @@ type Property struct {
 
 // PropertyObject defines model for Property.Object.
 type PropertyObject string
+
+// PropertyOverstayAtAudit What the night audit does with a guest still in house past the departure date: `extend` (the default) sells them that night and posts it, with its taxes, on the day it closes; `refuse` leaves the day open and names them, until the desk checks them out or extends the stay.
+type PropertyOverstayAtAudit string
 
 // PropertyCreatedEvent defines model for PropertyCreatedEvent.
 type PropertyCreatedEvent struct {
@@ -39316,15 +40862,18 @@ type ReceivableTotalsBucketsBucket string
 // Refund defines model for Refund.
 type Refund struct {
 	// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
-	Amount    Money        `json:"amount"`
-	CreatedAt time.Time    `json:"created_at"`
-	FolioId   string       `json:"folio_id"`
-	Id        string       `json:"id"`
-	Livemode  bool         `json:"livemode"`
-	Object    RefundObject `json:"object"`
-	PaymentId string       `json:"payment_id"`
-	Reason    *string      `json:"reason"`
-	Status    RefundStatus `json:"status"`
+	Amount    Money     `json:"amount"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// CreditNoteId The credit note this refund issued: a refund on a closed, invoiced folio of money the guest was charged (beyond any credit balance). Null for a refund that only pays back an overpayment or is made before the folio closes.
+	CreditNoteId *string      `json:"credit_note_id"`
+	FolioId      string       `json:"folio_id"`
+	Id           string       `json:"id"`
+	Livemode     bool         `json:"livemode"`
+	Object       RefundObject `json:"object"`
+	PaymentId    string       `json:"payment_id"`
+	Reason       *string      `json:"reason"`
+	Status       RefundStatus `json:"status"`
 }
 
 // RefundObject defines model for Refund.Object.
@@ -39575,7 +41124,16 @@ type RevenueReport struct {
 		Gross int `json:"gross"`
 
 		// Net What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units.
-		Net      int `json:"net"`
+		Net int `json:"net"`
+
+		// OtherGross Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`).
+		OtherGross int `json:"other_gross"`
+
+		// OtherNet Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units.
+		OtherNet int `json:"other_net"`
+
+		// OtherTax The taxes in those other lines, minor units.
+		OtherTax int `json:"other_tax"`
 		Payments int `json:"payments"`
 		Refunds  int `json:"refunds"`
 		Revpar   int `json:"revpar"`
@@ -39598,7 +41156,16 @@ type RevenueReport struct {
 		Gross int `json:"gross"`
 
 		// Net What the folios charge for those room nights without taxes: the sum of their room-night and per-night-tax lines' net, minor units.
-		Net      int `json:"net"`
+		Net int `json:"net"`
+
+		// OtherGross Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`).
+		OtherGross int `json:"other_gross"`
+
+		// OtherNet Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units.
+		OtherNet int `json:"other_net"`
+
+		// OtherTax The taxes in those other lines, minor units.
+		OtherTax int `json:"other_tax"`
 		Payments int `json:"payments"`
 		Refunds  int `json:"refunds"`
 		Revpar   int `json:"revpar"`
@@ -40242,6 +41809,181 @@ type GetAvailability503JSONResponseBodyErrorCode string
 
 // GetAvailability503JSONResponseBodyErrorType defines parameters for GetAvailability.
 type GetAvailability503JSONResponseBodyErrorType string
+
+// ListCreditNotesParams defines parameters for ListCreditNotes.
+type ListCreditNotesParams struct {
+	PropertyId    *string `form:"property_id,omitempty" json:"property_id,omitempty"`
+	ReservationId *string `form:"reservation_id,omitempty" json:"reservation_id,omitempty"`
+	InvoiceId     *string `form:"invoice_id,omitempty" json:"invoice_id,omitempty"`
+
+	// Limit Items per page, 1–100.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *ListCreditNotesParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *ListCreditNotesParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// ListCreditNotesParamsServiceEnvironment defines parameters for ListCreditNotes.
+type ListCreditNotesParamsServiceEnvironment string
+
+// ListCreditNotesParamsServiceVersion defines parameters for ListCreditNotes.
+type ListCreditNotesParamsServiceVersion string
+
+// ListCreditNotes400JSONResponseBodyErrorCode defines parameters for ListCreditNotes.
+type ListCreditNotes400JSONResponseBodyErrorCode string
+
+// ListCreditNotes400JSONResponseBodyErrorType defines parameters for ListCreditNotes.
+type ListCreditNotes400JSONResponseBodyErrorType string
+
+// ListCreditNotes401JSONResponseBodyErrorCode defines parameters for ListCreditNotes.
+type ListCreditNotes401JSONResponseBodyErrorCode string
+
+// ListCreditNotes401JSONResponseBodyErrorType defines parameters for ListCreditNotes.
+type ListCreditNotes401JSONResponseBodyErrorType string
+
+// ListCreditNotes403JSONResponseBodyErrorCode defines parameters for ListCreditNotes.
+type ListCreditNotes403JSONResponseBodyErrorCode string
+
+// ListCreditNotes403JSONResponseBodyErrorType defines parameters for ListCreditNotes.
+type ListCreditNotes403JSONResponseBodyErrorType string
+
+// ListCreditNotes429JSONResponseBodyErrorCode defines parameters for ListCreditNotes.
+type ListCreditNotes429JSONResponseBodyErrorCode string
+
+// ListCreditNotes429JSONResponseBodyErrorType defines parameters for ListCreditNotes.
+type ListCreditNotes429JSONResponseBodyErrorType string
+
+// ListCreditNotes500JSONResponseBodyErrorCode defines parameters for ListCreditNotes.
+type ListCreditNotes500JSONResponseBodyErrorCode string
+
+// ListCreditNotes500JSONResponseBodyErrorType defines parameters for ListCreditNotes.
+type ListCreditNotes500JSONResponseBodyErrorType string
+
+// ListCreditNotes503JSONResponseBodyErrorCode defines parameters for ListCreditNotes.
+type ListCreditNotes503JSONResponseBodyErrorCode string
+
+// ListCreditNotes503JSONResponseBodyErrorType defines parameters for ListCreditNotes.
+type ListCreditNotes503JSONResponseBodyErrorType string
+
+// GetCreditNoteParams defines parameters for GetCreditNote.
+type GetCreditNoteParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *GetCreditNoteParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *GetCreditNoteParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// GetCreditNoteParamsServiceEnvironment defines parameters for GetCreditNote.
+type GetCreditNoteParamsServiceEnvironment string
+
+// GetCreditNoteParamsServiceVersion defines parameters for GetCreditNote.
+type GetCreditNoteParamsServiceVersion string
+
+// GetCreditNote400JSONResponseBodyErrorCode defines parameters for GetCreditNote.
+type GetCreditNote400JSONResponseBodyErrorCode string
+
+// GetCreditNote400JSONResponseBodyErrorType defines parameters for GetCreditNote.
+type GetCreditNote400JSONResponseBodyErrorType string
+
+// GetCreditNote401JSONResponseBodyErrorCode defines parameters for GetCreditNote.
+type GetCreditNote401JSONResponseBodyErrorCode string
+
+// GetCreditNote401JSONResponseBodyErrorType defines parameters for GetCreditNote.
+type GetCreditNote401JSONResponseBodyErrorType string
+
+// GetCreditNote403JSONResponseBodyErrorCode defines parameters for GetCreditNote.
+type GetCreditNote403JSONResponseBodyErrorCode string
+
+// GetCreditNote403JSONResponseBodyErrorType defines parameters for GetCreditNote.
+type GetCreditNote403JSONResponseBodyErrorType string
+
+// GetCreditNote404JSONResponseBodyErrorCode defines parameters for GetCreditNote.
+type GetCreditNote404JSONResponseBodyErrorCode string
+
+// GetCreditNote404JSONResponseBodyErrorType defines parameters for GetCreditNote.
+type GetCreditNote404JSONResponseBodyErrorType string
+
+// GetCreditNote429JSONResponseBodyErrorCode defines parameters for GetCreditNote.
+type GetCreditNote429JSONResponseBodyErrorCode string
+
+// GetCreditNote429JSONResponseBodyErrorType defines parameters for GetCreditNote.
+type GetCreditNote429JSONResponseBodyErrorType string
+
+// GetCreditNote500JSONResponseBodyErrorCode defines parameters for GetCreditNote.
+type GetCreditNote500JSONResponseBodyErrorCode string
+
+// GetCreditNote500JSONResponseBodyErrorType defines parameters for GetCreditNote.
+type GetCreditNote500JSONResponseBodyErrorType string
+
+// GetCreditNote503JSONResponseBodyErrorCode defines parameters for GetCreditNote.
+type GetCreditNote503JSONResponseBodyErrorCode string
+
+// GetCreditNote503JSONResponseBodyErrorType defines parameters for GetCreditNote.
+type GetCreditNote503JSONResponseBodyErrorType string
+
+// GetCreditNotePdfParams defines parameters for GetCreditNotePdf.
+type GetCreditNotePdfParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *GetCreditNotePdfParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *GetCreditNotePdfParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// GetCreditNotePdfParamsServiceEnvironment defines parameters for GetCreditNotePdf.
+type GetCreditNotePdfParamsServiceEnvironment string
+
+// GetCreditNotePdfParamsServiceVersion defines parameters for GetCreditNotePdf.
+type GetCreditNotePdfParamsServiceVersion string
+
+// GetCreditNotePdf400JSONResponseBodyErrorCode defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf400JSONResponseBodyErrorCode string
+
+// GetCreditNotePdf400JSONResponseBodyErrorType defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf400JSONResponseBodyErrorType string
+
+// GetCreditNotePdf401JSONResponseBodyErrorCode defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf401JSONResponseBodyErrorCode string
+
+// GetCreditNotePdf401JSONResponseBodyErrorType defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf401JSONResponseBodyErrorType string
+
+// GetCreditNotePdf403JSONResponseBodyErrorCode defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf403JSONResponseBodyErrorCode string
+
+// GetCreditNotePdf403JSONResponseBodyErrorType defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf403JSONResponseBodyErrorType string
+
+// GetCreditNotePdf404JSONResponseBodyErrorCode defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf404JSONResponseBodyErrorCode string
+
+// GetCreditNotePdf404JSONResponseBodyErrorType defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf404JSONResponseBodyErrorType string
+
+// GetCreditNotePdf429JSONResponseBodyErrorCode defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf429JSONResponseBodyErrorCode string
+
+// GetCreditNotePdf429JSONResponseBodyErrorType defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf429JSONResponseBodyErrorType string
+
+// GetCreditNotePdf500JSONResponseBodyErrorCode defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf500JSONResponseBodyErrorCode string
+
+// GetCreditNotePdf500JSONResponseBodyErrorType defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf500JSONResponseBodyErrorType string
+
+// GetCreditNotePdf503JSONResponseBodyErrorCode defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf503JSONResponseBodyErrorCode string
+
+// GetCreditNotePdf503JSONResponseBodyErrorType defines parameters for GetCreditNotePdf.
+type GetCreditNotePdf503JSONResponseBodyErrorType string
 
 // GetWebhookDeliveryParams defines parameters for GetWebhookDelivery.
 type GetWebhookDeliveryParams struct {
@@ -42362,6 +44104,109 @@ type GetInvoice503JSONResponseBodyErrorCode string
 // GetInvoice503JSONResponseBodyErrorType defines parameters for GetInvoice.
 type GetInvoice503JSONResponseBodyErrorType string
 
+// CreateCreditNoteJSONBody defines parameters for CreateCreditNote.
+type CreateCreditNoteJSONBody struct {
+	// Amount Minor units (gross, taxes included) to take off, spread over the invoice's lines in proportion to what is left of each. Send `amount` or `lines`, not both; neither credits everything still credited on the invoice.
+	Amount *int `json:"amount,omitempty"`
+
+	// Currency The amounts' currency; if sent, it must be the invoice's.
+	Currency *string `json:"currency,omitempty"`
+	Lines    *[]struct {
+		// Amount Minor units (gross) to take off the line; defaults to all that is left of it.
+		Amount *int `json:"amount,omitempty"`
+
+		// Line The invoice line's position, 1 for the first.
+		Line int `json:"line"`
+	} `json:"lines,omitempty"`
+
+	// Reason Why: printed on the credit note.
+	Reason string `json:"reason"`
+}
+
+// CreateCreditNoteParams defines parameters for CreateCreditNote.
+type CreateCreditNoteParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *CreateCreditNoteParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *CreateCreditNoteParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateCreditNoteParamsServiceEnvironment defines parameters for CreateCreditNote.
+type CreateCreditNoteParamsServiceEnvironment string
+
+// CreateCreditNoteParamsServiceVersion defines parameters for CreateCreditNote.
+type CreateCreditNoteParamsServiceVersion string
+
+// CreateCreditNote400JSONResponseBodyErrorCode defines parameters for CreateCreditNote.
+type CreateCreditNote400JSONResponseBodyErrorCode string
+
+// CreateCreditNote400JSONResponseBodyErrorType defines parameters for CreateCreditNote.
+type CreateCreditNote400JSONResponseBodyErrorType string
+
+// CreateCreditNote401JSONResponseBodyErrorCode defines parameters for CreateCreditNote.
+type CreateCreditNote401JSONResponseBodyErrorCode string
+
+// CreateCreditNote401JSONResponseBodyErrorType defines parameters for CreateCreditNote.
+type CreateCreditNote401JSONResponseBodyErrorType string
+
+// CreateCreditNote403JSONResponseBodyErrorCode defines parameters for CreateCreditNote.
+type CreateCreditNote403JSONResponseBodyErrorCode string
+
+// CreateCreditNote403JSONResponseBodyErrorType defines parameters for CreateCreditNote.
+type CreateCreditNote403JSONResponseBodyErrorType string
+
+// CreateCreditNote404JSONResponseBodyErrorCode defines parameters for CreateCreditNote.
+type CreateCreditNote404JSONResponseBodyErrorCode string
+
+// CreateCreditNote404JSONResponseBodyErrorType defines parameters for CreateCreditNote.
+type CreateCreditNote404JSONResponseBodyErrorType string
+
+// CreateCreditNote409JSONResponseBodyErrorCode defines parameters for CreateCreditNote.
+type CreateCreditNote409JSONResponseBodyErrorCode string
+
+// CreateCreditNote409JSONResponseBodyErrorType defines parameters for CreateCreditNote.
+type CreateCreditNote409JSONResponseBodyErrorType string
+
+// CreateCreditNote413JSONResponseBodyErrorCode defines parameters for CreateCreditNote.
+type CreateCreditNote413JSONResponseBodyErrorCode string
+
+// CreateCreditNote413JSONResponseBodyErrorType defines parameters for CreateCreditNote.
+type CreateCreditNote413JSONResponseBodyErrorType string
+
+// CreateCreditNote415JSONResponseBodyErrorCode defines parameters for CreateCreditNote.
+type CreateCreditNote415JSONResponseBodyErrorCode string
+
+// CreateCreditNote415JSONResponseBodyErrorType defines parameters for CreateCreditNote.
+type CreateCreditNote415JSONResponseBodyErrorType string
+
+// CreateCreditNote422JSONResponseBodyErrorCode defines parameters for CreateCreditNote.
+type CreateCreditNote422JSONResponseBodyErrorCode string
+
+// CreateCreditNote422JSONResponseBodyErrorType defines parameters for CreateCreditNote.
+type CreateCreditNote422JSONResponseBodyErrorType string
+
+// CreateCreditNote429JSONResponseBodyErrorCode defines parameters for CreateCreditNote.
+type CreateCreditNote429JSONResponseBodyErrorCode string
+
+// CreateCreditNote429JSONResponseBodyErrorType defines parameters for CreateCreditNote.
+type CreateCreditNote429JSONResponseBodyErrorType string
+
+// CreateCreditNote500JSONResponseBodyErrorCode defines parameters for CreateCreditNote.
+type CreateCreditNote500JSONResponseBodyErrorCode string
+
+// CreateCreditNote500JSONResponseBodyErrorType defines parameters for CreateCreditNote.
+type CreateCreditNote500JSONResponseBodyErrorType string
+
+// CreateCreditNote503JSONResponseBodyErrorCode defines parameters for CreateCreditNote.
+type CreateCreditNote503JSONResponseBodyErrorCode string
+
+// CreateCreditNote503JSONResponseBodyErrorType defines parameters for CreateCreditNote.
+type CreateCreditNote503JSONResponseBodyErrorType string
+
 // GetInvoicePdfParams defines parameters for GetInvoicePdf.
 type GetInvoicePdfParams struct {
 	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
@@ -43183,6 +45028,9 @@ type CreatePropertyJSONBody struct {
 	GuestEmails *bool  `json:"guest_emails,omitempty"`
 	Name        string `json:"name"`
 
+	// OverstayAtAudit What the night audit does with a guest still in house past departure: `extend` (sell and post the night) or `refuse` (the day stays open, the guests named).
+	OverstayAtAudit *CreatePropertyJSONBodyOverstayAtAudit `json:"overstay_at_audit,omitempty"`
+
 	// Timezone IANA time zone; the property's local date decides "today".
 	Timezone string `json:"timezone"`
 
@@ -43207,6 +45055,9 @@ type CreatePropertyParamsServiceEnvironment string
 
 // CreatePropertyParamsServiceVersion defines parameters for CreateProperty.
 type CreatePropertyParamsServiceVersion string
+
+// CreatePropertyJSONBodyOverstayAtAudit defines parameters for CreateProperty.
+type CreatePropertyJSONBodyOverstayAtAudit string
 
 // CreateProperty400JSONResponseBodyErrorCode defines parameters for CreateProperty.
 type CreateProperty400JSONResponseBodyErrorCode string
@@ -43348,6 +45199,9 @@ type UpdatePropertyJSONBody struct {
 	GuestEmails *bool   `json:"guest_emails,omitempty"`
 	Name        *string `json:"name,omitempty"`
 
+	// OverstayAtAudit What the night audit does with a guest still in house past departure: `extend` (sell and post the night) or `refuse` (the day stays open, the guests named).
+	OverstayAtAudit *UpdatePropertyJSONBodyOverstayAtAudit `json:"overstay_at_audit,omitempty"`
+
 	// Timezone IANA time zone; the property's local date decides "today".
 	Timezone *string `json:"timezone,omitempty"`
 
@@ -43369,6 +45223,9 @@ type UpdatePropertyParamsServiceEnvironment string
 
 // UpdatePropertyParamsServiceVersion defines parameters for UpdateProperty.
 type UpdatePropertyParamsServiceVersion string
+
+// UpdatePropertyJSONBodyOverstayAtAudit defines parameters for UpdateProperty.
+type UpdatePropertyJSONBodyOverstayAtAudit string
 
 // UpdateProperty400JSONResponseBodyErrorCode defines parameters for UpdateProperty.
 type UpdateProperty400JSONResponseBodyErrorCode string
@@ -48244,6 +50101,15 @@ type TestWebhookEndpoint503JSONResponseBodyErrorCode string
 // TestWebhookEndpoint503JSONResponseBodyErrorType defines parameters for TestWebhookEndpoint.
 type TestWebhookEndpoint503JSONResponseBodyErrorType string
 
+// CreditNoteCreatedWebhookParams defines parameters for CreditNoteCreatedWebhook.
+type CreditNoteCreatedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
 // GroupCancelledWebhookParams defines parameters for GroupCancelledWebhook.
 type GroupCancelledWebhookParams struct {
 	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
@@ -48559,6 +50425,9 @@ type UpdateAssignmentJSONRequestBody UpdateAssignmentJSONBody
 // CreateHoldJSONRequestBody defines body for CreateHold for application/json ContentType.
 type CreateHoldJSONRequestBody CreateHoldJSONBody
 
+// CreateCreditNoteJSONRequestBody defines body for CreateCreditNote for application/json ContentType.
+type CreateCreditNoteJSONRequestBody CreateCreditNoteJSONBody
+
 // OauthRevokeFormdataRequestBody defines body for OauthRevoke for application/x-www-form-urlencoded ContentType.
 type OauthRevokeFormdataRequestBody OauthRevokeFormdataBody
 
@@ -48678,6 +50547,9 @@ type RotateWebhookSecretJSONRequestBody RotateWebhookSecretJSONBody
 
 // TestWebhookEndpointJSONRequestBody defines body for TestWebhookEndpoint for application/json ContentType.
 type TestWebhookEndpointJSONRequestBody TestWebhookEndpointJSONBody
+
+// CreditNoteCreatedWebhookJSONRequestBody defines body for CreditNoteCreatedWebhook for application/json ContentType.
+type CreditNoteCreatedWebhookJSONRequestBody = CreditNoteCreatedEvent
 
 // GroupCancelledWebhookJSONRequestBody defines body for GroupCancelledWebhook for application/json ContentType.
 type GroupCancelledWebhookJSONRequestBody = GroupCancelledEvent
@@ -49378,6 +51250,24 @@ func (t *Event) FromRatePlanUpdatedEvent(v RatePlanUpdatedEvent) error {
 	return err
 }
 
+// AsCreditNoteCreatedEvent returns the union data inside the Event as a CreditNoteCreatedEvent
+func (t Event) AsCreditNoteCreatedEvent() (CreditNoteCreatedEvent, error) {
+	var body CreditNoteCreatedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreditNoteCreatedEvent overwrites any union data inside the Event as the provided CreditNoteCreatedEvent
+func (t *Event) FromCreditNoteCreatedEvent(v CreditNoteCreatedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"credit_note.created"}`))
+	t.union = b
+	return err
+}
+
 func (t Event) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"type"`
@@ -49392,6 +51282,8 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return nil, err
 	}
 	switch discriminator {
+	case "credit_note.created":
+		return t.AsCreditNoteCreatedEvent()
 	case "group.cancelled":
 		return t.AsGroupCancelledEvent()
 	case "group.created":

@@ -29,7 +29,8 @@ return [
     ],
     'groups' => ['list' => 'listGroups', 'create' => 'createGroup', 'retrieve' => 'getGroup', 'cancel' => 'cancelGroup'],
     'folios' => ['createCharge' => 'createFolioCharge', 'createInvoice' => 'createFolioInvoice'],
-    'invoices' => ['list' => 'listInvoices', 'retrieve' => 'getInvoice', 'retrievePdf' => 'getInvoicePdf'],
+    'invoices' => ['list' => 'listInvoices', 'retrieve' => 'getInvoice', 'retrievePdf' => 'getInvoicePdf', 'createCreditNote' => 'createCreditNote'],
+    'creditNotes' => ['list' => 'listCreditNotes', 'retrieve' => 'getCreditNote', 'retrievePdf' => 'getCreditNotePdf'],
     'receivables' => ['list' => 'listReceivables'],
     'taxes' => ['list' => 'listTaxes', 'create' => 'createTax', 'retrieve' => 'getTax', 'update' => 'updateTax'],
     'guests' => [

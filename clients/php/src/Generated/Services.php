@@ -21,6 +21,7 @@ trait Services
     public readonly Service\Groups $groups;
     public readonly Service\Folios $folios;
     public readonly Service\Invoices $invoices;
+    public readonly Service\CreditNotes $creditNotes;
     public readonly Service\Receivables $receivables;
     public readonly Service\Taxes $taxes;
     public readonly Service\Guests $guests;
@@ -46,6 +47,7 @@ trait Services
         $this->groups = new Service\Groups($this);
         $this->folios = new Service\Folios($this);
         $this->invoices = new Service\Invoices($this);
+        $this->creditNotes = new Service\CreditNotes($this);
         $this->receivables = new Service\Receivables($this);
         $this->taxes = new Service\Taxes($this);
         $this->guests = new Service\Guests($this);

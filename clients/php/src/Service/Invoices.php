@@ -11,6 +11,8 @@ use Innkeep\Collection;
 /**
  * `$client->invoices`.
  *
+ * @phpstan-import-type CreateCreditNoteParams from \Innkeep\Generated\Types
+ * @phpstan-import-type CreditNote from \Innkeep\Generated\Types
  * @phpstan-import-type GetInvoiceParams from \Innkeep\Generated\Types
  * @phpstan-import-type GetInvoicePdfParams from \Innkeep\Generated\Types
  * @phpstan-import-type Invoice from \Innkeep\Generated\Types
@@ -53,5 +55,17 @@ final class Invoices extends AbstractService
     public function retrievePdf(string $id, array $params = [], array $options = []): string
     {
         return $this->client->callBytes('getInvoicePdf', [$id], $params, $options);
+    }
+
+    /**
+     * POST /v1/invoices/{id}/credit_notes: Credit an invoice.
+     *
+     * @param CreateCreditNoteParams $params
+     * @param RequestOptions $options
+     * @return CreditNote
+     */
+    public function createCreditNote(string $id, array $params = [], array $options = []): array
+    {
+        return $this->client->call('createCreditNote', [$id], $params, $options);
     }
 }

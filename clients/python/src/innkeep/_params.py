@@ -23,6 +23,7 @@ CreatePropertyParams = TypedDict(
         "guest_emails": bool,
         "audit_hour": int,
         "walk_ins_without_email": bool,
+        "overstay_at_audit": Literal["extend", "refuse"],
     },
     total=False,
 )
@@ -39,6 +40,7 @@ UpdatePropertyParams = TypedDict(
         "guest_emails": bool,
         "audit_hour": int,
         "walk_ins_without_email": bool,
+        "overstay_at_audit": Literal["extend", "refuse"],
     },
     total=False,
 )
@@ -405,6 +407,16 @@ ListInvoicesParams = TypedDict(
 )
 GetInvoiceParams = TypedDict("GetInvoiceParams", {}, total=False)
 GetInvoicePdfParams = TypedDict("GetInvoicePdfParams", {}, total=False)
+CreateCreditNoteParams = TypedDict(
+    "CreateCreditNoteParams",
+    {"reason": Required[str], "amount": int, "lines": Sequence[Mapping[str, Any]], "currency": str},
+    total=False,
+)
+ListCreditNotesParams = TypedDict(
+    "ListCreditNotesParams", {"property_id": str, "reservation_id": str, "invoice_id": str, "limit": int}, total=False
+)
+GetCreditNoteParams = TypedDict("GetCreditNoteParams", {}, total=False)
+GetCreditNotePdfParams = TypedDict("GetCreditNotePdfParams", {}, total=False)
 ListReceivablesParams = TypedDict(
     "ListReceivablesParams",
     {
@@ -486,6 +498,7 @@ ListEventsParams = TypedDict(
             "room.retired",
             "rate_plan.created",
             "rate_plan.updated",
+            "credit_note.created",
         ],
         "created_gte": str | datetime.datetime,
         "created_lte": str | datetime.datetime,
@@ -534,6 +547,7 @@ CreateWebhookEndpointParams = TypedDict(
                     "room.retired",
                     "rate_plan.created",
                     "rate_plan.updated",
+                    "credit_note.created",
                 ]
             ]
         ],
@@ -580,6 +594,7 @@ UpdateWebhookEndpointParams = TypedDict(
                 "room.retired",
                 "rate_plan.created",
                 "rate_plan.updated",
+                "credit_note.created",
             ]
         ],
         "api_version": Literal["2025-03-01", "2025-06-01", "2025-09-01"],
@@ -626,6 +641,7 @@ TestWebhookEndpointParams = TypedDict(
             "room.retired",
             "rate_plan.created",
             "rate_plan.updated",
+            "credit_note.created",
         ]
     },
     total=False,
@@ -667,6 +683,7 @@ CreateWebhookBackfillParams = TypedDict(
                 "room.retired",
                 "rate_plan.created",
                 "rate_plan.updated",
+                "credit_note.created",
             ]
         ],
     },
@@ -709,6 +726,7 @@ ListWebhookDeliveriesParams = TypedDict(
             "room.retired",
             "rate_plan.created",
             "rate_plan.updated",
+            "credit_note.created",
         ],
         "limit": int,
     },

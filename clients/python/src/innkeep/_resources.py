@@ -411,6 +411,47 @@ class SyncInvoices(SyncResource):
         """GET /v1/invoices/{id}/pdf: Download an invoice as PDF."""
         return self._call_bytes("getInvoicePdf", (id,), params, request_options)
 
+    def create_credit_note(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CreateCreditNoteParams],
+    ) -> models.CreditNote:
+        """POST /v1/invoices/{id}/credit_notes: Credit an invoice."""
+        return self._call("createCreditNote", (id,), params, request_options, models.CreditNote)
+
+
+class SyncCreditNotes(SyncResource):
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListCreditNotesParams]
+    ) -> SyncPage[models.CreditNote]:
+        """GET /v1/credit_notes: List credit notes."""
+        return self._list("listCreditNotes", (), params, request_options, models.CreditNote)
+
+    def retrieve(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetCreditNoteParams],
+    ) -> models.CreditNote:
+        """GET /v1/credit_notes/{id}: Retrieve a credit note."""
+        return self._call("getCreditNote", (id,), params, request_options, models.CreditNote)
+
+    def retrieve_pdf(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetCreditNotePdfParams],
+    ) -> bytes:
+        """GET /v1/credit_notes/{id}/pdf: Download a credit note as PDF."""
+        return self._call_bytes("getCreditNotePdf", (id,), params, request_options)
+
 
 class SyncReceivables(SyncResource):
     def list(
@@ -860,6 +901,7 @@ class SyncResources:
         self.groups = SyncGroups(transport)
         self.folios = SyncFolios(transport)
         self.invoices = SyncInvoices(transport)
+        self.credit_notes = SyncCreditNotes(transport)
         self.receivables = SyncReceivables(transport)
         self.taxes = SyncTaxes(transport)
         self.guests = SyncGuests(transport)
@@ -1270,6 +1312,47 @@ class AsyncInvoices(AsyncResource):
     ) -> bytes:
         """GET /v1/invoices/{id}/pdf: Download an invoice as PDF."""
         return await self._call_bytes("getInvoicePdf", (id,), params, request_options)
+
+    async def create_credit_note(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.CreateCreditNoteParams],
+    ) -> models.CreditNote:
+        """POST /v1/invoices/{id}/credit_notes: Credit an invoice."""
+        return await self._call("createCreditNote", (id,), params, request_options, models.CreditNote)
+
+
+class AsyncCreditNotes(AsyncResource):
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListCreditNotesParams]
+    ) -> AsyncPager[models.CreditNote]:
+        """GET /v1/credit_notes: List credit notes."""
+        return self._list("listCreditNotes", (), params, request_options, models.CreditNote)
+
+    async def retrieve(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetCreditNoteParams],
+    ) -> models.CreditNote:
+        """GET /v1/credit_notes/{id}: Retrieve a credit note."""
+        return await self._call("getCreditNote", (id,), params, request_options, models.CreditNote)
+
+    async def retrieve_pdf(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetCreditNotePdfParams],
+    ) -> bytes:
+        """GET /v1/credit_notes/{id}/pdf: Download a credit note as PDF."""
+        return await self._call_bytes("getCreditNotePdf", (id,), params, request_options)
 
 
 class AsyncReceivables(AsyncResource):
@@ -1720,6 +1803,7 @@ class AsyncResources:
         self.groups = AsyncGroups(transport)
         self.folios = AsyncFolios(transport)
         self.invoices = AsyncInvoices(transport)
+        self.credit_notes = AsyncCreditNotes(transport)
         self.receivables = AsyncReceivables(transport)
         self.taxes = AsyncTaxes(transport)
         self.guests = AsyncGuests(transport)

@@ -44,7 +44,8 @@ RESOURCES: dict[str, dict[str, str]] = {
     },
     "groups": {"list": "listGroups", "create": "createGroup", "retrieve": "getGroup", "cancel": "cancelGroup"},
     "folios": {"create_charge": "createFolioCharge", "create_invoice": "createFolioInvoice"},
-    "invoices": {"list": "listInvoices", "retrieve": "getInvoice", "retrieve_pdf": "getInvoicePdf"},
+    "invoices": {"list": "listInvoices", "retrieve": "getInvoice", "retrieve_pdf": "getInvoicePdf", "create_credit_note": "createCreditNote"},
+    "credit_notes": {"list": "listCreditNotes", "retrieve": "getCreditNote", "retrieve_pdf": "getCreditNotePdf"},
     "receivables": {"list": "listReceivables"},
     "taxes": {"list": "listTaxes", "create": "createTax", "retrieve": "getTax", "update": "updateTax"},
     "guests": {

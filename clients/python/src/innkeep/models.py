@@ -301,6 +301,19 @@ class FlashReportCharged(BaseModel):
     gross: int
 
 
+class FlashReportOther(BaseModel):
+    """
+    Other revenue of the day, as the revenue report's `other_net`, `other_tax` and `other_gross` count it: every line of `charged` but the room nights and per-night taxes of the nights sold (extras, fees, the retained charges of cancelled and no-show stays). `charged` less `other` is the room revenue's charges (the revenue report's `net`, `tax`, `gross`). Absent in reports written before 2026-11-28.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    net: int
+    tax: int
+    gross: int
+
+
 class FlashReportPaymentsByMethodCard(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -379,6 +392,10 @@ class FlashReport(BaseModel):
         None,
         description="The same lines together: net, the taxes in them, and gross (the sum of `revenue_by_kind`). Absent in reports written before taxes existed.",
     )
+    other: FlashReportOther | None = Field(
+        None,
+        description="Other revenue of the day, as the revenue report's `other_net`, `other_tax` and `other_gross` count it: every line of `charged` but the room nights and per-night taxes of the nights sold (extras, fees, the retained charges of cancelled and no-show stays). `charged` less `other` is the room revenue's charges (the revenue report's `net`, `tax`, `gross`). Absent in reports written before 2026-11-28.",
+    )
     payments_by_method: FlashReportPaymentsByMethod = Field(
         ..., description="Payments captured that local day, by method; a method with none is absent."
     )
@@ -418,9 +435,13 @@ class Property(BaseModel):
         ...,
         description="Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on.",
     )
+    overstay_at_audit: Literal["extend", "refuse"] = Field(
+        ...,
+        description="What the night audit does with a guest still in house past the departure date: `extend` (the default) sells them that night and posts it, with its taxes, on the day it closes; `refuse` leaves the day open and names them, until the desk checks them out or extends the stay.",
+    )
     business_date: date_aliased = Field(
         ...,
-        description="The property's \"today\": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it.",
+        description="The property's \"today\", the open business date: the date the last night audit (or the sandbox's advance_day) opened, until the next audit closes it (between midnight and the audit hour it is still the day before); the local date for a property never audited. Every posting, payment, refund and desk rule belongs to it.",
         examples=["2026-12-24"],
     )
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
@@ -819,6 +840,160 @@ class RoomRetiredEvent(BaseModel):
     data: RoomRetiredEventData
 
 
+class CreditNoteHotelAddress(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    line1: str | None = None
+    line2: str | None = None
+    city: str | None = None
+    region: str | None = None
+    postal_code: str | None = None
+    country: str | None = None
+
+
+class CreditNoteHotel(BaseModel):
+    """
+    The property as it was when the credit note was issued.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    name: str
+    address: CreditNoteHotelAddress | None
+    timezone: str
+
+
+class CreditNoteGuestAddress(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    line1: str | None = None
+    line2: str | None = None
+    city: str | None = None
+    region: str | None = None
+    postal_code: str | None = None
+    country: str | None = None
+
+
+class CreditNoteGuest(BaseModel):
+    """
+    The guest as they were when the credit note was issued.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    name: str
+    address: CreditNoteGuestAddress | None
+    email: str | None
+    phone: str | None
+
+
+class CreditNoteStay(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    check_in: date_aliased = Field(..., examples=["2026-12-24"])
+    check_out: date_aliased = Field(..., examples=["2026-12-24"])
+    room_type: str
+    rate_plan: str
+
+
+class CreditNoteLine(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    invoice_line: int = Field(
+        ..., description="The line of the invoice it credits: its position on the invoice, 1 for the first."
+    )
+    description: str
+    kind: Literal["room_night", "extra", "early_departure_fee", "no_show_fee", "late_check_out_fee", "tax"] = Field(
+        ..., description="The credited line's kind: the revenue it takes off."
+    )
+    date: date_aliased | None = Field(
+        ...,
+        description="The night or date of the credited line; the credit itself is posted on `issue_date`.",
+        examples=["2026-12-24"],
+    )
+    net: Money
+    tax: Money
+    gross: Money
+    taxes: list[LineTax] = Field(
+        ..., description="Each tax the credited line carried, reversed in proportion to the amount credited."
+    )
+
+
+class CreditNoteTaxSummaryItem(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    tax_id: str = Field(..., examples=["tax_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    name: str
+    amount: Money
+
+
+class CreditNoteTotals(BaseModel):
+    """
+    Negative: what the credit note takes off the invoice. net + tax = gross.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    net: Money
+    tax: Money
+    gross: Money
+
+
+class CreditNote(BaseModel):
+    """
+    A correction of an issued invoice, which never changes: the money it takes off (a refund after check-out of money the guest was charged, an allowance), posted on the folio as negative lines on the business date `issue_date`, with their taxes reversed. An immutable snapshot. `GET /v1/credit_notes/{id}/pdf` renders it as a PDF.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["cn_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["credit_note"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    invoice_id: str = Field(..., examples=["inv_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    invoice_number: int = Field(..., description="The number of the invoice it corrects.")
+    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    refund_id: str | None = Field(
+        ...,
+        description="The refund that issued it; null for a credit note issued on its own (an allowance).",
+        examples=["re_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+    number: int = Field(
+        ...,
+        description="Gapless per property in a series of its own (credit note 1, 2, 3…), apart from invoices' numbers.",
+        examples=[1],
+    )
+    currency: str = Field(..., examples=["USD"], max_length=3, min_length=3)
+    reason: str
+    issued_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    issue_date: date_aliased = Field(
+        ...,
+        description="The property's business date it was issued and posted on (never a closed day).",
+        examples=["2026-12-24"],
+    )
+    hotel: CreditNoteHotel = Field(..., description="The property as it was when the credit note was issued.")
+    guest: CreditNoteGuest = Field(..., description="The guest as they were when the credit note was issued.")
+    stay: CreditNoteStay
+    lines: list[CreditNoteLine] = Field(..., description="What it takes off, line by line: negative amounts.")
+    tax_summary: list[CreditNoteTaxSummaryItem] = Field(
+        ..., description="Each tax's total over the lines (negative); together exactly `totals.tax`."
+    )
+    totals: CreditNoteTotals = Field(
+        ..., description="Negative: what the credit note takes off the invoice. net + tax = gross."
+    )
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
 class Ping(BaseModel):
     """
     The dashboard's test event: sent to one endpoint, never listed under `/events`, never backfilled.
@@ -986,6 +1161,14 @@ class RoomMove(BaseModel):
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
+class FolioCreditNote(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["cn_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    number: int
+
+
 class FolioCharge(BaseModel):
     """
     A folio line. `amount` is what the guest pays for it (gross), `net` the line without its taxes and `tax` the taxes in `amount` (net + tax = amount), rounded per line as the API conventions' Taxes section states.
@@ -1023,6 +1206,11 @@ class Refund(BaseModel):
     amount: Money
     reason: str | None
     status: Literal["succeeded"]
+    credit_note_id: str | None = Field(
+        ...,
+        description="The credit note this refund issued: a refund on a closed, invoiced folio of money the guest was charged (beyond any credit balance). Null for a refund that only pays back an overpayment or is made before the folio closes.",
+        examples=["cn_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
@@ -1113,6 +1301,17 @@ class InvoiceList(BaseModel):
     )
     object: Literal["list"]
     data: list[Invoice]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class CreditNoteList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[CreditNote]
     has_more: bool
     next_cursor: str | None
     prev_cursor: str | None
@@ -1314,6 +1513,15 @@ class RevenueReportDatum(BaseModel):
         ..., description="The taxes in those lines (percentages and per-night fees such as city tax), minor units."
     )
     gross: int = Field(..., description="What the guests are charged for those nights: net + tax, minor units.")
+    other_net: int = Field(
+        ...,
+        description="Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units.",
+    )
+    other_tax: int = Field(..., description="The taxes in those other lines, minor units.")
+    other_gross: int = Field(
+        ...,
+        description="Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`).",
+    )
     adr: int
     revpar: int
     payments: int
@@ -1336,6 +1544,15 @@ class RevenueReportTotals(BaseModel):
         ..., description="The taxes in those lines (percentages and per-night fees such as city tax), minor units."
     )
     gross: int = Field(..., description="What the guests are charged for those nights: net + tax, minor units.")
+    other_net: int = Field(
+        ...,
+        description="Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units.",
+    )
+    other_tax: int = Field(..., description="The taxes in those other lines, minor units.")
+    other_gross: int = Field(
+        ...,
+        description="Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`).",
+    )
     adr: int
     revpar: int
     payments: int
@@ -1377,7 +1594,20 @@ class ProductionReportDatum(BaseModel):
         ..., description="The taxes in those lines (percentages and per-night fees such as city tax), minor units."
     )
     gross: int = Field(..., description="What the guests are charged for those nights: net + tax, minor units.")
+    other_net: int = Field(
+        ...,
+        description="Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units.",
+    )
+    other_tax: int = Field(..., description="The taxes in those other lines, minor units.")
+    other_gross: int = Field(
+        ...,
+        description="Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`).",
+    )
     cancellations: int
+    no_shows: int = Field(
+        ...,
+        description="Stays of the group that never arrived (no nights sold; their fee or retained charge is in `other_*`).",
+    )
 
 
 class ProductionReportTotals(BaseModel):
@@ -1398,7 +1628,20 @@ class ProductionReportTotals(BaseModel):
         ..., description="The taxes in those lines (percentages and per-night fees such as city tax), minor units."
     )
     gross: int = Field(..., description="What the guests are charged for those nights: net + tax, minor units.")
+    other_net: int = Field(
+        ...,
+        description="Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units.",
+    )
+    other_tax: int = Field(..., description="The taxes in those other lines, minor units.")
+    other_gross: int = Field(
+        ...,
+        description="Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`).",
+    )
     cancellations: int
+    no_shows: int = Field(
+        ...,
+        description="Stays of the group that never arrived (no nights sold; their fee or retained charge is in `other_*`).",
+    )
 
 
 class ProductionReport(BaseModel):
@@ -1493,6 +1736,7 @@ class WebhookTestResult(BaseModel):
         "room.retired",
         "rate_plan.created",
         "rate_plan.updated",
+        "credit_note.created",
     ]
     status: Literal["queued"]
 
@@ -1715,9 +1959,13 @@ class NightAudit(BaseModel):
         examples=["2026-12-24"],
     )
     trigger: Literal["scheduled", "manual", "advance_day"]
-    no_shows: list[str] = Field(..., description="Reservations the audit marked as no-shows (fees posted).")
+    no_shows: list[str] = Field(
+        ...,
+        description="Reservations the audit marked as no-shows (fees posted). A guest turned away at check-in for want of a ready room is not one: the audit cancels that stay with no charge.",
+    )
     departures_in_house: list[str] = Field(
-        ..., description="Stays still checked in on or after their departure date, flagged for the desk."
+        ...,
+        description="Stays still checked in on or after their departure date, flagged for the desk. With the property's `overstay_at_audit` at `extend`, each was extended by the night closed, sold and posted on it.",
     )
     flash: FlashReport
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
@@ -1930,6 +2178,29 @@ class RatePlanUpdatedEvent(BaseModel):
     data: RatePlanUpdatedEventData
 
 
+class CreditNoteCreatedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: CreditNote
+
+
+class CreditNoteCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["credit_note.created"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: CreditNoteCreatedEventData
+
+
 class PingEventData(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -2027,6 +2298,10 @@ class Folio(BaseModel):
         ...,
         description="The invoice the folio closed into; null until one is issued.",
         examples=["inv_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+    credit_notes: list[FolioCreditNote] = Field(
+        ...,
+        description="The credit notes issued on the folio's invoice, oldest first; their lines are among `charges`.",
     )
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
@@ -2540,7 +2815,7 @@ class Event(BaseModel):
     An event, as `events.retrieve`, `events.list` and webhook deliveries give it: the envelope, with
     `data.object` as JSON (a dict). Read leniently: an event of a type this version of the client does
     not know, or with fewer fields than the model of its type, is still an Event. `typed()` answers
-    the model of its type (TYPED_EVENTS: 31 types).
+    the model of its type (TYPED_EVENTS: 32 types).
     """
 
     model_config = ConfigDict(
@@ -2609,6 +2884,7 @@ TypedEvent: TypeAlias = (
     | RoomRetiredEvent
     | RatePlanCreatedEvent
     | RatePlanUpdatedEvent
+    | CreditNoteCreatedEvent
     | PingEvent
 )
 TYPED_EVENTS: dict[str, type[TypedEvent]] = {
@@ -2642,6 +2918,7 @@ TYPED_EVENTS: dict[str, type[TypedEvent]] = {
     "room.retired": RoomRetiredEvent,
     "rate_plan.created": RatePlanCreatedEvent,
     "rate_plan.updated": RatePlanUpdatedEvent,
+    "credit_note.created": CreditNoteCreatedEvent,
     "ping": PingEvent,
 }
 """The model of each event type `Event.typed()` knows."""

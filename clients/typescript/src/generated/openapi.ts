@@ -1216,6 +1216,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/receivables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List open balances (accounts receivable)
+         * @description Requires scope `payments:read`. Every folio of a stay that has ended (checked out, no-show, cancelled) whose balance is not zero: what guests owe after departure, no-show and cancellation charges, and credit balances the hotel owes guests (`amount` negative; refund them with `POST /v1/refunds` on the folio's payments). Each is aged from its `due_date` to the property's business date in buckets of 0–30, 31–60, 61–90 and over 90 days. Ordered oldest due first, then by guest's name and folio; `totals` sums every row the filters select, per currency and bucket. A group's master folio is listed once, with its `group`: the model has no companies, and a group billed to a master folio is the party that owes.
+         */
+        get: operations["listReceivables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reports/occupancy": {
         parameters: {
             query?: never;
@@ -3106,9 +3126,9 @@ export interface components {
             business_date: string;
             /** @enum {string} */
             trigger: "scheduled" | "manual" | "advance_day";
-            /** @description Reservations the audit marked as no-shows (fees posted). */
+            /** @description Reservations the audit marked as no-shows (fees posted). A guest turned away at check-in for want of a ready room is not one: the audit cancels that stay with no charge. */
             no_shows: string[];
-            /** @description Stays still checked in on or after their departure date, flagged for the desk. */
+            /** @description Stays still checked in on or after their departure date, flagged for the desk. With the property's `overstay_at_audit` at `extend`, each was extended by the night closed, sold and posted on it. */
             departures_in_house: string[];
             flash: components["schemas"]["FlashReport"];
             /**
@@ -3143,6 +3163,12 @@ export interface components {
             };
             /** @description The same lines together: net, the taxes in them, and gross (the sum of `revenue_by_kind`). Absent in reports written before taxes existed. */
             charged?: {
+                net: number;
+                tax: number;
+                gross: number;
+            };
+            /** @description Other revenue of the day, as the revenue report's `other_net`, `other_tax` and `other_gross` count it: every line of `charged` but the room nights and per-night taxes of the nights sold (extras, fees, the retained charges of cancelled and no-show stays). `charged` less `other` is the room revenue's charges (the revenue report's `net`, `tax`, `gross`). Absent in reports written before 2026-11-28. */
+            other?: {
                 net: number;
                 tax: number;
                 gross: number;
@@ -3357,8 +3383,13 @@ export interface components {
             /** @description Hour (0–23, property time) at which the night audit closes a business day: the next morning for an hour before noon, the same evening from noon on. */
             audit_hour: number;
             /**
+             * @description What the night audit does with a guest still in house past the departure date: `extend` (the default) sells them that night and posts it, with its taxes, on the day it closes; `refuse` leaves the day open and names them, until the desk checks them out or extends the stay.
+             * @enum {string}
+             */
+            overstay_at_audit: "extend" | "refuse";
+            /**
              * Format: date
-             * @description The property's "today": its local date, or the business date the night audit (or the sandbox's advance_day) moved ahead of it.
+             * @description The property's "today", the open business date: the date the last night audit (or the sandbox's advance_day) opened, until the next audit closes it (between midnight and the audit hour it is still the day before); the local date for a property never audited. Every posting, payment, refund and desk rule belongs to it.
              * @example 2026-12-24
              */
             business_date: string;
@@ -4129,7 +4160,7 @@ export interface components {
         };
         ParameterFault: {
             /** @enum {string} */
-            code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "malformed_request" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "headers_too_large" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "invalid_cursor" | "invalid_environment" | "invalid_version" | "malformed_request" | "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "insufficient_scope" | "ip_not_allowed" | "property_not_granted" | "resource_missing" | "route_not_found" | "method_not_allowed" | "no_availability" | "invalid_state_transition" | "restriction_violated" | "balance_outstanding" | "idempotency_key_in_use" | "request_too_large" | "unsupported_content_type" | "headers_too_large" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "outside_replay_window" | "amount_exceeds_refundable" | "amount_exceeds_balance" | "url_not_allowed" | "idempotency_key_reused" | "too_many_requests" | "internal_error" | "service_unavailable";
             /** @description Dotted path of this parameter, e.g. `guest.email`. */
             param?: string;
             message: string;
@@ -4567,6 +4598,190 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
+        /** @description Open balances, oldest due first (then by guest's name and folio), with the totals of every page. */
+        ReceivableList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Receivable"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            prev_cursor: string | null;
+            totals: components["schemas"]["ReceivableTotals"];
+        };
+        /**
+         * @description An open balance of a stay that has ended: its folio's balance is not zero and no stay still running bills to it. Gone from the list once the balance is settled (a payment of what is due, a refund of a credit).
+         * @example {
+         *       "object": "receivable",
+         *       "livemode": false,
+         *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+         *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+         *       "kind": "credit_balance",
+         *       "amount": {
+         *         "amount": -22700,
+         *         "currency": "USD"
+         *       },
+         *       "guest": {
+         *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+         *         "name": "Ana Lima"
+         *       },
+         *       "group": null,
+         *       "stay": {
+         *         "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+         *         "status": "no_show",
+         *         "check_in": "2026-11-02",
+         *         "check_out": "2026-11-04"
+         *       },
+         *       "invoice_id": null,
+         *       "due_date": "2026-11-02",
+         *       "age_days": 26,
+         *       "bucket": "days_0_30"
+         *     }
+         */
+        Receivable: {
+            /** @enum {string} */
+            object: "receivable";
+            livemode: boolean;
+            /** @example fol_1a2B3c4D5e6F7g8H9i0J1k2L */
+            folio_id: string;
+            /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
+            property_id: string;
+            /**
+             * @description `credit_balance`: the hotel owes the guest (`amount` negative), e.g. a prepaid no-show on a refundable plan. Otherwise the guest owes it (`amount` positive): `due_after_departure` (a checked-out stay), `no_show` (the no-show fee), `cancellation` (the cancellation charge).
+             * @enum {string}
+             */
+            kind: "credit_balance" | "due_after_departure" | "no_show" | "cancellation";
+            amount: components["schemas"]["Money"] & unknown;
+            /** @description The guest of the stay (for a group's master folio, its first room's guest). */
+            guest: {
+                /** @example gst_1a2B3c4D5e6F7g8H9i0J1k2L */
+                id: string;
+                name: string;
+            };
+            /** @description The group whose master folio this is (the company or party billed for its rooms); null for a guest's own folio. */
+            group: {
+                /** @example grp_1a2B3c4D5e6F7g8H9i0J1k2L */
+                id: string;
+                name: string;
+            } | null;
+            stay: {
+                /** @example res_1a2B3c4D5e6F7g8H9i0J1k2L */
+                reservation_id: string;
+                /** @enum {string} */
+                status: "checked_out" | "no_show" | "cancelled";
+                /**
+                 * Format: date
+                 * @example 2026-12-24
+                 */
+                check_in: string;
+                /**
+                 * Format: date
+                 * @example 2026-12-24
+                 */
+                check_out: string;
+            };
+            /**
+             * @description The invoice the folio closed into; null when none was issued (a credit balance with no charge).
+             * @example inv_1a2B3c4D5e6F7g8H9i0J1k2L
+             */
+            invoice_id: string | null;
+            /**
+             * Format: date
+             * @description The property's business date the balance became due: its invoice's issue date, else the day the stay ended.
+             * @example 2026-12-24
+             */
+            due_date: string;
+            /**
+             * @description Days from `due_date` to the property's business date today.
+             * @example 12
+             */
+            age_days: number;
+            /**
+             * @description `age_days` as an ageing bucket: 0–30, 31–60, 61–90 or over 90 days.
+             * @enum {string}
+             */
+            bucket: "days_0_30" | "days_31_60" | "days_61_90" | "days_over_90";
+        };
+        /**
+         * @description Per currency, the sums of every open balance the filters select (all pages, not only this one), per ageing bucket.
+         * @example [
+         *       {
+         *         "currency": "USD",
+         *         "buckets": [
+         *           {
+         *             "bucket": "days_0_30",
+         *             "due": {
+         *               "amount": 45000,
+         *               "currency": "USD"
+         *             },
+         *             "credit": {
+         *               "amount": -22700,
+         *               "currency": "USD"
+         *             },
+         *             "count": 3
+         *           },
+         *           {
+         *             "bucket": "days_31_60",
+         *             "due": {
+         *               "amount": 12000,
+         *               "currency": "USD"
+         *             },
+         *             "credit": {
+         *               "amount": 0,
+         *               "currency": "USD"
+         *             },
+         *             "count": 1
+         *           },
+         *           {
+         *             "bucket": "days_61_90",
+         *             "due": {
+         *               "amount": 0,
+         *               "currency": "USD"
+         *             },
+         *             "credit": {
+         *               "amount": 0,
+         *               "currency": "USD"
+         *             },
+         *             "count": 0
+         *           },
+         *           {
+         *             "bucket": "days_over_90",
+         *             "due": {
+         *               "amount": 0,
+         *               "currency": "USD"
+         *             },
+         *             "credit": {
+         *               "amount": 0,
+         *               "currency": "USD"
+         *             },
+         *             "count": 0
+         *           }
+         *         ],
+         *         "due": {
+         *           "amount": 57000,
+         *           "currency": "USD"
+         *         },
+         *         "credit": {
+         *           "amount": -22700,
+         *           "currency": "USD"
+         *         },
+         *         "count": 4
+         *       }
+         *     ]
+         */
+        ReceivableTotals: {
+            currency: string;
+            /** @description Every bucket, in order, zero ones too. */
+            buckets: {
+                /** @enum {string} */
+                bucket: "days_0_30" | "days_31_60" | "days_61_90" | "days_over_90";
+                due: components["schemas"]["Money"] & unknown;
+                credit: components["schemas"]["Money"] & unknown;
+                count: number;
+            }[];
+            due: components["schemas"]["Money"];
+            credit: components["schemas"]["Money"];
+            count: number;
+        }[];
         OccupancyReport: {
             /** @enum {string} */
             object: "report";
@@ -4637,16 +4852,16 @@ export interface components {
                 tax: number;
                 /** @description What the guests are charged for those nights: net + tax, minor units. */
                 gross: number;
+                /** @description Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units. */
+                other_net: number;
+                /** @description The taxes in those other lines, minor units. */
+                other_tax: number;
+                /** @description Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`). */
+                other_gross: number;
                 adr: number;
                 revpar: number;
                 payments: number;
                 refunds: number;
-                /** @description What the credit notes issued on this business date take off, without taxes: negative, minor units (their lines are posted on the day they are issued, not on the nights they correct). */
-                credited_net: number;
-                /** @description The taxes those credit notes reverse: negative, minor units. */
-                credited_tax: number;
-                /** @description What those credit notes take off in all: credited_net + credited_tax, minor units. */
-                credited_gross: number;
             }[];
             totals: {
                 /** @description The sold nights' rates as loaded (inside or before taxes, as the property's taxes say), minor units. */
@@ -4657,16 +4872,16 @@ export interface components {
                 tax: number;
                 /** @description What the guests are charged for those nights: net + tax, minor units. */
                 gross: number;
+                /** @description Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units. */
+                other_net: number;
+                /** @description The taxes in those other lines, minor units. */
+                other_tax: number;
+                /** @description Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`). */
+                other_gross: number;
                 adr: number;
                 revpar: number;
                 payments: number;
                 refunds: number;
-                /** @description What the credit notes issued on this business date take off, without taxes: negative, minor units (their lines are posted on the day they are issued, not on the nights they correct). */
-                credited_net: number;
-                /** @description The taxes those credit notes reverse: negative, minor units. */
-                credited_tax: number;
-                /** @description What those credit notes take off in all: credited_net + credited_tax, minor units. */
-                credited_gross: number;
             };
         };
         ProductionReport: {
@@ -4702,7 +4917,15 @@ export interface components {
                 tax: number;
                 /** @description What the guests are charged for those nights: net + tax, minor units. */
                 gross: number;
+                /** @description Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units. */
+                other_net: number;
+                /** @description The taxes in those other lines, minor units. */
+                other_tax: number;
+                /** @description Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`). */
+                other_gross: number;
                 cancellations: number;
+                /** @description Stays of the group that never arrived (no nights sold; their fee or retained charge is in `other_*`). */
+                no_shows: number;
             }[];
             totals: {
                 reservations: number;
@@ -4715,7 +4938,15 @@ export interface components {
                 tax: number;
                 /** @description What the guests are charged for those nights: net + tax, minor units. */
                 gross: number;
+                /** @description Other revenue without taxes: every other folio line (extras on the day they were posted; early-departure, late check-out and no-show fees; the retained charges of cancelled and no-show stays), minor units. */
+                other_net: number;
+                /** @description The taxes in those other lines, minor units. */
+                other_tax: number;
+                /** @description Other revenue as charged: other_net + other_tax, minor units. `gross` + `other_gross` is all the folios charged (the flash's `charged.gross`). */
+                other_gross: number;
                 cancellations: number;
+                /** @description Stays of the group that never arrived (no nights sold; their fee or retained charge is in `other_*`). */
+                no_shows: number;
             };
         };
         NightAuditList: {
@@ -5199,6 +5430,7 @@ export interface operations {
                      *           "walk_ins_without_email": true,
                      *           "guest_emails": true,
                      *           "audit_hour": 0,
+                     *           "overstay_at_audit": "extend",
                      *           "business_date": "2026-12-24",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -5524,6 +5756,12 @@ export interface operations {
                      * @default false
                      */
                     walk_ins_without_email?: boolean;
+                    /**
+                     * @description What the night audit does with a guest still in house past departure: `extend` (sell and post the night) or `refuse` (the day stays open, the guests named).
+                     * @default extend
+                     * @enum {string}
+                     */
+                    overstay_at_audit?: "extend" | "refuse";
                 };
             };
         };
@@ -5562,6 +5800,7 @@ export interface operations {
                      *       "walk_ins_without_email": true,
                      *       "guest_emails": true,
                      *       "audit_hour": 0,
+                     *       "overstay_at_audit": "extend",
                      *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -6006,6 +6245,7 @@ export interface operations {
                      *       "walk_ins_without_email": true,
                      *       "guest_emails": true,
                      *       "audit_hour": 0,
+                     *       "overstay_at_audit": "extend",
                      *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -6319,7 +6559,8 @@ export interface operations {
                  *       "check_out_time": "15:00",
                  *       "guest_emails": true,
                  *       "audit_hour": 3,
-                 *       "walk_ins_without_email": true
+                 *       "walk_ins_without_email": true,
+                 *       "overstay_at_audit": "extend"
                  *     }
                  */
                 "application/json": {
@@ -6359,6 +6600,11 @@ export interface operations {
                     audit_hour?: number;
                     /** @description Whether a walk-in (`source: walk_in`) may be booked without the guest's e-mail. */
                     walk_ins_without_email?: boolean;
+                    /**
+                     * @description What the night audit does with a guest still in house past departure: `extend` (sell and post the night) or `refuse` (the day stays open, the guests named).
+                     * @enum {string}
+                     */
+                    overstay_at_audit?: "extend" | "refuse";
                 };
             };
         };
@@ -6396,6 +6642,7 @@ export interface operations {
                      *       "walk_ins_without_email": true,
                      *       "guest_emails": true,
                      *       "audit_hour": 0,
+                     *       "overstay_at_audit": "extend",
                      *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -18755,6 +19002,16 @@ export interface operations {
                             request_id: string;
                             /** @description `restriction_violated`: which restriction (stop_sell, closed_to_arrival, closed_to_departure, min_stay, no_rate). */
                             reason?: string;
+                            /**
+                             * @description Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `currency`. For `balance_outstanding` the folio's balance: positive when the guest owes it, negative when the hotel owes it to the guest. For `amount_exceeds_refundable` the most that can still be refunded; for `amount_exceeds_balance` the most a payment may take (what is still due).
+                             * @example 22700
+                             */
+                            amount?: number;
+                            /**
+                             * @description Money errors: the ISO 4217 currency of `amount`.
+                             * @example USD
+                             */
+                            currency?: string;
                         };
                     };
                 };
@@ -29849,7 +30106,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `amount_exceeds_balance`, `idempotency_key_reused`. */
             422: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -29875,7 +30132,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "invalid_request_error" | "idempotency_error";
                             /** @enum {string} */
-                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_exceeds_balance" | "idempotency_key_reused";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -29884,6 +30141,16 @@ export interface operations {
                             request_id: string;
                             /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
                             errors?: components["schemas"]["ParameterFault"][];
+                            /**
+                             * @description Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `currency`. For `balance_outstanding` the folio's balance: positive when the guest owes it, negative when the hotel owes it to the guest. For `amount_exceeds_refundable` the most that can still be refunded; for `amount_exceeds_balance` the most a payment may take (what is still due).
+                             * @example 22700
+                             */
+                            amount?: number;
+                            /**
+                             * @description Money errors: the ISO 4217 currency of `amount`.
+                             * @example USD
+                             */
+                            currency?: string;
                         };
                     };
                 };
@@ -31998,6 +32265,16 @@ export interface operations {
                             request_id: string;
                             /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
                             errors?: components["schemas"]["ParameterFault"][];
+                            /**
+                             * @description Money errors (`balance_outstanding`, `amount_exceeds_refundable`, `amount_exceeds_balance`): the amount the message states, in minor units of `currency`. For `balance_outstanding` the folio's balance: positive when the guest owes it, negative when the hotel owes it to the guest. For `amount_exceeds_refundable` the most that can still be refunded; for `amount_exceeds_balance` the most a payment may take (what is still due).
+                             * @example 22700
+                             */
+                            amount?: number;
+                            /**
+                             * @description Money errors: the ISO 4217 currency of `amount`.
+                             * @example USD
+                             */
+                            currency?: string;
                         };
                     };
                 };
@@ -39553,6 +39830,381 @@ export interface operations {
             };
         };
     };
+    listReceivables: {
+        parameters: {
+            query?: {
+                property_id?: string;
+                /** @description Only this guest's balances. */
+                guest_id?: string;
+                /** @description Only this group's master folio. */
+                group_id?: string;
+                kind?: "credit_balance" | "due_after_departure" | "no_show" | "cancellation";
+                bucket?: "days_0_30" | "days_31_60" | "days_61_90" | "days_over_90";
+                /** @description Items per page, 1–100. */
+                limit?: number;
+                /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "receivable",
+                     *           "livemode": false,
+                     *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "kind": "credit_balance",
+                     *           "amount": {
+                     *             "amount": -22700,
+                     *             "currency": "USD"
+                     *           },
+                     *           "guest": {
+                     *             "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *             "name": "Ana Lima"
+                     *           },
+                     *           "group": null,
+                     *           "stay": {
+                     *             "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *             "status": "no_show",
+                     *             "check_in": "2026-11-02",
+                     *             "check_out": "2026-11-04"
+                     *           },
+                     *           "invoice_id": null,
+                     *           "due_date": "2026-11-02",
+                     *           "age_days": 26,
+                     *           "bucket": "days_0_30"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "string",
+                     *       "prev_cursor": "string",
+                     *       "totals": [
+                     *         {
+                     *           "currency": "USD",
+                     *           "buckets": [
+                     *             {
+                     *               "bucket": "days_0_30",
+                     *               "due": {
+                     *                 "amount": 45000,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "credit": {
+                     *                 "amount": -22700,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "count": 3
+                     *             },
+                     *             {
+                     *               "bucket": "days_31_60",
+                     *               "due": {
+                     *                 "amount": 12000,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "credit": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "count": 1
+                     *             },
+                     *             {
+                     *               "bucket": "days_61_90",
+                     *               "due": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "credit": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "count": 0
+                     *             },
+                     *             {
+                     *               "bucket": "days_over_90",
+                     *               "due": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "credit": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "count": 0
+                     *             }
+                     *           ],
+                     *           "due": {
+                     *             "amount": 57000,
+                     *             "currency": "USD"
+                     *           },
+                     *           "credit": {
+                     *             "amount": -22700,
+                     *             "currency": "USD"
+                     *           },
+                     *           "count": 4
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReceivableList"];
+                };
+            };
+            /** @description Bad request: `invalid_cursor`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_cursor",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_cursor" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     occupancyReport: {
         parameters: {
             query: {
@@ -39919,7 +40571,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `net`, `tax`, `gross`, `adr`, `revpar`, `payments`, `refunds`, `credited_net`, `credited_tax`, `credited_gross`; one row per night, amounts in minor units of the property's currency. */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `date`, `room_revenue`, `net`, `tax`, `gross`, `other_net`, `other_tax`, `other_gross`, `adr`, `revpar`, `payments`, `refunds`; one row per night, amounts in minor units of the property's currency. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -39947,13 +40599,13 @@ export interface operations {
                      *           "net": 0,
                      *           "tax": 0,
                      *           "gross": 0,
+                     *           "other_net": 0,
+                     *           "other_tax": 0,
+                     *           "other_gross": 0,
                      *           "adr": 0,
                      *           "revpar": 0,
                      *           "payments": 0,
-                     *           "refunds": 0,
-                     *           "credited_net": 0,
-                     *           "credited_tax": 0,
-                     *           "credited_gross": 0
+                     *           "refunds": 0
                      *         }
                      *       ],
                      *       "totals": {
@@ -39961,19 +40613,19 @@ export interface operations {
                      *         "net": 0,
                      *         "tax": 0,
                      *         "gross": 0,
+                     *         "other_net": 0,
+                     *         "other_tax": 0,
+                     *         "other_gross": 0,
                      *         "adr": 0,
                      *         "revpar": 0,
                      *         "payments": 0,
-                     *         "refunds": 0,
-                     *         "credited_net": 0,
-                     *         "credited_tax": 0,
-                     *         "credited_gross": 0
+                     *         "refunds": 0
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["RevenueReport"];
                     /**
-                     * @example date,room_revenue,net,tax,gross,adr,revpar,payments,refunds,credited_net,credited_tax,credited_gross
+                     * @example date,room_revenue,net,tax,gross,other_net,other_tax,other_gross,adr,revpar,payments,refunds
                      *     2026-12-24,0,0,0,0,0,0,0,0,0,0,0
                      */
                     "text/csv": string;
@@ -40273,7 +40925,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `group`, `group_name`, `reservations`, `room_nights`, `room_revenue`, `net`, `tax`, `gross`, `cancellations`; one row per group, `group_name` only when `group_by` is `rate_plan` or `room_type`, amounts in minor units. */
+            /** @description Success: JSON by default; with `format=csv`, `text/csv` (RFC 4180, header row first) as an attachment. CSV columns: `group`, `group_name`, `reservations`, `room_nights`, `room_revenue`, `net`, `tax`, `gross`, `other_net`, `other_tax`, `other_gross`, `cancellations`, `no_shows`; one row per group, `group_name` only when `group_by` is `rate_plan` or `room_type`, amounts in minor units. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["ServiceRequestId"];
@@ -40305,7 +40957,11 @@ export interface operations {
                      *           "net": 0,
                      *           "tax": 0,
                      *           "gross": 0,
-                     *           "cancellations": 0
+                     *           "other_net": 0,
+                     *           "other_tax": 0,
+                     *           "other_gross": 0,
+                     *           "cancellations": 0,
+                     *           "no_shows": 0
                      *         }
                      *       ],
                      *       "totals": {
@@ -40315,14 +40971,18 @@ export interface operations {
                      *         "net": 0,
                      *         "tax": 0,
                      *         "gross": 0,
-                     *         "cancellations": 0
+                     *         "other_net": 0,
+                     *         "other_tax": 0,
+                     *         "other_gross": 0,
+                     *         "cancellations": 0,
+                     *         "no_shows": 0
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["ProductionReport"];
                     /**
-                     * @example group,reservations,room_nights,room_revenue,net,tax,gross,cancellations
-                     *     direct,0,0,0,0,0,0,0
+                     * @example group,reservations,room_nights,room_revenue,net,tax,gross,other_net,other_tax,other_gross,cancellations,no_shows
+                     *     direct,0,0,0,0,0,0,0,0,0,0,0
                      */
                     "text/csv": string;
                 };
@@ -40669,6 +41329,11 @@ export interface operations {
                      *               "tax": 0,
                      *               "gross": 0
                      *             },
+                     *             "other": {
+                     *               "net": 0,
+                     *               "tax": 0,
+                     *               "gross": 0
+                     *             },
                      *             "payments_by_method": {
                      *               "card": {
                      *                 "amount": 0,
@@ -41001,6 +41666,11 @@ export interface operations {
                      *           "tax": 0
                      *         },
                      *         "charged": {
+                     *           "net": 0,
+                     *           "tax": 0,
+                     *           "gross": 0
+                     *         },
+                     *         "other": {
                      *           "net": 0,
                      *           "tax": 0,
                      *           "gross": 0
@@ -48386,6 +49056,11 @@ export interface operations {
                      *               "tax": 0,
                      *               "gross": 0
                      *             },
+                     *             "other": {
+                     *               "net": 0,
+                     *               "tax": 0,
+                     *               "gross": 0
+                     *             },
                      *             "payments_by_method": {
                      *               "card": {
                      *                 "amount": 0,
@@ -51145,6 +51820,7 @@ export interface operations {
                  *           "walk_ins_without_email": true,
                  *           "guest_emails": true,
                  *           "audit_hour": 0,
+                 *           "overstay_at_audit": "extend",
                  *           "business_date": "2026-12-24",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -51693,6 +52369,7 @@ export interface operations {
                  *           "walk_ins_without_email": true,
                  *           "guest_emails": true,
                  *           "audit_hour": 0,
+                 *           "overstay_at_audit": "extend",
                  *           "business_date": "2026-12-24",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"

@@ -83,6 +83,7 @@ export const operationTable = {
   listCreditNotes: { method: "GET", path: "/credit_notes", pathParams: [], list: true },
   getCreditNote: { method: "GET", path: "/credit_notes/{id}", pathParams: ["id"], list: false },
   getCreditNotePdf: { method: "GET", path: "/credit_notes/{id}/pdf", pathParams: ["id"], list: false },
+  listReceivables: { method: "GET", path: "/receivables", pathParams: [], list: true },
   occupancyReport: { method: "GET", path: "/reports/occupancy", pathParams: [], list: false },
   revenueReport: { method: "GET", path: "/reports/revenue", pathParams: [], list: false },
   productionReport: { method: "GET", path: "/reports/production", pathParams: [], list: false },
