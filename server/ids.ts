@@ -34,6 +34,7 @@ export const idPrefixes = {
   tax: "tax",
   invoice: "inv",
   dataRepair: "rpr",
+  paymentProcessor: "ppr",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

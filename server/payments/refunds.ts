@@ -6,6 +6,7 @@ import { newId } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { inTransaction } from "@/db/transactions";
+import { refundAtProcessor } from "./card-charge";
 import { presentPayment } from "./present";
 import type { RefundCreate } from "./schemas";
 
@@ -16,7 +17,7 @@ const refundableStatuses = new Set(["succeeded", "partially_refunded", "refunded
  * refunds of one payment queue up and each sees what the last left refundable: together they
  * can never exceed the payment.
  */
-export async function createRefund({ db, tenant, input }: Ctx & { input: RefundCreate }) {
+export async function createRefund({ db, tenant, input, idempotencyKey }: Ctx & { input: RefundCreate; idempotencyKey?: string }) {
   return inTransaction(db, async (tx) => {
     const payment = await findOwned(tx, payments, tenant, input.payment_id, "payment", { param: "payment_id", forUpdate: true });
     // A refunded payment held money once: asking for more than its rest (0) is an amount error, not a state one.
@@ -31,10 +32,14 @@ export async function createRefund({ db, tenant, input }: Ctx & { input: RefundC
         amount: { amount: refundable, currency: payment.currency },
       });
     }
+    const id = newId("refund");
+    // A card charged through Stripe is refunded there first (server/payments/card-charge.ts).
+    const processorRefundId = await refundAtProcessor({ db: tx, tenant, payment, amount, refundId: id, idempotencyKey });
     const [refund] = await tx
       .insert(refunds)
       .values({
-        id: newId("refund"),
+        id,
+        processorRefundId,
         ...tenantValues(tenant),
         propertyId: payment.propertyId,
         paymentId: payment.id,
