@@ -4,6 +4,7 @@ import { paymentProcessors, properties } from "@/db/schema";
 import { inTransaction } from "@/db/transactions";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { ApiError } from "@/server/errors";
+import { isLiveStripeKey } from "@/lib/stripe-keys";
 import { newId } from "@/server/ids";
 import { openSecret, sealSecret } from "@/server/sealed-secrets";
 import { findOwned, ownedBy, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
@@ -20,7 +21,7 @@ type ProcessorRow = typeof paymentProcessors.$inferSelect;
  * the same property (or the account) before. A live key is refused in the sandbox.
  */
 export async function connectProcessor({ db, tenant, actor, input }: ChangeCtx & { input: ProcessorConnect }) {
-  if (!tenant.livemode && /^(sk|rk)_live_/.test(input.secret_key)) {
+  if (!tenant.livemode && isLiveStripeKey(input.secret_key)) {
     throw new ApiError("parameter_invalid", "A live Stripe key moves real money and cannot be used in the sandbox: use a test key (sk_test_… or rk_test_…).", {
       param: "secret_key",
     });

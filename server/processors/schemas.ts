@@ -1,12 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { processorTypes } from "@/db/schema";
 import { idOf, timestamp } from "@/server/schemas";
+import { stripeKeyMessage, stripeKeyPattern, stripeWebhookSecretMessage, stripeWebhookSecretPattern } from "@/lib/stripe-keys";
 
 /** Stripe's secret (`sk_`) and restricted (`rk_`) keys, test or live. */
 const stripeKey = z
   .string()
   .trim()
-  .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{8,240}$/, "Expected a Stripe secret key (sk_test_…, sk_live_…) or restricted key (rk_test_…, rk_live_…).")
+  .regex(stripeKeyPattern, stripeKeyMessage)
   .openapi({ description: "The account's secret or restricted key. Stored encrypted and never shown again; live keys only in the live data set." });
 
 export const processorConnectSchema = z
@@ -16,7 +17,7 @@ export const processorConnectSchema = z
     webhook_secret: z
       .string()
       .trim()
-      .regex(/^whsec_[A-Za-z0-9+/=]{8,240}$/, "Expected Stripe's webhook signing secret (whsec_…).")
+      .regex(stripeWebhookSecretPattern, stripeWebhookSecretMessage)
       .optional()
       .openapi({ description: "The signing secret of the Stripe webhook endpoint that sends Innkeep its events. Stored encrypted." }),
     property_id: z.string().min(1).max(64).optional().openapi({ description: "The property this account takes payments for; omitted, every property without one of its own." }),

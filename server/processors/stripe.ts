@@ -1,6 +1,7 @@
 import Stripe from "stripe";
 import { getConfig } from "@/server/config";
 import { ApiError } from "@/server/errors";
+import { isLiveStripeKey } from "@/lib/stripe-keys";
 import type { CardDetails, CardProcessor, ChargeResult, Decline } from "./processor";
 
 /**
@@ -60,7 +61,7 @@ export function stripeProcessor(secretKey: string): CardProcessor {
           if (error instanceof Stripe.errors.StripePermissionError) return null;
           throw error;
         });
-        return { processorAccountId: account?.id ?? null, mode: /^(sk|rk)_live_/.test(secretKey) ? "live" : "test" };
+        return { processorAccountId: account?.id ?? null, mode: isLiveStripeKey(secretKey) ? "live" : "test" };
       } catch (error) {
         if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
           throw new ApiError("parameter_invalid", `Stripe refused this key: ${error.message}`, { param: "secret_key" });

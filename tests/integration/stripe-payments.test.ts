@@ -7,6 +7,13 @@ import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, liveHotel, ok, sandboxProperty, type Caller, type RoomTypeSetup } from "../support/hotel";
 import { stripeRequests } from "../support/stripe-states";
+import { TRPCError } from "@trpc/server";
+import { createUser, type StaffRole } from "@/server/auth/users";
+import { ApiError } from "@/server/errors";
+import { RateLimiter } from "@/server/http/rate-limit";
+import { createCaller } from "@/server/trpc/routers/_app";
+import { openSecret, resealSecrets } from "@/server/webhooks/secret-box";
+import { parseSecretKeys } from "@/server/secret-keys";
 
 // Issue #37, first slice: a hotel's Stripe account connected through the API, live card payments
 // by Stripe payment method (never a card number), and their refunds through Stripe. Every request
@@ -93,6 +100,19 @@ describe("connecting a Stripe account", () => {
     expect(row.secretKey).toMatch(/^aesgcm1:/);
     expect(row.secretKey).not.toContain(liveKey);
     expect(row.webhookSecret).not.toContain("abcdefghijklmnop");
+  });
+
+  it("re-seals the keys under a new first key at start, as webhook secrets are", async () => {
+    const newKey = `k2:${randomBytes(32).toString("base64")}`;
+    const rotated = parseSecretKeys(`${newKey},${process.env.WEBHOOK_SECRET_KEYS}`);
+    expect(await resealSecrets(h.db, rotated)).toMatchObject({ rewritten: 1, unreadable: 0 });
+    const [row] = await processorRows();
+    expect(row.secretKey).toMatch(/^aesgcm1:k2:/);
+    expect(row.webhookSecret).toMatch(/^aesgcm1:k2:/);
+    expect(openSecret(row.secretKey, row.id, rotated)).toBe(liveKey);
+    // And back under the test run's key, for the payments below.
+    await resealSecrets(h.db, parseSecretKeys(`${process.env.WEBHOOK_SECRET_KEYS},${newKey}`));
+    expect((await processorRows())[0].secretKey).toMatch(/^aesgcm1:test:/);
   });
 
   it("refuses a key Stripe refuses (422 on secret_key, in Stripe's words) and keeps the one connected", async () => {
@@ -249,6 +269,44 @@ describe("the sandbox", () => {
     // A test card still never goes to Stripe, processor or not.
     expect(ok(await pay(r.id, rawCard(), { amount: 1_000 }, sandbox), 201).processor).toBeNull();
     expect(await posts(key, "/v1/payment_intents")).toHaveLength(1);
+  });
+});
+
+describe("Settings (tRPC): owners only", () => {
+  const limiter = new RateLimiter();
+  async function staffMember(role: StaffRole) {
+    const user = await createUser({ db: h.db, input: { accountId: h.main.account.id, email: `${role}@stripe.example`, password: "password-1", role } });
+    const session = { user: { id: user.id, accountId: h.main.account.id, role, name: null, email: user.email }, expires: new Date(Date.now() + 3_600_000).toISOString() };
+    return (livemode = true) => createCaller({ db: h.db, session, livemode, limiter });
+  }
+
+  it("an owner connects a key for one property and sees only its hint; a manager is refused; a bad key is named", async () => {
+    const owner = await staffMember("owner");
+    const manager = await staffMember("manager");
+    const key = testKey();
+    const connected = await owner().processors.connect({ type: "stripe", secret_key: key, property_id: hotel.propertyId });
+    expect(connected).toMatchObject({ property_id: hotel.propertyId, secret_key_hint: `sk_test_…${key.slice(-4)}`, mode: "test" });
+    const listed = await owner().processors.list();
+    expect(listed.map((p) => p.property_id)).toEqual([null, hotel.propertyId]);
+    expect(JSON.stringify(listed)).not.toContain(key);
+    // The property's own account now takes its cards, not the account's.
+    const r = await bookLive();
+    ok(await pay(r.id, pm("pm_card_visa"), { amount: 500 }), 201);
+    expect(await posts(key, "/v1/payment_intents")).toHaveLength(1);
+    await owner().processors.remove({ id: connected.id });
+
+    const refused = await manager().processors.list().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(TRPCError);
+    expect((refused as TRPCError).code).toBe("FORBIDDEN");
+    const bad = await owner(false).processors.connect({ type: "stripe", secret_key: `rk_live_${randomBytes(10).toString("hex")}` }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((bad as TRPCError).cause).toBeInstanceOf(ApiError);
+    expect((bad as TRPCError).cause).toMatchObject({ code: "parameter_invalid", param: "secret_key" });
   });
 });
 

@@ -15,6 +15,7 @@ import { reservationsRouter } from "./reservations";
 import { ratesRouter } from "./rates";
 import { reportsRouter } from "./reports";
 import { settingsRouter } from "./settings";
+import { processorsRouter } from "./processors";
 import { setupRouter } from "./setup";
 import { tapeChartRouter } from "./tape-chart";
 
@@ -36,6 +37,7 @@ export const appRouter = router({
   rates: ratesRouter,
   reports: reportsRouter,
   settings: settingsRouter,
+  processors: processorsRouter,
   setup: setupRouter,
   tapeChart: tapeChartRouter,
 });
