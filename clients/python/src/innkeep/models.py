@@ -62,6 +62,18 @@ class PaymentPaymentMethod(BaseModel):
     reference: str | None = None
 
 
+class PaymentProcessor(BaseModel):
+    """
+    The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["stripe"]
+    payment_id: str | None = Field(..., description="Stripe's PaymentIntent (`pi_…`).")
+
+
 class Payment(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -77,6 +89,10 @@ class Payment(BaseModel):
     status: Literal["pending", "authorized", "succeeded", "failed", "voided", "partially_refunded", "refunded"]
     captured: bool
     payment_method: PaymentPaymentMethod
+    processor: PaymentProcessor | None = Field(
+        ...,
+        description="The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer.",
+    )
     failure_code: str | None
     failure_message: str | None
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
@@ -1078,6 +1094,29 @@ class RefundList(BaseModel):
     prev_cursor: str | None
 
 
+class PaymentProcessorModel(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["ppr_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["payment_processor"]
+    livemode: bool
+    type: Literal["stripe"]
+    property_id: str | None = Field(
+        ...,
+        description="null: the account's, for every property without its own.",
+        examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+    mode: Literal["test", "live"] = Field(
+        ..., description="The processor's mode of the key: `test` moves no real money."
+    )
+    secret_key_hint: str = Field(..., examples=["sk_test_…p7dc"])
+    webhook_secret_hint: str | None
+    processor_account_id: str | None = Field(..., description="Stripe's `acct_…`, where the key may read it.")
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
 class HousekeepingAssignment(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1893,6 +1932,17 @@ class GuestList(BaseModel):
     )
     object: Literal["list"]
     data: list[Guest]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class PaymentProcessorList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[PaymentProcessorModel]
     has_more: bool
     next_cursor: str | None
     prev_cursor: str | None
