@@ -1085,21 +1085,6 @@ func (e PaymentPaymentMethodType) Valid() bool {
 	}
 }
 
-// Defines values for PaymentProcessorType.
-const (
-	PaymentProcessorTypeStripe PaymentProcessorType = "stripe"
-)
-
-// Valid indicates whether the value is a known member of the PaymentProcessorType enum.
-func (e PaymentProcessorType) Valid() bool {
-	switch e {
-	case PaymentProcessorTypeStripe:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for PaymentStatus.
 const (
 	PaymentStatusAuthorized        PaymentStatus = "authorized"
@@ -1205,6 +1190,21 @@ const (
 func (e PaymentProcessorObject) Valid() bool {
 	switch e {
 	case PaymentProcessorObjectPaymentProcessor:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentProcessorType.
+const (
+	PaymentProcessorTypeStripe PaymentProcessorType = "stripe"
+)
+
+// Valid indicates whether the value is a known member of the PaymentProcessorType enum.
+func (e PaymentProcessorType) Valid() bool {
+	switch e {
+	case PaymentProcessorTypeStripe:
 		return true
 	default:
 		return false
@@ -1325,6 +1325,21 @@ const (
 func (e PingEventType) Valid() bool {
 	switch e {
 	case PingEventTypePing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProcessorChargeType.
+const (
+	ProcessorChargeTypeStripe ProcessorChargeType = "stripe"
+)
+
+// Valid indicates whether the value is a known member of the ProcessorChargeType enum.
+func (e ProcessorChargeType) Valid() bool {
+	switch e {
+	case ProcessorChargeTypeStripe:
 		return true
 	default:
 		return false
@@ -1781,21 +1796,6 @@ func (e RefundedPaymentPaymentMethodType) Valid() bool {
 	case RefundedPaymentPaymentMethodTypeCard:
 		return true
 	case RefundedPaymentPaymentMethodTypeCash:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for RefundedPaymentProcessorType.
-const (
-	RefundedPaymentProcessorTypeStripe RefundedPaymentProcessorType = "stripe"
-)
-
-// Valid indicates whether the value is a known member of the RefundedPaymentProcessorType enum.
-func (e RefundedPaymentProcessorType) Valid() bool {
-	switch e {
-	case RefundedPaymentProcessorTypeStripe:
 		return true
 	default:
 		return false
@@ -39336,15 +39336,11 @@ type Payment struct {
 	} `json:"payment_method"`
 
 	// Processor The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer.
-	Processor *struct {
-		// PaymentId Stripe's PaymentIntent (`pi_…`).
-		PaymentId *string              `json:"payment_id"`
-		Type      PaymentProcessorType `json:"type"`
-	} `json:"processor"`
-	PropertyId    string        `json:"property_id"`
-	ReservationId string        `json:"reservation_id"`
-	Status        PaymentStatus `json:"status"`
-	UpdatedAt     time.Time     `json:"updated_at"`
+	Processor     *ProcessorCharge `json:"processor"`
+	PropertyId    string           `json:"property_id"`
+	ReservationId string           `json:"reservation_id"`
+	Status        PaymentStatus    `json:"status"`
+	UpdatedAt     time.Time        `json:"updated_at"`
 }
 
 // PaymentObject defines model for Payment.Object.
@@ -39352,9 +39348,6 @@ type PaymentObject string
 
 // PaymentPaymentMethodType defines model for Payment.PaymentMethod.Type.
 type PaymentPaymentMethodType string
-
-// PaymentProcessorType defines model for Payment.Processor.Type.
-type PaymentProcessorType string
 
 // PaymentStatus defines model for Payment.Status.
 type PaymentStatus string
@@ -39418,6 +39411,9 @@ type PaymentProcessorMode string
 
 // PaymentProcessorObject defines model for PaymentProcessor.Object.
 type PaymentProcessorObject string
+
+// PaymentProcessorType defines model for PaymentProcessor.Type.
+type PaymentProcessorType string
 
 // PaymentProcessorList defines model for PaymentProcessorList.
 type PaymentProcessorList struct {
@@ -39505,6 +39501,16 @@ type PingEventObject string
 
 // PingEventType defines model for PingEvent.Type.
 type PingEventType string
+
+// ProcessorCharge The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer.
+type ProcessorCharge struct {
+	// PaymentId Stripe's PaymentIntent (`pi_…`).
+	PaymentId *string             `json:"payment_id"`
+	Type      ProcessorChargeType `json:"type"`
+}
+
+// ProcessorChargeType defines model for ProcessorCharge.Type.
+type ProcessorChargeType string
 
 // ProductionReport defines model for ProductionReport.
 type ProductionReport struct {
@@ -39938,12 +39944,8 @@ type RefundedPayment struct {
 	} `json:"payment_method"`
 
 	// Processor The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer.
-	Processor *struct {
-		// PaymentId Stripe's PaymentIntent (`pi_…`).
-		PaymentId *string                      `json:"payment_id"`
-		Type      RefundedPaymentProcessorType `json:"type"`
-	} `json:"processor"`
-	PropertyId string `json:"property_id"`
+	Processor  *ProcessorCharge `json:"processor"`
+	PropertyId string           `json:"property_id"`
 
 	// RefundId The refund that this event announces.
 	RefundId      string                `json:"refund_id"`
@@ -39957,9 +39959,6 @@ type RefundedPaymentObject string
 
 // RefundedPaymentPaymentMethodType defines model for RefundedPayment.PaymentMethod.Type.
 type RefundedPaymentPaymentMethodType string
-
-// RefundedPaymentProcessorType defines model for RefundedPayment.Processor.Type.
-type RefundedPaymentProcessorType string
 
 // RefundedPaymentStatus defines model for RefundedPayment.Status.
 type RefundedPaymentStatus string

@@ -72,7 +72,7 @@ export const paymentSchema = z
     processor: z
       .object({ type: z.enum(["stripe"]), payment_id: z.string().nullable().openapi({ description: "Stripe's PaymentIntent (`pi_…`)." }) })
       .nullable()
-      .openapi({ description: "The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer." }),
+      .openapi("ProcessorCharge", { description: "The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer." }),
     failure_code: z.string().nullable(),
     failure_message: z.string().nullable(),
     created_at: timestamp,

@@ -57,7 +57,7 @@ export function stripeProcessor(secretKey: string): CardProcessor {
       try {
         // Reading payments is what Innkeep needs of a restricted key; the account, where it may.
         await stripe.paymentIntents.list({ limit: 1 });
-        const account = await stripe.accounts.retrieve().catch((error: unknown) => {
+        const account = await stripe.accounts.retrieveCurrent().catch((error: unknown) => {
           if (error instanceof Stripe.errors.StripePermissionError) return null;
           throw error;
         });
@@ -82,7 +82,7 @@ export function stripeProcessor(secretKey: string): CardProcessor {
               amount: input.amount,
               currency: input.currency.toLowerCase(),
               payment_method: input.paymentMethod,
-              payment_method_types: ["card"],
+              allowed_payment_method_types: ["card"],
               confirm: true,
               capture_method: input.capture ? "automatic" : "manual",
               metadata: input.metadata,

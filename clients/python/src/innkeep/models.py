@@ -62,7 +62,7 @@ class PaymentPaymentMethod(BaseModel):
     reference: str | None = None
 
 
-class PaymentProcessor(BaseModel):
+class ProcessorCharge(BaseModel):
     """
     The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer.
     """
@@ -72,67 +72,6 @@ class PaymentProcessor(BaseModel):
     )
     type: Literal["stripe"]
     payment_id: str | None = Field(..., description="Stripe's PaymentIntent (`pi_…`).")
-
-
-class Payment(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["pay_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["payment"]
-    livemode: bool
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    amount: Money
-    amount_refunded: Money
-    status: Literal["pending", "authorized", "succeeded", "failed", "voided", "partially_refunded", "refunded"]
-    captured: bool
-    payment_method: PaymentPaymentMethod
-    processor: PaymentProcessor | None = Field(
-        ...,
-        description="The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer.",
-    )
-    failure_code: str | None
-    failure_message: str | None
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-
-
-class PaymentFailedEventData(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Payment
-
-
-class PaymentFailedEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["payment.failed"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: PaymentFailedEventData
-
-
-class RefundedPayment(Payment):
-    """
-    The payment after the refund, with the refund's id.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    refund_id: str = Field(
-        ..., description="The refund that this event announces.", examples=["re_1a2B3c4D5e6F7g8H9i0J1k2L"]
-    )
 
 
 class Address(BaseModel):
@@ -1072,17 +1011,6 @@ class GuestEmail(BaseModel):
     sent_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
-class PaymentList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[Payment]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
 class RefundList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1094,7 +1022,7 @@ class RefundList(BaseModel):
     prev_cursor: str | None
 
 
-class PaymentProcessorModel(BaseModel):
+class PaymentProcessor(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
@@ -1450,50 +1378,62 @@ class StayPrice(BaseModel):
     )
 
 
-class PaymentSucceededEventData(BaseModel):
+class Payment(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["pay_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["payment"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    amount: Money
+    amount_refunded: Money
+    status: Literal["pending", "authorized", "succeeded", "failed", "voided", "partially_refunded", "refunded"]
+    captured: bool
+    payment_method: PaymentPaymentMethod
+    processor: ProcessorCharge | None
+    failure_code: str | None
+    failure_message: str | None
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class PaymentFailedEventData(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
     object: Payment
 
 
-class PaymentSucceededEvent(BaseModel):
+class PaymentFailedEvent(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
     id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
     object: Literal["event"]
-    type: Literal["payment.succeeded"]
+    type: Literal["payment.failed"]
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     api_version: str = Field(
         ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
     )
     livemode: bool
     property_id: str | None
-    data: PaymentSucceededEventData
+    data: PaymentFailedEventData
 
 
-class PaymentRefundedEventData(BaseModel):
+class RefundedPayment(Payment):
+    """
+    The payment after the refund, with the refund's id.
+    """
+
     model_config = ConfigDict(
         extra="allow",
     )
-    object: RefundedPayment
-
-
-class PaymentRefundedEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
+    refund_id: str = Field(
+        ..., description="The refund that this event announces.", examples=["re_1a2B3c4D5e6F7g8H9i0J1k2L"]
     )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["payment.refunded"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: PaymentRefundedEventData
 
 
 class Guest(BaseModel):
@@ -1937,12 +1877,23 @@ class GuestList(BaseModel):
     prev_cursor: str | None
 
 
+class PaymentList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[Payment]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
 class PaymentProcessorList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
     object: Literal["list"]
-    data: list[PaymentProcessorModel]
+    data: list[PaymentProcessor]
     has_more: bool
     next_cursor: str | None
     prev_cursor: str | None
@@ -2143,6 +2094,52 @@ class ReservationCheckedOutEvent(BaseModel):
     livemode: bool
     property_id: str | None
     data: ReservationCheckedOutEventData
+
+
+class PaymentSucceededEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Payment
+
+
+class PaymentSucceededEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["payment.succeeded"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PaymentSucceededEventData
+
+
+class PaymentRefundedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: RefundedPayment
+
+
+class PaymentRefundedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["payment.refunded"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PaymentRefundedEventData
 
 
 class GuestCreatedEventData(BaseModel):

@@ -2628,13 +2628,7 @@ export interface components {
                 exp_year?: number;
                 reference?: string | null;
             };
-            /** @description The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer. */
-            processor: {
-                /** @enum {string} */
-                type: "stripe";
-                /** @description Stripe's PaymentIntent (`pi_…`). */
-                payment_id: string | null;
-            } | null;
+            processor: components["schemas"]["ProcessorCharge"];
             failure_code: string | null;
             failure_message: string | null;
             /**
@@ -2648,6 +2642,13 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer. */
+        ProcessorCharge: {
+            /** @enum {string} */
+            type: "stripe";
+            /** @description Stripe's PaymentIntent (`pi_…`). */
+            payment_id: string | null;
+        } | null;
         PaymentFailedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
