@@ -23,7 +23,7 @@ const layers = [
   {
     name: "kernel",
     paths: [
-      ...["config", "errors", "ids", "tenancy", "pagination", "schemas", "side-by-side", "date-ranges", "changes", "plans", "proxy-trust", "secret-keys"].map(file),
+      ...["config", "errors", "ids", "tenancy", "pagination", "schemas", "side-by-side", "date-ranges", "changes", "plans", "proxy-trust", "secret-keys", "sealed-secrets"].map(file),
       dir("observability"),
       dir("events"),
       dir("jobs"),
@@ -52,6 +52,8 @@ const layers = [
   { name: "guests", paths: [dir("guests")] },
   { name: "invoices", paths: [dir("invoices")] },
   { name: "reservations", paths: [dir("reservations")] },
+  // Card processors (Stripe): a hotel's connected account and the calls payments make to it.
+  { name: "processors", paths: [dir("processors")] },
   { name: "payments", paths: [dir("payments")] },
   // Open balances of ended stays (reads folios, invoices, reservations; refunds through payments).
   { name: "receivables", paths: [dir("receivables")] },

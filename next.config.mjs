@@ -1,8 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite ships wasm and data files that must be loaded from node_modules, not bundled; so does
-  // pdfkit (its standard fonts' metrics), which renders invoices.
-  serverExternalPackages: ["@electric-sql/pglite", "pino", "prom-client", "ioredis", "rate-limiter-flexible", "pdfkit"],
+  // pdfkit (its standard fonts' metrics), which renders invoices; stripe-node is loaded as Node loads it.
+  serverExternalPackages: ["@electric-sql/pglite", "pino", "prom-client", "ioredis", "rate-limiter-flexible", "pdfkit", "stripe"],
   // The dev server blocks /_next resources for pages opened at 127.0.0.1 otherwise.
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,

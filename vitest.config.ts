@@ -11,7 +11,8 @@ const integration = { include: ["tests/integration/**/*.test.ts"], testTimeout: 
  * `npm test` runs the unit tests once and every integration test twice: on the embedded
  * database (PGlite) and on the PostgreSQL server of TEST_DATABASE_URL (default 127.0.0.1:5432).
  * Where nothing answers there, the postgres project's global setup starts a PostgreSQL of its own
- * (and a Redis, where redis-server is installed) and stops it afterwards.
+ * (and a Redis, where redis-server is installed) and stops it afterwards. Both integration
+ * projects meet Stripe's API as stripe-mock (STRIPE_MOCK_URL, else started by tests/support/stripe.ts).
  */
 export default defineConfig({
   resolve: { tsconfigPaths: true },
@@ -23,10 +24,10 @@ export default defineConfig({
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
-      { extends: true, test: { name: "pglite", ...integration, globalSetup: ["tests/support/pglite-image.ts"], env: { ...env, TEST_DB: "pglite" } } },
+      { extends: true, test: { name: "pglite", ...integration, globalSetup: ["tests/support/pglite-image.ts", "tests/support/stripe.ts"], env: { ...env, TEST_DB: "pglite" } } },
       // Beside the others: each worker makes its PostgreSQL files' databases on a server of its own
       // (tests/support/services.ts), so one file's open transaction never holds back another's webhooks.
-      { extends: true, test: { name: "postgres", ...integration, globalSetup: ["tests/support/services.ts"], env: { ...env, TEST_DB: "postgres" } } },
+      { extends: true, test: { name: "postgres", ...integration, globalSetup: ["tests/support/services.ts", "tests/support/stripe.ts"], env: { ...env, TEST_DB: "postgres" } } },
     ],
   },
 });

@@ -139,3 +139,27 @@ test("settings at 390 px: no horizontal scrolling; a manager sees no users; fron
   await expect(d.getByText("This page is not available for your role.")).toBeVisible();
   await desk.close();
 });
+
+test("card payments with Stripe: owners only; a malformed key is refused beside its field, at 1280 and 390 px", async ({ page, browser }) => {
+  await signIn(page);
+  await page.goto("/settings");
+  const panel = page.getByRole("form", { name: "Connect Stripe" });
+  await expect(page.getByRole("heading", { name: "Card payments with Stripe" })).toBeVisible();
+  await expect(page.getByText("No Stripe account connected")).toBeVisible();
+  await panel.getByLabel("Secret or restricted key").fill("pk_test_publishable");
+  await panel.getByRole("button", { name: "Connect Stripe" }).click();
+  await expect(panel.getByLabel("Secret or restricted key")).toHaveAttribute("aria-invalid", "true");
+  await expect(panel.getByRole("alert")).toContainText("Expected a Stripe secret key");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(panel.getByRole("button", { name: "Connect Stripe" })).toBeVisible();
+  await expectNoHorizontalScroll(page);
+  await snap(page, "settings-stripe");
+
+  const manager = await browser.newContext();
+  const m = await manager.newPage();
+  await signIn(m, createStaff("manager"));
+  await m.goto("/settings");
+  await expect(m.getByRole("form", { name: "Developer contact" })).toBeVisible();
+  await expect(m.getByRole("heading", { name: "Card payments with Stripe" })).toHaveCount(0);
+  await manager.close();
+});

@@ -31,6 +31,8 @@ export const access = {
   setup: ["owner", "manager"],
   users: ["owner"],
   plan: ["owner"],
+  /** Connecting the hotel's card processor (Stripe): where its card money goes. */
+  paymentProcessor: ["owner"],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Area = keyof typeof access;

@@ -76,6 +76,11 @@ const configSchema = z.object({
   MAIL_FROM: z.string().default("Innkeep <no-reply@innkeep.local>"),
   /** Bearer token that /metrics requires; in production /metrics answers 404 without one. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /**
+   * Where the Stripe client sends its requests (default Stripe's own API): stripe-mock in tests,
+   * as http://127.0.0.1:12111 (README, "Card payments through Stripe").
+   */
+  STRIPE_API_URL: z.string().url().optional(),
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   /** With INNGEST_BASE_URL: use a local Inngest dev server instead of Inngest Cloud. */

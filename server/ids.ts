@@ -35,6 +35,7 @@ export const idPrefixes = {
   invoice: "inv",
   creditNote: "cn",
   dataRepair: "rpr",
+  paymentProcessor: "ppr",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

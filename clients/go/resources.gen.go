@@ -9,56 +9,54 @@ import (
 
 // resources are the Client's resources, one field per resource.
 type resources struct {
-	Properties       *PropertiesService
-	RoomTypes        *RoomTypesService
-	Rooms            *RoomsService
-	RatePlans        *RatePlansService
-	Inventory        *InventoryService
-	Availability     *AvailabilityService
-	Reservations     *ReservationsService
-	Groups           *GroupsService
-	Folios           *FoliosService
-	Invoices         *InvoicesService
-	CreditNotes      *CreditNotesService
-	Receivables      *ReceivablesService
-	Taxes            *TaxesService
-	Guests           *GuestsService
-	Payments         *PaymentsService
-	Refunds          *RefundsService
-	Housekeeping     *HousekeepingService
-	Reports          *ReportsService
-	NightAudits      *NightAuditsService
-	Events           *EventsService
-	WebhookEndpoints *WebhookEndpointsService
-	Deliveries       *DeliveriesService
-	Sandbox          *SandboxService
+	Properties        *PropertiesService
+	RoomTypes         *RoomTypesService
+	Rooms             *RoomsService
+	RatePlans         *RatePlansService
+	Inventory         *InventoryService
+	Availability      *AvailabilityService
+	Reservations      *ReservationsService
+	Groups            *GroupsService
+	Folios            *FoliosService
+	Invoices          *InvoicesService
+	Taxes             *TaxesService
+	Guests            *GuestsService
+	Payments          *PaymentsService
+	Refunds           *RefundsService
+	PaymentProcessors *PaymentProcessorsService
+	Housekeeping      *HousekeepingService
+	Reports           *ReportsService
+	NightAudits       *NightAuditsService
+	Events            *EventsService
+	WebhookEndpoints  *WebhookEndpointsService
+	Deliveries        *DeliveriesService
+	Sandbox           *SandboxService
 }
 
 func newResources(c *Client) resources {
 	return resources{
-		Properties:       &PropertiesService{c},
-		RoomTypes:        &RoomTypesService{c},
-		Rooms:            &RoomsService{c},
-		RatePlans:        &RatePlansService{c},
-		Inventory:        &InventoryService{c},
-		Availability:     &AvailabilityService{c},
-		Reservations:     &ReservationsService{c},
-		Groups:           &GroupsService{c},
-		Folios:           &FoliosService{c},
-		Invoices:         &InvoicesService{c},
-		CreditNotes:      &CreditNotesService{c},
-		Receivables:      &ReceivablesService{c},
-		Taxes:            &TaxesService{c},
-		Guests:           &GuestsService{c},
-		Payments:         &PaymentsService{c},
-		Refunds:          &RefundsService{c},
-		Housekeeping:     &HousekeepingService{c},
-		Reports:          &ReportsService{c},
-		NightAudits:      &NightAuditsService{c},
-		Events:           &EventsService{c},
-		WebhookEndpoints: &WebhookEndpointsService{c},
-		Deliveries:       &DeliveriesService{c},
-		Sandbox:          &SandboxService{c},
+		Properties:        &PropertiesService{c},
+		RoomTypes:         &RoomTypesService{c},
+		Rooms:             &RoomsService{c},
+		RatePlans:         &RatePlansService{c},
+		Inventory:         &InventoryService{c},
+		Availability:      &AvailabilityService{c},
+		Reservations:      &ReservationsService{c},
+		Groups:            &GroupsService{c},
+		Folios:            &FoliosService{c},
+		Invoices:          &InvoicesService{c},
+		Taxes:             &TaxesService{c},
+		Guests:            &GuestsService{c},
+		Payments:          &PaymentsService{c},
+		Refunds:           &RefundsService{c},
+		PaymentProcessors: &PaymentProcessorsService{c},
+		Housekeeping:      &HousekeepingService{c},
+		Reports:           &ReportsService{c},
+		NightAudits:       &NightAuditsService{c},
+		Events:            &EventsService{c},
+		WebhookEndpoints:  &WebhookEndpointsService{c},
+		Deliveries:        &DeliveriesService{c},
+		Sandbox:           &SandboxService{c},
 	}
 }
 
@@ -377,47 +375,6 @@ func (s *InvoicesService) RetrievePdf(ctx context.Context, id string, opts ...Re
 	return callBytes(ctx, s.c, op{"getInvoicePdf", "GET", "/invoices/{id}/pdf", []string{"id"}}, []string{id}, nil, opts)
 }
 
-// CreateCreditNote: POST /v1/invoices/{id}/credit_notes: Credit an invoice.
-func (s *InvoicesService) CreateCreditNote(ctx context.Context, id string, params *CreateCreditNoteJSONRequestBody, opts ...RequestOption) (*CreditNote, error) {
-	return call[CreditNote](ctx, s.c, op{"createCreditNote", "POST", "/invoices/{id}/credit_notes", []string{"id"}}, []string{id}, params, opts)
-}
-
-// CreditNotesService holds the CreditNotes operations.
-type CreditNotesService struct{ c *Client }
-
-// List: GET /v1/credit_notes: List credit notes.
-func (s *CreditNotesService) List(ctx context.Context, params *ListCreditNotesParams, opts ...RequestOption) (*Page[CreditNote], error) {
-	return listPage[CreditNote](ctx, s.c, op{"listCreditNotes", "GET", "/credit_notes", nil}, []string{}, params, opts)
-}
-
-// ListAutoPaging yields every item of every page of List, following next_cursor.
-func (s *CreditNotesService) ListAutoPaging(ctx context.Context, params *ListCreditNotesParams, opts ...RequestOption) iter.Seq2[CreditNote, error] {
-	return listAll[CreditNote](ctx, s.c, op{"listCreditNotes", "GET", "/credit_notes", nil}, []string{}, params, opts)
-}
-
-// Retrieve: GET /v1/credit_notes/{id}: Retrieve a credit note.
-func (s *CreditNotesService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*CreditNote, error) {
-	return call[CreditNote](ctx, s.c, op{"getCreditNote", "GET", "/credit_notes/{id}", []string{"id"}}, []string{id}, nil, opts)
-}
-
-// RetrievePdf: GET /v1/credit_notes/{id}/pdf: Download a credit note as PDF.
-func (s *CreditNotesService) RetrievePdf(ctx context.Context, id string, opts ...RequestOption) ([]byte, error) {
-	return callBytes(ctx, s.c, op{"getCreditNotePdf", "GET", "/credit_notes/{id}/pdf", []string{"id"}}, []string{id}, nil, opts)
-}
-
-// ReceivablesService holds the Receivables operations.
-type ReceivablesService struct{ c *Client }
-
-// List: GET /v1/receivables: List open balances (accounts receivable).
-func (s *ReceivablesService) List(ctx context.Context, params *ListReceivablesParams, opts ...RequestOption) (*Page[Receivable], error) {
-	return listPage[Receivable](ctx, s.c, op{"listReceivables", "GET", "/receivables", nil}, []string{}, params, opts)
-}
-
-// ListAutoPaging yields every item of every page of List, following next_cursor.
-func (s *ReceivablesService) ListAutoPaging(ctx context.Context, params *ListReceivablesParams, opts ...RequestOption) iter.Seq2[Receivable, error] {
-	return listAll[Receivable](ctx, s.c, op{"listReceivables", "GET", "/receivables", nil}, []string{}, params, opts)
-}
-
 // TaxesService holds the Taxes operations.
 type TaxesService struct{ c *Client }
 
@@ -553,6 +510,29 @@ func (s *RefundsService) Create(ctx context.Context, params *CreateRefundJSONReq
 // Retrieve: GET /v1/refunds/{id}: Retrieve a refund.
 func (s *RefundsService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*Refund, error) {
 	return call[Refund](ctx, s.c, op{"getRefund", "GET", "/refunds/{id}", []string{"id"}}, []string{id}, nil, opts)
+}
+
+// PaymentProcessorsService holds the PaymentProcessors operations.
+type PaymentProcessorsService struct{ c *Client }
+
+// List: GET /v1/payment_processors: List payment processors.
+func (s *PaymentProcessorsService) List(ctx context.Context, params *ListPaymentProcessorsParams, opts ...RequestOption) (*Page[PaymentProcessor], error) {
+	return listPage[PaymentProcessor](ctx, s.c, op{"listPaymentProcessors", "GET", "/payment_processors", nil}, []string{}, params, opts)
+}
+
+// ListAutoPaging yields every item of every page of List, following next_cursor.
+func (s *PaymentProcessorsService) ListAutoPaging(ctx context.Context, params *ListPaymentProcessorsParams, opts ...RequestOption) iter.Seq2[PaymentProcessor, error] {
+	return listAll[PaymentProcessor](ctx, s.c, op{"listPaymentProcessors", "GET", "/payment_processors", nil}, []string{}, params, opts)
+}
+
+// Create: POST /v1/payment_processors: Connect a payment processor.
+func (s *PaymentProcessorsService) Create(ctx context.Context, params *ConnectPaymentProcessorJSONRequestBody, opts ...RequestOption) (*PaymentProcessor, error) {
+	return call[PaymentProcessor](ctx, s.c, op{"connectPaymentProcessor", "POST", "/payment_processors", nil}, []string{}, params, opts)
+}
+
+// Delete: DELETE /v1/payment_processors/{id}: Remove a payment processor.
+func (s *PaymentProcessorsService) Delete(ctx context.Context, id string, opts ...RequestOption) (*map[string]any, error) {
+	return call[map[string]any](ctx, s.c, op{"deletePaymentProcessor", "DELETE", "/payment_processors/{id}", []string{"id"}}, []string{id}, nil, opts)
 }
 
 // HousekeepingService holds the Housekeeping operations.

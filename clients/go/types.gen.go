@@ -1256,6 +1256,69 @@ func (e PaymentListObject) Valid() bool {
 	}
 }
 
+// Defines values for PaymentProcessorMode.
+const (
+	PaymentProcessorModeLive PaymentProcessorMode = "live"
+	PaymentProcessorModeTest PaymentProcessorMode = "test"
+)
+
+// Valid indicates whether the value is a known member of the PaymentProcessorMode enum.
+func (e PaymentProcessorMode) Valid() bool {
+	switch e {
+	case PaymentProcessorModeLive:
+		return true
+	case PaymentProcessorModeTest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentProcessorObject.
+const (
+	PaymentProcessorObjectPaymentProcessor PaymentProcessorObject = "payment_processor"
+)
+
+// Valid indicates whether the value is a known member of the PaymentProcessorObject enum.
+func (e PaymentProcessorObject) Valid() bool {
+	switch e {
+	case PaymentProcessorObjectPaymentProcessor:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentProcessorType.
+const (
+	PaymentProcessorTypeStripe PaymentProcessorType = "stripe"
+)
+
+// Valid indicates whether the value is a known member of the PaymentProcessorType enum.
+func (e PaymentProcessorType) Valid() bool {
+	switch e {
+	case PaymentProcessorTypeStripe:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentProcessorListObject.
+const (
+	PaymentProcessorListObjectList PaymentProcessorListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the PaymentProcessorListObject enum.
+func (e PaymentProcessorListObject) Valid() bool {
+	switch e {
+	case PaymentProcessorListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PaymentRefundedEventObject.
 const (
 	PaymentRefundedEventObjectEvent PaymentRefundedEventObject = "event"
@@ -1355,6 +1418,21 @@ const (
 func (e PingEventType) Valid() bool {
 	switch e {
 	case PingEventTypePing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProcessorChargeType.
+const (
+	ProcessorChargeTypeStripe ProcessorChargeType = "stripe"
+)
+
+// Valid indicates whether the value is a known member of the ProcessorChargeType enum.
+func (e ProcessorChargeType) Valid() bool {
+	switch e {
+	case ProcessorChargeTypeStripe:
 		return true
 	default:
 		return false
@@ -15080,6 +15158,966 @@ const (
 func (e GetOpenApiDocument503JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case GetOpenApiDocument503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessorsParamsServiceEnvironment.
+const (
+	ListPaymentProcessorsParamsServiceEnvironmentLive    ListPaymentProcessorsParamsServiceEnvironment = "live"
+	ListPaymentProcessorsParamsServiceEnvironmentSandbox ListPaymentProcessorsParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessorsParamsServiceEnvironment enum.
+func (e ListPaymentProcessorsParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case ListPaymentProcessorsParamsServiceEnvironmentLive:
+		return true
+	case ListPaymentProcessorsParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessorsParamsServiceVersion.
+const (
+	ListPaymentProcessorsParamsServiceVersionN20250301 ListPaymentProcessorsParamsServiceVersion = "2025-03-01"
+	ListPaymentProcessorsParamsServiceVersionN20250601 ListPaymentProcessorsParamsServiceVersion = "2025-06-01"
+	ListPaymentProcessorsParamsServiceVersionN20250901 ListPaymentProcessorsParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessorsParamsServiceVersion enum.
+func (e ListPaymentProcessorsParamsServiceVersion) Valid() bool {
+	switch e {
+	case ListPaymentProcessorsParamsServiceVersionN20250301:
+		return true
+	case ListPaymentProcessorsParamsServiceVersionN20250601:
+		return true
+	case ListPaymentProcessorsParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessors400JSONResponseBodyErrorCode.
+const (
+	ListPaymentProcessors400JSONResponseBodyErrorCodeInvalidCursor      ListPaymentProcessors400JSONResponseBodyErrorCode = "invalid_cursor"
+	ListPaymentProcessors400JSONResponseBodyErrorCodeInvalidEnvironment ListPaymentProcessors400JSONResponseBodyErrorCode = "invalid_environment"
+	ListPaymentProcessors400JSONResponseBodyErrorCodeInvalidVersion     ListPaymentProcessors400JSONResponseBodyErrorCode = "invalid_version"
+	ListPaymentProcessors400JSONResponseBodyErrorCodeParameterInvalid   ListPaymentProcessors400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessors400JSONResponseBodyErrorCode enum.
+func (e ListPaymentProcessors400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListPaymentProcessors400JSONResponseBodyErrorCodeInvalidCursor:
+		return true
+	case ListPaymentProcessors400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case ListPaymentProcessors400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case ListPaymentProcessors400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessors400JSONResponseBodyErrorType.
+const (
+	ListPaymentProcessors400JSONResponseBodyErrorTypeInvalidRequestError ListPaymentProcessors400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessors400JSONResponseBodyErrorType enum.
+func (e ListPaymentProcessors400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListPaymentProcessors400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessors401JSONResponseBodyErrorCode.
+const (
+	ListPaymentProcessors401JSONResponseBodyErrorCodeInvalidToken ListPaymentProcessors401JSONResponseBodyErrorCode = "invalid_token"
+	ListPaymentProcessors401JSONResponseBodyErrorCodeMissingToken ListPaymentProcessors401JSONResponseBodyErrorCode = "missing_token"
+	ListPaymentProcessors401JSONResponseBodyErrorCodeTokenExpired ListPaymentProcessors401JSONResponseBodyErrorCode = "token_expired"
+	ListPaymentProcessors401JSONResponseBodyErrorCodeTokenRevoked ListPaymentProcessors401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessors401JSONResponseBodyErrorCode enum.
+func (e ListPaymentProcessors401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListPaymentProcessors401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case ListPaymentProcessors401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case ListPaymentProcessors401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case ListPaymentProcessors401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessors401JSONResponseBodyErrorType.
+const (
+	ListPaymentProcessors401JSONResponseBodyErrorTypeAuthenticationError ListPaymentProcessors401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessors401JSONResponseBodyErrorType enum.
+func (e ListPaymentProcessors401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListPaymentProcessors401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessors403JSONResponseBodyErrorCode.
+const (
+	ListPaymentProcessors403JSONResponseBodyErrorCodeInsufficientScope ListPaymentProcessors403JSONResponseBodyErrorCode = "insufficient_scope"
+	ListPaymentProcessors403JSONResponseBodyErrorCodeIpNotAllowed      ListPaymentProcessors403JSONResponseBodyErrorCode = "ip_not_allowed"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessors403JSONResponseBodyErrorCode enum.
+func (e ListPaymentProcessors403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListPaymentProcessors403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case ListPaymentProcessors403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessors403JSONResponseBodyErrorType.
+const (
+	ListPaymentProcessors403JSONResponseBodyErrorTypePermissionError ListPaymentProcessors403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessors403JSONResponseBodyErrorType enum.
+func (e ListPaymentProcessors403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListPaymentProcessors403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessors429JSONResponseBodyErrorCode.
+const (
+	ListPaymentProcessors429JSONResponseBodyErrorCodeTooManyRequests ListPaymentProcessors429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessors429JSONResponseBodyErrorCode enum.
+func (e ListPaymentProcessors429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListPaymentProcessors429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessors429JSONResponseBodyErrorType.
+const (
+	ListPaymentProcessors429JSONResponseBodyErrorTypeRateLimitExceeded ListPaymentProcessors429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessors429JSONResponseBodyErrorType enum.
+func (e ListPaymentProcessors429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListPaymentProcessors429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessors500JSONResponseBodyErrorCode.
+const (
+	ListPaymentProcessors500JSONResponseBodyErrorCodeInternalError ListPaymentProcessors500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessors500JSONResponseBodyErrorCode enum.
+func (e ListPaymentProcessors500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListPaymentProcessors500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessors500JSONResponseBodyErrorType.
+const (
+	ListPaymentProcessors500JSONResponseBodyErrorTypeApiError ListPaymentProcessors500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessors500JSONResponseBodyErrorType enum.
+func (e ListPaymentProcessors500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListPaymentProcessors500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessors503JSONResponseBodyErrorCode.
+const (
+	ListPaymentProcessors503JSONResponseBodyErrorCodeServiceUnavailable ListPaymentProcessors503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessors503JSONResponseBodyErrorCode enum.
+func (e ListPaymentProcessors503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ListPaymentProcessors503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentProcessors503JSONResponseBodyErrorType.
+const (
+	ListPaymentProcessors503JSONResponseBodyErrorTypeApiError ListPaymentProcessors503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentProcessors503JSONResponseBodyErrorType enum.
+func (e ListPaymentProcessors503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ListPaymentProcessors503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessorParamsServiceEnvironment.
+const (
+	ConnectPaymentProcessorParamsServiceEnvironmentLive    ConnectPaymentProcessorParamsServiceEnvironment = "live"
+	ConnectPaymentProcessorParamsServiceEnvironmentSandbox ConnectPaymentProcessorParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessorParamsServiceEnvironment enum.
+func (e ConnectPaymentProcessorParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessorParamsServiceEnvironmentLive:
+		return true
+	case ConnectPaymentProcessorParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessorParamsServiceVersion.
+const (
+	ConnectPaymentProcessorParamsServiceVersionN20250301 ConnectPaymentProcessorParamsServiceVersion = "2025-03-01"
+	ConnectPaymentProcessorParamsServiceVersionN20250601 ConnectPaymentProcessorParamsServiceVersion = "2025-06-01"
+	ConnectPaymentProcessorParamsServiceVersionN20250901 ConnectPaymentProcessorParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessorParamsServiceVersion enum.
+func (e ConnectPaymentProcessorParamsServiceVersion) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessorParamsServiceVersionN20250301:
+		return true
+	case ConnectPaymentProcessorParamsServiceVersionN20250601:
+		return true
+	case ConnectPaymentProcessorParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessorJSONBodyType.
+const (
+	ConnectPaymentProcessorJSONBodyTypeStripe ConnectPaymentProcessorJSONBodyType = "stripe"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessorJSONBodyType enum.
+func (e ConnectPaymentProcessorJSONBodyType) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessorJSONBodyTypeStripe:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor400JSONResponseBodyErrorCode.
+const (
+	ConnectPaymentProcessor400JSONResponseBodyErrorCodeInvalidEnvironment ConnectPaymentProcessor400JSONResponseBodyErrorCode = "invalid_environment"
+	ConnectPaymentProcessor400JSONResponseBodyErrorCodeInvalidJson        ConnectPaymentProcessor400JSONResponseBodyErrorCode = "invalid_json"
+	ConnectPaymentProcessor400JSONResponseBodyErrorCodeInvalidVersion     ConnectPaymentProcessor400JSONResponseBodyErrorCode = "invalid_version"
+	ConnectPaymentProcessor400JSONResponseBodyErrorCodeParameterInvalid   ConnectPaymentProcessor400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor400JSONResponseBodyErrorCode enum.
+func (e ConnectPaymentProcessor400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case ConnectPaymentProcessor400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case ConnectPaymentProcessor400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case ConnectPaymentProcessor400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor400JSONResponseBodyErrorType.
+const (
+	ConnectPaymentProcessor400JSONResponseBodyErrorTypeInvalidRequestError ConnectPaymentProcessor400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor400JSONResponseBodyErrorType enum.
+func (e ConnectPaymentProcessor400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor401JSONResponseBodyErrorCode.
+const (
+	ConnectPaymentProcessor401JSONResponseBodyErrorCodeInvalidToken ConnectPaymentProcessor401JSONResponseBodyErrorCode = "invalid_token"
+	ConnectPaymentProcessor401JSONResponseBodyErrorCodeMissingToken ConnectPaymentProcessor401JSONResponseBodyErrorCode = "missing_token"
+	ConnectPaymentProcessor401JSONResponseBodyErrorCodeTokenExpired ConnectPaymentProcessor401JSONResponseBodyErrorCode = "token_expired"
+	ConnectPaymentProcessor401JSONResponseBodyErrorCodeTokenRevoked ConnectPaymentProcessor401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor401JSONResponseBodyErrorCode enum.
+func (e ConnectPaymentProcessor401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case ConnectPaymentProcessor401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case ConnectPaymentProcessor401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case ConnectPaymentProcessor401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor401JSONResponseBodyErrorType.
+const (
+	ConnectPaymentProcessor401JSONResponseBodyErrorTypeAuthenticationError ConnectPaymentProcessor401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor401JSONResponseBodyErrorType enum.
+func (e ConnectPaymentProcessor401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor403JSONResponseBodyErrorCode.
+const (
+	ConnectPaymentProcessor403JSONResponseBodyErrorCodeInsufficientScope  ConnectPaymentProcessor403JSONResponseBodyErrorCode = "insufficient_scope"
+	ConnectPaymentProcessor403JSONResponseBodyErrorCodeIpNotAllowed       ConnectPaymentProcessor403JSONResponseBodyErrorCode = "ip_not_allowed"
+	ConnectPaymentProcessor403JSONResponseBodyErrorCodePropertyNotGranted ConnectPaymentProcessor403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor403JSONResponseBodyErrorCode enum.
+func (e ConnectPaymentProcessor403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case ConnectPaymentProcessor403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case ConnectPaymentProcessor403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor403JSONResponseBodyErrorType.
+const (
+	ConnectPaymentProcessor403JSONResponseBodyErrorTypePermissionError ConnectPaymentProcessor403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor403JSONResponseBodyErrorType enum.
+func (e ConnectPaymentProcessor403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor404JSONResponseBodyErrorCode.
+const (
+	ConnectPaymentProcessor404JSONResponseBodyErrorCodeResourceMissing ConnectPaymentProcessor404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor404JSONResponseBodyErrorCode enum.
+func (e ConnectPaymentProcessor404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor404JSONResponseBodyErrorType.
+const (
+	ConnectPaymentProcessor404JSONResponseBodyErrorTypeInvalidRequestError ConnectPaymentProcessor404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor404JSONResponseBodyErrorType enum.
+func (e ConnectPaymentProcessor404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor409JSONResponseBodyErrorCode.
+const (
+	ConnectPaymentProcessor409JSONResponseBodyErrorCodeIdempotencyKeyInUse ConnectPaymentProcessor409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor409JSONResponseBodyErrorCode enum.
+func (e ConnectPaymentProcessor409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor409JSONResponseBodyErrorType.
+const (
+	ConnectPaymentProcessor409JSONResponseBodyErrorTypeIdempotencyError ConnectPaymentProcessor409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor409JSONResponseBodyErrorType enum.
+func (e ConnectPaymentProcessor409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor413JSONResponseBodyErrorCode.
+const (
+	ConnectPaymentProcessor413JSONResponseBodyErrorCodeRequestTooLarge ConnectPaymentProcessor413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor413JSONResponseBodyErrorCode enum.
+func (e ConnectPaymentProcessor413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor413JSONResponseBodyErrorType.
+const (
+	ConnectPaymentProcessor413JSONResponseBodyErrorTypeInvalidRequestError ConnectPaymentProcessor413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor413JSONResponseBodyErrorType enum.
+func (e ConnectPaymentProcessor413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor415JSONResponseBodyErrorCode.
+const (
+	ConnectPaymentProcessor415JSONResponseBodyErrorCodeUnsupportedContentType ConnectPaymentProcessor415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor415JSONResponseBodyErrorCode enum.
+func (e ConnectPaymentProcessor415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor415JSONResponseBodyErrorType.
+const (
+	ConnectPaymentProcessor415JSONResponseBodyErrorTypeInvalidRequestError ConnectPaymentProcessor415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor415JSONResponseBodyErrorType enum.
+func (e ConnectPaymentProcessor415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor422JSONResponseBodyErrorCode.
+const (
+	ConnectPaymentProcessor422JSONResponseBodyErrorCodeIdempotencyKeyReused ConnectPaymentProcessor422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	ConnectPaymentProcessor422JSONResponseBodyErrorCodeParameterInvalid     ConnectPaymentProcessor422JSONResponseBodyErrorCode = "parameter_invalid"
+	ConnectPaymentProcessor422JSONResponseBodyErrorCodeParameterMissing     ConnectPaymentProcessor422JSONResponseBodyErrorCode = "parameter_missing"
+	ConnectPaymentProcessor422JSONResponseBodyErrorCodeParameterUnknown     ConnectPaymentProcessor422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor422JSONResponseBodyErrorCode enum.
+func (e ConnectPaymentProcessor422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case ConnectPaymentProcessor422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case ConnectPaymentProcessor422JSONResponseBodyErrorCodeParameterMissing:
+		return true
+	case ConnectPaymentProcessor422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor422JSONResponseBodyErrorType.
+const (
+	ConnectPaymentProcessor422JSONResponseBodyErrorTypeIdempotencyError    ConnectPaymentProcessor422JSONResponseBodyErrorType = "idempotency_error"
+	ConnectPaymentProcessor422JSONResponseBodyErrorTypeInvalidRequestError ConnectPaymentProcessor422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor422JSONResponseBodyErrorType enum.
+func (e ConnectPaymentProcessor422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case ConnectPaymentProcessor422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor429JSONResponseBodyErrorCode.
+const (
+	ConnectPaymentProcessor429JSONResponseBodyErrorCodeTooManyRequests ConnectPaymentProcessor429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor429JSONResponseBodyErrorCode enum.
+func (e ConnectPaymentProcessor429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor429JSONResponseBodyErrorType.
+const (
+	ConnectPaymentProcessor429JSONResponseBodyErrorTypeRateLimitExceeded ConnectPaymentProcessor429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor429JSONResponseBodyErrorType enum.
+func (e ConnectPaymentProcessor429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor500JSONResponseBodyErrorCode.
+const (
+	ConnectPaymentProcessor500JSONResponseBodyErrorCodeInternalError ConnectPaymentProcessor500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor500JSONResponseBodyErrorCode enum.
+func (e ConnectPaymentProcessor500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor500JSONResponseBodyErrorType.
+const (
+	ConnectPaymentProcessor500JSONResponseBodyErrorTypeApiError ConnectPaymentProcessor500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor500JSONResponseBodyErrorType enum.
+func (e ConnectPaymentProcessor500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor503JSONResponseBodyErrorCode.
+const (
+	ConnectPaymentProcessor503JSONResponseBodyErrorCodeServiceUnavailable ConnectPaymentProcessor503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor503JSONResponseBodyErrorCode enum.
+func (e ConnectPaymentProcessor503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectPaymentProcessor503JSONResponseBodyErrorType.
+const (
+	ConnectPaymentProcessor503JSONResponseBodyErrorTypeApiError ConnectPaymentProcessor503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the ConnectPaymentProcessor503JSONResponseBodyErrorType enum.
+func (e ConnectPaymentProcessor503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case ConnectPaymentProcessor503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessorParamsServiceEnvironment.
+const (
+	DeletePaymentProcessorParamsServiceEnvironmentLive    DeletePaymentProcessorParamsServiceEnvironment = "live"
+	DeletePaymentProcessorParamsServiceEnvironmentSandbox DeletePaymentProcessorParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessorParamsServiceEnvironment enum.
+func (e DeletePaymentProcessorParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case DeletePaymentProcessorParamsServiceEnvironmentLive:
+		return true
+	case DeletePaymentProcessorParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessorParamsServiceVersion.
+const (
+	DeletePaymentProcessorParamsServiceVersionN20250301 DeletePaymentProcessorParamsServiceVersion = "2025-03-01"
+	DeletePaymentProcessorParamsServiceVersionN20250601 DeletePaymentProcessorParamsServiceVersion = "2025-06-01"
+	DeletePaymentProcessorParamsServiceVersionN20250901 DeletePaymentProcessorParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessorParamsServiceVersion enum.
+func (e DeletePaymentProcessorParamsServiceVersion) Valid() bool {
+	switch e {
+	case DeletePaymentProcessorParamsServiceVersionN20250301:
+		return true
+	case DeletePaymentProcessorParamsServiceVersionN20250601:
+		return true
+	case DeletePaymentProcessorParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor200JSONResponseBodyDeleted.
+const (
+	DeletePaymentProcessor200JSONResponseBodyDeletedTrue DeletePaymentProcessor200JSONResponseBodyDeleted = true
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor200JSONResponseBodyDeleted enum.
+func (e DeletePaymentProcessor200JSONResponseBodyDeleted) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor200JSONResponseBodyDeletedTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor200JSONResponseBodyObject.
+const (
+	DeletePaymentProcessor200JSONResponseBodyObjectPaymentProcessor DeletePaymentProcessor200JSONResponseBodyObject = "payment_processor"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor200JSONResponseBodyObject enum.
+func (e DeletePaymentProcessor200JSONResponseBodyObject) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor200JSONResponseBodyObjectPaymentProcessor:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor400JSONResponseBodyErrorCode.
+const (
+	DeletePaymentProcessor400JSONResponseBodyErrorCodeInvalidEnvironment DeletePaymentProcessor400JSONResponseBodyErrorCode = "invalid_environment"
+	DeletePaymentProcessor400JSONResponseBodyErrorCodeInvalidVersion     DeletePaymentProcessor400JSONResponseBodyErrorCode = "invalid_version"
+	DeletePaymentProcessor400JSONResponseBodyErrorCodeParameterInvalid   DeletePaymentProcessor400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor400JSONResponseBodyErrorCode enum.
+func (e DeletePaymentProcessor400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case DeletePaymentProcessor400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case DeletePaymentProcessor400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor400JSONResponseBodyErrorType.
+const (
+	DeletePaymentProcessor400JSONResponseBodyErrorTypeInvalidRequestError DeletePaymentProcessor400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor400JSONResponseBodyErrorType enum.
+func (e DeletePaymentProcessor400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor401JSONResponseBodyErrorCode.
+const (
+	DeletePaymentProcessor401JSONResponseBodyErrorCodeInvalidToken DeletePaymentProcessor401JSONResponseBodyErrorCode = "invalid_token"
+	DeletePaymentProcessor401JSONResponseBodyErrorCodeMissingToken DeletePaymentProcessor401JSONResponseBodyErrorCode = "missing_token"
+	DeletePaymentProcessor401JSONResponseBodyErrorCodeTokenExpired DeletePaymentProcessor401JSONResponseBodyErrorCode = "token_expired"
+	DeletePaymentProcessor401JSONResponseBodyErrorCodeTokenRevoked DeletePaymentProcessor401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor401JSONResponseBodyErrorCode enum.
+func (e DeletePaymentProcessor401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case DeletePaymentProcessor401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case DeletePaymentProcessor401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case DeletePaymentProcessor401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor401JSONResponseBodyErrorType.
+const (
+	DeletePaymentProcessor401JSONResponseBodyErrorTypeAuthenticationError DeletePaymentProcessor401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor401JSONResponseBodyErrorType enum.
+func (e DeletePaymentProcessor401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor403JSONResponseBodyErrorCode.
+const (
+	DeletePaymentProcessor403JSONResponseBodyErrorCodeInsufficientScope  DeletePaymentProcessor403JSONResponseBodyErrorCode = "insufficient_scope"
+	DeletePaymentProcessor403JSONResponseBodyErrorCodeIpNotAllowed       DeletePaymentProcessor403JSONResponseBodyErrorCode = "ip_not_allowed"
+	DeletePaymentProcessor403JSONResponseBodyErrorCodePropertyNotGranted DeletePaymentProcessor403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor403JSONResponseBodyErrorCode enum.
+func (e DeletePaymentProcessor403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case DeletePaymentProcessor403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case DeletePaymentProcessor403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor403JSONResponseBodyErrorType.
+const (
+	DeletePaymentProcessor403JSONResponseBodyErrorTypePermissionError DeletePaymentProcessor403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor403JSONResponseBodyErrorType enum.
+func (e DeletePaymentProcessor403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor404JSONResponseBodyErrorCode.
+const (
+	DeletePaymentProcessor404JSONResponseBodyErrorCodeResourceMissing DeletePaymentProcessor404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor404JSONResponseBodyErrorCode enum.
+func (e DeletePaymentProcessor404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor404JSONResponseBodyErrorType.
+const (
+	DeletePaymentProcessor404JSONResponseBodyErrorTypeInvalidRequestError DeletePaymentProcessor404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor404JSONResponseBodyErrorType enum.
+func (e DeletePaymentProcessor404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor429JSONResponseBodyErrorCode.
+const (
+	DeletePaymentProcessor429JSONResponseBodyErrorCodeTooManyRequests DeletePaymentProcessor429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor429JSONResponseBodyErrorCode enum.
+func (e DeletePaymentProcessor429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor429JSONResponseBodyErrorType.
+const (
+	DeletePaymentProcessor429JSONResponseBodyErrorTypeRateLimitExceeded DeletePaymentProcessor429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor429JSONResponseBodyErrorType enum.
+func (e DeletePaymentProcessor429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor500JSONResponseBodyErrorCode.
+const (
+	DeletePaymentProcessor500JSONResponseBodyErrorCodeInternalError DeletePaymentProcessor500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor500JSONResponseBodyErrorCode enum.
+func (e DeletePaymentProcessor500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor500JSONResponseBodyErrorType.
+const (
+	DeletePaymentProcessor500JSONResponseBodyErrorTypeApiError DeletePaymentProcessor500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor500JSONResponseBodyErrorType enum.
+func (e DeletePaymentProcessor500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor503JSONResponseBodyErrorCode.
+const (
+	DeletePaymentProcessor503JSONResponseBodyErrorCodeServiceUnavailable DeletePaymentProcessor503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor503JSONResponseBodyErrorCode enum.
+func (e DeletePaymentProcessor503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeletePaymentProcessor503JSONResponseBodyErrorType.
+const (
+	DeletePaymentProcessor503JSONResponseBodyErrorTypeApiError DeletePaymentProcessor503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the DeletePaymentProcessor503JSONResponseBodyErrorType enum.
+func (e DeletePaymentProcessor503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case DeletePaymentProcessor503JSONResponseBodyErrorTypeApiError:
 		return true
 	default:
 		return false
@@ -40229,10 +41267,13 @@ type Payment struct {
 		Reference *string                  `json:"reference,omitempty"`
 		Type      PaymentPaymentMethodType `json:"type"`
 	} `json:"payment_method"`
-	PropertyId    string        `json:"property_id"`
-	ReservationId string        `json:"reservation_id"`
-	Status        PaymentStatus `json:"status"`
-	UpdatedAt     time.Time     `json:"updated_at"`
+
+	// Processor The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer.
+	Processor     *ProcessorCharge `json:"processor"`
+	PropertyId    string           `json:"property_id"`
+	ReservationId string           `json:"reservation_id"`
+	Status        PaymentStatus    `json:"status"`
+	UpdatedAt     time.Time        `json:"updated_at"`
 }
 
 // PaymentObject defines model for Payment.Object.
@@ -40276,6 +41317,48 @@ type PaymentList struct {
 
 // PaymentListObject defines model for PaymentList.Object.
 type PaymentListObject string
+
+// PaymentProcessor defines model for PaymentProcessor.
+type PaymentProcessor struct {
+	CreatedAt time.Time `json:"created_at"`
+	Id        string    `json:"id"`
+	Livemode  bool      `json:"livemode"`
+
+	// Mode The processor's mode of the key: `test` moves no real money.
+	Mode   PaymentProcessorMode   `json:"mode"`
+	Object PaymentProcessorObject `json:"object"`
+
+	// ProcessorAccountId Stripe's `acct_…`, where the key may read it.
+	ProcessorAccountId *string `json:"processor_account_id"`
+
+	// PropertyId null: the account's, for every property without its own.
+	PropertyId        *string              `json:"property_id"`
+	SecretKeyHint     string               `json:"secret_key_hint"`
+	Type              PaymentProcessorType `json:"type"`
+	UpdatedAt         time.Time            `json:"updated_at"`
+	WebhookSecretHint *string              `json:"webhook_secret_hint"`
+}
+
+// PaymentProcessorMode The processor's mode of the key: `test` moves no real money.
+type PaymentProcessorMode string
+
+// PaymentProcessorObject defines model for PaymentProcessor.Object.
+type PaymentProcessorObject string
+
+// PaymentProcessorType defines model for PaymentProcessor.Type.
+type PaymentProcessorType string
+
+// PaymentProcessorList defines model for PaymentProcessorList.
+type PaymentProcessorList struct {
+	Data       []PaymentProcessor         `json:"data"`
+	HasMore    bool                       `json:"has_more"`
+	NextCursor *string                    `json:"next_cursor"`
+	Object     PaymentProcessorListObject `json:"object"`
+	PrevCursor *string                    `json:"prev_cursor"`
+}
+
+// PaymentProcessorListObject defines model for PaymentProcessorList.Object.
+type PaymentProcessorListObject string
 
 // PaymentRefundedEvent defines model for PaymentRefundedEvent.
 type PaymentRefundedEvent struct {
@@ -40351,6 +41434,16 @@ type PingEventObject string
 
 // PingEventType defines model for PingEvent.Type.
 type PingEventType string
+
+// ProcessorCharge The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer.
+type ProcessorCharge struct {
+	// PaymentId Stripe's PaymentIntent (`pi_…`).
+	PaymentId *string             `json:"payment_id"`
+	Type      ProcessorChargeType `json:"type"`
+}
+
+// ProcessorChargeType defines model for ProcessorCharge.Type.
+type ProcessorChargeType string
 
 // ProductionReport defines model for ProductionReport.
 type ProductionReport struct {
@@ -40917,7 +42010,10 @@ type RefundedPayment struct {
 		Reference *string                          `json:"reference,omitempty"`
 		Type      RefundedPaymentPaymentMethodType `json:"type"`
 	} `json:"payment_method"`
-	PropertyId string `json:"property_id"`
+
+	// Processor The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer.
+	Processor  *ProcessorCharge `json:"processor"`
+	PropertyId string           `json:"property_id"`
 
 	// RefundId The refund that this event announces.
 	RefundId      string                `json:"refund_id"`
@@ -44518,6 +45614,228 @@ type GetOpenApiDocument503JSONResponseBodyErrorCode string
 // GetOpenApiDocument503JSONResponseBodyErrorType defines parameters for GetOpenApiDocument.
 type GetOpenApiDocument503JSONResponseBodyErrorType string
 
+// ListPaymentProcessorsParams defines parameters for ListPaymentProcessors.
+type ListPaymentProcessorsParams struct {
+	// Limit Items per page, 1–100.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *ListPaymentProcessorsParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *ListPaymentProcessorsParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// ListPaymentProcessorsParamsServiceEnvironment defines parameters for ListPaymentProcessors.
+type ListPaymentProcessorsParamsServiceEnvironment string
+
+// ListPaymentProcessorsParamsServiceVersion defines parameters for ListPaymentProcessors.
+type ListPaymentProcessorsParamsServiceVersion string
+
+// ListPaymentProcessors400JSONResponseBodyErrorCode defines parameters for ListPaymentProcessors.
+type ListPaymentProcessors400JSONResponseBodyErrorCode string
+
+// ListPaymentProcessors400JSONResponseBodyErrorType defines parameters for ListPaymentProcessors.
+type ListPaymentProcessors400JSONResponseBodyErrorType string
+
+// ListPaymentProcessors401JSONResponseBodyErrorCode defines parameters for ListPaymentProcessors.
+type ListPaymentProcessors401JSONResponseBodyErrorCode string
+
+// ListPaymentProcessors401JSONResponseBodyErrorType defines parameters for ListPaymentProcessors.
+type ListPaymentProcessors401JSONResponseBodyErrorType string
+
+// ListPaymentProcessors403JSONResponseBodyErrorCode defines parameters for ListPaymentProcessors.
+type ListPaymentProcessors403JSONResponseBodyErrorCode string
+
+// ListPaymentProcessors403JSONResponseBodyErrorType defines parameters for ListPaymentProcessors.
+type ListPaymentProcessors403JSONResponseBodyErrorType string
+
+// ListPaymentProcessors429JSONResponseBodyErrorCode defines parameters for ListPaymentProcessors.
+type ListPaymentProcessors429JSONResponseBodyErrorCode string
+
+// ListPaymentProcessors429JSONResponseBodyErrorType defines parameters for ListPaymentProcessors.
+type ListPaymentProcessors429JSONResponseBodyErrorType string
+
+// ListPaymentProcessors500JSONResponseBodyErrorCode defines parameters for ListPaymentProcessors.
+type ListPaymentProcessors500JSONResponseBodyErrorCode string
+
+// ListPaymentProcessors500JSONResponseBodyErrorType defines parameters for ListPaymentProcessors.
+type ListPaymentProcessors500JSONResponseBodyErrorType string
+
+// ListPaymentProcessors503JSONResponseBodyErrorCode defines parameters for ListPaymentProcessors.
+type ListPaymentProcessors503JSONResponseBodyErrorCode string
+
+// ListPaymentProcessors503JSONResponseBodyErrorType defines parameters for ListPaymentProcessors.
+type ListPaymentProcessors503JSONResponseBodyErrorType string
+
+// ConnectPaymentProcessorJSONBody defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessorJSONBody struct {
+	// PropertyId The property this account takes payments for; omitted, every property without one of its own.
+	PropertyId *string `json:"property_id,omitempty"`
+
+	// SecretKey The account's secret or restricted key. Stored encrypted and never shown again; live keys only in the live data set.
+	SecretKey string `json:"secret_key"`
+
+	// Type The processor; `stripe` for now.
+	Type ConnectPaymentProcessorJSONBodyType `json:"type"`
+
+	// WebhookSecret The signing secret of the Stripe webhook endpoint that sends Innkeep its events. Stored encrypted.
+	WebhookSecret *string `json:"webhook_secret,omitempty"`
+}
+
+// ConnectPaymentProcessorParams defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessorParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *ConnectPaymentProcessorParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *ConnectPaymentProcessorParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ConnectPaymentProcessorParamsServiceEnvironment defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessorParamsServiceEnvironment string
+
+// ConnectPaymentProcessorParamsServiceVersion defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessorParamsServiceVersion string
+
+// ConnectPaymentProcessorJSONBodyType defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessorJSONBodyType string
+
+// ConnectPaymentProcessor400JSONResponseBodyErrorCode defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor400JSONResponseBodyErrorCode string
+
+// ConnectPaymentProcessor400JSONResponseBodyErrorType defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor400JSONResponseBodyErrorType string
+
+// ConnectPaymentProcessor401JSONResponseBodyErrorCode defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor401JSONResponseBodyErrorCode string
+
+// ConnectPaymentProcessor401JSONResponseBodyErrorType defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor401JSONResponseBodyErrorType string
+
+// ConnectPaymentProcessor403JSONResponseBodyErrorCode defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor403JSONResponseBodyErrorCode string
+
+// ConnectPaymentProcessor403JSONResponseBodyErrorType defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor403JSONResponseBodyErrorType string
+
+// ConnectPaymentProcessor404JSONResponseBodyErrorCode defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor404JSONResponseBodyErrorCode string
+
+// ConnectPaymentProcessor404JSONResponseBodyErrorType defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor404JSONResponseBodyErrorType string
+
+// ConnectPaymentProcessor409JSONResponseBodyErrorCode defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor409JSONResponseBodyErrorCode string
+
+// ConnectPaymentProcessor409JSONResponseBodyErrorType defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor409JSONResponseBodyErrorType string
+
+// ConnectPaymentProcessor413JSONResponseBodyErrorCode defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor413JSONResponseBodyErrorCode string
+
+// ConnectPaymentProcessor413JSONResponseBodyErrorType defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor413JSONResponseBodyErrorType string
+
+// ConnectPaymentProcessor415JSONResponseBodyErrorCode defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor415JSONResponseBodyErrorCode string
+
+// ConnectPaymentProcessor415JSONResponseBodyErrorType defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor415JSONResponseBodyErrorType string
+
+// ConnectPaymentProcessor422JSONResponseBodyErrorCode defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor422JSONResponseBodyErrorCode string
+
+// ConnectPaymentProcessor422JSONResponseBodyErrorType defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor422JSONResponseBodyErrorType string
+
+// ConnectPaymentProcessor429JSONResponseBodyErrorCode defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor429JSONResponseBodyErrorCode string
+
+// ConnectPaymentProcessor429JSONResponseBodyErrorType defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor429JSONResponseBodyErrorType string
+
+// ConnectPaymentProcessor500JSONResponseBodyErrorCode defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor500JSONResponseBodyErrorCode string
+
+// ConnectPaymentProcessor500JSONResponseBodyErrorType defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor500JSONResponseBodyErrorType string
+
+// ConnectPaymentProcessor503JSONResponseBodyErrorCode defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor503JSONResponseBodyErrorCode string
+
+// ConnectPaymentProcessor503JSONResponseBodyErrorType defines parameters for ConnectPaymentProcessor.
+type ConnectPaymentProcessor503JSONResponseBodyErrorType string
+
+// DeletePaymentProcessorParams defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessorParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *DeletePaymentProcessorParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *DeletePaymentProcessorParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// DeletePaymentProcessorParamsServiceEnvironment defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessorParamsServiceEnvironment string
+
+// DeletePaymentProcessorParamsServiceVersion defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessorParamsServiceVersion string
+
+// DeletePaymentProcessor200JSONResponseBodyDeleted defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor200JSONResponseBodyDeleted bool
+
+// DeletePaymentProcessor200JSONResponseBodyObject defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor200JSONResponseBodyObject string
+
+// DeletePaymentProcessor400JSONResponseBodyErrorCode defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor400JSONResponseBodyErrorCode string
+
+// DeletePaymentProcessor400JSONResponseBodyErrorType defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor400JSONResponseBodyErrorType string
+
+// DeletePaymentProcessor401JSONResponseBodyErrorCode defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor401JSONResponseBodyErrorCode string
+
+// DeletePaymentProcessor401JSONResponseBodyErrorType defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor401JSONResponseBodyErrorType string
+
+// DeletePaymentProcessor403JSONResponseBodyErrorCode defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor403JSONResponseBodyErrorCode string
+
+// DeletePaymentProcessor403JSONResponseBodyErrorType defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor403JSONResponseBodyErrorType string
+
+// DeletePaymentProcessor404JSONResponseBodyErrorCode defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor404JSONResponseBodyErrorCode string
+
+// DeletePaymentProcessor404JSONResponseBodyErrorType defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor404JSONResponseBodyErrorType string
+
+// DeletePaymentProcessor429JSONResponseBodyErrorCode defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor429JSONResponseBodyErrorCode string
+
+// DeletePaymentProcessor429JSONResponseBodyErrorType defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor429JSONResponseBodyErrorType string
+
+// DeletePaymentProcessor500JSONResponseBodyErrorCode defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor500JSONResponseBodyErrorCode string
+
+// DeletePaymentProcessor500JSONResponseBodyErrorType defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor500JSONResponseBodyErrorType string
+
+// DeletePaymentProcessor503JSONResponseBodyErrorCode defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor503JSONResponseBodyErrorCode string
+
+// DeletePaymentProcessor503JSONResponseBodyErrorType defines parameters for DeletePaymentProcessor.
+type DeletePaymentProcessor503JSONResponseBodyErrorType string
+
 // ListPaymentsParams defines parameters for ListPayments.
 type ListPaymentsParams struct {
 	ReservationId *string                   `form:"reservation_id,omitempty" json:"reservation_id,omitempty"`
@@ -44613,11 +45931,16 @@ type CreatePaymentParamsServiceVersion string
 
 // CreatePaymentJSONBodyPaymentMethod0 defines parameters for CreatePayment.
 type CreatePaymentJSONBodyPaymentMethod0 struct {
-	Cvc      string                                  `json:"cvc"`
-	ExpMonth int                                     `json:"exp_month"`
-	ExpYear  int                                     `json:"exp_year"`
-	Number   string                                  `json:"number"`
-	Type     CreatePaymentJSONBodyPaymentMethod0Type `json:"type"`
+	Cvc      *string `json:"cvc,omitempty"`
+	ExpMonth *int    `json:"exp_month,omitempty"`
+	ExpYear  *int    `json:"exp_year,omitempty"`
+
+	// Number Sandbox only: a test card's number (contract §6). Refused in live mode.
+	Number *string `json:"number,omitempty"`
+
+	// ProcessorPaymentMethod The card as the property's processor holds it (Stripe's `pm_…`, from Stripe.js). Live mode takes only this; send it instead of number, exp_month, exp_year and cvc.
+	ProcessorPaymentMethod *string                                 `json:"processor_payment_method,omitempty"`
+	Type                   CreatePaymentJSONBodyPaymentMethod0Type `json:"type"`
 }
 
 // CreatePaymentJSONBodyPaymentMethod0Type defines parameters for CreatePayment.
@@ -50433,6 +51756,9 @@ type OauthRevokeFormdataRequestBody OauthRevokeFormdataBody
 
 // OauthTokenFormdataRequestBody defines body for OauthToken for application/x-www-form-urlencoded ContentType.
 type OauthTokenFormdataRequestBody OauthTokenFormdataBody
+
+// ConnectPaymentProcessorJSONRequestBody defines body for ConnectPaymentProcessor for application/json ContentType.
+type ConnectPaymentProcessorJSONRequestBody ConnectPaymentProcessorJSONBody
 
 // CreatePaymentJSONRequestBody defines body for CreatePayment for application/json ContentType.
 type CreatePaymentJSONRequestBody CreatePaymentJSONBody

@@ -10,6 +10,7 @@ import { Badge, Button, Card, Field, Input, PageHeader, Select } from "@/compone
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
+import { ProcessorCard } from "@/components/processors/processor-card";
 import { UsersCard } from "./users-card";
 
 const plans = ["starter", "growth", "scale", "enterprise"] as const;
@@ -18,7 +19,7 @@ const count = (n: number | null) => (n === null ? "No cap" : n.toLocaleString("e
 const fieldMessage = (message: string) => message.replace(/^Invalid parameter '[^']*': /, "");
 
 /** The account's settings: developer contact, plan and limits, API usage, and (owners) staff users. */
-export function SettingsView({ canUsers, canPlan, currentUserId }: { canUsers: boolean; canPlan: boolean; currentUserId: string }) {
+export function SettingsView({ canUsers, canPlan, canProcessor = false, currentUserId }: { canUsers: boolean; canPlan: boolean; canProcessor?: boolean; currentUserId: string }) {
   const trpc = useTRPC();
   const settings = useQuery(trpc.settings.get.queryOptions());
   if (settings.error) return <ErrorState message={callError(settings.error).message} onRetry={() => settings.refetch()} />;
@@ -35,6 +36,7 @@ export function SettingsView({ canUsers, canPlan, currentUserId }: { canUsers: b
             <PlanCard account={account} canPlan={canPlan} />
           </div>
           <UsageCard />
+          {canProcessor ? <ProcessorCard /> : null}
           {canUsers ? <UsersCard currentUserId={currentUserId} /> : null}
           <AuditTrail objectType="account" objectId={account.id} title="Account history" />
         </div>

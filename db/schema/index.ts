@@ -17,3 +17,4 @@ export * from "./night-audits";
 export * from "./sign-in";
 export * from "./taxes";
 export * from "./repairs";
+export * from "./processors";

@@ -23,6 +23,9 @@ export const payments = pgTable(
     cardExpMonth: integer("card_exp_month"),
     cardExpYear: integer("card_exp_year"),
     bankReference: text("bank_reference"),
+    /** A card charged through the hotel's processor (migration 0030): which one, and its own id of the charge (Stripe's PaymentIntent `pi_…`). */
+    processor: text("processor", { enum: ["stripe"] }),
+    processorPaymentId: text("processor_payment_id"),
     failureCode: text("failure_code"),
     failureMessage: text("failure_message"),
     capturedAt: ts("captured_at"),
@@ -49,6 +52,8 @@ export const refunds = pgTable(
     amount: integer("amount").notNull(),
     currency: text("currency").notNull(),
     reason: text("reason"),
+    /** The processor's id of the refund (Stripe's `re_…`) when the payment went through one. */
+    processorRefundId: text("processor_refund_id"),
     status: text("status", { enum: ["succeeded"] }).notNull().default("succeeded"),
     /** The property's business date the refund was made on: the day it counts in, set by the database (migration 0027). */
     businessDate: date("business_date"),

@@ -5,6 +5,7 @@ import { housekeepingOperations } from "@/server/housekeeping/operations";
 import { inventoryOperations } from "@/server/inventory/operations";
 import { nightAuditOperations } from "@/server/night-audit/operations";
 import { paymentOperations } from "@/server/payments/operations";
+import { processorOperations } from "@/server/processors/operations";
 import { propertyOperations } from "@/server/properties/operations";
 import { rateOperations } from "@/server/rates/operations";
 import { reportOperations } from "@/server/reports/operations";
@@ -27,6 +28,7 @@ export const operations: AnyOperation[] = [
   ...groupOperations,
   ...guestOperations,
   ...paymentOperations,
+  ...processorOperations,
   ...housekeepingOperations,
   ...taxOperations,
   ...invoiceOperations,

@@ -19,15 +19,16 @@ function methodText(method: Payment["payment_method"]): string {
  * Takes a payment (POST /v1/payments and the dashboard alike), recorded on the reservation's
  * trail in the same transaction; a declined card's failed payment is recorded too.
  */
-export function takePayment({ db, tenant, actor, input }: ChangeCtx & { input: PaymentCreate }) {
-  const attempted = input.payment_method.type === "card" ? `card •••• ${input.payment_method.number.slice(-4)}` : input.payment_method.type.replace("_", " ");
+export function takePayment({ db, tenant, actor, input, idempotencyKey }: ChangeCtx & { input: PaymentCreate; idempotencyKey?: string }) {
+  const method = input.payment_method;
+  const attempted = method.type !== "card" ? method.type.replace("_", " ") : method.number ? `card •••• ${method.number.slice(-4)}` : "card through Stripe";
   return auditedFolioChange({
     db,
     tenant,
     actor,
     reservationId: input.reservation_id,
     action: "reservation.payment_taken",
-    run: async (tx) => presentPayment(await createPayment({ db: tx, tenant, input })),
+    run: async (tx) => presentPayment(await createPayment({ db: tx, tenant, input, idempotencyKey })),
     describe: (p) => ({ payment: { amount: p.amount, method: methodText(p.payment_method), status: p.status } }),
     onFailure: (error) =>
       error instanceof ApiError && error.status === 402 ? { action: "reservation.payment_declined", after: { payment: { method: attempted, declined: error.message } } } : null,
@@ -52,7 +53,7 @@ export async function settlePayment({ db, tenant, actor, id, to }: ChangeCtx & {
 }
 
 /** Refunds all or part of a captured payment (POST /v1/refunds and the dashboard), on the reservation's trail in the same transaction. */
-export async function refundPayment({ db, tenant, actor, input }: ChangeCtx & { input: RefundCreate }) {
+export async function refundPayment({ db, tenant, actor, input, idempotencyKey }: ChangeCtx & { input: RefundCreate; idempotencyKey?: string }) {
   const payment = await getPayment({ db, tenant, id: input.payment_id }).catch((error: unknown) => {
     // The contract names the body field at fault.
     if (error instanceof ApiError && error.code === "resource_missing") throw new ApiError("resource_missing", error.message, { param: "payment_id" });
@@ -64,7 +65,7 @@ export async function refundPayment({ db, tenant, actor, input }: ChangeCtx & { 
     actor,
     reservationId: payment.reservationId,
     action: "reservation.refunded",
-    run: async (tx) => presentRefund(await createRefund({ db: tx, tenant, input })),
+    run: async (tx) => presentRefund(await createRefund({ db: tx, tenant, input, idempotencyKey })),
     describe: (r) => ({ refund: { amount: r.amount, reason: r.reason } }),
   });
 }

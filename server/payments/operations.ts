@@ -33,9 +33,11 @@ export const paymentOperations = [
   // POST /v1/payments: charge a reservation's folio (card, cash or bank transfer)
   defineOperation({
     method: "post", path: "/payments", operationId: "createPayment", summary: "Create a payment", tag, scope: "payments:write",
+    description:
+      "Requires scope `payments:write`. In live mode a card is the property's processor's payment method (`payment_method: {type: \"card\", processor_payment_method: \"pm_…\"}`, collected by Stripe.js), charged through its connected Stripe account; a card number is refused there (422). The sandbox takes the contract's test card numbers, and `pm_…` too once a Stripe test key is connected. 503 when Stripe cannot be reached: retry with the same Idempotency-Key, which is never charged twice.",
     body: paymentCreateSchema, response: paymentSchema, status: 201,
-    errors: ["invalid_state_transition", "amount_exceeds_balance", ...cardErrors],
-    handler: async ({ ctx, body }) => takePayment({ ...ctx, input: body }),
+    errors: ["invalid_state_transition", "amount_exceeds_balance", "service_unavailable", ...cardErrors],
+    handler: async ({ ctx, body, c }) => takePayment({ ...ctx, input: body, idempotencyKey: c.req.header("idempotency-key") }),
   }),
   // GET /v1/payments/{id}: retrieve a payment
   defineOperation({
@@ -47,14 +49,14 @@ export const paymentOperations = [
   defineOperation({
     method: "post", path: "/payments/{id}/capture", operationId: "capturePayment", summary: "Capture an authorized payment", tag, scope: "payments:write",
     params, body: emptyActionSchema, response: paymentSchema,
-    errors: ["invalid_state_transition"],
+    errors: ["invalid_state_transition", "service_unavailable"],
     handler: async ({ ctx, params }) => settlePayment({ ...ctx, id: params.id, to: "captured" }),
   }),
   // POST /v1/payments/{id}/void: release an authorization
   defineOperation({
     method: "post", path: "/payments/{id}/void", operationId: "voidPayment", summary: "Void an authorized payment", tag, scope: "payments:write",
     params, body: emptyActionSchema, response: paymentSchema,
-    errors: ["invalid_state_transition"],
+    errors: ["invalid_state_transition", "service_unavailable"],
     handler: async ({ ctx, params }) => settlePayment({ ...ctx, id: params.id, to: "voided" }),
   }),
   // GET /v1/refunds: refunds, newest first
@@ -67,8 +69,8 @@ export const paymentOperations = [
   defineOperation({
     method: "post", path: "/refunds", operationId: "createRefund", summary: "Create a refund", tag: "Refunds", scope: "payments:write",
     body: refundCreateSchema, response: refundSchema, status: 201,
-    errors: ["invalid_state_transition", "amount_exceeds_refundable"],
-    handler: async ({ ctx, body }) => refundPayment({ ...ctx, input: body }),
+    errors: ["invalid_state_transition", "amount_exceeds_refundable", "service_unavailable"],
+    handler: async ({ ctx, body, c }) => refundPayment({ ...ctx, input: body, idempotencyKey: c.req.header("idempotency-key") }),
   }),
   // GET /v1/refunds/{id}: retrieve a refund
   defineOperation({

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
 import { folios, payments, reservations } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
@@ -7,44 +8,20 @@ import { newId } from "@/server/ids";
 import { keyset, type PageRequest } from "@/server/pagination";
 import { findOwned, ownedBy, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { inTransaction } from "@/db/transactions";
-import { cardBrand, cardExpired, luhnValid, testCards } from "./cards";
+import { chargeCard, noProcessorAnyMore, processorIdempotencyKey } from "./card-charge";
+import { processorFor } from "@/server/processors/connections";
 import { presentPayment } from "./present";
 import type { PaymentCreate } from "./schemas";
 
 type PaymentRow = typeof payments.$inferSelect;
-type Decline = { code: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc"; message: string };
-
-const declineMessages: Record<Decline["code"], string> = {
-  card_declined: "The card was declined.",
-  insufficient_funds: "The card has insufficient funds.",
-  expired_card: "The card has expired.",
-  incorrect_cvc: "The card's security code is incorrect.",
-};
-
-/** Decides a card charge. Sandbox: the test cards of contract §6; live: needs a processor. */
-function decideCard(method: Extract<PaymentCreate["payment_method"], { type: "card" }>, livemode: boolean): Decline | null {
-  if (livemode) {
-    throw new ApiError(
-      "parameter_invalid",
-      "Live card payments need a configured payment processor, and none is configured. Use cash or bank_transfer, or the sandbox.",
-      {
-        param: "payment_method.type",
-      },
-    );
-  }
-  if (!luhnValid(method.number)) throw new ApiError("parameter_invalid", "The card number is not valid.", { param: "payment_method.number" });
-  const outcome = testCards[method.number];
-  if (!outcome) return { code: "card_declined", message: "The sandbox accepts only test card numbers; see the documentation." };
-  if (outcome !== "succeeds") return { code: outcome, message: declineMessages[outcome] };
-  if (cardExpired(method.exp_month, method.exp_year)) return { code: "expired_card", message: declineMessages.expired_card };
-  return null;
-}
 
 /**
  * Takes a payment against a reservation's folio; the amount defaults to the balance. A declined
- * card is recorded as a failed payment (with `payment.failed`) before the 402 is answered.
+ * card is recorded as a failed payment (with `payment.failed`) before the 402 is answered. A card
+ * through the property's processor is charged while the folio is locked, so two payments of one
+ * balance queue up; `idempotencyKey` (the request's) makes the processor's charge the same on a retry.
  */
-export async function createPayment({ db, tenant, input }: Ctx & { input: PaymentCreate }) {
+export async function createPayment({ db, tenant, input, idempotencyKey }: Ctx & { input: PaymentCreate; idempotencyKey?: string }) {
   const method = input.payment_method;
   if (!input.capture && method.type !== "card") {
     throw new ApiError("parameter_invalid", "Only card payments can be authorized without capture.", { param: "capture" });
@@ -64,13 +41,18 @@ export async function createPayment({ db, tenant, input }: Ctx & { input: Paymen
     }
     const amount = input.amount ?? balance;
     if (amount <= 0) throw new ApiError("parameter_missing", "The folio has nothing to pay; send an amount.", { param: "amount" });
-    const decline = method.type === "card" ? decideCard(method, tenant.livemode) : null;
+    const id = newId("payment");
+    const card =
+      method.type === "card"
+        ? await chargeCard({ db: tx, tenant, method, payment: { id, propertyId: reservation.propertyId, reservationId: reservation.id, amount, currency: folio.currency, capture: input.capture, idempotencyKey } })
+        : null;
+    const decline = card?.decline ?? null;
     const now = new Date();
     const status = decline ? "failed" : !input.capture ? "authorized" : "succeeded";
     const [payment] = await tx
       .insert(payments)
       .values({
-        id: newId("payment"),
+        id,
         ...tenantValues(tenant),
         propertyId: reservation.propertyId,
         reservationId: reservation.id,
@@ -79,9 +61,9 @@ export async function createPayment({ db, tenant, input }: Ctx & { input: Paymen
         currency: folio.currency,
         status,
         methodType: method.type,
-        ...(method.type === "card"
-          ? { cardBrand: cardBrand(method.number), cardLast4: method.number.slice(-4), cardExpMonth: method.exp_month, cardExpYear: method.exp_year }
-          : {}),
+        ...(card ? { cardBrand: card.card.brand, cardLast4: card.card.last4, cardExpMonth: card.card.expMonth, cardExpYear: card.card.expYear } : {}),
+        processor: card?.processor?.type ?? null,
+        processorPaymentId: card?.processor?.paymentId ?? null,
         bankReference: method.type === "bank_transfer" ? (method.reference ?? null) : null,
         failureCode: decline?.code ?? null,
         failureMessage: decline?.message ?? null,
@@ -112,6 +94,7 @@ async function settleAuthorization({ db, tenant, id }: Ctx & { id: string }, to:
         `Only an authorized payment can be ${to === "succeeded" ? "captured" : "voided"}; this one is ${payment.status}.`,
       );
     }
+    if (payment.processorPaymentId) await settleAtProcessor(tx, tenant, payment, to);
     const [updated] = await tx
       .update(payments)
       .set({ status: to, capturedAt: to === "succeeded" ? new Date() : null, updatedAt: new Date() })
@@ -121,6 +104,16 @@ async function settleAuthorization({ db, tenant, id }: Ctx & { id: string }, to:
       await emitEvent(tx, tenant, { type: "payment.succeeded", propertyId: updated.propertyId, object: presentPayment(updated) });
     return updated;
   });
+}
+
+/** Captures or releases the authorization at the processor the payment went through (locked meanwhile). */
+async function settleAtProcessor(tx: Executor, tenant: Ctx["tenant"], payment: PaymentRow, to: "succeeded" | "voided") {
+  const connected = await processorFor(tx, tenant, payment.propertyId);
+  if (!connected) throw noProcessorAnyMore();
+  const processor = connected.processor;
+  const idempotencyKey = processorIdempotencyKey(tenant, to === "succeeded" ? "capture" : "void", undefined, payment.id);
+  if (to === "succeeded") await processor.capture({ processorPaymentId: payment.processorPaymentId!, amount: payment.amount, idempotencyKey });
+  else await processor.cancel({ processorPaymentId: payment.processorPaymentId!, idempotencyKey });
 }
 
 export const capturePayment = (ctx: Ctx & { id: string }) => settleAuthorization(ctx, "succeeded");

@@ -18,6 +18,7 @@ export const presentPayment = (p: typeof payments.$inferSelect) => ({
       : p.methodType === "bank_transfer"
         ? { type: "bank_transfer" as const, reference: p.bankReference }
         : { type: "cash" as const },
+  processor: p.processor ? { type: p.processor, payment_id: p.processorPaymentId } : null,
   failure_code: p.failureCode,
   failure_message: p.failureMessage,
   created_at: isoTime(p.createdAt),

@@ -9,6 +9,7 @@ import { type PageRequest } from "@/server/pagination";
 import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { inTransaction } from "@/db/transactions";
 import type { Executor } from "@/db/client";
+import { refundAtProcessor } from "./card-charge";
 import { presentPayment } from "./present";
 import type { RefundCreate } from "./schemas";
 
@@ -25,7 +26,7 @@ const refundableStatuses = new Set(["succeeded", "partially_refunded", "refunded
  * transaction, and the folio's balance stays at zero (docs/decisions.md, "Corrections are credit
  * notes"). A closed folio with no invoice has nothing to credit: that part is refused.
  */
-export async function createRefund({ db, tenant, input }: Ctx & { input: RefundCreate }) {
+export async function createRefund({ db, tenant, input, idempotencyKey }: Ctx & { input: RefundCreate; idempotencyKey?: string }) {
   return inTransaction(db, async (tx) => {
     const payment = await findOwned(tx, payments, tenant, input.payment_id, "payment", { param: "payment_id", forUpdate: true });
     // A refunded payment held money once: asking for more than its rest (0) is an amount error, not a state one.
@@ -42,10 +43,14 @@ export async function createRefund({ db, tenant, input }: Ctx & { input: RefundC
     }
     const [folio] = await tx.select().from(folios).where(eq(folios.id, payment.folioId)).for("update");
     const credit = folio.status === "closed" ? await creditOfRefund(tx, folio.id, amount) : null;
+    const id = newId("refund");
+    // A card charged through Stripe is refunded there first (server/payments/card-charge.ts), once the refund is known to be allowed.
+    const processorRefundId = await refundAtProcessor({ db: tx, tenant, payment, amount, refundId: id, idempotencyKey });
     let [refund] = await tx
       .insert(refunds)
       .values({
-        id: newId("refund"),
+        id,
+        processorRefundId,
         ...tenantValues(tenant),
         propertyId: payment.propertyId,
         paymentId: payment.id,

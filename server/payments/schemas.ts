@@ -2,15 +2,37 @@ import { z } from "@hono/zod-openapi";
 import { paymentStatuses } from "@/db/schema";
 import { idOf, money, timestamp } from "@/server/schemas";
 
+const cardFields = ["number", "exp_month", "exp_year", "cvc"] as const;
+
+/**
+ * A card: a processor's payment method (`pm_…`, collected by Stripe in the browser: the only form
+ * live mode takes), or, in the sandbox, a test card's number, expiry and security code.
+ */
+const cardInput = z
+  .strictObject({
+    type: z.literal("card"),
+    processor_payment_method: z
+      .string()
+      .regex(/^pm_[A-Za-z0-9_]{1,250}$/, "Expected a Stripe payment method id (pm_…).")
+      .optional()
+      .openapi({ description: "The card as the property's processor holds it (Stripe's `pm_…`, from Stripe.js). Live mode takes only this; send it instead of number, exp_month, exp_year and cvc." }),
+    number: z.string().regex(/^\d{12,19}$/, "Expected 12 to 19 digits.").optional().openapi({ description: "Sandbox only: a test card's number (contract §6). Refused in live mode." }),
+    exp_month: z.number().int().min(1).max(12).optional(),
+    exp_year: z.number().int().min(2000).max(2100).optional(),
+    cvc: z.string().regex(/^\d{3,4}$/, "Expected 3 or 4 digits.").optional(),
+  })
+  .superRefine((card, ctx) => {
+    if (card.processor_payment_method !== undefined) {
+      const raw = cardFields.find((field) => card[field] !== undefined);
+      if (raw) ctx.addIssue({ code: "custom", path: [raw], message: "Send either processor_payment_method or the card's number, exp_month, exp_year and cvc, not both" });
+      return;
+    }
+    for (const field of cardFields) if (card[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: "Required" });
+  });
+
 export const paymentMethodInput = z
   .discriminatedUnion("type", [
-    z.strictObject({
-      type: z.literal("card"),
-      number: z.string().regex(/^\d{12,19}$/, "Expected 12 to 19 digits."),
-      exp_month: z.number().int().min(1).max(12),
-      exp_year: z.number().int().min(2000).max(2100),
-      cvc: z.string().regex(/^\d{3,4}$/, "Expected 3 or 4 digits."),
-    }),
+    cardInput,
     z.strictObject({ type: z.literal("cash") }),
     z.strictObject({ type: z.literal("bank_transfer"), reference: z.string().trim().min(1).max(100).optional() }),
   ])
@@ -47,6 +69,10 @@ export const paymentSchema = z
       exp_year: z.number().int().optional(),
       reference: z.string().nullable().optional(),
     }),
+    processor: z
+      .object({ type: z.enum(["stripe"]), payment_id: z.string().nullable().openapi({ description: "Stripe's PaymentIntent (`pi_…`)." }) })
+      .nullable()
+      .openapi("ProcessorCharge", { description: "The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer." }),
     failure_code: z.string().nullable(),
     failure_message: z.string().nullable(),
     created_at: timestamp,

@@ -1,90 +1,57 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { eq, and } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { webhookSecrets } from "@/db/schema";
-import { getConfig, isProduction, type Config } from "@/server/config";
-import { localSecret } from "@/server/local-secret";
-import { parseSecretKeys, type KeyRing } from "@/server/secret-keys";
+import { paymentProcessors, webhookSecrets } from "@/db/schema";
+import { isSealed, keyIdOf, openSecret, sealSecret, secretKeyRing } from "@/server/sealed-secrets";
+import type { KeyRing } from "@/server/secret-keys";
 
-/**
- * Webhook signing secrets at rest. HMAC signing needs the secret itself, so it cannot be hashed
- * as API keys are; it is sealed with AES-256-GCM under a key from WEBHOOK_SECRET_KEYS instead, so a
- * copy of the database alone cannot forge deliveries. A stored value reads
- * `aesgcm1:<key id>:<nonce>:<ciphertext>:<tag>` (base64url), bound to its row id (the GCM
- * additional data), so a sealed value copied onto another endpoint's row does not open.
- */
-
-const prefix = "aesgcm1";
-const devKeyId = "dev";
-
-/**
- * The configured key ring. Production refuses to go on without WEBHOOK_SECRET_KEYS; elsewhere a
- * random key (id `dev`) is made once and kept in DATA_DIR, as the staff session secret is.
- */
-export function secretKeyRing(config: Config = getConfig()): KeyRing {
-  if (config.WEBHOOK_SECRET_KEYS) return parseSecretKeys(config.WEBHOOK_SECRET_KEYS);
-  if (isProduction(config)) {
-    throw new Error("WEBHOOK_SECRET_KEYS is required in production (e.g. `k1:$(openssl rand -base64 32)`); it encrypts webhook signing secrets at rest.");
-  }
-  const text = localSecret(config.DATA_DIR, "webhook-secret-key", "base64");
-  return parseSecretKeys(`${devKeyId}:${text}`);
-}
+// Sealing itself is the kernel's (server/sealed-secrets.ts), shared with payment processors' keys.
+export { openSecret, sealSecret, secretKeyRing };
 
 let cachedRing: KeyRing | undefined;
 const ring = () => (cachedRing ??= secretKeyRing());
 
-/** Seals a `whsec_…` secret for the row `rowId` under the ring's first key. */
-export function sealSecret(secret: string, rowId: string, keys: KeyRing = ring()): string {
-  const nonce = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", keys.primary.key, nonce);
-  cipher.setAAD(Buffer.from(rowId, "utf8"));
-  const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-  return [prefix, keys.primary.id, nonce.toString("base64url"), sealed.toString("base64url"), cipher.getAuthTag().toString("base64url")].join(":");
-}
-
-const isSealed = (stored: string) => stored.startsWith(`${prefix}:`);
-const keyIdOf = (stored: string) => stored.split(":")[1];
-
-/**
- * The secret in a stored value. A value from before encryption (plain `whsec_…`) is read as it is
- * until the start-up step seals it. Throws when the key is not in the ring or the value was altered.
- */
-export function openSecret(stored: string, rowId: string, keys: KeyRing = ring()): string {
-  if (!isSealed(stored)) return stored;
-  const [, keyId, nonce, sealed, tag] = stored.split(":");
-  const key = keys.byId.get(keyId);
-  if (!key) throw new Error(`Webhook secret ${rowId} is sealed with key "${keyId}", which WEBHOOK_SECRET_KEYS does not list.`);
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64url"));
-  decipher.setAAD(Buffer.from(rowId, "utf8"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(sealed, "base64url")), decipher.final()]).toString("utf8");
-}
-
 /**
  * Seals every stored secret that is still plain (rows from before encryption) or sealed under a
- * key other than the first (after a rotation), so an old key can then be dropped from the list.
- * Runs at every start; safe beside other instances (each row is replaced only if unchanged). A row
- * under a key no longer listed is left as it is and counted in `unreadable`.
+ * key other than the first (after a rotation), so an old key can then be dropped from the list:
+ * webhook signing secrets, and payment processors' keys and webhook secrets. Runs at every start;
+ * safe beside other instances (each value is replaced only if unchanged). A value under a key no
+ * longer listed is left as it is and counted in `unreadable`.
  */
 export async function resealSecrets(db: Db, keys: KeyRing = ring()): Promise<{ rewritten: number; unreadable: number }> {
-  const rows = await db.select({ id: webhookSecrets.id, secret: webhookSecrets.secret }).from(webhookSecrets);
-  let rewritten = 0;
-  let unreadable = 0;
-  for (const row of rows) {
-    if (isSealed(row.secret) && keyIdOf(row.secret) === keys.primary.id) continue;
-    let secret: string;
+  const count = { rewritten: 0, unreadable: 0 };
+  /** The value sealed under the first key, or null when it already is (or cannot be opened). */
+  const resealed = (stored: string, boundTo: string): string | null => {
+    if (isSealed(stored) && keyIdOf(stored) === keys.primary.id) return null;
     try {
-      secret = openSecret(row.secret, row.id, keys);
+      return sealSecret(openSecret(stored, boundTo, keys), boundTo, keys);
     } catch {
-      unreadable++;
-      continue;
+      count.unreadable++;
+      return null;
     }
+  };
+  for (const row of await db.select({ id: webhookSecrets.id, secret: webhookSecrets.secret }).from(webhookSecrets)) {
+    const secret = resealed(row.secret, row.id);
+    if (!secret) continue;
     const changed = await db
       .update(webhookSecrets)
-      .set({ secret: sealSecret(secret, row.id, keys) })
+      .set({ secret })
       .where(and(eq(webhookSecrets.id, row.id), eq(webhookSecrets.secret, row.secret)))
       .returning({ id: webhookSecrets.id });
-    rewritten += changed.length;
+    count.rewritten += changed.length;
   }
-  return { rewritten, unreadable };
+  const processors = await db
+    .select({ id: paymentProcessors.id, secretKey: paymentProcessors.secretKey, webhookSecret: paymentProcessors.webhookSecret })
+    .from(paymentProcessors);
+  for (const row of processors) {
+    const secretKey = resealed(row.secretKey, row.id);
+    const webhookSecret = row.webhookSecret ? resealed(row.webhookSecret, `${row.id}:webhook`) : null;
+    if (!secretKey && !webhookSecret) continue;
+    const changed = await db
+      .update(paymentProcessors)
+      .set({ ...(secretKey ? { secretKey } : {}), ...(webhookSecret ? { webhookSecret } : {}) })
+      .where(and(eq(paymentProcessors.id, row.id), eq(paymentProcessors.secretKey, row.secretKey)))
+      .returning({ id: paymentProcessors.id });
+    count.rewritten += changed.length;
+  }
+  return count;
 }

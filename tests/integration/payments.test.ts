@@ -87,6 +87,8 @@ describe("sandbox test cards", () => {
       status: "succeeded",
       captured: true,
       payment_method: { type: "card", brand: "visa", last4: "4242", exp_month: 12, exp_year: expYear },
+      // A sandbox test card never goes to a processor.
+      processor: null,
       failure_code: null,
       failure_message: null,
       created_at: expect.any(String),

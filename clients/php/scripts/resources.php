@@ -46,6 +46,7 @@ return [
     ],
     'payments' => ['list' => 'listPayments', 'create' => 'createPayment', 'retrieve' => 'getPayment', 'capture' => 'capturePayment', 'void' => 'voidPayment'],
     'refunds' => ['list' => 'listRefunds', 'create' => 'createRefund', 'retrieve' => 'getRefund'],
+    'paymentProcessors' => ['list' => 'listPaymentProcessors', 'create' => 'connectPaymentProcessor', 'delete' => 'deletePaymentProcessor'],
     'housekeeping' => [
         'setStatus' => 'changeRoomStatus',
         'listAssignments' => 'listAssignments',

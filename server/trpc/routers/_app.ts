@@ -16,6 +16,7 @@ import { reservationsRouter } from "./reservations";
 import { ratesRouter } from "./rates";
 import { reportsRouter } from "./reports";
 import { settingsRouter } from "./settings";
+import { processorsRouter } from "./processors";
 import { setupRouter } from "./setup";
 import { tapeChartRouter } from "./tape-chart";
 
@@ -38,6 +39,7 @@ export const appRouter = router({
   rates: ratesRouter,
   reports: reportsRouter,
   settings: settingsRouter,
+  processors: processorsRouter,
   setup: setupRouter,
   tapeChart: tapeChartRouter,
 });

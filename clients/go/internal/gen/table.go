@@ -27,6 +27,7 @@ var table = []resource{
 	{"Guests", []method{{"List", "listGuests"}, {"Create", "createGuest"}, {"Retrieve", "getGuest"}, {"Update", "updateGuest"}, {"RetrievePreferences", "getGuestPreferences"}, {"ReplacePreferences", "replaceGuestPreferences"}, {"UpdatePreferences", "mergeGuestPreferences"}, {"Erase", "eraseGuest"}, {"Export", "exportGuest"}}},
 	{"Payments", []method{{"List", "listPayments"}, {"Create", "createPayment"}, {"Retrieve", "getPayment"}, {"Capture", "capturePayment"}, {"Void", "voidPayment"}}},
 	{"Refunds", []method{{"List", "listRefunds"}, {"Create", "createRefund"}, {"Retrieve", "getRefund"}}},
+	{"PaymentProcessors", []method{{"List", "listPaymentProcessors"}, {"Create", "connectPaymentProcessor"}, {"Delete", "deletePaymentProcessor"}}},
 	{"Housekeeping", []method{{"SetStatus", "changeRoomStatus"}, {"ListAssignments", "listAssignments"}, {"CreateAssignment", "createAssignment"}, {"UpdateAssignment", "updateAssignment"}, {"DeleteAssignment", "deleteAssignment"}}},
 	{"Reports", []method{{"Occupancy", "occupancyReport"}, {"Revenue", "revenueReport"}, {"Production", "productionReport"}}},
 	{"NightAudits", []method{{"List", "listNightAudits"}, {"Retrieve", "getNightAudit"}}},

@@ -27,6 +27,7 @@ trait Services
     public readonly Service\Guests $guests;
     public readonly Service\Payments $payments;
     public readonly Service\Refunds $refunds;
+    public readonly Service\PaymentProcessors $paymentProcessors;
     public readonly Service\Housekeeping $housekeeping;
     public readonly Service\Reports $reports;
     public readonly Service\NightAudits $nightAudits;
@@ -53,6 +54,7 @@ trait Services
         $this->guests = new Service\Guests($this);
         $this->payments = new Service\Payments($this);
         $this->refunds = new Service\Refunds($this);
+        $this->paymentProcessors = new Service\PaymentProcessors($this);
         $this->housekeeping = new Service\Housekeeping($this);
         $this->reports = new Service\Reports($this);
         $this->nightAudits = new Service\NightAudits($this);

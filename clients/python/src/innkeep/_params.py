@@ -332,6 +332,13 @@ CreateRefundParams = TypedDict(
     "CreateRefundParams", {"payment_id": Required[str], "amount": int, "reason": str}, total=False
 )
 GetRefundParams = TypedDict("GetRefundParams", {}, total=False)
+ListPaymentProcessorsParams = TypedDict("ListPaymentProcessorsParams", {"limit": int}, total=False)
+ConnectPaymentProcessorParams = TypedDict(
+    "ConnectPaymentProcessorParams",
+    {"type": Required[Literal["stripe"]], "secret_key": Required[str], "webhook_secret": str, "property_id": str},
+    total=False,
+)
+DeletePaymentProcessorParams = TypedDict("DeletePaymentProcessorParams", {}, total=False)
 ChangeRoomStatusParams = TypedDict(
     "ChangeRoomStatusParams",
     {

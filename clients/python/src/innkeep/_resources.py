@@ -615,6 +615,35 @@ class SyncRefunds(SyncResource):
         return self._call("getRefund", (id,), params, request_options, models.Refund)
 
 
+class SyncPaymentProcessors(SyncResource):
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListPaymentProcessorsParams]
+    ) -> SyncPage[models.PaymentProcessor]:
+        """GET /v1/payment_processors: List payment processors."""
+        return self._list("listPaymentProcessors", (), params, request_options, models.PaymentProcessor)
+
+    def create(
+        self,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ConnectPaymentProcessorParams],
+    ) -> models.PaymentProcessor:
+        """POST /v1/payment_processors: Connect a payment processor."""
+        return self._call("connectPaymentProcessor", (), params, request_options, models.PaymentProcessor)
+
+    def delete(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.DeletePaymentProcessorParams],
+    ) -> dict[str, Any]:
+        """DELETE /v1/payment_processors/{id}: Remove a payment processor."""
+        return self._call_raw("deletePaymentProcessor", (id,), params, request_options)
+
+
 class SyncHousekeeping(SyncResource):
     def set_status(
         self,
@@ -907,6 +936,7 @@ class SyncResources:
         self.guests = SyncGuests(transport)
         self.payments = SyncPayments(transport)
         self.refunds = SyncRefunds(transport)
+        self.payment_processors = SyncPaymentProcessors(transport)
         self.housekeeping = SyncHousekeeping(transport)
         self.reports = SyncReports(transport)
         self.night_audits = SyncNightAudits(transport)
@@ -1517,6 +1547,35 @@ class AsyncRefunds(AsyncResource):
         return await self._call("getRefund", (id,), params, request_options, models.Refund)
 
 
+class AsyncPaymentProcessors(AsyncResource):
+    def list(
+        self, /, *, request_options: RequestOptions | None = None, **params: Unpack[_params.ListPaymentProcessorsParams]
+    ) -> AsyncPager[models.PaymentProcessor]:
+        """GET /v1/payment_processors: List payment processors."""
+        return self._list("listPaymentProcessors", (), params, request_options, models.PaymentProcessor)
+
+    async def create(
+        self,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.ConnectPaymentProcessorParams],
+    ) -> models.PaymentProcessor:
+        """POST /v1/payment_processors: Connect a payment processor."""
+        return await self._call("connectPaymentProcessor", (), params, request_options, models.PaymentProcessor)
+
+    async def delete(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.DeletePaymentProcessorParams],
+    ) -> dict[str, Any]:
+        """DELETE /v1/payment_processors/{id}: Remove a payment processor."""
+        return await self._call_raw("deletePaymentProcessor", (id,), params, request_options)
+
+
 class AsyncHousekeeping(AsyncResource):
     async def set_status(
         self,
@@ -1809,6 +1868,7 @@ class AsyncResources:
         self.guests = AsyncGuests(transport)
         self.payments = AsyncPayments(transport)
         self.refunds = AsyncRefunds(transport)
+        self.payment_processors = AsyncPaymentProcessors(transport)
         self.housekeeping = AsyncHousekeeping(transport)
         self.reports = AsyncReports(transport)
         self.night_audits = AsyncNightAudits(transport)

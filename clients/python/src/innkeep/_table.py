@@ -61,6 +61,7 @@ RESOURCES: dict[str, dict[str, str]] = {
     },
     "payments": {"list": "listPayments", "create": "createPayment", "retrieve": "getPayment", "capture": "capturePayment", "void": "voidPayment"},
     "refunds": {"list": "listRefunds", "create": "createRefund", "retrieve": "getRefund"},
+    "payment_processors": {"list": "listPaymentProcessors", "create": "connectPaymentProcessor", "delete": "deletePaymentProcessor"},
     "housekeeping": {
         "set_status": "changeRoomStatus",
         "list_assignments": "listAssignments",

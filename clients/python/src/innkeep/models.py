@@ -62,61 +62,16 @@ class PaymentPaymentMethod(BaseModel):
     reference: str | None = None
 
 
-class Payment(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["pay_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["payment"]
-    livemode: bool
-    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    amount: Money
-    amount_refunded: Money
-    status: Literal["pending", "authorized", "succeeded", "failed", "voided", "partially_refunded", "refunded"]
-    captured: bool
-    payment_method: PaymentPaymentMethod
-    failure_code: str | None
-    failure_message: str | None
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-
-
-class PaymentFailedEventData(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Payment
-
-
-class PaymentFailedEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["payment.failed"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: PaymentFailedEventData
-
-
-class RefundedPayment(Payment):
+class ProcessorCharge(BaseModel):
     """
-    The payment after the refund, with the refund's id.
+    The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer.
     """
 
     model_config = ConfigDict(
         extra="allow",
     )
-    refund_id: str = Field(
-        ..., description="The refund that this event announces.", examples=["re_1a2B3c4D5e6F7g8H9i0J1k2L"]
-    )
+    type: Literal["stripe"]
+    payment_id: str | None = Field(..., description="Stripe's PaymentIntent (`pi_…`).")
 
 
 class Address(BaseModel):
@@ -1245,17 +1200,6 @@ class GuestEmail(BaseModel):
     sent_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
-class PaymentList(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    object: Literal["list"]
-    data: list[Payment]
-    has_more: bool
-    next_cursor: str | None
-    prev_cursor: str | None
-
-
 class RefundList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1265,6 +1209,29 @@ class RefundList(BaseModel):
     has_more: bool
     next_cursor: str | None
     prev_cursor: str | None
+
+
+class PaymentProcessor(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["ppr_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["payment_processor"]
+    livemode: bool
+    type: Literal["stripe"]
+    property_id: str | None = Field(
+        ...,
+        description="null: the account's, for every property without its own.",
+        examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+    mode: Literal["test", "live"] = Field(
+        ..., description="The processor's mode of the key: `test` moves no real money."
+    )
+    secret_key_hint: str = Field(..., examples=["sk_test_…p7dc"])
+    webhook_secret_hint: str | None
+    processor_account_id: str | None = Field(..., description="Stripe's `acct_…`, where the key may read it.")
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
 class HousekeepingAssignment(BaseModel):
@@ -1801,50 +1768,62 @@ class StayPrice(BaseModel):
     )
 
 
-class PaymentSucceededEventData(BaseModel):
+class Payment(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["pay_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["payment"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    reservation_id: str = Field(..., examples=["res_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    folio_id: str = Field(..., examples=["fol_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    amount: Money
+    amount_refunded: Money
+    status: Literal["pending", "authorized", "succeeded", "failed", "voided", "partially_refunded", "refunded"]
+    captured: bool
+    payment_method: PaymentPaymentMethod
+    processor: ProcessorCharge | None
+    failure_code: str | None
+    failure_message: str | None
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
+class PaymentFailedEventData(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
     object: Payment
 
 
-class PaymentSucceededEvent(BaseModel):
+class PaymentFailedEvent(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
     id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
     object: Literal["event"]
-    type: Literal["payment.succeeded"]
+    type: Literal["payment.failed"]
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     api_version: str = Field(
         ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
     )
     livemode: bool
     property_id: str | None
-    data: PaymentSucceededEventData
+    data: PaymentFailedEventData
 
 
-class PaymentRefundedEventData(BaseModel):
+class RefundedPayment(Payment):
+    """
+    The payment after the refund, with the refund's id.
+    """
+
     model_config = ConfigDict(
         extra="allow",
     )
-    object: RefundedPayment
-
-
-class PaymentRefundedEvent(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
+    refund_id: str = Field(
+        ..., description="The refund that this event announces.", examples=["re_1a2B3c4D5e6F7g8H9i0J1k2L"]
     )
-    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
-    object: Literal["event"]
-    type: Literal["payment.refunded"]
-    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
-    api_version: str = Field(
-        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
-    )
-    livemode: bool
-    property_id: str | None
-    data: PaymentRefundedEventData
 
 
 class Guest(BaseModel):
@@ -2319,6 +2298,28 @@ class GuestList(BaseModel):
     prev_cursor: str | None
 
 
+class PaymentList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[Payment]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
+class PaymentProcessorList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["list"]
+    data: list[PaymentProcessor]
+    has_more: bool
+    next_cursor: str | None
+    prev_cursor: str | None
+
+
 class HousekeepingAssignmentList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -2530,6 +2531,52 @@ class ReservationCheckedOutEvent(BaseModel):
     livemode: bool
     property_id: str | None
     data: ReservationCheckedOutEventData
+
+
+class PaymentSucceededEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Payment
+
+
+class PaymentSucceededEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["payment.succeeded"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PaymentSucceededEventData
+
+
+class PaymentRefundedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: RefundedPayment
+
+
+class PaymentRefundedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["payment.refunded"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PaymentRefundedEventData
 
 
 class GuestCreatedEventData(BaseModel):

@@ -1,0 +1,34 @@
+import { sql } from "drizzle-orm";
+import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { tenantColumns, timestamps } from "./columns";
+
+export const processorTypes = ["stripe"] as const;
+export type ProcessorType = (typeof processorTypes)[number];
+
+/**
+ * A hotel's card processor account (issue 37): one per property, or one for the whole account
+ * (property_id null) that properties without their own use. The keys are sealed like webhook
+ * secrets (server/sealed-secrets.ts) and never shown again: only their hints.
+ */
+export const paymentProcessors = pgTable(
+  "payment_processors",
+  {
+    id: text("id").primaryKey(),
+    ...tenantColumns(),
+    propertyId: text("property_id"),
+    type: text("type", { enum: processorTypes }).notNull(),
+    /** Sealed `sk_…`/`rk_…` key. */
+    secretKey: text("secret_key").notNull(),
+    /** "sk_test_…4242": enough to tell keys apart, never enough to use one. */
+    secretKeyHint: text("secret_key_hint").notNull(),
+    /** Sealed `whsec_…` of the processor's webhook endpoint, when given. */
+    webhookSecret: text("webhook_secret"),
+    webhookSecretHint: text("webhook_secret_hint"),
+    /** The processor's own id of the account the key belongs to (Stripe's `acct_…`), where the key may read it. */
+    processorAccountId: text("processor_account_id"),
+    /** The processor's mode of the key: `test` (sk_test_/rk_test_) moves no real money. */
+    processorMode: text("processor_mode", { enum: ["test", "live"] }).notNull(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("payment_processors_scope_idx").on(t.accountId, t.livemode, sql`coalesce(${t.propertyId}, '')`)],
+);

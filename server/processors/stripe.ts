@@ -1,0 +1,126 @@
+import Stripe from "stripe";
+import { getConfig } from "@/server/config";
+import { ApiError } from "@/server/errors";
+import { isLiveStripeKey } from "@/lib/stripe-keys";
+import type { CardDetails, CardProcessor, ChargeResult, Decline } from "./processor";
+
+/**
+ * Stripe's client for one hotel's key. STRIPE_API_URL points it elsewhere than Stripe's API
+ * (stripe-mock in tests). stripe-node retries a failed connection itself, with the same
+ * idempotency key, so a retry never charges twice.
+ */
+function client(secretKey: string): Stripe {
+  const base = getConfig().STRIPE_API_URL;
+  const url = base ? new URL(base) : undefined;
+  return new Stripe(secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 30_000,
+    appInfo: { name: "Innkeep" },
+    ...(url ? { host: url.hostname, port: Number(url.port || (url.protocol === "https:" ? 443 : 80)), protocol: url.protocol.replace(":", "") as "http" | "https" } : {}),
+  });
+}
+
+/** Stripe's decline, in Innkeep's codes: by Stripe's `code` and `decline_code`, never by its message's words. */
+function declineOf(error: Stripe.errors.StripeCardError): Decline {
+  const code = error.code === "expired_card" || error.code === "incorrect_cvc" ? error.code : error.decline_code === "insufficient_funds" ? "insufficient_funds" : "card_declined";
+  return { code, message: error.message };
+}
+
+/**
+ * A Stripe failure other than a decline, as the contract's error: an unreachable or failing
+ * Stripe is 503 (the same request, with the same Idempotency-Key, may be retried safely), what
+ * Stripe refuses about the request is 422 on `param`.
+ */
+function stripeFailure(error: unknown, param: string): never {
+  if (error instanceof ApiError) throw error;
+  if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
+    throw new ApiError("service_unavailable", `Stripe refused the property's key (${error.message}). An owner must connect Stripe again in Settings.`);
+  }
+  if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+    throw new ApiError("parameter_invalid", `Stripe refused the request: ${error.message}`, { param });
+  }
+  if (error instanceof Stripe.errors.StripeError) {
+    throw new ApiError("service_unavailable", `Stripe could not be reached or failed (${error.message}). Retry with the same Idempotency-Key: it is never charged twice.`);
+  }
+  throw error;
+}
+
+const cardOf = (method: Stripe.PaymentMethod): CardDetails | null =>
+  method.card ? { brand: method.card.brand, last4: method.card.last4, expMonth: method.card.exp_month, expYear: method.card.exp_year } : null;
+
+export function stripeProcessor(secretKey: string): CardProcessor {
+  const stripe = client(secretKey);
+  return {
+    type: "stripe",
+
+    async verify() {
+      try {
+        // Reading payments is what Innkeep needs of a restricted key; the account, where it may.
+        await stripe.paymentIntents.list({ limit: 1 });
+        const account = await stripe.accounts.retrieveCurrent().catch((error: unknown) => {
+          if (error instanceof Stripe.errors.StripePermissionError) return null;
+          throw error;
+        });
+        return { processorAccountId: account?.id ?? null, mode: isLiveStripeKey(secretKey) ? "live" : "test" };
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
+          throw new ApiError("parameter_invalid", `Stripe refused this key: ${error.message}`, { param: "secret_key" });
+        }
+        return stripeFailure(error, "secret_key");
+      }
+    },
+
+    async charge(input): Promise<ChargeResult> {
+      const param = "payment_method.processor_payment_method";
+      try {
+        const method = await stripe.paymentMethods.retrieve(input.paymentMethod);
+        if (method.type !== "card") throw new ApiError("parameter_invalid", `The payment method is a ${method.type}, not a card.`, { param });
+        const card = cardOf(method);
+        try {
+          const intent = await stripe.paymentIntents.create(
+            {
+              amount: input.amount,
+              currency: input.currency.toLowerCase(),
+              payment_method: input.paymentMethod,
+              allowed_payment_method_types: ["card"],
+              confirm: true,
+              capture_method: input.capture ? "automatic" : "manual",
+              metadata: input.metadata,
+              ...(input.description ? { description: input.description } : {}),
+            },
+            { idempotencyKey: input.idempotencyKey },
+          );
+          if (intent.status === "succeeded") return { status: "succeeded", processorPaymentId: intent.id, card, decline: null };
+          if (intent.status === "requires_capture") return { status: "authorized", processorPaymentId: intent.id, card, decline: null };
+          // 3-D Secure and the like need the guest, which a server-side charge cannot bring: not charged.
+          const message =
+            intent.status === "requires_action"
+              ? "The card asks for the guest's authentication (3-D Secure), which this payment cannot complete; nothing was charged."
+              : `Stripe left the payment ${intent.status.replace(/_/g, " ")}; nothing was charged.`;
+          await stripe.paymentIntents.cancel(intent.id, {}, { idempotencyKey: `${input.idempotencyKey}-cancel` }).catch(() => undefined);
+          return { status: "failed", processorPaymentId: intent.id, card, decline: { code: "card_declined", message } };
+        } catch (error) {
+          if (error instanceof Stripe.errors.StripeCardError) {
+            return { status: "failed", processorPaymentId: error.payment_intent?.id ?? null, card, decline: declineOf(error) };
+          }
+          throw error;
+        }
+      } catch (error) {
+        return stripeFailure(error, param);
+      }
+    },
+
+    async capture({ processorPaymentId, amount, idempotencyKey }) {
+      await stripe.paymentIntents.capture(processorPaymentId, { amount_to_capture: amount }, { idempotencyKey }).catch((error) => stripeFailure(error, "id"));
+    },
+
+    async cancel({ processorPaymentId, idempotencyKey }) {
+      await stripe.paymentIntents.cancel(processorPaymentId, {}, { idempotencyKey }).catch((error) => stripeFailure(error, "id"));
+    },
+
+    async refund({ processorPaymentId, amount, idempotencyKey, metadata }) {
+      const refund = await stripe.refunds.create({ payment_intent: processorPaymentId, amount, metadata }, { idempotencyKey }).catch((error) => stripeFailure(error, "payment_id"));
+      return { processorRefundId: refund.id };
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { access } from "@/lib/access";
+import { connectProcessor, listProcessors, removeProcessor } from "@/server/processors/connections";
+import { presentProcessor } from "@/server/processors/present";
+import { processorConnectSchema } from "@/server/processors/schemas";
+import { roles, router, staffProcedure } from "../init";
+
+// Settings' card processor panel: owners only (access.paymentProcessor), the same services as
+// /v1/payment_processors. Keys go in and never come out: only their hints.
+const ownerProcedure = staffProcedure.use(roles(...access.paymentProcessor));
+
+export const processorsRouter = router({
+  list: ownerProcedure.query(async ({ ctx }) => (await listProcessors({ db: ctx.db, tenant: ctx.tenant })).map(presentProcessor)),
+  connect: ownerProcedure
+    .input(processorConnectSchema)
+    .mutation(async ({ ctx, input }) => presentProcessor(await connectProcessor({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input }))),
+  remove: ownerProcedure.input(z.strictObject({ id: z.string().min(1).max(64) })).mutation(async ({ ctx, input }) => {
+    const row = await removeProcessor({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id });
+    return { id: row.id, object: "payment_processor" as const, deleted: true as const };
+  }),
+});

@@ -1,0 +1,124 @@
+// A relay in front of stripe-mock for the test run. Every request goes on to stripe-mock, which
+// validates it against Stripe's published API and answers a fixture (its 4xx come back as they
+// are). stripe-mock keeps no state, so its fixture PaymentIntent is always `requires_payment_method`;
+// the relay sets on a 2xx answer what Stripe's documented lifecycle gives for that request, and
+// nothing else: a confirmed PaymentIntent `succeeded` (automatic capture) or `requires_capture`
+// (manual), a captured one `succeeded`, a canceled one `canceled`. It also plays what Stripe
+// documents and stripe-mock does not: the same Idempotency-Key replays the first answer (header
+// `Idempotent-Replayed: true`), Stripe's test payment methods for declines answer Stripe's 402
+// card error, and a revoked key Stripe's 401. Tests read what reached Stripe at
+// GET /__innkeep/requests?key=<secret key>.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
+
+export type StripeRequest = { method: string; path: string; params: Record<string, string>; idempotencyKey: string | null; replayed: boolean; status: number };
+
+/** Stripe's test payment methods that decline (docs: Testing, "Declined payments"): code and decline_code. */
+const declines: Record<string, { code: string; decline_code?: string; message: string }> = {
+  pm_card_chargeDeclined: { code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
+  pm_card_chargeDeclinedInsufficientFunds: { code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." },
+  pm_card_chargeDeclinedExpiredCard: { code: "expired_card", message: "Your card has expired." },
+  pm_card_chargeDeclinedIncorrectCvc: { code: "incorrect_cvc", message: "Your card's security code is incorrect." },
+};
+
+const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url").replace(/[-_]/g, "x")}`;
+
+export async function startStripeStates(mockUrl: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const log = new Map<string, StripeRequest[]>();
+  const answered = new Map<string, { status: number; body: string }>();
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", "http://relay");
+    if (url.pathname === "/__innkeep/requests") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(log.get(url.searchParams.get("key") ?? "") ?? []));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString("utf8");
+    const secretKey = (req.headers.authorization ?? "").replace(/^Bearer /, "");
+    const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? null;
+    const params = Object.fromEntries(new URLSearchParams(req.method === "GET" ? url.search : body));
+    const entry: StripeRequest = { method: req.method ?? "GET", path: url.pathname, params, idempotencyKey, replayed: false, status: 0 };
+    (log.get(secretKey) ?? log.set(secretKey, []).get(secretKey)!).push(entry);
+    const send = (status: number, text: string, headers: Record<string, string> = {}) => {
+      entry.status = status;
+      res.writeHead(status, { "content-type": "application/json", "request-id": stripeId("req"), ...headers });
+      res.end(text);
+    };
+
+    const memo = idempotencyKey && req.method === "POST" ? `${secretKey}\n${idempotencyKey}` : null;
+    const earlier = memo ? answered.get(memo) : undefined;
+    if (earlier) {
+      entry.replayed = true;
+      return send(earlier.status, earlier.body, { "idempotent-replayed": "true" });
+    }
+    const remember = (status: number, text: string) => {
+      if (memo && status < 500) answered.set(memo, { status, body: text });
+      send(status, text);
+    };
+
+    if (secretKey.includes("revoked")) {
+      const masked = `${secretKey.slice(0, 8)}${"*".repeat(4)}${secretKey.slice(-4)}`;
+      return send(401, JSON.stringify({ error: { message: `Expired API Key provided: ${masked}`, type: "invalid_request_error", code: "api_key_expired" } }));
+    }
+    const forwarded = await fetch(`${mockUrl}${url.pathname}${url.search}`, {
+      method: req.method,
+      headers: Object.fromEntries(Object.entries(req.headers).filter(([name]) => !["host", "content-length", "connection"].includes(name)) as [string, string][]),
+      body: req.method === "GET" || req.method === "DELETE" ? undefined : body,
+    });
+    const text = await forwarded.text();
+    if (!forwarded.ok) return remember(forwarded.status, text);
+    const object = JSON.parse(text) as Record<string, unknown>;
+
+    const intent = url.pathname.match(/^\/v1\/payment_intents(?:\/([^/]+)\/(capture|cancel))?$/);
+    if (intent && req.method === "POST") {
+      const [, id, action] = intent;
+      if (!action && params.confirm === "true") {
+        const decline = declines[params.payment_method ?? ""];
+        const intentId = object.id as string;
+        if (decline) {
+          const failed = { ...object, status: "requires_payment_method", last_payment_error: { type: "card_error", ...decline } };
+          const error = { type: "card_error", ...decline, charge: stripeId("ch"), payment_intent: failed, doc_url: `https://stripe.com/docs/error-codes/${decline.code.replace(/_/g, "-")}` };
+          return remember(402, JSON.stringify({ error }));
+        }
+        const manual = params.capture_method === "manual";
+        Object.assign(object, {
+          id: intentId,
+          status: manual ? "requires_capture" : "succeeded",
+          amount_capturable: manual ? object.amount : 0,
+          amount_received: manual ? 0 : object.amount,
+          latest_charge: stripeId("ch"),
+          last_payment_error: null,
+          canceled_at: null,
+        });
+      } else if (action === "capture") {
+        const amount = Number(params.amount_to_capture ?? object.amount);
+        Object.assign(object, { id, status: "succeeded", amount_capturable: 0, amount_received: amount, latest_charge: stripeId("ch"), canceled_at: null });
+      } else if (action === "cancel") {
+        Object.assign(object, { id, status: "canceled", amount_capturable: 0, cancellation_reason: params.cancellation_reason ?? null });
+      }
+    }
+    return remember(forwarded.status, JSON.stringify(object));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { type: "api_error", message: String(error) } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** What reached Stripe (through the relay) with this secret key, in order. */
+export async function stripeRequests(secretKey: string): Promise<StripeRequest[]> {
+  const res = await fetch(`${process.env.STRIPE_API_URL}/__innkeep/requests?key=${encodeURIComponent(secretKey)}`);
+  return (await res.json()) as StripeRequest[];
+}
