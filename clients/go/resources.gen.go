@@ -19,6 +19,8 @@ type resources struct {
 	Groups            *GroupsService
 	Folios            *FoliosService
 	Invoices          *InvoicesService
+	CreditNotes       *CreditNotesService
+	Receivables       *ReceivablesService
 	Taxes             *TaxesService
 	Guests            *GuestsService
 	Payments          *PaymentsService
@@ -45,6 +47,8 @@ func newResources(c *Client) resources {
 		Groups:            &GroupsService{c},
 		Folios:            &FoliosService{c},
 		Invoices:          &InvoicesService{c},
+		CreditNotes:       &CreditNotesService{c},
+		Receivables:       &ReceivablesService{c},
 		Taxes:             &TaxesService{c},
 		Guests:            &GuestsService{c},
 		Payments:          &PaymentsService{c},
@@ -373,6 +377,47 @@ func (s *InvoicesService) Retrieve(ctx context.Context, id string, opts ...Reque
 // RetrievePdf: GET /v1/invoices/{id}/pdf: Download an invoice as PDF.
 func (s *InvoicesService) RetrievePdf(ctx context.Context, id string, opts ...RequestOption) ([]byte, error) {
 	return callBytes(ctx, s.c, op{"getInvoicePdf", "GET", "/invoices/{id}/pdf", []string{"id"}}, []string{id}, nil, opts)
+}
+
+// CreateCreditNote: POST /v1/invoices/{id}/credit_notes: Credit an invoice.
+func (s *InvoicesService) CreateCreditNote(ctx context.Context, id string, params *CreateCreditNoteJSONRequestBody, opts ...RequestOption) (*CreditNote, error) {
+	return call[CreditNote](ctx, s.c, op{"createCreditNote", "POST", "/invoices/{id}/credit_notes", []string{"id"}}, []string{id}, params, opts)
+}
+
+// CreditNotesService holds the CreditNotes operations.
+type CreditNotesService struct{ c *Client }
+
+// List: GET /v1/credit_notes: List credit notes.
+func (s *CreditNotesService) List(ctx context.Context, params *ListCreditNotesParams, opts ...RequestOption) (*Page[CreditNote], error) {
+	return listPage[CreditNote](ctx, s.c, op{"listCreditNotes", "GET", "/credit_notes", nil}, []string{}, params, opts)
+}
+
+// ListAutoPaging yields every item of every page of List, following next_cursor.
+func (s *CreditNotesService) ListAutoPaging(ctx context.Context, params *ListCreditNotesParams, opts ...RequestOption) iter.Seq2[CreditNote, error] {
+	return listAll[CreditNote](ctx, s.c, op{"listCreditNotes", "GET", "/credit_notes", nil}, []string{}, params, opts)
+}
+
+// Retrieve: GET /v1/credit_notes/{id}: Retrieve a credit note.
+func (s *CreditNotesService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*CreditNote, error) {
+	return call[CreditNote](ctx, s.c, op{"getCreditNote", "GET", "/credit_notes/{id}", []string{"id"}}, []string{id}, nil, opts)
+}
+
+// RetrievePdf: GET /v1/credit_notes/{id}/pdf: Download a credit note as PDF.
+func (s *CreditNotesService) RetrievePdf(ctx context.Context, id string, opts ...RequestOption) ([]byte, error) {
+	return callBytes(ctx, s.c, op{"getCreditNotePdf", "GET", "/credit_notes/{id}/pdf", []string{"id"}}, []string{id}, nil, opts)
+}
+
+// ReceivablesService holds the Receivables operations.
+type ReceivablesService struct{ c *Client }
+
+// List: GET /v1/receivables: List open balances (accounts receivable).
+func (s *ReceivablesService) List(ctx context.Context, params *ListReceivablesParams, opts ...RequestOption) (*Page[Receivable], error) {
+	return listPage[Receivable](ctx, s.c, op{"listReceivables", "GET", "/receivables", nil}, []string{}, params, opts)
+}
+
+// ListAutoPaging yields every item of every page of List, following next_cursor.
+func (s *ReceivablesService) ListAutoPaging(ctx context.Context, params *ListReceivablesParams, opts ...RequestOption) iter.Seq2[Receivable, error] {
+	return listAll[Receivable](ctx, s.c, op{"listReceivables", "GET", "/receivables", nil}, []string{}, params, opts)
 }
 
 // TaxesService holds the Taxes operations.
