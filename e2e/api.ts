@@ -23,6 +23,12 @@ export function v1(request: APIRequestContext, key: string, sandbox = false) {
   };
 }
 
+/**
+ * A property's "today": its open business date, as the API serves it (the day still open between
+ * midnight and the audit hour, or ahead of the calendar after advance_day), else its calendar date.
+ */
+export const businessDayOf = (property: { timezone: string; business_date?: string | null }) => property.business_date ?? todayIn(property.timezone);
+
 /** Today's date in a time zone, as `YYYY-MM-DD`. */
 export const todayIn = (timezone: string) => new Intl.DateTimeFormat("en-CA", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
 export const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);

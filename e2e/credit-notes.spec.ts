@@ -60,7 +60,9 @@ test("a clerk issues a credit note on a checked-out stay's invoice and downloads
 
   // Listed with its number; the folio now owes the guest 20.00.
   await expect(page.getByTestId("credit-note")).toHaveText(/Credit note 1/);
-  await expect(page.getByTestId("folio-balance")).toHaveText("-$20.00");
+  // The hotel now owes the guest 20.00: the folio says so in words, the amount without a sign.
+  await expect(page.getByTestId("folio-balance-label")).toHaveText("Owed to guest");
+  await expect(page.getByTestId("folio-balance")).toHaveText("$20.00");
   const downloading = page.waitForEvent("download");
   await page.getByRole("link", { name: "Download credit note 1" }).click();
   const download = await downloading;

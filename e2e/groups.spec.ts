@@ -7,7 +7,12 @@ import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniq
 // the sandbox hotel, on room types the test makes through /v1.
 
 const tz = "America/New_York";
-const todayAt = (days = 0) => new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(Date.now() + days * 86_400_000));
+/** The sandbox hotel's business date (read with its room types), `days` from it: the desk's today, not the calendar's. */
+let businessDay: string | undefined;
+const todayAt = (days = 0) => {
+  const today = businessDay ?? new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+};
 
 let key: string;
 
@@ -20,7 +25,8 @@ async function v1<T = Record<string, any>>(request: APIRequestContext, method: "
 
 /** A room type of its own with `rooms` clean rooms and a refundable plan at 100.00 a night. */
 async function roomType(request: APIRequestContext, rooms: number, label: string) {
-  const property = (await v1<{ data: { id: string; name: string }[] }>(request, "GET", "/properties")).data.find((p) => p.name === "Sandbox Harbor Hotel")!;
+  const property = (await v1<{ data: { id: string; name: string; business_date: string | null }[] }>(request, "GET", "/properties")).data.find((p) => p.name === "Sandbox Harbor Hotel")!;
+  businessDay = property.business_date ?? undefined;
   const code = `${label}${Date.now().toString(36).slice(-4)}${Math.random().toString(36).slice(2, 4)}`.toUpperCase();
   const type = await v1(request, "POST", "/room_types", { property_id: property.id, code, name: `${label} ${code}`, max_occupancy: 2 });
   for (let i = 0; i < rooms; i++) await v1(request, "POST", "/rooms", { room_type_id: type.id, number: `${code}-${i + 1}`, floor: 8 });

@@ -7,9 +7,11 @@ import { scan } from "./words-scan";
 // cards work, on room types each test makes for itself through /v1.
 
 const tz = "America/New_York";
+/** The sandbox hotel's business date (read with its room types), `days` from it: the desk's today, not the calendar's. */
+let businessDay: string | undefined;
 const todayAt = (days = 0) => {
-  const d = new Date(Date.now() + days * 86_400_000);
-  return new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
+  const today = businessDay ?? new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 };
 
 let key: string;
@@ -23,7 +25,8 @@ async function v1<T = Record<string, any>>(request: APIRequestContext, method: "
 
 /** A room type of its own (unique code and name) with `rooms` clean rooms and a refundable rate plan, in the sandbox hotel. */
 async function roomType(request: APIRequestContext, rooms: number) {
-  const property = (await v1<{ data: { id: string; name: string }[] }>(request, "GET", "/properties")).data.find((p) => p.name === "Sandbox Harbor Hotel")!;
+  const property = (await v1<{ data: { id: string; name: string; business_date: string | null }[] }>(request, "GET", "/properties")).data.find((p) => p.name === "Sandbox Harbor Hotel")!;
+  businessDay = property.business_date ?? undefined;
   const code = `E${Date.now().toString(36).slice(-5)}${Math.random().toString(36).slice(2, 5)}`.toUpperCase();
   const type = await v1(request, "POST", "/room_types", { property_id: property.id, code, name: `Desk test ${code}`, max_occupancy: 2 });
   const roomIds: string[] = [];

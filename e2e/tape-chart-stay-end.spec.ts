@@ -170,7 +170,10 @@ for (const width of [1280, 390]) {
     // The load fails once (the network drops it): a message in words and a way to try again.
     let failures = 1;
     await page.route(/\/api\/trpc\/.*tapeChart\.window/, async (route) => {
-      if (failures-- > 0) await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify([{ error: { message: "Internal error", code: -32603, data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500 } } }]) });
+      // One failure per procedure of the batch (the header's business date may travel with the chart).
+      const procedures = new URL(route.request().url()).pathname.split("/api/trpc/")[1].split(",");
+      const failure = { error: { message: "Internal error", code: -32603, data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500 } } };
+      if (failures-- > 0) await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify(procedures.map(() => failure)) });
       else await route.continue();
     });
     await page.goto("/calendar/rooms");

@@ -35,9 +35,14 @@ export async function auditOf(db: Executor, propertyId: string, date: IsoDate) {
  * is already past it (the sandbox's advance_day ran ahead of the clock, or that day is closed).
  */
 export function dueDate(property: Pick<Property, "timezone" | "auditHour" | "businessDate">, now = new Date()): IsoDate | null {
-  let day = todayIn(property.timezone, now);
+  const calendar = todayIn(property.timezone, now);
+  let day = calendar;
   while (auditDueAt(day, property).getTime() > now.getTime()) day = addDays(day, -1);
-  return property.businessDate && property.businessDate > day ? null : day;
+  if (property.businessDate) return property.businessDate > day ? null : day;
+  // Never audited: the property trades on its calendar date, so its first audit closes the day
+  // before that date at the earliest. (Made between midnight and the audit hour, it would
+  // otherwise close a day it never traded, and its today would go back to yesterday.)
+  return addDays(day, 1) < calendar ? null : day;
 }
 
 /**

@@ -132,6 +132,8 @@ describe("a closed day is closed", () => {
     const T = todayIn(tz);
     const t = await hotel(1);
     const stay = ok(await book(t, T, addDays(T, 1), "Closed"), 201);
+    // In house, so the folio stays open (a no-show's folio is invoiced, and closed, by the audit).
+    ok(await h.post(`/v1/reservations/${stay.id}/check_in`, {}, caller));
     await close(t, T);
     const folio = await folioOf(stay.id);
     const count = async () => (await h.db.select({ n: sql<number>`count(*)::int` }).from(folioCharges).where(eq(folioCharges.folioId, folio.id)))[0].n;

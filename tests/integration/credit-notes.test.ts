@@ -128,9 +128,9 @@ describe("credit notes", () => {
     const text = await pdfText(await pdfBytes(`/v1/credit_notes/${note.id}/pdf`, sandbox));
     for (const words of ["Credit note 1", "Corrects invoice 1", "Noisy room", "-$48.21", "-$3.93", "-$1.79", "-$50.00", "Credited to the guest", "$50.00"]) expect(text, words).toContain(words);
 
-    // The revenue report of the business date: the night as sold, and the credit note beside it.
+    // The revenue report of the business date: the night as sold, and the credit note in its other revenue.
     const day = ok(await h.get(`/v1/reports/revenue?property_id=${hotel.propertyId}&from=${T}&to=${addDays(T, 1)}`, sandbox)).data[0];
-    expect(day).toMatchObject({ gross: 13_941, tax: 1_596, payments: 13_941, refunds: 5_000, credited_net: -4_428, credited_tax: -572, credited_gross: -5_000 });
+    expect(day).toMatchObject({ gross: 13_941, tax: 1_596, payments: 13_941, refunds: 5_000, other_net: -4_428, other_tax: -572, other_gross: -5_000 });
 
     // The flash of the day, written by its audit: the lines of the day less the note, by kind and by tax.
     const closed = ok(await h.post("/v1/sandbox/advance_day", { property_id: hotel.propertyId }, sandbox)).audits[0];
@@ -138,8 +138,8 @@ describe("credit notes", () => {
     const flash = ok(await h.get(`/v1/night_audits/${closed.id}`, sandbox)).flash;
     expect(flash.revenue_by_kind).toMatchObject({ room_night: 13_441 - 4_821, tax: 500 - 179 });
     expect(flash.charged).toEqual({ net: 12_345 - 4_428, tax: 1_596 - 572, gross: 13_941 - 5_000 });
-    expect(flash.charged.gross).toBe(day.gross + day.credited_gross);
-    expect(flash.charged.tax).toBe(day.tax + day.credited_tax);
+    expect(flash.charged.gross).toBe(day.gross + day.other_gross);
+    expect(flash.charged.tax).toBe(day.tax + day.other_tax);
     expect(flash.taxes.by_tax.map((t: { name: string; amount: number }) => [t.name, t.amount]).sort()).toEqual([["City tax", 500 - 179], ["State tax", 1_096 - 393]]);
     expect(flash.refunds).toBe(5_000);
     expect(flash.charged.gross).toBe(folio.totals.gross.amount);
@@ -152,7 +152,7 @@ describe("credit notes", () => {
     expect(ok(await h.get(`/v1/night_audits/${closed.id}`, sandbox)).flash).toEqual(flash);
     const after = ok(await h.get(`/v1/reports/revenue?property_id=${hotel.propertyId}&from=${T}&to=${addDays(T, 2)}`, sandbox)).data;
     expect(after[0]).toEqual(day);
-    expect(after[1]).toMatchObject({ credited_net: -918, credited_tax: -82, credited_gross: -1_000 });
+    expect(after[1]).toMatchObject({ other_net: -918, other_tax: -82, other_gross: -1_000 });
     // The allowance leaves the guest owed 10.00: the folio says so, as a balance the hotel owes.
     expect(ok(await h.get(`/v1/reservations/${r.id}/folio`, sandbox)).balance).toEqual(usd(-1_000));
 

@@ -146,6 +146,7 @@ async function month(h: Harness, mode: Mode, clock: ReturnType<typeof monthClock
 
   const rnd = random(35);
   const stays: Stay[] = [];
+  let extras = 0; // what the desk posted as extras over the month
   const paid = new Map<IsoDate, number>();
   const refunded = new Map<IsoDate, number>();
   const add = (m: Map<IsoDate, number>, d: IsoDate, n: number) => m.set(d, (m.get(d) ?? 0) + n);
@@ -324,7 +325,9 @@ async function month(h: Harness, mode: Mode, clock: ReturnType<typeof monthClock
     const inHouse = stays.filter((s) => s.status === "checked_in");
     for (const s of inHouse) {
       if (rnd.chance(0.15)) {
-        ok(await h.post(`/v1/folios/${s.folioId}/charges`, { description: "Minibar", amount: rnd.int(15, 40) * 100 }, caller), 201);
+        const amount = rnd.int(15, 40) * 100;
+        ok(await h.post(`/v1/folios/${s.folioId}/charges`, { description: "Minibar", amount }, caller), 201);
+        extras += amount;
         counts.extras++;
       }
       if (s.checkOut === addDays(today, 1) && !s.overstayed && rnd.chance(0.05)) {
@@ -366,7 +369,9 @@ async function month(h: Harness, mode: Mode, clock: ReturnType<typeof monthClock
       clock.at(today, 24, 45);
       for (const s of stays.filter((s) => s.status === "checked_in")) {
         if (!rnd.chance(0.05)) continue;
-        ok(await h.post(`/v1/folios/${s.folioId}/charges`, { description: "Night bar", amount: rnd.int(10, 30) * 100 }, caller), 201);
+        const amount = rnd.int(10, 30) * 100;
+        ok(await h.post(`/v1/folios/${s.folioId}/charges`, { description: "Night bar", amount }, caller), 201);
+        extras += amount;
         counts.extras++;
         await pay(s, (await balanceOf(s)) > 0 ? Math.min(await balanceOf(s), 2_000) : 2_000);
       }
@@ -431,11 +436,18 @@ async function month(h: Harness, mode: Mode, clock: ReturnType<typeof monthClock
       r,
     ]),
   );
-  const revenue = new Map(
-    (ok(await h.get(`/v1/reports/revenue?${q}`, caller)).data as { date: IsoDate; room_revenue: number; payments: number; refunds: number }[]).map(
-      (r) => [r.date, r],
-    ),
-  );
+  type Split = { net: number; tax: number; gross: number };
+  type RevenueRow = {
+    date: IsoDate;
+    room_revenue: number;
+    gross: number;
+    other_net: number;
+    other_tax: number;
+    other_gross: number;
+    payments: number;
+    refunds: number;
+  };
+  const revenue = new Map((ok(await h.get(`/v1/reports/revenue?${q}`, caller)).data as RevenueRow[]).map((r) => [r.date, r]));
   const inventory = new Map<IsoDate, { sold: number; total: number }>();
   for (const t of types) {
     for (const n of ok(
@@ -482,9 +494,21 @@ async function month(h: Harness, mode: Mode, clock: ReturnType<typeof monthClock
     expect(revenue.get(d)!.payments, `${d} report payments`).toBe(paid.get(d) ?? 0);
     expect(flash.refunds, `${d} flash refunds`).toBe(refunded.get(d) ?? 0);
     expect(revenue.get(d)!.refunds, `${d} report refunds`).toBe(refunded.get(d) ?? 0);
+    // Other revenue (extras, fees, retained nights, credit notes): the flash written at the audit = the revenue report now,
+    // and the flash's charges are the report's room and other revenue together.
+    const row = revenue.get(d)!;
+    expect(flash.other as Split, `${d} flash other revenue`).toEqual({ net: row.other_net, tax: row.other_tax, gross: row.other_gross });
+    expect(flash.charged.gross, `${d} flash charged`).toBe(row.gross + row.other_gross);
     // The flash as stored by the audit is the flash served now.
     expect(ok(await h.get(`/v1/night_audits/${flashes.get(d)!.id}`, caller)).flash).toEqual(flash);
   }
+
+  // Every line of every folio lands on exactly one day of the revenue report (its night, or the business date it was posted on);
+  // the extras among them are what the desk posted.
+  const lines = [...folios.values()].flatMap((f) => f.charges);
+  const wide = ok(await h.get(`/v1/reports/revenue?property_id=${property.id}&from=${start}&to=${addDays(today, 14)}`, caller)).totals as RevenueRow;
+  expect(wide.gross + wide.other_gross).toBe(lines.reduce((sum, c) => sum + c.amount.amount, 0));
+  expect(lines.filter((c) => c.kind === "extra" && c.amount.amount > 0).reduce((sum, c) => sum + c.amount.amount, 0)).toBe(extras);
 
   // Production: the stays that arrived in the month, sold (in house or departed), each night as it was spent.
   const production = ok(await h.get(`/v1/reports/production?${q}`, caller)).totals;

@@ -41,8 +41,8 @@ async function start(): Promise<{ stop: () => Promise<void> }> {
     const binary = (await promisify(execFile)("bash", [path.resolve("scripts/stripe-mock.sh")], { timeout: 300_000 })).stdout.trim();
     const port = await freePort();
     mockUrl = `http://127.0.0.1:${port}`;
-    child = spawn(binary, ["-http-addr", `127.0.0.1:${port}`], { stdio: "ignore" });
-    if (!(await cameUp(child, () => stripeMockAnswers(mockUrl), 30_000))) {
+    child = spawn(binary, ["-http-addr", `127.0.0.1:${port}`, "-https-addr", "127.0.0.1:"], { stdio: "ignore" });
+    if (!(await cameUp(child, () => stripeMockAnswers(mockUrl), 90_000))) {
       child.kill();
       throw new Error(`stripe-mock (${binary}) did not start on port ${port}.`);
     }
