@@ -53,6 +53,6 @@ export async function bookDemoStay(api: ReturnType<typeof v1>, guest: { first_na
   const property = (await api.get("/properties")).data[0];
   const roomType = (await api.get(`/room_types?property_id=${property.id}&limit=100`)).data.find((t: { code: string }) => t.code === "DBL");
   const plan = (await api.get(`/rate_plans?property_id=${property.id}&limit=100`)).data.find((p: { code: string }) => p.code === "BAR");
-  const checkIn = addDays(todayIn(property.timezone), 3 + Math.floor(Math.random() * 20));
+  const checkIn = addDays(businessDayOf(property), 3 + Math.floor(Math.random() * 20));
   return api.post("/reservations", { property_id: property.id, room_type_id: roomType.id, rate_plan_id: plan.id, check_in: checkIn, check_out: addDays(checkIn, 2), adults: 1, guest, ...extra });
 }

@@ -1,7 +1,7 @@
 import { expect, test, type Page, type Response } from "./test";
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { addDays, bookDemoStay, todayIn, v1 } from "./api";
+import { addDays, bookDemoStay, businessDayOf, v1 } from "./api";
 import { createApiKey, signIn, uniqueEmail } from "./helpers";
 
 // Issue 26, point 6: every page (the dashboard's, /docs, sign-in and the OAuth consent page)
@@ -68,7 +68,7 @@ test("every page carries the security headers, a fresh nonce each time, and runs
   const property = (await api.get("/properties")).data[0];
   const roomType = (await api.get(`/room_types?property_id=${property.id}&limit=100`)).data.find((t: { code: string }) => t.code === "DBL");
   const plan = (await api.get(`/rate_plans?property_id=${property.id}&limit=100`)).data.find((p: { code: string }) => p.code === "BAR");
-  const checkIn = addDays(todayIn(property.timezone), 30 + Math.floor(Math.random() * 20));
+  const checkIn = addDays(businessDayOf(property), 30 + Math.floor(Math.random() * 20));
   const room = { room_type_id: roomType.id, rate_plan_id: plan.id, adults: 1 };
   const group = await api.post("/groups", {
     property_id: property.id, guest: { first_name: "Header", last_name: "Group", email: uniqueEmail("headers-group") },

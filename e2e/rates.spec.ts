@@ -1,5 +1,5 @@
 import { expect, test } from "./test";
-import { addDays, todayIn, v1 } from "./api";
+import { addDays, businessDayOf, v1 } from "./api";
 import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap } from "./helpers";
 
 // Issue #9: the rates grid sets a stop-sell over a range on a room type and rate plan of this
@@ -15,7 +15,7 @@ test("a stop-sell set for a range in the grid closes those nights on the API, th
   const roomType = await api.post("/room_types", { property_id: property.id, code: `E2R${suffix}`, name: `Rates e2e ${suffix}`, max_occupancy: 2 });
   await api.post("/rooms", { room_type_id: roomType.id, number: `R${suffix}` });
   const plan = await api.post("/rate_plans", { property_id: property.id, code: `E2P${suffix}`, name: `Plan ${suffix}`, room_type_ids: [roomType.id] });
-  const today = todayIn(property.timezone);
+  const today = businessDayOf(property);
   await api.post(`/rate_plans/${plan.id}/rates`, { room_type_id: roomType.id, from: today, to: addDays(today, 60), amount: 15000 });
 
   await signIn(page);

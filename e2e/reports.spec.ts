@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "./test";
-import { addDays, todayIn, v1 } from "./api";
+import { addDays, businessDayOf, v1 } from "./api";
 import { createApiKey, createStaff, expectNoHorizontalScroll, signIn, snap, uniqueEmail } from "./helpers";
 
 // Issue #9: reports as charts and tables for a range, and a CSV download of the table on screen
@@ -56,7 +56,7 @@ test("occupancy, revenue and production for a range; each CSV equals its table",
   // The seeded double rooms and their BAR plan: other specs add room types of their own.
   const roomType = (await api.get(`/room_types?property_id=${property.id}&limit=100`)).data.find((t: { code: string }) => t.code === "DBL");
   const plan = (await api.get(`/rate_plans?property_id=${property.id}&limit=100`)).data.find((p: { code: string }) => p.code === "BAR");
-  const today = todayIn(property.timezone);
+  const today = businessDayOf(property);
   const checkIn = addDays(today, 2 + Math.floor(Math.random() * 10));
   await api.post("/reservations", {
     property_id: property.id,
