@@ -164,7 +164,7 @@ export async function seedSandbox({ db, accountId }: { db: Executor; accountId: 
       updatedAt: at,
     });
     // The same rules as live: a departed stay, and a no-show with its fee, are invoiced (the no-show's fee then owed: a receivable).
-    if (stay.status === "checked_out" || stay.status === "no_show") await issueInvoice(db, tenant, folioId);
+    if (stay.status === "checked_out" || stay.status === "no_show") await issueInvoice(db, tenant, folioId, { silent: true });
   }
   return hotel;
 }

@@ -452,15 +452,16 @@ describe("state transitions", () => {
     expect(listed.data.every((x: { status: string }) => x.status === "cancelled")).toBe(true);
   });
 
-  it("a non-refundable plan, or a cancellation past the deadline, keeps the room charges on an open folio", async () => {
+  it("a non-refundable plan, or a cancellation past the deadline, keeps the room charges, invoiced as the cancellation charge", async () => {
     const nrf = await buildRoomType(h, caller, hotel.propertyId, hotel.today, { rooms: 1, refundable: false, days: 20 });
     const r1 = ok(await book(nrf, d(10), d(12)), 201);
     ok(await act(r1.id, "cancel"));
-    expect(ok(await h.get(`/v1/reservations/${r1.id}/folio`, caller))).toMatchObject({ status: "open", balance: { amount: 20_000 } });
+    expect(ok(await h.get(`/v1/reservations/${r1.id}/folio`, caller))).toMatchObject({ status: "closed", balance: { amount: 20_000 } });
+    expect(ok(await h.get(`/v1/reservations/${r1.id}/folio`, caller)).invoice_id).toMatch(/^inv_/);
     const strict = await buildRoomType(h, caller, hotel.propertyId, hotel.today, { rooms: 1, deadlineHours: 24 * 365, days: 20 });
     const r2 = ok(await book(strict, d(10), d(11)), 201);
     ok(await act(r2.id, "cancel"));
-    expect(ok(await h.get(`/v1/reservations/${r2.id}/folio`, caller))).toMatchObject({ status: "open", balance: { amount: 10_000 } });
+    expect(ok(await h.get(`/v1/reservations/${r2.id}/folio`, caller))).toMatchObject({ status: "closed", balance: { amount: 10_000 } });
     // Either way the nights are free again.
     expect(await sold(nrf, d(10), d(12))).toEqual([0, 0]);
   });

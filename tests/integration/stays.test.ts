@@ -217,7 +217,9 @@ describe("no-shows by staff, from the arrival night's audit hour, with the plan'
     // 50 % of the two nights booked (20,000) = 10,000, the only line left.
     const folio = await folioOf(r.id);
     expect(folio.charges.map((c: { kind: string; amount: { amount: number } }) => [c.kind, c.amount.amount])).toEqual([["no_show_fee", 10_000]]);
-    expect(folio).toMatchObject({ status: "open", balance: { amount: 10_000 } });
+    // The fee is invoiced when it is posted, and is owed (a receivable).
+    expect(folio).toMatchObject({ status: "closed", balance: { amount: 10_000 } });
+    expect(folio.invoice_id).toMatch(/^inv_/);
     expect([...(await inventoryOf(h, caller, hotel.propertyId, hotel.type.roomTypeId, T, addDays(T, 2))).values()].map((n) => n.sold)).toEqual([0, 0]);
   });
 
