@@ -22,7 +22,7 @@ export const processorConnectSchema = z
       .openapi({ description: "The signing secret of the Stripe webhook endpoint that sends Innkeep its events. Stored encrypted." }),
     property_id: z.string().min(1).max(64).optional().openapi({ description: "The property this account takes payments for; omitted, every property without one of its own." }),
   })
-  .openapi("PaymentProcessorConnect", { example: { type: "stripe", secret_key: "sk_test_4eC39HqLyjWDarjtT1zdp7dc" } });
+  .openapi("PaymentProcessorConnect", { example: { type: "stripe", secret_key: "sk_test_4eC39HqLyjWDarjtT1zdp7dc", property_id: "prop_9aV3kQ2rT8mX1nB4cD6eF0gH" } });
 
 export const processorSchema = z
   .object({

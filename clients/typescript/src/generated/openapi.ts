@@ -33157,7 +33157,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "stripe",
-                 *       "secret_key": "sk_test_4eC39HqLyjWDarjtT1zdp7dc"
+                 *       "secret_key": "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+                 *       "property_id": "prop_9aV3kQ2rT8mX1nB4cD6eF0gH"
                  *     }
                  */
                 "application/json": {
