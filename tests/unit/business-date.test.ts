@@ -1,3 +1,4 @@
+import { dueDate } from "@/server/night-audit/run-audit";
 import { describe, expect, it } from "vitest";
 import { auditDueAt, businessToday, dayClosed, handCloseAt, handCloseDay, zonedInstant } from "@/server/properties/business-date";
 import { feeAmount } from "@/server/rates/fees";
@@ -37,11 +38,21 @@ describe("the business day", () => {
     expect(handCloseDay(ny, new Date("2026-03-02T04:00:00Z")).date).toBe("2026-02-28");
   });
 
-  it("is the calendar's date unless the business date is ahead", () => {
+  it("is the open business date, behind the calendar (its audit not yet run) or ahead; the calendar's only for a property never audited", () => {
     const now = new Date("2026-03-02T12:00:00Z");
     expect(businessToday(ny, now)).toBe("2026-03-02");
-    expect(businessToday({ ...ny, businessDate: "2026-03-01" }, now)).toBe("2026-03-02");
+    expect(businessToday({ ...ny, businessDate: "2026-03-01" }, now)).toBe("2026-03-01");
     expect(businessToday({ ...ny, businessDate: "2026-03-04" }, now)).toBe("2026-03-04");
+  });
+
+  it("closes no day before a never-audited property's calendar date: its today never goes back", () => {
+    const never = { timezone: "America/New_York", auditHour: 3, businessDate: null };
+    // 00:40 on 2 March in New York (05:40 UTC): 28 Feb's audit is due, but the property trades on 2 March.
+    expect(dueDate(never, new Date("2026-03-02T05:40:00Z"))).toBeNull();
+    // 03:05 on 2 March: the day before its calendar date closes, and its business date becomes 2 March.
+    expect(dueDate(never, new Date("2026-03-02T08:05:00Z"))).toBe("2026-03-01");
+    // Once audited, the due day follows the clock.
+    expect(dueDate({ ...never, businessDate: "2026-03-01" }, new Date("2026-03-02T08:05:00Z"))).toBe("2026-03-01");
   });
 });
 
