@@ -115,20 +115,6 @@ export function ReportsView({ property }: { property: ReportProperty }) {
       cell: ({ row }) => value("occupancy", row.original.occupancy, formatPercent(row.original.occupancy)),
     },
   ];
-  type RevenueRow = {
-    date: string;
-    room_revenue: number;
-    net: number;
-    tax: number;
-    gross: number;
-    other_net: number;
-    other_tax: number;
-    other_gross: number;
-    adr: number;
-    revpar: number;
-    payments: number;
-    refunds: number;
-  };
   const moneyColumn = (id: keyof RevenueRow & string, header: string): ColumnDef<RevenueRow> => ({
     id,
     header,
@@ -149,22 +135,6 @@ export function ReportsView({ property }: { property: ReportProperty }) {
     moneyColumn("payments", "Payments"),
     moneyColumn("refunds", "Refunds"),
   ];
-  type ProductionRow = {
-    group: string | null;
-    group_label: string;
-    group_name?: string | null;
-    reservations: number;
-    room_nights: number;
-    room_revenue: number;
-    net: number;
-    tax: number;
-    gross: number;
-    other_net: number;
-    other_tax: number;
-    other_gross: number;
-    cancellations: number;
-    no_shows: number;
-  };
   const productionMoney = (id: "net" | "tax" | "gross" | "other_net" | "other_tax" | "other_gross", header: string): ColumnDef<ProductionRow> => ({
     id,
     header,
@@ -412,7 +382,10 @@ export function ReportsView({ property }: { property: ReportProperty }) {
   );
 }
 
-type Audit = inferRouterOutputs<AppRouter>["reports"]["nightAudits"][number];
+type Reports = inferRouterOutputs<AppRouter>["reports"];
+type RevenueRow = Reports["revenue"]["data"][number];
+type ProductionRow = Reports["production"]["data"][number];
+type Audit = Reports["nightAudits"][number];
 
 /**
  * The flash report of each business day the night audit closed, newest first: the latest as

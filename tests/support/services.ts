@@ -11,13 +11,14 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, Socket } from "node:net";
+import { Socket } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "@/db/client";
+import { cameUp, ended, freePort } from "./child-processes";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -135,9 +136,17 @@ async function startCluster(binaries: { dir: string; collate: string; ctype: str
   const dataDir = mkdtempSync(path.join(tmpdir(), "innkeep-test-pg-"));
   if (owner.uid !== undefined) chownSync(dataDir, owner.uid, owner.gid!);
   const port = await freePort();
-  await run(path.join(binaries.dir, "initdb"), ["-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", `--lc-collate=${binaries.collate}`, `--lc-ctype=${binaries.ctype}`, "--no-sync"], { ...owner, cwd: dataDir });
+  await run(
+    path.join(binaries.dir, "initdb"),
+    ["-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", `--lc-collate=${binaries.collate}`, `--lc-ctype=${binaries.ctype}`, "--no-sync"],
+    { ...owner, cwd: dataDir },
+  );
   const flags = ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=300"];
-  const child = spawn(path.join(binaries.dir, "postgres"), ["-D", dataDir, "-p", String(port), "-k", dataDir, "-c", "listen_addresses=127.0.0.1", ...flags], { ...owner, cwd: dataDir, stdio: "ignore" });
+  const child = spawn(
+    path.join(binaries.dir, "postgres"),
+    ["-D", dataDir, "-p", String(port), "-k", dataDir, "-c", "listen_addresses=127.0.0.1", ...flags],
+    { ...owner, cwd: dataDir, stdio: "ignore" },
+  );
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const stop = async () => {
     await ended(child, "SIGINT"); // fast shutdown
@@ -166,7 +175,18 @@ async function startEmbedded(configured: string): Promise<Started> {
     persistent: false,
     createPostgresUser: userInfo().uid === 0,
     // A throwaway cluster: durability buys nothing here, and every test file makes a database.
-    postgresFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=300", "-c", "listen_addresses=127.0.0.1"],
+    postgresFlags: [
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "max_connections=300",
+      "-c",
+      "listen_addresses=127.0.0.1",
+    ],
     onLog: (message) => void logs.push(String(message)),
     onError: (error) => void logs.push(String(error)),
   });
@@ -248,25 +268,6 @@ async function startRedisServer(): Promise<Started | undefined> {
   return { url: `redis://127.0.0.1:${port}`, stop: () => ended(child, "SIGTERM") };
 }
 
-/** Asks `answers` every 100 ms until it says yes (true), or the child fails, exits, or `ms` pass (false). */
-async function cameUp(child: ChildProcess, answers: () => Promise<boolean>, ms: number): Promise<boolean> {
-  let failed = false;
-  child.once("error", () => void (failed = true));
-  for (const deadline = Date.now() + ms; !failed && child.exitCode === null && Date.now() <= deadline; ) {
-    if (await answers()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return false;
-}
-
-/** Sends a running child server `signal` and waits for it to exit. */
-async function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill(signal);
-  await exited;
-}
-
 /** A Redis server answers PING with +PONG (the wire protocol, so no client is needed here). */
 function redisAnswers(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -279,16 +280,5 @@ function redisAnswers(host: string, port: number): Promise<boolean> {
     socket.once("error", () => done(false));
     socket.once("data", (data) => done(data.toString().startsWith("+PONG")));
     socket.connect(port, host, () => socket.write("PING\r\n"));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
   });
 }

@@ -8,9 +8,9 @@
 // port, stopped afterwards. The app reaches the relay through STRIPE_API_URL, which this sets for
 // the test workers and the servers they start.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
+import { cameUp, ended, freePort } from "./child-processes";
 import { startStripeStates } from "./stripe-states";
 
 const defaultMockUrl = "http://127.0.0.1:12111";
@@ -53,11 +53,7 @@ async function start(): Promise<{ stop: () => Promise<void> }> {
   return {
     async stop() {
       await relay.close();
-      if (child && child.exitCode === null) {
-        const exited = new Promise((resolve) => child!.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
+      if (child) await ended(child, "SIGTERM");
     },
   };
 }
@@ -70,25 +66,4 @@ async function stripeMockAnswers(url: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-async function cameUp(child: ChildProcess, answers: () => Promise<boolean>, ms: number): Promise<boolean> {
-  let failed = false;
-  child.once("error", () => void (failed = true));
-  for (const deadline = Date.now() + ms; !failed && child.exitCode === null && Date.now() <= deadline; ) {
-    if (await answers()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return false;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
