@@ -91,6 +91,7 @@ beforeAll(async () => {
     groups: group.id,
     guests: guest.id,
     payments: payment.id,
+    invoices: (await first("/v1/invoices")).id,
     assignments: assignment.id,
     taxes: tax.id,
     webhook_endpoints: endpoint.id,
