@@ -85,11 +85,6 @@ const known = [
     why: "a folio lists its payments as the API presents them, while payments post to folios; the books are being reworked elsewhere, so the presenter moves down to folios after that lands",
   },
   {
-    from: "server/folios/audited.ts",
-    to: ["server/invoices/invoices.ts"],
-    why: "closing a folio issues its invoice, while invoices read folios; the closing step belongs with invoices, moved after the books' rework lands",
-  },
-  {
     from: "server/guests/export-guest.ts",
     to: ["server/reservations/present.ts", "server/reservations/schemas.ts"],
     why: "a guest's data export includes their reservations, which sit above guests; it moves up with erase-guest.ts into a guest-data capability once the concurrent work on erasure lands",

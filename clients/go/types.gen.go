@@ -40467,6 +40467,12 @@ type Folio struct {
 	ReservationId string      `json:"reservation_id"`
 	Status        FolioStatus `json:"status"`
 
+	// SupplementaryInvoices Invoices of charges posted after `invoice_id` was issued (late charges after check-out), oldest first; their lines are among `charges`.
+	SupplementaryInvoices []struct {
+		Id     string `json:"id"`
+		Number int    `json:"number"`
+	} `json:"supplementary_invoices"`
+
 	// Totals The sums of the folio's lines: `gross` is what the guest is charged, `tax` the taxes in it.
 	Totals    FolioTotals `json:"totals"`
 	UpdatedAt time.Time   `json:"updated_at"`
@@ -40495,6 +40501,9 @@ type FolioCharge struct {
 	// Net The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 	Net    Money             `json:"net"`
 	Object FolioChargeObject `json:"object"`
+
+	// PostedOn The property's business date the line was posted on (never a day its night audit closed): the day an extra, a fee or a credit counts in the revenue report and the flash. A room night counts in its own night, `date`.
+	PostedOn Date `json:"posted_on"`
 
 	// Tax The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 	Tax Money `json:"tax"`
@@ -40979,7 +40988,7 @@ type InventoryUpdatedEventObject string
 // InventoryUpdatedEventType defines model for InventoryUpdatedEvent.Type.
 type InventoryUpdatedEventType string
 
-// Invoice A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes). It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.
+// Invoice A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes); on a supplementary invoice, what the guest owes on the folio with its lines. It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.
 type Invoice struct {
 	// Balance The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 	Balance   Money     `json:"balance"`
@@ -41017,7 +41026,7 @@ type Invoice struct {
 	} `json:"hotel"`
 	Id string `json:"id"`
 
-	// IssueDate The property's local date when it was issued.
+	// IssueDate The property's business date it was issued on.
 	IssueDate Date      `json:"issue_date"`
 	IssuedAt  time.Time `json:"issued_at"`
 	Lines     []struct {
@@ -41038,8 +41047,10 @@ type Invoice struct {
 	Livemode bool `json:"livemode"`
 
 	// Number Gapless per property: 1, 2, 3… in the order invoices were issued.
-	Number   int           `json:"number"`
-	Object   InvoiceObject `json:"object"`
+	Number int           `json:"number"`
+	Object InvoiceObject `json:"object"`
+
+	// Payments The folio's captured payments when it was issued; empty on a supplementary invoice (they are on the invoice it supplements).
 	Payments []struct {
 		// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
 		Amount      Money                 `json:"amount"`
@@ -41062,6 +41073,12 @@ type Invoice struct {
 		RatePlan string `json:"rate_plan"`
 		RoomType string `json:"room_type"`
 	} `json:"stay"`
+
+	// Supplements The invoice this one supplements: a charge posted after check-out (the folio already invoiced, and an issued invoice never changes) is billed on a supplementary invoice with its own number, listing only the lines posted since. Null for the invoice the folio closed into.
+	Supplements *struct {
+		InvoiceId string `json:"invoice_id"`
+		Number    int    `json:"number"`
+	} `json:"supplements"`
 
 	// TaxSummary Each tax's total over the lines, in the order the taxes first appear on them.
 	TaxSummary []struct {
@@ -41097,7 +41114,7 @@ type InvoiceCreatedEvent struct {
 	ApiVersion string    `json:"api_version"`
 	CreatedAt  time.Time `json:"created_at"`
 	Data       struct {
-		// Object A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes). It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.
+		// Object A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes); on a supplementary invoice, what the guest owes on the folio with its lines. It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.
 		Object Invoice `json:"object"`
 	} `json:"data"`
 	Id         string                    `json:"id"`
@@ -41250,8 +41267,14 @@ type Payment struct {
 	Amount Money `json:"amount"`
 
 	// AmountRefunded The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
-	AmountRefunded Money         `json:"amount_refunded"`
-	Captured       bool          `json:"captured"`
+	AmountRefunded Money `json:"amount_refunded"`
+
+	// BusinessDate The property's business date the payment was captured on: the day it counts in the revenue report and the night audit's flash (after midnight and before the audit, still the day before). Null until captured.
+	BusinessDate *Date `json:"business_date"`
+	Captured     bool  `json:"captured"`
+
+	// CapturedAt When the money was taken; null until captured (an authorization, a failed charge).
+	CapturedAt     *time.Time    `json:"captured_at"`
 	CreatedAt      time.Time     `json:"created_at"`
 	FailureCode    *string       `json:"failure_code"`
 	FailureMessage *string       `json:"failure_message"`
@@ -41863,7 +41886,7 @@ type Receivable struct {
 	// Bucket `age_days` as an ageing bucket: 0–30, 31–60, 61–90 or over 90 days.
 	Bucket ReceivableBucket `json:"bucket"`
 
-	// DueDate The property's business date the balance became due: its invoice's issue date, else the day the stay ended.
+	// DueDate The property's business date the balance became due: its invoice's issue date (its latest supplementary invoice's, after a late charge), else the day the stay ended.
 	DueDate Date   `json:"due_date"`
 	FolioId string `json:"folio_id"`
 
@@ -41955,8 +41978,11 @@ type ReceivableTotalsBucketsBucket string
 // Refund defines model for Refund.
 type Refund struct {
 	// Amount The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
-	Amount    Money     `json:"amount"`
-	CreatedAt time.Time `json:"created_at"`
+	Amount Money `json:"amount"`
+
+	// BusinessDate The property's business date the refund was made on: the day it counts in the revenue report and the flash.
+	BusinessDate Date      `json:"business_date"`
+	CreatedAt    time.Time `json:"created_at"`
 
 	// CreditNoteId The credit note this refund issued: a refund on a closed, invoiced folio of money the guest was charged (beyond any credit balance). Null for a refund that only pays back an overpayment or is made before the folio closes.
 	CreditNoteId *string      `json:"credit_note_id"`
@@ -41993,8 +42019,14 @@ type RefundedPayment struct {
 	Amount Money `json:"amount"`
 
 	// AmountRefunded The sum of the nightly rates as loaded (inside or before taxes, as the property's taxes say); `price` states what the folio charges for them.
-	AmountRefunded Money                 `json:"amount_refunded"`
-	Captured       bool                  `json:"captured"`
+	AmountRefunded Money `json:"amount_refunded"`
+
+	// BusinessDate The property's business date the payment was captured on: the day it counts in the revenue report and the night audit's flash (after midnight and before the audit, still the day before). Null until captured.
+	BusinessDate *Date `json:"business_date"`
+	Captured     bool  `json:"captured"`
+
+	// CapturedAt When the money was taken; null until captured (an authorization, a failed charge).
+	CapturedAt     *time.Time            `json:"captured_at"`
 	CreatedAt      time.Time             `json:"created_at"`
 	FailureCode    *string               `json:"failure_code"`
 	FailureMessage *string               `json:"failure_message"`

@@ -9,28 +9,13 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { toast } from "@/components/ui/toaster";
 import type { Money } from "@/lib/money";
+import { creditRefundPlan } from "@/lib/refund-plan";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import { nightsLabel, paymentMethodWords } from "./format";
 
 type Outputs = inferRouterOutputs<AppRouter>;
 type Desk = Outputs["reservations"]["get"];
-type Folio = Outputs["folios"]["get"];
 type Step = "shorten" | "refund" | "check-out";
-
-/** The refunds that give back `owed` to the folio's own payments, the latest payment first. */
-export function refundPlan(payments: Folio["payments"], owed: number): { payment: Folio["payments"][number]; amount: number }[] {
-  const plan = [];
-  let left = owed;
-  for (const payment of [...payments].reverse()) {
-    if (left <= 0) break;
-    if (payment.status !== "succeeded" && payment.status !== "partially_refunded") continue;
-    const amount = Math.min(left, payment.amount.amount - payment.amount_refunded.amount);
-    if (amount <= 0) continue;
-    plan.push({ payment, amount });
-    left -= amount;
-  }
-  return left > 0 ? [] : plan;
-}
 
 /**
  * Check-out as one guided step. What checking out today changes is asked first (a stay left
@@ -52,7 +37,7 @@ export function CheckOutDialog({ desk, open, onOpenChange, onTakePayment, onDone
   const preview = useQuery({ ...trpc.reservations.previewDeparture.queryOptions({ id: r.id }), enabled: open, retry: false, staleTime: 0 });
   const folio = useQuery({ ...trpc.folios.get.queryOptions({ reservation_id: r.id }), enabled: open });
   const changeDeparture = useMutation(trpc.reservations.changeDeparture.mutationOptions());
-  const refund = useMutation(trpc.payments.refund.mutationOptions());
+  const refund = useMutation(trpc.payments.refundOverpayment.mutationOptions());
   const checkOut = useMutation(trpc.reservations.checkOut.mutationOptions());
 
   // Never act on a stale answer: after a step (or a payment) the stay and the folio have moved on.
@@ -61,8 +46,9 @@ export function CheckOutDialog({ desk, open, onOpenChange, onTakePayment, onDone
   const after = p?.balance;
   const owed = after && after.amount < 0 ? { ...after, amount: -after.amount } : null;
   const due = after && after.amount > 0 ? after : null;
-  const refunds = owed && folio.data ? refundPlan(folio.data.payments, owed.amount) : [];
-  const cannotRefund = owed && folio.data && refunds.length === 0;
+  const plan = owed && folio.data ? creditRefundPlan(folio.data.payments, owed.amount) : null;
+  const refunds = plan && plan.short === 0 ? plan.parts : [];
+  const cannotRefund = plan && plan.short > 0;
   const early = moved && moved.check_out < r.check_out;
   const room = desk.room?.number;
 
@@ -102,9 +88,8 @@ export function CheckOutDialog({ desk, open, onOpenChange, onTakePayment, onDone
         await preview.refetch();
         return;
       }
-      for (const part of refundPlan(now.payments, -now.balance.amount)) {
-        await refund.mutateAsync({ payment_id: part.payment.id, amount: part.amount, reason: early ? "Left early: nights not stayed" : "Overpayment at check-out" });
-        refunded += part.amount;
+      if (now.balance.amount < 0) {
+        refunded = (await refund.mutateAsync({ reservation_id: r.id, reason: early ? "Left early: nights not stayed" : "Overpayment at check-out" })).refunded;
       }
       step = "check-out";
       await checkOut.mutateAsync({ id: r.id });

@@ -11,7 +11,7 @@ import { Form, FormError, FormField, showServerError, useZodForm } from "@/compo
 import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
 import { toast } from "@/components/ui/toaster";
 
-const linkClass =
+export const linkClass =
   "inline-flex min-h-9 items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-teal-800 hover:bg-stone-50 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600";
 
 /** The credit notes issued on the folio's invoice: each by its number, with its PDF. */

@@ -12,8 +12,11 @@ import type { Money } from "@/lib/money";
 
 type Done = () => Promise<void> | void;
 
-/** An extra charge (minibar, parking) or, negative, a credit on the folio. */
-export function AddChargeDialog({ reservationId, currency, onDone }: { reservationId: string; currency: string; onDone: Done }) {
+/**
+ * An extra charge (minibar, parking) or, negative, a credit on the folio. After check-out
+ * (`invoiced`), a late charge: billed on a supplementary invoice; a credit is a credit note then.
+ */
+export function AddChargeDialog({ reservationId, currency, onDone, invoiced = false }: { reservationId: string; currency: string; onDone: Done; invoiced?: boolean }) {
   const trpc = useTRPC();
   const f = usePropertyFormat();
   const [open, setOpen] = useState(false);
@@ -34,7 +37,8 @@ export function AddChargeDialog({ reservationId, currency, onDone }: { reservati
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const minor = f.parse(amount, currency);
-    if (minor === null || minor === 0) return setLocalError(`Enter an amount such as ${f.sample(currency)} (negative for a credit).`);
+    if (invoiced && minor !== null && minor < 0) return setLocalError("The stay is invoiced: take money off with a credit note instead.");
+    if (minor === null || minor === 0) return setLocalError(invoiced ? `Enter an amount such as ${f.sample(currency)}.` : `Enter an amount such as ${f.sample(currency)} (negative for a credit).`);
     setLocalError(null);
     add.mutate({ reservation_id: reservationId, description, amount: minor });
   };
@@ -43,11 +47,12 @@ export function AddChargeDialog({ reservationId, currency, onDone }: { reservati
     <Dialog
       open={open}
       onOpenChange={(o) => (setOpen(o), add.reset(), setLocalError(null))}
-      title="Add a charge"
+      title={invoiced ? "Add a late charge" : "Add a charge"}
       size="sm"
-      trigger={<Button variant="secondary">Add charge</Button>}
+      trigger={<Button variant="secondary">{invoiced ? "Late charge" : "Add charge"}</Button>}
     >
-      <form onSubmit={submit} className="space-y-3" aria-label="Add a charge" noValidate>
+      <form onSubmit={submit} className="space-y-3" aria-label={invoiced ? "Add a late charge" : "Add a charge"} noValidate>
+        {invoiced ? <p className="text-sm text-stone-600">The stay is invoiced, so the charge goes on a supplementary invoice of its own, and the guest owes it until paid.</p> : null}
         {failure && failure.param !== "description" && failure.param !== "amount" ? <Alert>{failure.message}</Alert> : null}
         <Field label="Description" htmlFor="charge-description" error={failure?.param === "description" ? failure.message : null}>
           <Input id="charge-description" value={description} onChange={(e) => setDescription(e.target.value)} placeholder="Minibar" />
@@ -56,7 +61,7 @@ export function AddChargeDialog({ reservationId, currency, onDone }: { reservati
           label={`Amount (${currency})`}
           htmlFor="charge-amount"
           error={localError ?? (failure?.param === "amount" ? failure.message : null)}
-          hint="Negative for a credit."
+          hint={invoiced ? undefined : "Negative for a credit."}
         >
           <Input id="charge-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder={f.sample(currency)} />
         </Field>

@@ -16,7 +16,7 @@ import { channelLabels, housekeepingLabels, nightsLabel, paymentMethodWords, sou
 import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
 import { CreditNoteDialog, CreditNoteList } from "./credit-notes";
-import { InvoiceActions } from "./invoice-actions";
+import { InvoiceActions, SupplementaryInvoiceList } from "./invoice-actions";
 import { StayActions } from "./stay-actions";
 import { plural } from "@/lib/words";
 
@@ -209,6 +209,8 @@ export function ReservationDetail({ id }: { id: string }) {
                 <Badge>Closed</Badge>
                 <InvoiceActions reservationId={id} invoiceId={f.invoice_id} canIssue={ended} onDone={refresh} />
                 {f.invoice_id ? <CreditNoteDialog reservationId={id} currency={f.balance.currency} onDone={refresh} /> : null}
+                {f.invoice_id ? <AddChargeDialog reservationId={id} currency={f.balance.currency} onDone={refresh} invoiced /> : null}
+                {f.balance.amount > 0 ? <Button onClick={() => setPaying(true)}>Take payment</Button> : null}
               </div>
             ) : null
           }
@@ -287,6 +289,7 @@ export function ReservationDetail({ id }: { id: string }) {
                   </ul>
                 </section>
               ) : null}
+              <SupplementaryInvoiceList invoices={f.supplementary_invoices} />
               <CreditNoteList notes={f.credit_notes} />
               {/* Who owes whom, in words: the guest (balance due) or the hotel (owed to the guest, to refund). */}
               <div className="flex items-baseline justify-between border-t border-stone-200 pt-3">

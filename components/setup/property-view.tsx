@@ -35,6 +35,7 @@ const propertyForm = z.object({
   check_out_time: time,
   guest_emails: z.boolean(),
   audit_hour: z.coerce.number().int().min(0, "Choose an hour.").max(23, "Choose an hour."),
+  overstay_at_audit: z.enum(["extend", "refuse"]),
   walk_ins_without_email: z.boolean(),
 });
 type PropertyForm = z.output<typeof propertyForm>;
@@ -50,6 +51,7 @@ type Property = {
   check_out_time: string;
   guest_emails: boolean;
   audit_hour: number;
+  overstay_at_audit: "extend" | "refuse";
   walk_ins_without_email: boolean;
   room_count: number;
 };
@@ -111,6 +113,7 @@ function PropertyForm({ property }: { property: Property | null }) {
       check_out_time: property?.check_out_time ?? "11:00",
       guest_emails: property?.guest_emails ?? true,
       audit_hour: property?.audit_hour ?? 3,
+      overstay_at_audit: property?.overstay_at_audit ?? "extend",
       walk_ins_without_email: property?.walk_ins_without_email ?? false,
     },
   });
@@ -197,6 +200,19 @@ function PropertyForm({ property }: { property: Property | null }) {
                       {`${String(hour).padStart(2, "0")}:00`}
                     </option>
                   ))}
+                </Select>
+              )}
+            </FormField>
+            <FormField<PropertyForm>
+              name="overstay_at_audit"
+              label="A guest still in house past departure"
+              className="sm:col-span-2"
+              hint="What the night audit does when a guest due out has not checked out: sell them the night, or leave the day open and name them for the desk."
+            >
+              {(control) => (
+                <Select {...control}>
+                  <option value="extend">Extend the stay by the night and charge it</option>
+                  <option value="refuse">Do not close the day; name the guests</option>
                 </Select>
               )}
             </FormField>

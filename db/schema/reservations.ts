@@ -118,6 +118,8 @@ export const folioCharges = pgTable(
     postedOn: date("posted_on"),
     /** The credit note this negative line belongs to (migration 0029); null for every other line. */
     creditNoteId: text("credit_note_id"),
+    /** The invoice that bills this line (migration 0032): the folio's invoice, or a supplementary invoice of a line posted after it; null until invoiced and on credit note lines. */
+    invoiceId: text("invoice_id"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [index("folio_charges_folio_idx").on(t.folioId)],

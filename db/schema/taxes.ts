@@ -60,11 +60,14 @@ export const invoices = pgTable(
     currency: text("currency").notNull(),
     total: integer("total").notNull(),
     snapshot: jsonb("snapshot").$type<Record<string, unknown>>().notNull(),
+    /** The invoice this one supplements (migration 0032): charges posted on the folio after its invoice was issued are billed on a supplementary invoice; null for the folio's own invoice. */
+    supplementsInvoiceId: text("supplements_invoice_id"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("invoices_property_number_key").on(t.propertyId, t.number),
-    uniqueIndex("invoices_folio_key").on(t.folioId),
+    // One invoice a folio closes into; supplementary invoices follow it.
+    uniqueIndex("invoices_folio_key").on(t.folioId).where(sql`supplements_invoice_id is null`),
     index("invoices_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
   ],
 );

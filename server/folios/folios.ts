@@ -2,10 +2,9 @@ import { and, asc, eq, gte, inArray, ne, sum } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import type { Executor } from "@/db/client";
 import { chargeKinds, creditNotes, folioCharges, folios, payments, refunds, reservations, invoices, taxes, type ChargeKind, type LineTax, type NightlyRate } from "@/db/schema";
-import { ApiError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { insertRows, preparedQuery } from "@/db/prepared";
-import { idOf, money, timestamp } from "@/server/schemas";
+import { date, idOf, money, timestamp } from "@/server/schemas";
 import { presentPayment, presentRefund } from "@/server/payments/present";
 import { paymentSchema, refundSchema } from "@/server/payments/schemas";
 import { findOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
@@ -231,6 +230,10 @@ export const chargeSchema = z
     net: money,
     tax: money,
     taxes: z.array(lineTaxSchema).openapi({ description: "Which taxes make up `tax`, each with its share." }),
+    posted_on: date.openapi({
+      description:
+        "The property's business date the line was posted on (never a day its night audit closed): the day an extra, a fee or a credit counts in the revenue report and the flash. A room night counts in its own night, `date`.",
+    }),
     created_at: timestamp,
   })
   .openapi("FolioCharge", {
@@ -288,6 +291,9 @@ export const folioSchema = z
     totals: folioTotalsSchema,
     balance: money,
     invoice_id: idOf("inv").nullable().openapi({ description: "The invoice the folio closed into; null until one is issued." }),
+    supplementary_invoices: z
+      .array(z.object({ id: idOf("inv"), number: z.number().int() }))
+      .openapi({ description: "Invoices of charges posted after `invoice_id` was issued (late charges after check-out), oldest first; their lines are among `charges`." }),
     credit_notes: z
       .array(z.object({ id: idOf("cn"), number: z.number().int() }))
       .openapi({ description: "The credit notes issued on the folio's invoice, oldest first; their lines are among `charges`." }),
@@ -326,6 +332,8 @@ export const presentCharge = (c: ChargeRow, currency: string) => ({
   net: { amount: c.amount - c.taxAmount, currency },
   tax: { amount: c.taxAmount, currency },
   taxes: c.taxes.map((t) => presentLineTax(t, currency)),
+  // Set by the database in the posting's transaction (migration 0027); never null once written.
+  posted_on: c.postedOn ?? c.createdAt.toISOString().slice(0, 10),
   created_at: c.createdAt.toISOString(),
 });
 
@@ -337,11 +345,15 @@ export function folioTotals(charges: Pick<ChargeRow, "amount" | "taxAmount">[], 
 }
 
 async function presentFolio(db: Executor, folio: FolioRow) {
-  const [charges, paymentRows, refundRows, [invoice], notes] = await Promise.all([
+  const [charges, paymentRows, refundRows, issued, notes] = await Promise.all([
     db.select().from(folioCharges).where(eq(folioCharges.folioId, folio.id)).orderBy(asc(folioCharges.createdAt), asc(folioCharges.id)),
     db.select().from(payments).where(eq(payments.folioId, folio.id)).orderBy(asc(payments.createdAt), asc(payments.id)),
     db.select().from(refunds).where(eq(refunds.folioId, folio.id)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
-    db.select({ id: invoices.id }).from(invoices).where(eq(invoices.folioId, folio.id)),
+    db
+      .select({ id: invoices.id, number: invoices.number, supplements: invoices.supplementsInvoiceId })
+      .from(invoices)
+      .where(eq(invoices.folioId, folio.id))
+      .orderBy(asc(invoices.number)),
     db.select({ id: creditNotes.id, number: creditNotes.number }).from(creditNotes).where(eq(creditNotes.folioId, folio.id)).orderBy(asc(creditNotes.createdAt), asc(creditNotes.id)),
   ]);
   return {
@@ -355,7 +367,8 @@ async function presentFolio(db: Executor, folio: FolioRow) {
     refunds: refundRows.map(presentRefund),
     totals: folioTotals(charges, folio.currency),
     balance: { amount: await folioBalance(db, folio.id), currency: folio.currency },
-    invoice_id: invoice?.id ?? null,
+    invoice_id: issued.find((i) => !i.supplements)?.id ?? null,
+    supplementary_invoices: issued.filter((i) => i.supplements).map((i) => ({ id: i.id, number: i.number })),
     credit_notes: notes,
     created_at: folio.createdAt.toISOString(),
     updated_at: folio.updatedAt.toISOString(),
@@ -369,12 +382,3 @@ export async function getReservationFolio({ db, tenant, reservationId }: Ctx & {
   return presentFolio(db, folio);
 }
 
-/** An extra charge (minibar, parking, a credit) on an open folio. */
-export async function addCharge({ db, tenant, folioId, input }: Ctx & { folioId: string; input: z.output<typeof chargeCreateSchema> }) {
-  return db.transaction(async (tx) => {
-    const folio = await findOwned(tx, folios, tenant, folioId, "folio", { forUpdate: true });
-    if (folio.status !== "open") throw new ApiError("invalid_state_transition", "The folio is closed; no charge can be added.");
-    const charge = await postOtherCharge(tx, tenant, folio, { kind: "extra", description: input.description, date: null, price: input.amount });
-    return presentCharge(charge, folio.currency);
-  });
-}

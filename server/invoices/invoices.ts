@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { creditNoteCounters, folioCharges, folios, guests, invoiceCounters, invoices, payments, properties, ratePlans, refunds, reservations, roomTypes, type LineTax } from "@/db/schema";
 import { businessToday } from "@/server/properties/business-date";
@@ -68,7 +68,10 @@ export async function partiesOf(tx: Executor, folio: { propertyId: string; reser
  */
 export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string, options: { silent?: boolean } = {}) {
   const [folio] = await tx.select().from(folios).where(eq(folios.id, folioId)).for("update");
-  const [existing] = await tx.select({ number: invoices.number }).from(invoices).where(eq(invoices.folioId, folio.id));
+  const [existing] = await tx
+    .select({ number: invoices.number })
+    .from(invoices)
+    .where(and(eq(invoices.folioId, folio.id), isNull(invoices.supplementsInvoiceId)));
   if (existing) throw new ApiError("invalid_state_transition", `The folio is already invoiced (invoice ${existing.number}).`);
   const [{ reservation, property, parties }, charges, paid, refunded] = await Promise.all([
     partiesOf(tx, folio),
@@ -88,6 +91,7 @@ export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string
     issued_at: now.toISOString(),
     // The business date it is issued on, as every posting (an invoice issued after an evening audit belongs to the new day).
     issue_date: businessToday(property, now),
+    supplements: null,
     ...parties,
     lines: charges.map((c) => {
       const p = presentCharge(c, currency);
@@ -106,10 +110,11 @@ export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string
     balance: m(await folioBalance(tx, folio.id)),
   };
   const number = await nextNumber(tx, invoiceCounters, property.id);
+  const id = newId("invoice");
   const [invoice] = await tx
     .insert(invoices)
     .values({
-      id: newId("invoice"),
+      id,
       ...tenantValues(tenant),
       propertyId: property.id,
       folioId: folio.id,
@@ -121,6 +126,11 @@ export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string
       createdAt: now,
     })
     .returning();
+  // Its lines are billed: a line posted later goes on a supplementary invoice (./supplementary.ts).
+  await tx
+    .update(folioCharges)
+    .set({ invoiceId: id })
+    .where(and(eq(folioCharges.folioId, folio.id), isNull(folioCharges.invoiceId), isNull(folioCharges.creditNoteId)));
   const presented = presentInvoice(invoice);
   // The sandbox's seed writes its hotel as it stands, without events (as for the rest of its data).
   if (!options.silent) await emitEvents(tx, tenant, [{ type: "invoice.created", propertyId: property.id, object: presented }]);

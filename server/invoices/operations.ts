@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { emptyActionSchema, idParam } from "@/server/schemas";
-import { invoiceFolio } from "@/server/folios/audited";
+import { invoiceFolio } from "./folio-actions";
 import { creditInvoiceAudited } from "./audited";
 import { getCreditNote, listCreditNotes } from "./credit-notes";
 import { getInvoice, listInvoices } from "./invoices";

@@ -149,10 +149,13 @@ function houseDocument(head: { title: string; hotel: Party; issuedAt: string }) 
  */
 export async function renderInvoicePdf(invoice: PresentedInvoice): Promise<Buffer> {
   const d = houseDocument({ title: `Invoice ${invoice.number}`, hotel: invoice.hotel, issuedAt: invoice.issued_at });
-  d.heading(invoice.guest, invoice.stay, `Invoice ${invoice.number}`, [`Issued ${d.day(invoice.issue_date)}`]);
+  const supplements = invoice.supplements ? [`Supplements invoice ${invoice.supplements.number}`] : [];
+  d.heading(invoice.guest, invoice.stay, invoice.supplements ? `Supplementary invoice ${invoice.number}` : `Invoice ${invoice.number}`, [`Issued ${d.day(invoice.issue_date)}`, ...supplements]);
   d.table(invoice.lines, invoice.totals, invoice.tax_summary);
   d.heading2("Payments");
-  if (!invoice.payments.length) d.pair("None", d.money({ amount: 0, currency: invoice.currency }));
+  // A supplementary invoice's payments are those before it, on the invoice it supplements.
+  if (invoice.supplements) d.pair(`See invoice ${invoice.supplements.number}`, "");
+  else if (!invoice.payments.length) d.pair("None", d.money({ amount: 0, currency: invoice.currency }));
   for (const p of invoice.payments) d.pair(`${d.moment(p.captured_at)}, ${p.description}`, d.money(p.amount));
   for (const r of invoice.refunds) d.pair(`${d.moment(r.created_at)}, refund`, d.money({ ...r.amount, amount: -r.amount.amount }));
   d.doc.moveDown();

@@ -13,6 +13,8 @@ export const presentInvoice = (i: typeof invoices.$inferSelect) => ({
   number: i.number,
   currency: i.currency,
   ...(i.snapshot as InvoiceBody),
+  // Invoices issued before supplementary invoices existed (migration 0032) supplement none.
+  supplements: (i.snapshot as Partial<InvoiceBody>).supplements ?? null,
   created_at: isoTime(i.createdAt),
 });
 

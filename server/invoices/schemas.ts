@@ -21,7 +21,14 @@ export const invoiceSchema = z
     number: z.number().int().openapi({ description: "Gapless per property: 1, 2, 3… in the order invoices were issued.", example: 1 }),
     currency: z.string().length(3).openapi({ example: "USD" }),
     issued_at: timestamp,
-    issue_date: date.openapi({ description: "The property's local date when it was issued." }),
+    issue_date: date.openapi({ description: "The property's business date it was issued on." }),
+    supplements: z
+      .object({ invoice_id: idOf("inv"), number: z.number().int() })
+      .nullable()
+      .openapi({
+        description:
+          "The invoice this one supplements: a charge posted after check-out (the folio already invoiced, and an issued invoice never changes) is billed on a supplementary invoice with its own number, listing only the lines posted since. Null for the invoice the folio closed into.",
+      }),
     hotel: party.extend({ timezone: z.string() }).openapi({ description: "The property as it was when the invoice was issued." }),
     guest: party.extend({ email: z.string().nullable(), phone: z.string().nullable() }).openapi({ description: "The guest as they were when the invoice was issued." }),
     stay: z.object({ check_in: date, check_out: date, room_type: z.string(), rate_plan: z.string() }),
@@ -40,14 +47,16 @@ export const invoiceSchema = z
       .array(z.object({ tax_id: idOf("tax"), name: z.string(), amount: money }))
       .openapi({ description: "Each tax's total over the lines, in the order the taxes first appear on them." }),
     totals: z.object({ net: money, tax: money, gross: money }),
-    payments: z.array(z.object({ id: idOf("pay"), method: z.enum(["card", "cash", "bank_transfer"]), description: z.string(), amount: money, captured_at: timestamp })),
+    payments: z
+      .array(z.object({ id: idOf("pay"), method: z.enum(["card", "cash", "bank_transfer"]), description: z.string(), amount: money, captured_at: timestamp }))
+      .openapi({ description: "The folio's captured payments when it was issued; empty on a supplementary invoice (they are on the invoice it supplements)." }),
     refunds: z.array(z.object({ id: idOf("re"), amount: money, created_at: timestamp })),
     balance: money,
     created_at: timestamp,
   })
   .openapi("Invoice", {
     description:
-      "A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes). It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.",
+      "A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes); on a supplementary invoice, what the guest owes on the folio with its lines. It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.",
   });
 
 export const invoiceListQuery = z.strictObject({

@@ -21,6 +21,8 @@ export const presentPayment = (p: typeof payments.$inferSelect) => ({
   processor: p.processor ? { type: p.processor, payment_id: p.processorPaymentId } : null,
   failure_code: p.failureCode,
   failure_message: p.failureMessage,
+  captured_at: p.capturedAt ? isoTime(p.capturedAt) : null,
+  business_date: p.businessDate,
   created_at: isoTime(p.createdAt),
   updated_at: isoTime(p.updatedAt),
 });
@@ -35,5 +37,7 @@ export const presentRefund = (r: typeof refunds.$inferSelect) => ({
   reason: r.reason,
   status: r.status,
   credit_note_id: r.creditNoteId,
+  // Set by the database in the refund's transaction (migration 0027); never null once written.
+  business_date: r.businessDate ?? isoTime(r.createdAt).slice(0, 10),
   created_at: isoTime(r.createdAt),
 });

@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import { folios, invoices, payments, refunds } from "@/db/schema";
+import { folios, payments, refunds } from "@/db/schema";
 import { folioBalance } from "@/server/folios/folios";
 import { issueCreditNote } from "@/server/invoices/credit-notes";
+import { folioInvoice } from "@/server/invoices/supplementary";
 import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
 import { newId } from "@/server/ids";
@@ -86,7 +87,8 @@ export async function createRefund({ db, tenant, input, idempotencyKey }: Ctx & 
 async function creditOfRefund(tx: Executor, folioId: string, amount: number) {
   const beyond = amount - Math.max(0, -(await folioBalance(tx, folioId)));
   if (beyond <= 0) return null;
-  const [invoice] = await tx.select().from(invoices).where(eq(invoices.folioId, folioId));
+  // The invoice the folio closed into (a supplementary invoice's lines are credited on request).
+  const invoice = await folioInvoice(tx, folioId);
   if (!invoice) {
     throw new ApiError(
       "invalid_state_transition",

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { paymentStatuses } from "@/db/schema";
-import { idOf, money, timestamp } from "@/server/schemas";
+import { date, idOf, money, timestamp } from "@/server/schemas";
 
 const cardFields = ["number", "exp_month", "exp_year", "cvc"] as const;
 
@@ -75,6 +75,10 @@ export const paymentSchema = z
       .openapi("ProcessorCharge", { description: "The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer." }),
     failure_code: z.string().nullable(),
     failure_message: z.string().nullable(),
+    captured_at: timestamp.nullable().openapi({ description: "When the money was taken; null until captured (an authorization, a failed charge)." }),
+    business_date: date
+      .nullable()
+      .openapi({ description: "The property's business date the payment was captured on: the day it counts in the revenue report and the night audit's flash (after midnight and before the audit, still the day before). Null until captured." }),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -103,6 +107,7 @@ export const refundSchema = z
     credit_note_id: idOf("cn")
       .nullable()
       .openapi({ description: "The credit note this refund issued: a refund on a closed, invoiced folio of money the guest was charged (beyond any credit balance). Null for a refund that only pays back an overpayment or is made before the folio closes." }),
+    business_date: date.openapi({ description: "The property's business date the refund was made on: the day it counts in the revenue report and the flash." }),
     created_at: timestamp,
   })
   .openapi("Refund");

@@ -89,14 +89,19 @@ export async function openBalances(db: Executor, { tenant }: Pick<Ctx, "tenant">
       r.id as reservation_id, r.status, r.check_in, r.check_out, r.cancelled_at,
       g.id as guest_id, g.first_name, g.last_name,
       grp.id as group_id, grp.name as group_name,
-      i.id as invoice_id, i.snapshot->>'issue_date' as issue_date,
+      i.id as invoice_id, coalesce(latest.snapshot, i.snapshot)->>'issue_date' as issue_date,
       p.timezone, p.business_date
     from balances b
     join reservations r on r.id = b.reservation_id
     join guests g on g.id = r.guest_id
     join properties p on p.id = b.property_id
     left join groups grp on grp.master_folio_id = b.id
-    left join invoices i on i.folio_id = b.id
+    -- The invoice the folio closed into; a balance restated by a later supplementary invoice (a late
+    -- charge) is due from that one's issue date.
+    left join invoices i on i.folio_id = b.id and i.supplements_invoice_id is null
+    left join lateral (
+      select s.snapshot from invoices s where s.folio_id = b.id and s.supplements_invoice_id is not null order by s.number desc limit 1
+    ) latest on true
     where b.balance <> 0
       ${filters.guest_id ? sql`and g.id = ${filters.guest_id}` : sql``}
       ${filters.group_id ? sql`and grp.id = ${filters.group_id}` : sql``}

@@ -34,7 +34,7 @@ export const receivableSchema = z
       check_out: date,
     }),
     invoice_id: idOf("inv").nullable().openapi({ description: "The invoice the folio closed into; null when none was issued (a credit balance with no charge)." }),
-    due_date: date.openapi({ description: "The property's business date the balance became due: its invoice's issue date, else the day the stay ended." }),
+    due_date: date.openapi({ description: "The property's business date the balance became due: its invoice's issue date (its latest supplementary invoice's, after a late charge), else the day the stay ended." }),
     age_days: z.number().int().openapi({ description: "Days from `due_date` to the property's business date today.", example: 12 }),
     bucket: z.enum(ageingBuckets).openapi({ description: "`age_days` as an ageing bucket: 0–30, 31–60, 61–90 or over 90 days." }),
   })

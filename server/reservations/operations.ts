@@ -1,4 +1,4 @@
-import { chargeFolio } from "@/server/folios/audited";
+import { chargeFolio } from "@/server/invoices/folio-actions";
 import { chargeCreateSchema, chargeSchema, folioSchema, getReservationFolio } from "@/server/folios/folios";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";

@@ -91,6 +91,9 @@ describe("sandbox test cards", () => {
       processor: null,
       failure_code: null,
       failure_message: null,
+      captured_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/),
+      // Counted on the property's business date (its open day), not the calendar's.
+      business_date: ok(await h.get(`/v1/properties/${sandboxSetup.propertyId}`, sandbox)).business_date,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -375,6 +378,7 @@ describe("refunds", () => {
       status: "succeeded",
       // Before the folio closes a refund issues no credit note (docs/decisions.md, "Corrections are credit notes").
       credit_note_id: null,
+      business_date: ok(await h.get(`/v1/properties/${sandboxSetup.propertyId}`, sandbox)).business_date,
       created_at: expect.any(String),
     });
     expect(ok(await h.get(`/v1/refunds/${re.id}`, sandbox))).toEqual(re);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { chargeFolio, invoiceFolio } from "@/server/folios/audited";
+import { chargeFolio, invoiceFolio } from "@/server/invoices/folio-actions";
 import { chargeCreateSchema, getReservationFolio } from "@/server/folios/folios";
 import { creditInvoiceAudited } from "@/server/invoices/audited";
 import { getCreditNote } from "@/server/invoices/credit-notes";

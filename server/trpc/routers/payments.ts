@@ -1,4 +1,8 @@
+import { z } from "zod";
+import { reservations } from "@/db/schema";
 import { refundPayment, takePayment } from "@/server/payments/audited";
+import { refundCreditBalance } from "@/server/receivables/refund-credit";
+import { findOwned } from "@/server/tenancy";
 import { paymentCreateSchema, refundCreateSchema } from "@/server/payments/schemas";
 import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
@@ -18,4 +22,15 @@ export const paymentsRouter = router({
   refund: paymentProcedure
     .input(refundCreateSchema)
     .mutation(async ({ ctx, input }) => refundPayment({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input })),
+  /**
+   * At check-out, the exact overpayment back to the guest's own payments, in one transaction (the
+   * refunds `creditRefundPlan` states, the one the dialog previews): all of it, or nothing.
+   */
+  refundOverpayment: paymentProcedure
+    .input(z.strictObject({ reservation_id: z.string().min(1).max(64), reason: z.string().trim().min(1).max(500) }))
+    .mutation(async ({ ctx, input }) => {
+      const reservation = await findOwned(ctx.db, reservations, ctx.tenant, input.reservation_id, "reservation", { param: "reservation_id" });
+      const refunds = await refundCreditBalance({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, folioId: reservation.folioId, atCheckOut: true, reason: input.reason });
+      return { refunded: refunds.reduce((s, r) => s + r.amount.amount, 0) };
+    }),
 });

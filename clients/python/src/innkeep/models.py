@@ -475,6 +475,18 @@ class TaxUpdatedEvent(BaseModel):
     data: TaxUpdatedEventData
 
 
+class InvoiceSupplements(BaseModel):
+    """
+    The invoice this one supplements: a charge posted after check-out (the folio already invoiced, and an issued invoice never changes) is billed on a supplementary invoice with its own number, listing only the lines posted since. Null for the invoice the folio closed into.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    invoice_id: str = Field(..., examples=["inv_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    number: int
+
+
 class InvoiceHotelAddress(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -589,7 +601,7 @@ class InvoiceRefund(BaseModel):
 
 class Invoice(BaseModel):
     """
-    A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes). It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.
+    A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes); on a supplementary invoice, what the guest owes on the folio with its lines. It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF.
     """
 
     model_config = ConfigDict(
@@ -607,7 +619,11 @@ class Invoice(BaseModel):
     currency: str = Field(..., examples=["USD"], max_length=3, min_length=3)
     issued_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     issue_date: date_aliased = Field(
-        ..., description="The property's local date when it was issued.", examples=["2026-12-24"]
+        ..., description="The property's business date it was issued on.", examples=["2026-12-24"]
+    )
+    supplements: InvoiceSupplements | None = Field(
+        ...,
+        description="The invoice this one supplements: a charge posted after check-out (the folio already invoiced, and an issued invoice never changes) is billed on a supplementary invoice with its own number, listing only the lines posted since. Null for the invoice the folio closed into.",
     )
     hotel: InvoiceHotel = Field(..., description="The property as it was when the invoice was issued.")
     guest: InvoiceGuest = Field(..., description="The guest as they were when the invoice was issued.")
@@ -617,7 +633,10 @@ class Invoice(BaseModel):
         ..., description="Each tax's total over the lines, in the order the taxes first appear on them."
     )
     totals: InvoiceTotals
-    payments: list[InvoicePayment]
+    payments: list[InvoicePayment] = Field(
+        ...,
+        description="The folio's captured payments when it was issued; empty on a supplementary invoice (they are on the invoice it supplements).",
+    )
     refunds: list[InvoiceRefund]
     balance: Money
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
@@ -1116,6 +1135,14 @@ class RoomMove(BaseModel):
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
+class FolioSupplementaryInvoice(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["inv_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    number: int
+
+
 class FolioCreditNote(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1146,6 +1173,11 @@ class FolioCharge(BaseModel):
     net: Money
     tax: Money
     taxes: list[LineTax] = Field(..., description="Which taxes make up `tax`, each with its share.")
+    posted_on: date_aliased = Field(
+        ...,
+        description="The property's business date the line was posted on (never a day its night audit closed): the day an extra, a fee or a credit counts in the revenue report and the flash. A room night counts in its own night, `date`.",
+        examples=["2026-12-24"],
+    )
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
@@ -1165,6 +1197,11 @@ class Refund(BaseModel):
         ...,
         description="The credit note this refund issued: a refund on a closed, invoiced folio of money the guest was charged (beyond any credit balance). Null for a refund that only pays back an overpayment or is made before the folio closes.",
         examples=["cn_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+    business_date: date_aliased = Field(
+        ...,
+        description="The property's business date the refund was made on: the day it counts in the revenue report and the flash.",
+        examples=["2026-12-24"],
     )
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
@@ -1350,7 +1387,7 @@ class Receivable(BaseModel):
     )
     due_date: date_aliased = Field(
         ...,
-        description="The property's business date the balance became due: its invoice's issue date, else the day the stay ended.",
+        description="The property's business date the balance became due: its invoice's issue date (its latest supplementary invoice's, after a late charge), else the day the stay ended.",
         examples=["2026-12-24"],
     )
     age_days: int = Field(..., description="Days from `due_date` to the property's business date today.", examples=[12])
@@ -1786,6 +1823,16 @@ class Payment(BaseModel):
     processor: ProcessorCharge | None
     failure_code: str | None
     failure_message: str | None
+    captured_at: AwareDatetime | None = Field(
+        ...,
+        description="When the money was taken; null until captured (an authorization, a failed charge).",
+        examples=["2026-11-21T09:30:00.000Z"],
+    )
+    business_date: date_aliased | None = Field(
+        ...,
+        description="The property's business date the payment was captured on: the day it counts in the revenue report and the night audit's flash (after midnight and before the audit, still the day before). Null until captured.",
+        examples=["2026-12-24"],
+    )
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
@@ -2277,6 +2324,10 @@ class Folio(BaseModel):
         ...,
         description="The invoice the folio closed into; null until one is issued.",
         examples=["inv_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+    supplementary_invoices: list[FolioSupplementaryInvoice] = Field(
+        ...,
+        description="Invoices of charges posted after `invoice_id` was issued (late charges after check-out), oldest first; their lines are among `charges`.",
     )
     credit_notes: list[FolioCreditNote] = Field(
         ...,

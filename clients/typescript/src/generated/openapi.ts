@@ -2753,6 +2753,18 @@ export interface components {
             failure_message: string | null;
             /**
              * Format: date-time
+             * @description When the money was taken; null until captured (an authorization, a failed charge).
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            captured_at: string | null;
+            /**
+             * Format: date
+             * @description The property's business date the payment was captured on: the day it counts in the revenue report and the night audit's flash (after midnight and before the audit, still the day before). Null until captured.
+             * @example 2026-12-24
+             */
+            business_date: string | null;
+            /**
+             * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
              */
             created_at: string;
@@ -3581,7 +3593,7 @@ export interface components {
                 object: components["schemas"]["Invoice"];
             };
         };
-        /** @description A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes). It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF. */
+        /** @description A closed folio as issued. `balance` is the gross less payments plus refunds: what the guest still owes (negative: what the hotel owes); on a supplementary invoice, what the guest owes on the folio with its lines. It is an immutable snapshot, so a later change of the hotel's or the guest's details does not change it. `GET /v1/invoices/{id}/pdf` renders it as a PDF. */
         Invoice: {
             /** @example inv_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -3608,10 +3620,16 @@ export interface components {
             issued_at: string;
             /**
              * Format: date
-             * @description The property's local date when it was issued.
+             * @description The property's business date it was issued on.
              * @example 2026-12-24
              */
             issue_date: string;
+            /** @description The invoice this one supplements: a charge posted after check-out (the folio already invoiced, and an issued invoice never changes) is billed on a supplementary invoice with its own number, listing only the lines posted since. Null for the invoice the folio closed into. */
+            supplements: {
+                /** @example inv_1a2B3c4D5e6F7g8H9i0J1k2L */
+                invoice_id: string;
+                number: number;
+            } | null;
             /** @description The property as it was when the invoice was issued. */
             hotel: {
                 name: string;
@@ -3679,6 +3697,7 @@ export interface components {
                 tax: components["schemas"]["Money"];
                 gross: components["schemas"]["Money"];
             };
+            /** @description The folio's captured payments when it was issued; empty on a supplementary invoice (they are on the invoice it supplements). */
             payments: {
                 /** @example pay_1a2B3c4D5e6F7g8H9i0J1k2L */
                 id: string;
@@ -4430,6 +4449,12 @@ export interface components {
              * @example inv_1a2B3c4D5e6F7g8H9i0J1k2L
              */
             invoice_id: string | null;
+            /** @description Invoices of charges posted after `invoice_id` was issued (late charges after check-out), oldest first; their lines are among `charges`. */
+            supplementary_invoices: {
+                /** @example inv_1a2B3c4D5e6F7g8H9i0J1k2L */
+                id: string;
+                number: number;
+            }[];
             /** @description The credit notes issued on the folio's invoice, oldest first; their lines are among `charges`. */
             credit_notes: {
                 /** @example cn_1a2B3c4D5e6F7g8H9i0J1k2L */
@@ -4474,6 +4499,12 @@ export interface components {
             /** @description Which taxes make up `tax`, each with its share. */
             taxes: components["schemas"]["LineTax"][];
             /**
+             * Format: date
+             * @description The property's business date the line was posted on (never a day its night audit closed): the day an extra, a fee or a credit counts in the revenue report and the flash. A room night counts in its own night, `date`.
+             * @example 2026-12-24
+             */
+            posted_on: string;
+            /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
              */
@@ -4498,6 +4529,12 @@ export interface components {
              * @example cn_1a2B3c4D5e6F7g8H9i0J1k2L
              */
             credit_note_id: string | null;
+            /**
+             * Format: date
+             * @description The property's business date the refund was made on: the day it counts in the revenue report and the flash.
+             * @example 2026-12-24
+             */
+            business_date: string;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -4780,7 +4817,7 @@ export interface components {
             invoice_id: string | null;
             /**
              * Format: date
-             * @description The property's business date the balance became due: its invoice's issue date, else the day the stay ended.
+             * @description The property's business date the balance became due: its invoice's issue date (its latest supplementary invoice's, after a late charge), else the day the stay ended.
              * @example 2026-12-24
              */
             due_date: string;
@@ -22515,6 +22552,7 @@ export interface operations {
                      *               "inclusive": true
                      *             }
                      *           ],
+                     *           "posted_on": "2026-12-24",
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
                      *       ],
@@ -22550,6 +22588,8 @@ export interface operations {
                      *           },
                      *           "failure_code": "string",
                      *           "failure_message": "string",
+                     *           "captured_at": "2026-11-21T09:30:00.000Z",
+                     *           "business_date": "2026-12-24",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -22568,6 +22608,7 @@ export interface operations {
                      *           "reason": "Guest request",
                      *           "status": "succeeded",
                      *           "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "business_date": "2026-12-24",
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
                      *       ],
@@ -22590,6 +22631,12 @@ export interface operations {
                      *         "currency": "USD"
                      *       },
                      *       "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "supplementary_invoices": [
+                     *         {
+                     *           "id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "number": 0
+                     *         }
+                     *       ],
                      *       "credit_notes": [
                      *         {
                      *           "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -22955,6 +23002,7 @@ export interface operations {
                      *           "inclusive": true
                      *         }
                      *       ],
+                     *       "posted_on": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
                      */
@@ -27814,6 +27862,7 @@ export interface operations {
                      *                   "inclusive": true
                      *                 }
                      *               ],
+                     *               "posted_on": "2026-12-24",
                      *               "created_at": "2026-11-21T09:30:00.000Z"
                      *             }
                      *           ],
@@ -27849,6 +27898,8 @@ export interface operations {
                      *               },
                      *               "failure_code": "string",
                      *               "failure_message": "string",
+                     *               "captured_at": "2026-11-21T09:30:00.000Z",
+                     *               "business_date": "2026-12-24",
                      *               "created_at": "2026-11-21T09:30:00.000Z",
                      *               "updated_at": "2026-11-21T09:30:00.000Z"
                      *             }
@@ -27867,6 +27918,7 @@ export interface operations {
                      *               "reason": "Guest request",
                      *               "status": "succeeded",
                      *               "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "business_date": "2026-12-24",
                      *               "created_at": "2026-11-21T09:30:00.000Z"
                      *             }
                      *           ],
@@ -27889,6 +27941,12 @@ export interface operations {
                      *             "currency": "USD"
                      *           },
                      *           "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "supplementary_invoices": [
+                     *             {
+                     *               "id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *               "number": 0
+                     *             }
+                     *           ],
                      *           "credit_notes": [
                      *             {
                      *               "id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
@@ -29540,6 +29598,8 @@ export interface operations {
                      *           },
                      *           "failure_code": "string",
                      *           "failure_message": "string",
+                     *           "captured_at": "2026-11-21T09:30:00.000Z",
+                     *           "business_date": "2026-12-24",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -29903,6 +29963,8 @@ export interface operations {
                      *       },
                      *       "failure_code": "string",
                      *       "failure_message": "string",
+                     *       "captured_at": "2026-11-21T09:30:00.000Z",
+                     *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -30448,6 +30510,8 @@ export interface operations {
                      *       },
                      *       "failure_code": "string",
                      *       "failure_message": "string",
+                     *       "captured_at": "2026-11-21T09:30:00.000Z",
+                     *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -30797,6 +30861,8 @@ export interface operations {
                      *       },
                      *       "failure_code": "string",
                      *       "failure_message": "string",
+                     *       "captured_at": "2026-11-21T09:30:00.000Z",
+                     *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -31299,6 +31365,8 @@ export interface operations {
                      *       },
                      *       "failure_code": "string",
                      *       "failure_message": "string",
+                     *       "captured_at": "2026-11-21T09:30:00.000Z",
+                     *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -31779,6 +31847,7 @@ export interface operations {
                      *           "reason": "Guest request",
                      *           "status": "succeeded",
                      *           "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *           "business_date": "2026-12-24",
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
                      *       ],
@@ -32084,6 +32153,7 @@ export interface operations {
                      *       "reason": "Guest request",
                      *       "status": "succeeded",
                      *       "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
                      */
@@ -32566,6 +32636,7 @@ export interface operations {
                      *       "reason": "Guest request",
                      *       "status": "succeeded",
                      *       "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "business_date": "2026-12-24",
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
                      */
@@ -37692,6 +37763,10 @@ export interface operations {
                      *       "currency": "USD",
                      *       "issued_at": "2026-11-21T09:30:00.000Z",
                      *       "issue_date": "2026-12-24",
+                     *       "supplements": {
+                     *         "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *         "number": 0
+                     *       },
                      *       "hotel": {
                      *         "name": "string",
                      *         "address": {
@@ -38281,6 +38356,10 @@ export interface operations {
                      *           "currency": "USD",
                      *           "issued_at": "2026-11-21T09:30:00.000Z",
                      *           "issue_date": "2026-12-24",
+                     *           "supplements": {
+                     *             "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *             "number": 0
+                     *           },
                      *           "hotel": {
                      *             "name": "string",
                      *             "address": {
@@ -38677,6 +38756,10 @@ export interface operations {
                      *       "currency": "USD",
                      *       "issued_at": "2026-11-21T09:30:00.000Z",
                      *       "issue_date": "2026-12-24",
+                     *       "supplements": {
+                     *         "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *         "number": 0
+                     *       },
                      *       "hotel": {
                      *         "name": "string",
                      *         "address": {
@@ -51927,6 +52010,8 @@ export interface operations {
                  *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
+                 *           "captured_at": "2026-11-21T09:30:00.000Z",
+                 *           "business_date": "2026-12-24",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -52016,6 +52101,8 @@ export interface operations {
                  *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
+                 *           "captured_at": "2026-11-21T09:30:00.000Z",
+                 *           "business_date": "2026-12-24",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -52105,6 +52192,8 @@ export interface operations {
                  *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
+                 *           "captured_at": "2026-11-21T09:30:00.000Z",
+                 *           "business_date": "2026-12-24",
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z",
                  *           "refund_id": "re_1a2B3c4D5e6F7g8H9i0J1k2L"
@@ -53292,6 +53381,10 @@ export interface operations {
                  *           "currency": "USD",
                  *           "issued_at": "2026-11-21T09:30:00.000Z",
                  *           "issue_date": "2026-12-24",
+                 *           "supplements": {
+                 *             "invoice_id": "inv_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *             "number": 0
+                 *           },
                  *           "hotel": {
                  *             "name": "string",
                  *             "address": {},

@@ -1,10 +1,15 @@
 import type { z } from "zod";
 import type { ChangeCtx } from "@/server/audit/audit";
-import { auditedFolioChange } from "./folio-change";
-import { closeFolioIntoInvoice } from "@/server/invoices/invoices";
-import { addCharge, type chargeCreateSchema } from "./folios";
+import { auditedFolioChange } from "@/server/folios/folio-change";
+import type { chargeCreateSchema } from "@/server/folios/folios";
+import { closeFolioIntoInvoice } from "./invoices";
+import { chargeFolioLine } from "./supplementary";
 
-/** An extra charge (or a credit) on a folio (POST /v1/folios/{id}/charges and the dashboard), on the reservation's trail in the same transaction. */
+/**
+ * An extra charge (or a credit) on a folio (POST /v1/folios/{id}/charges and the dashboard), on
+ * the reservation's trail in the same transaction; after check-out, billed on a supplementary
+ * invoice (./supplementary.ts).
+ */
 export const chargeFolio = ({ db, tenant, actor, folioId, input }: ChangeCtx & { folioId: string; input: z.output<typeof chargeCreateSchema> }) =>
   auditedFolioChange({
     db,
@@ -12,7 +17,7 @@ export const chargeFolio = ({ db, tenant, actor, folioId, input }: ChangeCtx & {
     actor,
     folioId,
     action: "reservation.charge_added",
-    run: (tx) => addCharge({ db: tx, tenant, folioId, input }),
+    run: (tx) => chargeFolioLine({ db: tx, tenant, folioId, input }),
     describe: (charge) => ({ charge: { description: charge.description, amount: charge.amount } }),
   });
 
