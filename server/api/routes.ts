@@ -1,6 +1,7 @@
 import { eventOperations } from "./event-operations";
 import { groupOperations } from "@/server/groups/operations";
-import { guestOperations } from "@/server/guests/operations";
+import { guestDataOperations } from "@/server/guest-data/operations";
+import { guestOperations, guestPreferenceOperations } from "@/server/guests/operations";
 import { housekeepingOperations } from "@/server/housekeeping/operations";
 import { inventoryOperations } from "@/server/inventory/operations";
 import { nightAuditOperations } from "@/server/night-audit/operations";
@@ -27,6 +28,8 @@ export const operations: AnyOperation[] = [
   ...reservationOperations,
   ...groupOperations,
   ...guestOperations,
+  ...guestDataOperations,
+  ...guestPreferenceOperations,
   ...paymentOperations,
   ...processorOperations,
   ...housekeepingOperations,
