@@ -63,9 +63,13 @@ const layers = [
   { name: "night-audit", paths: [dir("night-audit")] },
   { name: "sandbox", paths: [dir("sandbox")] },
   { name: "accounts", paths: [dir("accounts")] },
-  // The delivery engine above them all: webhook endpoints, the outbox's fan-out, leases and
-  // attempts, guest mail's sending, the Inngest functions' steps.
+  // The delivery engine above them all: the outbox's fan-out, the one claim (leases) of the
+  // dispatcher and Inngest alike, attempts and their records, the breaker, the sending of mail,
+  // backfills' steps, the Inngest functions. It imports no capability.
   { name: "delivery", paths: [dir("webhooks")] },
+  // Webhook endpoints, the capability on the engine: their CRUD and secrets, deliveries and their
+  // log, replays, backfills asked for, test events (with a sample object of every capability).
+  { name: "webhook-endpoints", paths: [dir("webhook-endpoints")] },
   // The surfaces, which assemble everything, in four steps: the processes' plumbing (the
   // listener's routing, the lock and control socket, the counters shared across processes),
   // the process-wide runtime, the apps (the `/v1` app and its document, tRPC, next-auth, the CLI),

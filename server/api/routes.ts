@@ -16,7 +16,7 @@ import { sandboxOperations } from "@/server/sandbox/operations";
 import { invoiceOperations } from "@/server/invoices/operations";
 import { receivableOperations } from "@/server/receivables/operations";
 import { taxOperations } from "@/server/taxes/operations";
-import { webhookOperations } from "@/server/webhooks/operations";
+import { webhookOperations } from "@/server/webhook-endpoints/operations";
 import type { AnyOperation } from "@/server/http/operation";
 
 /** Every `/v1` operation, in the order the OpenAPI document lists them. */
