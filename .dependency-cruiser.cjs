@@ -52,6 +52,8 @@ const layers = [
   { name: "guests", paths: [dir("guests")] },
   { name: "invoices", paths: [dir("invoices")] },
   { name: "reservations", paths: [dir("reservations")] },
+  // What the account holds about one guest, exported or erased on request: reads their stays and folios.
+  { name: "guest-data", paths: [dir("guest-data")] },
   // Card processors (Stripe): a hotel's connected account and the calls payments make to it.
   { name: "processors", paths: [dir("processors")] },
   { name: "payments", paths: [dir("payments")] },
@@ -61,9 +63,13 @@ const layers = [
   { name: "night-audit", paths: [dir("night-audit")] },
   { name: "sandbox", paths: [dir("sandbox")] },
   { name: "accounts", paths: [dir("accounts")] },
-  // The delivery engine above them all: webhook endpoints, the outbox's fan-out, leases and
-  // attempts, guest mail's sending, the Inngest functions' steps.
+  // The delivery engine above them all: the outbox's fan-out, the one claim (leases) of the
+  // dispatcher and Inngest alike, attempts and their records, the breaker, the sending of mail,
+  // backfills' steps, the Inngest functions. It imports no capability.
   { name: "delivery", paths: [dir("webhooks")] },
+  // Webhook endpoints, the capability on the engine: their CRUD and secrets, deliveries and their
+  // log, replays, backfills asked for, test events (with a sample object of every capability).
+  { name: "webhook-endpoints", paths: [dir("webhook-endpoints")] },
   // The surfaces, which assemble everything, in four steps: the processes' plumbing (the
   // listener's routing, the lock and control socket, the counters shared across processes),
   // the process-wide runtime, the apps (the `/v1` app and its document, tRPC, next-auth, the CLI),
@@ -83,11 +89,6 @@ const known = [
     from: "server/folios/folios.ts",
     to: ["server/payments/present.ts", "server/payments/schemas.ts"],
     why: "a folio lists its payments as the API presents them, while payments post to folios; the books are being reworked elsewhere, so the presenter moves down to folios after that lands",
-  },
-  {
-    from: "server/guests/export-guest.ts",
-    to: ["server/reservations/present.ts", "server/reservations/schemas.ts"],
-    why: "a guest's data export includes their reservations, which sit above guests; it moves up with erase-guest.ts into a guest-data capability once the concurrent work on erasure lands",
   },
 ];
 

@@ -7,7 +7,11 @@ import * as schema from "./schema";
 /** Both drivers share drizzle's PostgreSQL surface; code is written against this one type. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-/** Anything a query can run on: the database or an open transaction. */
+/**
+ * Anything a query can run on: the database or an open transaction. A function handed a
+ * transaction says so with this type (drizzle's transaction is also a `Db` to TypeScript, and
+ * `inTransaction` opens a savepoint when given one), never with a cast.
+ */
 export type Executor = Db | Tx;
 
 export type Database = {

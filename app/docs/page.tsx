@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { ApiReference, type Guides, type OpenApiDoc } from "@/components/api-reference/api-reference";
+import { ApiReference, type Guides } from "@/components/api-reference/api-reference";
+import type { OpenApiDoc } from "@/components/api-reference/openapi-doc";
 import { DocsHeader } from "@/components/api-reference/docs-header";
 import { openApiDocument } from "@/server/api/openapi-document";
 

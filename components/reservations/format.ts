@@ -1,4 +1,5 @@
 import type { BadgeTone } from "@/components/ui";
+import type { Money } from "@/lib/money";
 import { channelWords, housekeepingWords, reservationStatusWords, sourceWords } from "@/lib/words";
 import { plural } from "@/lib/words";
 
@@ -27,3 +28,7 @@ export const housekeepingLabels = housekeepingWords;
 /** How a payment was made, in words: "Card •••• 4242", "Cash", "Bank transfer (INV-12)". */
 export const paymentMethodWords = (m: { type: string; last4?: string | null; reference?: string | null }) =>
   m.type === "card" ? `Card •••• ${m.last4 ?? ""}` : m.type === "cash" ? "Cash" : `Bank transfer${m.reference ? ` (${m.reference})` : ""}`;
+
+/** What a folio's balance means for the guest, in words: owes, holds to refund, or settled. */
+export const balanceWords = (balance: Money, formatMoney: (m: Money) => string) =>
+  balance.amount > 0 ? `owes ${formatMoney(balance)}` : balance.amount < 0 ? `holds ${formatMoney({ ...balance, amount: -balance.amount })} to refund` : "is settled";

@@ -23,7 +23,7 @@ export const guests = pgTable(
     searchText: text("search_text").generatedAlwaysAs(
       sql`"innkeep_fold"("first_name" || ' ' || "last_name" || ' ' || coalesce("email", '')) || ' ' || regexp_replace(coalesce("phone", ''), '[^0-9]', '', 'g')`,
     ),
-    /** When the guest was erased on request: names, contact and free text anonymised (server/guests/erase-guest.ts). */
+    /** When the guest was erased on request: names, contact and free text anonymised (server/guest-data/erase-guest.ts). */
     erasedAt: ts("erased_at"),
     ...timestamps(),
   },

@@ -1,6 +1,7 @@
 import { eventOperations } from "./event-operations";
 import { groupOperations } from "@/server/groups/operations";
-import { guestOperations } from "@/server/guests/operations";
+import { guestDataOperations } from "@/server/guest-data/operations";
+import { guestOperations, guestPreferenceOperations } from "@/server/guests/operations";
 import { housekeepingOperations } from "@/server/housekeeping/operations";
 import { inventoryOperations } from "@/server/inventory/operations";
 import { nightAuditOperations } from "@/server/night-audit/operations";
@@ -15,7 +16,7 @@ import { sandboxOperations } from "@/server/sandbox/operations";
 import { invoiceOperations } from "@/server/invoices/operations";
 import { receivableOperations } from "@/server/receivables/operations";
 import { taxOperations } from "@/server/taxes/operations";
-import { webhookOperations } from "@/server/webhooks/operations";
+import { webhookOperations } from "@/server/webhook-endpoints/operations";
 import type { AnyOperation } from "@/server/http/operation";
 
 /** Every `/v1` operation, in the order the OpenAPI document lists them. */
@@ -27,6 +28,8 @@ export const operations: AnyOperation[] = [
   ...reservationOperations,
   ...groupOperations,
   ...guestOperations,
+  ...guestDataOperations,
+  ...guestPreferenceOperations,
   ...paymentOperations,
   ...processorOperations,
   ...housekeepingOperations,

@@ -1,4 +1,4 @@
-import type { Db } from "@/db/client";
+import type { Db, Executor } from "@/db/client";
 import { folios } from "@/db/schema";
 import { getReservationFolio } from "./folios";
 import { findOwned, type Tenant } from "@/server/tenancy";
@@ -14,7 +14,7 @@ type Change<T> = {
   folioId?: string;
   /** `reservation.<verb>`: what the trail's headline says was done. */
   action: string;
-  run: (tx: Db) => Promise<T>;
+  run: (tx: Executor) => Promise<T>;
   describe: (result: T) => Record<string, unknown>;
   /** A failure that leaves a record of its own (a declined card): what the trail says of it. */
   onFailure?: (error: unknown) => { action: string; after: Record<string, unknown> } | null;
@@ -30,9 +30,9 @@ type Change<T> = {
  */
 export async function auditedFolioChange<T>({ db, tenant, actor, folioId, action, run, describe, onFailure, ...change }: Change<T>): Promise<T> {
   // Nobody to name (a step of a larger change): the change alone.
-  if (!actor) return inTransaction(db, (tx) => run(tx as unknown as Db));
+  if (!actor) return inTransaction(db, (tx) => run(tx));
   const outcome = await inTransaction(db, async (tx) => {
-    const scoped = tx as unknown as Db;
+    const scoped: Executor = tx;
     const reservationId = change.reservationId ?? (folioId ? (await findOwned(tx, folios, tenant, folioId, "folio").catch(() => null))?.reservationId : undefined);
     // No folio to read (a wrong id): the service itself says what is wrong.
     if (!reservationId) return { result: await run(scoped) };

@@ -1,14 +1,11 @@
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { idParam } from "@/server/schemas";
-import { eraseGuest } from "./erase-guest";
-import { exportGuest, guestExportSchema } from "./export-guest";
 import { createGuest, getGuest, listGuests, updateGuest } from "./guests";
 import { getPreferences, mergePreferences, replacePreferences } from "./preferences";
 import { presentGuest, presentPreferences } from "./present";
 import {
   guestCreateSchema,
-  guestEraseSchema,
   guestListQuery,
   guestSchema,
   guestUpdateSchema,
@@ -45,21 +42,10 @@ export const guestOperations = [
     params, body: guestUpdateSchema, response: guestSchema,
     handler: async ({ ctx, params, body }) => presentGuest(await updateGuest({ ...ctx, id: params.id, input: body })),
   }),
-  // POST /v1/guests/{id}/erase: erase a guest's personal data on request; financial records stay
-  defineOperation({
-    method: "post", path: "/guests/{id}/erase", operationId: "eraseGuest", summary: "Erase a guest", tag, scope: "reservations:write",
-    description:
-      "Anonymises the guest everywhere the account stores them: names become \"Erased guest\", e-mail and phone are removed, preferences deleted, reservations' notes, cancellation reasons and metadata cleared, and the same done to stored event payloads (so webhook replays), the audit trail, stored idempotent responses and the guest's e-mails. Folios, charges, payments and refunds stay, referring to the anonymised guest. Writes `guest.erased`, whose payload holds no personal data. A guest with a stay in house is refused (409 `invalid_state_transition`). Erasing an erased guest answers it again and changes nothing.",
-    params, body: guestEraseSchema, response: guestSchema,
-    errors: ["invalid_state_transition"],
-    handler: async ({ ctx, params }) => presentGuest((await eraseGuest({ ...ctx, id: params.id })).guest),
-  }),
-  // GET /v1/guests/{id}/export: everything held about a guest, as one JSON document
-  defineOperation({
-    method: "get", path: "/guests/{id}/export", operationId: "exportGuest", summary: "Export a guest's data", tag, scope: "reservations:read",
-    params, response: guestExportSchema,
-    handler: async ({ ctx, params }) => exportGuest({ ...ctx, id: params.id }),
-  }),
+];
+
+/** A guest's preferences, listed after the guest data operations (server/guest-data/operations.ts) in the document. */
+export const guestPreferenceOperations = [
   // GET /v1/guests/{id}/preferences: allergies, room preferences and loyalty data (v1.8)
   defineOperation({
     method: "get", path: "/guests/{id}/preferences", operationId: "getGuestPreferences", summary: "Retrieve a guest's preferences", tag,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { rowsOf, type Db, type Tx } from "@/db/client";
+import { rowsOf, type Db, type Executor, type Tx } from "@/db/client";
 import { idempotencyKeys } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { preparedQuery } from "@/db/prepared";
@@ -90,14 +90,14 @@ const inUse = () =>
  * one's transaction-level lock taken and answers 409 at once, rather than holding a connection
  * while it waits; once the first has committed, it gets the stored answer.
  */
-export async function withIdempotency(request: Request, execute: (db: Db) => Promise<StoredResponse>): Promise<StoredResponse> {
+export async function withIdempotency(request: Request, execute: (db: Executor) => Promise<StoredResponse>): Promise<StoredResponse> {
   validateIdempotencyKey(request.key);
   const fingerprint = createHash("sha256").update(canonical(request.body)).digest("hex");
   try {
     return await inTransaction(request.db, async (tx) => {
       const replay = await claim(tx, request, fingerprint);
       if (replay) return replay;
-      const response = await execute(tx as unknown as Db);
+      const response = await execute(tx);
       if (!storable(response.status)) throw new NotKept(response);
       await preparedQuery(
         tx,

@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import { folioCharges, folios, payments, type properties } from "@/db/schema";
 import { addDays, type IsoDate } from "@/lib/dates";
 import { capturedStatuses } from "@/server/folios/folios";
-import { dayRevenue, moneyByDate, nightFigures } from "@/server/reports/reports";
+import { dayRevenue, moneyByDate, nightFigures } from "@/server/reports/figures";
 
 /**
  * The day's flash report, written by the night audit that closes business date `date`: rooms

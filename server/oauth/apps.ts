@@ -23,7 +23,7 @@ export async function listApps({ db, accountId }: AccountCtx) {
 }
 
 /** One app of the account, or 404 `resource_missing` (another account's app included). */
-async function getApp({ db, accountId, id, forUpdate = false }: AccountCtx & { id: string; forUpdate?: boolean }) {
+async function getApp({ db, accountId, id, forUpdate = false }: { db: Executor; accountId: string; id: string; forUpdate?: boolean }) {
   const query = db
     .select()
     .from(oauthClients)
@@ -65,7 +65,7 @@ export async function registerApp({
         createdBy: userId,
       },
     });
-    const app = await getApp({ db: tx as unknown as Db, accountId, id: created.client_id });
+    const app = await getApp({ db: tx, accountId, id: created.client_id });
     await appAudit(tx, { tenant, actor }, "created", app.id, undefined, app);
     return { app, secret: created.client_secret };
   });
@@ -83,7 +83,7 @@ export async function updateApp({
   input,
 }: ChangeCtx & { id: string; input: { name?: string; redirect_uris?: string[]; scopes?: Scope[] } }) {
   return inTransaction(db, async (tx) => {
-    const before = await getApp({ db: tx as unknown as Db, accountId: tenant.accountId, id, forUpdate: true });
+    const before = await getApp({ db: tx, accountId: tenant.accountId, id, forUpdate: true });
     const [after] = await tx
       .update(oauthClients)
       .set({
@@ -102,7 +102,7 @@ export async function updateApp({
 /** A new secret for a confidential app, shown once; the old one stops working at once. */
 export async function rotateAppSecret({ db, tenant, actor, id }: ChangeCtx & { id: string }) {
   return inTransaction(db, async (tx) => {
-    const before = await getApp({ db: tx as unknown as Db, accountId: tenant.accountId, id, forUpdate: true });
+    const before = await getApp({ db: tx, accountId: tenant.accountId, id, forUpdate: true });
     if (before.public) throw new ApiError("parameter_invalid", "A public app has no secret to rotate.", { param: "id" });
     const secret = newSecret("appsec");
     const [after] = await tx
@@ -119,7 +119,7 @@ export async function rotateAppSecret({ db, tenant, actor, id }: ChangeCtx & { i
 export async function deleteApp({ db, tenant, actor, id, userId }: ChangeCtx & { id: string; userId: string }) {
   const now = new Date();
   return inTransaction(db, async (tx) => {
-    const before = await getApp({ db: tx as unknown as Db, accountId: tenant.accountId, id, forUpdate: true });
+    const before = await getApp({ db: tx, accountId: tenant.accountId, id, forUpdate: true });
     const installs = await tx
       .update(oauthInstalls)
       .set({ revokedAt: now, revokedBy: userId })

@@ -1,7 +1,6 @@
 import { createRunNightAudits } from "@/server/night-audit/inngest-function";
 import { getDatabase } from "@/server/runtime";
-import type { EngineDeps } from "@/server/webhooks/attempt-delivery";
-import { webhookSettings } from "@/server/webhooks/settings";
+import { webhookSettings, type EngineDeps } from "@/server/webhooks/settings";
 import { createDeliverWebhook } from "@/server/webhooks/inngest/deliver-webhook";
 import { createSweepWebhooks } from "@/server/webhooks/inngest/sweep-webhooks";
 

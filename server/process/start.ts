@@ -15,7 +15,7 @@ import { logger } from "@/server/observability/logger";
 import { getApiDeps, getDatabase, isClusterWorker } from "@/server/runtime";
 import { startWebhookEngine } from "@/server/webhooks/engine";
 import { resealSecrets } from "@/server/webhooks/secret-box";
-import { repairErasureDamage } from "@/server/guests/repair-erasure";
+import { repairErasureDamage } from "@/server/guest-data/repair-erasure";
 import { inngestConfigured } from "@/server/jobs/inngest-client";
 import { startNightAuditScheduler } from "@/server/night-audit/scheduler";
 import { serveControl, socketPathFor, type ControlServer } from "@/server/process-plumbing/control";
@@ -220,7 +220,7 @@ export function checkStartupConfig(config: Config): void {
   }
 }
 
-/** Repairs, once per database, the rows an earlier erasure damaged (server/guests/repair-erasure.ts), before any event is sent again. */
+/** Repairs, once per database, the rows an earlier erasure damaged (server/guest-data/repair-erasure.ts), before any event is sent again. */
 export async function repairStoredData(db: Database["db"]): Promise<void> {
   const repaired = await repairErasureDamage(db);
   if (repaired?.rows) log.warn(repaired, "repaired stored rows that an earlier erasure had damaged (each field is listed in data_repairs)");

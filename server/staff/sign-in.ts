@@ -1,5 +1,5 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import type { Db, Executor } from "@/db/client";
 import { signInThrottles, users } from "@/db/schema";
 import { recordAudit } from "@/server/audit/audit";
 import { verifyUserPassword } from "@/server/auth/users";
@@ -142,7 +142,7 @@ export async function lockedAccounts(db: Db, emails: string[], now = new Date())
 }
 
 /** Lifts an account's lock and its count of failures (an owner, from Settings). */
-export async function unlockAccount(db: Db, email: string): Promise<boolean> {
+export async function unlockAccount(db: Executor, email: string): Promise<boolean> {
   const removed = await db.delete(signInThrottles).where(eq(signInThrottles.key, accountKey(email))).returning({ key: signInThrottles.key });
   return removed.length > 0;
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Db, Executor } from "@/db/client";
+import type { Executor } from "@/db/client";
 import { accounts, users } from "@/db/schema";
 import { createUser, type StaffRole } from "@/server/auth/users";
 import { ApiError, notFound } from "@/server/errors";
@@ -90,7 +90,7 @@ export async function removeStaffUser({ db, tenant, actor, id }: ChangeCtx & { i
 export async function unlockStaffUser({ db, tenant, actor, id }: ChangeCtx & { id: string }) {
   return inTransaction(db, async (tx) => {
     const user = await findStaffUser(tx, tenant.accountId, id);
-    if (await unlockAccount(tx as unknown as Db, user.email))
+    if (await unlockAccount(tx, user.email))
       await audit(tx, { tenant, actor }, { action: "user.sign_in_unlocked", objectType: "user", objectId: user.id });
     return user;
   });

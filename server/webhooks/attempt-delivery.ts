@@ -1,24 +1,20 @@
 import { LRUCache } from "lru-cache";
-import { and, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import type { Db } from "@/db/client";
-import { events, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookSecrets, type DeliveryStatus } from "@/db/schema";
+import { and, eq } from "drizzle-orm";
+import { webhookAttempts, webhookDeliveries, type DeliveryStatus } from "@/db/schema";
 import { presentEvent } from "@/server/events/present";
-import { newId, randomToken } from "@/server/ids";
+import { newId } from "@/server/ids";
 import { logger } from "@/server/observability/logger";
 import { weighBreaker } from "./breaker";
+import { claimDeliveries, releaseLeases, type ClaimedDelivery } from "./claim";
 import { sendDueMail } from "./mail";
 import { webhookMetrics } from "./metrics";
 import { classify, retryAfterSeconds, type Outcome } from "./outcome";
 import { openSecret } from "./secret-box";
 import { sendWebhook, type Exchange } from "./send";
-import { delayBeforeAttempt, maxAttempts, type WebhookSettings } from "./settings";
+import { delayBeforeAttempt, maxAttempts, type EngineDeps } from "./settings";
 import { signatureHeaderValue } from "./signing";
-import type { Lookup } from "@/server/url-guard";
 
 const log = logger.child({ component: "webhooks" });
-
-/** What the attempt function needs; the dispatcher and the Inngest functions pass the same. */
-export type EngineDeps = { db: Db; settings: WebhookSettings; lookup?: Lookup };
 
 export type AttemptResult =
   /** Nothing was sent: the delivery is gone, finished, held by another worker, or not at this attempt. */
@@ -40,44 +36,6 @@ const pending = ["queued", "retry_scheduled"] as const;
 /** The most a 429/503 `Retry-After` may push the next attempt beyond the schedule. */
 const maxRetryAfterSeconds = 3_600;
 
-export const leaseMs = (settings: WebhookSettings) => settings.attemptTimeoutMs + 30_000;
-
-/**
- * Takes the lease of a pending delivery: the row is ours until the lease runs out, so two
- * workers never send the same attempt, and a worker that dies mid-attempt leaves a delivery
- * that is simply due again once its lease expires.
- */
-async function claim(db: Db, deliveryId: string, settings: WebhookSettings, leaseToken?: string) {
-  const token = leaseToken ?? randomToken(16);
-  const free = or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, sql`now()`));
-  const [row] = await db
-    .update(webhookDeliveries)
-    .set({ leaseUntil: sql`now() + ${`${leaseMs(settings)} milliseconds`}::interval`, leaseToken: token })
-    .where(
-      and(
-        eq(webhookDeliveries.id, deliveryId),
-        inArray(webhookDeliveries.status, [...pending]),
-        leaseToken ? eq(webhookDeliveries.leaseToken, leaseToken) : free,
-      ),
-    )
-    .returning();
-  return row ? { delivery: row, token } : null;
-}
-
-
-type Delivery = typeof webhookDeliveries.$inferSelect;
-type Endpoint = typeof webhookEndpoints.$inferSelect;
-
-/** A leased delivery with everything its attempt needs. */
-export type ClaimedDelivery = {
-  delivery: Delivery;
-  token: string;
-  endpoint: Endpoint;
-  event: typeof events.$inferSelect;
-  /** The endpoint's secrets still valid, newest first, as stored (sealed). */
-  secrets: { id: string; secret: string }[];
-};
-
 /** One attempt made and not yet recorded: what was sent, what came back, what follows. */
 export type FinishedAttempt = {
   claimed: ClaimedDelivery;
@@ -91,37 +49,6 @@ export type FinishedAttempt = {
   /** Seconds until the next attempt; null when none follows. */
   retryInSeconds: number | null;
 };
-
-/**
- * Ids as one `text[]` parameter (`= any(…)`): one statement text whatever the batch's size, so
- * each connection prepares it once (an `in (…)` list is a new statement for every length). Ids
- * are prefixed base-62 tokens, never quotes, commas or braces.
- */
-export const anyOf = (ids: readonly string[]) => sql`any(${`{${ids.join(",")}}`}::text[])`;
-
-/** Lets go of leased deliveries not sent: each is due again at once, for any process. Only leases still ours are touched. */
-export async function releaseLeases(db: Db, list: readonly { delivery: { id: string }; token: string }[]): Promise<void> {
-  const byToken = new Map<string, string[]>();
-  for (const c of list) {
-    const ids = byToken.get(c.token);
-    if (ids) ids.push(c.delivery.id);
-    else byToken.set(c.token, [c.delivery.id]);
-  }
-  for (const [token, ids] of byToken) {
-    await db
-      .update(webhookDeliveries)
-      .set({ leaseUntil: null, leaseToken: null })
-      .where(and(sql`${webhookDeliveries.id} = ${anyOf(ids)}`, eq(webhookDeliveries.leaseToken, token)));
-  }
-}
-
-/** The endpoint's secrets still valid, newest first: one `v1` each in the signature. */
-export const validSecretsOf = (db: Db, endpointIds: string[]) =>
-  db
-    .select({ id: webhookSecrets.id, endpointId: webhookSecrets.endpointId, secret: webhookSecrets.secret })
-    .from(webhookSecrets)
-    .where(and(sql`${webhookSecrets.endpointId} = ${anyOf(endpointIds)}`, or(isNull(webhookSecrets.expiresAt), gt(webhookSecrets.expiresAt, sql`now()`))))
-    .orderBy(desc(webhookSecrets.createdAt));
 
 /**
  * Secrets as opened, by row and sealed value (a rotation or a re-seal is a new key): opening the
@@ -250,34 +177,29 @@ export async function afterAttempt(deps: EngineDeps, f: FinishedAttempt, mailId:
 }
 
 /**
- * THE attempt of one delivery, as the Inngest function makes it: claims it, makes the attempt
- * (`makeAttempt`), records it (`recordAttempt`). The in-process dispatcher claims, loads and
- * records in batches (server/webhooks/batch.ts) around the same `makeAttempt`.
+ * One attempt of one delivery, as the Inngest function makes it: claims it through the same
+ * `claimDeliveries` as the in-process dispatcher's batches (server/webhooks/claim.ts), makes the
+ * attempt (`makeAttempt`), records it (`recordAttempt`). The dispatcher records its attempts in
+ * batches (server/webhooks/batch.ts) around the same `makeAttempt`.
  *
  * `number`: the attempt the caller means to make (Inngest passes it, so a re-run step never
- * sends twice); `leaseToken`: a lease the caller already holds.
+ * sends twice).
  */
-export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: string; number?: number; leaseToken?: string }): Promise<AttemptResult> {
-  const { db, settings } = deps;
-  const claimed = await claim(db, args.deliveryId, settings, args.leaseToken);
-  if (!claimed) {
+export async function attemptDelivery(deps: EngineDeps, args: { deliveryId: string; number?: number }): Promise<AttemptResult> {
+  const { db } = deps;
+  const { claimed: [claimed], letGo: [let_go] } = await claimDeliveries(deps, { deliveryId: args.deliveryId });
+  const delivery = claimed?.delivery ?? let_go?.delivery;
+  if (!delivery) {
     const [row] = await db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.id, args.deliveryId));
     return { kind: "skipped", reason: !row ? "missing" : pending.includes(row.status as never) ? "leased" : "finished" };
   }
-  const { delivery, token } = claimed;
   const number = delivery.attemptCount + 1;
   if (args.number !== undefined && args.number !== number) {
-    await releaseLeases(db, [claimed]);
+    if (claimed) await releaseLeases(db, [claimed]);
     return { kind: "skipped", reason: "other_attempt" };
   }
-  const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId));
-  if (!endpoint || endpoint.status !== "enabled") {
-    await releaseLeases(db, [claimed]);
-    return endpoint ? { kind: "waiting" } : { kind: "skipped", reason: "missing" };
-  }
-  const [event] = await db.select().from(events).where(eq(events.id, delivery.eventId));
-  const secrets = await validSecretsOf(db, [endpoint.id]);
-  const finished = await makeAttempt(deps, { delivery, token, endpoint, event, secrets }, number);
+  if (!claimed) return let_go.reason === "endpoint_disabled" ? { kind: "waiting" } : { kind: "skipped", reason: "missing" };
+  const finished = await makeAttempt(deps, claimed, number);
   const recorded = await recordAttempt(deps, finished);
   if (!recorded) return { kind: "skipped", reason: "leased" };
   return afterAttempt(deps, finished, recorded.mailId);

@@ -1,11 +1,13 @@
 import { logger } from "@/server/observability/logger";
-import { afterAttempt, makeAttempt, recordAttempt, releaseLeases, type ClaimedDelivery, type EngineDeps, type FinishedAttempt } from "./attempt-delivery";
+import { afterAttempt, makeAttempt, recordAttempt, type FinishedAttempt } from "./attempt-delivery";
 import { advanceBackfills } from "./backfill";
-import { claimBatch, recordAttempts } from "./batch";
+import { recordAttempts } from "./batch";
+import { claimDeliveries, releaseLeases, type ClaimedDelivery } from "./claim";
 import { eventsWaiting, fanOutBatch, fanOutEvents, type FanOutState } from "./fan-out";
 import { sendDueMail } from "./mail";
 import { countWaitingIn } from "./metrics";
 import { onDeliveriesQueued } from "./queue";
+import type { EngineDeps } from "./settings";
 
 const log = logger.child({ component: "webhook-dispatcher" });
 
@@ -53,7 +55,7 @@ async function sendDueMailSafely(deps: EngineDeps) {
  * lock asks every `peekMs` whether new events wait, and only then does the fan-out run. Claims run whenever attempts may be
  * due and a slot is free: after a fan-out that made deliveries, after an attempt's exchange ends
  * (its slot is free), and once a poll (retries come due). Claims and records are
- * batched (server/webhooks/batch.ts): a claim leases and loads a batch in four statements, and
+ * batched: a claim (server/webhooks/claim.ts, the one Inngest's attempts use too) leases a batch and loads it in four statements at once, and
  * the attempts that end while a record is being written are written together in one.
  */
 export function startDispatcher(options: DispatcherOptions): Dispatcher {
@@ -196,7 +198,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     // So nothing is claimed again until something changes what it would find: a slot frees up, a
     // fan-out queues deliveries, or a poll comes (retries come due, leases run out). Claiming
     // again while any endpoint was busy made a claim every turn of the loop that found nothing.
-    const batch = await claimBatch(options, { limit: room, perEndpoint: 2 * perEndpoint, busy: held });
+    const { claimed: batch } = await claimDeliveries(options, { due: { limit: room, perEndpoint: 2 * perEndpoint, busy: held } });
     if (!running) {
       await releaseLeases(options.db, batch);
       return;

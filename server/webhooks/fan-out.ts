@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { rowsOf, type Db } from "@/db/client";
+import { rowsOf, type Db, type Executor } from "@/db/client";
 import { eventFanoutCursor, events, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { newId } from "@/server/ids";
 
@@ -163,7 +163,7 @@ export async function eventsWaiting(db: Db, state?: FanOutState): Promise<boolea
 }
 
 /** The deliveries an endpoint still owes, made due now: used when it is re-enabled. */
-export async function resumeDeliveries(db: Db, endpointId: string): Promise<string[]> {
+export async function resumeDeliveries(db: Executor, endpointId: string): Promise<string[]> {
   const now = new Date();
   const rows = await db
     .update(webhookDeliveries)

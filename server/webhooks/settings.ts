@@ -1,4 +1,6 @@
+import type { Db } from "@/db/client";
 import { getConfig, isProduction, type Config } from "@/server/config";
+import type { Lookup } from "@/server/url-guard";
 
 /** The specification's delays before attempts 2…8, in seconds: 30 s, 2 m, 10 m, 1 h, 6 h, 24 h, 72 h. */
 export const defaultRetrySchedule = [30, 120, 600, 3_600, 21_600, 86_400, 259_200] as const;
@@ -20,6 +22,9 @@ export type WebhookSettings = {
   /** Delays in seconds before mail attempts 2…n (default `defaultMailRetrySchedule`); its length + 1 attempts in all. */
   mailRetrySchedule?: readonly number[];
 };
+
+/** What the engine runs with; the dispatcher and the Inngest functions pass the same. */
+export type EngineDeps = { db: Db; settings: WebhookSettings; lookup?: Lookup };
 
 /** An outbox mail gets five tries over about an hour: at once, then after 1, 5, 15 and 40 minutes. */
 export const defaultMailRetrySchedule = [60, 300, 900, 2_400] as const;

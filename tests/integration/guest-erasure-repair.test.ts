@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, dataRepairs, events } from "@/db/schema";
 import { addDays } from "@/lib/dates";
-import { erasureRepair, repairErasureDamage } from "@/server/guests/repair-erasure";
+import { erasureRepair, repairErasureDamage } from "@/server/guest-data/repair-erasure";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, liveHotel, ok, type Caller } from "../support/hotel";
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events } from "@/db/schema";
 import { presentEvent } from "@/server/events/present";
 import { eventTypes } from "@/server/events/types";
-import { sendTestEvent } from "@/server/webhooks/test-event";
+import { sendTestEvent } from "@/server/webhook-endpoints/test-event";
 import { addDays } from "@/lib/dates";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, liveHotel, ok, type Caller } from "../support/hotel";

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { emitEvents } from "@/server/events/emit";
 import { makeAttempt } from "@/server/webhooks/attempt-delivery";
-import { claimBatch, recordAttempts } from "@/server/webhooks/batch";
+import { recordAttempts } from "@/server/webhooks/batch";
+import { claimDeliveries } from "@/server/webhooks/claim";
 import { fanOutEvents } from "@/server/webhooks/fan-out";
 import { startHarness, type Harness } from "../support/harness";
 import { leasedOf, startReceiver, startTestDispatcher, testSettings, waitFor, type Receiver } from "../support/webhooks";
@@ -67,13 +68,13 @@ describe("claiming and recording in batches", () => {
     const b = await endpoint("/batch-b");
     await emitGuests(20, "batch");
     // 20 due for each endpoint; room for 64 in all.
-    const first = await claimBatch(deps(), { limit: 64, perEndpoint: 16, busy: new Map() });
+    const first = (await claimDeliveries(deps(), { due: { limit: 64, perEndpoint: 16, busy: new Map() } })).claimed;
     const count = (list: typeof first, id: string) => list.filter((c) => c.endpoint.id === id).length;
     expect(count(first, a)).toBe(16);
     expect(count(first, b)).toBe(16);
     expect(first).toHaveLength(32);
     // A is at its 16 (as if still sending); B has 6 in flight: A's last 4 wait, B's 4 come.
-    const second = await claimBatch(deps(), { limit: 64, perEndpoint: 16, busy: new Map([[a, 16], [b, 6]]) });
+    const second = (await claimDeliveries(deps(), { due: { limit: 64, perEndpoint: 16, busy: new Map([[a, 16], [b, 6]]) } })).claimed;
     expect(count(second, a)).toBe(0);
     expect(count(second, b)).toBe(4);
     // Every claimed row carries what its attempt needs.
@@ -122,12 +123,12 @@ describe("claiming and recording in batches", () => {
     const oldestFirst = [...due].filter(([id]) => id !== later.id).sort((x, y) => +x[1] - +y[1]).map(([id]) => id);
 
     // Room for 5 in all: the 5 oldest, whichever endpoint they belong to (A, C, A, C, A).
-    const five = await claimBatch(deps(), { limit: 5, perEndpoint: 16, busy: new Map() });
+    const five = (await claimDeliveries(deps(), { due: { limit: 5, perEndpoint: 16, busy: new Map() } })).claimed;
     expect(five.map((x) => x.delivery.id)).toEqual(oldestFirst.slice(0, 5));
     // A's 3 are in flight and A may have 4 at once: A's oldest left, and every due one of C, oldest first.
     const taken = new Set(five.map((x) => x.delivery.id));
     const left = (id: string) => byEndpoint(id).map((r) => r.id).filter((d) => !taken.has(d) && d !== later.id);
-    const rest = await claimBatch(deps(), { limit: 64, perEndpoint: 4, busy: new Map([[a, 3]]) });
+    const rest = (await claimDeliveries(deps(), { due: { limit: 64, perEndpoint: 4, busy: new Map([[a, 3]]) } })).claimed;
     expect(rest.map((x) => x.delivery.id)).toEqual([...left(a).slice(0, 1), ...left(c)].sort((x, y) => +due.get(x)! - +due.get(y)!));
     expect(rest.map((x) => x.delivery.id)).not.toContain(later.id);
     await disable(a);

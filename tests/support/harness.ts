@@ -11,7 +11,7 @@ import type { ProxyTrust } from "@/server/proxy-trust";
 import { answerClientError, holdIdleConnections } from "@/server/listener";
 import type { ApiDeps, MetricsAccess } from "@/server/http/context";
 import { RateLimiter } from "@/server/http/rate-limit";
-import type { UrlPolicy } from "@/server/webhooks/endpoints";
+import type { UrlPolicy } from "@/server/webhook-endpoints/endpoints";
 import { testDatabase } from "./database";
 import { recordingHeaderReads, takeHeaderDrift, undocumented } from "./openapi-validator";
 

@@ -8,7 +8,7 @@ import { getEvent, listEvents } from "@/server/events/events";
 import { presentEvent } from "@/server/events/present";
 import { eventTypes } from "@/server/events/types";
 import { access } from "@/lib/access";
-import { createBackfill, presentBackfill } from "@/server/webhooks/backfill";
+import { createBackfill, presentBackfill } from "@/server/webhook-endpoints/backfills";
 import {
   backfillProgress,
   deliveriesOfEvent,
@@ -18,9 +18,9 @@ import {
   outcomeOf,
   recentBackfills,
   statusClasses,
-} from "@/server/webhooks/delivery-log";
-import { getDelivery } from "@/server/webhooks/deliveries";
-import { attemptsPerHour, endpointStats } from "@/server/webhooks/endpoint-stats";
+} from "@/server/webhook-endpoints/delivery-log";
+import { getDelivery } from "@/server/webhook-endpoints/deliveries";
+import { attemptsPerHour, endpointStats } from "@/server/webhook-endpoints/endpoint-stats";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -32,13 +32,13 @@ import {
   rotateSecret,
   updateEndpoint,
   type UrlPolicy,
-} from "@/server/webhooks/endpoints";
-import { listOutbox, type OutboxMail } from "@/server/webhooks/outbox";
-import { presentDeliveryDetail, presentEndpoint, presentEndpointHealth, presentLogRow } from "@/server/webhooks/present";
-import { replayEvent } from "@/server/webhooks/replay";
-import { backfillCreateSchema, endpointCreateSchema, endpointUpdateSchema, rotateSecretSchema } from "@/server/webhooks/schemas";
+} from "@/server/webhook-endpoints/endpoints";
+import { listOutbox, type OutboxMail } from "@/server/webhook-endpoints/outbox";
+import { presentDeliveryDetail, presentEndpoint, presentEndpointHealth, presentLogRow } from "@/server/webhook-endpoints/present";
+import { replayEvent } from "@/server/webhook-endpoints/replay";
+import { backfillCreateSchema, endpointCreateSchema, endpointUpdateSchema, rotateSecretSchema } from "@/server/webhook-endpoints/schemas";
 import { webhookSettings } from "@/server/webhooks/settings";
-import { sendTestEvent } from "@/server/webhooks/test-event";
+import { sendTestEvent } from "@/server/webhook-endpoints/test-event";
 import type { Db } from "@/db/client";
 import type { Tenant } from "@/server/tenancy";
 import { roles, router, staffProcedure } from "../init";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { eraseGuest } from "@/server/guests/erase-guest";
-import { exportGuest } from "@/server/guests/export-guest";
+import { eraseGuest } from "@/server/guest-data/erase-guest";
+import { exportGuest } from "@/server/guest-data/export-guest";
 import { createGuest, getGuest, listGuests, updateGuest } from "@/server/guests/guests";
 import { getPreferences, mergePreferences, replacePreferences } from "@/server/guests/preferences";
 import { presentGuest, presentPreferences } from "@/server/guests/present";

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "@/db/schema";
-import { attemptDelivery, type EngineDeps } from "../attempt-delivery";
+import { attemptDelivery } from "../attempt-delivery";
+import type { EngineDeps } from "../settings";
 import { deliveryQueued, inngest } from "@/server/jobs/inngest-client";
 
 /** Where a pending delivery stands: the attempt it needs next, and how long until it is due. */

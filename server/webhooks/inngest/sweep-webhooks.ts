@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
-import type { EngineDeps } from "../attempt-delivery";
+import type { EngineDeps } from "../settings";
 import { advanceBackfills } from "../backfill";
 import { fanOutEvents } from "../fan-out";
 import { sendDueMail } from "../mail";

@@ -5,14 +5,14 @@ import type { EventType } from "@/server/events/types";
 import { newId, randomToken } from "@/server/ids";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
-import type { Db, Executor } from "@/db/client";
+import type { Executor } from "@/db/client";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { inTransaction } from "@/db/transactions";
 import { presentEndpoint } from "./present";
-import { resumeDeliveries } from "./fan-out";
-import { deliveriesQueued } from "./queue";
-import { openSecret, sealSecret } from "./secret-box";
-import { newSigningSecret } from "./signing";
+import { resumeDeliveries } from "@/server/webhooks/fan-out";
+import { deliveriesQueued } from "@/server/webhooks/queue";
+import { openSecret, sealSecret } from "@/server/webhooks/secret-box";
+import { newSigningSecret } from "@/server/webhooks/signing";
 import { assertUrlAllowed, type UrlPolicy } from "@/server/url-guard";
 
 export type { UrlPolicy };
@@ -153,7 +153,7 @@ export async function enableEndpoint({ db, tenant, actor, id }: ChangeCtx & { id
       .set({ status: "enabled", disabledReason: null, disabledAt: null, enabledAt: now, updatedAt: now })
       .where(eq(webhookEndpoints.id, endpoint.id))
       .returning();
-    const resumed = await resumeDeliveries(tx as unknown as Db, endpoint.id);
+    const resumed = await resumeDeliveries(tx, endpoint.id);
     await endpointAudit(tx, { tenant, actor }, "enabled", endpoint.id, { before: endpoint, after: updated });
     return { updated, resumed };
   });

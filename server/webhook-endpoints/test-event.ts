@@ -5,7 +5,7 @@ import { ApiError } from "@/server/errors";
 import { testEventType, type EventType } from "@/server/events/types";
 import { newId } from "@/server/ids";
 import { findOwned } from "@/server/tenancy";
-import { deliveriesQueued, queuedDelivery } from "./queue";
+import { deliveriesQueued, queuedDelivery } from "@/server/webhooks/queue";
 import { sampleObject, sampleSource } from "./sample-event";
 
 /**

@@ -3,7 +3,7 @@ import { events, webhookAttempts, webhookBackfills, webhookDeliveries, webhookEn
 import { presentEvent } from "@/server/events/present";
 import { type PageRequest } from "@/server/pagination";
 import { findOwned, listOwned, ownedBy, type Ctx } from "@/server/tenancy";
-import { getBackfill } from "./backfill";
+import { getBackfill } from "./backfills";
 import { getDelivery } from "./deliveries";
 
 /** How the dashboard groups a delivery: pending ones of a disabled endpoint are "held". */

@@ -3,7 +3,7 @@ import type { ApiEnv } from "@/server/http/context";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { deleted, idParam } from "@/server/schemas";
-import { createBackfill, getBackfill, presentBackfill } from "./backfill";
+import { createBackfill, getBackfill, presentBackfill } from "./backfills";
 import { getDelivery, listDeliveries } from "./deliveries";
 import {
   createEndpoint,
@@ -36,7 +36,7 @@ import {
   testEventSchema,
 } from "./schemas";
 import { sendTestEvent } from "./test-event";
-import { webhookSettings } from "./settings";
+import { webhookSettings } from "@/server/webhooks/settings";
 
 const tag = "Webhooks";
 const scope = "webhooks:manage" as const;

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { Db, Executor } from "@/db/client";
+import type { Executor } from "@/db/client";
 import { creditNotes, groups, guestPreferences, guests, invoices, nightAudits, payments, properties, ratePlans, refunds, reservations, rooms, roomTypes, taxes } from "@/db/schema";
 import { addDays, todayIn } from "@/lib/dates";
 import type { EventType } from "@/server/events/types";
@@ -133,7 +133,7 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
     case "room_type.created":
     case "room_type.updated": {
       const roomType = await newest(db, roomTypes, tenant);
-      return roomType && { propertyId: roomType.propertyId, object: presentRoomType(await getRoomType({ db: db as Db, tenant, id: roomType.id })) };
+      return roomType && { propertyId: roomType.propertyId, object: presentRoomType(await getRoomType({ db, tenant, id: roomType.id })) };
     }
     case "rate_plan.created":
     case "rate_plan.updated":
@@ -165,7 +165,7 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
     case "property.created":
     case "property.updated": {
       const property = await newest(db, properties, tenant);
-      return property && { propertyId: property.id, object: presentProperty(await getProperty({ db: db as Db, tenant, id: property.id })) };
+      return property && { propertyId: property.id, object: presentProperty(await getProperty({ db, tenant, id: property.id })) };
     }
     case "tax.created":
     case "tax.updated": {

@@ -3,8 +3,8 @@ import { inTransaction } from "@/db/transactions";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { ApiError } from "@/server/errors";
 import { findOwned } from "@/server/tenancy";
-import { selects } from "./fan-out";
-import { deliveriesQueued, queuedDelivery } from "./queue";
+import { selects } from "@/server/webhooks/fan-out";
+import { deliveriesQueued, queuedDelivery } from "@/server/webhooks/queue";
 
 /** Replay and backfill reach back this far (specification, Replay; the 72-hour figure). */
 const replayWindowMs = 72 * 3_600_000;

@@ -1,4 +1,4 @@
-import { erasedName } from "./present";
+import { erasedName } from "@/server/guests/present";
 
 /** What a free-text value that named the erased guest reads afterwards: the whole value, never a part of it. */
 export const erasedText = "[erased]";

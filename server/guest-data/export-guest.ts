@@ -7,9 +7,9 @@ import { presentReservation } from "@/server/reservations/present";
 import { reservationSchema } from "@/server/reservations/schemas";
 import { timestamp } from "@/server/schemas";
 import type { Ctx } from "@/server/tenancy";
-import { findGuest } from "./guests";
-import { presentGuest, presentPreferences } from "./present";
-import { guestSchema, preferencesSchema } from "./schemas";
+import { findGuest } from "@/server/guests/guests";
+import { presentGuest, presentPreferences } from "@/server/guests/present";
+import { guestSchema, preferencesSchema } from "@/server/guests/schemas";
 
 export const guestExportSchema = z
   .object({

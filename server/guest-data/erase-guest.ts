@@ -22,9 +22,9 @@ import type { Executor } from "@/db/client";
 import { ApiError } from "@/server/errors";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { inTransaction } from "@/db/transactions";
-import { findGuest } from "./guests";
+import { findGuest } from "@/server/guests/guests";
 import { eraseFromJson, eraseInvoiceBody, eraseStoredText, eraseTrailObject, freeText, namesAny, type ErasureScope } from "./erasure-rules";
-import { erasedName, presentGuest } from "./present";
+import { erasedName, presentGuest } from "@/server/guests/present";
 
 /** What an erased guest's e-mail says instead of its content. */
 const erasedMailText = "The content of this e-mail was erased at the guest's request.";

@@ -1,0 +1,164 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { useTRPC } from "@/components/trpc/client";
+import { callError } from "@/components/trpc/errors";
+import { Alert, Button, Field, Input, Select } from "@/components/ui";
+import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { type Formatters } from "@/components/ui/property-format";
+import { LoadingState } from "@/components/ui/states";
+import { toast } from "@/components/ui/toaster";
+import { StayPriceBreakdown } from "./stay-price";
+import { addDays, daysBetween } from "@/lib/dates";
+import { reservationStatusWords } from "@/lib/words";
+import type { Chart, Pending, Row, Stay } from "./tape-chart-model";
+
+// The room chart's dialogs: a tapped stay's menu (move it, change its departure) and the priced change to confirm.
+
+/** A tap on a stay (the touch way, and a mouse click): move it or change its departure from a form. */
+export function StayMenu({
+  stay,
+  chart,
+  fmt,
+  onClose,
+  onChoose,
+  dropChange,
+  endChange,
+  place,
+}: {
+  stay: Stay;
+  chart: Chart;
+  fmt: Formatters;
+  onClose: () => void;
+  onChoose: (next: Pending | string | null) => void;
+  dropChange: (stay: Stay, row: Row | undefined) => Pending | string | null;
+  endChange: (stay: Stay, nights: number) => Pending | null;
+  place: (stay: Stay) => string;
+}) {
+  const type = chart.room_types.find((t) => t.id === stay.room_type_id);
+  const targets: Row[] =
+    stay.status === "checked_in"
+      ? (type?.rooms ?? []).filter((r) => r.id !== stay.room_id).map((r) => ({ kind: "room", id: `room:${r.id}`, typeId: type!.id, label: `Room ${r.number}` }))
+      : stay.status === "confirmed"
+        ? chart.room_types.filter((t) => t.id !== stay.room_type_id).map((t) => ({ kind: "unassigned", id: `unassigned:${t.id}`, typeId: t.id, label: t.name }))
+        : [];
+  const [target, setTarget] = useState(targets[0]?.id ?? "");
+  const [checkOut, setCheckOut] = useState(stay.check_out);
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={stay.guest_name} description={`${reservationStatusWords[stay.status]} · ${place(stay)} · ${fmt.day(stay.check_in, "weekday")} to ${fmt.day(stay.check_out, "weekday")}`}>
+      <div className="space-y-4">
+        {targets.length ? (
+          <form
+            className="flex flex-wrap items-end gap-2"
+            onSubmit={(e) => {
+              e.preventDefault();
+              onChoose(dropChange(stay, targets.find((t) => t.id === target)));
+            }}
+          >
+            <Field label={stay.status === "checked_in" ? "Move to room" : "Change room type to"} htmlFor="stay-target">
+              <Select id="stay-target" value={target} onChange={(e) => setTarget(e.target.value)}>
+                {targets.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.label}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            <Button type="submit" variant="secondary">
+              Move…
+            </Button>
+          </form>
+        ) : null}
+        {stay.can_resize ? (
+          <form
+            className="flex flex-wrap items-end gap-2"
+            onSubmit={(e) => {
+              e.preventDefault();
+              onChoose(endChange(stay, daysBetween(stay.check_out, checkOut)));
+            }}
+          >
+            <Field label="Departure" htmlFor="stay-departure">
+              <Input id="stay-departure" type="date" value={checkOut} min={addDays(stay.check_in, 1)} onChange={(e) => e.target.value && setCheckOut(e.target.value)} className="w-44" />
+            </Field>
+            <Button type="submit" variant="secondary" disabled={checkOut === stay.check_out}>
+              Change departure…
+            </Button>
+          </form>
+        ) : (
+          <p className="text-sm text-stone-600">A stay that has checked out no longer changes here.</p>
+        )}
+        <div className="flex justify-between gap-2">
+          <Link href={`/reservations/${stay.reservation_id}`} className="self-center text-sm font-medium text-teal-800 underline-offset-2 hover:underline">
+            Open the reservation
+          </Link>
+          <DialogClose asChild>
+            <Button variant="ghost">Close</Button>
+          </DialogClose>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+/** The change, its price before and after (the server's preview), and Confirm. */
+export function ConfirmChange({ pending, fmt, onClose }: { pending: Pending; fmt: Formatters; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const preview = useQuery({ ...trpc.tapeChart.preview.queryOptions(pending.change), retry: false, staleTime: 0, gcTime: 0 });
+  const save = useMutation(
+    trpc.tapeChart.save.mutationOptions({
+      onSuccess: async () => {
+        toast.success(`${pending.what}: saved.`);
+        onClose();
+        await queryClient.invalidateQueries(trpc.tapeChart.window.queryFilter());
+      },
+    }),
+  );
+  const p = preview.data;
+  const diff = p?.difference.amount ?? 0;
+  return (
+    <Dialog open onOpenChange={(open) => !open && !save.isPending && onClose()} title="Confirm the change" description={pending.what}>
+      <div className="space-y-3" data-testid="change-preview">
+        {preview.isLoading ? (
+          <LoadingState rows={2} label="Pricing the change…" />
+        ) : preview.error ? (
+          <Alert>{fmt.words(callError(preview.error).message)}</Alert>
+        ) : p ? (
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-stone-600">Price before</dt>
+            <dd className="text-stone-900" data-testid="price-before">
+              {fmt.money(p.before.price.gross)} · {p.before.nights} night{p.before.nights === 1 ? "" : "s"}
+              <StayPriceBreakdown price={p.before.price} />
+            </dd>
+            <dt className="text-stone-600">Price after</dt>
+            <dd className="text-stone-900" data-testid="price-after">
+              {fmt.money(p.after.price.gross)} · {p.after.nights} night{p.after.nights === 1 ? "" : "s"}
+              <StayPriceBreakdown price={p.after.price} />
+            </dd>
+            {p.fee.amount ? (
+              <>
+                <dt className="text-stone-600">Early departure fee</dt>
+                <dd className="text-stone-900">{fmt.money(p.fee)}</dd>
+              </>
+            ) : null}
+            <dt className="font-medium text-stone-800">Price change</dt>
+            <dd className="font-semibold text-stone-900" data-testid="price-change">
+              {diff === 0 ? "No change in price" : diff > 0 ? `${fmt.money(p.difference)} more` : `${fmt.money({ ...p.difference, amount: -diff })} less`}
+            </dd>
+          </dl>
+        ) : null}
+        {save.error ? <Alert>{fmt.words(callError(save.error).message)}</Alert> : null}
+        <div className="flex flex-wrap justify-end gap-2 pt-2">
+          <DialogClose asChild>
+            <Button variant="secondary">Cancel</Button>
+          </DialogClose>
+          <Button disabled={!p || save.isPending} onClick={() => save.mutate(pending.change)}>
+            {save.isPending ? "Saving…" : "Confirm"}
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
