@@ -456,8 +456,10 @@ async function measureCapacity(all: Scenario[], servers: MixedServer[]): Promise
 }
 
 /** bare's held rate alone, for a line measured at it before the ramp of every server (the webhooks under the mixed line). */
-async function bareHeldRate(all: Scenario[], bare: Target, notes: string[]): Promise<number> {
+async function bareHeldRate(all: Scenario[], bare: Target, notes: string[], fresh: boolean): Promise<number> {
   log(`the highest rate bare holds on the mixed line, for the lines measured at it…`);
+  // A process that has not run the per-route lines first gets their warm-up, as the mixed line gives it.
+  if (fresh) for (const m of scaleMix(all)) await warmUp(bare, m.request, m.name === "report" ? options.heavyConnections : options.connections, options.warmupSeconds);
   const steps = await rampInTurns([bare], scaleMix(all), { ...rampOptions, onStep: (_, s) => log(`  bare: ${s.rate} ${s.held ? "held" : "missed"} (p99 ${s.p99.toFixed(1)})`) });
   const rate = heldRate(steps.get(bare.name)!);
   notes.push(`bare alone on the mixed line before the webhooks (the rate they are read at): ${steps.get(bare.name)!.map((s) => `${s.rate} ${s.held ? "held" : "missed"} (p99 ${s.p99.toFixed(1)})`).join(", ")}.`);
@@ -586,7 +588,7 @@ async function main() {
         const mixedTargets = [{ ...targets[0], name: workerLabel(webConcurrency) }, { ...targets[1], name: "bare" }];
         // Read at the rate bare holds: a rate no server holds measures the machine, not the engine.
         const wantsMixed = (process.env.BENCH_WEBHOOKS ?? "mixed").includes("mixed");
-        const rate = mixedRate ?? (wantsMixed ? (mixedRate = await bareHeldRate(all, mixedTargets[1], notes)) : rampOptions.from);
+        const rate = mixedRate ?? (wantsMixed ? (mixedRate = await bareHeldRate(all, mixedTargets[1], notes, fresh)) : rampOptions.from);
         const mixed = {
           targets: mixedTargets,
           mix,
@@ -641,7 +643,7 @@ async function main() {
     // The ramp first, from a rate every server holds: its bare figure is the fixed line's rate.
     const rampWanted = process.env.BENCH_RAMP !== "0";
     const capacity = rampWanted ? await measureCapacity(all, servers) : undefined;
-    const rate = process.env.BENCH_MIXED_RATE ? mixedRate! : capacity?.held.get("bare") || mixedRate || (await bareHeldRate(all, servers[1].target, notes));
+    const rate = process.env.BENCH_MIXED_RATE ? mixedRate! : capacity?.held.get("bare") || mixedRate || (await bareHeldRate(all, servers[1].target, notes, servers[1].fresh));
     rows.push(...(await measureMixed(all, servers, rate)));
     if (capacity) rows.push(...capacity.rows);
     if (clusterLoad) figures.push({ what: `peak RSS under the mixed line${rampWanted ? " and its ramp" : ""}, ${mixedWorkers} workers`, value: mb(clusterLoad.stop()) });
