@@ -6,7 +6,9 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import postgres from "postgres";
 import { addDays, daysBetween } from "@/lib/dates";
-import { newId } from "@/server/ids";
+import { propertyLocale } from "@/lib/money";
+import { composeGuestMail, type GuestMailFacts } from "@/server/guest-mail/compose";
+import { newId, randomToken } from "@/server/ids";
 import { quoteStay, type NightRate } from "@/server/rates/quote";
 import { revenueRows, revenueTotals, type NightFigures } from "@/server/reports/build";
 
@@ -54,15 +56,48 @@ const presentReservation = (r: Row, g: Row) => ({
   checked_out_at: iso(r.checked_out_at), created_at: iso(r.created_at), updated_at: iso(r.updated_at),
 });
 
-/** server/events/emit.ts: the account's pinned version, then the outbox rows. */
-async function emitEvents(tx: Sql, list: { type: string; propertyId: string | null; object: object }[]) {
-  const [account] = await tx`select api_version from accounts where id = ${accountId}`;
+type Emitted = { type: string; propertyId: string | null; object: object };
+/** server/events/emit.ts: the outbox rows, the account's pinned version read by the INSERT itself. */
+async function emitEvents(tx: Sql, list: Emitted[]) {
   const now = Date.now();
   const rows = list.map((e, i) => ({
     id: newId("event"), account_id: accountId, livemode, property_id: e.propertyId, type: e.type,
-    api_version: account.api_version, object: sql.json(e.object as postgres.JSONValue), created_at: new Date(now + i),
+    api_version: tx`(select api_version from accounts where id = ${accountId})`, object: sql.json(e.object as postgres.JSONValue), created_at: new Date(now + i),
   }));
-  await tx`insert into events ${tx(rows)}`;
+  await tx`insert into events ${tx(rows as Row[])}`;
+}
+
+type Entry = { action: string; objectType: string; objectId: string; after: object };
+/** server/audit/audit.ts recordAudit: the trail's entries of a change, one INSERT, by the API key that made it. */
+const recordAudit = (tx: Sql, entries: Entry[]) =>
+  tx`insert into audit_log ${tx(
+    entries.map((e) => ({
+      id: newId("audit"), account_id: accountId, livemode, actor_type: "api_key", actor_id: "key_bare", actor_email: null, actor_name: "bench",
+      action: e.action, object_type: e.objectType, object_id: e.objectId, before: null, after: sql.json(e.after as postgres.JSONValue),
+    })),
+  )}`;
+
+/** server/guest-mail/guest-mail.ts queueGuestMail: the confirmation composed from the rows just written, into the outbox, due now. */
+function queueConfirmation(tx: Sql, { reservation: r, guest, property, roomType, plan }: Record<string, Row>) {
+  if (!property.guest_emails || guest.erased_at || !guest.email) return;
+  const a = property.address;
+  const facts: GuestMailFacts = {
+    locale: propertyLocale(a.country),
+    hotel: {
+      name: property.name,
+      address: [a.line1, a.line2, [a.postal_code, a.city].filter(Boolean).join(" "), a.region, a.country].filter((line): line is string => !!line),
+      checkInTime: property.check_in_time,
+      checkOutTime: property.check_out_time,
+    },
+    guest: { firstName: guest.first_name, lastName: guest.last_name },
+    stay: { checkIn: r.check_in, checkOut: r.check_out, adults: r.adults, children: r.children, roomType: roomType.name, ratePlan: plan.name },
+    total: { amount: r.net_amount + r.tax_amount, currency: r.currency },
+    tax: r.tax_amount,
+    plan: { refundable: plan.refundable, cancellationDeadlineHours: plan.cancellation_deadline_hours, noShowFee: plan.no_show_fee },
+  };
+  const mail = composeGuestMail("confirmation", facts);
+  return tx`insert into mail_outbox (id, account_id, "to", subject, text, html, livemode, kind, guest_id, reservation_id, next_attempt_at)
+    values (${`mail_${randomToken(24)}`}, ${accountId}, ${guest.email}, ${mail.subject}, ${mail.text}, ${mail.html}, ${livemode}, 'confirmation', ${guest.id}, ${r.id}, ${new Date()})`;
 }
 
 /** server/inventory/nights.ts ensureNights: the night rows of [from, to), counted from rooms when first made. */
@@ -106,26 +141,34 @@ async function listGuests(url: URL) {
   return list(rows, limit, presentGuest);
 }
 
-/** server/guests/guests.ts insertGuestIfNew */
+/** server/guests/guests.ts insertGuestIfNew: a new guest's event and trail entry are the caller's to write (a booking writes them with its own). */
 async function insertGuestIfNew(tx: Sql, input: Row) {
   const email = String(input.email).trim();
   const [created] = await tx`
     insert into guests (id, account_id, livemode, first_name, last_name, email, email_key, phone)
     values (${newId("guest")}, ${accountId}, ${livemode}, ${input.first_name}, ${input.last_name}, ${email}, ${email.toLowerCase()}, ${input.phone ?? null})
     on conflict do nothing returning *`;
-  if (created) {
-    await emitEvents(tx, [{ type: "guest.created", propertyId: null, object: presentGuest(created) }]);
-    return { guest: created, created: true };
-  }
+  if (created) return { guest: created, created: true };
   const [existing] = await tx`select * from guests where account_id = ${accountId} and livemode = ${livemode} and email_key = ${email.toLowerCase()}`;
   return { guest: existing, created: false };
 }
+
+const guestCreated = (guest: Row) => {
+  const presented = presentGuest(guest);
+  return {
+    event: { type: "guest.created", propertyId: null, object: presented },
+    entry: { action: "guest.created", objectType: "guest", objectId: guest.id, after: presented },
+  };
+};
 
 // POST /v1/guests: createGuest
 async function createGuest(body: Row) {
   const guest = await sql.begin(async (tx) => {
     const { guest, created } = await insertGuestIfNew(tx, body);
     if (!created) throw new Refused(422, "email taken");
+    const { event, entry } = guestCreated(guest);
+    await emitEvents(tx, [event]);
+    await recordAudit(tx, [entry]);
     return guest;
   });
   return presentGuest(guest);
@@ -158,7 +201,7 @@ async function createReservation(input: Row) {
       returning date`;
     if (sold.length !== daysBetween(check_in, check_out)) throw new Refused(409, "no_availability");
 
-    const { guest } = await insertGuestIfNew(tx, input.guest);
+    const { guest, created } = await insertGuestIfNew(tx, input.guest);
     const id = newId("reservation");
     const [folio] = await tx`
       insert into folios (id, account_id, livemode, property_id, reservation_id, currency)
@@ -177,10 +220,15 @@ async function createReservation(input: Row) {
         ${sql.json(quote.nightly)}, ${input.source ?? "api"}, ${input.channel ?? null}, ${input.notes ?? null}, ${sql.json(input.metadata ?? {})})
       returning *`;
     const presented = presentReservation(reservation, guest);
+    // Innkeep's booking writes a new guest's event and entry with its own: one INSERT into events, one into the trail, and the confirmation.
+    const newGuest = created ? guestCreated(guest) : undefined;
     await emitEvents(tx, [
+      ...(newGuest ? [newGuest.event] : []),
       { type: "reservation.created", propertyId: property.id, object: presented },
       { type: "inventory.updated", propertyId: property.id, object: { object: "inventory_range", property_id: property.id, room_type_id: roomType.id, from: check_in, to: check_out } },
     ]);
+    await recordAudit(tx, [...(newGuest ? [newGuest.entry] : []), { action: "reservation.created", objectType: "reservation", objectId: id, after: presented }]);
+    await queueConfirmation(tx, { reservation, guest, property, roomType, plan });
     return presented;
   });
 }

@@ -156,12 +156,14 @@ export async function measuredStretch(target: Target, mix: MixEntry[], rate: num
 export type RampStep = { rate: number; held: boolean; p50: number; p99: number; failed: number; cpu?: CpuUse; kinds: OpenLoopResult["kinds"] };
 
 /**
- * The highest arrival rate each server holds, the servers taken in turns at every rate, the
- * first of each turn rotating (so a slower minute of the machine, or the database growing with
- * the bookings, meets them all alike). From `from`, `step` more each time; at each rate one
- * unmeasured second, then `seconds` measured; held = no failure and p99 under `goalP99`. A miss
- * is taken again once (on cores shared with PostgreSQL and this generator one stall can push a
- * held rate's p99 over); a server that misses twice is out, and the ramp ends when all are.
+ * The highest arrival rate each server holds, searched from a rate every server holds (`from`),
+ * the servers taken in turns at every probe, the first of each turn rotating (so a slower minute
+ * of the machine, or the database growing with the bookings, meets them all alike). Each server
+ * doubles its rate while it holds; after its first miss it halves the gap between its highest
+ * rate held and its lowest missed until that gap is at most `step`. At each rate one unmeasured
+ * second, then `seconds` measured; held = no failure and p99 under `goalP99`. A miss is taken
+ * again once (on cores shared with PostgreSQL and this generator one stall can push a held
+ * rate's p99 over). A server that misses `from` has held nothing.
  */
 export async function rampInTurns(
   targets: Target[],
@@ -172,18 +174,31 @@ export async function rampInTurns(
     seconds: number;
     goalP99: number;
     upTo: number;
-    /** Runs before each rate's turns, unmeasured (the bench's stand-in for autovacuum). */
+    /** Runs before each round of probes, unmeasured (the bench's stand-in for autovacuum). */
     beforeRate?: (rate: number) => Promise<void>;
     onStep?: (server: string, step: RampStep) => void;
   },
 ): Promise<Map<string, RampStep[]>> {
   const { from, step, seconds, goalP99, upTo, beforeRate, onStep } = options;
   const steps = new Map<string, RampStep[]>(targets.map((t) => [t.name, []]));
-  let racing = targets;
-  for (let rate = from, turn = 0; rate <= upTo && racing.length; rate += step, turn++) {
-    await beforeRate?.(rate);
-    const order = racing.map((_, i) => racing[(i + turn) % racing.length]);
-    for (const target of order) {
+  const next = (name: string): number | undefined => {
+    const tried = steps.get(name)!;
+    if (!tried.length) return from;
+    const held = Math.max(0, ...tried.filter((s) => s.held).map((s) => s.rate));
+    const missed = Math.min(Infinity, ...tried.filter((s) => !s.held).map((s) => s.rate));
+    if (held === 0) return undefined; // missed the rate every server was meant to hold
+    if (missed === Infinity) return held >= upTo ? undefined : Math.min(upTo, held * 2);
+    if (missed - held <= step) return undefined;
+    // Halfway, rounded to the step, so the rates tried read as round numbers.
+    const middle = Math.round((held + missed) / 2 / step) * step;
+    return middle > held && middle < missed ? middle : held + step < missed ? held + step : undefined;
+  };
+  for (let turn = 0; ; turn++) {
+    const probes = targets.map((t) => [t, next(t.name)] as const).filter((p): p is readonly [Target, number] => p[1] !== undefined);
+    if (!probes.length) break;
+    await beforeRate?.(Math.max(...probes.map(([, rate]) => rate)));
+    const order = probes.map((_, i) => probes[(i + turn) % probes.length]);
+    for (const [target, rate] of order) {
       let last: RampStep | undefined;
       for (let attempt = 0; attempt < 2 && !last?.held; attempt++) {
         const { result: r, cpu } = await measuredStretch(target, mix, rate, seconds);
@@ -193,7 +208,6 @@ export async function rampInTurns(
       steps.get(target.name)!.push(last!);
       onStep?.(target.name, last!);
     }
-    racing = racing.filter((t) => steps.get(t.name)!.at(-1)!.held);
   }
   return steps;
 }

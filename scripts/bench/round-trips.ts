@@ -8,7 +8,8 @@
 // ROUND_TRIPS_VERBOSE=1 prints every round trip of the last booking. ROUND_TRIPS_CPU=<n>: then n
 // bookings per server and round (8 at a time, ROUND_TRIPS_ROUNDS rounds in turns, default 4, the first unmeasured), with the CPU per booking of the
 // server process and of the database's own PostgreSQL backends (read from /proc, so other
-// databases on the machine do not count), the webhook dispatcher off in both.
+// databases on the machine do not count), the webhook dispatcher off in both. ROUND_TRIPS_PROFILE=<dir>:
+// both servers under --cpu-prof, their profiles in <dir>/innkeep and <dir>/bare (written when they stop).
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import net from "node:net";
@@ -24,6 +25,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const bookings = Number(process.env.ROUND_TRIPS_BOOKINGS ?? 5);
 const verbose = process.env.ROUND_TRIPS_VERBOSE === "1";
+const profileDir = process.env.ROUND_TRIPS_PROFILE;
+const profile = (name: string) => (profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir, name)}`] : []);
 
 type Trip = { statements: string[]; writes: number };
 type Tally = { trips: Trip[]; executed: number; parsed: number; writes: number; bytes: number };
@@ -134,7 +137,7 @@ async function main() {
     const innkeepProxy = await countingProxy(new URL(database.url));
     const bareProxy = await countingProxy(new URL(database.url));
     const port = await freePort();
-    const innkeep = startChild("Innkeep server", process.execPath, [path.join(root, "dist/server.mjs")], {
+    const innkeep = startChild("Innkeep server", process.execPath, [...profile("innkeep"), path.join(root, "dist/server.mjs")], {
       ...process.env,
       NODE_ENV: "production",
       DATABASE_URL: innkeepProxy.url,
@@ -156,7 +159,7 @@ async function main() {
     const hotel = await createBookingHotel(sql, apiClient(innkeepUrl, account.key), account.id, 2_000);
     await sql.end();
     const barePort = await freePort();
-    const bare = startChild("bare server", process.execPath, ["--import", "tsx", "scripts/bench/bare-server.ts"], {
+    const bare = startChild("bare server", process.execPath, [...profile("bare"), "--import", "tsx", "scripts/bench/bare-server.ts"], {
       ...process.env,
       NODE_ENV: "production",
       DATABASE_URL: bareProxy.url,

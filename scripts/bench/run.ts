@@ -13,9 +13,11 @@
 //   BENCH_API_ONLY=1      Innkeep without Next in the process, to see what Next costs the API
 //   BENCH_WEB_CONCURRENCY Innkeep's worker processes for the per-route lines (default 1, like the bare server)
 //   BENCH_MIXED_WORKERS   the mixed line's second Innkeep run (default: one worker per core; 0 or 1: none)
-//   BENCH_MIXED_RATE      arrival rate of the mixed open-loop line (default 500 req/s)
-//   BENCH_RAMP=0          no ramp after the mixed line (the highest rate each server holds, in
-//                         turns: BENCH_RAMP_STEP req/s more at a time, default 50, for
+//   BENCH_MIXED_RATE      arrival rate of the mixed open-loop line and of the webhooks under it
+//                         (default: the highest rate the bare server holds, searched for first)
+//   BENCH_RAMP=0          no ramp before the mixed line (the highest rate each server holds, in
+//                         turns, searched from BENCH_RAMP_FROM req/s, default 50, doubling while
+//                         held, then halving the gap down to BENCH_RAMP_STEP, default 25;
 //                         BENCH_RAMP_SECONDS each, default 5)
 //   BENCH_TRACE           a file: each measured mixed run appends one JSON line, {server, timeline:
 //                         [[ms from start to scheduled departure, latency ms, kind], …]}, to see
@@ -299,10 +301,12 @@ async function measureScenario(scenario: Scenario, targets: Target[]): Promise<B
   return rows;
 }
 
-const mixedRate = number("BENCH_MIXED_RATE", 500);
+/** The mixed line's rate: BENCH_MIXED_RATE, else the highest the bare server holds (found by the ramp, or a search of bare alone). */
+let mixedRate: number | undefined = process.env.BENCH_MIXED_RATE ? Number(process.env.BENCH_MIXED_RATE) : undefined;
 /** Stays in the report hotel for the long-history revenue line. */
 const historyStays = number("BENCH_HISTORY_STAYS", 200_000);
-const mixedRoute = `mixed open loop, ${mixedRate} req/s (60 % availability and reservation reads, 25 % bookings, 10 % guest writes, 5 % revenue reports)`;
+const mixDescription = "60 % availability and reservation reads, 25 % bookings, 10 % guest writes, 5 % revenue reports";
+const mixedRoute = (rate: number) => `mixed open loop, ${rate} req/s${process.env.BENCH_MIXED_RATE ? "" : ", the highest rate bare held"} (${mixDescription})`;
 
 /** The Scale plan's burst: 60 % reads, 25 % bookings, 10 % guest writes, 5 % reports. */
 function scaleMix(all: Scenario[]): MixEntry[] {
@@ -348,30 +352,31 @@ type MixedServer = { target: Target; fresh: boolean };
  * the servers taken in turns (rounds of equal length, each after a second of lead-in at the
  * rate), so that the machine's slower minutes and the database's growth meet them all alike.
  */
-async function measureMixed(all: Scenario[], servers: MixedServer[]): Promise<BenchRow[]> {
+async function measureMixed(all: Scenario[], servers: MixedServer[], rate: number): Promise<BenchRow[]> {
   const mix = scaleMix(all);
+  const route = mixedRoute(rate);
   const each = options.seconds / options.rounds;
-  log(`${mixedRoute}: ${servers.map((s) => s.target.name).join(", ")}: ${options.warmupSeconds} s warm-up each, then ${options.rounds} rounds of ${each} s in turns…`);
+  log(`${route}: ${servers.map((s) => s.target.name).join(", ")}: ${options.warmupSeconds} s warm-up each, then ${options.rounds} rounds of ${each} s in turns…`);
   // A process that has not run the per-route lines (the cluster, or every server of a
   // mixed-only run) gets their warm-up first, each kind of request in closed loop: otherwise it
   // meets the open loop still compiling its code and opening and preparing on every new
   // connection, and on a machine with no spare core it falls behind and never catches up.
   for (const { target, fresh } of servers) {
     if (fresh) for (const m of mix) await warmUp(target, m.request, m.name === "report" ? options.heavyConnections : options.connections, options.warmupSeconds);
-    await openLoop(target, mix, mixedRate, options.warmupSeconds);
+    await openLoop(target, mix, rate, options.warmupSeconds);
   }
   await vacuumIfDue(sql!, "before the mixed line");
   const runs = new Map<string, OpenLoopResult[]>(servers.map((s) => [s.target.name, []]));
   const cpus = new Map<string, CpuUse | undefined>();
   for (let round = 0; round < options.rounds; round++) {
     for (const { target } of servers) {
-      const { result, cpu } = await measuredStretch(target, mix, mixedRate, each);
+      const { result, cpu } = await measuredStretch(target, mix, rate, each);
       runs.get(target.name)!.push(result);
       cpus.set(target.name, addCpu(cpus.get(target.name), cpu));
     }
   }
   return servers.map(({ target: { name: server } }) => {
-    const r = combineRuns(runs.get(server)!, mixedRate, mix);
+    const r = combineRuns(runs.get(server)!, rate, mix);
     const cpu = cpus.get(server);
     if (process.env.BENCH_TRACE) {
       const timeline = r.timeline.map(([at, latency, kind]) => [Math.round(at), Math.round(latency * 10) / 10, kind]);
@@ -385,7 +390,7 @@ async function measureMixed(all: Scenario[], servers: MixedServer[]): Promise<Be
     }
     if (cpu) mixedCpu.push(`${server}: ${cpuShares(cpu)}`);
     mixedKinds.push(`${server}: ${r.kinds.map((k) => `${k.name} ${k.p50.toFixed(1)}/${k.p99.toFixed(1)}`).join(", ")}`);
-    return { route: mixedRoute, server, cells: { rps: `${mixedRate} offered${bad}`, p50: r.p50.toFixed(1), p99: `${r.p99.toFixed(1)} (p99.9 ${r.p999.toFixed(1)})` } };
+    return { route, server, cells: { rps: `${rate} offered${bad}`, p50: r.p50.toFixed(1), p99: `${r.p99.toFixed(1)} (p99.9 ${r.p999.toFixed(1)})` } };
   });
 }
 
@@ -404,15 +409,18 @@ const mixedCpu: string[] = [];
 const mixedFailures: string[] = [];
 const rampSteps: string[] = [];
 
-const rampOptions = { step: number("BENCH_RAMP_STEP", 50), seconds: number("BENCH_RAMP_SECONDS", quick ? 3 : 5), goalP99: 50, upTo: 10_000 };
-const rampRoute = `mixed open loop, the highest rate held (same mix; from ${mixedRate + rampOptions.step} req/s up in steps of ${rampOptions.step}, ${rampOptions.seconds} s each, servers in turns; held = p99 < ${rampOptions.goalP99} ms and no errors)`;
+const rampOptions = { from: number("BENCH_RAMP_FROM", 50), step: number("BENCH_RAMP_STEP", 25), seconds: number("BENCH_RAMP_SECONDS", quick ? 3 : 5), goalP99: 50, upTo: 10_000 };
+const rampRoute = `mixed open loop, the highest rate held (same mix; searched from ${rampOptions.from} req/s, doubling while held, then halving the gap to ${rampOptions.step}; ${rampOptions.seconds} s each, servers in turns; held = p99 < ${rampOptions.goalP99} ms and no errors)`;
+
+/** The highest rate of a ramp's steps held, or 0. */
+const heldRate = (tried: RampStep[]) => Math.max(0, ...tried.filter((s) => s.held).map((s) => s.rate));
 
 /**
  * What more workers are for: the rate at which a server stops keeping up. At the Scale burst a
  * server with a core to spare answers about as fast with one worker as with two; past the rate
  * one worker's core can serve, only more workers hold it, if the machine has the cores.
  */
-async function measureCapacity(all: Scenario[], servers: MixedServer[]): Promise<BenchRow[]> {
+async function measureCapacity(all: Scenario[], servers: MixedServer[]): Promise<{ rows: BenchRow[]; held: Map<string, number> }> {
   log(`${rampRoute}…`);
   // Which kind of request made the tail, and whether the machine had a core left.
   const slowest = (s: RampStep) => {
@@ -422,23 +430,40 @@ async function measureCapacity(all: Scenario[], servers: MixedServer[]): Promise
   const said = (s: RampStep) =>
     `${s.rate} ${s.held ? "held" : "missed"} (p50 ${s.p50.toFixed(1)}, p99 ${s.p99.toFixed(1)}${s.failed ? `, ${s.failed} failed` : ""}; slowest ${slowest(s)}${s.cpu ? `; ${cpuShares(s.cpu)}` : ""})`;
   const targets = servers.map((s) => s.target);
+  // A fresh process (the cluster) first gets the per-route lines' warm-up, as the mixed line gives it.
+  for (const server of servers.filter((s) => s.fresh)) {
+    for (const m of scaleMix(all)) await warmUp(server.target, m.request, m.name === "report" ? options.heavyConnections : options.connections, options.warmupSeconds);
+    server.fresh = false;
+  }
   const steps = await rampInTurns(targets, scaleMix(all), {
     ...rampOptions,
-    from: mixedRate + rampOptions.step,
     beforeRate: (rate) => vacuumIfDue(sql!, `before the ramp's ${rate} req/s`),
     onStep: (server, step) => log(`  ${server}: ${said(step)}`),
   });
-  return targets.map(({ name: server }) => {
+  const rows = targets.map(({ name: server }): BenchRow => {
     const tried = steps.get(server)!;
     rampSteps.push(`${server}: ${tried.map(said).join(", ")}`);
-    const held = tried.filter((s) => s.held).at(-1);
-    const missed = tried.find((s) => !s.held);
-    // The p99 at the rate missed says how it missed: just over the goal, or a collapse.
+    const rate = heldRate(tried);
+    const held = tried.find((s) => s.held && s.rate === rate);
+    const missed = tried.filter((s) => !s.held && s.rate > rate).sort((a, b) => a.rate - b.rate)[0];
+    // The p99 at the lowest rate missed says how it missed: just over the goal, or a collapse.
     const miss = missed ? `${integer(missed.rate)} missed (p99 ${integer(missed.p99)} ms${missed.failed ? `, ${missed.failed} failed` : ""})` : "";
-    const rps = held ? `${integer(held.rate)} held${missed ? `; ${miss}` : ""}` : `none above ${mixedRate}; ${miss}`;
+    const rps = held ? `${integer(held.rate)} held${missed ? `; ${miss}` : ""}` : `none from ${rampOptions.from}; ${miss}`;
     const at = held ?? missed!;
     return { route: rampRoute, server, cells: { rps, p50: at.p50.toFixed(1), p99: at.p99.toFixed(1) } };
   });
+  return { rows, held: new Map(targets.map(({ name }) => [name, heldRate(steps.get(name)!)])) };
+}
+
+/** bare's held rate alone, for a line measured at it before the ramp of every server (the webhooks under the mixed line). */
+async function bareHeldRate(all: Scenario[], bare: Target, notes: string[], fresh: boolean): Promise<number> {
+  log(`the highest rate bare holds on the mixed line, for the lines measured at it…`);
+  // A process that has not run the per-route lines first gets their warm-up, as the mixed line gives it.
+  if (fresh) for (const m of scaleMix(all)) await warmUp(bare, m.request, m.name === "report" ? options.heavyConnections : options.connections, options.warmupSeconds);
+  const steps = await rampInTurns([bare], scaleMix(all), { ...rampOptions, onStep: (_, s) => log(`  bare: ${s.rate} ${s.held ? "held" : "missed"} (p99 ${s.p99.toFixed(1)})`) });
+  const rate = heldRate(steps.get(bare.name)!);
+  notes.push(`bare alone on the mixed line before the webhooks (the rate they are read at): ${steps.get(bare.name)!.map((s) => `${s.rate} ${s.held ? "held" : "missed"} (p99 ${s.p99.toFixed(1)})`).join(", ")}.`);
+  return rate || rampOptions.from;
 }
 const mixedKinds: string[] = [];
 type StartFigure = { what: string; value: string };
@@ -561,18 +586,21 @@ async function main() {
         const fresh = rows.length === 0;
         const mix = scaleMix(all);
         const mixedTargets = [{ ...targets[0], name: workerLabel(webConcurrency) }, { ...targets[1], name: "bare" }];
+        // Read at the rate bare holds: a rate no server holds measures the machine, not the engine.
+        const wantsMixed = (process.env.BENCH_WEBHOOKS ?? "mixed").includes("mixed");
+        const rate = mixedRate ?? (wantsMixed ? (mixedRate = await bareHeldRate(all, mixedTargets[1], notes, fresh)) : rampOptions.from);
         const mixed = {
           targets: mixedTargets,
           mix,
-          rate: mixedRate,
+          rate,
           seconds: options.seconds,
           rounds: options.rounds,
-          route: mixedRoute,
+          route: mixedRoute(rate),
           cpuShares,
           async prepare() {
             for (const target of mixedTargets) {
               if (fresh) for (const m of mix) await warmUp(target, m.request, m.name === "report" ? options.heavyConnections : options.connections, options.warmupSeconds);
-              await openLoop(target, mix, mixedRate, options.warmupSeconds);
+              await openLoop(target, mix, rate, options.warmupSeconds);
             }
             await vacuumIfDue(sql!, "before the webhooks under the mixed line");
           },
@@ -593,7 +621,7 @@ async function main() {
   figures.push({ what: "peak RSS under the per-route lines and webhooks (32 connections), 1 worker", value: mb(underLoad.stop()) });
 
   // Last, because it may restart Innkeep as a cluster.
-  if (!only || only.some((o) => mixedRoute.includes(o))) {
+  if (!only || only.some((o) => mixedRoute(0).includes(o) || rampRoute.includes(o))) {
     // Without the per-route lines before it, neither server has been warmed.
     const fresh = rows.length === 0;
     const servers: MixedServer[] = [
@@ -612,9 +640,12 @@ async function main() {
       clusterLoad = peakRss(group);
       servers.push({ target: { ...targets[0], name: workerLabel(mixedWorkers), url: cluster.url, meter: () => cpuMeter(group, { cluster: true }) }, fresh: true });
     }
-    rows.push(...(await measureMixed(all, servers)));
+    // The ramp first, from a rate every server holds: its bare figure is the fixed line's rate.
     const rampWanted = process.env.BENCH_RAMP !== "0";
-    if (rampWanted) rows.push(...(await measureCapacity(all, servers)));
+    const capacity = rampWanted ? await measureCapacity(all, servers) : undefined;
+    const rate = process.env.BENCH_MIXED_RATE ? mixedRate! : capacity?.held.get("bare") || mixedRate || (await bareHeldRate(all, servers[1].target, notes, servers[1].fresh));
+    rows.push(...(await measureMixed(all, servers, rate)));
+    if (capacity) rows.push(...capacity.rows);
     if (clusterLoad) figures.push({ what: `peak RSS under the mixed line${rampWanted ? " and its ramp" : ""}, ${mixedWorkers} workers`, value: mb(clusterLoad.stop()) });
   }
 

@@ -13,12 +13,12 @@ import { nightLines, sumLines, taxLine, type PricedLine, type StayPrice, type Ta
 type FolioRow = typeof folios.$inferSelect;
 type ChargeRow = typeof folioCharges.$inferSelect;
 
-export async function openFolio(tx: Executor, tenant: Tenant, values: { propertyId: string; reservationId: string; currency: string }) {
+export async function openFolio(tx: Executor, tenant: Tenant, values: { id?: string; propertyId: string; reservationId: string; currency: string }) {
   const [row] = await insertRows<(typeof folios.$inferSelect)[]>(
     tx,
     "folio_insert",
     folios,
-    [{ id: newId("folio"), ...tenantValues(tenant), propertyId: values.propertyId, reservationId: values.reservationId, currency: values.currency }],
+    [{ id: values.id ?? newId("folio"), ...tenantValues(tenant), propertyId: values.propertyId, reservationId: values.reservationId, currency: values.currency }],
     { returning: true },
   );
   return row;

@@ -1,8 +1,17 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { getConfig } from "@/server/config";
 import { ApiError } from "@/server/errors";
 import { isLiveStripeKey } from "@/lib/stripe-keys";
 import type { CardDetails, CardProcessor, ChargeResult, Decline } from "./processor";
+
+/**
+ * stripe-node, loaded when a hotel's key is first used rather than at start: 2 s and 20 MB of a
+ * start on a loaded 2-core machine, for a module most requests never touch. Everything below that
+ * reads it runs after a method of the processor has awaited `loadStripe`.
+ */
+let StripeClass: typeof Stripe | undefined;
+const loadStripe = async () => (StripeClass ??= (await import("stripe")).default);
+const errors = () => StripeClass!.errors;
 
 /**
  * Stripe's client for one hotel's key. STRIPE_API_URL points it elsewhere than Stripe's API
@@ -12,7 +21,7 @@ import type { CardDetails, CardProcessor, ChargeResult, Decline } from "./proces
 function client(secretKey: string): Stripe {
   const base = getConfig().STRIPE_API_URL;
   const url = base ? new URL(base) : undefined;
-  return new Stripe(secretKey, {
+  return new StripeClass!(secretKey, {
     maxNetworkRetries: 2,
     timeout: 30_000,
     appInfo: { name: "Innkeep" },
@@ -33,13 +42,13 @@ function declineOf(error: Stripe.errors.StripeCardError): Decline {
  */
 function stripeFailure(error: unknown, param: string): never {
   if (error instanceof ApiError) throw error;
-  if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
+  if (error instanceof errors().StripeAuthenticationError || error instanceof errors().StripePermissionError) {
     throw new ApiError("service_unavailable", `Stripe refused the property's key (${error.message}). An owner must connect Stripe again in Settings.`);
   }
-  if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+  if (error instanceof errors().StripeInvalidRequestError) {
     throw new ApiError("parameter_invalid", `Stripe refused the request: ${error.message}`, { param });
   }
-  if (error instanceof Stripe.errors.StripeError) {
+  if (error instanceof errors().StripeError) {
     throw new ApiError("service_unavailable", `Stripe could not be reached or failed (${error.message}). Retry with the same Idempotency-Key: it is never charged twice.`);
   }
   throw error;
@@ -49,21 +58,23 @@ const cardOf = (method: Stripe.PaymentMethod): CardDetails | null =>
   method.card ? { brand: method.card.brand, last4: method.card.last4, expMonth: method.card.exp_month, expYear: method.card.exp_year } : null;
 
 export function stripeProcessor(secretKey: string): CardProcessor {
-  const stripe = client(secretKey);
+  let made: Promise<Stripe> | undefined;
+  const stripeClient = () => (made ??= loadStripe().then(() => client(secretKey)));
   return {
     type: "stripe",
 
     async verify() {
+      const stripe = await stripeClient();
       try {
         // Reading payments is what Innkeep needs of a restricted key; the account, where it may.
         await stripe.paymentIntents.list({ limit: 1 });
         const account = await stripe.accounts.retrieveCurrent().catch((error: unknown) => {
-          if (error instanceof Stripe.errors.StripePermissionError) return null;
+          if (error instanceof errors().StripePermissionError) return null;
           throw error;
         });
         return { processorAccountId: account?.id ?? null, mode: isLiveStripeKey(secretKey) ? "live" : "test" };
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
+        if (error instanceof errors().StripeAuthenticationError || error instanceof errors().StripePermissionError) {
           throw new ApiError("parameter_invalid", `Stripe refused this key: ${error.message}`, { param: "secret_key" });
         }
         return stripeFailure(error, "secret_key");
@@ -72,6 +83,7 @@ export function stripeProcessor(secretKey: string): CardProcessor {
 
     async charge(input): Promise<ChargeResult> {
       const param = "payment_method.processor_payment_method";
+      const stripe = await stripeClient();
       try {
         const method = await stripe.paymentMethods.retrieve(input.paymentMethod);
         if (method.type !== "card") throw new ApiError("parameter_invalid", `The payment method is a ${method.type}, not a card.`, { param });
@@ -100,7 +112,7 @@ export function stripeProcessor(secretKey: string): CardProcessor {
           await stripe.paymentIntents.cancel(intent.id, {}, { idempotencyKey: `${input.idempotencyKey}-cancel` }).catch(() => undefined);
           return { status: "failed", processorPaymentId: intent.id, card, decline: { code: "card_declined", message } };
         } catch (error) {
-          if (error instanceof Stripe.errors.StripeCardError) {
+          if (error instanceof errors().StripeCardError) {
             return { status: "failed", processorPaymentId: error.payment_intent?.id ?? null, card, decline: declineOf(error) };
           }
           throw error;
@@ -111,14 +123,17 @@ export function stripeProcessor(secretKey: string): CardProcessor {
     },
 
     async capture({ processorPaymentId, amount, idempotencyKey }) {
+      const stripe = await stripeClient();
       await stripe.paymentIntents.capture(processorPaymentId, { amount_to_capture: amount }, { idempotencyKey }).catch((error) => stripeFailure(error, "id"));
     },
 
     async cancel({ processorPaymentId, idempotencyKey }) {
+      const stripe = await stripeClient();
       await stripe.paymentIntents.cancel(processorPaymentId, {}, { idempotencyKey }).catch((error) => stripeFailure(error, "id"));
     },
 
     async refund({ processorPaymentId, amount, idempotencyKey, metadata }) {
+      const stripe = await stripeClient();
       const refund = await stripe.refunds.create({ payment_intent: processorPaymentId, amount, metadata }, { idempotencyKey }).catch((error) => stripeFailure(error, "payment_id"));
       return { processorRefundId: refund.id };
     },

@@ -85,18 +85,20 @@ export async function bookStay(
   const { property, roomType, plan, quote } = await checked;
   const id = newId("reservation");
   await sellNights(tx, roomType.id, stay.checkIn, stay.checkOut, 1, counted);
-  // Once the nights are locked, the guest and the folio go out together: two round trips
-  // instead of four. Not sooner: a booking must hold its nights before it may wait on another
-  // booking's uncommitted guest of the same e-mail, or each could hold what the other waits for.
-  const [guestWritten, folioOpened] = await sideBySide([
+  // Once the nights are locked, the guest, the folio and its charges go out together: one round
+  // trip. Not sooner: a booking must hold its nights before it may wait on another booking's
+  // uncommitted guest of the same e-mail, or each could hold what the other waits for. The
+  // folio's id is made here, so its charges need not wait for its row to come back.
+  const folioId = group?.folio?.id ?? newId("folio");
+  const [guestWritten, folioOpened, nightsPosted] = await sideBySide([
     insertGuestIfNew(tx, { tenant, actor }, input.guest, { recordLater: true }),
-    (group?.folio ? Promise.resolve(group.folio) : openFolio(tx, tenant, { propertyId: property.id, reservationId: id, currency: property.currency })).then(async (folio) => {
-      const price = await postRoomNights(tx, tenant, { folioId: folio.id, id, propertyId: property.id, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`, taxRules);
-      return { folio, price };
-    }),
+    group?.folio ? Promise.resolve(group.folio) : openFolio(tx, tenant, { id: folioId, propertyId: property.id, reservationId: id, currency: property.currency }),
+    postRoomNights(tx, tenant, { folioId, id, propertyId: property.id, adults: stay.adults, children: stay.children }, quote.nightly, `${roomType.name}, ${plan.name}`, taxRules),
   ]);
   const { guest, created: guestCreated } = guestWritten();
-  const { folio, price } = folioOpened();
+  // The folio's failure first: its charges then fail only because the transaction did.
+  const folio = folioOpened();
+  const price = nightsPosted();
   const [reservation] = await insertRows<(typeof reservations.$inferSelect)[]>(
     tx,
     "reservation_insert",
