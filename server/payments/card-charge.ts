@@ -70,7 +70,12 @@ export async function chargeCard({
       paymentMethod: method.processor_payment_method,
       capture: payment.capture,
       idempotencyKey: processorIdempotencyKey(tenant, "payment", payment.idempotencyKey, payment.id),
-      metadata: { innkeep_payment_id: payment.id, innkeep_reservation_id: payment.reservationId, innkeep_account_id: tenant.accountId },
+      metadata: {
+        innkeep_payment_id: payment.id,
+        innkeep_reservation_id: payment.reservationId,
+        innkeep_account_id: tenant.accountId,
+        innkeep_environment: tenant.livemode ? "live" : "sandbox",
+      },
     });
     return {
       decline: result.decline,

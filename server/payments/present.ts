@@ -19,6 +19,15 @@ export const presentPayment = (p: typeof payments.$inferSelect) => ({
         ? { type: "bank_transfer" as const, reference: p.bankReference }
         : { type: "cash" as const },
   processor: p.processor ? { type: p.processor, payment_id: p.processorPaymentId } : null,
+  dispute: p.disputeId
+    ? {
+        id: p.disputeId,
+        status: p.disputeStatus ?? "needs_response",
+        reason: p.disputeReason,
+        amount: { amount: p.disputeAmount ?? p.amount, currency: p.currency },
+        reinstates_payment_id: p.reinstatesPaymentId,
+      }
+    : null,
   failure_code: p.failureCode,
   failure_message: p.failureMessage,
   created_at: isoTime(p.createdAt),
@@ -35,5 +44,6 @@ export const presentRefund = (r: typeof refunds.$inferSelect) => ({
   reason: r.reason,
   status: r.status,
   credit_note_id: r.creditNoteId,
+  dispute_id: r.disputeId,
   created_at: isoTime(r.createdAt),
 });
