@@ -70,8 +70,10 @@ export async function chargeCard({
       paymentMethod: method.processor_payment_method,
       capture: payment.capture,
       idempotencyKey: processorIdempotencyKey(tenant, "payment", payment.idempotencyKey, payment.id),
+      // Stripe answers a key sent again with its first result only for the very same parameters:
+      // under a request's key a retry's new payment id must not be among them.
       metadata: {
-        innkeep_payment_id: payment.id,
+        ...(payment.idempotencyKey ? {} : { innkeep_payment_id: payment.id }),
         innkeep_reservation_id: payment.reservationId,
         innkeep_account_id: tenant.accountId,
         innkeep_environment: tenant.livemode ? "live" : "sandbox",
@@ -138,7 +140,7 @@ export async function refundAtProcessor({
     processorPaymentId: payment.processorPaymentId,
     amount,
     idempotencyKey: processorIdempotencyKey(tenant, "refund", idempotencyKey, refundId),
-    metadata: { innkeep_refund_id: refundId, innkeep_payment_id: payment.id },
+    metadata: { ...(idempotencyKey ? {} : { innkeep_refund_id: refundId }), innkeep_payment_id: payment.id },
   });
   return processorRefundId;
 }

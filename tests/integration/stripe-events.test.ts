@@ -24,10 +24,10 @@ const stripeKey = `sk_test_${randomBytes(18).toString("hex")}`;
 const signingSecret = `whsec_${randomBytes(24).toString("hex")}`;
 
 /** Stripe's own object of that kind, as stripe-mock serves it from Stripe's published fixtures. */
-async function fixture(path: string): Promise<Record<string, unknown>> {
+async function fixture(path: string): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await fetch(`${process.env.STRIPE_MOCK_URL}${path}`, { headers: { authorization: "Bearer sk_test_fixtures" } });
   expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, unknown>;
+  return (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 /** A Stripe event of `type` around `object`, on Stripe's own event fixture. */
@@ -61,7 +61,7 @@ const eventsAbout = async (type: string, paymentId: string) =>
 const revenue = async (from: IsoDate, to: IsoDate) =>
   ok(await h.get(`/v1/reports/revenue?property_id=${hotel.propertyId}&from=${from}&to=${to}`, live)).data as { date: string; payments: number; refunds: number }[];
 
-async function disputeOf(paymentIntent: string, fields: Record<string, unknown>) {
+async function disputeOf(paymentIntent: string, fields: { id: string; amount: number; status: string; reason?: string }) {
   return { ...(await fixture("/v1/disputes/dp_fixture")), payment_intent: paymentIntent, currency: "usd", ...fields };
 }
 
@@ -184,8 +184,16 @@ describe("charges and refunds as Stripe tells them", () => {
   it("a refund made in Stripe's dashboard is a refund on the folio, on the business date, once", async () => {
     const { stay, payment } = await paidStay();
     const refundId = `re_${randomBytes(10).toString("hex")}`;
-    const charge = { ...(await fixture("/v1/charges/ch_fixture")), payment_intent: payment.processor.payment_id, amount: payment.amount.amount, amount_refunded: 3_000, refunded: false, currency: "usd" };
-    (charge.refunds as { data: { id: string }[] }).data = [{ ...(charge.refunds as { data: object[] }).data[0], id: refundId }] as { id: string }[];
+    const base = await fixture("/v1/charges/ch_fixture");
+    const charge = {
+      ...base,
+      payment_intent: payment.processor.payment_id,
+      amount: payment.amount.amount,
+      amount_refunded: 3_000,
+      refunded: false,
+      currency: "usd",
+      refunds: { ...base.refunds, data: [{ ...base.refunds.data[0], id: refundId, amount: 3_000 }] },
+    };
     const event = await stripeEvent("charge.refunded", charge);
     expect((await deliver(event)).json).toMatchObject({ outcome: "applied", payment_id: payment.id });
     expect((await deliver(event)).json).toMatchObject({ duplicate: true });

@@ -28,7 +28,7 @@ const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base
 
 export async function startStripeStates(mockUrl: string): Promise<{ url: string; close: () => Promise<void> }> {
   const log = new Map<string, StripeRequest[]>();
-  const answered = new Map<string, { status: number; body: string }>();
+  const answered = new Map<string, { status: number; body: string; sent: string }>();
   /** The PaymentIntents each key made, by id, as they now stand. */
   const intents = new Map<string, Map<string, Record<string, unknown>>>();
   const intentsOf = (key: string) => intents.get(key) ?? intents.set(key, new Map()).get(key)!;
@@ -56,12 +56,18 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
 
     const memo = idempotencyKey && req.method === "POST" ? `${secretKey}\n${idempotencyKey}` : null;
     const earlier = memo ? answered.get(memo) : undefined;
+    const sent = JSON.stringify(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1)));
+    if (earlier && earlier.sent !== sent) {
+      // Stripe's own answer to a key sent again with other parameters.
+      const message = `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`;
+      return send(400, JSON.stringify({ error: { type: "idempotency_error", message } }));
+    }
     if (earlier) {
       entry.replayed = true;
       return send(earlier.status, earlier.body, { "idempotent-replayed": "true" });
     }
     const remember = (status: number, text: string) => {
-      if (memo && status < 500) answered.set(memo, { status, body: text });
+      if (memo && status < 500) answered.set(memo, { status, body: text, sent });
       send(status, text);
     };
 
