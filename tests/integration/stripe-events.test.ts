@@ -7,6 +7,7 @@ import { addDays, type IsoDate } from "@/lib/dates";
 import { runNightAudit } from "@/server/night-audit/run-audit";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, liveHotel, ok, type Caller, type RoomTypeSetup } from "../support/hotel";
+import { deliverStripeEvent, stripeEvent, stripeFixture } from "../support/stripe-events";
 
 // Issue 37, point 4: Stripe's own events in. Each is signed as Stripe signs it
 // (stripe.webhooks.generateTestHeaderString) over Stripe's own fixture objects, as stripe-mock
@@ -23,26 +24,8 @@ let processorId: string;
 const stripeKey = `sk_test_${randomBytes(18).toString("hex")}`;
 const signingSecret = `whsec_${randomBytes(24).toString("hex")}`;
 
-/** Stripe's own object of that kind, as stripe-mock serves it from Stripe's published fixtures. */
-async function fixture(path: string): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const res = await fetch(`${process.env.STRIPE_MOCK_URL}${path}`, { headers: { authorization: "Bearer sk_test_fixtures" } });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-/** A Stripe event of `type` around `object`, on Stripe's own event fixture. */
-async function stripeEvent(type: string, object: Record<string, unknown>) {
-  const base = await fixture("/v1/events/evt_fixture");
-  return { ...base, id: `evt_${randomBytes(12).toString("hex")}`, type, livemode: false, created: Math.floor(Date.now() / 1000), api_version: "2025-11-17.clover", data: { object } };
-}
-
-/** Posts an event as Stripe does: its raw JSON, signed with the endpoint's secret (or another). */
-async function deliver(event: object, secret = signingSecret, id = processorId) {
-  const payload = JSON.stringify(event);
-  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
-  const res = await fetch(`${h.baseUrl}/stripe/webhooks/${id}`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signature }, body: payload });
-  return { status: res.status, json: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+const fixture = stripeFixture;
+const deliver = (event: object, secret = signingSecret, id = processorId) => deliverStripeEvent(h.baseUrl, id, event as Record<string, unknown>, secret);
 
 let night = 0;
 /** A future stay paid in full by card through Stripe: its payment as the API answers it. */
