@@ -1211,6 +1211,66 @@ func (e PaymentStatus) Valid() bool {
 	}
 }
 
+// Defines values for PaymentDisputeClosedEventObject.
+const (
+	PaymentDisputeClosedEventObjectEvent PaymentDisputeClosedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the PaymentDisputeClosedEventObject enum.
+func (e PaymentDisputeClosedEventObject) Valid() bool {
+	switch e {
+	case PaymentDisputeClosedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentDisputeClosedEventType.
+const (
+	PaymentDisputeClosedEventTypePaymentDisputeClosed PaymentDisputeClosedEventType = "payment.dispute_closed"
+)
+
+// Valid indicates whether the value is a known member of the PaymentDisputeClosedEventType enum.
+func (e PaymentDisputeClosedEventType) Valid() bool {
+	switch e {
+	case PaymentDisputeClosedEventTypePaymentDisputeClosed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentDisputedEventObject.
+const (
+	PaymentDisputedEventObjectEvent PaymentDisputedEventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the PaymentDisputedEventObject enum.
+func (e PaymentDisputedEventObject) Valid() bool {
+	switch e {
+	case PaymentDisputedEventObjectEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentDisputedEventType.
+const (
+	PaymentDisputedEventTypePaymentDisputed PaymentDisputedEventType = "payment.disputed"
+)
+
+// Valid indicates whether the value is a known member of the PaymentDisputedEventType enum.
+func (e PaymentDisputedEventType) Valid() bool {
+	switch e {
+	case PaymentDisputedEventTypePaymentDisputed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PaymentFailedEventObject.
 const (
 	PaymentFailedEventObjectEvent PaymentFailedEventObject = "event"
@@ -3174,6 +3234,8 @@ const (
 	WebhookTestResultTypeInventoryUpdated          WebhookTestResultType = "inventory.updated"
 	WebhookTestResultTypeInvoiceCreated            WebhookTestResultType = "invoice.created"
 	WebhookTestResultTypeNightAuditCompleted       WebhookTestResultType = "night_audit.completed"
+	WebhookTestResultTypePaymentDisputeClosed      WebhookTestResultType = "payment.dispute_closed"
+	WebhookTestResultTypePaymentDisputed           WebhookTestResultType = "payment.disputed"
 	WebhookTestResultTypePaymentFailed             WebhookTestResultType = "payment.failed"
 	WebhookTestResultTypePaymentRefunded           WebhookTestResultType = "payment.refunded"
 	WebhookTestResultTypePaymentSucceeded          WebhookTestResultType = "payment.succeeded"
@@ -3221,6 +3283,10 @@ func (e WebhookTestResultType) Valid() bool {
 	case WebhookTestResultTypeInvoiceCreated:
 		return true
 	case WebhookTestResultTypeNightAuditCompleted:
+		return true
+	case WebhookTestResultTypePaymentDisputeClosed:
+		return true
+	case WebhookTestResultTypePaymentDisputed:
 		return true
 	case WebhookTestResultTypePaymentFailed:
 		return true
@@ -4722,6 +4788,8 @@ const (
 	ListEventsParamsTypeInventoryUpdated          ListEventsParamsType = "inventory.updated"
 	ListEventsParamsTypeInvoiceCreated            ListEventsParamsType = "invoice.created"
 	ListEventsParamsTypeNightAuditCompleted       ListEventsParamsType = "night_audit.completed"
+	ListEventsParamsTypePaymentDisputeClosed      ListEventsParamsType = "payment.dispute_closed"
+	ListEventsParamsTypePaymentDisputed           ListEventsParamsType = "payment.disputed"
 	ListEventsParamsTypePaymentFailed             ListEventsParamsType = "payment.failed"
 	ListEventsParamsTypePaymentRefunded           ListEventsParamsType = "payment.refunded"
 	ListEventsParamsTypePaymentSucceeded          ListEventsParamsType = "payment.succeeded"
@@ -4768,6 +4836,10 @@ func (e ListEventsParamsType) Valid() bool {
 	case ListEventsParamsTypeInvoiceCreated:
 		return true
 	case ListEventsParamsTypeNightAuditCompleted:
+		return true
+	case ListEventsParamsTypePaymentDisputeClosed:
+		return true
+	case ListEventsParamsTypePaymentDisputed:
 		return true
 	case ListEventsParamsTypePaymentFailed:
 		return true
@@ -35362,6 +35434,8 @@ const (
 	CreateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated          CreateWebhookEndpointJSONBodyEnabledEvents = "inventory.updated"
 	CreateWebhookEndpointJSONBodyEnabledEventsInvoiceCreated            CreateWebhookEndpointJSONBodyEnabledEvents = "invoice.created"
 	CreateWebhookEndpointJSONBodyEnabledEventsNightAuditCompleted       CreateWebhookEndpointJSONBodyEnabledEvents = "night_audit.completed"
+	CreateWebhookEndpointJSONBodyEnabledEventsPaymentDisputeClosed      CreateWebhookEndpointJSONBodyEnabledEvents = "payment.dispute_closed"
+	CreateWebhookEndpointJSONBodyEnabledEventsPaymentDisputed           CreateWebhookEndpointJSONBodyEnabledEvents = "payment.disputed"
 	CreateWebhookEndpointJSONBodyEnabledEventsPaymentFailed             CreateWebhookEndpointJSONBodyEnabledEvents = "payment.failed"
 	CreateWebhookEndpointJSONBodyEnabledEventsPaymentRefunded           CreateWebhookEndpointJSONBodyEnabledEvents = "payment.refunded"
 	CreateWebhookEndpointJSONBodyEnabledEventsPaymentSucceeded          CreateWebhookEndpointJSONBodyEnabledEvents = "payment.succeeded"
@@ -35410,6 +35484,10 @@ func (e CreateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case CreateWebhookEndpointJSONBodyEnabledEventsInvoiceCreated:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsNightAuditCompleted:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsPaymentDisputeClosed:
+		return true
+	case CreateWebhookEndpointJSONBodyEnabledEventsPaymentDisputed:
 		return true
 	case CreateWebhookEndpointJSONBodyEnabledEventsPaymentFailed:
 		return true
@@ -36430,6 +36508,8 @@ const (
 	UpdateWebhookEndpointJSONBodyEnabledEventsInventoryUpdated          UpdateWebhookEndpointJSONBodyEnabledEvents = "inventory.updated"
 	UpdateWebhookEndpointJSONBodyEnabledEventsInvoiceCreated            UpdateWebhookEndpointJSONBodyEnabledEvents = "invoice.created"
 	UpdateWebhookEndpointJSONBodyEnabledEventsNightAuditCompleted       UpdateWebhookEndpointJSONBodyEnabledEvents = "night_audit.completed"
+	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentDisputeClosed      UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.dispute_closed"
+	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentDisputed           UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.disputed"
 	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentFailed             UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.failed"
 	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentRefunded           UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.refunded"
 	UpdateWebhookEndpointJSONBodyEnabledEventsPaymentSucceeded          UpdateWebhookEndpointJSONBodyEnabledEvents = "payment.succeeded"
@@ -36478,6 +36558,10 @@ func (e UpdateWebhookEndpointJSONBodyEnabledEvents) Valid() bool {
 	case UpdateWebhookEndpointJSONBodyEnabledEventsInvoiceCreated:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsNightAuditCompleted:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsPaymentDisputeClosed:
+		return true
+	case UpdateWebhookEndpointJSONBodyEnabledEventsPaymentDisputed:
 		return true
 	case UpdateWebhookEndpointJSONBodyEnabledEventsPaymentFailed:
 		return true
@@ -36906,6 +36990,8 @@ const (
 	CreateWebhookBackfillJSONBodyEventTypesInventoryUpdated          CreateWebhookBackfillJSONBodyEventTypes = "inventory.updated"
 	CreateWebhookBackfillJSONBodyEventTypesInvoiceCreated            CreateWebhookBackfillJSONBodyEventTypes = "invoice.created"
 	CreateWebhookBackfillJSONBodyEventTypesNightAuditCompleted       CreateWebhookBackfillJSONBodyEventTypes = "night_audit.completed"
+	CreateWebhookBackfillJSONBodyEventTypesPaymentDisputeClosed      CreateWebhookBackfillJSONBodyEventTypes = "payment.dispute_closed"
+	CreateWebhookBackfillJSONBodyEventTypesPaymentDisputed           CreateWebhookBackfillJSONBodyEventTypes = "payment.disputed"
 	CreateWebhookBackfillJSONBodyEventTypesPaymentFailed             CreateWebhookBackfillJSONBodyEventTypes = "payment.failed"
 	CreateWebhookBackfillJSONBodyEventTypesPaymentRefunded           CreateWebhookBackfillJSONBodyEventTypes = "payment.refunded"
 	CreateWebhookBackfillJSONBodyEventTypesPaymentSucceeded          CreateWebhookBackfillJSONBodyEventTypes = "payment.succeeded"
@@ -36952,6 +37038,10 @@ func (e CreateWebhookBackfillJSONBodyEventTypes) Valid() bool {
 	case CreateWebhookBackfillJSONBodyEventTypesInvoiceCreated:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesNightAuditCompleted:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesPaymentDisputeClosed:
+		return true
+	case CreateWebhookBackfillJSONBodyEventTypesPaymentDisputed:
 		return true
 	case CreateWebhookBackfillJSONBodyEventTypesPaymentFailed:
 		return true
@@ -37668,6 +37758,8 @@ const (
 	ListWebhookDeliveriesParamsEventTypeInventoryUpdated          ListWebhookDeliveriesParamsEventType = "inventory.updated"
 	ListWebhookDeliveriesParamsEventTypeInvoiceCreated            ListWebhookDeliveriesParamsEventType = "invoice.created"
 	ListWebhookDeliveriesParamsEventTypeNightAuditCompleted       ListWebhookDeliveriesParamsEventType = "night_audit.completed"
+	ListWebhookDeliveriesParamsEventTypePaymentDisputeClosed      ListWebhookDeliveriesParamsEventType = "payment.dispute_closed"
+	ListWebhookDeliveriesParamsEventTypePaymentDisputed           ListWebhookDeliveriesParamsEventType = "payment.disputed"
 	ListWebhookDeliveriesParamsEventTypePaymentFailed             ListWebhookDeliveriesParamsEventType = "payment.failed"
 	ListWebhookDeliveriesParamsEventTypePaymentRefunded           ListWebhookDeliveriesParamsEventType = "payment.refunded"
 	ListWebhookDeliveriesParamsEventTypePaymentSucceeded          ListWebhookDeliveriesParamsEventType = "payment.succeeded"
@@ -37714,6 +37806,10 @@ func (e ListWebhookDeliveriesParamsEventType) Valid() bool {
 	case ListWebhookDeliveriesParamsEventTypeInvoiceCreated:
 		return true
 	case ListWebhookDeliveriesParamsEventTypeNightAuditCompleted:
+		return true
+	case ListWebhookDeliveriesParamsEventTypePaymentDisputeClosed:
+		return true
+	case ListWebhookDeliveriesParamsEventTypePaymentDisputed:
 		return true
 	case ListWebhookDeliveriesParamsEventTypePaymentFailed:
 		return true
@@ -39687,6 +39783,8 @@ const (
 	TestWebhookEndpointJSONBodyTypeInventoryUpdated          TestWebhookEndpointJSONBodyType = "inventory.updated"
 	TestWebhookEndpointJSONBodyTypeInvoiceCreated            TestWebhookEndpointJSONBodyType = "invoice.created"
 	TestWebhookEndpointJSONBodyTypeNightAuditCompleted       TestWebhookEndpointJSONBodyType = "night_audit.completed"
+	TestWebhookEndpointJSONBodyTypePaymentDisputeClosed      TestWebhookEndpointJSONBodyType = "payment.dispute_closed"
+	TestWebhookEndpointJSONBodyTypePaymentDisputed           TestWebhookEndpointJSONBodyType = "payment.disputed"
 	TestWebhookEndpointJSONBodyTypePaymentFailed             TestWebhookEndpointJSONBodyType = "payment.failed"
 	TestWebhookEndpointJSONBodyTypePaymentRefunded           TestWebhookEndpointJSONBodyType = "payment.refunded"
 	TestWebhookEndpointJSONBodyTypePaymentSucceeded          TestWebhookEndpointJSONBodyType = "payment.succeeded"
@@ -39734,6 +39832,10 @@ func (e TestWebhookEndpointJSONBodyType) Valid() bool {
 	case TestWebhookEndpointJSONBodyTypeInvoiceCreated:
 		return true
 	case TestWebhookEndpointJSONBodyTypeNightAuditCompleted:
+		return true
+	case TestWebhookEndpointJSONBodyTypePaymentDisputeClosed:
+		return true
+	case TestWebhookEndpointJSONBodyTypePaymentDisputed:
 		return true
 	case TestWebhookEndpointJSONBodyTypePaymentFailed:
 		return true
@@ -41274,14 +41376,17 @@ type Payment struct {
 	Captured     bool  `json:"captured"`
 
 	// CapturedAt When the money was taken; null until captured (an authorization, a failed charge).
-	CapturedAt     *time.Time    `json:"captured_at"`
-	CreatedAt      time.Time     `json:"created_at"`
-	FailureCode    *string       `json:"failure_code"`
-	FailureMessage *string       `json:"failure_message"`
-	FolioId        string        `json:"folio_id"`
-	Id             string        `json:"id"`
-	Livemode       bool          `json:"livemode"`
-	Object         PaymentObject `json:"object"`
+	CapturedAt *time.Time `json:"captured_at"`
+	CreatedAt  time.Time  `json:"created_at"`
+
+	// Dispute A dispute (chargeback) the cardholder opened at Stripe. What the bank takes back is a refund with this dispute's `dispute_id`, posted on the business date it is learnt of, so the folio owes it again; a won dispute gives it back as a payment of the day it is won.
+	Dispute        *PaymentDispute `json:"dispute"`
+	FailureCode    *string         `json:"failure_code"`
+	FailureMessage *string         `json:"failure_message"`
+	FolioId        string          `json:"folio_id"`
+	Id             string          `json:"id"`
+	Livemode       bool            `json:"livemode"`
+	Object         PaymentObject   `json:"object"`
 	PaymentMethod  struct {
 		Brand     *string                  `json:"brand,omitempty"`
 		ExpMonth  *int                     `json:"exp_month,omitempty"`
@@ -41307,6 +41412,69 @@ type PaymentPaymentMethodType string
 
 // PaymentStatus defines model for Payment.Status.
 type PaymentStatus string
+
+// PaymentDispute A dispute (chargeback) the cardholder opened at Stripe. What the bank takes back is a refund with this dispute's `dispute_id`, posted on the business date it is learnt of, so the folio owes it again; a won dispute gives it back as a payment of the day it is won.
+type PaymentDispute struct {
+	Amount struct {
+		// Amount Minor units: 12900 USD is $129.00.
+		Amount   int    `json:"amount"`
+		Currency string `json:"currency"`
+	} `json:"amount"`
+
+	// Id Stripe's dispute (`dp_…`).
+	Id string `json:"id"`
+
+	// Reason Stripe's reason, e.g. `fraudulent`, `duplicate`, `product_not_received`.
+	Reason *string `json:"reason"`
+
+	// ReinstatesPaymentId Set on the payment that gives a won dispute's money back: the disputed payment. Null on the disputed payment itself.
+	ReinstatesPaymentId *string `json:"reinstates_payment_id"`
+
+	// Status Stripe's status of the dispute: `warning_needs_response`, `warning_under_review`, `warning_closed` (an inquiry: no money moved), `needs_response`, `under_review`, `won`, `lost`.
+	Status string `json:"status"`
+}
+
+// PaymentDisputeClosedEvent defines model for PaymentDisputeClosedEvent.
+type PaymentDisputeClosedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object Payment `json:"object"`
+	} `json:"data"`
+	Id         string                          `json:"id"`
+	Livemode   bool                            `json:"livemode"`
+	Object     PaymentDisputeClosedEventObject `json:"object"`
+	PropertyId *string                         `json:"property_id"`
+	Type       PaymentDisputeClosedEventType   `json:"type"`
+}
+
+// PaymentDisputeClosedEventObject defines model for PaymentDisputeClosedEvent.Object.
+type PaymentDisputeClosedEventObject string
+
+// PaymentDisputeClosedEventType defines model for PaymentDisputeClosedEvent.Type.
+type PaymentDisputeClosedEventType string
+
+// PaymentDisputedEvent defines model for PaymentDisputedEvent.
+type PaymentDisputedEvent struct {
+	// ApiVersion The API version the payload follows: the account's pinned version.
+	ApiVersion string    `json:"api_version"`
+	CreatedAt  time.Time `json:"created_at"`
+	Data       struct {
+		Object Payment `json:"object"`
+	} `json:"data"`
+	Id         string                     `json:"id"`
+	Livemode   bool                       `json:"livemode"`
+	Object     PaymentDisputedEventObject `json:"object"`
+	PropertyId *string                    `json:"property_id"`
+	Type       PaymentDisputedEventType   `json:"type"`
+}
+
+// PaymentDisputedEventObject defines model for PaymentDisputedEvent.Object.
+type PaymentDisputedEventObject string
+
+// PaymentDisputedEventType defines model for PaymentDisputedEvent.Type.
+type PaymentDisputedEventType string
 
 // PaymentFailedEvent defines model for PaymentFailedEvent.
 type PaymentFailedEvent struct {
@@ -41985,14 +42153,17 @@ type Refund struct {
 	CreatedAt    time.Time `json:"created_at"`
 
 	// CreditNoteId The credit note this refund issued: a refund on a closed, invoiced folio of money the guest was charged (beyond any credit balance). Null for a refund that only pays back an overpayment or is made before the folio closes.
-	CreditNoteId *string      `json:"credit_note_id"`
-	FolioId      string       `json:"folio_id"`
-	Id           string       `json:"id"`
-	Livemode     bool         `json:"livemode"`
-	Object       RefundObject `json:"object"`
-	PaymentId    string       `json:"payment_id"`
-	Reason       *string      `json:"reason"`
-	Status       RefundStatus `json:"status"`
+	CreditNoteId *string `json:"credit_note_id"`
+
+	// DisputeId Set when this is the money a cardholder's dispute took back (Stripe's `dp_…`), not a refund the hotel made.
+	DisputeId *string      `json:"dispute_id"`
+	FolioId   string       `json:"folio_id"`
+	Id        string       `json:"id"`
+	Livemode  bool         `json:"livemode"`
+	Object    RefundObject `json:"object"`
+	PaymentId string       `json:"payment_id"`
+	Reason    *string      `json:"reason"`
+	Status    RefundStatus `json:"status"`
 }
 
 // RefundObject defines model for Refund.Object.
@@ -42026,8 +42197,11 @@ type RefundedPayment struct {
 	Captured     bool  `json:"captured"`
 
 	// CapturedAt When the money was taken; null until captured (an authorization, a failed charge).
-	CapturedAt     *time.Time            `json:"captured_at"`
-	CreatedAt      time.Time             `json:"created_at"`
+	CapturedAt *time.Time `json:"captured_at"`
+	CreatedAt  time.Time  `json:"created_at"`
+
+	// Dispute A dispute (chargeback) the cardholder opened at Stripe. What the bank takes back is a refund with this dispute's `dispute_id`, posted on the business date it is learnt of, so the folio owes it again; a won dispute gives it back as a payment of the day it is won.
+	Dispute        *PaymentDispute       `json:"dispute"`
 	FailureCode    *string               `json:"failure_code"`
 	FailureMessage *string               `json:"failure_message"`
 	FolioId        string                `json:"folio_id"`
@@ -51555,6 +51729,24 @@ type NightAuditCompletedWebhookParams struct {
 	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
 }
 
+// PaymentDisputeClosedWebhookParams defines parameters for PaymentDisputeClosedWebhook.
+type PaymentDisputeClosedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
+// PaymentDisputedWebhookParams defines parameters for PaymentDisputedWebhook.
+type PaymentDisputedWebhookParams struct {
+	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+	ServiceSignature ServiceSignature `json:"Service-Signature"`
+
+	// ServiceRequestId New on every attempt.
+	ServiceRequestId DeliveryRequestId `json:"Service-Request-Id"`
+}
+
 // PaymentFailedWebhookParams defines parameters for PaymentFailedWebhook.
 type PaymentFailedWebhookParams struct {
 	// ServiceSignature `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
@@ -51938,6 +52130,12 @@ type InvoiceCreatedWebhookJSONRequestBody = InvoiceCreatedEvent
 
 // NightAuditCompletedWebhookJSONRequestBody defines body for NightAuditCompletedWebhook for application/json ContentType.
 type NightAuditCompletedWebhookJSONRequestBody = NightAuditCompletedEvent
+
+// PaymentDisputeClosedWebhookJSONRequestBody defines body for PaymentDisputeClosedWebhook for application/json ContentType.
+type PaymentDisputeClosedWebhookJSONRequestBody = PaymentDisputeClosedEvent
+
+// PaymentDisputedWebhookJSONRequestBody defines body for PaymentDisputedWebhook for application/json ContentType.
+type PaymentDisputedWebhookJSONRequestBody = PaymentDisputedEvent
 
 // PaymentFailedWebhookJSONRequestBody defines body for PaymentFailedWebhook for application/json ContentType.
 type PaymentFailedWebhookJSONRequestBody = PaymentFailedEvent
@@ -52626,6 +52824,42 @@ func (t *Event) FromCreditNoteCreatedEvent(v CreditNoteCreatedEvent) error {
 	return err
 }
 
+// AsPaymentDisputedEvent returns the union data inside the Event as a PaymentDisputedEvent
+func (t Event) AsPaymentDisputedEvent() (PaymentDisputedEvent, error) {
+	var body PaymentDisputedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPaymentDisputedEvent overwrites any union data inside the Event as the provided PaymentDisputedEvent
+func (t *Event) FromPaymentDisputedEvent(v PaymentDisputedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"payment.disputed"}`))
+	t.union = b
+	return err
+}
+
+// AsPaymentDisputeClosedEvent returns the union data inside the Event as a PaymentDisputeClosedEvent
+func (t Event) AsPaymentDisputeClosedEvent() (PaymentDisputeClosedEvent, error) {
+	var body PaymentDisputeClosedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPaymentDisputeClosedEvent overwrites any union data inside the Event as the provided PaymentDisputeClosedEvent
+func (t *Event) FromPaymentDisputeClosedEvent(v PaymentDisputeClosedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = jsonMerge(b, []byte(`{"type":"payment.dispute_closed"}`))
+	t.union = b
+	return err
+}
+
 func (t Event) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"type"`
@@ -52662,6 +52896,10 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return t.AsInvoiceCreatedEvent()
 	case "night_audit.completed":
 		return t.AsNightAuditCompletedEvent()
+	case "payment.dispute_closed":
+		return t.AsPaymentDisputeClosedEvent()
+	case "payment.disputed":
+		return t.AsPaymentDisputedEvent()
 	case "payment.failed":
 		return t.AsPaymentFailedEvent()
 	case "payment.refunded":

@@ -1,4 +1,4 @@
-import { date, index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { date, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { tenantColumns, timestamps, ts } from "./columns";
 
 export const paymentStatuses = ["pending", "authorized", "succeeded", "failed", "voided", "partially_refunded", "refunded"] as const;
@@ -26,6 +26,16 @@ export const payments = pgTable(
     /** A card charged through the hotel's processor (migration 0030): which one, and its own id of the charge (Stripe's PaymentIntent `pi_…`). */
     processor: text("processor", { enum: ["stripe"] }),
     processorPaymentId: text("processor_payment_id"),
+    /**
+     * A dispute (chargeback) the cardholder opened at the processor (migration 0031): Stripe's
+     * `dp_…`, its status and reason as Stripe gives them, and the amount it took back.
+     */
+    disputeId: text("dispute_id"),
+    disputeStatus: text("dispute_status"),
+    disputeReason: text("dispute_reason"),
+    disputeAmount: integer("dispute_amount"),
+    /** On the payment that gives back a won dispute's money: the disputed payment (migration 0031). */
+    reinstatesPaymentId: text("reinstates_payment_id"),
     failureCode: text("failure_code"),
     failureMessage: text("failure_message"),
     capturedAt: ts("captured_at"),
@@ -38,6 +48,8 @@ export const payments = pgTable(
     index("payments_folio_idx").on(t.folioId),
     // The revenue report's payments by capture time: a range of it, not the property's whole history.
     index("payments_property_captured_idx").on(t.propertyId, t.capturedAt),
+    // One payment per processor charge: a charge found again (Stripe's event, the reconciliation) and the request that made it never both record it.
+    uniqueIndex("payments_processor_payment_key").on(t.processor, t.processorPaymentId),
   ],
 );
 
@@ -59,11 +71,15 @@ export const refunds = pgTable(
     businessDate: date("business_date"),
     /** The credit note this refund of a settled, invoiced folio issued (migration 0029); null when it only paid back a credit balance. */
     creditNoteId: text("credit_note_id"),
+    /** The dispute whose money the cardholder's bank took back (migration 0031): this row is that withdrawal, not a refund the hotel made. */
+    disputeId: text("dispute_id"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [
     index("refunds_list_idx").on(t.accountId, t.livemode, t.createdAt, t.id),
     index("refunds_payment_idx").on(t.paymentId),
     index("refunds_property_created_idx").on(t.propertyId, t.createdAt),
+    // One refund row per processor refund: Stripe's `charge.refunded` and Innkeep's own refund never both record it.
+    uniqueIndex("refunds_processor_refund_key").on(t.processorRefundId),
   ],
 );

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { tenantColumns, timestamps } from "./columns";
+import { pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { tenantColumns, timestamps, ts } from "./columns";
 
 export const processorTypes = ["stripe"] as const;
 export type ProcessorType = (typeof processorTypes)[number];
@@ -31,4 +31,24 @@ export const paymentProcessors = pgTable(
     ...timestamps(),
   },
   (t) => [uniqueIndex("payment_processors_scope_idx").on(t.accountId, t.livemode, sql`coalesce(${t.propertyId}, '')`)],
+);
+
+/**
+ * Each event a processor sent (Stripe's `evt_…`), by connection, recorded in the transaction that
+ * applied it (migration 0031): a redelivery finds its row and changes nothing. `outcome` says what
+ * it did: `applied`, or `ignored` (a type Innkeep does not act on, or nothing left to change).
+ */
+export const processorEvents = pgTable(
+  "processor_events",
+  {
+    processorId: text("processor_id").notNull(),
+    eventId: text("event_id").notNull(),
+    ...tenantColumns(),
+    type: text("type").notNull(),
+    outcome: text("outcome", { enum: ["applied", "ignored"] }).notNull(),
+    /** The payment it moved, if any. */
+    paymentId: text("payment_id"),
+    receivedAt: ts("received_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.processorId, t.eventId] })],
 );

@@ -17,6 +17,7 @@ import { withInputShapedBodies } from "./openapi-input-shapes";
 import { rateLimit } from "@/server/http/rate-limit-step";
 import { renderError } from "@/server/http/render-error";
 import { operations } from "./routes";
+import { createStripeWebhooks, stripeWebhooksPath } from "./stripe-webhooks";
 import { createOAuthEndpoints } from "@/server/oauth/endpoints";
 import { withOAuthPaths } from "@/server/oauth/openapi";
 import { latestApiVersion } from "@/server/http/versions";
@@ -89,12 +90,13 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
 }
 
 /**
- * Everything the Node listener hands to Hono: `/v1`, and the operational endpoints that must
- * answer even when Next is busy.
+ * Everything the Node listener hands to Hono: `/v1`, Stripe's events in, and the operational
+ * endpoints that must answer even when Next is busy.
  */
 export function createApp(deps: ApiDeps) {
   const app = new Hono();
   app.route("/v1", createRestApi(deps));
+  app.route(stripeWebhooksPath, createStripeWebhooks(deps));
   app.route("/", createOAuthEndpoints(deps));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {

@@ -75,6 +75,9 @@ const eventPayloads = {
   "rate_plan.created": ratePlanSchema,
   "rate_plan.updated": ratePlanSchema,
   "credit_note.created": creditNoteSchema,
+  // A cardholder's dispute at Stripe, on the payment as `GET /payments/{id}` answers it (its `dispute`).
+  "payment.disputed": paymentSchema,
+  "payment.dispute_closed": paymentSchema,
 } satisfies Record<EventType, z.ZodType>;
 
 const pingSchema = z

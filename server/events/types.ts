@@ -3,7 +3,7 @@
  * erasure, groups', a property's settings, taxes' and invoices', and the hotel's setup: a
  * property created, room types, rooms and rate plans created or changed), `guest.updated` (a
  * guest's details changed) and `guest.preferences_updated` (their allergies, room wishes or
- * loyalty data changed) and `credit_note.created` (an issued invoice corrected, issue 35), so that webhooks and open dashboards learn of every change
+ * loyalty data changed) and `credit_note.created` (an issued invoice corrected, issue 35), `payment.disputed` and `payment.dispute_closed` (a cardholder's dispute at Stripe opened and ended, issue 37), so that webhooks and open dashboards learn of every change
  * (docs/decisions.md, "Every change an event").
  */
 export const eventTypes = [
@@ -38,6 +38,8 @@ export const eventTypes = [
   "rate_plan.created",
   "rate_plan.updated",
   "credit_note.created",
+  "payment.disputed",
+  "payment.dispute_closed",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

@@ -70,7 +70,14 @@ export async function chargeCard({
       paymentMethod: method.processor_payment_method,
       capture: payment.capture,
       idempotencyKey: processorIdempotencyKey(tenant, "payment", payment.idempotencyKey, payment.id),
-      metadata: { innkeep_payment_id: payment.id, innkeep_reservation_id: payment.reservationId, innkeep_account_id: tenant.accountId },
+      // Stripe answers a key sent again with its first result only for the very same parameters:
+      // under a request's key a retry's new payment id must not be among them.
+      metadata: {
+        ...(payment.idempotencyKey ? {} : { innkeep_payment_id: payment.id }),
+        innkeep_reservation_id: payment.reservationId,
+        innkeep_account_id: tenant.accountId,
+        innkeep_environment: tenant.livemode ? "live" : "sandbox",
+      },
     });
     return {
       decline: result.decline,
@@ -133,7 +140,7 @@ export async function refundAtProcessor({
     processorPaymentId: payment.processorPaymentId,
     amount,
     idempotencyKey: processorIdempotencyKey(tenant, "refund", idempotencyKey, refundId),
-    metadata: { innkeep_refund_id: refundId, innkeep_payment_id: payment.id },
+    metadata: { ...(idempotencyKey ? {} : { innkeep_refund_id: refundId }), innkeep_payment_id: payment.id },
   });
   return processorRefundId;
 }

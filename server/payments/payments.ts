@@ -11,6 +11,7 @@ import { inTransaction } from "@/db/transactions";
 import { chargeCard, noProcessorAnyMore, processorIdempotencyKey } from "./card-charge";
 import { processorFor } from "@/server/processors/connections";
 import { presentPayment } from "./present";
+import { paymentOfCharge } from "./processor-sync";
 import type { PaymentCreate } from "./schemas";
 
 type PaymentRow = typeof payments.$inferSelect;
@@ -46,6 +47,11 @@ export async function createPayment({ db, tenant, input, idempotencyKey }: Ctx &
       method.type === "card"
         ? await chargeCard({ db: tx, tenant, method, payment: { id, propertyId: reservation.propertyId, reservationId: reservation.id, amount, currency: folio.currency, capture: input.capture, idempotencyKey } })
         : null;
+    // A charge whose first answer was lost may have been found again meanwhile (Stripe's event, the
+    // reconciliation: server/payments/processor-sync.ts); this retry, answered by Stripe with that
+    // same charge, is that payment.
+    const found = card?.processor?.paymentId ? await paymentOfCharge(tx, tenant, card.processor.paymentId) : undefined;
+    if (found) return { payment: found, decline: null };
     const decline = card?.decline ?? null;
     const now = new Date();
     const status = decline ? "failed" : !input.capture ? "authorized" : "succeeded";

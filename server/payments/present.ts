@@ -19,6 +19,15 @@ export const presentPayment = (p: typeof payments.$inferSelect) => ({
         ? { type: "bank_transfer" as const, reference: p.bankReference }
         : { type: "cash" as const },
   processor: p.processor ? { type: p.processor, payment_id: p.processorPaymentId } : null,
+  dispute: p.disputeId
+    ? {
+        id: p.disputeId,
+        status: p.disputeStatus ?? "needs_response",
+        reason: p.disputeReason,
+        amount: { amount: p.disputeAmount ?? p.amount, currency: p.currency },
+        reinstates_payment_id: p.reinstatesPaymentId,
+      }
+    : null,
   failure_code: p.failureCode,
   failure_message: p.failureMessage,
   captured_at: p.capturedAt ? isoTime(p.capturedAt) : null,
@@ -39,5 +48,6 @@ export const presentRefund = (r: typeof refunds.$inferSelect) => ({
   credit_note_id: r.creditNoteId,
   // Set by the database in the refund's transaction (migration 0027); never null once written.
   business_date: r.businessDate ?? isoTime(r.createdAt).slice(0, 10),
+  dispute_id: r.disputeId,
   created_at: isoTime(r.createdAt),
 });

@@ -15,6 +15,8 @@ import { presentPayment } from "./present";
 import type { RefundCreate } from "./schemas";
 
 const refundableStatuses = new Set(["succeeded", "partially_refunded", "refunded"]);
+/** Stripe's statuses of a dispute still open (an inquiry's too): the charge cannot be refunded meanwhile. */
+const openDisputes = new Set(["warning_needs_response", "warning_under_review", "needs_response", "under_review"]);
 
 /**
  * Refunds all or part of a captured payment. The payment row is locked first, so concurrent
@@ -34,7 +36,14 @@ export async function createRefund({ db, tenant, input, idempotencyKey }: Ctx & 
     if (!refundableStatuses.has(payment.status)) {
       throw new ApiError("invalid_state_transition", `Only a captured payment can be refunded; this one is ${payment.status}.`);
     }
-    const refundable = payment.amount - payment.amountRefunded;
+    if (payment.reinstatesPaymentId) {
+      throw new ApiError("invalid_state_transition", `This payment gives back a won dispute's money; refund the disputed payment, ${payment.reinstatesPaymentId}, instead.`);
+    }
+    if (payment.disputeId && openDisputes.has(payment.disputeStatus ?? "")) {
+      throw new ApiError("invalid_state_transition", "The cardholder disputes this payment at Stripe; it cannot be refunded until the dispute is closed (Stripe refuses it too).");
+    }
+    // A lost dispute has given the money back already.
+    const refundable = payment.amount - payment.amountRefunded - (payment.disputeStatus === "lost" ? (payment.disputeAmount ?? 0) : 0);
     const amount = input.amount ?? refundable;
     if (amount > refundable || refundable <= 0) {
       throw new ApiError("amount_exceeds_refundable", `At most ${refundable} (minor units) of this payment can still be refunded.`, {
@@ -47,6 +56,9 @@ export async function createRefund({ db, tenant, input, idempotencyKey }: Ctx & 
     const id = newId("refund");
     // A card charged through Stripe is refunded there first (server/payments/card-charge.ts), once the refund is known to be allowed.
     const processorRefundId = await refundAtProcessor({ db: tx, tenant, payment, amount, refundId: id, idempotencyKey });
+    // A retry whose first answer was lost: Stripe's `charge.refunded` may have recorded that refund meanwhile.
+    const [found] = processorRefundId ? await tx.select().from(refunds).where(eq(refunds.processorRefundId, processorRefundId)) : [];
+    if (found) return found;
     let [refund] = await tx
       .insert(refunds)
       .values({
@@ -84,7 +96,7 @@ export async function createRefund({ db, tenant, input, idempotencyKey }: Ctx & 
  * What a refund of `amount` on a closed folio takes off its invoice: the part beyond the folio's
  * credit balance, or null when the credit balance covers it.
  */
-async function creditOfRefund(tx: Executor, folioId: string, amount: number) {
+export async function creditOfRefund(tx: Executor, folioId: string, amount: number) {
   const beyond = amount - Math.max(0, -(await folioBalance(tx, folioId)));
   if (beyond <= 0) return null;
   // The invoice the folio closed into (a supplementary invoice's lines are credited on request).

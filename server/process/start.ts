@@ -18,6 +18,7 @@ import { resealSecrets } from "@/server/webhooks/secret-box";
 import { repairErasureDamage } from "@/server/guest-data/repair-erasure";
 import { inngestConfigured } from "@/server/jobs/inngest-client";
 import { startNightAuditScheduler } from "@/server/night-audit/scheduler";
+import { startChargeReconciler } from "@/server/payments/reconcile";
 import { serveControl, socketPathFor, type ControlServer } from "@/server/process-plumbing/control";
 import { dashboardThreadFile, DashboardStartError, proxyTo, startDashboardThread, type Dashboard } from "./dashboard";
 import { acquireLock, embeddedLockRefusal, type Acquired } from "@/server/process-plumbing/lock";
@@ -80,6 +81,8 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   const webhooks = startWebhookEngine({ db: database.db });
   // The night audit: Inngest's cron when it is configured, else this scheduler in the process that dispatches webhooks.
   const audits = config.WEBHOOK_DISPATCHER && !inngestConfigured(config) ? startNightAuditScheduler({ db: database.db }) : { stop: async () => {} };
+  // Card charges whose answer was lost, found again at Stripe and settled (issue 37, point 6), by the process that dispatches webhooks.
+  const reconciler = config.WEBHOOK_DISPATCHER ? startChargeReconciler({ db: database.db }) : { stop: async () => {} };
 
   let control: ControlServer | undefined;
   if (lock) {
@@ -142,7 +145,7 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
       await closed;
       clearTimeout(grace);
       await control?.close();
-      await Promise.all([webhooks.stop(), audits.stop()]);
+      await Promise.all([webhooks.stop(), audits.stop(), reconciler.stop()]);
       await nextApp?.close();
       await dashboard?.close();
       await database.close();

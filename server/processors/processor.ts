@@ -27,6 +27,43 @@ export type ChargeInput = {
   description?: string;
 };
 
+/** A charge as the processor holds it now: what a charge found again (its event, the reconciliation) is settled to. */
+export type FoundCharge = {
+  processorPaymentId: string;
+  /** succeeded: captured; authorized: held for a capture; failed and canceled: nothing moved; pending: not decided yet. */
+  status: "succeeded" | "authorized" | "failed" | "canceled" | "pending";
+  /** What was charged: captured, or held for an authorization. */
+  amount: number;
+  currency: string;
+  created: Date;
+  /** Innkeep's ids it was charged with (`innkeep_payment_id`, `innkeep_reservation_id`, `innkeep_account_id`, `innkeep_environment`). */
+  metadata: Record<string, string>;
+  paymentMethod: string | null;
+  decline: Decline | null;
+};
+
+/** A dispute (chargeback) as the processor tells it. */
+export type FoundDispute = {
+  id: string;
+  processorPaymentId: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  /** The processor's own status (Stripe: warning_needs_response … won, lost). */
+  status: string;
+  /** The bank took the money back (a dispute, not an inquiry). */
+  fundsWithdrawn: boolean;
+  closed: boolean;
+};
+
+/** One event a processor sent, verified, in Innkeep's terms. */
+export type ProcessorEvent = { id: string; type: string } & (
+  | { kind: "charge"; charge: FoundCharge }
+  | { kind: "refunded"; processorPaymentId: string; amountRefunded: number; currency: string; refundIds: string[] }
+  | { kind: "dispute"; dispute: FoundDispute }
+  | { kind: "other" }
+);
+
 /**
  * What Innkeep asks of a card processor. Stripe first (stripe.ts); another (Adyen) implements the
  * same five calls. Each call that moves money takes an idempotency key derived from Innkeep's own.
@@ -39,6 +76,10 @@ export interface CardProcessor {
   capture(input: { processorPaymentId: string; amount: number; idempotencyKey: string }): Promise<void>;
   cancel(input: { processorPaymentId: string; idempotencyKey: string }): Promise<void>;
   refund(input: { processorPaymentId: string; amount: number; idempotencyKey: string; metadata: Record<string, string> }): Promise<{ processorRefundId: string }>;
+  /** Charges created since `since` (Innkeep's and any other), for the reconciliation to find those whose answer was lost. */
+  chargesSince(since: Date): Promise<FoundCharge[]>;
+  /** The card of a payment method, as a clerk may see it. */
+  cardOf(paymentMethod: string): Promise<CardDetails | null>;
 }
 
 /** "sk_test_…4242": the key's kind and mode and its last four characters, never enough to use it. */

@@ -2,7 +2,8 @@ import type Stripe from "stripe";
 import { getConfig } from "@/server/config";
 import { ApiError } from "@/server/errors";
 import { isLiveStripeKey } from "@/lib/stripe-keys";
-import type { CardDetails, CardProcessor, ChargeResult, Decline } from "./processor";
+import type { CardDetails, CardProcessor, ChargeResult } from "./processor";
+import { declineOf, foundChargeOf } from "./stripe-events";
 
 /**
  * stripe-node, loaded when a hotel's key is first used rather than at start: 2 s and 20 MB of a
@@ -27,12 +28,6 @@ function client(secretKey: string): Stripe {
     appInfo: { name: "Innkeep" },
     ...(url ? { host: url.hostname, port: Number(url.port || (url.protocol === "https:" ? 443 : 80)), protocol: url.protocol.replace(":", "") as "http" | "https" } : {}),
   });
-}
-
-/** Stripe's decline, in Innkeep's codes: by Stripe's `code` and `decline_code`, never by its message's words. */
-function declineOf(error: Stripe.errors.StripeCardError): Decline {
-  const code = error.code === "expired_card" || error.code === "incorrect_cvc" ? error.code : error.decline_code === "insufficient_funds" ? "insufficient_funds" : "card_declined";
-  return { code, message: error.message };
 }
 
 /**
@@ -136,6 +131,19 @@ export function stripeProcessor(secretKey: string): CardProcessor {
       const stripe = await stripeClient();
       const refund = await stripe.refunds.create({ payment_intent: processorPaymentId, amount, metadata }, { idempotencyKey }).catch((error) => stripeFailure(error, "payment_id"));
       return { processorRefundId: refund.id };
+    },
+
+    async chargesSince(since) {
+      const stripe = await stripeClient();
+      const found = [];
+      // Newest first, page by page, until the first one older than `since`.
+      for await (const intent of stripe.paymentIntents.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 })) found.push(foundChargeOf(intent));
+      return found;
+    },
+
+    async cardOf(paymentMethod) {
+      const stripe = await stripeClient();
+      return cardOf(await stripe.paymentMethods.retrieve(paymentMethod).catch((error) => stripeFailure(error, "payment_method")));
     },
   };
 }

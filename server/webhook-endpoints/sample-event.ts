@@ -67,6 +67,8 @@ export const sampleSource: Record<EventType, string> = {
   "rate_plan.created": "rate plan",
   "rate_plan.updated": "rate plan",
   "credit_note.created": "credit note",
+  "payment.disputed": "payment",
+  "payment.dispute_closed": "payment",
 };
 
 /**
@@ -89,6 +91,12 @@ export async function sampleObject(db: Executor, tenant: Tenant, type: EventType
     case "payment.succeeded":
     case "payment.failed": {
       const payment = await newest(db, payments, tenant);
+      return payment && { propertyId: payment.propertyId, object: presentPayment(payment) };
+    }
+    case "payment.disputed":
+    case "payment.dispute_closed": {
+      // The newest disputed payment; else the newest payment, to show the event's shape.
+      const payment = (await newest(db, payments, tenant, isNotNull(payments.disputeId))) ?? (await newest(db, payments, tenant));
       return payment && { propertyId: payment.propertyId, object: presentPayment(payment) };
     }
     case "payment.refunded": {

@@ -10,6 +10,7 @@ import { addDays } from "@/lib/dates";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, liveHotel, ok, type Caller } from "../support/hotel";
 import { undocumented } from "../support/openapi-validator";
+import { disputeAndLose } from "../support/stripe-events";
 
 // Issue 24, item 1: the document's `webhooks` has one entry per event type (the 12, issue 27's, issue 23's and `ping`),
 // each with its typed `data.object`; every payload the server really writes matches its entry.
@@ -51,6 +52,12 @@ beforeAll(async () => {
   ok(await h.post(`/v1/reservations/${stay.id}/check_in`, {}, caller)); // reservation.checked_in
   ok(await h.post(`/v1/reservations/${stay.id}/check_out`, {}, caller)); // reservation.checked_out, housekeeping.status_changed, invoice.created
   ok(await h.post("/v1/refunds", { payment_id: paid.id, amount: 100 }, caller), 201); // payment.refunded, credit_note.created (the folio is closed and settled)
+  // A live card through a connected Stripe test account, disputed at Stripe and lost: payment.disputed, payment.dispute_closed.
+  const whsec = "whsec_openapiWebhooksSecret0000";
+  const stripe = ok(await h.post("/v1/payment_processors", { type: "stripe", secret_key: "sk_test_openapiWebhooksKey0000", webhook_secret: whsec }, caller), 201);
+  const carded = ok(await h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, ...t }, addDays(hotel.today, 6), addDays(hotel.today, 7)), caller), 201);
+  const charged = ok(await h.post("/v1/payments", { reservation_id: carded.id, amount: 1_000, payment_method: { type: "card", processor_payment_method: "pm_card_visa" } }, caller), 201);
+  await disputeAndLose(h.baseUrl, stripe.id, whsec, charged.processor.payment_id, 1_000, charged.amount.currency);
   const other = ok(await h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, ...t }, addDays(hotel.today, 2), addDays(hotel.today, 3)), caller), 201);
   ok(await h.post(`/v1/reservations/${other.id}/cancel`, {}, caller)); // reservation.cancelled
   ok(await h.post(`/v1/guests/${other.guest.id}/erase`, { confirm: true }, caller)); // guest.erased

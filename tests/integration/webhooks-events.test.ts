@@ -3,6 +3,7 @@ import { eventTypes } from "@/server/events/types";
 import type { Dispatcher } from "@/server/webhooks/dispatcher";
 import { verifyWebhook } from "@/server/webhooks/verify-signature";
 import { startHarness, type Harness } from "../support/harness";
+import { disputeAndLose } from "../support/stripe-events";
 import { startReceiver, startTestDispatcher, waitFor, type Receiver } from "../support/webhooks";
 
 // Every event type the API sends (server/events/types.ts), caused through the REST API in the seeded sandbox hotel,
@@ -69,6 +70,12 @@ it("every event type reaches its subscriber, signed", async () => {
   ok(await h.post(`/v1/groups/${group.id}/cancel`, {}, sandbox)); // group.cancelled
   ok(await h.patch(`/v1/properties/${property.id}`, { check_in_time: property.check_in_time === "14:00" ? "15:00" : "14:00" }, sandbox)); // property.updated
   // The hotel's setup (every change an event): a property of its own, so the seeded hotel's rooms stay as they are.
+  // A cardholder's dispute, as Stripe sends it to the sandbox's connected Stripe test account: payment.disputed, payment.dispute_closed.
+  const whsec = "whsec_everyEventSigningSecret0000";
+  const stripe = ok(await h.post("/v1/payment_processors", { type: "stripe", secret_key: "sk_test_everyEventKey00000000", webhook_secret: whsec }, sandbox), 201);
+  const disputedStay = ok(await book(dayIn(property.timezone, 10), dayIn(property.timezone, 11), "every.dispute@example.com"), 201);
+  const charged = ok(await h.post("/v1/payments", { reservation_id: disputedStay.id, amount: 500, payment_method: { type: "card", processor_payment_method: "pm_card_visa" } }, sandbox), 201);
+  await disputeAndLose(h.baseUrl, stripe.id, whsec, charged.processor.payment_id, 500, property.currency);
   const annex = ok(await h.post("/v1/properties", { name: "Every Event Annex", timezone: property.timezone, currency: property.currency }, sandbox), 201); // property.created
   const annexType = ok(await h.post("/v1/room_types", { property_id: annex.id, code: "ANX", name: "Annex room", max_occupancy: 2 }, sandbox), 201); // room_type.created
   ok(await h.patch(`/v1/room_types/${annexType.id}`, { beds: "2 singles" }, sandbox)); // room_type.updated

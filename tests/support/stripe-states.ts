@@ -7,7 +7,9 @@
 // documents and stripe-mock does not: the same Idempotency-Key replays the first answer (header
 // `Idempotent-Replayed: true`), Stripe's test payment methods for declines answer Stripe's 402
 // card error, and a revoked key Stripe's 401. Tests read what reached Stripe at
-// GET /__innkeep/requests?key=<secret key>.
+// GET /__innkeep/requests?key=<secret key>. As Stripe does, it keeps the PaymentIntents a key
+// made, with their metadata and time of creation (stripe-mock's fixture has neither), and answers
+// the list (`created[gte]`) and a retrieve with them, so the reconciliation finds what was charged.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
@@ -26,7 +28,10 @@ const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base
 
 export async function startStripeStates(mockUrl: string): Promise<{ url: string; close: () => Promise<void> }> {
   const log = new Map<string, StripeRequest[]>();
-  const answered = new Map<string, { status: number; body: string }>();
+  const answered = new Map<string, { status: number; body: string; sent: string }>();
+  /** The PaymentIntents each key made, by id, as they now stand. */
+  const intents = new Map<string, Map<string, Record<string, unknown>>>();
+  const intentsOf = (key: string) => intents.get(key) ?? intents.set(key, new Map()).get(key)!;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", "http://relay");
@@ -51,12 +56,18 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
 
     const memo = idempotencyKey && req.method === "POST" ? `${secretKey}\n${idempotencyKey}` : null;
     const earlier = memo ? answered.get(memo) : undefined;
+    const sent = JSON.stringify(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1)));
+    if (earlier && earlier.sent !== sent) {
+      // Stripe's own answer to a key sent again with other parameters.
+      const message = `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`;
+      return send(400, JSON.stringify({ error: { type: "idempotency_error", message } }));
+    }
     if (earlier) {
       entry.replayed = true;
       return send(earlier.status, earlier.body, { "idempotent-replayed": "true" });
     }
     const remember = (status: number, text: string) => {
-      if (memo && status < 500) answered.set(memo, { status, body: text });
+      if (memo && status < 500) answered.set(memo, { status, body: text, sent });
       send(status, text);
     };
 
@@ -72,6 +83,14 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
     const text = await forwarded.text();
     if (!forwarded.ok) return remember(forwarded.status, text);
     const object = JSON.parse(text) as Record<string, unknown>;
+
+    if (req.method === "GET" && url.pathname === "/v1/payment_intents") {
+      const since = Number(url.searchParams.get("created[gte]") ?? 0);
+      const data = [...intentsOf(secretKey).values()].filter((i) => (i.created as number) >= since).reverse();
+      return send(200, JSON.stringify({ ...object, data, has_more: false }));
+    }
+    const retrieved = req.method === "GET" ? url.pathname.match(/^\/v1\/payment_intents\/([^/]+)$/) : null;
+    if (retrieved && intentsOf(secretKey).has(retrieved[1])) return send(200, JSON.stringify(intentsOf(secretKey).get(retrieved[1])));
 
     const intent = url.pathname.match(/^\/v1\/payment_intents(?:\/([^/]+)\/(capture|cancel))?$/);
     if (intent && req.method === "POST") {
@@ -100,6 +119,13 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
       } else if (action === "cancel") {
         Object.assign(object, { id, status: "canceled", amount_capturable: 0, cancellation_reason: params.cancellation_reason ?? null });
       }
+      const kept = id ? intentsOf(secretKey).get(id) : undefined;
+      if (kept) Object.assign(object, { metadata: kept.metadata, created: kept.created, payment_method: kept.payment_method });
+      else if (!action) {
+        const metadata = Object.fromEntries(Object.entries(params).flatMap(([name, value]) => (name.match(/^metadata\[(.+)\]$/) ? [[name.slice(9, -1), value]] : [])));
+        Object.assign(object, { metadata, created: Math.floor(Date.now() / 1000) });
+      }
+      intentsOf(secretKey).set(object.id as string, object);
     }
     return remember(forwarded.status, JSON.stringify(object));
   }

@@ -19,6 +19,7 @@ describe("routeFor", () => {
     "/metrics",
     "http://example.com/v1/guests",
     "http://example.com:8080/healthz?probe=1",
+    "/stripe/webhooks/ppr_9aV3kQ2rT8mX1nB4cD6eF0gH",
   ])("sends %s to the REST app", (url) => {
     expect(routeFor(url)).toBe("api");
   });
@@ -36,6 +37,7 @@ describe("routeFor", () => {
     "/healthz/extra",
     "/_next/static/chunk.js",
     "/metrics.html",
+    "/stripe/webhooks",
     "http://example.com/",
     "http://example.com",
     undefined,

@@ -506,6 +506,8 @@ ListEventsParams = TypedDict(
             "rate_plan.created",
             "rate_plan.updated",
             "credit_note.created",
+            "payment.disputed",
+            "payment.dispute_closed",
         ],
         "created_gte": str | datetime.datetime,
         "created_lte": str | datetime.datetime,
@@ -555,6 +557,8 @@ CreateWebhookEndpointParams = TypedDict(
                     "rate_plan.created",
                     "rate_plan.updated",
                     "credit_note.created",
+                    "payment.disputed",
+                    "payment.dispute_closed",
                 ]
             ]
         ],
@@ -602,6 +606,8 @@ UpdateWebhookEndpointParams = TypedDict(
                 "rate_plan.created",
                 "rate_plan.updated",
                 "credit_note.created",
+                "payment.disputed",
+                "payment.dispute_closed",
             ]
         ],
         "api_version": Literal["2025-03-01", "2025-06-01", "2025-09-01"],
@@ -649,6 +655,8 @@ TestWebhookEndpointParams = TypedDict(
             "rate_plan.created",
             "rate_plan.updated",
             "credit_note.created",
+            "payment.disputed",
+            "payment.dispute_closed",
         ]
     },
     total=False,
@@ -691,6 +699,8 @@ CreateWebhookBackfillParams = TypedDict(
                 "rate_plan.created",
                 "rate_plan.updated",
                 "credit_note.created",
+                "payment.disputed",
+                "payment.dispute_closed",
             ]
         ],
     },
@@ -734,6 +744,8 @@ ListWebhookDeliveriesParams = TypedDict(
             "rate_plan.created",
             "rate_plan.updated",
             "credit_note.created",
+            "payment.disputed",
+            "payment.dispute_closed",
         ],
         "limit": int,
     },

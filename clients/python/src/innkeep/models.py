@@ -74,6 +74,31 @@ class ProcessorCharge(BaseModel):
     payment_id: str | None = Field(..., description="Stripe's PaymentIntent (`pi_…`).")
 
 
+class PaymentDispute(BaseModel):
+    """
+    A dispute (chargeback) the cardholder opened at Stripe. What the bank takes back is a refund with this dispute's `dispute_id`, posted on the business date it is learnt of, so the folio owes it again; a won dispute gives it back as a payment of the day it is won.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., description="Stripe's dispute (`dp_…`).")
+    status: str = Field(
+        ...,
+        description="Stripe's status of the dispute: `warning_needs_response`, `warning_under_review`, `warning_closed` (an inquiry: no money moved), `needs_response`, `under_review`, `won`, `lost`.",
+        examples=["needs_response"],
+    )
+    reason: str | None = Field(
+        ..., description="Stripe's reason, e.g. `fraudulent`, `duplicate`, `product_not_received`."
+    )
+    amount: Money
+    reinstates_payment_id: str | None = Field(
+        ...,
+        description="Set on the payment that gives a won dispute's money back: the disputed payment. Null on the disputed payment itself.",
+        examples=["pay_1a2B3c4D5e6F7g8H9i0J1k2L"],
+    )
+
+
 class Address(BaseModel):
     """
     The guest's postal address for invoices, every line optional; null when none was given.
@@ -1203,6 +1228,10 @@ class Refund(BaseModel):
         description="The property's business date the refund was made on: the day it counts in the revenue report and the flash.",
         examples=["2026-12-24"],
     )
+    dispute_id: str | None = Field(
+        ...,
+        description="Set when this is the money a cardholder's dispute took back (Stripe's `dp_…`), not a refund the hotel made.",
+    )
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
@@ -1741,6 +1770,8 @@ class WebhookTestResult(BaseModel):
         "rate_plan.created",
         "rate_plan.updated",
         "credit_note.created",
+        "payment.disputed",
+        "payment.dispute_closed",
     ]
     status: Literal["queued"]
 
@@ -1821,6 +1852,7 @@ class Payment(BaseModel):
     captured: bool
     payment_method: PaymentPaymentMethod
     processor: ProcessorCharge | None
+    dispute: PaymentDispute | None
     failure_code: str | None
     failure_message: str | None
     captured_at: AwareDatetime | None = Field(
@@ -2225,6 +2257,52 @@ class CreditNoteCreatedEvent(BaseModel):
     livemode: bool
     property_id: str | None
     data: CreditNoteCreatedEventData
+
+
+class PaymentDisputedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Payment
+
+
+class PaymentDisputedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["payment.disputed"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PaymentDisputedEventData
+
+
+class PaymentDisputeClosedEventData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Payment
+
+
+class PaymentDisputeClosedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str = Field(..., examples=["evt_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    object: Literal["event"]
+    type: Literal["payment.dispute_closed"]
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    api_version: str = Field(
+        ..., description="The API version the payload follows: the account's pinned version.", examples=["2025-09-01"]
+    )
+    livemode: bool
+    property_id: str | None
+    data: PaymentDisputeClosedEventData
 
 
 class PingEventData(BaseModel):
@@ -2913,7 +2991,7 @@ class Event(BaseModel):
     An event, as `events.retrieve`, `events.list` and webhook deliveries give it: the envelope, with
     `data.object` as JSON (a dict). Read leniently: an event of a type this version of the client does
     not know, or with fewer fields than the model of its type, is still an Event. `typed()` answers
-    the model of its type (TYPED_EVENTS: 32 types).
+    the model of its type (TYPED_EVENTS: 34 types).
     """
 
     model_config = ConfigDict(
@@ -2983,6 +3061,8 @@ TypedEvent: TypeAlias = (
     | RatePlanCreatedEvent
     | RatePlanUpdatedEvent
     | CreditNoteCreatedEvent
+    | PaymentDisputedEvent
+    | PaymentDisputeClosedEvent
     | PingEvent
 )
 TYPED_EVENTS: dict[str, type[TypedEvent]] = {
@@ -3017,6 +3097,8 @@ TYPED_EVENTS: dict[str, type[TypedEvent]] = {
     "rate_plan.created": RatePlanCreatedEvent,
     "rate_plan.updated": RatePlanUpdatedEvent,
     "credit_note.created": CreditNoteCreatedEvent,
+    "payment.disputed": PaymentDisputedEvent,
+    "payment.dispute_closed": PaymentDisputeClosedEvent,
     "ping": PingEvent,
 }
 """The model of each event type `Event.typed()` knows."""

@@ -2394,6 +2394,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.disputed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event payment.disputed
+         * @description Sent to every endpoint of the account and environment that selects `payment.disputed` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["paymentDisputedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.dispute_closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event payment.dispute_closed
+         * @description Sent to every endpoint of the account and environment that selects `payment.dispute_closed` (or `*`). At least once: deduplicate by `id`.
+         */
+        post: operations["paymentDisputeClosedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -2749,6 +2789,7 @@ export interface components {
                 reference?: string | null;
             };
             processor: components["schemas"]["ProcessorCharge"];
+            dispute: components["schemas"]["PaymentDispute"];
             failure_code: string | null;
             failure_message: string | null;
             /**
@@ -2780,6 +2821,24 @@ export interface components {
             type: "stripe";
             /** @description Stripe's PaymentIntent (`pi_…`). */
             payment_id: string | null;
+        } | null;
+        /** @description A dispute (chargeback) the cardholder opened at Stripe. What the bank takes back is a refund with this dispute's `dispute_id`, posted on the business date it is learnt of, so the folio owes it again; a won dispute gives it back as a payment of the day it is won. */
+        PaymentDispute: {
+            /** @description Stripe's dispute (`dp_…`). */
+            id: string;
+            /**
+             * @description Stripe's status of the dispute: `warning_needs_response`, `warning_under_review`, `warning_closed` (an inquiry: no money moved), `needs_response`, `under_review`, `won`, `lost`.
+             * @example needs_response
+             */
+            status: string;
+            /** @description Stripe's reason, e.g. `fraudulent`, `duplicate`, `product_not_received`. */
+            reason: string | null;
+            amount: components["schemas"]["Money"] & unknown;
+            /**
+             * @description Set on the payment that gives a won dispute's money back: the disputed payment. Null on the disputed payment itself.
+             * @example pay_1a2B3c4D5e6F7g8H9i0J1k2L
+             */
+            reinstates_payment_id: string | null;
         } | null;
         PaymentFailedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
@@ -4198,6 +4257,58 @@ export interface components {
              */
             created_at: string;
         };
+        PaymentDisputedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.disputed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Payment"];
+            };
+        };
+        PaymentDisputeClosedEvent: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.dispute_closed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The API version the payload follows: the account's pinned version.
+             * @example 2025-09-01
+             */
+            api_version: string;
+            livemode: boolean;
+            property_id: string | null;
+            data: {
+                object: components["schemas"]["Payment"];
+            };
+        };
         PingEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -4535,6 +4646,8 @@ export interface components {
              * @example 2026-12-24
              */
             business_date: string;
+            /** @description Set when this is the money a cardholder's dispute took back (Stripe's `dp_…`), not a refund the hotel made. */
+            dispute_id: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -5096,7 +5209,7 @@ export interface components {
             next_cursor: string | null;
             prev_cursor: string | null;
         };
-        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["TaxCreatedEvent"] | components["schemas"]["TaxUpdatedEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["GuestUpdatedEvent"] | components["schemas"]["GuestPreferencesUpdatedEvent"] | components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["RoomTypeCreatedEvent"] | components["schemas"]["RoomTypeUpdatedEvent"] | components["schemas"]["RoomCreatedEvent"] | components["schemas"]["RoomUpdatedEvent"] | components["schemas"]["RoomRetiredEvent"] | components["schemas"]["RatePlanCreatedEvent"] | components["schemas"]["RatePlanUpdatedEvent"] | components["schemas"]["CreditNoteCreatedEvent"];
+        Event: components["schemas"]["ReservationCreatedEvent"] | components["schemas"]["ReservationUpdatedEvent"] | components["schemas"]["ReservationCancelledEvent"] | components["schemas"]["ReservationCheckedInEvent"] | components["schemas"]["ReservationCheckedOutEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["GuestCreatedEvent"] | components["schemas"]["HousekeepingStatusChangedEvent"] | components["schemas"]["RateUpdatedEvent"] | components["schemas"]["InventoryUpdatedEvent"] | components["schemas"]["NightAuditCompletedEvent"] | components["schemas"]["GuestErasedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupCancelledEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["TaxCreatedEvent"] | components["schemas"]["TaxUpdatedEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["GuestUpdatedEvent"] | components["schemas"]["GuestPreferencesUpdatedEvent"] | components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["RoomTypeCreatedEvent"] | components["schemas"]["RoomTypeUpdatedEvent"] | components["schemas"]["RoomCreatedEvent"] | components["schemas"]["RoomUpdatedEvent"] | components["schemas"]["RoomRetiredEvent"] | components["schemas"]["RatePlanCreatedEvent"] | components["schemas"]["RatePlanUpdatedEvent"] | components["schemas"]["CreditNoteCreatedEvent"] | components["schemas"]["PaymentDisputedEvent"] | components["schemas"]["PaymentDisputeClosedEvent"];
         WebhookEndpointList: {
             /** @enum {string} */
             object: "list";
@@ -5150,7 +5263,7 @@ export interface components {
             event_id: string;
             delivery_id: string;
             /** @enum {string} */
-            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created";
+            type: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created" | "payment.disputed" | "payment.dispute_closed";
             /** @enum {string} */
             status: "queued";
         };
@@ -22586,6 +22699,16 @@ export interface operations {
                      *             "type": "stripe",
                      *             "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *           },
+                     *           "dispute": {
+                     *             "id": "string",
+                     *             "status": "needs_response",
+                     *             "reason": "Guest request",
+                     *             "amount": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             },
+                     *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *           },
                      *           "failure_code": "string",
                      *           "failure_message": "string",
                      *           "captured_at": "2026-11-21T09:30:00.000Z",
@@ -22609,6 +22732,7 @@ export interface operations {
                      *           "status": "succeeded",
                      *           "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "business_date": "2026-12-24",
+                     *           "dispute_id": "string",
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
                      *       ],
@@ -27896,6 +28020,16 @@ export interface operations {
                      *                 "type": "stripe",
                      *                 "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *               },
+                     *               "dispute": {
+                     *                 "id": "string",
+                     *                 "status": "needs_response",
+                     *                 "reason": "Guest request",
+                     *                 "amount": {
+                     *                   "amount": 0,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *               },
                      *               "failure_code": "string",
                      *               "failure_message": "string",
                      *               "captured_at": "2026-11-21T09:30:00.000Z",
@@ -27919,6 +28053,7 @@ export interface operations {
                      *               "status": "succeeded",
                      *               "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *               "business_date": "2026-12-24",
+                     *               "dispute_id": "string",
                      *               "created_at": "2026-11-21T09:30:00.000Z"
                      *             }
                      *           ],
@@ -29596,6 +29731,16 @@ export interface operations {
                      *             "type": "stripe",
                      *             "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *           },
+                     *           "dispute": {
+                     *             "id": "string",
+                     *             "status": "needs_response",
+                     *             "reason": "Guest request",
+                     *             "amount": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             },
+                     *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *           },
                      *           "failure_code": "string",
                      *           "failure_message": "string",
                      *           "captured_at": "2026-11-21T09:30:00.000Z",
@@ -29960,6 +30105,16 @@ export interface operations {
                      *       "processor": {
                      *         "type": "stripe",
                      *         "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       },
+                     *       "dispute": {
+                     *         "id": "string",
+                     *         "status": "needs_response",
+                     *         "reason": "Guest request",
+                     *         "amount": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *       },
                      *       "failure_code": "string",
                      *       "failure_message": "string",
@@ -30508,6 +30663,16 @@ export interface operations {
                      *         "type": "stripe",
                      *         "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *       },
+                     *       "dispute": {
+                     *         "id": "string",
+                     *         "status": "needs_response",
+                     *         "reason": "Guest request",
+                     *         "amount": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       },
                      *       "failure_code": "string",
                      *       "failure_message": "string",
                      *       "captured_at": "2026-11-21T09:30:00.000Z",
@@ -30858,6 +31023,16 @@ export interface operations {
                      *       "processor": {
                      *         "type": "stripe",
                      *         "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       },
+                     *       "dispute": {
+                     *         "id": "string",
+                     *         "status": "needs_response",
+                     *         "reason": "Guest request",
+                     *         "amount": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *       },
                      *       "failure_code": "string",
                      *       "failure_message": "string",
@@ -31363,6 +31538,16 @@ export interface operations {
                      *         "type": "stripe",
                      *         "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *       },
+                     *       "dispute": {
+                     *         "id": "string",
+                     *         "status": "needs_response",
+                     *         "reason": "Guest request",
+                     *         "amount": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       },
                      *       "failure_code": "string",
                      *       "failure_message": "string",
                      *       "captured_at": "2026-11-21T09:30:00.000Z",
@@ -31848,6 +32033,7 @@ export interface operations {
                      *           "status": "succeeded",
                      *           "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *           "business_date": "2026-12-24",
+                     *           "dispute_id": "string",
                      *           "created_at": "2026-11-21T09:30:00.000Z"
                      *         }
                      *       ],
@@ -32154,6 +32340,7 @@ export interface operations {
                      *       "status": "succeeded",
                      *       "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "business_date": "2026-12-24",
+                     *       "dispute_id": "string",
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
                      */
@@ -32637,6 +32824,7 @@ export interface operations {
                      *       "status": "succeeded",
                      *       "credit_note_id": "cn_1a2B3c4D5e6F7g8H9i0J1k2L",
                      *       "business_date": "2026-12-24",
+                     *       "dispute_id": "string",
                      *       "created_at": "2026-11-21T09:30:00.000Z"
                      *     }
                      */
@@ -43288,7 +43476,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created";
+                type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created" | "payment.disputed" | "payment.dispute_closed";
                 /** @description Events created at or after this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
                 created_gte?: string;
                 /** @description Events created at or before this instant. RFC 3339, with `Z` or an offset such as `+01:00`. */
@@ -44396,7 +44584,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created")[];
+                    enabled_events: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created" | "payment.disputed" | "payment.dispute_closed")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -45499,7 +45687,7 @@ export interface operations {
                      *       "reservation.cancelled"
                      *     ]
                      */
-                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created")[];
+                    enabled_events?: ("*" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created" | "payment.disputed" | "payment.dispute_closed")[];
                     /** @enum {string} */
                     api_version?: "2025-03-01" | "2025-06-01" | "2025-09-01";
                 };
@@ -47893,7 +48081,7 @@ export interface operations {
                      * @description `ping` (default), or an event type: a sample of it, built from this environment's newest object of that kind.
                      * @enum {string}
                      */
-                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created";
+                    type?: "ping" | "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created" | "payment.disputed" | "payment.dispute_closed";
                 };
             };
         };
@@ -48381,7 +48569,7 @@ export interface operations {
                     since: string;
                     /** Format: date-time */
                     until: string;
-                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created")[];
+                    event_types?: ("reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created" | "payment.disputed" | "payment.dispute_closed")[];
                 };
             };
         };
@@ -49164,7 +49352,7 @@ export interface operations {
             query?: {
                 status?: "queued" | "retry_scheduled" | "succeeded" | "failed";
                 event_id?: string;
-                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created";
+                event_type?: "reservation.created" | "reservation.updated" | "reservation.cancelled" | "reservation.checked_in" | "reservation.checked_out" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "guest.created" | "housekeeping.status_changed" | "rate.updated" | "inventory.updated" | "night_audit.completed" | "guest.erased" | "group.created" | "group.cancelled" | "property.updated" | "tax.created" | "tax.updated" | "invoice.created" | "guest.updated" | "guest.preferences_updated" | "property.created" | "room_type.created" | "room_type.updated" | "room.created" | "room.updated" | "room.retired" | "rate_plan.created" | "rate_plan.updated" | "credit_note.created" | "payment.disputed" | "payment.dispute_closed";
                 /** @description Items per page, 1–100. */
                 limit?: number;
                 /** @description A `next_cursor` or `prev_cursor` from an earlier page of the same list and filters. */
@@ -52008,6 +52196,16 @@ export interface operations {
                  *             "type": "stripe",
                  *             "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                  *           },
+                 *           "dispute": {
+                 *             "id": "string",
+                 *             "status": "needs_response",
+                 *             "reason": "Guest request",
+                 *             "amount": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             },
+                 *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
                  *           "captured_at": "2026-11-21T09:30:00.000Z",
@@ -52099,6 +52297,16 @@ export interface operations {
                  *             "type": "stripe",
                  *             "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                  *           },
+                 *           "dispute": {
+                 *             "id": "string",
+                 *             "status": "needs_response",
+                 *             "reason": "Guest request",
+                 *             "amount": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             },
+                 *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
                  *           "captured_at": "2026-11-21T09:30:00.000Z",
@@ -52189,6 +52397,16 @@ export interface operations {
                  *           "processor": {
                  *             "type": "stripe",
                  *             "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *           },
+                 *           "dispute": {
+                 *             "id": "string",
+                 *             "status": "needs_response",
+                 *             "reason": "Guest request",
+                 *             "amount": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             },
+                 *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                  *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
@@ -54432,6 +54650,208 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["CreditNoteCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentDisputedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "payment.disputed",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "payment",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "amount": {
+                 *             "amount": 0,
+                 *             "currency": "USD"
+                 *           },
+                 *           "amount_refunded": {
+                 *             "amount": 0,
+                 *             "currency": "USD"
+                 *           },
+                 *           "status": "pending",
+                 *           "captured": true,
+                 *           "payment_method": {
+                 *             "type": "card"
+                 *           },
+                 *           "processor": {
+                 *             "type": "stripe",
+                 *             "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *           },
+                 *           "dispute": {
+                 *             "id": "string",
+                 *             "status": "needs_response",
+                 *             "reason": "Guest request",
+                 *             "amount": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             },
+                 *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *           },
+                 *           "failure_code": "string",
+                 *           "failure_message": "string",
+                 *           "captured_at": "2026-11-21T09:30:00.000Z",
+                 *           "business_date": "2026-12-24",
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentDisputedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 5 seconds; handle the event afterwards. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other 4xx fails the delivery for good (408 and 429 are retried); answer 401 to a bad signature. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried: 8 attempts over about 103 hours; then the delivery can be replayed. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentDisputeClosedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint's whole secret (`whsec_…`, prefix included), as Stripe signs. During a secret rotation one `v1=` per valid secret. Refuse a `t` older than 300 seconds; compare in constant time.
+                 * @example t=1795000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /**
+                 * @description New on every attempt.
+                 * @example req_1a2B3c4D5e6F7g8H9i0J1k2L
+                 */
+                "Service-Request-Id": components["parameters"]["DeliveryRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "object": "event",
+                 *       "type": "payment.dispute_closed",
+                 *       "created_at": "2026-11-21T09:30:00.000Z",
+                 *       "api_version": "2025-09-01",
+                 *       "livemode": true,
+                 *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "object": "payment",
+                 *           "livemode": true,
+                 *           "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                 *           "amount": {
+                 *             "amount": 0,
+                 *             "currency": "USD"
+                 *           },
+                 *           "amount_refunded": {
+                 *             "amount": 0,
+                 *             "currency": "USD"
+                 *           },
+                 *           "status": "pending",
+                 *           "captured": true,
+                 *           "payment_method": {
+                 *             "type": "card"
+                 *           },
+                 *           "processor": {
+                 *             "type": "stripe",
+                 *             "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *           },
+                 *           "dispute": {
+                 *             "id": "string",
+                 *             "status": "needs_response",
+                 *             "reason": "Guest request",
+                 *             "amount": {
+                 *               "amount": 0,
+                 *               "currency": "USD"
+                 *             },
+                 *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *           },
+                 *           "failure_code": "string",
+                 *           "failure_message": "string",
+                 *           "captured_at": "2026-11-21T09:30:00.000Z",
+                 *           "business_date": "2026-12-24",
+                 *           "created_at": "2026-11-21T09:30:00.000Z",
+                 *           "updated_at": "2026-11-21T09:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentDisputeClosedEvent"];
             };
         };
         responses: {

@@ -1,0 +1,103 @@
+import Stripe from "stripe";
+import { ApiError } from "@/server/errors";
+import type { Decline, FoundCharge, ProcessorEvent } from "./processor";
+
+/** Stripe's decline in Innkeep's codes: by Stripe's `code` and `decline_code`, never by its message's words. */
+export function declineOf(error: { code?: string | null; decline_code?: string | null; message?: string | null }): Decline {
+  const code = error.code === "expired_card" || error.code === "incorrect_cvc" ? error.code : error.decline_code === "insufficient_funds" ? "insufficient_funds" : "card_declined";
+  return { code, message: error.message ?? "The card was declined." };
+}
+
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
+
+/** A PaymentIntent as the charge Innkeep settles to. */
+export function foundChargeOf(intent: Stripe.PaymentIntent): FoundCharge {
+  const error = intent.last_payment_error;
+  const status: FoundCharge["status"] =
+    intent.status === "succeeded"
+      ? "succeeded"
+      : intent.status === "requires_capture"
+        ? "authorized"
+        : intent.status === "canceled"
+          ? "canceled"
+          : intent.status === "requires_payment_method" && error
+            ? "failed"
+            : "pending";
+  return {
+    processorPaymentId: intent.id,
+    status,
+    amount: status === "succeeded" ? intent.amount_received || intent.amount : intent.amount,
+    currency: intent.currency.toUpperCase(),
+    created: new Date(intent.created * 1000),
+    metadata: { ...(intent.metadata ?? {}) },
+    paymentMethod: idOf(intent.payment_method),
+    decline: status === "failed" && error ? declineOf(error) : null,
+  };
+}
+
+/** Stripe's dispute statuses in which the bank has not taken the money (an inquiry). */
+const inquiries = new Set(["warning_needs_response", "warning_under_review", "warning_closed"]);
+const closedStatuses = new Set(["won", "lost", "warning_closed", "prevented"]);
+
+/**
+ * Verifies one request Stripe sent to the endpoint (its `Stripe-Signature` over the raw body, by
+ * stripe-node's `constructEvent`, within its five minutes' tolerance) and reads it in Innkeep's
+ * terms. A signature that does not verify is a 400 on the header, and nothing is read.
+ */
+export function readStripeEvent(payload: Buffer, signature: string | undefined, secret: string): ProcessorEvent {
+  let event: Stripe.Event;
+  try {
+    event = Stripe.webhooks.constructEvent(payload, signature ?? "", secret);
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError || error instanceof SyntaxError) {
+      throw new ApiError("parameter_invalid", `The Stripe-Signature header does not verify with the connection's signing secret (${error.message}). Nothing was changed.`, {
+        param: "Stripe-Signature",
+        location: "header",
+      });
+    }
+    throw error;
+  }
+  const base = { id: event.id, type: event.type };
+  switch (event.type) {
+    case "payment_intent.succeeded":
+    case "payment_intent.payment_failed":
+    case "payment_intent.canceled":
+    case "payment_intent.amount_capturable_updated":
+      return { ...base, kind: "charge", charge: foundChargeOf(event.data.object) };
+    case "charge.refunded": {
+      const charge = event.data.object;
+      const paymentIntent = idOf(charge.payment_intent);
+      if (!paymentIntent) return { ...base, kind: "other" };
+      return {
+        ...base,
+        kind: "refunded",
+        processorPaymentId: paymentIntent,
+        amountRefunded: charge.amount_refunded,
+        currency: charge.currency.toUpperCase(),
+        refundIds: (charge.refunds?.data ?? []).map((r) => r.id),
+      };
+    }
+    case "charge.dispute.created":
+    case "charge.dispute.closed": {
+      const dispute = event.data.object;
+      const paymentIntent = idOf(dispute.payment_intent);
+      if (!paymentIntent) return { ...base, kind: "other" };
+      return {
+        ...base,
+        kind: "dispute",
+        dispute: {
+          id: dispute.id,
+          processorPaymentId: paymentIntent,
+          amount: dispute.amount,
+          currency: dispute.currency.toUpperCase(),
+          reason: dispute.reason,
+          status: dispute.status,
+          fundsWithdrawn: !inquiries.has(dispute.status),
+          closed: closedStatuses.has(dispute.status),
+        },
+      };
+    }
+    default:
+      return { ...base, kind: "other" };
+  }
+}
