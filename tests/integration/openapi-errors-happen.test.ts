@@ -319,7 +319,7 @@ describe("every declared error status, provoked", () => {
     await refused("createPayment", "/v1/payments", { reservation_id: noShow.id, amount: 100_000_000, payment_method: { type: "cash" } }, "amount_exceeds_balance");
     // A closed folio takes no charge; an invoiced one no second invoice.
     const [out] = ok(await h.get(`/v1/reservations?status=checked_out&property_id=${property.id}&limit=2`, sandbox)).data.slice(1);
-    await refused("createFolioCharge", `/v1/folios/${out.folio_id}/charges`, { description: "Minibar", amount: 300 }, "invalid_state_transition");
+    await refused("createFolioCharge", `/v1/folios/${out.folio_id}/charges`, { description: "Goodwill", amount: -300 }, "invalid_state_transition");
     await refused("createFolioInvoice", `/v1/folios/${out.folio_id}/invoice`, {}, "invalid_state_transition");
     // An invoice credited in full takes no further credit note.
     const outInvoice = ok(await h.get(`/v1/reservations/${out.id}/folio`, sandbox)).invoice_id;

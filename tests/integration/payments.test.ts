@@ -89,6 +89,7 @@ describe("sandbox test cards", () => {
       payment_method: { type: "card", brand: "visa", last4: "4242", exp_month: 12, exp_year: expYear },
       // A sandbox test card never goes to a processor.
       processor: null,
+      dispute: null,
       failure_code: null,
       failure_message: null,
       captured_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/),
@@ -378,6 +379,7 @@ describe("refunds", () => {
       status: "succeeded",
       // Before the folio closes a refund issues no credit note (docs/decisions.md, "Corrections are credit notes").
       credit_note_id: null,
+      dispute_id: null,
       business_date: ok(await h.get(`/v1/properties/${sandboxSetup.propertyId}`, sandbox)).business_date,
       created_at: expect.any(String),
     });

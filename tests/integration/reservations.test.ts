@@ -384,8 +384,9 @@ describe("state transitions", () => {
     expect(await countEvents(h, accountId, "housekeeping.status_changed")).toBe(before + 1);
     const [changed] = await eventsFor(h, accountId, "housekeeping.status_changed", (o) => o.id === t.roomIds[1]);
     expect(changed.object).toMatchObject({ object: "room", id: t.roomIds[1], housekeeping_status: "dirty", previous_status: "inspected", occupied: false });
-    // A closed folio takes no charge.
-    expectError(await h.post(`/v1/folios/${a.folio_id}/charges`, { description: "Late minibar", amount: 500 }, caller), 409, "invalid_state_transition");
+    // A closed, invoiced folio takes no credit (a credit note does that); a late charge goes on a
+    // supplementary invoice (tests/integration/late-charges.test.ts).
+    expectError(await h.post(`/v1/folios/${a.folio_id}/charges`, { description: "Late refund", amount: -500 }, caller), 409, "invalid_state_transition", "amount");
 
     // Leaving on the arrival day: that night stays sold, the later ones go back on sale.
     expect(await sold(t, d(0), d(3))).toEqual([3, 2, 0]);

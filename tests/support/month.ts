@@ -172,6 +172,7 @@ async function month(h: Harness, mode: Mode, clock: ReturnType<typeof monthClock
     payments: 0,
     refunds: 0,
     goodwill: 0,
+    lateCharges: 0,
     turnedAway: 0,
   };
 
@@ -415,6 +416,21 @@ async function month(h: Harness, mode: Mode, clock: ReturnType<typeof monthClock
       await refund(s, 1_000, "Goodwill: noisy street");
       counts.goodwill++;
     }
+    // And a few are charged for the minibar found after they left: billed on a supplementary
+    // invoice (their invoice stands), posted on the new business date, paid in cash at once.
+    // (Chosen by place, not by the month's random draws, so the rest of the month is as it was.)
+    for (const s of stays.filter((s) => s.status === "checked_out" && s.leftOn === addDays(today, -1))) {
+      const i = stays.indexOf(s);
+      if (i % 13 !== 5) continue;
+      const amount = 1_200 + (i % 4) * 100;
+      ok(await h.post(`/v1/folios/${s.folioId}/charges`, { description: "Minibar after departure", amount }, caller), 201);
+      extras += amount;
+      counts.lateCharges++;
+      const p = ok(await h.post("/v1/payments", { reservation_id: s.id, amount, payment_method: { type: "cash" } }, caller), 201);
+      s.payments.push({ id: p.id, amount, refunded: 0 });
+      add(paid, today, amount);
+      counts.payments++;
+    }
   }
 
   // The month as the test did it: the nights each stay spent in house, priced by its own rate and taxes.
@@ -557,6 +573,13 @@ async function month(h: Harness, mode: Mode, clock: ReturnType<typeof monthClock
   const notes = await all(`/v1/credit_notes?property_id=${property.id}`);
   expect(notes.map((n: { number: number }) => n.number).sort((a: number, b: number) => a - b)).toEqual(notes.map((_: unknown, i: number) => i + 1));
   expect(notes.length).toBe(counts.goodwill);
+  // One supplementary invoice for each late charge, naming the stay's own invoice, of exactly the charge.
+  const supplementary = invoices.filter((i: { supplements: unknown }) => i.supplements);
+  expect(supplementary.length).toBe(counts.lateCharges);
+  for (const i of supplementary as { lines: { description: string }[]; reservation_id: string; supplements: { invoice_id: string } }[]) {
+    expect(i.lines.map((l) => l.description)).toEqual(["Minibar after departure"]);
+    expect(i.supplements.invoice_id).toBe(folios.get(i.reservation_id)!.invoice_id);
+  }
   for (const n of notes as { totals: { gross: Money } }[]) expect(n.totals.gross.amount).toBe(-1_000);
 
   // Every departed stay: invoiced for what its folio charged, and settled (a goodwill refund included).
