@@ -5,8 +5,8 @@ import { chargeKinds, creditNotes, folioCharges, folios, payments, refunds, rese
 import { newId } from "@/server/ids";
 import { insertRows, preparedQuery } from "@/db/prepared";
 import { date, idOf, money, timestamp } from "@/server/schemas";
-import { presentPayment, presentRefund } from "@/server/payments/present";
-import { paymentSchema, refundSchema } from "@/server/payments/schemas";
+import { presentPayment, presentRefund } from "./payment-present";
+import { paymentSchema, refundSchema } from "./payment-schemas";
 import { findOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
 import { nightLines, sumLines, taxLine, type PricedLine, type StayPrice, type TaxRule } from "@/server/taxes/compute";
 

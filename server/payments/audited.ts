@@ -2,7 +2,7 @@ import type { ChangeCtx } from "@/server/audit/audit";
 import { auditedFolioChange } from "@/server/folios/folio-change";
 import { ApiError } from "@/server/errors";
 import { capturePayment, createPayment, getPayment, voidPayment } from "./payments";
-import { presentPayment, presentRefund } from "./present";
+import { presentPayment, presentRefund } from "@/server/folios/payment-present";
 import { createRefund } from "./refunds";
 import type { PaymentCreate, RefundCreate } from "./schemas";
 

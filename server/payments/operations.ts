@@ -4,7 +4,7 @@ import { listSchema } from "@/server/http/pagination";
 import { emptyActionSchema, idParam } from "@/server/schemas";
 import { refundPayment, settlePayment, takePayment } from "./audited";
 import { getPayment, listPayments, listPaymentsByOffset } from "./payments";
-import { presentPayment, presentRefund } from "./present";
+import { presentPayment, presentRefund } from "@/server/folios/payment-present";
 import { getRefund, listRefunds } from "./refunds";
 import { paymentCreateSchema, paymentListQuery, paymentSchema, refundCreateSchema, refundListQuery, refundSchema } from "./schemas";
 

@@ -10,7 +10,7 @@ import { findOwned, ownedBy, tenantValues, type Ctx, listOwned } from "@/server/
 import { inTransaction } from "@/db/transactions";
 import { chargeCard, noProcessorAnyMore, processorIdempotencyKey } from "./card-charge";
 import { processorFor } from "@/server/processors/connections";
-import { presentPayment } from "./present";
+import { presentPayment } from "@/server/folios/payment-present";
 import { paymentOfCharge } from "./processor-sync";
 import type { PaymentCreate } from "./schemas";
 

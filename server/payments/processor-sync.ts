@@ -7,7 +7,7 @@ import { issueCreditNote } from "@/server/invoices/credit-notes";
 import { newId } from "@/server/ids";
 import type { CardDetails, FoundCharge, FoundDispute } from "@/server/processors/processor";
 import { ownedBy, tenantValues, type Tenant } from "@/server/tenancy";
-import { presentPayment } from "./present";
+import { presentPayment } from "@/server/folios/payment-present";
 import { creditOfRefund } from "./refunds";
 
 type PaymentRow = typeof payments.$inferSelect;

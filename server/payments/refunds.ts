@@ -11,7 +11,7 @@ import { findOwned, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { inTransaction } from "@/db/transactions";
 import type { Executor } from "@/db/client";
 import { refundAtProcessor } from "./card-charge";
-import { presentPayment } from "./present";
+import { presentPayment } from "@/server/folios/payment-present";
 import type { RefundCreate } from "./schemas";
 
 const refundableStatuses = new Set(["succeeded", "partially_refunded", "refunded"]);

@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { paymentStatuses } from "@/db/schema";
-import { date, idOf, money, timestamp } from "@/server/schemas";
+import { paymentSchema, refundSchema } from "@/server/folios/payment-schemas";
+
+export { paymentSchema, refundSchema };
 
 const cardFields = ["number", "exp_month", "exp_year", "cvc"] as const;
 
@@ -49,59 +51,6 @@ export const paymentCreateSchema = z
     example: { reservation_id: "res_1a2B3c4D5e6F7g8H9i0J1k2L", payment_method: { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123" } },
   });
 
-export const paymentSchema = z
-  .object({
-    id: idOf("pay"),
-    object: z.literal("payment"),
-    livemode: z.boolean(),
-    property_id: idOf("prop"),
-    reservation_id: idOf("res"),
-    folio_id: idOf("fol"),
-    amount: money,
-    amount_refunded: money,
-    status: z.enum(paymentStatuses),
-    captured: z.boolean(),
-    payment_method: z.object({
-      type: z.enum(["card", "cash", "bank_transfer"]),
-      brand: z.string().optional(),
-      last4: z.string().optional(),
-      exp_month: z.number().int().optional(),
-      exp_year: z.number().int().optional(),
-      reference: z.string().nullable().optional(),
-    }),
-    processor: z
-      .object({ type: z.enum(["stripe"]), payment_id: z.string().nullable().openapi({ description: "Stripe's PaymentIntent (`pi_…`)." }) })
-      .nullable()
-      .openapi("ProcessorCharge", { description: "The processor a card went through, with its id of the charge; null for a sandbox test card, cash or a bank transfer." }),
-    dispute: z
-      .object({
-        id: z.string().openapi({ description: "Stripe's dispute (`dp_…`)." }),
-        status: z.string().openapi({
-          description: "Stripe's status of the dispute: `warning_needs_response`, `warning_under_review`, `warning_closed` (an inquiry: no money moved), `needs_response`, `under_review`, `won`, `lost`.",
-          example: "needs_response",
-        }),
-        reason: z.string().nullable().openapi({ description: "Stripe's reason, e.g. `fraudulent`, `duplicate`, `product_not_received`." }),
-        amount: money.openapi({ description: "What the dispute is about; the bank took it back unless it is an inquiry." }),
-        reinstates_payment_id: idOf("pay")
-          .nullable()
-          .openapi({ description: "Set on the payment that gives a won dispute's money back: the disputed payment. Null on the disputed payment itself." }),
-      })
-      .nullable()
-      .openapi("PaymentDispute", {
-        description:
-          "A dispute (chargeback) the cardholder opened at Stripe. What the bank takes back is a refund with this dispute's `dispute_id`, posted on the business date it is learnt of, so the folio owes it again; a won dispute gives it back as a payment of the day it is won.",
-      }),
-    failure_code: z.string().nullable(),
-    failure_message: z.string().nullable(),
-    captured_at: timestamp.nullable().openapi({ description: "When the money was taken; null until captured (an authorization, a failed charge)." }),
-    business_date: date
-      .nullable()
-      .openapi({ description: "The property's business date the payment was captured on: the day it counts in the revenue report and the night audit's flash (after midnight and before the audit, still the day before). Null until captured." }),
-    created_at: timestamp,
-    updated_at: timestamp,
-  })
-  .openapi("Payment");
-
 export const paymentListQuery = z.strictObject({ reservation_id: z.string().optional(), status: z.enum(paymentStatuses).optional() });
 
 export const refundCreateSchema = z
@@ -111,28 +60,6 @@ export const refundCreateSchema = z
     reason: z.string().trim().min(1).max(500).optional(),
   })
   .openapi("RefundCreate");
-
-export const refundSchema = z
-  .object({
-    id: idOf("re"),
-    object: z.literal("refund"),
-    livemode: z.boolean(),
-    payment_id: idOf("pay"),
-    folio_id: idOf("fol"),
-    amount: money,
-    reason: z.string().nullable(),
-    status: z.literal("succeeded"),
-    credit_note_id: idOf("cn")
-      .nullable()
-      .openapi({ description: "The credit note this refund issued: a refund on a closed, invoiced folio of money the guest was charged (beyond any credit balance). Null for a refund that only pays back an overpayment or is made before the folio closes." }),
-    business_date: date.openapi({ description: "The property's business date the refund was made on: the day it counts in the revenue report and the flash." }),
-    dispute_id: z
-      .string()
-      .nullable()
-      .openapi({ description: "Set when this is the money a cardholder's dispute took back (Stripe's `dp_…`), not a refund the hotel made." }),
-    created_at: timestamp,
-  })
-  .openapi("Refund");
 
 export const refundListQuery = z.strictObject({ payment_id: z.string().optional() });
 

@@ -7,7 +7,7 @@ import { capturedStatuses, folioBalance } from "@/server/folios/folios";
 import { formatMoney } from "@/lib/money";
 import { creditRefundPlan } from "@/lib/refund-plan";
 import { refundPayment } from "@/server/payments/audited";
-import { presentPayment } from "@/server/payments/present";
+import { presentPayment } from "@/server/folios/payment-present";
 import { findOwned } from "@/server/tenancy";
 
 /**

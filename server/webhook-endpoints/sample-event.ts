@@ -11,7 +11,7 @@ import { getProperty } from "@/server/properties/properties";
 import { presentProperty } from "@/server/properties/present";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { presentNightAudit } from "@/server/night-audit/present";
-import { presentPayment } from "@/server/payments/present";
+import { presentPayment } from "@/server/folios/payment-present";
 import { presentRatePlan } from "@/server/rates/present";
 import { presentReservation } from "@/server/reservations/present";
 import { presentRoom, presentRoomType } from "@/server/rooms/present";
