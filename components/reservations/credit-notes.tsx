@@ -1,7 +1,6 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { Download } from "lucide-react";
 import { useState } from "react";
 import { z } from "zod";
 import { useTRPC } from "@/components/trpc/client";
@@ -10,29 +9,6 @@ import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Form, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
 import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
 import { toast } from "@/components/ui/toaster";
-
-export const linkClass =
-  "inline-flex min-h-9 items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-teal-800 hover:bg-stone-50 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600";
-
-/** The credit notes issued on the folio's invoice: each by its number, with its PDF. */
-export function CreditNoteList({ notes }: { notes: { id: string; number: number }[] }) {
-  if (!notes.length) return null;
-  return (
-    <section aria-label="Credit notes">
-      <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-stone-500">Credit notes</h3>
-      <ul className="divide-y divide-stone-100">
-        {notes.map((n) => (
-          <li key={n.id} className="flex flex-wrap items-center justify-between gap-2 py-1" data-testid="credit-note">
-            <span>Credit note {n.number}</span>
-            <a href={`/credit-notes/${n.id}/pdf`} download className={linkClass}>
-              <Download className="h-4 w-4" aria-hidden /> Download<span className="sr-only"> credit note {n.number}</span>
-            </a>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
 
 /** The form: an amount as the property writes money, and why. */
 const creditForm = (f: Formatters, currency: string) =>

@@ -14,7 +14,8 @@ type Done = () => Promise<void> | void;
 
 /**
  * An extra charge (minibar, parking) or, negative, a credit on the folio. After check-out
- * (`invoiced`), a late charge: billed on a supplementary invoice; a credit is a credit note then.
+ * (`invoiced`), a late charge: billed on a supplementary invoice (a credit is refused by the
+ * server, which points at a credit note, under the amount).
  */
 export function AddChargeDialog({ reservationId, currency, onDone, invoiced = false }: { reservationId: string; currency: string; onDone: Done; invoiced?: boolean }) {
   const trpc = useTRPC();
@@ -37,7 +38,6 @@ export function AddChargeDialog({ reservationId, currency, onDone, invoiced = fa
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const minor = f.parse(amount, currency);
-    if (invoiced && minor !== null && minor < 0) return setLocalError("The stay is invoiced: take money off with a credit note instead.");
     if (minor === null || minor === 0) return setLocalError(invoiced ? `Enter an amount such as ${f.sample(currency)}.` : `Enter an amount such as ${f.sample(currency)} (negative for a credit).`);
     setLocalError(null);
     add.mutate({ reservation_id: reservationId, description, amount: minor });

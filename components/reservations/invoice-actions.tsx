@@ -6,7 +6,6 @@ import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Button } from "@/components/ui";
 import { toast } from "@/components/ui/toaster";
-import { linkClass } from "./credit-notes";
 
 /**
  * The folio's invoice: a download once issued (check-out issues it), or, for a stay that ended
@@ -40,25 +39,5 @@ export function InvoiceActions({ reservationId, invoiceId, canIssue, onDone }: {
     <Button variant="secondary" onClick={() => issue.mutate({ reservation_id: reservationId })} disabled={issue.isPending}>
       {issue.isPending ? "Issuing…" : "Issue invoice"}
     </Button>
-  );
-}
-
-/** Supplementary invoices of the folio (late charges after check-out), each to download. */
-export function SupplementaryInvoiceList({ invoices }: { invoices: { id: string; number: number }[] }) {
-  if (!invoices.length) return null;
-  return (
-    <section aria-label="Supplementary invoices">
-      <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-stone-500">Supplementary invoices</h3>
-      <ul className="divide-y divide-stone-100">
-        {invoices.map((i) => (
-          <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 py-1" data-testid="supplementary-invoice">
-            <span>Invoice {i.number}</span>
-            <a href={`/invoices/${i.id}/pdf`} download className={linkClass}>
-              <Download className="h-4 w-4" aria-hidden /> Download<span className="sr-only"> invoice {i.number}</span>
-            </a>
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }

@@ -2,8 +2,8 @@
 
 import type { ReactNode } from "react";
 import { callError } from "@/components/trpc/errors";
-import { Alert, Button } from "@/components/ui";
-import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { Alert } from "@/components/ui";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 
 /**
  * A change of a stay priced before it is made: the clerk fills the fields, prices it (the same
@@ -50,22 +50,11 @@ export function PreviewConfirmDialog({
         {previewError ? <Alert>{callError(previewError).message}</Alert> : null}
         {applyError ? <Alert>{callError(applyError).message}</Alert> : null}
         {quote}
-        <div className="flex flex-wrap justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          {quote ? (
-            <Button disabled={confirm.pending} onClick={confirm.onClick}>
-              {confirm.pending ? "Saving…" : confirm.label}
-            </Button>
-          ) : (
-            <Button disabled={price.disabled || price.pending} onClick={price.onClick}>
-              {price.pending ? "Pricing…" : price.label}
-            </Button>
-          )}
-        </div>
+        {quote ? (
+          <DialogActions label={confirm.label} pendingLabel="Saving…" pending={confirm.pending} onClick={confirm.onClick} />
+        ) : (
+          <DialogActions label={price.label} pendingLabel="Pricing…" pending={price.pending} disabled={price.disabled || price.pending} onClick={price.onClick} />
+        )}
       </div>
     </Dialog>
   );

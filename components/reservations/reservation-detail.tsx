@@ -15,8 +15,9 @@ import { StayPriceBreakdown } from "./stay-price";
 import { channelLabels, housekeepingLabels, nightsLabel, paymentMethodWords, sourceLabels, statusLabels } from "./format";
 import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
-import { CreditNoteDialog, CreditNoteList } from "./credit-notes";
-import { InvoiceActions, SupplementaryInvoiceList } from "./invoice-actions";
+import { CreditNoteDialog } from "./credit-notes";
+import { DocumentList } from "./document-list";
+import { InvoiceActions } from "./invoice-actions";
 import { StayActions } from "./stay-actions";
 import { plural } from "@/lib/words";
 
@@ -289,8 +290,8 @@ export function ReservationDetail({ id }: { id: string }) {
                   </ul>
                 </section>
               ) : null}
-              <SupplementaryInvoiceList invoices={f.supplementary_invoices} />
-              <CreditNoteList notes={f.credit_notes} />
+              <DocumentList title="Supplementary invoices" name="Invoice" pdfPath="invoices" testId="supplementary-invoice" documents={f.supplementary_invoices} />
+              <DocumentList title="Credit notes" name="Credit note" pdfPath="credit-notes" testId="credit-note" documents={f.credit_notes} />
               {/* Who owes whom, in words: the guest (balance due) or the hotel (owed to the guest, to refund). */}
               <div className="flex items-baseline justify-between border-t border-stone-200 pt-3">
                 <span className="font-medium text-stone-700" data-testid="folio-balance-label">

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Field, Input, Select } from "@/components/ui";
-import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import { housekeepingLabels } from "./format";
@@ -77,16 +77,14 @@ export function MoveRoomDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
           <Input id="move-reason" value={reason} onChange={(e) => setReason(e.target.value)} />
         </Field>
         {move.error ? <Alert>{callError(move.error).message}</Alert> : null}
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button disabled={!chosen || move.isPending} onClick={() => move.mutate({ id: desk.reservation.id, room_id: chosen, ...(reason.trim() ? { reason: reason.trim() } : {}) })}>
-            {move.isPending ? "Moving…" : "Move guest"}
-          </Button>
-        </div>
+        <DialogActions
+          className="flex justify-end gap-2"
+          label="Move guest"
+          pendingLabel="Moving…"
+          pending={move.isPending}
+          disabled={!chosen || move.isPending}
+          onClick={() => move.mutate({ id: desk.reservation.id, room_id: chosen, ...(reason.trim() ? { reason: reason.trim() } : {}) })}
+        />
       </div>
     </Dialog>
   );
@@ -135,16 +133,14 @@ export function CheckInDialog({ desk, onDone }: { desk: Desk; onDone: Done }) {
           </a>{" "}
           <span className="text-stone-500">for the guest to sign.</span>
         </p>
-        <div className="flex justify-end gap-2">
-          <DialogClose asChild>
-            <Button type="button" variant="secondary">
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button disabled={!chosen || checkIn.isPending} onClick={() => checkIn.mutate({ id: desk.reservation.id, room_id: chosen })}>
-            {checkIn.isPending ? "Checking in…" : "Check in"}
-          </Button>
-        </div>
+        <DialogActions
+          className="flex justify-end gap-2"
+          label="Check in"
+          pendingLabel="Checking in…"
+          pending={checkIn.isPending}
+          disabled={!chosen || checkIn.isPending}
+          onClick={() => checkIn.mutate({ id: desk.reservation.id, room_id: chosen })}
+        />
       </div>
     </Dialog>
   );

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Alert, Button, Field, Input, Select } from "@/components/ui";
-import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { Dialog, DialogActions, DialogClose } from "@/components/ui/dialog";
 import { type Formatters } from "@/components/ui/property-format";
 import { LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
@@ -150,14 +150,14 @@ export function ConfirmChange({ pending, fmt, onClose }: { pending: Pending; fmt
           </dl>
         ) : null}
         {save.error ? <Alert>{fmt.words(callError(save.error).message)}</Alert> : null}
-        <div className="flex flex-wrap justify-end gap-2 pt-2">
-          <DialogClose asChild>
-            <Button variant="secondary">Cancel</Button>
-          </DialogClose>
-          <Button disabled={!p || save.isPending} onClick={() => save.mutate(pending.change)}>
-            {save.isPending ? "Saving…" : "Confirm"}
-          </Button>
-        </div>
+        <DialogActions
+          className="flex flex-wrap justify-end gap-2 pt-2"
+          label="Confirm"
+          pendingLabel="Saving…"
+          pending={save.isPending}
+          disabled={!p || save.isPending}
+          onClick={() => save.mutate(pending.change)}
+        />
       </div>
     </Dialog>
   );

@@ -122,18 +122,35 @@ export function ConfirmDialog({ open, onOpenChange, trigger, title, description,
 }
 
 /**
- * A dialog form's footer: Cancel (closes the dialog) and the submit button, which says what it
- * is doing while the action runs. `disabled` defaults to `pending`.
+ * A dialog's footer: Cancel (closes the dialog) and the action's button, which says what it is
+ * doing while the action runs. The button submits the dialog's form, or, given `onClick`, runs
+ * that (a dialog without a form). `disabled` defaults to `pending`.
  */
-export function DialogActions({ label, pendingLabel, pending, disabled, danger }: { label: string; pendingLabel: string; pending: boolean; disabled?: boolean; danger?: boolean }) {
+export function DialogActions({
+  label,
+  pendingLabel,
+  pending,
+  disabled,
+  danger,
+  onClick,
+  className,
+}: {
+  label: string;
+  pendingLabel: string;
+  pending: boolean;
+  disabled?: boolean;
+  danger?: boolean;
+  onClick?: () => void;
+  className?: string;
+}) {
   return (
-    <div className="flex flex-wrap justify-end gap-2">
+    <div className={className ?? "flex flex-wrap justify-end gap-2"}>
       <DialogClose asChild>
         <Button type="button" variant="secondary">
           Cancel
         </Button>
       </DialogClose>
-      <Button type="submit" variant={danger ? "danger" : "primary"} disabled={disabled ?? pending}>
+      <Button type={onClick ? "button" : "submit"} variant={danger ? "danger" : "primary"} disabled={disabled ?? pending} onClick={onClick}>
         {pending ? pendingLabel : label}
       </Button>
     </div>

@@ -61,55 +61,64 @@ export async function partiesOf(tx: Executor, folio: { propertyId: string; reser
   };
 }
 
-/**
- * Issues the invoice of a folio inside the caller's transaction (check-out's, or an explicit
- * close): the folio closes, the next number is taken, and the folio is stored as it stands with
- * the hotel's and the guest's details of this moment. Emits `invoice.created`.
- */
-export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string, options: { silent?: boolean } = {}) {
-  const [folio] = await tx.select().from(folios).where(eq(folios.id, folioId)).for("update");
-  const [existing] = await tx
-    .select({ number: invoices.number })
+type FolioRow = typeof folios.$inferSelect;
+type ChargeRow = typeof folioCharges.$inferSelect;
+type InvoiceRow = typeof invoices.$inferSelect;
+
+/** The invoice a folio closed into (its supplementary invoices follow it), if issued. */
+export async function folioInvoice(tx: Executor, folioId: string): Promise<InvoiceRow | undefined> {
+  const [invoice] = await tx
+    .select()
     .from(invoices)
-    .where(and(eq(invoices.folioId, folio.id), isNull(invoices.supplementsInvoiceId)));
-  if (existing) throw new ApiError("invalid_state_transition", `The folio is already invoiced (invoice ${existing.number}).`);
-  const [{ reservation, property, parties }, charges, paid, refunded] = await Promise.all([
+    .where(and(eq(invoices.folioId, folioId), isNull(invoices.supplementsInvoiceId)));
+  return invoice;
+}
+
+/**
+ * Writes an invoice of `lines` for the folio, inside the caller's transaction: the property's next
+ * number, the hotel's and the guest's details of this moment, the lines with their taxes and
+ * totals, the payments and refunds it states, and the folio's balance now; issued on the
+ * property's business date (an invoice issued after an evening audit belongs to the new day).
+ * The lines are then billed by it (`folio_charges.invoice_id`; a credit note's lines never are).
+ * Emits `invoice.created` unless `silent`.
+ */
+export async function writeInvoice(
+  tx: Executor,
+  tenant: Tenant,
+  folio: FolioRow,
+  content: {
+    lines: ChargeRow[];
+    payments: InvoiceBody["payments"];
+    refunds: InvoiceBody["refunds"];
+    supplements: InvoiceRow | null;
+    silent?: boolean;
+  },
+) {
+  const [{ reservation, property, parties }, number, balance] = await Promise.all([
     partiesOf(tx, folio),
-    tx.select().from(folioCharges).where(eq(folioCharges.folioId, folio.id)).orderBy(asc(folioCharges.createdAt), asc(folioCharges.id)),
-    tx
-      .select()
-      .from(payments)
-      .where(and(eq(payments.folioId, folio.id), inArray(payments.status, [...capturedStatuses])))
-      .orderBy(asc(payments.capturedAt), asc(payments.id)),
-    tx.select().from(refunds).where(eq(refunds.folioId, folio.id)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
+    nextNumber(tx, invoiceCounters, folio.propertyId),
+    folioBalance(tx, folio.id),
   ]);
-  if (folio.status === "open") await closeFolio(tx, folio.id);
   const currency = folio.currency;
-  const m = (amount: number) => ({ amount, currency });
   const now = new Date();
   const body: InvoiceBody = {
     issued_at: now.toISOString(),
-    // The business date it is issued on, as every posting (an invoice issued after an evening audit belongs to the new day).
     issue_date: businessToday(property, now),
-    supplements: null,
+    supplements: content.supplements ? { invoice_id: content.supplements.id, number: content.supplements.number } : null,
     ...parties,
-    lines: charges.map((c) => {
+    lines: content.lines.map((c) => {
       const p = presentCharge(c, currency);
       return { description: p.description, kind: p.kind, date: p.date, net: p.net, tax: p.tax, gross: p.amount, taxes: p.taxes };
     }),
-    tax_summary: taxSummary(charges.flatMap((c) => c.taxes), currency),
-    totals: folioTotals(charges, currency),
-    payments: paid.map((p) => ({
-      id: p.id,
-      method: p.methodType,
-      description: p.methodType === "card" && p.cardLast4 ? `Card ending ${p.cardLast4}` : methodWords[p.methodType],
-      amount: m(p.amount),
-      captured_at: (p.capturedAt ?? p.createdAt).toISOString(),
-    })),
-    refunds: refunded.map((r) => ({ id: r.id, amount: m(r.amount), created_at: r.createdAt.toISOString() })),
-    balance: m(await folioBalance(tx, folio.id)),
+    tax_summary: taxSummary(
+      content.lines.flatMap((c) => c.taxes),
+      currency,
+    ),
+    totals: folioTotals(content.lines, currency),
+    payments: content.payments,
+    refunds: content.refunds,
+    balance: { amount: balance, currency },
   };
-  const number = await nextNumber(tx, invoiceCounters, property.id);
   const id = newId("invoice");
   const [invoice] = await tx
     .insert(invoices)
@@ -123,18 +132,52 @@ export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string
       currency,
       total: body.totals.gross.amount,
       snapshot: body,
+      supplementsInvoiceId: content.supplements?.id ?? null,
       createdAt: now,
     })
     .returning();
-  // Its lines are billed: a line posted later goes on a supplementary invoice (./supplementary.ts).
-  await tx
-    .update(folioCharges)
-    .set({ invoiceId: id })
-    .where(and(eq(folioCharges.folioId, folio.id), isNull(folioCharges.invoiceId), isNull(folioCharges.creditNoteId)));
+  const billed = content.lines.filter((c) => !c.creditNoteId).map((c) => c.id);
+  if (billed.length) await tx.update(folioCharges).set({ invoiceId: id }).where(inArray(folioCharges.id, billed));
   const presented = presentInvoice(invoice);
   // The sandbox's seed writes its hotel as it stands, without events (as for the rest of its data).
-  if (!options.silent) await emitEvents(tx, tenant, [{ type: "invoice.created", propertyId: property.id, object: presented }]);
+  if (!content.silent) await emitEvents(tx, tenant, [{ type: "invoice.created", propertyId: property.id, object: presented }]);
   return presented;
+}
+
+/**
+ * Issues the invoice of a folio inside the caller's transaction (check-out's, or an explicit
+ * close): the folio closes, and the folio is stored as it stands, every line with the payments
+ * and refunds (`writeInvoice`). A line posted later goes on a supplementary invoice
+ * (./supplementary.ts).
+ */
+export async function issueInvoice(tx: Executor, tenant: Tenant, folioId: string, options: { silent?: boolean } = {}) {
+  const [folio] = await tx.select().from(folios).where(eq(folios.id, folioId)).for("update");
+  const existing = await folioInvoice(tx, folio.id);
+  if (existing) throw new ApiError("invalid_state_transition", `The folio is already invoiced (invoice ${existing.number}).`);
+  const [charges, paid, refunded] = await Promise.all([
+    tx.select().from(folioCharges).where(eq(folioCharges.folioId, folio.id)).orderBy(asc(folioCharges.createdAt), asc(folioCharges.id)),
+    tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.folioId, folio.id), inArray(payments.status, [...capturedStatuses])))
+      .orderBy(asc(payments.capturedAt), asc(payments.id)),
+    tx.select().from(refunds).where(eq(refunds.folioId, folio.id)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
+  ]);
+  if (folio.status === "open") await closeFolio(tx, folio.id);
+  const m = (amount: number) => ({ amount, currency: folio.currency });
+  return writeInvoice(tx, tenant, folio, {
+    lines: charges,
+    payments: paid.map((p) => ({
+      id: p.id,
+      method: p.methodType,
+      description: p.methodType === "card" && p.cardLast4 ? `Card ending ${p.cardLast4}` : methodWords[p.methodType],
+      amount: m(p.amount),
+      captured_at: (p.capturedAt ?? p.createdAt).toISOString(),
+    })),
+    refunds: refunded.map((r) => ({ id: r.id, amount: m(r.amount), created_at: r.createdAt.toISOString() })),
+    supplements: null,
+    silent: options.silent,
+  });
 }
 
 /**

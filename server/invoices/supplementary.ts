@@ -1,35 +1,22 @@
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import type { Executor } from "@/db/client";
-import { folioCharges, folios, invoiceCounters, invoices } from "@/db/schema";
+import { folioCharges, folios, type invoices } from "@/db/schema";
 import { formatMoney } from "@/lib/money";
 import { ApiError } from "@/server/errors";
-import { emitEvents } from "@/server/events/emit";
-import { folioBalance, folioTotals, postOtherCharge, presentCharge, type chargeCreateSchema } from "@/server/folios/folios";
-import { newId } from "@/server/ids";
-import { businessToday } from "@/server/properties/business-date";
-import { findOwned, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
-import { issueInvoice, nextNumber, partiesOf, taxSummary } from "./invoices";
-import { presentInvoice } from "./present";
-import type { InvoiceBody } from "./schemas";
+import { postOtherCharge, presentCharge, type chargeCreateSchema } from "@/server/folios/folios";
+import { findOwned, type Ctx, type Tenant } from "@/server/tenancy";
+import { folioInvoice, issueInvoice, writeInvoice } from "./invoices";
 
 type FolioRow = typeof folios.$inferSelect;
 type InvoiceRow = typeof invoices.$inferSelect;
-
-/** The invoice a folio closed into (its supplementary invoices follow it), if issued. */
-export async function folioInvoice(tx: Executor, folioId: string): Promise<InvoiceRow | undefined> {
-  const [invoice] = await tx
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.folioId, folioId), isNull(invoices.supplementsInvoiceId)));
-  return invoice;
-}
 
 /**
  * Bills the folio's lines posted after its invoice (a late charge) on a supplementary invoice,
  * inside the caller's transaction: the issued invoice never changes; the new one takes the
  * property's next invoice number, names the invoice it supplements, lists only those lines, and
- * states the folio's balance now (what the guest owes with them). Emits `invoice.created`.
+ * states the folio's balance now (what the guest owes with them). Its payments and refunds are
+ * those of the invoice it supplements, so it lists none. Emits `invoice.created`.
  */
 export async function issueSupplementaryInvoice(tx: Executor, tenant: Tenant, folio: FolioRow, original: InvoiceRow) {
   const lines = await tx
@@ -38,58 +25,7 @@ export async function issueSupplementaryInvoice(tx: Executor, tenant: Tenant, fo
     .where(and(eq(folioCharges.folioId, folio.id), isNull(folioCharges.invoiceId), isNull(folioCharges.creditNoteId)))
     .orderBy(asc(folioCharges.createdAt), asc(folioCharges.id));
   if (!lines.length) return null;
-  const [{ reservation, property, parties }, number, balance] = await Promise.all([
-    partiesOf(tx, folio),
-    nextNumber(tx, invoiceCounters, folio.propertyId),
-    folioBalance(tx, folio.id),
-  ]);
-  const currency = folio.currency;
-  const now = new Date();
-  const body: InvoiceBody = {
-    issued_at: now.toISOString(),
-    issue_date: businessToday(property, now),
-    supplements: { invoice_id: original.id, number: original.number },
-    ...parties,
-    lines: lines.map((c) => {
-      const p = presentCharge(c, currency);
-      return { description: p.description, kind: p.kind, date: p.date, net: p.net, tax: p.tax, gross: p.amount, taxes: p.taxes };
-    }),
-    tax_summary: taxSummary(
-      lines.flatMap((c) => c.taxes),
-      currency,
-    ),
-    totals: folioTotals(lines, currency),
-    // The payments and refunds before it are on the invoice it supplements.
-    payments: [],
-    refunds: [],
-    balance: { amount: balance, currency },
-  };
-  const id = newId("invoice");
-  const [invoice] = await tx
-    .insert(invoices)
-    .values({
-      id,
-      ...tenantValues(tenant),
-      propertyId: property.id,
-      folioId: folio.id,
-      reservationId: reservation.id,
-      number,
-      currency,
-      total: body.totals.gross.amount,
-      snapshot: body,
-      supplementsInvoiceId: original.id,
-      createdAt: now,
-    })
-    .returning();
-  await tx.update(folioCharges).set({ invoiceId: id }).where(
-    inArray(
-      folioCharges.id,
-      lines.map((l) => l.id),
-    ),
-  );
-  const presented = presentInvoice(invoice);
-  await emitEvents(tx, tenant, [{ type: "invoice.created", propertyId: property.id, object: presented }]);
-  return presented;
+  return writeInvoice(tx, tenant, folio, { lines, payments: [], refunds: [], supplements: original });
 }
 
 /**

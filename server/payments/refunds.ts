@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { folios, payments, refunds } from "@/db/schema";
 import { folioBalance } from "@/server/folios/folios";
 import { issueCreditNote } from "@/server/invoices/credit-notes";
-import { folioInvoice } from "@/server/invoices/supplementary";
+import { folioInvoice } from "@/server/invoices/invoices";
 import { ApiError } from "@/server/errors";
 import { emitEvent } from "@/server/events/emit";
 import { newId } from "@/server/ids";

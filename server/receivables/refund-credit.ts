@@ -54,3 +54,12 @@ export async function refundCreditBalance({
     return refunds;
   });
 }
+
+/**
+ * At check-out, the exact overpayment of the reservation's folio back to the guest's own payments
+ * (the dashboard's guided check-out): `refundCreditBalance` for a guest still in house.
+ */
+export async function refundOverpaymentAtCheckOut({ db, tenant, actor, reservationId, reason }: ChangeCtx & { reservationId: string; reason: string }) {
+  const reservation = await findOwned(db, reservations, tenant, reservationId, "reservation", { param: "reservation_id" });
+  return refundCreditBalance({ db, tenant, actor, folioId: reservation.folioId, atCheckOut: true, reason });
+}

@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
-import { PDFParse } from "pdf-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
 import { folioCharges, folios } from "@/db/schema";
 import { addDays, todayIn } from "@/lib/dates";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
+import { pdfBytes as pdfBytesOf, pdfText } from "../support/pdf";
 import { bookingBody, buildRoomType, countEvents, insertProperty, ok, type Caller, type RoomTypeSetup } from "../support/hotel";
 
 // Issue 35, point 5: an issued invoice never changes; corrections are credit notes. A refund after
@@ -39,20 +39,7 @@ async function hotelAt(caller: Caller, nightly: number, rooms = 3): Promise<Hote
 const book = (hotel: Hotel, from: string, to: string, extra: Record<string, unknown> = {}) =>
   h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, roomTypeId: hotel.type.roomTypeId, ratePlanId: hotel.type.ratePlanId }, from, to, extra), hotel.caller);
 
-async function pdfBytes(path: string, caller: Caller) {
-  const res = await fetch(`${h.baseUrl}${path}`, { headers: { authorization: `Bearer ${caller.token}`, ...(caller.sandbox ? { "service-environment": "sandbox" } : {}) } });
-  expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toBe("application/pdf");
-  return new Uint8Array(await res.arrayBuffer());
-}
-async function pdfText(bytes: Uint8Array) {
-  const parser = new PDFParse({ data: bytes.slice() });
-  try {
-    return (await parser.getText()).text;
-  } finally {
-    await parser.destroy();
-  }
-}
+const pdfBytes = (path: string, caller: Caller) => pdfBytesOf(h, path, caller);
 
 /**
  * One night at 123.45 with 8.875 % state tax added and a city tax of 2.50 per person (two adults):

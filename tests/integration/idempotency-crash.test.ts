@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { idempotencyKeys, reservations } from "@/db/schema";
 import { addDays } from "@/lib/dates";
 import { onPostgres } from "../support/database";
+import { startAppScript } from "../support/child-processes";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, liveHotel } from "../support/hotel";
 
@@ -24,18 +25,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-function startChild(): Promise<{ port: number; process: ChildProcess }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "tests/support/crash-before-commit.ts"], {
-    env: { ...process.env, DATABASE_URL: h.databaseUrl, LOG_LEVEL: "silent" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  proc.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve, reject) => {
-    proc.stdout!.once("data", (c: Buffer) => resolve({ port: Number(c.toString().trim()), process: proc }));
-    proc.once("exit", (code) => reject(new Error(`the child exited (${code}) before listening: ${stderr}`)));
-  });
-}
 
 it.skipIf(!onPostgres)("a process killed before its transaction commits leaves nothing; the retry books exactly once", async () => {
   const hotel = await liveHotel(h, h.main.account.id);
@@ -46,7 +35,7 @@ it.skipIf(!onPostgres)("a process killed before its transaction commits leaves n
   const countBooked = async () =>
     Number((await h.db.select({ n: sql<number>`count(*)::int` }).from(reservations).where(eq(reservations.propertyId, setup.propertyId)))[0].n);
 
-  const started = await startChild();
+  const started = await startAppScript("tests/support/crash-before-commit.ts", h.databaseUrl!);
   child = started.process;
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child!.once("exit", (_code, signal) => resolve(signal)));
   const cut = await fetch(`http://127.0.0.1:${started.port}/v1/reservations`, { method: "POST", headers, body: JSON.stringify(body) }).then(

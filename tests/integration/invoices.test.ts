@@ -1,5 +1,4 @@
 import { and, eq, sql } from "drizzle-orm";
-import { PDFParse } from "pdf-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
 import { folios, invoices, properties } from "@/db/schema";
@@ -7,6 +6,7 @@ import { addDays } from "@/lib/dates";
 import { issueInvoice } from "@/server/invoices/invoices";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
+import { pdfText } from "../support/pdf";
 import { bookingBody, buildRoomType, countEvents, liveHotel, ok, type Caller, type RoomTypeSetup } from "../support/hotel";
 
 // Issue 27, item 5: a folio closes into an invoice, numbered without gaps per property, stored as
@@ -32,7 +32,7 @@ async function hotelAt(nightly: number, rooms = 3): Promise<Hotel> {
 const book = (hotel: Hotel, from: string, to: string, extra: Record<string, unknown> = {}) =>
   h.post("/v1/reservations", bookingBody({ propertyId: hotel.propertyId, roomTypeId: hotel.type.roomTypeId, ratePlanId: hotel.type.ratePlanId }, from, to, extra), caller);
 
-async function pdfText(id: string) {
+async function invoiceText(id: string) {
   // Through the harness once, so the answer is checked against the document (content type, headers)…
   const checked = await h.get(`/v1/invoices/${id}/pdf`, caller);
   expect(checked.status).toBe(200);
@@ -42,12 +42,7 @@ async function pdfText(id: string) {
   const res = await fetch(`${h.baseUrl}/v1/invoices/${id}/pdf`, { headers: { authorization: `Bearer ${caller.token}` } });
   const bytes = new Uint8Array(await res.arrayBuffer());
   expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe("%PDF-");
-  const parser = new PDFParse({ data: bytes });
-  try {
-    return (await parser.getText()).text;
-  } finally {
-    await parser.destroy();
-  }
+  return pdfText(bytes);
 }
 
 describe("invoices", () => {
@@ -93,7 +88,7 @@ describe("invoices", () => {
     ok(await h.patch(`/v1/properties/${hotel.propertyId}`, { name: "Renamed Hotel" }, caller));
     ok(await h.patch(`/v1/guests/${r.guest.id}`, { first_name: "Augusta" }, caller));
     expect(ok(await h.get(`/v1/invoices/${invoice.id}`, caller))).toEqual(invoice);
-    const text = await pdfText(invoice.id);
+    const text = await invoiceText(invoice.id);
     for (const words of ["Harbor View Hotel", "1 Pier Road", "Invoice 1", "Ada Lovelace", "$123.45", "$10.96", "$139.41", "$15.96", "$5.00", "State tax", "City tax", "Balance due", "$0.00"]) {
       expect(text, words).toContain(words);
     }
@@ -133,12 +128,12 @@ describe("invoices", () => {
     expect(first.guest).toEqual({ name: "Łukasz Żółć", address: guestAddress, email: "lukasz.zolc@example.com", phone: "+48 42 555 0101" });
     expect(ok(await h.get(`/v1/invoices/${pdfs[1]}`, caller)).guest).toEqual({ name: "Δημήτρης Παπαδόπουλος", address: null, email: "dimitris@example.com", phone: "+48 42 555 0101" });
     // The PDF's text, read back: the hotel in Greek, each guest's name as written, the address, the contact.
-    const text = await pdfText(pdfs[0]);
+    const text = await invoiceText(pdfs[0]);
     for (const words of ["Ξενοδοχείο Αιγαίο", "Οδός Ερμού 5", "Łukasz Żółć", "ul. Źródlana 7", "90-001 Łódź", "lukasz.zolc@example.com", "+48 42 555 0101"]) expect(text, words).toContain(words);
-    expect(await pdfText(pdfs[1])).toContain("Δημήτρης Παπαδόπουλος");
-    expect(await pdfText(pdfs[2])).toContain("Анна Кузнецова");
+    expect(await invoiceText(pdfs[1])).toContain("Δημήτρης Παπαδόπουλος");
+    expect(await invoiceText(pdfs[2])).toContain("Анна Кузнецова");
     // No CJK font is embedded (docs/decisions.md): each such character prints as U+FFFD, never as a wrong letter.
-    const cjk = await pdfText(pdfs[3]);
+    const cjk = await invoiceText(pdfs[3]);
     expect(cjk).toContain("\ufffd\ufffd \ufffd\ufffd");
     expect(ok(await h.get(`/v1/invoices/${pdfs[3]}`, caller)).guest.name).toBe("太郎 山田");
   });

@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { PDFParse } from "pdf-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { folioCharges, invoices } from "@/db/schema";
 import { addDays, todayIn } from "@/lib/dates";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
+import { pdfBytes, pdfText } from "../support/pdf";
 import { bookingBody, buildRoomType, countEvents, insertProperty, ok, type Caller } from "../support/hotel";
 
 // Issue 35, point 5: "A refund, a charge or an adjustment after check-out reopens nothing: it is
@@ -24,19 +24,7 @@ afterAll(async () => h?.close());
 
 const usd = (amount: number) => ({ amount, currency: "USD" });
 
-async function pdf(path: string) {
-  const res = await fetch(`${h.baseUrl}${path}`, { headers: { authorization: `Bearer ${sandbox.token}`, "service-environment": "sandbox" } });
-  expect(res.status).toBe(200);
-  return new Uint8Array(await res.arrayBuffer());
-}
-async function pdfText(bytes: Uint8Array) {
-  const parser = new PDFParse({ data: bytes.slice() });
-  try {
-    return (await parser.getText()).text;
-  } finally {
-    await parser.destroy();
-  }
-}
+const pdf = (path: string) => pdfBytes(h, path, sandbox);
 
 /** A sandbox hotel without taxes, one night at 100.00 paid in cash and checked out: invoice 1, balance 0. */
 async function departedStay() {

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { events, payments } from "@/db/schema";
 import { addDays } from "@/lib/dates";
 import { reconcileCharges } from "@/server/payments/reconcile";
 import { onPostgres } from "../support/database";
+import { startAppScript } from "../support/child-processes";
 import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, liveHotel, ok } from "../support/hotel";
 import { stripeRequests } from "../support/stripe-states";
@@ -28,18 +29,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-function startChild(): Promise<{ port: number; process: ChildProcess }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "tests/support/crash-after-charge.ts"], {
-    env: { ...process.env, DATABASE_URL: h.databaseUrl, LOG_LEVEL: "silent" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  proc.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve, reject) => {
-    proc.stdout!.once("data", (c: Buffer) => resolve({ port: Number(c.toString().trim()), process: proc }));
-    proc.once("exit", (code) => reject(new Error(`the child exited (${code}) before listening: ${stderr}`)));
-  });
-}
 
 it.skipIf(!onPostgres)("a charge whose answer died with the process is found at Stripe and settled exactly once; the retry is that payment", { timeout: 120_000 }, async () => {
   const live = { token: h.main.token };
@@ -53,7 +42,7 @@ it.skipIf(!onPostgres)("a charge whose answer died with the process is found at 
   const recorded = () => h.db.select().from(payments).where(eq(payments.reservationId, stay.id));
   const charges = async () => (await stripeRequests(stripeKey)).filter((r) => r.method === "POST" && r.path === "/v1/payment_intents");
 
-  const started = await startChild();
+  const started = await startAppScript("tests/support/crash-after-charge.ts", h.databaseUrl!);
   child = started.process;
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child!.once("exit", (_code, signal) => resolve(signal)));
   const cut = await fetch(`http://127.0.0.1:${started.port}/v1/payments`, { method: "POST", headers, body: JSON.stringify(body) }).then(

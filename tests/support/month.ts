@@ -178,11 +178,9 @@ async function month(h: Harness, mode: Mode, clock: ReturnType<typeof monthClock
 
   const folioOf = async (s: Stay) => ok(await h.get(`/v1/reservations/${s.id}/folio`, caller));
   const balanceOf = async (s: Stay) => (await folioOf(s)).balance.amount as number;
-  const pay = async (s: Stay, amount: number) => {
-    const p = ok(
-      await h.post("/v1/payments", { reservation_id: s.id, amount, payment_method: { type: rnd.pick(["cash", "bank_transfer"]) } }, caller),
-      201,
-    );
+  // The method is drawn from the month's random numbers unless given (a draw changes every later one).
+  const pay = async (s: Stay, amount: number, method: string = rnd.pick(["cash", "bank_transfer"])) => {
+    const p = ok(await h.post("/v1/payments", { reservation_id: s.id, amount, payment_method: { type: method } }, caller), 201);
     s.payments.push({ id: p.id, amount, refunded: 0 });
     add(paid, today, amount);
     counts.payments++;
@@ -426,10 +424,7 @@ async function month(h: Harness, mode: Mode, clock: ReturnType<typeof monthClock
       ok(await h.post(`/v1/folios/${s.folioId}/charges`, { description: "Minibar after departure", amount }, caller), 201);
       extras += amount;
       counts.lateCharges++;
-      const p = ok(await h.post("/v1/payments", { reservation_id: s.id, amount, payment_method: { type: "cash" } }, caller), 201);
-      s.payments.push({ id: p.id, amount, refunded: 0 });
-      add(paid, today, amount);
-      counts.payments++;
+      await pay(s, amount, "cash");
     }
   }
 

@@ -1,15 +1,7 @@
 // /v1/*: the REST API, the same Hono app the Node listener serves (this route answers when Next alone runs)
-import { createApp } from "@/server/api/app";
-import { getApiDeps } from "@/server/runtime";
+import { apiHandler } from "@/app/api-handler";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-let app: Promise<ReturnType<typeof createApp>> | undefined;
-
-async function handler(req: Request) {
-  app ??= getApiDeps().then(createApp);
-  return (await app).fetch(req);
-}
-
-export { handler as GET, handler as POST, handler as PUT, handler as PATCH, handler as DELETE, handler as OPTIONS, handler as HEAD };
+export { apiHandler as GET, apiHandler as POST, apiHandler as PUT, apiHandler as PATCH, apiHandler as DELETE, apiHandler as OPTIONS, apiHandler as HEAD };

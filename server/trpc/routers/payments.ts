@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { reservations } from "@/db/schema";
 import { refundPayment, takePayment } from "@/server/payments/audited";
-import { refundCreditBalance } from "@/server/receivables/refund-credit";
-import { findOwned } from "@/server/tenancy";
+import { refundOverpaymentAtCheckOut } from "@/server/receivables/refund-credit";
 import { paymentCreateSchema, refundCreateSchema } from "@/server/payments/schemas";
 import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
@@ -29,8 +27,7 @@ export const paymentsRouter = router({
   refundOverpayment: paymentProcedure
     .input(z.strictObject({ reservation_id: z.string().min(1).max(64), reason: z.string().trim().min(1).max(500) }))
     .mutation(async ({ ctx, input }) => {
-      const reservation = await findOwned(ctx.db, reservations, ctx.tenant, input.reservation_id, "reservation", { param: "reservation_id" });
-      const refunds = await refundCreditBalance({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, folioId: reservation.folioId, atCheckOut: true, reason: input.reason });
+      const refunds = await refundOverpaymentAtCheckOut({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, reservationId: input.reservation_id, reason: input.reason });
       return { refunded: refunds.reduce((s, r) => s + r.amount.amount, 0) };
     }),
 });
