@@ -40,6 +40,9 @@ const layers = [
   // The capabilities, lowest first.
   { name: "staff", paths: [dir("staff")] },
   { name: "oauth", paths: [dir("oauth")] },
+  // Card processors (Stripe): a hotel's connected account and the calls made to it (a booking's
+  // card on file, payments). Imports only the kernel.
+  { name: "processors", paths: [dir("processors")] },
   { name: "properties", paths: [dir("properties")] },
   { name: "rates", paths: [dir("rates")] },
   { name: "taxes", paths: [dir("taxes")] },
@@ -54,8 +57,6 @@ const layers = [
   { name: "reservations", paths: [dir("reservations")] },
   // What the account holds about one guest, exported or erased on request: reads their stays and folios.
   { name: "guest-data", paths: [dir("guest-data")] },
-  // Card processors (Stripe): a hotel's connected account and the calls payments make to it.
-  { name: "processors", paths: [dir("processors")] },
   { name: "payments", paths: [dir("payments")] },
   // Open balances of ended stays (reads folios, invoices, reservations; refunds through payments).
   { name: "receivables", paths: [dir("receivables")] },

@@ -47,6 +47,8 @@ export const errorCodes = {
 } as const satisfies Record<string, { status: number; type: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;
+/** A card the bank refuses answers 402 with the decline's code (a payment, a card put on file). */
+export const cardErrorCodes = (Object.keys(errorCodes) as ErrorCode[]).filter((code) => errorCodes[code].type === "card_error");
 
 /**
  * Codes whose error object always states the money it is about, as `amount` (minor units) and

@@ -305,6 +305,11 @@ func (s *ReservationsService) NoShow(ctx context.Context, id string, params *NoS
 	return call[Reservation](ctx, s.c, op{"noShowReservation", "POST", "/reservations/{id}/no_show", []string{"id"}}, []string{id}, params, opts)
 }
 
+// Guarantee: POST /v1/reservations/{id}/guarantee: Put a card on file.
+func (s *ReservationsService) Guarantee(ctx context.Context, id string, params *GuaranteeReservationJSONRequestBody, opts ...RequestOption) (*Reservation, error) {
+	return call[Reservation](ctx, s.c, op{"guaranteeReservation", "POST", "/reservations/{id}/guarantee", []string{"id"}}, []string{id}, params, opts)
+}
+
 // Upgrade: POST /v1/reservations/{id}/upgrade: Upgrade a reservation to another room type.
 func (s *ReservationsService) Upgrade(ctx context.Context, id string, params *UpgradeReservationJSONRequestBody, opts ...RequestOption) (*Reservation, error) {
 	return call[Reservation](ctx, s.c, op{"upgradeReservation", "POST", "/reservations/{id}/upgrade", []string{"id"}}, []string{id}, params, opts)

@@ -350,6 +350,54 @@ func (e GroupListObject) Valid() bool {
 	}
 }
 
+// Defines values for GuaranteeNextActionType.
+const (
+	GuaranteeNextActionTypeUseStripeSdk GuaranteeNextActionType = "use_stripe_sdk"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeNextActionType enum.
+func (e GuaranteeNextActionType) Valid() bool {
+	switch e {
+	case GuaranteeNextActionTypeUseStripeSdk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeStatus.
+const (
+	Active         GuaranteeStatus = "active"
+	RequiresAction GuaranteeStatus = "requires_action"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeStatus enum.
+func (e GuaranteeStatus) Valid() bool {
+	switch e {
+	case Active:
+		return true
+	case RequiresAction:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeType.
+const (
+	GuaranteeTypeCard GuaranteeType = "card"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeType enum.
+func (e GuaranteeType) Valid() bool {
+	switch e {
+	case GuaranteeTypeCard:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GuestObject.
 const (
 	GuestObjectGuest GuestObject = "guest"
@@ -1136,6 +1184,21 @@ func (e ParameterFaultCode) Valid() bool {
 	case ParameterFaultCodeUnsupportedContentType:
 		return true
 	case ParameterFaultCodeUrlNotAllowed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentNextActionType.
+const (
+	PaymentNextActionTypeUseStripeSdk PaymentNextActionType = "use_stripe_sdk"
+)
+
+// Valid indicates whether the value is a known member of the PaymentNextActionType enum.
+func (e PaymentNextActionType) Valid() bool {
+	switch e {
+	case PaymentNextActionTypeUseStripeSdk:
 		return true
 	default:
 		return false
@@ -2054,6 +2117,21 @@ const (
 func (e RefundListObject) Valid() bool {
 	switch e {
 	case RefundListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RefundedPaymentNextActionType.
+const (
+	RefundedPaymentNextActionTypeUseStripeSdk RefundedPaymentNextActionType = "use_stripe_sdk"
+)
+
+// Valid indicates whether the value is a known member of the RefundedPaymentNextActionType enum.
+func (e RefundedPaymentNextActionType) Valid() bool {
+	switch e {
+	case RefundedPaymentNextActionTypeUseStripeSdk:
 		return true
 	default:
 		return false
@@ -16525,13 +16603,13 @@ func (e CreatePaymentJSONBodyPaymentMethod0Type) Valid() bool {
 
 // Defines values for CreatePaymentJSONBodyPaymentMethod1Type.
 const (
-	CreatePaymentJSONBodyPaymentMethod1TypeCash CreatePaymentJSONBodyPaymentMethod1Type = "cash"
+	CardOnFile CreatePaymentJSONBodyPaymentMethod1Type = "card_on_file"
 )
 
 // Valid indicates whether the value is a known member of the CreatePaymentJSONBodyPaymentMethod1Type enum.
 func (e CreatePaymentJSONBodyPaymentMethod1Type) Valid() bool {
 	switch e {
-	case CreatePaymentJSONBodyPaymentMethod1TypeCash:
+	case CardOnFile:
 		return true
 	default:
 		return false
@@ -16540,13 +16618,28 @@ func (e CreatePaymentJSONBodyPaymentMethod1Type) Valid() bool {
 
 // Defines values for CreatePaymentJSONBodyPaymentMethod2Type.
 const (
-	CreatePaymentJSONBodyPaymentMethod2TypeBankTransfer CreatePaymentJSONBodyPaymentMethod2Type = "bank_transfer"
+	CreatePaymentJSONBodyPaymentMethod2TypeCash CreatePaymentJSONBodyPaymentMethod2Type = "cash"
 )
 
 // Valid indicates whether the value is a known member of the CreatePaymentJSONBodyPaymentMethod2Type enum.
 func (e CreatePaymentJSONBodyPaymentMethod2Type) Valid() bool {
 	switch e {
-	case CreatePaymentJSONBodyPaymentMethod2TypeBankTransfer:
+	case CreatePaymentJSONBodyPaymentMethod2TypeCash:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreatePaymentJSONBodyPaymentMethod3Type.
+const (
+	CreatePaymentJSONBodyPaymentMethod3TypeBankTransfer CreatePaymentJSONBodyPaymentMethod3Type = "bank_transfer"
+)
+
+// Valid indicates whether the value is a known member of the CreatePaymentJSONBodyPaymentMethod3Type enum.
+func (e CreatePaymentJSONBodyPaymentMethod3Type) Valid() bool {
+	switch e {
+	case CreatePaymentJSONBodyPaymentMethod3TypeBankTransfer:
 		return true
 	default:
 		return false
@@ -16657,13 +16750,13 @@ func (e CreatePayment402JSONResponseBodyErrorCode) Valid() bool {
 
 // Defines values for CreatePayment402JSONResponseBodyErrorType.
 const (
-	CardError CreatePayment402JSONResponseBodyErrorType = "card_error"
+	CreatePayment402JSONResponseBodyErrorTypeCardError CreatePayment402JSONResponseBodyErrorType = "card_error"
 )
 
 // Valid indicates whether the value is a known member of the CreatePayment402JSONResponseBodyErrorType enum.
 func (e CreatePayment402JSONResponseBodyErrorType) Valid() bool {
 	switch e {
-	case CardError:
+	case CreatePayment402JSONResponseBodyErrorTypeCardError:
 		return true
 	default:
 		return false
@@ -24182,6 +24275,21 @@ func (e CreateReservationJSONBodyChannel) Valid() bool {
 	}
 }
 
+// Defines values for CreateReservationJSONBodyGuaranteeType.
+const (
+	CreateReservationJSONBodyGuaranteeTypeCard CreateReservationJSONBodyGuaranteeType = "card"
+)
+
+// Valid indicates whether the value is a known member of the CreateReservationJSONBodyGuaranteeType enum.
+func (e CreateReservationJSONBodyGuaranteeType) Valid() bool {
+	switch e {
+	case CreateReservationJSONBodyGuaranteeTypeCard:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateReservationJSONBodySource.
 const (
 	CreateReservationJSONBodySourceApi     CreateReservationJSONBodySource = "api"
@@ -24284,6 +24392,45 @@ const (
 func (e CreateReservation401JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case CreateReservation401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateReservation402JSONResponseBodyErrorCode.
+const (
+	CreateReservation402JSONResponseBodyErrorCodeCardDeclined      CreateReservation402JSONResponseBodyErrorCode = "card_declined"
+	CreateReservation402JSONResponseBodyErrorCodeExpiredCard       CreateReservation402JSONResponseBodyErrorCode = "expired_card"
+	CreateReservation402JSONResponseBodyErrorCodeIncorrectCvc      CreateReservation402JSONResponseBodyErrorCode = "incorrect_cvc"
+	CreateReservation402JSONResponseBodyErrorCodeInsufficientFunds CreateReservation402JSONResponseBodyErrorCode = "insufficient_funds"
+)
+
+// Valid indicates whether the value is a known member of the CreateReservation402JSONResponseBodyErrorCode enum.
+func (e CreateReservation402JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case CreateReservation402JSONResponseBodyErrorCodeCardDeclined:
+		return true
+	case CreateReservation402JSONResponseBodyErrorCodeExpiredCard:
+		return true
+	case CreateReservation402JSONResponseBodyErrorCodeIncorrectCvc:
+		return true
+	case CreateReservation402JSONResponseBodyErrorCodeInsufficientFunds:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateReservation402JSONResponseBodyErrorType.
+const (
+	CreateReservation402JSONResponseBodyErrorTypeCardError CreateReservation402JSONResponseBodyErrorType = "card_error"
+)
+
+// Valid indicates whether the value is a known member of the CreateReservation402JSONResponseBodyErrorType enum.
+func (e CreateReservation402JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case CreateReservation402JSONResponseBodyErrorTypeCardError:
 		return true
 	default:
 		return false
@@ -27179,6 +27326,456 @@ const (
 func (e GetReservationFolio503JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case GetReservationFolio503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservationParamsServiceEnvironment.
+const (
+	GuaranteeReservationParamsServiceEnvironmentLive    GuaranteeReservationParamsServiceEnvironment = "live"
+	GuaranteeReservationParamsServiceEnvironmentSandbox GuaranteeReservationParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservationParamsServiceEnvironment enum.
+func (e GuaranteeReservationParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case GuaranteeReservationParamsServiceEnvironmentLive:
+		return true
+	case GuaranteeReservationParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservationParamsServiceVersion.
+const (
+	GuaranteeReservationParamsServiceVersionN20250301 GuaranteeReservationParamsServiceVersion = "2025-03-01"
+	GuaranteeReservationParamsServiceVersionN20250601 GuaranteeReservationParamsServiceVersion = "2025-06-01"
+	GuaranteeReservationParamsServiceVersionN20250901 GuaranteeReservationParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservationParamsServiceVersion enum.
+func (e GuaranteeReservationParamsServiceVersion) Valid() bool {
+	switch e {
+	case GuaranteeReservationParamsServiceVersionN20250301:
+		return true
+	case GuaranteeReservationParamsServiceVersionN20250601:
+		return true
+	case GuaranteeReservationParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation400JSONResponseBodyErrorCode.
+const (
+	GuaranteeReservation400JSONResponseBodyErrorCodeInvalidEnvironment GuaranteeReservation400JSONResponseBodyErrorCode = "invalid_environment"
+	GuaranteeReservation400JSONResponseBodyErrorCodeInvalidJson        GuaranteeReservation400JSONResponseBodyErrorCode = "invalid_json"
+	GuaranteeReservation400JSONResponseBodyErrorCodeInvalidVersion     GuaranteeReservation400JSONResponseBodyErrorCode = "invalid_version"
+	GuaranteeReservation400JSONResponseBodyErrorCodeParameterInvalid   GuaranteeReservation400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation400JSONResponseBodyErrorCode enum.
+func (e GuaranteeReservation400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GuaranteeReservation400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case GuaranteeReservation400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case GuaranteeReservation400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case GuaranteeReservation400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation400JSONResponseBodyErrorType.
+const (
+	GuaranteeReservation400JSONResponseBodyErrorTypeInvalidRequestError GuaranteeReservation400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation400JSONResponseBodyErrorType enum.
+func (e GuaranteeReservation400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GuaranteeReservation400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation401JSONResponseBodyErrorCode.
+const (
+	GuaranteeReservation401JSONResponseBodyErrorCodeInvalidToken GuaranteeReservation401JSONResponseBodyErrorCode = "invalid_token"
+	GuaranteeReservation401JSONResponseBodyErrorCodeMissingToken GuaranteeReservation401JSONResponseBodyErrorCode = "missing_token"
+	GuaranteeReservation401JSONResponseBodyErrorCodeTokenExpired GuaranteeReservation401JSONResponseBodyErrorCode = "token_expired"
+	GuaranteeReservation401JSONResponseBodyErrorCodeTokenRevoked GuaranteeReservation401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation401JSONResponseBodyErrorCode enum.
+func (e GuaranteeReservation401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GuaranteeReservation401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case GuaranteeReservation401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case GuaranteeReservation401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case GuaranteeReservation401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation401JSONResponseBodyErrorType.
+const (
+	GuaranteeReservation401JSONResponseBodyErrorTypeAuthenticationError GuaranteeReservation401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation401JSONResponseBodyErrorType enum.
+func (e GuaranteeReservation401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GuaranteeReservation401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation402JSONResponseBodyErrorCode.
+const (
+	GuaranteeReservation402JSONResponseBodyErrorCodeCardDeclined      GuaranteeReservation402JSONResponseBodyErrorCode = "card_declined"
+	GuaranteeReservation402JSONResponseBodyErrorCodeExpiredCard       GuaranteeReservation402JSONResponseBodyErrorCode = "expired_card"
+	GuaranteeReservation402JSONResponseBodyErrorCodeIncorrectCvc      GuaranteeReservation402JSONResponseBodyErrorCode = "incorrect_cvc"
+	GuaranteeReservation402JSONResponseBodyErrorCodeInsufficientFunds GuaranteeReservation402JSONResponseBodyErrorCode = "insufficient_funds"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation402JSONResponseBodyErrorCode enum.
+func (e GuaranteeReservation402JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GuaranteeReservation402JSONResponseBodyErrorCodeCardDeclined:
+		return true
+	case GuaranteeReservation402JSONResponseBodyErrorCodeExpiredCard:
+		return true
+	case GuaranteeReservation402JSONResponseBodyErrorCodeIncorrectCvc:
+		return true
+	case GuaranteeReservation402JSONResponseBodyErrorCodeInsufficientFunds:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation402JSONResponseBodyErrorType.
+const (
+	GuaranteeReservation402JSONResponseBodyErrorTypeCardError GuaranteeReservation402JSONResponseBodyErrorType = "card_error"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation402JSONResponseBodyErrorType enum.
+func (e GuaranteeReservation402JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GuaranteeReservation402JSONResponseBodyErrorTypeCardError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation403JSONResponseBodyErrorCode.
+const (
+	GuaranteeReservation403JSONResponseBodyErrorCodeInsufficientScope  GuaranteeReservation403JSONResponseBodyErrorCode = "insufficient_scope"
+	GuaranteeReservation403JSONResponseBodyErrorCodeIpNotAllowed       GuaranteeReservation403JSONResponseBodyErrorCode = "ip_not_allowed"
+	GuaranteeReservation403JSONResponseBodyErrorCodePropertyNotGranted GuaranteeReservation403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation403JSONResponseBodyErrorCode enum.
+func (e GuaranteeReservation403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GuaranteeReservation403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case GuaranteeReservation403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case GuaranteeReservation403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation403JSONResponseBodyErrorType.
+const (
+	GuaranteeReservation403JSONResponseBodyErrorTypePermissionError GuaranteeReservation403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation403JSONResponseBodyErrorType enum.
+func (e GuaranteeReservation403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GuaranteeReservation403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation404JSONResponseBodyErrorCode.
+const (
+	GuaranteeReservation404JSONResponseBodyErrorCodeResourceMissing GuaranteeReservation404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation404JSONResponseBodyErrorCode enum.
+func (e GuaranteeReservation404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GuaranteeReservation404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation404JSONResponseBodyErrorType.
+const (
+	GuaranteeReservation404JSONResponseBodyErrorTypeInvalidRequestError GuaranteeReservation404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation404JSONResponseBodyErrorType enum.
+func (e GuaranteeReservation404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GuaranteeReservation404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation409JSONResponseBodyErrorCode.
+const (
+	GuaranteeReservation409JSONResponseBodyErrorCodeIdempotencyKeyInUse    GuaranteeReservation409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+	GuaranteeReservation409JSONResponseBodyErrorCodeInvalidStateTransition GuaranteeReservation409JSONResponseBodyErrorCode = "invalid_state_transition"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation409JSONResponseBodyErrorCode enum.
+func (e GuaranteeReservation409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GuaranteeReservation409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	case GuaranteeReservation409JSONResponseBodyErrorCodeInvalidStateTransition:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation409JSONResponseBodyErrorType.
+const (
+	GuaranteeReservation409JSONResponseBodyErrorTypeConflictError    GuaranteeReservation409JSONResponseBodyErrorType = "conflict_error"
+	GuaranteeReservation409JSONResponseBodyErrorTypeIdempotencyError GuaranteeReservation409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation409JSONResponseBodyErrorType enum.
+func (e GuaranteeReservation409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GuaranteeReservation409JSONResponseBodyErrorTypeConflictError:
+		return true
+	case GuaranteeReservation409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation413JSONResponseBodyErrorCode.
+const (
+	GuaranteeReservation413JSONResponseBodyErrorCodeRequestTooLarge GuaranteeReservation413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation413JSONResponseBodyErrorCode enum.
+func (e GuaranteeReservation413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GuaranteeReservation413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation413JSONResponseBodyErrorType.
+const (
+	GuaranteeReservation413JSONResponseBodyErrorTypeInvalidRequestError GuaranteeReservation413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation413JSONResponseBodyErrorType enum.
+func (e GuaranteeReservation413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GuaranteeReservation413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation415JSONResponseBodyErrorCode.
+const (
+	GuaranteeReservation415JSONResponseBodyErrorCodeUnsupportedContentType GuaranteeReservation415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation415JSONResponseBodyErrorCode enum.
+func (e GuaranteeReservation415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GuaranteeReservation415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation415JSONResponseBodyErrorType.
+const (
+	GuaranteeReservation415JSONResponseBodyErrorTypeInvalidRequestError GuaranteeReservation415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation415JSONResponseBodyErrorType enum.
+func (e GuaranteeReservation415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GuaranteeReservation415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation422JSONResponseBodyErrorCode.
+const (
+	GuaranteeReservation422JSONResponseBodyErrorCodeIdempotencyKeyReused GuaranteeReservation422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	GuaranteeReservation422JSONResponseBodyErrorCodeParameterInvalid     GuaranteeReservation422JSONResponseBodyErrorCode = "parameter_invalid"
+	GuaranteeReservation422JSONResponseBodyErrorCodeParameterMissing     GuaranteeReservation422JSONResponseBodyErrorCode = "parameter_missing"
+	GuaranteeReservation422JSONResponseBodyErrorCodeParameterUnknown     GuaranteeReservation422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation422JSONResponseBodyErrorCode enum.
+func (e GuaranteeReservation422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GuaranteeReservation422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case GuaranteeReservation422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case GuaranteeReservation422JSONResponseBodyErrorCodeParameterMissing:
+		return true
+	case GuaranteeReservation422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation422JSONResponseBodyErrorType.
+const (
+	GuaranteeReservation422JSONResponseBodyErrorTypeIdempotencyError    GuaranteeReservation422JSONResponseBodyErrorType = "idempotency_error"
+	GuaranteeReservation422JSONResponseBodyErrorTypeInvalidRequestError GuaranteeReservation422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation422JSONResponseBodyErrorType enum.
+func (e GuaranteeReservation422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GuaranteeReservation422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case GuaranteeReservation422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation429JSONResponseBodyErrorCode.
+const (
+	GuaranteeReservation429JSONResponseBodyErrorCodeTooManyRequests GuaranteeReservation429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation429JSONResponseBodyErrorCode enum.
+func (e GuaranteeReservation429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GuaranteeReservation429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation429JSONResponseBodyErrorType.
+const (
+	GuaranteeReservation429JSONResponseBodyErrorTypeRateLimitExceeded GuaranteeReservation429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation429JSONResponseBodyErrorType enum.
+func (e GuaranteeReservation429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GuaranteeReservation429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation500JSONResponseBodyErrorCode.
+const (
+	GuaranteeReservation500JSONResponseBodyErrorCodeInternalError GuaranteeReservation500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation500JSONResponseBodyErrorCode enum.
+func (e GuaranteeReservation500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GuaranteeReservation500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation500JSONResponseBodyErrorType.
+const (
+	GuaranteeReservation500JSONResponseBodyErrorTypeApiError GuaranteeReservation500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation500JSONResponseBodyErrorType enum.
+func (e GuaranteeReservation500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GuaranteeReservation500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation503JSONResponseBodyErrorCode.
+const (
+	GuaranteeReservation503JSONResponseBodyErrorCodeServiceUnavailable GuaranteeReservation503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation503JSONResponseBodyErrorCode enum.
+func (e GuaranteeReservation503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GuaranteeReservation503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuaranteeReservation503JSONResponseBodyErrorType.
+const (
+	GuaranteeReservation503JSONResponseBodyErrorTypeApiError GuaranteeReservation503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GuaranteeReservation503JSONResponseBodyErrorType enum.
+func (e GuaranteeReservation503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GuaranteeReservation503JSONResponseBodyErrorTypeApiError:
 		return true
 	default:
 		return false
@@ -40735,6 +41332,35 @@ type GroupList struct {
 // GroupListObject defines model for GroupList.Object.
 type GroupListObject string
 
+// Guarantee The card on file the stay is guaranteed with, if any: brand and last four only.
+type Guarantee struct {
+	Card *struct {
+		Brand    string `json:"brand"`
+		ExpMonth *int   `json:"exp_month"`
+		ExpYear  *int   `json:"exp_year"`
+		Last4    string `json:"last4"`
+	} `json:"card"`
+	CreatedAt  time.Time `json:"created_at"`
+	NextAction *struct {
+		// ClientSecret Stripe's SetupIntent client secret: Stripe.js `confirmCardSetup(client_secret)` in the guest's browser completes it.
+		ClientSecret string                  `json:"client_secret"`
+		Type         GuaranteeNextActionType `json:"type"`
+	} `json:"next_action"`
+
+	// Status `active`: on file, chargeable without the guest (a no-show fee, a pre-authorisation). `requires_action`: the guest's bank asks them to authenticate the card first (3-D Secure); see `next_action`.
+	Status GuaranteeStatus `json:"status"`
+	Type   GuaranteeType   `json:"type"`
+}
+
+// GuaranteeNextActionType defines model for Guarantee.NextAction.Type.
+type GuaranteeNextActionType string
+
+// GuaranteeStatus `active`: on file, chargeable without the guest (a no-show fee, a pre-authorisation). `requires_action`: the guest's bank asks them to authenticate the card first (3-D Secure); see `next_action`.
+type GuaranteeStatus string
+
+// GuaranteeType defines model for Guarantee.Type.
+type GuaranteeType string
+
 // Guest defines model for Guest.
 type Guest struct {
 	// Address The guest's postal address for invoices, every line optional; null when none was given.
@@ -41386,8 +42012,15 @@ type Payment struct {
 	FolioId        string          `json:"folio_id"`
 	Id             string          `json:"id"`
 	Livemode       bool            `json:"livemode"`
-	Object         PaymentObject   `json:"object"`
-	PaymentMethod  struct {
+
+	// NextAction While `pending`: the guest's bank asks them to authenticate the card (3-D Secure), which their browser completes with Stripe.js. Stripe's event then makes the payment `succeeded` (or `authorized`, or `failed`), with its event. Null otherwise.
+	NextAction *struct {
+		// ClientSecret Stripe's PaymentIntent client secret: Stripe.js `handleNextAction({clientSecret})` in the guest's browser completes the authentication.
+		ClientSecret string                `json:"client_secret"`
+		Type         PaymentNextActionType `json:"type"`
+	} `json:"next_action"`
+	Object        PaymentObject `json:"object"`
+	PaymentMethod struct {
 		Brand     *string                  `json:"brand,omitempty"`
 		ExpMonth  *int                     `json:"exp_month,omitempty"`
 		ExpYear   *int                     `json:"exp_year,omitempty"`
@@ -41403,6 +42036,9 @@ type Payment struct {
 	Status        PaymentStatus    `json:"status"`
 	UpdatedAt     time.Time        `json:"updated_at"`
 }
+
+// PaymentNextActionType defines model for Payment.NextAction.Type.
+type PaymentNextActionType string
 
 // PaymentObject defines model for Payment.Object.
 type PaymentObject string
@@ -42201,14 +42837,21 @@ type RefundedPayment struct {
 	CreatedAt  time.Time  `json:"created_at"`
 
 	// Dispute A dispute (chargeback) the cardholder opened at Stripe. What the bank takes back is a refund with this dispute's `dispute_id`, posted on the business date it is learnt of, so the folio owes it again; a won dispute gives it back as a payment of the day it is won.
-	Dispute        *PaymentDispute       `json:"dispute"`
-	FailureCode    *string               `json:"failure_code"`
-	FailureMessage *string               `json:"failure_message"`
-	FolioId        string                `json:"folio_id"`
-	Id             string                `json:"id"`
-	Livemode       bool                  `json:"livemode"`
-	Object         RefundedPaymentObject `json:"object"`
-	PaymentMethod  struct {
+	Dispute        *PaymentDispute `json:"dispute"`
+	FailureCode    *string         `json:"failure_code"`
+	FailureMessage *string         `json:"failure_message"`
+	FolioId        string          `json:"folio_id"`
+	Id             string          `json:"id"`
+	Livemode       bool            `json:"livemode"`
+
+	// NextAction While `pending`: the guest's bank asks them to authenticate the card (3-D Secure), which their browser completes with Stripe.js. Stripe's event then makes the payment `succeeded` (or `authorized`, or `failed`), with its event. Null otherwise.
+	NextAction *struct {
+		// ClientSecret Stripe's PaymentIntent client secret: Stripe.js `handleNextAction({clientSecret})` in the guest's browser completes the authentication.
+		ClientSecret string                        `json:"client_secret"`
+		Type         RefundedPaymentNextActionType `json:"type"`
+	} `json:"next_action"`
+	Object        RefundedPaymentObject `json:"object"`
+	PaymentMethod struct {
 		Brand     *string                          `json:"brand,omitempty"`
 		ExpMonth  *int                             `json:"exp_month,omitempty"`
 		ExpYear   *int                             `json:"exp_year,omitempty"`
@@ -42227,6 +42870,9 @@ type RefundedPayment struct {
 	Status        RefundedPaymentStatus `json:"status"`
 	UpdatedAt     time.Time             `json:"updated_at"`
 }
+
+// RefundedPaymentNextActionType defines model for RefundedPayment.NextAction.Type.
+type RefundedPaymentNextActionType string
 
 // RefundedPaymentObject defines model for RefundedPayment.Object.
 type RefundedPaymentObject string
@@ -42255,7 +42901,10 @@ type Reservation struct {
 
 	// GroupId The group (several rooms in one booking) the reservation is a room of; null for a booking on its own.
 	GroupId *string `json:"group_id"`
-	Guest   struct {
+
+	// Guarantee The card on file the stay is guaranteed with, if any: brand and last four only.
+	Guarantee *Guarantee `json:"guarantee"`
+	Guest     struct {
 		Email     *string `json:"email"`
 		FirstName string  `json:"first_name"`
 		Id        string  `json:"id"`
@@ -46162,12 +46811,20 @@ type CreatePaymentJSONBodyPaymentMethod1Type string
 
 // CreatePaymentJSONBodyPaymentMethod2 defines parameters for CreatePayment.
 type CreatePaymentJSONBodyPaymentMethod2 struct {
-	Reference *string                                 `json:"reference,omitempty"`
-	Type      CreatePaymentJSONBodyPaymentMethod2Type `json:"type"`
+	Type CreatePaymentJSONBodyPaymentMethod2Type `json:"type"`
 }
 
 // CreatePaymentJSONBodyPaymentMethod2Type defines parameters for CreatePayment.
 type CreatePaymentJSONBodyPaymentMethod2Type string
+
+// CreatePaymentJSONBodyPaymentMethod3 defines parameters for CreatePayment.
+type CreatePaymentJSONBodyPaymentMethod3 struct {
+	Reference *string                                 `json:"reference,omitempty"`
+	Type      CreatePaymentJSONBodyPaymentMethod3Type `json:"type"`
+}
+
+// CreatePaymentJSONBodyPaymentMethod3Type defines parameters for CreatePayment.
+type CreatePaymentJSONBodyPaymentMethod3Type string
 
 // CreatePaymentJSONBody_PaymentMethod defines parameters for CreatePayment.
 type CreatePaymentJSONBody_PaymentMethod struct {
@@ -48113,7 +48770,14 @@ type CreateReservationJSONBody struct {
 	CheckIn  Date                              `json:"check_in"`
 	CheckOut Date                              `json:"check_out"`
 	Children *int                              `json:"children,omitempty"`
-	Guest    struct {
+
+	// Guarantee A card on file as the booking's guarantee, saved at the property's Stripe account for charges without the guest (a no-show fee, a pre-authorisation at check-in). A card the bank refuses answers 402 and books nothing.
+	Guarantee *struct {
+		// ProcessorPaymentMethod The card as the property's processor holds it (Stripe's `pm_…`, collected in the browser by Stripe.js). Never a card number.
+		ProcessorPaymentMethod string                                 `json:"processor_payment_method"`
+		Type                   CreateReservationJSONBodyGuaranteeType `json:"type"`
+	} `json:"guarantee,omitempty"`
+	Guest struct {
 		// Email Required, except for a walk-in (`source: walk_in`) at a property with `walk_ins_without_email`; without it the guest is matched by phone and last name.
 		Email     *string `json:"email,omitempty"`
 		FirstName string  `json:"first_name"`
@@ -48151,6 +48815,9 @@ type CreateReservationParamsServiceVersion string
 // CreateReservationJSONBodyChannel defines parameters for CreateReservation.
 type CreateReservationJSONBodyChannel string
 
+// CreateReservationJSONBodyGuaranteeType defines parameters for CreateReservation.
+type CreateReservationJSONBodyGuaranteeType string
+
 // CreateReservationJSONBodySource defines parameters for CreateReservation.
 type CreateReservationJSONBodySource string
 
@@ -48165,6 +48832,12 @@ type CreateReservation401JSONResponseBodyErrorCode string
 
 // CreateReservation401JSONResponseBodyErrorType defines parameters for CreateReservation.
 type CreateReservation401JSONResponseBodyErrorType string
+
+// CreateReservation402JSONResponseBodyErrorCode defines parameters for CreateReservation.
+type CreateReservation402JSONResponseBodyErrorCode string
+
+// CreateReservation402JSONResponseBodyErrorType defines parameters for CreateReservation.
+type CreateReservation402JSONResponseBodyErrorType string
 
 // CreateReservation403JSONResponseBodyErrorCode defines parameters for CreateReservation.
 type CreateReservation403JSONResponseBodyErrorCode string
@@ -48787,6 +49460,102 @@ type GetReservationFolio503JSONResponseBodyErrorCode string
 
 // GetReservationFolio503JSONResponseBodyErrorType defines parameters for GetReservationFolio.
 type GetReservationFolio503JSONResponseBodyErrorType string
+
+// GuaranteeReservationJSONBody defines parameters for GuaranteeReservation.
+type GuaranteeReservationJSONBody struct {
+	// ProcessorPaymentMethod The card as the property's processor holds it (Stripe's `pm_…`, collected in the browser by Stripe.js). Never a card number.
+	ProcessorPaymentMethod string `json:"processor_payment_method"`
+}
+
+// GuaranteeReservationParams defines parameters for GuaranteeReservation.
+type GuaranteeReservationParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *GuaranteeReservationParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *GuaranteeReservationParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GuaranteeReservationParamsServiceEnvironment defines parameters for GuaranteeReservation.
+type GuaranteeReservationParamsServiceEnvironment string
+
+// GuaranteeReservationParamsServiceVersion defines parameters for GuaranteeReservation.
+type GuaranteeReservationParamsServiceVersion string
+
+// GuaranteeReservation400JSONResponseBodyErrorCode defines parameters for GuaranteeReservation.
+type GuaranteeReservation400JSONResponseBodyErrorCode string
+
+// GuaranteeReservation400JSONResponseBodyErrorType defines parameters for GuaranteeReservation.
+type GuaranteeReservation400JSONResponseBodyErrorType string
+
+// GuaranteeReservation401JSONResponseBodyErrorCode defines parameters for GuaranteeReservation.
+type GuaranteeReservation401JSONResponseBodyErrorCode string
+
+// GuaranteeReservation401JSONResponseBodyErrorType defines parameters for GuaranteeReservation.
+type GuaranteeReservation401JSONResponseBodyErrorType string
+
+// GuaranteeReservation402JSONResponseBodyErrorCode defines parameters for GuaranteeReservation.
+type GuaranteeReservation402JSONResponseBodyErrorCode string
+
+// GuaranteeReservation402JSONResponseBodyErrorType defines parameters for GuaranteeReservation.
+type GuaranteeReservation402JSONResponseBodyErrorType string
+
+// GuaranteeReservation403JSONResponseBodyErrorCode defines parameters for GuaranteeReservation.
+type GuaranteeReservation403JSONResponseBodyErrorCode string
+
+// GuaranteeReservation403JSONResponseBodyErrorType defines parameters for GuaranteeReservation.
+type GuaranteeReservation403JSONResponseBodyErrorType string
+
+// GuaranteeReservation404JSONResponseBodyErrorCode defines parameters for GuaranteeReservation.
+type GuaranteeReservation404JSONResponseBodyErrorCode string
+
+// GuaranteeReservation404JSONResponseBodyErrorType defines parameters for GuaranteeReservation.
+type GuaranteeReservation404JSONResponseBodyErrorType string
+
+// GuaranteeReservation409JSONResponseBodyErrorCode defines parameters for GuaranteeReservation.
+type GuaranteeReservation409JSONResponseBodyErrorCode string
+
+// GuaranteeReservation409JSONResponseBodyErrorType defines parameters for GuaranteeReservation.
+type GuaranteeReservation409JSONResponseBodyErrorType string
+
+// GuaranteeReservation413JSONResponseBodyErrorCode defines parameters for GuaranteeReservation.
+type GuaranteeReservation413JSONResponseBodyErrorCode string
+
+// GuaranteeReservation413JSONResponseBodyErrorType defines parameters for GuaranteeReservation.
+type GuaranteeReservation413JSONResponseBodyErrorType string
+
+// GuaranteeReservation415JSONResponseBodyErrorCode defines parameters for GuaranteeReservation.
+type GuaranteeReservation415JSONResponseBodyErrorCode string
+
+// GuaranteeReservation415JSONResponseBodyErrorType defines parameters for GuaranteeReservation.
+type GuaranteeReservation415JSONResponseBodyErrorType string
+
+// GuaranteeReservation422JSONResponseBodyErrorCode defines parameters for GuaranteeReservation.
+type GuaranteeReservation422JSONResponseBodyErrorCode string
+
+// GuaranteeReservation422JSONResponseBodyErrorType defines parameters for GuaranteeReservation.
+type GuaranteeReservation422JSONResponseBodyErrorType string
+
+// GuaranteeReservation429JSONResponseBodyErrorCode defines parameters for GuaranteeReservation.
+type GuaranteeReservation429JSONResponseBodyErrorCode string
+
+// GuaranteeReservation429JSONResponseBodyErrorType defines parameters for GuaranteeReservation.
+type GuaranteeReservation429JSONResponseBodyErrorType string
+
+// GuaranteeReservation500JSONResponseBodyErrorCode defines parameters for GuaranteeReservation.
+type GuaranteeReservation500JSONResponseBodyErrorCode string
+
+// GuaranteeReservation500JSONResponseBodyErrorType defines parameters for GuaranteeReservation.
+type GuaranteeReservation500JSONResponseBodyErrorType string
+
+// GuaranteeReservation503JSONResponseBodyErrorCode defines parameters for GuaranteeReservation.
+type GuaranteeReservation503JSONResponseBodyErrorCode string
+
+// GuaranteeReservation503JSONResponseBodyErrorType defines parameters for GuaranteeReservation.
+type GuaranteeReservation503JSONResponseBodyErrorType string
 
 // GrantReservationLateCheckOutJSONBody defines parameters for GrantReservationLateCheckOut.
 type GrantReservationLateCheckOutJSONBody = map[string]interface{}
@@ -52029,6 +52798,9 @@ type CheckInReservationJSONRequestBody CheckInReservationJSONBody
 // CheckOutReservationJSONRequestBody defines body for CheckOutReservation for application/json ContentType.
 type CheckOutReservationJSONRequestBody = CheckOutReservationJSONBody
 
+// GuaranteeReservationJSONRequestBody defines body for GuaranteeReservation for application/json ContentType.
+type GuaranteeReservationJSONRequestBody GuaranteeReservationJSONBody
+
 // GrantReservationLateCheckOutJSONRequestBody defines body for GrantReservationLateCheckOut for application/json ContentType.
 type GrantReservationLateCheckOutJSONRequestBody = GrantReservationLateCheckOutJSONBody
 
@@ -53120,6 +53892,20 @@ func (t CreatePaymentJSONBody_PaymentMethod) AsCreatePaymentJSONBodyPaymentMetho
 
 // FromCreatePaymentJSONBodyPaymentMethod2 overwrites any union data inside the CreatePaymentJSONBody_PaymentMethod as the provided CreatePaymentJSONBodyPaymentMethod2
 func (t *CreatePaymentJSONBody_PaymentMethod) FromCreatePaymentJSONBodyPaymentMethod2(v CreatePaymentJSONBodyPaymentMethod2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsCreatePaymentJSONBodyPaymentMethod3 returns the union data inside the CreatePaymentJSONBody_PaymentMethod as a CreatePaymentJSONBodyPaymentMethod3
+func (t CreatePaymentJSONBody_PaymentMethod) AsCreatePaymentJSONBodyPaymentMethod3() (CreatePaymentJSONBodyPaymentMethod3, error) {
+	var body CreatePaymentJSONBodyPaymentMethod3
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreatePaymentJSONBodyPaymentMethod3 overwrites any union data inside the CreatePaymentJSONBody_PaymentMethod as the provided CreatePaymentJSONBodyPaymentMethod3
+func (t *CreatePaymentJSONBody_PaymentMethod) FromCreatePaymentJSONBodyPaymentMethod3(v CreatePaymentJSONBodyPaymentMethod3) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err

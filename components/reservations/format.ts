@@ -32,3 +32,11 @@ export const paymentMethodWords = (m: { type: string; last4?: string | null; ref
 /** What a folio's balance means for the guest, in words: owes, holds to refund, or settled. */
 export const balanceWords = (balance: Money, formatMoney: (m: Money) => string) =>
   balance.amount > 0 ? `owes ${formatMoney(balance)}` : balance.amount < 0 ? `holds ${formatMoney({ ...balance, amount: -balance.amount })} to refund` : "is settled";
+
+const brands: Record<string, string> = { visa: "Visa", mastercard: "Mastercard", amex: "American Express", discover: "Discover", diners: "Diners Club", jcb: "JCB", unionpay: "UnionPay" };
+
+/** "Visa •••• 4242, expires 12/2031", or why the card on file cannot be charged yet. */
+export const guaranteeWords = (g: { status: string; card: { brand: string; last4: string; exp_month: number | null; exp_year: number | null } | null }) => {
+  const card = g.card ? `${brands[g.card.brand] ?? "Card"} •••• ${g.card.last4}${g.card.exp_month && g.card.exp_year ? `, expires ${String(g.card.exp_month).padStart(2, "0")}/${g.card.exp_year}` : ""}` : "A card";
+  return g.status === "active" ? card : `${card}: waiting for the guest to confirm it with their bank; it cannot be charged until then`;
+};

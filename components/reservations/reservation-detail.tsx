@@ -12,7 +12,7 @@ import { ErrorState, LoadingState } from "@/components/ui/states";
 import { AddChargeDialog, PaymentDialog, RefundDialog } from "./folio-dialogs";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { StayPriceBreakdown } from "./stay-price";
-import { channelLabels, housekeepingLabels, nightsLabel, paymentMethodWords, sourceLabels, statusLabels } from "./format";
+import { channelLabels, guaranteeWords, housekeepingLabels, nightsLabel, paymentMethodWords, sourceLabels, statusLabels } from "./format";
 import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
 import { CreditNoteDialog } from "./credit-notes";
@@ -162,6 +162,12 @@ export function ReservationDetail({ id }: { id: string }) {
                 {sourceLabels[r.source] ?? r.source}
                 {r.channel ? ` · ${channelLabels[r.channel] ?? r.channel}` : ""}
               </dd>
+              {r.guarantee ? (
+                <>
+                  <dt className="text-stone-500">Card on file</dt>
+                  <dd>{guaranteeWords(r.guarantee)}</dd>
+                </>
+              ) : null}
               {r.notes ? (
                 <>
                   <dt className="text-stone-500">Notes</dt>

@@ -38,6 +38,8 @@ export const payments = pgTable(
     reinstatesPaymentId: text("reinstates_payment_id"),
     failureCode: text("failure_code"),
     failureMessage: text("failure_message"),
+    /** While `pending` on the guest's 3-D Secure: the client secret Stripe.js completes it with (migration 0034). */
+    nextActionSecret: text("next_action_secret"),
     capturedAt: ts("captured_at"),
     /** The property's business date the payment was captured on: the day it counts in, set by the database at capture (migration 0027). */
     businessDate: date("business_date"),

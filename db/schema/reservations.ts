@@ -11,6 +11,26 @@ export type ReservationStatus = (typeof reservationStatuses)[number];
  */
 export type NightlyRate = { date: string; amount: number; room_type_id?: string };
 
+/**
+ * A card on file as a stay's guarantee: saved at the property's processor for charges without the
+ * guest (a no-show fee, a pre-authorisation at check-in). Never the card's number: the processor's
+ * customer and payment method, and what a clerk may see of the card.
+ */
+export type CardGuarantee = {
+  processorId: string;
+  customer: string;
+  paymentMethod: string;
+  setup: string | null;
+  /** active: chargeable; requires_action: the guest must still authenticate it (3-D Secure). */
+  status: "active" | "requires_action";
+  card: { brand: string; last4: string; expMonth: number | null; expYear: number | null } | null;
+  /** While `requires_action`: what Stripe.js completes the setup with. */
+  clientSecret: string | null;
+  createdAt: string;
+  /** The payment the night audit charged a no-show fee with (or tried to): charged once. */
+  noShowFeePaymentId?: string;
+};
+
 export const reservations = pgTable(
   "reservations",
   {
@@ -48,6 +68,8 @@ export const reservations = pgTable(
     lateCheckOutAt: ts("late_check_out_at"),
     /** When check-in was refused for want of a ready room (the hotel's shortfall): the night audit then charges no no-show fee. */
     checkInRefusedAt: ts("check_in_refused_at"),
+    /** The card on file, if one was given (db/migrations/0033). */
+    guarantee: jsonb("guarantee").$type<CardGuarantee>(),
     ...timestamps(),
   },
   (t) => [

@@ -66,6 +66,8 @@ const titles: Record<string, string> = {
   "reservation.departure_changed": "Departure changed",
   "reservation.late_check_out_granted": "Late check-out granted",
   "reservation.check_in_refused": "Check-in refused: no ready room",
+  "reservation.guaranteed": "Card put on file",
+  "reservation.guarantee_confirmed": "Card on file confirmed by the guest",
   "group.created": "Group booked",
   "group.cancelled": "Group cancelled",
   "reservation.charge_added": "Charge added",

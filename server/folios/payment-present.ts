@@ -28,6 +28,7 @@ export const presentPayment = (p: typeof payments.$inferSelect) => ({
         reinstates_payment_id: p.reinstatesPaymentId,
       }
     : null,
+  next_action: p.status === "pending" && p.nextActionSecret ? { type: "use_stripe_sdk" as const, client_secret: p.nextActionSecret } : null,
   failure_code: p.failureCode,
   failure_message: p.failureMessage,
   captured_at: p.capturedAt ? isoTime(p.capturedAt) : null,

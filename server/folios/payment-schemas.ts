@@ -47,6 +47,16 @@ export const paymentSchema = z
         description:
           "A dispute (chargeback) the cardholder opened at Stripe. What the bank takes back is a refund with this dispute's `dispute_id`, posted on the business date it is learnt of, so the folio owes it again; a won dispute gives it back as a payment of the day it is won.",
       }),
+    next_action: z
+      .object({
+        type: z.literal("use_stripe_sdk"),
+        client_secret: z.string().openapi({ description: "Stripe's PaymentIntent client secret: Stripe.js `handleNextAction({clientSecret})` in the guest's browser completes the authentication." }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "While `pending`: the guest's bank asks them to authenticate the card (3-D Secure), which their browser completes with Stripe.js. Stripe's event then makes the payment `succeeded` (or `authorized`, or `failed`), with its event. Null otherwise.",
+      }),
     failure_code: z.string().nullable(),
     failure_message: z.string().nullable(),
     captured_at: timestamp.nullable().openapi({ description: "When the money was taken; null until captured (an authorization, a failed charge)." }),

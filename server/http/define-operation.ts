@@ -42,6 +42,8 @@ export type Operation<P, Q, B> = {
   list?: boolean;
   /** A list that still serves deprecated offset pagination (GET /payments, v1.7). */
   allowOffset?: boolean;
+  /** Its card errors record no payment (a card put on file), so they carry no `payment_id`. */
+  declinesRecordNoPayment?: boolean;
   response: z.ZodType;
   /** Also answers `text/csv` (reports' `format=csv`): what its columns are, for the document. */
   csv?: string;

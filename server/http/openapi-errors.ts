@@ -45,13 +45,13 @@ export const errorSchema = z
 
 /**
  * The error object as one operation answers it at one status: `type` and `code` only those it can
- * give, `payment_id` only beside card errors (always there), `reason` only beside `restriction_violated`,
+ * give, `payment_id` only beside card errors (always there, but for an operation whose declines record no payment), `reason` only beside `restriction_violated`,
  * `amount` and `currency` beside money errors (`moneyErrorCodes`; always there when every code is one).
  */
-export function errorSchemaFor(status: number, list: ErrorCode[]) {
+export function errorSchemaFor(status: number, list: ErrorCode[], { declinesRecordPayment = true } = {}) {
   const own = [...new Set(list.map((c) => errorCodes[c].type))];
-  const card = list.every((c) => errorCodes[c].type === "card_error");
-  const anyCard = list.some((c) => errorCodes[c].type === "card_error");
+  const card = list.every((c) => errorCodes[c].type === "card_error") && declinesRecordPayment;
+  const anyCard = list.some((c) => errorCodes[c].type === "card_error") && declinesRecordPayment;
   const object = z.object({
     type: z.enum(own as [string, ...string[]]),
     code: z.enum(list as [ErrorCode, ...ErrorCode[]]),

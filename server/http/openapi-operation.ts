@@ -143,7 +143,7 @@ function errorResponse(op: AnyOperation, status: number, codes: ErrorCode[]) {
   return {
     description: `${statusText[status]}: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
     headers: responseHeaders(op, status),
-    content: { "application/json": { schema: errorSchemaFor(status, codes) } },
+    content: { "application/json": { schema: errorSchemaFor(status, codes, { declinesRecordPayment: !op.declinesRecordNoPayment }) } },
   };
 }
 

@@ -6,6 +6,7 @@ import { addDays, formatDay, todayIn, type IsoDate } from "@/lib/dates";
 import { propertyLocale } from "@/lib/money";
 import { ApiError } from "@/server/errors";
 import { logger } from "@/server/observability/logger";
+import { chargeNoShowFees } from "./no-show-fees";
 import { newId } from "@/server/ids";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { auditDueAt, businessToday, isClosedDay } from "@/server/properties/business-date";
@@ -77,7 +78,7 @@ export async function runNightAudit({
   date?: IsoDate;
   actor?: AuditActor;
 }) {
-  return inTransaction(db, async (tx) => {
+  const audit = await inTransaction(db, async (tx) => {
     const [property] = await tx.select().from(properties).where(eq(properties.id, propertyId)).for("update");
     if (!property) return null;
     const date = day ?? (closeCurrentDay ? businessToday(property, now) : dueDate(property, now));
@@ -115,6 +116,14 @@ export async function runNightAudit({
     });
     return audit;
   });
+  if (audit) {
+    // The day is closed whatever Stripe answers: the fees are charged once it has committed.
+    const tenant: Tenant = { accountId: audit.accountId, livemode: audit.livemode, propertyIds: null };
+    await chargeNoShowFees(db, tenant, actor, audit.propertyId).catch((error: unknown) =>
+      logger.error({ component: "night-audit", property_id: audit.propertyId, err: error }, "no-show fees not charged"),
+    );
+  }
+  return audit;
 }
 
 /**

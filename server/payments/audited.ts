@@ -21,7 +21,7 @@ function methodText(method: Payment["payment_method"]): string {
  */
 export function takePayment({ db, tenant, actor, input, idempotencyKey }: ChangeCtx & { input: PaymentCreate; idempotencyKey?: string }) {
   const method = input.payment_method;
-  const attempted = method.type !== "card" ? method.type.replace("_", " ") : method.number ? `card •••• ${method.number.slice(-4)}` : "card through Stripe";
+  const attempted = method.type !== "card" ? method.type.replace(/_/g, " ") : method.number ? `card •••• ${method.number.slice(-4)}` : "card through Stripe";
   return auditedFolioChange({
     db,
     tenant,

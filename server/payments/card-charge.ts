@@ -1,18 +1,21 @@
-import { createHash } from "node:crypto";
 import type { Executor } from "@/db/client";
 import { ApiError } from "@/server/errors";
 import type { Tenant } from "@/server/tenancy";
 import { processorFor } from "@/server/processors/connections";
+import { processorIdempotencyKey } from "@/server/processors/keys";
 import type { CardDetails, Decline } from "@/server/processors/processor";
 import { cardBrand, cardExpired, luhnValid, testCards } from "./cards";
 import type { PaymentCreate } from "./schemas";
+import type { CardGuarantee } from "@/db/schema";
 
-type CardInput = Extract<PaymentCreate["payment_method"], { type: "card" }>;
+type CardInput = Extract<PaymentCreate["payment_method"], { type: "card" }> | { type: "card_on_file"; guarantee: CardGuarantee };
 
 /** What a card charge settled: the decline if any, the card as stored, and the processor's ids. */
 export type CardOutcome = {
   decline: Decline | null;
   authorized: boolean;
+  /** The guest must authenticate the charge (3-D Secure) with this client secret; until then the payment is pending. */
+  requiresAction: { clientSecret: string } | null;
   card: CardDetails;
   processor: { type: "stripe"; paymentId: string | null } | null;
 };
@@ -26,16 +29,6 @@ const declineMessages: Record<Decline["code"], string> = {
 
 const sendInstead =
   'send the card as payment_method: {"type": "card", "processor_payment_method": "pm_…"}, collected by Stripe in the browser (Stripe.js, the Payment Element)';
-
-/**
- * The key the processor is given for a charge: from the request's Idempotency-Key where there is
- * one (so Innkeep's retry of the same request is the same charge at Stripe), else from the payment's
- * own id; scoped by account and environment, hashed, so no key of Innkeep's reaches Stripe.
- */
-export function processorIdempotencyKey(tenant: Pick<Tenant, "accountId" | "livemode">, what: string, requestKey: string | undefined, ownId: string): string {
-  const source = requestKey ? `key:${requestKey}` : `id:${ownId}`;
-  return `innkeep-${what}-${createHash("sha256").update(`${tenant.accountId}:${tenant.livemode ? "live" : "test"}:${what}:${source}`).digest("hex").slice(0, 48)}`;
-}
 
 /**
  * Decides a card payment. A processor's payment method (`pm_…`) is charged through the property's
@@ -54,6 +47,18 @@ export async function chargeCard({
   payment: { id: string; propertyId: string; reservationId: string; amount: number; currency: string; capture: boolean; idempotencyKey?: string };
 }): Promise<CardOutcome> {
   const connected = await processorFor(db, tenant, payment.propertyId);
+  if (method.type === "card_on_file") {
+    // Saved at one Stripe account, chargeable only there: a property connected to another since
+    // has no such customer.
+    if (!connected || connected.row.id !== method.guarantee.processorId) {
+      throw new ApiError(
+        "invalid_state_transition",
+        "The card on file was saved at a Stripe account the property is no longer connected to: put the card on file again, or take it at the desk.",
+        { param: "payment_method.type" },
+      );
+    }
+    return chargeThrough(connected, tenant, payment, method.guarantee.paymentMethod, { customer: method.guarantee.customer });
+  }
   if (method.processor_payment_method !== undefined) {
     if (!connected) {
       throw new ApiError(
@@ -64,27 +69,7 @@ export async function chargeCard({
         { param: "payment_method.type" },
       );
     }
-    const result = await connected.processor.charge({
-      amount: payment.amount,
-      currency: payment.currency,
-      paymentMethod: method.processor_payment_method,
-      capture: payment.capture,
-      idempotencyKey: processorIdempotencyKey(tenant, "payment", payment.idempotencyKey, payment.id),
-      // Stripe answers a key sent again with its first result only for the very same parameters:
-      // under a request's key a retry's new payment id must not be among them.
-      metadata: {
-        ...(payment.idempotencyKey ? {} : { innkeep_payment_id: payment.id }),
-        innkeep_reservation_id: payment.reservationId,
-        innkeep_account_id: tenant.accountId,
-        innkeep_environment: tenant.livemode ? "live" : "sandbox",
-      },
-    });
-    return {
-      decline: result.decline,
-      authorized: result.status === "authorized",
-      card: result.card ?? { brand: "unknown", last4: "", expMonth: null, expYear: null },
-      processor: { type: connected.processor.type, paymentId: result.processorPaymentId },
-    };
+    return chargeThrough(connected, tenant, payment, method.processor_payment_method);
   }
   if (tenant.livemode) {
     throw connected
@@ -95,7 +80,7 @@ export async function chargeCard({
           { param: "payment_method.type" },
         );
   }
-  const { number, exp_month: expMonth, exp_year: expYear } = method as Required<Pick<CardInput, "number" | "exp_month" | "exp_year">>;
+  const { number, exp_month: expMonth, exp_year: expYear } = method as Required<Pick<Extract<CardInput, { type: "card" }>, "number" | "exp_month" | "exp_year">>;
   if (!luhnValid(number)) throw new ApiError("parameter_invalid", "The card number is not valid.", { param: "payment_method.number" });
   const card = { brand: cardBrand(number), last4: number.slice(-4), expMonth, expYear };
   const outcome = testCards[number];
@@ -106,7 +91,42 @@ export async function chargeCard({
       : cardExpired(expMonth, expYear)
         ? { code: "expired_card", message: declineMessages.expired_card }
         : null;
-  return { decline, authorized: !decline && !payment.capture, card, processor: null };
+  return { decline, authorized: !decline && !payment.capture, requiresAction: null, card, processor: null };
+}
+
+type Payment = Parameters<typeof chargeCard>[0]["payment"];
+
+/** Charges a processor's payment method (a card on file: with its customer, off-session) for the payment. */
+async function chargeThrough(
+  connected: NonNullable<Awaited<ReturnType<typeof processorFor>>>,
+  tenant: Tenant,
+  payment: Payment,
+  paymentMethod: string,
+  onFile?: { customer: string },
+): Promise<CardOutcome> {
+  const result = await connected.processor.charge({
+    amount: payment.amount,
+    currency: payment.currency,
+    paymentMethod,
+    capture: payment.capture,
+    idempotencyKey: processorIdempotencyKey(tenant, "payment", payment.idempotencyKey, payment.id),
+    // Stripe answers a key sent again with its first result only for the very same parameters:
+    // under a request's key a retry's new payment id must not be among them.
+    metadata: {
+      ...(payment.idempotencyKey ? {} : { innkeep_payment_id: payment.id }),
+      innkeep_reservation_id: payment.reservationId,
+      innkeep_account_id: tenant.accountId,
+      innkeep_environment: tenant.livemode ? "live" : "sandbox",
+    },
+    ...(onFile ? { onFile } : {}),
+  });
+  return {
+    decline: result.decline,
+    authorized: result.status === "authorized",
+    requiresAction: result.status === "requires_action" && result.clientSecret ? { clientSecret: result.clientSecret } : null,
+    card: result.card ?? { brand: "unknown", last4: "", expMonth: null, expYear: null },
+    processor: { type: connected.processor.type, paymentId: result.processorPaymentId },
+  };
 }
 
 /** A payment made through Stripe can be settled only there. */

@@ -1,4 +1,4 @@
-import { ApiError, errorCodes, type ErrorCode } from "@/server/errors";
+import { ApiError, cardErrorCodes } from "@/server/errors";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { emptyActionSchema, idParam } from "@/server/schemas";
@@ -10,8 +10,6 @@ import { paymentCreateSchema, paymentListQuery, paymentSchema, refundCreateSchem
 
 const tag = "Payments";
 const params = idParam("pay");
-/** A card charge that fails answers 402 with the decline's code (and records the failed payment). */
-const cardErrors = (Object.keys(errorCodes) as ErrorCode[]).filter((code) => errorCodes[code].type === "card_error");
 
 export const paymentOperations = [
   // GET /v1/payments: payments, newest first (cursor; offset still served, deprecated in v1.7)
@@ -36,7 +34,7 @@ export const paymentOperations = [
     description:
       "Requires scope `payments:write`. In live mode a card is the property's processor's payment method (`payment_method: {type: \"card\", processor_payment_method: \"pm_…\"}`, collected by Stripe.js), charged through its connected Stripe account; a card number is refused there (422). The sandbox takes the contract's test card numbers, and `pm_…` too once a Stripe test key is connected. 503 when Stripe cannot be reached: retry with the same Idempotency-Key, which is never charged twice.",
     body: paymentCreateSchema, response: paymentSchema, status: 201,
-    errors: ["invalid_state_transition", "amount_exceeds_balance", "service_unavailable", ...cardErrors],
+    errors: ["invalid_state_transition", "amount_exceeds_balance", "service_unavailable", ...cardErrorCodes],
     handler: async ({ ctx, body, c }) => takePayment({ ...ctx, input: body, idempotencyKey: c.req.header("idempotency-key") }),
   }),
   // GET /v1/payments/{id}: retrieve a payment

@@ -8,10 +8,12 @@ import { newId } from "@/server/ids";
 import { keyset, type PageRequest } from "@/server/pagination";
 import { findOwned, ownedBy, tenantValues, type Ctx, listOwned } from "@/server/tenancy";
 import { inTransaction } from "@/db/transactions";
-import { chargeCard, noProcessorAnyMore, processorIdempotencyKey } from "./card-charge";
+import { chargeCard, noProcessorAnyMore } from "./card-charge";
+import { processorIdempotencyKey } from "@/server/processors/keys";
 import { processorFor } from "@/server/processors/connections";
 import { presentPayment } from "@/server/folios/payment-present";
 import { paymentOfCharge } from "./processor-sync";
+import { chargeableGuarantee } from "@/server/reservations/guarantee";
 import type { PaymentCreate } from "./schemas";
 
 type PaymentRow = typeof payments.$inferSelect;
@@ -24,7 +26,7 @@ type PaymentRow = typeof payments.$inferSelect;
  */
 export async function createPayment({ db, tenant, input, idempotencyKey }: Ctx & { input: PaymentCreate; idempotencyKey?: string }) {
   const method = input.payment_method;
-  if (!input.capture && method.type !== "card") {
+  if (!input.capture && method.type !== "card" && method.type !== "card_on_file") {
     throw new ApiError("parameter_invalid", "Only card payments can be authorized without capture.", { param: "capture" });
   }
   const outcome = await inTransaction(db, async (tx) => {
@@ -44,8 +46,13 @@ export async function createPayment({ db, tenant, input, idempotencyKey }: Ctx &
     if (amount <= 0) throw new ApiError("parameter_missing", "The folio has nothing to pay; send an amount.", { param: "amount" });
     const id = newId("payment");
     const card =
-      method.type === "card"
-        ? await chargeCard({ db: tx, tenant, method, payment: { id, propertyId: reservation.propertyId, reservationId: reservation.id, amount, currency: folio.currency, capture: input.capture, idempotencyKey } })
+      method.type === "card" || method.type === "card_on_file"
+        ? await chargeCard({
+            db: tx,
+            tenant,
+            method: method.type === "card" ? method : { type: "card_on_file", guarantee: chargeableGuarantee(reservation, "payment_method.type") },
+            payment: { id, propertyId: reservation.propertyId, reservationId: reservation.id, amount, currency: folio.currency, capture: input.capture, idempotencyKey },
+          })
         : null;
     // A charge whose first answer was lost may have been found again meanwhile (Stripe's event, the
     // reconciliation: server/payments/processor-sync.ts); this retry, answered by Stripe with that
@@ -54,7 +61,7 @@ export async function createPayment({ db, tenant, input, idempotencyKey }: Ctx &
     if (found) return { payment: found, decline: null };
     const decline = card?.decline ?? null;
     const now = new Date();
-    const status = decline ? "failed" : !input.capture ? "authorized" : "succeeded";
+    const status = decline ? "failed" : card?.requiresAction ? "pending" : !input.capture ? "authorized" : "succeeded";
     const [payment] = await tx
       .insert(payments)
       .values({
@@ -66,17 +73,19 @@ export async function createPayment({ db, tenant, input, idempotencyKey }: Ctx &
         amount,
         currency: folio.currency,
         status,
-        methodType: method.type,
+        methodType: method.type === "card_on_file" ? "card" : method.type,
         ...(card ? { cardBrand: card.card.brand, cardLast4: card.card.last4, cardExpMonth: card.card.expMonth, cardExpYear: card.card.expYear } : {}),
         processor: card?.processor?.type ?? null,
         processorPaymentId: card?.processor?.paymentId ?? null,
         bankReference: method.type === "bank_transfer" ? (method.reference ?? null) : null,
         failureCode: decline?.code ?? null,
         failureMessage: decline?.message ?? null,
+        nextActionSecret: card?.requiresAction?.clientSecret ?? null,
         capturedAt: status === "succeeded" ? now : null,
       })
       .returning();
-    if (status !== "authorized") {
+    // An authorization or a payment waiting on the guest's 3-D Secure moved no money yet: no event until it does.
+    if (status !== "authorized" && status !== "pending") {
       await emitEvent(tx, tenant, {
         type: decline ? "payment.failed" : "payment.succeeded",
         propertyId: payment.propertyId,

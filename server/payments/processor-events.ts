@@ -8,6 +8,7 @@ import type { CardDetails, ProcessorEvent } from "@/server/processors/processor"
 import { readStripeEvent } from "@/server/processors/stripe-events";
 import { openSecret } from "@/server/sealed-secrets";
 import type { Tenant } from "@/server/tenancy";
+import { activateGuarantee } from "@/server/reservations/guarantee";
 import { chargeToRecord, paymentOfCharge, settleCharge, settleDispute, settleRefund, type Settled } from "./processor-sync";
 
 export type Received = Settled & { event: string; duplicate: boolean };
@@ -61,6 +62,8 @@ function settle(tx: Executor, tenant: Tenant, event: ProcessorEvent, card: CardD
       return settleRefund(tx, tenant, event);
     case "dispute":
       return settleDispute(tx, tenant, event.dispute);
+    case "setup_succeeded":
+      return activateGuarantee(tx, tenant, event.setupId).then((activated) => ({ outcome: activated ? "applied" : "ignored", paymentId: null }));
     default:
       return Promise.resolve({ outcome: "ignored", paymentId: null });
   }

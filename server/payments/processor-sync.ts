@@ -49,7 +49,7 @@ export async function settleCharge(tx: Executor, tenant: Tenant, charge: FoundCh
             ? { status: "failed" as const, failureCode: charge.decline?.code ?? "card_declined", failureMessage: charge.decline?.message ?? null }
             : null;
   if (!to) return ignored(payment.id);
-  const [updated] = await tx.update(payments).set({ ...to, updatedAt: now }).where(eq(payments.id, payment.id)).returning();
+  const [updated] = await tx.update(payments).set({ ...to, nextActionSecret: null, updatedAt: now }).where(eq(payments.id, payment.id)).returning();
   if (to.status === "succeeded" || to.status === "failed") {
     await emitEvent(tx, tenant, { type: to.status === "succeeded" ? "payment.succeeded" : "payment.failed", propertyId: updated.propertyId, object: presentPayment(updated) });
   }

@@ -35,6 +35,9 @@ const cardInput = z
 export const paymentMethodInput = z
   .discriminatedUnion("type", [
     cardInput,
+    z.strictObject({ type: z.literal("card_on_file") }).openapi({
+      description: "The stay's card on file (its `guarantee`), charged through the property's Stripe account without the guest present: a pre-authorisation at check-in, a fee. A bank that asks for the guest's authentication declines it (402).",
+    }),
     z.strictObject({ type: z.literal("cash") }),
     z.strictObject({ type: z.literal("bank_transfer"), reference: z.string().trim().min(1).max(100).optional() }),
   ])

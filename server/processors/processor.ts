@@ -7,11 +7,13 @@ export type CardDetails = { brand: string; last4: string; expMonth: number | nul
 export type Decline = { code: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc"; message: string };
 
 export type ChargeResult = {
-  /** succeeded: captured; authorized: held for a later capture; failed: declined (see `decline`). */
-  status: "succeeded" | "authorized" | "failed";
+  /** succeeded: captured; authorized: held for a later capture; failed: declined (see `decline`); requires_action: waits on the guest's 3-D Secure (see `clientSecret`). */
+  status: "succeeded" | "authorized" | "failed" | "requires_action";
   processorPaymentId: string | null;
   card: CardDetails | null;
   decline: Decline | null;
+  /** For `requires_action`: what the guest's browser completes the payment with (Stripe.js `handleNextAction`). */
+  clientSecret?: string | null;
 };
 
 export type ChargeInput = {
@@ -25,6 +27,24 @@ export type ChargeInput = {
   /** Innkeep's ids, kept on the processor's object so a charge can always be found again. */
   metadata: Record<string, string>;
   description?: string;
+  /**
+   * A card on file: the processor's customer it was saved to, charged without the guest present
+   * (Stripe's `off_session`), so a bank that asks for the guest's authentication declines instead.
+   */
+  onFile?: { customer: string };
+};
+
+/** What saving a card for later (a guarantee) came to. */
+export type SavedCard = {
+  /** active: chargeable off-session; requires_action: the guest must authenticate it first (3-D Secure); failed: refused (see `decline`). */
+  status: "active" | "requires_action" | "failed";
+  /** The processor's customer the card is saved to, and its setup (Stripe: `cus_…`, `seti_…`). */
+  customer: string;
+  setup: string | null;
+  /** For `requires_action`: what the browser completes it with (Stripe.js `confirmCardSetup`). */
+  clientSecret: string | null;
+  card: CardDetails | null;
+  decline: Decline | null;
 };
 
 /** A charge as the processor holds it now: what a charge found again (its event, the reconciliation) is settled to. */
@@ -61,18 +81,22 @@ export type ProcessorEvent = { id: string; type: string } & (
   | { kind: "charge"; charge: FoundCharge }
   | { kind: "refunded"; processorPaymentId: string; amountRefunded: number; currency: string; refundIds: string[] }
   | { kind: "dispute"; dispute: FoundDispute }
+  /** A card's setup for later charges completed (the guest authenticated it). */
+  | { kind: "setup_succeeded"; setupId: string }
   | { kind: "other" }
 );
 
 /**
  * What Innkeep asks of a card processor. Stripe first (stripe.ts); another (Adyen) implements the
- * same five calls. Each call that moves money takes an idempotency key derived from Innkeep's own.
+ * same calls. Each call that moves money takes an idempotency key derived from Innkeep's own.
  */
 export interface CardProcessor {
   readonly type: ProcessorType;
   /** Checks the key against the processor: its account id (null where the key may not read it) and mode. Throws `ApiError` for a key it refuses. */
   verify(): Promise<{ processorAccountId: string | null; mode: "test" | "live" }>;
   charge(input: ChargeInput): Promise<ChargeResult>;
+  /** Saves a card to charge later without the guest (a booking's guarantee): a customer and a confirmed setup for off-session use. */
+  saveCard(input: { paymentMethod: string; idempotencyKey: string; metadata: Record<string, string>; description?: string }): Promise<SavedCard>;
   capture(input: { processorPaymentId: string; amount: number; idempotencyKey: string }): Promise<void>;
   cancel(input: { processorPaymentId: string; idempotencyKey: string }): Promise<void>;
   refund(input: { processorPaymentId: string; amount: number; idempotencyKey: string; metadata: Record<string, string> }): Promise<{ processorRefundId: string }>;

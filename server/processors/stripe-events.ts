@@ -4,6 +4,12 @@ import type { Decline, FoundCharge, ProcessorEvent } from "./processor";
 
 /** Stripe's decline in Innkeep's codes: by Stripe's `code` and `decline_code`, never by its message's words. */
 export function declineOf(error: { code?: string | null; decline_code?: string | null; message?: string | null }): Decline {
+  if (error.code === "authentication_required" || error.decline_code === "authentication_required") {
+    return {
+      code: "card_declined",
+      message: "The card's bank asks for the guest's own authentication (3-D Secure), which a charge without the guest present cannot give: take the payment at the desk, or another card.",
+    };
+  }
   const code = error.code === "expired_card" || error.code === "incorrect_cvc" ? error.code : error.decline_code === "insufficient_funds" ? "insufficient_funds" : "card_declined";
   return { code, message: error.message ?? "The card was declined." };
 }
@@ -64,6 +70,8 @@ export function readStripeEvent(payload: Buffer, signature: string | undefined, 
     case "payment_intent.canceled":
     case "payment_intent.amount_capturable_updated":
       return { ...base, kind: "charge", charge: foundChargeOf(event.data.object) };
+    case "setup_intent.succeeded":
+      return { ...base, kind: "setup_succeeded", setupId: event.data.object.id };
     case "charge.refunded": {
       const charge = event.data.object;
       const paymentIntent = idOf(charge.payment_intent);

@@ -92,6 +92,7 @@ export function stripeProcessor(secretKey: string): CardProcessor {
               allowed_payment_method_types: ["card"],
               confirm: true,
               capture_method: input.capture ? "automatic" : "manual",
+              ...(input.onFile ? { customer: input.onFile.customer, off_session: true } : {}),
               metadata: input.metadata,
               ...(input.description ? { description: input.description } : {}),
             },
@@ -99,17 +100,48 @@ export function stripeProcessor(secretKey: string): CardProcessor {
           );
           if (intent.status === "succeeded") return { status: "succeeded", processorPaymentId: intent.id, card, decline: null };
           if (intent.status === "requires_capture") return { status: "authorized", processorPaymentId: intent.id, card, decline: null };
-          // 3-D Secure and the like need the guest, which a server-side charge cannot bring: not charged.
-          const message =
-            intent.status === "requires_action"
-              ? "The card asks for the guest's authentication (3-D Secure), which this payment cannot complete; nothing was charged."
-              : `Stripe left the payment ${intent.status.replace(/_/g, " ")}; nothing was charged.`;
+          // 3-D Secure: the guest's browser completes it with Stripe.js; Stripe's event then settles it.
+          if (intent.status === "requires_action") return { status: "requires_action", processorPaymentId: intent.id, card, decline: null, clientSecret: intent.client_secret };
+          const message = `Stripe left the payment ${intent.status.replace(/_/g, " ")}; nothing was charged.`;
           await stripe.paymentIntents.cancel(intent.id, {}, { idempotencyKey: `${input.idempotencyKey}-cancel` }).catch(() => undefined);
           return { status: "failed", processorPaymentId: intent.id, card, decline: { code: "card_declined", message } };
         } catch (error) {
           if (error instanceof errors().StripeCardError) {
             return { status: "failed", processorPaymentId: error.payment_intent?.id ?? null, card, decline: declineOf(error) };
           }
+          throw error;
+        }
+      } catch (error) {
+        return stripeFailure(error, param);
+      }
+    },
+
+    async saveCard({ paymentMethod, idempotencyKey, metadata, description }) {
+      const param = "guarantee.processor_payment_method";
+      const stripe = await stripeClient();
+      try {
+        const method = await stripe.paymentMethods.retrieve(paymentMethod);
+        if (method.type !== "card") throw new ApiError("parameter_invalid", `The payment method is a ${method.type}, not a card.`, { param });
+        const card = cardOf(method);
+        // A customer of the guarantee's own: Stripe charges a saved card off-session only through one.
+        const customer = await stripe.customers.create({ metadata, ...(description ? { description } : {}) }, { idempotencyKey: `${idempotencyKey}-customer` });
+        try {
+          const setup = await stripe.setupIntents.create(
+            { customer: customer.id, payment_method: paymentMethod, allowed_payment_method_types: ["card"], usage: "off_session", confirm: true, metadata },
+            { idempotencyKey: `${idempotencyKey}-setup` },
+          );
+          if (setup.status === "succeeded") return { status: "active", customer: customer.id, setup: setup.id, clientSecret: null, card, decline: null };
+          if (setup.status === "requires_action") return { status: "requires_action", customer: customer.id, setup: setup.id, clientSecret: setup.client_secret, card, decline: null };
+          return {
+            status: "failed",
+            customer: customer.id,
+            setup: setup.id,
+            clientSecret: null,
+            card,
+            decline: { code: "card_declined", message: `Stripe left the card's setup ${setup.status.replace(/_/g, " ")}; it is not on file.` },
+          };
+        } catch (error) {
+          if (error instanceof errors().StripeCardError) return { status: "failed", customer: customer.id, setup: null, clientSecret: null, card, decline: declineOf(error) };
           throw error;
         }
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { Executor, Tx } from "@/db/client";
-import { properties, reservations, type folios } from "@/db/schema";
+import { properties, reservations, type CardGuarantee, type folios } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { queueGuestMail } from "@/server/guest-mail/guest-mail";
@@ -12,6 +12,7 @@ import { countNights, sellNights } from "@/server/inventory/nights";
 import { findOwned, tenantValues, type Tenant } from "@/server/tenancy";
 import { sideBySide } from "@/server/side-by-side";
 import { inTransaction } from "@/db/transactions";
+import { saveGuarantee } from "./guarantee";
 import { presentReservation } from "./present";
 import { checkAndQuote } from "./reservations";
 import type { ReservationCreate } from "./schemas";
@@ -50,9 +51,18 @@ export async function assertBookable(db: Executor, tenant: Tenant, input: Reserv
  * guest by e-mail (or a walk-in's by phone and name), opens the folio with one charge per night, and writes reservation.created,
  * inventory.updated (and guest.created) in the same transaction.
  */
-export async function createReservation({ db, tenant, actor, input }: ChangeCtx & { input: ReservationCreate }) {
+export async function createReservation({ db, tenant, actor, input, idempotencyKey }: ChangeCtx & { input: ReservationCreate; idempotencyKey?: string }) {
   await assertBookable(db, tenant, input);
-  return inTransaction(db, (tx) => bookStay(tx, { tenant, actor }, input));
+  // The card on file is saved first: a card the bank refuses books nothing.
+  const guarantee = input.guarantee
+    ? await saveGuarantee(db, tenant, {
+        propertyId: input.property_id,
+        paymentMethod: input.guarantee.processor_payment_method,
+        requestKey: idempotencyKey,
+        param: "guarantee.processor_payment_method",
+      })
+    : null;
+  return inTransaction(db, (tx) => bookStay(tx, { tenant, actor }, input, undefined, guarantee));
 }
 
 /**
@@ -65,6 +75,7 @@ export async function bookStay(
   { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">,
   input: ReservationCreate,
   group?: { id: string; folio?: Folio; createdAt: Date },
+  guarantee: CardGuarantee | null = null,
 ) {
   const stay = {
     propertyId: input.property_id,
@@ -126,6 +137,7 @@ export async function bookStay(
         channel: input.channel ?? null,
         notes: input.notes ?? null,
         metadata: input.metadata ?? {},
+        guarantee,
         // A group's rooms are listed in the order asked for, whatever order they were sold in.
         ...(group && { createdAt: group.createdAt, updatedAt: group.createdAt }),
       },

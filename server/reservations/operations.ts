@@ -4,6 +4,8 @@ import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { idParam } from "@/server/schemas";
 import { createReservation } from "./create-reservation";
+import { guaranteeReservation } from "./guarantee";
+import { cardErrorCodes } from "@/server/errors";
 import { presentReservation, presentRoomMove } from "./present";
 import { getReservation, listReservations } from "./reservations";
 import { changeDeparture } from "./change-departure";
@@ -15,6 +17,7 @@ import {
   roomMoveSchema,
   checkInSchema,
   emptyActionSchema,
+  guaranteeUpdateSchema,
   reservationCreateSchema,
   reservationListQuery,
   reservationSchema,
@@ -40,15 +43,25 @@ export const reservationOperations = [
     method: "post", path: "/reservations", operationId: "createReservation", summary: "Create a reservation", tag, scope: "reservations:write",
     body: reservationCreateSchema, response: reservationSchema, status: 201,
     description:
-      "Requires scope `reservations:write`. Checks, in order: shapes (422), check_out after check_in, check_in not in the past, at most 30 nights, occupancy, the rate plan covering the room type (422), rate restrictions (409 `restriction_violated`), availability (409 `no_availability`).",
-    errors: ["restriction_violated", "no_availability"],
-    handler: async ({ ctx, body }) => presentReservation(await createReservation({ ...ctx, input: body })),
+      "Requires scope `reservations:write`. Checks, in order: shapes (422), check_out after check_in, check_in not in the past, at most 30 nights, occupancy, the rate plan covering the room type (422), rate restrictions (409 `restriction_violated`), availability (409 `no_availability`). A `guarantee` card is saved at the property's Stripe account first: one the bank refuses answers 402 with its decline code and books nothing; 503 when Stripe cannot be reached (retry with the same Idempotency-Key).",
+    errors: ["restriction_violated", "no_availability", "service_unavailable", ...cardErrorCodes], declinesRecordNoPayment: true,
+    handler: async ({ ctx, body, c }) => presentReservation(await createReservation({ ...ctx, input: body, idempotencyKey: c.req.header("idempotency-key") })),
   }),
   // GET /v1/reservations/{id}: retrieve a reservation
   defineOperation({
     method: "get", path: "/reservations/{id}", operationId: "getReservation", summary: "Retrieve a reservation", tag, scope: "reservations:read",
     params, response: reservationSchema,
     handler: async ({ ctx, params }) => presentReservation(await getReservation({ ...ctx, id: params.id })),
+  }),
+  // POST /v1/reservations/{id}/guarantee: put a card on file for the stay
+  defineOperation({
+    method: "post", path: "/reservations/{id}/guarantee", operationId: "guaranteeReservation", summary: "Put a card on file", tag, scope: "reservations:write",
+    description:
+      "Requires scope `reservations:write`. Saves the card (Stripe's `pm_…`, from Stripe.js) at the property's Stripe account as the stay's guarantee, replacing any card before it: charged later without the guest (`payment_method: {type: \"card_on_file\"}` on POST /payments, the night audit's no-show fee). A confirmed or in-house stay only (409). A card the bank refuses answers 402 and changes nothing; one that needs the guest's authentication is kept with `status: requires_action` and a `next_action`.",
+    params, body: guaranteeUpdateSchema, response: reservationSchema,
+    errors: ["invalid_state_transition", "service_unavailable", ...cardErrorCodes], declinesRecordNoPayment: true,
+    handler: async ({ ctx, params, body, c }) =>
+      presentReservation(await guaranteeReservation({ ...ctx, id: params.id, paymentMethod: body.processor_payment_method, requestKey: c.req.header("idempotency-key") })),
   }),
   // PATCH /v1/reservations/{id}: modify a confirmed reservation, re-quoted atomically
   defineOperation({

@@ -1,4 +1,4 @@
-import type { guests, reservations, roomMoves } from "@/db/schema";
+import type { CardGuarantee, guests, reservations, roomMoves } from "@/db/schema";
 import { daysBetween, isoTime, isoTimeOrNull } from "@/lib/dates";
 import { presentStayPrice } from "@/server/folios/folios";
 
@@ -36,8 +36,18 @@ export const presentReservation = ({ reservation: r, guest: g }: ReservationWith
   cancellation_reason: r.cancellationReason,
   checked_in_at: isoTimeOrNull(r.checkedInAt),
   checked_out_at: isoTimeOrNull(r.checkedOutAt),
+  guarantee: r.guarantee ? presentGuarantee(r.guarantee) : null,
   created_at: isoTime(r.createdAt),
   updated_at: isoTime(r.updatedAt),
+});
+
+/** A card on file as the API shows it: brand and last four, and what the guest must still do. */
+export const presentGuarantee = (g: CardGuarantee) => ({
+  type: "card" as const,
+  status: g.status,
+  card: g.card ? { brand: g.card.brand, last4: g.card.last4, exp_month: g.card.expMonth, exp_year: g.card.expYear } : null,
+  next_action: g.status === "requires_action" && g.clientSecret ? { type: "use_stripe_sdk" as const, client_secret: g.clientSecret } : null,
+  created_at: g.createdAt,
 });
 
 export const presentRoomMove = (m: typeof roomMoves.$inferSelect) => ({

@@ -18,6 +18,34 @@ const metadata = z
     ...({ propertyNames: { minLength: 1, maxLength: 40 } } as object),
   });
 
+/** A Stripe payment method id, as Stripe.js (the Payment Element) hands it to the browser. */
+export const processorPaymentMethod = z
+  .string()
+  .regex(/^pm_[A-Za-z0-9_]{1,250}$/, "Expected a Stripe payment method id (pm_…).")
+  .openapi({ description: "The card as the property's processor holds it (Stripe's `pm_…`, collected in the browser by Stripe.js). Never a card number." });
+
+/** The card a stay is guaranteed with: saved at the property's processor, charged later without the guest. */
+export const guaranteeInput = z
+  .strictObject({ type: z.literal("card"), processor_payment_method: processorPaymentMethod })
+  .openapi("GuaranteeInput", { example: { type: "card", processor_payment_method: "pm_card_visa" } });
+
+export const guaranteeSchema = z
+  .object({
+    type: z.literal("card"),
+    status: z.enum(["active", "requires_action"]).openapi({
+      description: "`active`: on file, chargeable without the guest (a no-show fee, a pre-authorisation). `requires_action`: the guest's bank asks them to authenticate the card first (3-D Secure); see `next_action`.",
+    }),
+    card: z.object({ brand: z.string(), last4: z.string(), exp_month: z.number().int().nullable(), exp_year: z.number().int().nullable() }).nullable(),
+    next_action: z
+      .object({
+        type: z.literal("use_stripe_sdk"),
+        client_secret: z.string().openapi({ description: "Stripe's SetupIntent client secret: Stripe.js `confirmCardSetup(client_secret)` in the guest's browser completes it." }),
+      })
+      .nullable(),
+    created_at: timestamp,
+  })
+  .openapi("Guarantee");
+
 export const reservationSchema = z
   .object({
     id: idOf("res"),
@@ -49,6 +77,7 @@ export const reservationSchema = z
     cancellation_reason: z.string().nullable(),
     checked_in_at: timestamp.nullable(),
     checked_out_at: timestamp.nullable(),
+    guarantee: guaranteeSchema.nullable().openapi({ description: "The card on file the stay is guaranteed with, if any: brand and last four only." }),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -75,6 +104,10 @@ export const reservationCreateSchema = z
     channel: z.enum(channels).nullish(),
     notes: z.string().max(2000).nullish(),
     metadata: metadata.optional(),
+    guarantee: guaranteeInput.optional().openapi({
+      description:
+        "A card on file as the booking's guarantee, saved at the property's Stripe account for charges without the guest (a no-show fee, a pre-authorisation at check-in). A card the bank refuses answers 402 and books nothing.",
+    }),
   })
   .openapi("ReservationCreate");
 
@@ -122,6 +155,8 @@ export const changeDepartureSchema = z
     }),
   })
   .openapi("ReservationChangeDeparture");
+
+export const guaranteeUpdateSchema = z.strictObject({ processor_payment_method: processorPaymentMethod }).openapi("ReservationGuarantee");
 
 export type ReservationCreate = z.output<typeof reservationCreateSchema>;
 export type ReservationUpdate = z.output<typeof reservationUpdateSchema>;

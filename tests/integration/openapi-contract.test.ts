@@ -176,12 +176,18 @@ describe("what each operation declares", () => {
       const statuses = Object.keys(op.responses).filter((s) => !s.startsWith("2"));
       expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(["400", "401", "429", "500", "503"]));
       if (reads(method)) for (const status of ["413", "415"]) expect(op.responses[status], `${method} ${path}`).toBeUndefined();
-      if (op.operationId !== "createPayment") expect(op.responses["402"], `${method} ${path}`).toBeUndefined();
+      // A card is refused with 402 where one is charged or put on file: a payment, a booking's guarantee.
+      if (!["createPayment", "createReservation", "guaranteeReservation"].includes(op.operationId)) expect(op.responses["402"], `${method} ${path}`).toBeUndefined();
       // Each status's codes are codes of that status in the one table.
       for (const status of statuses) for (const code of declared(op, Number(status))) expect(errorCodes[code].status === Number(status) || (code === "parameter_invalid" && status === "400"), `${path} ${status} ${code}`).toBe(true);
     }
     expect(declared(doc.paths["/payments"].post, 402).sort()).toEqual(["card_declined", "expired_card", "incorrect_cvc", "insufficient_funds"]);
     expect(doc.paths["/payments"].post.responses["402"].content["application/json"].schema.properties.error.required).toContain("payment_id");
+    // A card put on file records no payment when refused: no payment_id there.
+    for (const op of [doc.paths["/reservations"].post, doc.paths["/reservations/{id}/guarantee"].post]) {
+      expect(declared(op, 402).sort()).toEqual(["card_declined", "expired_card", "incorrect_cvc", "insufficient_funds"]);
+      expect(op.responses["402"].content["application/json"].schema.properties.error.properties.payment_id).toBeUndefined();
+    }
     expect(declared(doc.paths["/reservations"].post, 409).sort()).toEqual(["idempotency_key_in_use", "no_availability", "restriction_violated"]);
   });
 

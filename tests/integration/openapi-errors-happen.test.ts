@@ -334,6 +334,17 @@ describe("every declared error status, provoked", () => {
     const authorized = ok(await h.post("/v1/payments", { reservation_id: confirmed.id, amount: 100, capture: false, payment_method: card }, sandbox), 201);
     ok(await h.post(`/v1/payments/${authorized.id}/void`, {}, sandbox));
     await refused("createRefund", "/v1/refunds", { payment_id: authorized.id, amount: 1 }, "invalid_state_transition");
+    // A card put on file that the bank refuses (Stripe's test payment methods, through a sandbox
+    // Stripe connection of its own, removed afterwards), at booking and later; a stay that is over takes none.
+    const stripe = ok(await h.post("/v1/payment_processors", { type: "stripe", secret_key: `sk_test_errors${Date.now()}` }, sandbox), 201);
+    const declining = { card_declined: "pm_card_chargeDeclined", insufficient_funds: "pm_card_chargeDeclinedInsufficientFunds", expired_card: "pm_card_chargeDeclinedExpiredCard", incorrect_cvc: "pm_card_chargeDeclinedIncorrectCvc" };
+    for (const [code, pm] of Object.entries(declining)) {
+      const stay = { property_id: property.id, guest: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" }, check_in: addDays(confirmed.check_in, 50), check_out: addDays(confirmed.check_in, 51), room_type_id: confirmed.room_type_id, rate_plan_id: confirmed.rate_plan_id, adults: 1 };
+      await refused("createReservation", "/v1/reservations", { ...stay, guarantee: { type: "card", processor_payment_method: pm } }, code);
+      await refused("guaranteeReservation", `/v1/reservations/${confirmed.id}/guarantee`, { processor_payment_method: pm }, code);
+    }
+    await refused("guaranteeReservation", `/v1/reservations/${cancelled.id}/guarantee`, { processor_payment_method: "pm_card_visa" }, "invalid_state_transition");
+    ok(await h.request("DELETE", `/v1/payment_processors/${stripe.id}`, { token: h.main.token, sandbox: true }));
     // A retired room cannot be retired again; a cancelled group not cancelled again.
     const spare = ok(await h.post("/v1/rooms", { room_type_id: confirmed.room_type_id, number: "9902" }, sandbox), 201);
     ok(await h.post(`/v1/rooms/${spare.id}/retire`, {}, sandbox));

@@ -90,6 +90,7 @@ describe("sandbox test cards", () => {
       // A sandbox test card never goes to a processor.
       processor: null,
       dispute: null,
+      next_action: null,
       failure_code: null,
       failure_message: null,
       captured_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/),

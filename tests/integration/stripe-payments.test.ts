@@ -194,7 +194,7 @@ describe("live card payments through Stripe", () => {
     const key = `lost-answer-${r1.id}`;
     ok(await pay(r1.id, pm("pm_card_visa"), { amount: 1_000 }, live, { "idempotency-key": key }), 201);
     const sent = (await posts(liveKey, "/v1/payment_intents")).at(-1)!;
-    const { processorIdempotencyKey } = await import("@/server/payments/card-charge");
+    const { processorIdempotencyKey } = await import("@/server/processors/keys");
     const tenant = { accountId: h.main.account.id, livemode: true };
     expect(sent.idempotencyKey).toBe(processorIdempotencyKey(tenant, "payment", key, "unused"));
     expect(processorIdempotencyKey({ ...tenant, accountId: "acct_other" }, "payment", key, "unused")).not.toBe(sent.idempotencyKey);

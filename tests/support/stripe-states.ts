@@ -3,10 +3,13 @@
 // are). stripe-mock keeps no state, so its fixture PaymentIntent is always `requires_payment_method`;
 // the relay sets on a 2xx answer what Stripe's documented lifecycle gives for that request, and
 // nothing else: a confirmed PaymentIntent `succeeded` (automatic capture) or `requires_capture`
-// (manual), a captured one `succeeded`, a canceled one `canceled`. It also plays what Stripe
+// (manual), a captured one `succeeded`, a canceled one `canceled`, a confirmed SetupIntent
+// `succeeded` (a PaymentIntent or SetupIntent of a card that always asks for 3-D Secure:
+// `requires_action`, with a client secret). It also plays what Stripe
 // documents and stripe-mock does not: the same Idempotency-Key replays the first answer (header
 // `Idempotent-Replayed: true`), Stripe's test payment methods for declines answer Stripe's 402
-// card error, and a revoked key Stripe's 401. Tests read what reached Stripe at
+// card error (a saved card of `pm_card_chargeCustomerFail` when charged; off-session, a card that
+// asks for authentication answers `authentication_required`), and a revoked key Stripe's 401. Tests read what reached Stripe at
 // GET /__innkeep/requests?key=<secret key>. As Stripe does, it keeps the PaymentIntents a key
 // made, with their metadata and time of creation (stripe-mock's fixture has neither), and answers
 // the list (`created[gte]`) and a retrieve with them, so the reconciliation finds what was charged.
@@ -23,6 +26,14 @@ const declines: Record<string, { code: string; decline_code?: string; message: s
   pm_card_chargeDeclinedExpiredCard: { code: "expired_card", message: "Your card has expired." },
   pm_card_chargeDeclinedIncorrectCvc: { code: "incorrect_cvc", message: "Your card's security code is incorrect." },
 };
+
+/**
+ * Stripe's test payment methods that save fine but fail when charged later (docs: Testing,
+ * "Declined payments", 4000000000000341), and those whose bank asks for authentication on every
+ * payment and setup (4000002760003184): off-session, Stripe answers `authentication_required`.
+ */
+const chargeCustomerFail = "pm_card_chargeCustomerFail";
+const alwaysAuthenticate = new Set(["pm_card_authenticationRequired", "pm_card_threeDSecure2Required"]);
 
 const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url").replace(/[-_]/g, "x")}`;
 
@@ -92,11 +103,42 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
     const retrieved = req.method === "GET" ? url.pathname.match(/^\/v1\/payment_intents\/([^/]+)$/) : null;
     if (retrieved && intentsOf(secretKey).has(retrieved[1])) return send(200, JSON.stringify(intentsOf(secretKey).get(retrieved[1])));
 
+    if (req.method === "POST" && url.pathname === "/v1/setup_intents" && params.confirm === "true") {
+      // A confirmed setup: declined as a charge of the card would be, waiting on the guest where
+      // their bank asks for authentication, else succeeded, attached to the customer asked for.
+      const method = params.payment_method ?? "";
+      const decline = declines[method];
+      if (decline) {
+        const failed = { ...object, status: "requires_payment_method", last_setup_error: { type: "card_error", ...decline } };
+        return remember(402, JSON.stringify({ error: { type: "card_error", ...decline, setup_intent: failed } }));
+      }
+      const authenticate = alwaysAuthenticate.has(method);
+      // An id of its own, as Stripe gives each (stripe-mock's fixture has one for all).
+      const id = stripeId("seti");
+      Object.assign(object, {
+        id,
+        client_secret: `${id}_secret_${randomBytes(12).toString("hex")}`,
+        status: authenticate ? "requires_action" : "succeeded",
+        customer: params.customer ?? null,
+        payment_method: method,
+        usage: params.usage ?? "off_session",
+        next_action: authenticate ? { type: "use_stripe_sdk", use_stripe_sdk: {} } : null,
+      });
+      return remember(forwarded.status, JSON.stringify(object));
+    }
+
     const intent = url.pathname.match(/^\/v1\/payment_intents(?:\/([^/]+)\/(capture|cancel))?$/);
     if (intent && req.method === "POST") {
       const [, id, action] = intent;
       if (!action && params.confirm === "true") {
-        const decline = declines[params.payment_method ?? ""];
+        const method = params.payment_method ?? "";
+        const offSession = params.off_session === "true";
+        const decline =
+          declines[method] ??
+          (method === chargeCustomerFail && params.customer ? declines.pm_card_chargeDeclined : undefined) ??
+          (alwaysAuthenticate.has(method) && offSession
+            ? { code: "authentication_required", decline_code: "authentication_required", message: "Your card was declined. This transaction requires authentication." }
+            : undefined);
         const intentId = object.id as string;
         if (decline) {
           const failed = { ...object, status: "requires_payment_method", last_payment_error: { type: "card_error", ...decline } };
@@ -104,12 +146,15 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
           return remember(402, JSON.stringify({ error }));
         }
         const manual = params.capture_method === "manual";
+        const authenticate = alwaysAuthenticate.has(method);
         Object.assign(object, {
           id: intentId,
-          status: manual ? "requires_capture" : "succeeded",
-          amount_capturable: manual ? object.amount : 0,
-          amount_received: manual ? 0 : object.amount,
-          latest_charge: stripeId("ch"),
+          status: authenticate ? "requires_action" : manual ? "requires_capture" : "succeeded",
+          client_secret: `${intentId}_secret_${randomBytes(12).toString("hex")}`,
+          next_action: authenticate ? { type: "use_stripe_sdk", use_stripe_sdk: {} } : null,
+          amount_capturable: manual && !authenticate ? object.amount : 0,
+          amount_received: manual || authenticate ? 0 : object.amount,
+          latest_charge: authenticate ? null : stripeId("ch"),
           last_payment_error: null,
           canceled_at: null,
         });

@@ -23,6 +23,7 @@ return [
         'moveRoom' => 'moveReservationRoom',
         'listRoomMoves' => 'listReservationRoomMoves',
         'grantLateCheckOut' => 'grantReservationLateCheckOut',
+        'guarantee' => 'guaranteeReservation',
         'noShow' => 'noShowReservation',
         'upgrade' => 'upgradeReservation',
         'retrieveFolio' => 'getReservationFolio',

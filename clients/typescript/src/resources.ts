@@ -23,6 +23,7 @@ export const resourceTable = {
     moveRoom: "moveReservationRoom",
     listRoomMoves: "listReservationRoomMoves",
     grantLateCheckOut: "grantReservationLateCheckOut",
+    guarantee: "guaranteeReservation",
     noShow: "noShowReservation",
     upgrade: "upgradeReservation",
     retrieveFolio: "getReservationFolio",

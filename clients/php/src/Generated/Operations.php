@@ -40,6 +40,7 @@ final class Operations
         'createReservation' => ['POST', '/reservations', [], false],
         'getReservation' => ['GET', '/reservations/{id}', ['id'], false],
         'updateReservation' => ['PATCH', '/reservations/{id}', ['id'], false],
+        'guaranteeReservation' => ['POST', '/reservations/{id}/guarantee', ['id'], false],
         'cancelReservation' => ['POST', '/reservations/{id}/cancel', ['id'], false],
         'checkInReservation' => ['POST', '/reservations/{id}/check_in', ['id'], false],
         'checkOutReservation' => ['POST', '/reservations/{id}/check_out', ['id'], false],

@@ -20,6 +20,7 @@ use Innkeep\Collection;
  * @phpstan-import-type GetReservationFolioParams from \Innkeep\Generated\Types
  * @phpstan-import-type GetReservationParams from \Innkeep\Generated\Types
  * @phpstan-import-type GrantReservationLateCheckOutParams from \Innkeep\Generated\Types
+ * @phpstan-import-type GuaranteeReservationParams from \Innkeep\Generated\Types
  * @phpstan-import-type ListReservationRoomMovesParams from \Innkeep\Generated\Types
  * @phpstan-import-type ListReservationsParams from \Innkeep\Generated\Types
  * @phpstan-import-type MoveReservationRoomParams from \Innkeep\Generated\Types
@@ -162,6 +163,18 @@ final class Reservations extends AbstractService
     public function grantLateCheckOut(string $id, array $params = [], array $options = []): array
     {
         return $this->client->call('grantReservationLateCheckOut', [$id], $params, $options);
+    }
+
+    /**
+     * POST /v1/reservations/{id}/guarantee: Put a card on file.
+     *
+     * @param GuaranteeReservationParams $params
+     * @param RequestOptions $options
+     * @return Reservation
+     */
+    public function guarantee(string $id, array $params = [], array $options = []): array
+    {
+        return $this->client->call('guaranteeReservation', [$id], $params, $options);
     }
 
     /**

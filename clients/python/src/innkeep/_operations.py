@@ -42,6 +42,7 @@ OPERATIONS: dict[str, Operation] = {
     "createReservation": Operation("POST", "/reservations", (), False),
     "getReservation": Operation("GET", "/reservations/{id}", ("id",), False),
     "updateReservation": Operation("PATCH", "/reservations/{id}", ("id",), False),
+    "guaranteeReservation": Operation("POST", "/reservations/{id}/guarantee", ("id",), False),
     "cancelReservation": Operation("POST", "/reservations/{id}/cancel", ("id",), False),
     "checkInReservation": Operation("POST", "/reservations/{id}/check_in", ("id",), False),
     "checkOutReservation": Operation("POST", "/reservations/{id}/check_out", ("id",), False),

@@ -219,6 +219,7 @@ CreateReservationParams = TypedDict(
         "channel": Literal["booking_com", "expedia", "airbnb", "agoda", "hotelbeds", "other"] | None,
         "notes": str | None,
         "metadata": Mapping[str, Any],
+        "guarantee": Mapping[str, Any],
     },
     total=False,
 )
@@ -237,6 +238,9 @@ UpdateReservationParams = TypedDict(
         "metadata": Mapping[str, Any],
     },
     total=False,
+)
+GuaranteeReservationParams = TypedDict(
+    "GuaranteeReservationParams", {"processor_payment_method": Required[str]}, total=False
 )
 CancelReservationParams = TypedDict("CancelReservationParams", {"reason": str}, total=False)
 CheckInReservationParams = TypedDict("CheckInReservationParams", {"room_id": str}, total=False)

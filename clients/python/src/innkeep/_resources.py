@@ -303,6 +303,17 @@ class SyncReservations(SyncResource):
         """POST /v1/reservations/{id}/late_check_out: Grant a late check-out."""
         return self._call("grantReservationLateCheckOut", (id,), params, request_options, models.Reservation)
 
+    def guarantee(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GuaranteeReservationParams],
+    ) -> models.Reservation:
+        """POST /v1/reservations/{id}/guarantee: Put a card on file."""
+        return self._call("guaranteeReservation", (id,), params, request_options, models.Reservation)
+
     def no_show(
         self,
         id: str,
@@ -1234,6 +1245,17 @@ class AsyncReservations(AsyncResource):
     ) -> models.Reservation:
         """POST /v1/reservations/{id}/late_check_out: Grant a late check-out."""
         return await self._call("grantReservationLateCheckOut", (id,), params, request_options, models.Reservation)
+
+    async def guarantee(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GuaranteeReservationParams],
+    ) -> models.Reservation:
+        """POST /v1/reservations/{id}/guarantee: Put a card on file."""
+        return await self._call("guaranteeReservation", (id,), params, request_options, models.Reservation)
 
     async def no_show(
         self,

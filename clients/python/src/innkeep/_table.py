@@ -38,6 +38,7 @@ RESOURCES: dict[str, dict[str, str]] = {
         "move_room": "moveReservationRoom",
         "list_room_moves": "listReservationRoomMoves",
         "grant_late_check_out": "grantReservationLateCheckOut",
+        "guarantee": "guaranteeReservation",
         "no_show": "noShowReservation",
         "upgrade": "upgradeReservation",
         "retrieve_folio": "getReservationFolio",

@@ -50,6 +50,45 @@ class LineTax(BaseModel):
     inclusive: bool = Field(..., description="Whether the tax was inside the price (true) or added to it.")
 
 
+class GuaranteeCard(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    brand: str
+    last4: str
+    exp_month: int | None
+    exp_year: int | None
+
+
+class GuaranteeNextAction(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["use_stripe_sdk"]
+    client_secret: str = Field(
+        ...,
+        description="Stripe's SetupIntent client secret: Stripe.js `confirmCardSetup(client_secret)` in the guest's browser completes it.",
+    )
+
+
+class Guarantee(BaseModel):
+    """
+    The card on file the stay is guaranteed with, if any: brand and last four only.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["card"]
+    status: Literal["active", "requires_action"] = Field(
+        ...,
+        description="`active`: on file, chargeable without the guest (a no-show fee, a pre-authorisation). `requires_action`: the guest's bank asks them to authenticate the card first (3-D Secure); see `next_action`.",
+    )
+    card: GuaranteeCard | None
+    next_action: GuaranteeNextAction | None
+    created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+
+
 class PaymentPaymentMethod(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -60,6 +99,21 @@ class PaymentPaymentMethod(BaseModel):
     exp_month: int | None = None
     exp_year: int | None = None
     reference: str | None = None
+
+
+class PaymentNextAction(BaseModel):
+    """
+    While `pending`: the guest's bank asks them to authenticate the card (3-D Secure), which their browser completes with Stripe.js. Stripe's event then makes the payment `succeeded` (or `authorized`, or `failed`), with its event. Null otherwise.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["use_stripe_sdk"]
+    client_secret: str = Field(
+        ...,
+        description="Stripe's PaymentIntent client secret: Stripe.js `handleNextAction({clientSecret})` in the guest's browser completes the authentication.",
+    )
 
 
 class ProcessorCharge(BaseModel):
@@ -1853,6 +1907,10 @@ class Payment(BaseModel):
     payment_method: PaymentPaymentMethod
     processor: ProcessorCharge | None
     dispute: PaymentDispute | None
+    next_action: PaymentNextAction | None = Field(
+        ...,
+        description="While `pending`: the guest's bank asks them to authenticate the card (3-D Secure), which their browser completes with Stripe.js. Stripe's event then makes the payment `succeeded` (or `authorized`, or `failed`), with its event. Null otherwise.",
+    )
     failure_code: str | None
     failure_message: str | None
     captured_at: AwareDatetime | None = Field(
@@ -2566,6 +2624,7 @@ class Reservation(BaseModel):
     cancellation_reason: str | None
     checked_in_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     checked_out_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    guarantee: Guarantee | None
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 

@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Create a reservation
-         * @description Requires scope `reservations:write`. Checks, in order: shapes (422), check_out after check_in, check_in not in the past, at most 30 nights, occupancy, the rate plan covering the room type (422), rate restrictions (409 `restriction_violated`), availability (409 `no_availability`).
+         * @description Requires scope `reservations:write`. Checks, in order: shapes (422), check_out after check_in, check_in not in the past, at most 30 nights, occupancy, the rate plan covering the room type (422), rate restrictions (409 `restriction_violated`), availability (409 `no_availability`). A `guarantee` card is saved at the property's Stripe account first: one the bank refuses answers 402 with its decline code and books nothing; 503 when Stripe cannot be reached (retry with the same Idempotency-Key).
          */
         post: operations["createReservation"];
         delete?: never;
@@ -410,6 +410,26 @@ export interface paths {
          * @description Requires scope `reservations:write`.
          */
         patch: operations["updateReservation"];
+        trace?: never;
+    };
+    "/reservations/{id}/guarantee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a card on file
+         * @description Requires scope `reservations:write`. Saves the card (Stripe's `pm_…`, from Stripe.js) at the property's Stripe account as the stay's guarantee, replacing any card before it: charged later without the guest (`payment_method: {type: "card_on_file"}` on POST /payments, the night audit's no-show fee). A confirmed or in-house stay only (409). A card the bank refuses answers 402 and changes nothing; one that needs the guest's authentication is kept with `status: requires_action` and a `next_action`.
+         */
+        post: operations["guaranteeReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/reservations/{id}/cancel": {
@@ -2562,6 +2582,7 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             checked_out_at: string | null;
+            guarantee: components["schemas"]["Guarantee"];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -2632,6 +2653,33 @@ export interface components {
             /** @description Whether the tax was inside the price (true) or added to it. */
             inclusive: boolean;
         };
+        /** @description The card on file the stay is guaranteed with, if any: brand and last four only. */
+        Guarantee: {
+            /** @enum {string} */
+            type: "card";
+            /**
+             * @description `active`: on file, chargeable without the guest (a no-show fee, a pre-authorisation). `requires_action`: the guest's bank asks them to authenticate the card first (3-D Secure); see `next_action`.
+             * @enum {string}
+             */
+            status: "active" | "requires_action";
+            card: {
+                brand: string;
+                last4: string;
+                exp_month: number | null;
+                exp_year: number | null;
+            } | null;
+            next_action: {
+                /** @enum {string} */
+                type: "use_stripe_sdk";
+                /** @description Stripe's SetupIntent client secret: Stripe.js `confirmCardSetup(client_secret)` in the guest's browser completes it. */
+                client_secret: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            created_at: string;
+        } | null;
         ReservationUpdatedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -2790,6 +2838,13 @@ export interface components {
             };
             processor: components["schemas"]["ProcessorCharge"];
             dispute: components["schemas"]["PaymentDispute"];
+            /** @description While `pending`: the guest's bank asks them to authenticate the card (3-D Secure), which their browser completes with Stripe.js. Stripe's event then makes the payment `succeeded` (or `authorized`, or `failed`), with its event. Null otherwise. */
+            next_action: {
+                /** @enum {string} */
+                type: "use_stripe_sdk";
+                /** @description Stripe's PaymentIntent client secret: Stripe.js `handleNextAction({clientSecret})` in the guest's browser completes the authentication. */
+                client_secret: string;
+            } | null;
             failure_code: string | null;
             failure_message: string | null;
             /**
@@ -16011,6 +16066,21 @@ export interface operations {
                      *           "cancellation_reason": "string",
                      *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "guarantee": {
+                     *             "type": "card",
+                     *             "status": "active",
+                     *             "card": {
+                     *               "brand": "string",
+                     *               "last4": "string",
+                     *               "exp_month": 0,
+                     *               "exp_year": 0
+                     *             },
+                     *             "next_action": {
+                     *               "type": "use_stripe_sdk",
+                     *               "client_secret": "string"
+                     *             },
+                     *             "created_at": "2026-11-21T09:30:00.000Z"
+                     *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -16331,6 +16401,20 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * GuaranteeInput
+                     * @description A card on file as the booking's guarantee, saved at the property's Stripe account for charges without the guest (a no-show fee, a pre-authorisation at check-in). A card the bank refuses answers 402 and books nothing.
+                     * @example {
+                     *       "type": "card",
+                     *       "processor_payment_method": "pm_card_visa"
+                     *     }
+                     */
+                    guarantee?: {
+                        /** @enum {string} */
+                        type: "card";
+                        /** @description The card as the property's processor holds it (Stripe's `pm_…`, collected in the browser by Stripe.js). Never a card number. */
+                        processor_payment_method: string;
+                    };
                 };
             };
         };
@@ -16425,6 +16509,21 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "guarantee": {
+                     *         "type": "card",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "string",
+                     *           "last4": "string",
+                     *           "exp_month": 0,
+                     *           "exp_year": 0
+                     *         },
+                     *         "next_action": {
+                     *           "type": "use_stripe_sdk",
+                     *           "client_secret": "string"
+                     *         },
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -16500,6 +16599,44 @@ export interface operations {
                             type: "authentication_error";
                             /** @enum {string} */
                             code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc`. */
+            402: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "card_error",
+                     *         "code": "card_declined",
+                     *         "message": "Card error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "card_error";
+                            /** @enum {string} */
+                            code: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
@@ -16964,6 +17101,21 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "guarantee": {
+                     *         "type": "card",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "string",
+                     *           "last4": "string",
+                     *           "exp_month": 0,
+                     *           "exp_year": 0
+                     *         },
+                     *         "next_action": {
+                     *           "type": "use_stripe_sdk",
+                     *           "client_secret": "string"
+                     *         },
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -17395,6 +17547,21 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "guarantee": {
+                     *         "type": "card",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "string",
+                     *           "last4": "string",
+                     *           "exp_month": 0,
+                     *           "exp_year": 0
+                     *         },
+                     *         "next_action": {
+                     *           "type": "use_stripe_sdk",
+                     *           "client_secret": "string"
+                     *         },
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -17820,6 +17987,614 @@ export interface operations {
             };
         };
     };
+    guaranteeReservation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+                 * @example 5f0c7e0a-2b7e-4c4e-9a57-4c1f3e0e9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "processor_payment_method": "pm_A"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The card as the property's processor holds it (Stripe's `pm_…`, collected in the browser by Stripe.js). Never a card number. */
+                    processor_payment_method: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "reservation",
+                     *       "livemode": true,
+                     *       "status": "confirmed",
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "check_in": "2026-12-24",
+                     *       "check_out": "2026-12-27",
+                     *       "nights": 0,
+                     *       "adults": 0,
+                     *       "children": 0,
+                     *       "room_type_id": "rt_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "rate_plan_id": "rp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "room_id": "room_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "group_id": "grp_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "total": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
+                     *       "nightly": [
+                     *         {
+                     *           "date": "2026-12-24",
+                     *           "amount": 0
+                     *         }
+                     *       ],
+                     *       "price": {
+                     *         "net": {
+                     *           "amount": 20000,
+                     *           "currency": "USD"
+                     *         },
+                     *         "tax": {
+                     *           "amount": 2800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "gross": {
+                     *           "amount": 22800,
+                     *           "currency": "USD"
+                     *         },
+                     *         "taxes": [
+                     *           {
+                     *             "tax_id": "tax_1a2b3c4d5e6f7g8h",
+                     *             "name": "VAT",
+                     *             "amount": {
+                     *               "amount": 2000,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": true
+                     *           },
+                     *           {
+                     *             "tax_id": "tax_9h8g7f6e5d4c3b2a",
+                     *             "name": "City tax",
+                     *             "amount": {
+                     *               "amount": 800,
+                     *               "currency": "USD"
+                     *             },
+                     *             "inclusive": false
+                     *           }
+                     *         ]
+                     *       },
+                     *       "guest": {
+                     *         "id": "gst_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "email": "string"
+                     *       },
+                     *       "source": "direct",
+                     *       "channel": "booking_com",
+                     *       "notes": "Late arrival, around 23:00.",
+                     *       "metadata": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "cancelled_at": "2026-11-21T09:30:00.000Z",
+                     *       "cancellation_reason": "string",
+                     *       "checked_in_at": "2026-11-21T09:30:00.000Z",
+                     *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "guarantee": {
+                     *         "type": "card",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "string",
+                     *           "last4": "string",
+                     *           "exp_month": 0,
+                     *           "exp_year": 0
+                     *         },
+                     *         "next_action": {
+                     *           "type": "use_stripe_sdk",
+                     *           "client_secret": "string"
+                     *         },
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Reservation"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc`. */
+            402: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "card_error",
+                     *         "code": "card_declined",
+                     *         "message": "Card error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "card_error";
+                            /** @enum {string} */
+                            code: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `invalid_state_transition`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "invalid_state_transition",
+                     *         "message": "Conflict.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "conflict_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "invalid_state_transition" | "idempotency_key_in_use";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_missing",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     cancelReservation: {
         parameters: {
             query?: never;
@@ -17948,6 +18723,21 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "guarantee": {
+                     *         "type": "card",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "string",
+                     *           "last4": "string",
+                     *           "exp_month": 0,
+                     *           "exp_year": 0
+                     *         },
+                     *         "next_action": {
+                     *           "type": "use_stripe_sdk",
+                     *           "client_secret": "string"
+                     *         },
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -18502,6 +19292,21 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "guarantee": {
+                     *         "type": "card",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "string",
+                     *           "last4": "string",
+                     *           "exp_month": 0,
+                     *           "exp_year": 0
+                     *         },
+                     *         "next_action": {
+                     *           "type": "use_stripe_sdk",
+                     *           "client_secret": "string"
+                     *         },
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -19050,6 +19855,21 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "guarantee": {
+                     *         "type": "card",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "string",
+                     *           "last4": "string",
+                     *           "exp_month": 0,
+                     *           "exp_year": 0
+                     *         },
+                     *         "next_action": {
+                     *           "type": "use_stripe_sdk",
+                     *           "client_secret": "string"
+                     *         },
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -19621,6 +20441,21 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "guarantee": {
+                     *         "type": "card",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "string",
+                     *           "last4": "string",
+                     *           "exp_month": 0,
+                     *           "exp_year": 0
+                     *         },
+                     *         "next_action": {
+                     *           "type": "use_stripe_sdk",
+                     *           "client_secret": "string"
+                     *         },
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -20179,6 +21014,21 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "guarantee": {
+                     *         "type": "card",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "string",
+                     *           "last4": "string",
+                     *           "exp_month": 0,
+                     *           "exp_year": 0
+                     *         },
+                     *         "next_action": {
+                     *           "type": "use_stripe_sdk",
+                     *           "client_secret": "string"
+                     *         },
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -21054,6 +21904,21 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "guarantee": {
+                     *         "type": "card",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "string",
+                     *           "last4": "string",
+                     *           "exp_month": 0,
+                     *           "exp_year": 0
+                     *         },
+                     *         "next_action": {
+                     *           "type": "use_stripe_sdk",
+                     *           "client_secret": "string"
+                     *         },
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -21602,6 +22467,21 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "guarantee": {
+                     *         "type": "card",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "string",
+                     *           "last4": "string",
+                     *           "exp_month": 0,
+                     *           "exp_year": 0
+                     *         },
+                     *         "next_action": {
+                     *           "type": "use_stripe_sdk",
+                     *           "client_secret": "string"
+                     *         },
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -22165,6 +23045,21 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "guarantee": {
+                     *         "type": "card",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "string",
+                     *           "last4": "string",
+                     *           "exp_month": 0,
+                     *           "exp_year": 0
+                     *         },
+                     *         "next_action": {
+                     *           "type": "use_stripe_sdk",
+                     *           "client_secret": "string"
+                     *         },
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -22708,6 +23603,10 @@ export interface operations {
                      *               "currency": "USD"
                      *             },
                      *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *           },
+                     *           "next_action": {
+                     *             "type": "use_stripe_sdk",
+                     *             "client_secret": "string"
                      *           },
                      *           "failure_code": "string",
                      *           "failure_message": "string",
@@ -23719,6 +24618,21 @@ export interface operations {
                      *               "cancellation_reason": "string",
                      *               "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *               "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *               "guarantee": {
+                     *                 "type": "card",
+                     *                 "status": "active",
+                     *                 "card": {
+                     *                   "brand": "string",
+                     *                   "last4": "string",
+                     *                   "exp_month": 0,
+                     *                   "exp_year": 0
+                     *                 },
+                     *                 "next_action": {
+                     *                   "type": "use_stripe_sdk",
+                     *                   "client_secret": "string"
+                     *                 },
+                     *                 "created_at": "2026-11-21T09:30:00.000Z"
+                     *               },
                      *               "created_at": "2026-11-21T09:30:00.000Z",
                      *               "updated_at": "2026-11-21T09:30:00.000Z"
                      *             }
@@ -24225,6 +25139,21 @@ export interface operations {
                      *           "cancellation_reason": "string",
                      *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "guarantee": {
+                     *             "type": "card",
+                     *             "status": "active",
+                     *             "card": {
+                     *               "brand": "string",
+                     *               "last4": "string",
+                     *               "exp_month": 0,
+                     *               "exp_year": 0
+                     *             },
+                     *             "next_action": {
+                     *               "type": "use_stripe_sdk",
+                     *               "client_secret": "string"
+                     *             },
+                     *             "created_at": "2026-11-21T09:30:00.000Z"
+                     *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -24818,6 +25747,21 @@ export interface operations {
                      *           "cancellation_reason": "string",
                      *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "guarantee": {
+                     *             "type": "card",
+                     *             "status": "active",
+                     *             "card": {
+                     *               "brand": "string",
+                     *               "last4": "string",
+                     *               "exp_month": 0,
+                     *               "exp_year": 0
+                     *             },
+                     *             "next_action": {
+                     *               "type": "use_stripe_sdk",
+                     *               "client_secret": "string"
+                     *             },
+                     *             "created_at": "2026-11-21T09:30:00.000Z"
+                     *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -25273,6 +26217,21 @@ export interface operations {
                      *           "cancellation_reason": "string",
                      *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "guarantee": {
+                     *             "type": "card",
+                     *             "status": "active",
+                     *             "card": {
+                     *               "brand": "string",
+                     *               "last4": "string",
+                     *               "exp_month": 0,
+                     *               "exp_year": 0
+                     *             },
+                     *             "next_action": {
+                     *               "type": "use_stripe_sdk",
+                     *               "client_secret": "string"
+                     *             },
+                     *             "created_at": "2026-11-21T09:30:00.000Z"
+                     *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -27943,6 +28902,21 @@ export interface operations {
                      *           "cancellation_reason": "string",
                      *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "guarantee": {
+                     *             "type": "card",
+                     *             "status": "active",
+                     *             "card": {
+                     *               "brand": "string",
+                     *               "last4": "string",
+                     *               "exp_month": 0,
+                     *               "exp_year": 0
+                     *             },
+                     *             "next_action": {
+                     *               "type": "use_stripe_sdk",
+                     *               "client_secret": "string"
+                     *             },
+                     *             "created_at": "2026-11-21T09:30:00.000Z"
+                     *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -28029,6 +29003,10 @@ export interface operations {
                      *                   "currency": "USD"
                      *                 },
                      *                 "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *               },
+                     *               "next_action": {
+                     *                 "type": "use_stripe_sdk",
+                     *                 "client_secret": "string"
                      *               },
                      *               "failure_code": "string",
                      *               "failure_message": "string",
@@ -29741,6 +30719,10 @@ export interface operations {
                      *             },
                      *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *           },
+                     *           "next_action": {
+                     *             "type": "use_stripe_sdk",
+                     *             "client_secret": "string"
+                     *           },
                      *           "failure_code": "string",
                      *           "failure_message": "string",
                      *           "captured_at": "2026-11-21T09:30:00.000Z",
@@ -30049,6 +31031,9 @@ export interface operations {
                         cvc?: string;
                     } | {
                         /** @enum {string} */
+                        type: "card_on_file";
+                    } | {
+                        /** @enum {string} */
                         type: "cash";
                     } | {
                         /** @enum {string} */
@@ -30115,6 +31100,10 @@ export interface operations {
                      *           "currency": "USD"
                      *         },
                      *         "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       },
+                     *       "next_action": {
+                     *         "type": "use_stripe_sdk",
+                     *         "client_secret": "string"
                      *       },
                      *       "failure_code": "string",
                      *       "failure_message": "string",
@@ -30673,6 +31662,10 @@ export interface operations {
                      *         },
                      *         "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                      *       },
+                     *       "next_action": {
+                     *         "type": "use_stripe_sdk",
+                     *         "client_secret": "string"
+                     *       },
                      *       "failure_code": "string",
                      *       "failure_message": "string",
                      *       "captured_at": "2026-11-21T09:30:00.000Z",
@@ -31033,6 +32026,10 @@ export interface operations {
                      *           "currency": "USD"
                      *         },
                      *         "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       },
+                     *       "next_action": {
+                     *         "type": "use_stripe_sdk",
+                     *         "client_secret": "string"
                      *       },
                      *       "failure_code": "string",
                      *       "failure_message": "string",
@@ -31547,6 +32544,10 @@ export interface operations {
                      *           "currency": "USD"
                      *         },
                      *         "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       },
+                     *       "next_action": {
+                     *         "type": "use_stripe_sdk",
+                     *         "client_secret": "string"
                      *       },
                      *       "failure_code": "string",
                      *       "failure_message": "string",
@@ -43604,6 +44605,21 @@ export interface operations {
                      *               "cancellation_reason": "string",
                      *               "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *               "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *               "guarantee": {
+                     *                 "type": "card",
+                     *                 "status": "active",
+                     *                 "card": {
+                     *                   "brand": "string",
+                     *                   "last4": "string",
+                     *                   "exp_month": 0,
+                     *                   "exp_year": 0
+                     *                 },
+                     *                 "next_action": {
+                     *                   "type": "use_stripe_sdk",
+                     *                   "client_secret": "string"
+                     *                 },
+                     *                 "created_at": "2026-11-21T09:30:00.000Z"
+                     *               },
                      *               "created_at": "2026-11-21T09:30:00.000Z",
                      *               "updated_at": "2026-11-21T09:30:00.000Z"
                      *             }
@@ -43967,6 +44983,21 @@ export interface operations {
                      *           "cancellation_reason": "string",
                      *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "guarantee": {
+                     *             "type": "card",
+                     *             "status": "active",
+                     *             "card": {
+                     *               "brand": "string",
+                     *               "last4": "string",
+                     *               "exp_month": 0,
+                     *               "exp_year": 0
+                     *             },
+                     *             "next_action": {
+                     *               "type": "use_stripe_sdk",
+                     *               "client_secret": "string"
+                     *             },
+                     *             "created_at": "2026-11-21T09:30:00.000Z"
+                     *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -51549,6 +52580,21 @@ export interface operations {
                  *           "cancellation_reason": "string",
                  *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *           "guarantee": {
+                 *             "type": "card",
+                 *             "status": "active",
+                 *             "card": {
+                 *               "brand": "string",
+                 *               "last4": "string",
+                 *               "exp_month": 0,
+                 *               "exp_year": 0
+                 *             },
+                 *             "next_action": {
+                 *               "type": "use_stripe_sdk",
+                 *               "client_secret": "string"
+                 *             },
+                 *             "created_at": "2026-11-21T09:30:00.000Z"
+                 *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -51689,6 +52735,21 @@ export interface operations {
                  *           "cancellation_reason": "string",
                  *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *           "guarantee": {
+                 *             "type": "card",
+                 *             "status": "active",
+                 *             "card": {
+                 *               "brand": "string",
+                 *               "last4": "string",
+                 *               "exp_month": 0,
+                 *               "exp_year": 0
+                 *             },
+                 *             "next_action": {
+                 *               "type": "use_stripe_sdk",
+                 *               "client_secret": "string"
+                 *             },
+                 *             "created_at": "2026-11-21T09:30:00.000Z"
+                 *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -51829,6 +52890,21 @@ export interface operations {
                  *           "cancellation_reason": "string",
                  *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *           "guarantee": {
+                 *             "type": "card",
+                 *             "status": "active",
+                 *             "card": {
+                 *               "brand": "string",
+                 *               "last4": "string",
+                 *               "exp_month": 0,
+                 *               "exp_year": 0
+                 *             },
+                 *             "next_action": {
+                 *               "type": "use_stripe_sdk",
+                 *               "client_secret": "string"
+                 *             },
+                 *             "created_at": "2026-11-21T09:30:00.000Z"
+                 *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -51969,6 +53045,21 @@ export interface operations {
                  *           "cancellation_reason": "string",
                  *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *           "guarantee": {
+                 *             "type": "card",
+                 *             "status": "active",
+                 *             "card": {
+                 *               "brand": "string",
+                 *               "last4": "string",
+                 *               "exp_month": 0,
+                 *               "exp_year": 0
+                 *             },
+                 *             "next_action": {
+                 *               "type": "use_stripe_sdk",
+                 *               "client_secret": "string"
+                 *             },
+                 *             "created_at": "2026-11-21T09:30:00.000Z"
+                 *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -52109,6 +53200,21 @@ export interface operations {
                  *           "cancellation_reason": "string",
                  *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *           "guarantee": {
+                 *             "type": "card",
+                 *             "status": "active",
+                 *             "card": {
+                 *               "brand": "string",
+                 *               "last4": "string",
+                 *               "exp_month": 0,
+                 *               "exp_year": 0
+                 *             },
+                 *             "next_action": {
+                 *               "type": "use_stripe_sdk",
+                 *               "client_secret": "string"
+                 *             },
+                 *             "created_at": "2026-11-21T09:30:00.000Z"
+                 *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -52205,6 +53311,10 @@ export interface operations {
                  *               "currency": "USD"
                  *             },
                  *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *           },
+                 *           "next_action": {
+                 *             "type": "use_stripe_sdk",
+                 *             "client_secret": "string"
                  *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
@@ -52307,6 +53417,10 @@ export interface operations {
                  *             },
                  *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                  *           },
+                 *           "next_action": {
+                 *             "type": "use_stripe_sdk",
+                 *             "client_secret": "string"
+                 *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
                  *           "captured_at": "2026-11-21T09:30:00.000Z",
@@ -52407,6 +53521,10 @@ export interface operations {
                  *               "currency": "USD"
                  *             },
                  *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *           },
+                 *           "next_action": {
+                 *             "type": "use_stripe_sdk",
+                 *             "client_secret": "string"
                  *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
@@ -53091,6 +54209,21 @@ export interface operations {
                  *               "cancellation_reason": "string",
                  *               "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *               "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *               "guarantee": {
+                 *                 "type": "card",
+                 *                 "status": "active",
+                 *                 "card": {
+                 *                   "brand": "string",
+                 *                   "last4": "string",
+                 *                   "exp_month": 0,
+                 *                   "exp_year": 0
+                 *                 },
+                 *                 "next_action": {
+                 *                   "type": "use_stripe_sdk",
+                 *                   "client_secret": "string"
+                 *                 },
+                 *                 "created_at": "2026-11-21T09:30:00.000Z"
+                 *               },
                  *               "created_at": "2026-11-21T09:30:00.000Z",
                  *               "updated_at": "2026-11-21T09:30:00.000Z"
                  *             }
@@ -53285,6 +54418,21 @@ export interface operations {
                  *               "cancellation_reason": "string",
                  *               "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *               "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *               "guarantee": {
+                 *                 "type": "card",
+                 *                 "status": "active",
+                 *                 "card": {
+                 *                   "brand": "string",
+                 *                   "last4": "string",
+                 *                   "exp_month": 0,
+                 *                   "exp_year": 0
+                 *                 },
+                 *                 "next_action": {
+                 *                   "type": "use_stripe_sdk",
+                 *                   "client_secret": "string"
+                 *                 },
+                 *                 "created_at": "2026-11-21T09:30:00.000Z"
+                 *               },
                  *               "created_at": "2026-11-21T09:30:00.000Z",
                  *               "updated_at": "2026-11-21T09:30:00.000Z"
                  *             }
@@ -54740,6 +55888,10 @@ export interface operations {
                  *             },
                  *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
                  *           },
+                 *           "next_action": {
+                 *             "type": "use_stripe_sdk",
+                 *             "client_secret": "string"
+                 *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",
                  *           "captured_at": "2026-11-21T09:30:00.000Z",
@@ -54840,6 +55992,10 @@ export interface operations {
                  *               "currency": "USD"
                  *             },
                  *             "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *           },
+                 *           "next_action": {
+                 *             "type": "use_stripe_sdk",
+                 *             "client_secret": "string"
                  *           },
                  *           "failure_code": "string",
                  *           "failure_message": "string",

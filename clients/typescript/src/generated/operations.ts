@@ -34,6 +34,7 @@ export const operationTable = {
   createReservation: { method: "POST", path: "/reservations", pathParams: [], list: false },
   getReservation: { method: "GET", path: "/reservations/{id}", pathParams: ["id"], list: false },
   updateReservation: { method: "PATCH", path: "/reservations/{id}", pathParams: ["id"], list: false },
+  guaranteeReservation: { method: "POST", path: "/reservations/{id}/guarantee", pathParams: ["id"], list: false },
   cancelReservation: { method: "POST", path: "/reservations/{id}/cancel", pathParams: ["id"], list: false },
   checkInReservation: { method: "POST", path: "/reservations/{id}/check_in", pathParams: ["id"], list: false },
   checkOutReservation: { method: "POST", path: "/reservations/{id}/check_out", pathParams: ["id"], list: false },
