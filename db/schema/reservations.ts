@@ -27,8 +27,8 @@ export type CardGuarantee = {
   /** While `requires_action`: what Stripe.js completes the setup with. */
   clientSecret: string | null;
   createdAt: string;
-  /** The payment the night audit charged a no-show fee with (or tried to): charged once. */
-  noShowFeePaymentId?: string;
+  /** The payment the night audit charged a no-show or cancellation fee with (or tried to; null: nothing was owed): charged once. */
+  feePaymentId?: string | null;
 };
 
 export const reservations = pgTable(

@@ -6,7 +6,7 @@ import { addDays, formatDay, todayIn, type IsoDate } from "@/lib/dates";
 import { propertyLocale } from "@/lib/money";
 import { ApiError } from "@/server/errors";
 import { logger } from "@/server/observability/logger";
-import { chargeNoShowFees } from "./no-show-fees";
+import { chargeFeesOnFile } from "./fees-on-file";
 import { newId } from "@/server/ids";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { auditDueAt, businessToday, isClosedDay } from "@/server/properties/business-date";
@@ -117,10 +117,10 @@ export async function runNightAudit({
     return audit;
   });
   if (audit) {
-    // The day is closed whatever Stripe answers: the fees are charged once it has committed.
+    // The day is closed whatever Stripe answers: no-show and cancellation fees go to cards on file once it has committed.
     const tenant: Tenant = { accountId: audit.accountId, livemode: audit.livemode, propertyIds: null };
-    await chargeNoShowFees(db, tenant, actor, audit.propertyId).catch((error: unknown) =>
-      logger.error({ component: "night-audit", property_id: audit.propertyId, err: error }, "no-show fees not charged"),
+    await chargeFeesOnFile(db, tenant, actor, audit.propertyId).catch((error: unknown) =>
+      logger.error({ component: "night-audit", property_id: audit.propertyId, err: error }, "fees not charged to cards on file"),
     );
   }
   return audit;

@@ -1,4 +1,4 @@
-import { and, eq, sql, sum } from "drizzle-orm";
+import { and, eq, inArray, sql, sum } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { folioCharges, reservations } from "@/db/schema";
 import type { AuditActor } from "@/server/audit/audit";
@@ -8,41 +8,43 @@ import { logger } from "@/server/observability/logger";
 import { takePayment } from "@/server/payments/audited";
 import type { Tenant } from "@/server/tenancy";
 
-export type NoShowFeeCharge = { reservationId: string; paymentId: string | null; status: "succeeded" | "failed" };
+export type FeeCharge = { reservationId: string; paymentId: string | null; status: "succeeded" | "failed" };
 
 /**
- * Charges each no-show's fee to the stay's card on file, off-session, through the property's
- * Stripe account, after the audit that posted it has committed (no transaction waits on Stripe):
- * what the folio still owes of the fee, on the business date now open. Once per stay: the payment
+ * Charges each no-show's fee, and each cancelled stay's cancellation charge (its room nights kept
+ * on the folio), to the stay's card on file, off-session, through the property's Stripe account,
+ * after the audit has committed (no transaction waits on Stripe): what the folio still owes of it,
+ * on the business date now open. Once per stay: the payment
  * (succeeded, or failed with its decline, `payment.failed` telling the integrator and the folio
  * and the receivables telling the desk) is kept on the guarantee, and a stay with none is tried
  * again by the next audit, under the same key, so a charge whose answer was lost is the same
  * charge at Stripe, never a second one.
  */
-export async function chargeNoShowFees(db: Db, tenant: Tenant, actor: AuditActor, propertyId: string): Promise<NoShowFeeCharge[]> {
+export async function chargeFeesOnFile(db: Db, tenant: Tenant, actor: AuditActor, propertyId: string): Promise<FeeCharge[]> {
   // `->` is SQL null only where the key is absent: a stay settled with nothing to charge keeps a JSON null.
   const due = await db
-    .select({ id: reservations.id, folioId: reservations.folioId })
+    .select({ id: reservations.id, folioId: reservations.folioId, status: reservations.status })
     .from(reservations)
     .where(
       and(
         eq(reservations.propertyId, propertyId),
-        eq(reservations.status, "no_show"),
+        inArray(reservations.status, ["no_show", "cancelled"]),
         sql`${reservations.guarantee}->>'status' = 'active'`,
-        sql`${reservations.guarantee}->'noShowFeePaymentId' is null`,
+        sql`${reservations.guarantee}->'feePaymentId' is null`,
       ),
     );
-  const charged: NoShowFeeCharge[] = [];
+  const charged: FeeCharge[] = [];
   for (const r of due) {
     const [[fee], balance] = await Promise.all([
       db
         .select({ total: sum(folioCharges.amount).mapWith(Number) })
         .from(folioCharges)
-        .where(and(eq(folioCharges.reservationId, r.id), eq(folioCharges.kind, "no_show_fee"))),
+        // A no-show owes its fee; a cancelled stay what stayed on its folio (nothing when it was free).
+        .where(and(eq(folioCharges.reservationId, r.id), r.status === "no_show" ? eq(folioCharges.kind, "no_show_fee") : undefined)),
       folioBalance(db, r.folioId),
     ]);
     const amount = Math.min(fee.total ?? 0, balance);
-    let outcome: NoShowFeeCharge | null = null;
+    let outcome: FeeCharge | null = null;
     if (amount > 0) {
       try {
         const payment = await takePayment({
@@ -50,7 +52,7 @@ export async function chargeNoShowFees(db: Db, tenant: Tenant, actor: AuditActor
           tenant,
           actor,
           input: { reservation_id: r.id, amount, payment_method: { type: "card_on_file" }, capture: true },
-          idempotencyKey: `no-show-fee:${r.id}`,
+          idempotencyKey: `fee-on-file:${r.id}`,
         });
         outcome = { reservationId: r.id, paymentId: payment.id, status: "succeeded" };
       } catch (error) {
@@ -59,7 +61,7 @@ export async function chargeNoShowFees(db: Db, tenant: Tenant, actor: AuditActor
           // Stripe out of reach, the account disconnected: nothing charged; the next audit tries again.
           logger.warn(
             { component: "night-audit", reservation_id: r.id, reason: error instanceof Error ? error.message : String(error) },
-            "no-show fee not charged",
+            "fee not charged to the card on file",
           );
           continue;
         }
@@ -69,7 +71,7 @@ export async function chargeNoShowFees(db: Db, tenant: Tenant, actor: AuditActor
     // Nothing owed (no fee, or paid ahead): settled, never looked at again.
     await db
       .update(reservations)
-      .set({ guarantee: sql`${reservations.guarantee} || ${JSON.stringify({ noShowFeePaymentId: outcome?.paymentId ?? null })}::jsonb` })
+      .set({ guarantee: sql`${reservations.guarantee} || ${JSON.stringify({ feePaymentId: outcome?.paymentId ?? null })}::jsonb` })
       .where(eq(reservations.id, r.id));
     if (outcome) charged.push(outcome);
   }
