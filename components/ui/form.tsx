@@ -62,6 +62,14 @@ export function Form<In extends FieldValues, Out>({ form, onSubmit, children, cl
   );
 }
 
+/**
+ * The form around fields that sit outside its `<form>` element (a page whose first fields, above
+ * the form, choose what it offers), so their `FormField`s find it; the `<Form>` goes inside.
+ */
+export function FormScope<In extends FieldValues, Out>({ form, children }: { form: UseFormReturn<In, unknown, Out>; children: ReactNode }) {
+  return <FormProvider {...form}>{children}</FormProvider>;
+}
+
 /** What a field hands its control: the registration plus id and the ARIA wiring to its message. */
 export type ControlProps = UseFormRegisterReturn & { id: string; "aria-invalid"?: true; "aria-describedby"?: string };
 
