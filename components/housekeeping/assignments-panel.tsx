@@ -7,7 +7,7 @@ import { z } from "zod";
 import { DayText } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Badge, Button, Card, Field, Input, Select, cx } from "@/components/ui";
+import { Badge, Button, Card, FilterField, Input, Select, cx } from "@/components/ui";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { Form, FormField, useZodForm } from "@/components/ui/form";
 import { Menu } from "@/components/ui/menu";
@@ -43,9 +43,9 @@ export function AssignmentsPanel({ board, canWrite, canAssign, housekeeper }: Pr
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-2">
-        <Field label="Day" htmlFor="assignments-date">
+        <FilterField label="Day" htmlFor="assignments-date">
           <Input id="assignments-date" type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} className="w-44" />
-        </Field>
+        </FilterField>
         <div className="flex gap-1 pb-0.5">
           <Button variant="ghost" onClick={() => setDate(board.today)} disabled={date === board.today}>
             Today

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { z } from "zod";
 import { useTRPC } from "@/components/trpc/client";
-import { Field, Input } from "@/components/ui";
+import { FilterField, Input } from "@/components/ui";
 import { FormField } from "@/components/ui/form";
 import { useDebounced } from "@/components/ui/use-debounced";
 
@@ -52,9 +52,9 @@ export function GuestSearch({ id, label, onPick }: { id: string; label: string; 
   const found = useQuery({ ...trpc.guests.list.queryOptions({ search: term, limit: 5 }), enabled: term.length >= 2 });
   return (
     <div className="sm:col-span-2">
-      <Field label={label} htmlFor={id}>
+      <FilterField label={label} htmlFor={id}>
         <Input id={id} type="search" autoComplete="off" placeholder="Name, e-mail or phone" value={search} onChange={(e) => setSearch(e.target.value)} />
-      </Field>
+      </FilterField>
       {term.length < 2 ? null : found.error ? (
         <p className="mt-1 text-sm text-red-700">The guests could not be searched just now. Type the guest below.</p>
       ) : !found.data ? (
