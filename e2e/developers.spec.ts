@@ -65,7 +65,7 @@ test.describe("developer console", () => {
     await dialog.getByLabel("Endpoint URL").fill("https://user:pw@example.com/hook");
     await dialog.getByLabel("All events (including types added later)").check();
     await dialog.getByRole("button", { name: "Create endpoint" }).click();
-    await expect(dialog.locator('[data-field-error="endpoint-url"]')).toContainText("credentials");
+    await expect(dialog.locator('[data-field-error="url"]')).toContainText("credentials");
     await page.keyboard.press("Escape");
 
     const id = await createEndpoint(page, path);

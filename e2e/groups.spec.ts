@@ -126,23 +126,23 @@ for (const [width, height] of [[1280, 900], [390, 844]] as const) {
     await expect(roomGuests).toHaveCount(2);
 
     // Room 1: a new guest, first with an e-mail the server refuses; room 2: the guest on file.
-    await page.locator("#room-0-guest-first_name").fill("Rosa");
-    await page.locator("#room-0-guest-last_name").fill("Roomone");
-    await page.locator("#room-0-guest-email").fill("not-an-email");
+    await roomGuests.nth(0).getByLabel("First name").fill("Rosa");
+    await roomGuests.nth(0).getByLabel("Last name").fill("Roomone");
+    await roomGuests.nth(0).getByLabel("E-mail").fill("not-an-email");
     await form.getByLabel("Find room 2's guest on file").fill(onFile.last_name);
     await roomGuests.nth(1).getByRole("button", { name: new RegExp(`Filippa ${onFile.last_name}`) }).click();
-    await expect(page.locator("#room-1-guest-email")).toHaveValue(onFile.email);
+    await expect(roomGuests.nth(1).getByLabel("E-mail")).toHaveValue(onFile.email);
     await expectNoHorizontalScroll(page);
     await expectNoSeriousAxe(page);
     await snap(page, `reservation-new-group-guests-${width}`);
     await form.getByRole("button", { name: "Book 2 rooms for $200.00" }).click();
     // The refusal is shown at room 1's e-mail, and nothing was booked.
-    await expect(page.locator("#room-0-guest-email")).toHaveAttribute("aria-invalid", "true");
-    const emailError = page.locator('[data-field-error="room-0-guest-email"]');
+    await expect(roomGuests.nth(0).getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
+    const emailError = roomGuests.nth(0).locator('[data-field-error="rooms.0.guest.email"]');
     await expect(emailError).toBeVisible();
     await expect(emailError).not.toContainText(/rooms\.|guest\.|parameter/);
     await expect(page).toHaveURL(/\/reservations\/new/);
-    await page.locator("#room-0-guest-email").fill(uniqueEmail("roomone"));
+    await roomGuests.nth(0).getByLabel("E-mail").fill(uniqueEmail("roomone"));
     await form.getByRole("button", { name: "Book 2 rooms for $200.00" }).click();
 
     // The group page: each room with its own guest; the first names the group.

@@ -34,7 +34,7 @@ test("the API's field errors appear under the field at fault", async ({ page }) 
   await form.getByLabel("Last name").fill("Hopper");
   await form.getByLabel("E-mail").fill("not-an-email");
   await form.getByRole("button", { name: "Create guest" }).click();
-  await expect(page.locator('[data-field-error="new-guest-email"]')).toBeVisible();
+  await expect(form.locator('[data-field-error="email"]')).toBeVisible();
   await expect(form.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
 
   await form.getByLabel("E-mail").fill(email);
@@ -47,7 +47,7 @@ test("the API's field errors appear under the field at fault", async ({ page }) 
   await form.getByLabel("Last name").fill("Again");
   await form.getByLabel("E-mail").fill(email);
   await form.getByRole("button", { name: "Create guest" }).click();
-  await expect(page.locator('[data-field-error="new-guest-email"]')).toContainText("already exists");
+  await expect(form.locator('[data-field-error="email"]')).toContainText("already exists");
 });
 
 test("preferences persist after a reload", async ({ page }) => {
@@ -106,7 +106,7 @@ test("a bad value is shown under its preference field", async ({ page }) => {
   const prefs = page.getByRole("form", { name: "Preferences" });
   await prefs.getByLabel("Points").fill("-5");
   await prefs.getByRole("button", { name: "Save preferences" }).click();
-  await expect(page.locator('[data-field-error="pref-loyalty-points"]')).toBeVisible();
+  await expect(prefs.locator('[data-field-error="loyalty.points"]')).toBeVisible();
 });
 
 test("a guest created through the API appears in the open list without a reload", async ({ page, request }) => {

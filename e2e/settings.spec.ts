@@ -76,7 +76,7 @@ test("an owner invites a user, changes the role, and removes them; the removed u
   await form.getByLabel("Role").selectOption("front_desk");
   await form.getByLabel("Initial password").fill("short");
   await form.getByRole("button", { name: "Invite" }).click();
-  await expect(form.locator('[data-field-error="invite-password"]')).toBeVisible();
+  await expect(form.locator('[data-field-error="password"]')).toBeVisible();
   await form.getByLabel("Initial password").fill(password);
   await form.getByRole("button", { name: "Invite" }).click();
   await expect(form).toBeHidden();

@@ -2,57 +2,53 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { z } from "zod";
 import { AuditTrail } from "@/components/audit/audit-trail";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Alert, Badge, Button, Field, Input, PageHeader, Textarea } from "@/components/ui";
+import { Badge, Button, Input, PageHeader, Textarea } from "@/components/ui";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { ConfirmDialog, Dialog, DialogClose, DialogActions } from "@/components/ui/dialog";
+import { Form, FormError, FormField, FormFieldset, showServerError, useZodForm } from "@/components/ui/form";
 import { toast } from "@/components/ui/toaster";
-import { scopeDescriptions, scopes, type Scope } from "@/server/auth/scopes";
+import { scopeDescriptions, scopes } from "@/server/auth/scopes";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import { CopyButton, relative, When } from "./common";
 
 type Key = inferRouterOutputs<AppRouter>["developers"]["apiKeys"]["list"][number];
 
+const keyForm = z.object({
+  name: z.string().trim(),
+  scopes: z.array(z.enum(scopes)).min(1, "Choose at least one scope."),
+  // One address or range a line (or separated by commas or spaces).
+  allowed_ips: z.string().transform((text) => text.split(/[\s,]+/).filter(Boolean)),
+});
+type KeyForm = z.input<typeof keyForm>;
+
 function CreateKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [name, setName] = useState("");
-  const [chosen, setChosen] = useState<Scope[]>([]);
-  const [ips, setIps] = useState("");
+  const form = useZodForm(keyForm, { defaultValues: { name: "", scopes: [], allowed_ips: "" } });
   const create = useMutation(
     trpc.developers.apiKeys.create.mutationOptions({
       onSuccess: async (k) => {
         await queryClient.invalidateQueries(trpc.developers.apiKeys.list.queryFilter());
         onCreated(k.key);
       },
+      onError: (e) => showServerError<KeyForm>(form, e),
     }),
   );
-  const failure = create.error ? callError(create.error) : null;
-  const lines = ips.split(/[\s,]+/).filter(Boolean);
-  const ipError = failure?.param?.startsWith("allowed_ips") ? failure.message : null;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate({ name: name.trim() || undefined, scopes: chosen, allowed_ips: lines });
-  };
   return (
-    <form onSubmit={submit} aria-label="New API key" className="space-y-4">
-      <Field label="Name (optional)" htmlFor="key-name" hint="Say what uses it: “Channel manager”, “Revenue dashboard”.">
-        <Input id="key-name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-      </Field>
-      <fieldset>
-        <legend className="mb-1 text-xs font-medium text-stone-600">Scopes (a write scope does not include reading)</legend>
+    <Form form={form} onSubmit={(v) => create.mutate({ name: v.name || undefined, scopes: v.scopes, allowed_ips: v.allowed_ips })} aria-label="New API key" className="space-y-4">
+      <FormField<KeyForm> name="name" label="Name (optional)" hint="Say what uses it: “Channel manager”, “Revenue dashboard”.">
+        {(control) => <Input {...control} maxLength={100} />}
+      </FormField>
+      <FormFieldset<KeyForm> name="scopes" legend="Scopes (a write scope does not include reading)" legendClassName="mb-1 text-xs font-medium text-stone-600">
         <div className="grid gap-1.5 sm:grid-cols-2">
           {scopes.map((s) => (
             <label key={s} className="flex items-start gap-2 text-sm">
-              <input
-                type="checkbox"
-                className="mt-0.5 h-4 w-4 accent-teal-700"
-                checked={chosen.includes(s)}
-                onChange={(e) => setChosen((c) => (e.target.checked ? [...c, s] : c.filter((x) => x !== s)))}
-              />
+              <input type="checkbox" className="mt-0.5 h-4 w-4 accent-teal-700" value={s} {...form.register("scopes")} />
               <span>
                 <span className="font-mono text-xs text-stone-900">{s}</span>
                 <span className="block text-xs text-stone-500">{scopeDescriptions[s]}</span>
@@ -60,31 +56,13 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
             </label>
           ))}
         </div>
-        {failure?.param === "scopes" ? (
-          <p role="alert" className="mt-1 text-xs text-red-700" data-field-error="scopes">
-            Choose at least one scope.
-          </p>
-        ) : null}
-      </fieldset>
-      <Field
-        label="Allowed IP addresses (optional)"
-        htmlFor="key-ips"
-        error={ipError}
-        hint="One IPv4/IPv6 address or CIDR range per line. Empty: any address."
-      >
-        <Textarea
-          id="key-ips"
-          rows={3}
-          className="font-mono"
-          placeholder={"203.0.113.0/24\n2001:db8::/32"}
-          value={ips}
-          onChange={(e) => setIps(e.target.value)}
-          aria-invalid={!!ipError || undefined}
-        />
-      </Field>
-      {failure && !ipError && failure.param !== "scopes" ? <Alert>{failure.message}</Alert> : null}
+      </FormFieldset>
+      <FormField<KeyForm> name="allowed_ips" label="Allowed IP addresses (optional)" hint="One IPv4/IPv6 address or CIDR range per line. Empty: any address.">
+        {(control) => <Textarea {...control} rows={3} className="font-mono" placeholder={"203.0.113.0/24\n2001:db8::/32"} />}
+      </FormField>
+      <FormError />
       <DialogActions label="Create key" pendingLabel="Creating…" pending={create.isPending} />
-    </form>
+    </Form>
   );
 }
 

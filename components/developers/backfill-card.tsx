@@ -1,10 +1,10 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { z } from "zod";
 import { useTRPC } from "@/components/trpc/client";
-import { callError } from "@/components/trpc/errors";
-import { Alert, Badge, Button, Card, Field, Input } from "@/components/ui";
+import { Badge, Button, Card, Input } from "@/components/ui";
+import { Form, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
 import { plural } from "@/lib/words";
 import { eventGroups, fromLocalInput, localInput, throughLocalInput, When } from "./common";
 
@@ -57,47 +57,52 @@ function Progress({ endpointId, id, held }: { endpointId: string; id: string; he
   );
 }
 
+const backfillForm = z.object({
+  since: z.string().min(1, "Choose the start of the window."),
+  until: z.string().min(1, "Choose the end of the window."),
+  event_types: z.array(z.string()),
+});
+type BackfillForm = z.input<typeof backfillForm>;
+
 /** Backfill: re-send a window of past events (within 72 hours) to this endpoint, with live progress. */
 export function BackfillCard({ endpointId, enabledEvents, held = null }: { endpointId: string; enabledEvents: string[]; held?: Held }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  // The last hour, through this minute (the defaults are read once, as the form starts).
   const now = new Date();
-  const [since, setSince] = useState(localInput(new Date(now.getTime() - 3_600_000)));
-  const [until, setUntil] = useState(localInput(now));
-  const [types, setTypes] = useState<string[]>([]);
+  const form = useZodForm(backfillForm, { defaultValues: { since: localInput(new Date(now.getTime() - 3_600_000)), until: localInput(now), event_types: [] } });
+  const types = form.watch("event_types");
   const recent = useQuery(trpc.developers.webhooks.backfills.queryOptions({ endpoint_id: endpointId }));
   const start = useMutation(
     trpc.developers.webhooks.backfill.mutationOptions({
       onSuccess: async () => {
         await queryClient.invalidateQueries(trpc.developers.webhooks.backfills.queryFilter());
       },
+      onError: (e) => showServerError<BackfillForm>(form, e),
     }),
   );
   const selectable = enabledEvents.includes("*") ? eventGroups.flatMap((g) => g.types) : enabledEvents;
-  const failure = start.error ? callError(start.error) : null;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = (v: z.output<typeof backfillForm>) =>
     start.mutate({
       endpoint_id: endpointId,
-      since: fromLocalInput(since)!,
+      since: fromLocalInput(v.since)!,
       // Through the chosen minute (the server stops at now): the default "To" is this minute.
-      until: throughLocalInput(until)!,
-      ...(types.length ? { event_types: types as never } : {}),
+      until: throughLocalInput(v.until)!,
+      ...(v.event_types.length ? { event_types: v.event_types as never } : {}),
     });
-  };
   return (
     <Card title="Backfill">
-      <form onSubmit={submit} aria-label="Backfill" className="space-y-3">
+      <Form form={form} onSubmit={submit} aria-label="Backfill" className="space-y-3">
         <p className="text-xs text-stone-500">
           Sends the events of a window (inside the last 72 hours, at most 10,000) again, in their original order.
         </p>
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field label="From" htmlFor="backfill-since" error={failure?.param === "since" ? failure.message : null}>
-            <Input id="backfill-since" type="datetime-local" required value={since} onChange={(e) => setSince(e.target.value)} />
-          </Field>
-          <Field label="To" htmlFor="backfill-until" error={failure?.param === "until" ? failure.message : null}>
-            <Input id="backfill-until" type="datetime-local" required value={until} onChange={(e) => setUntil(e.target.value)} />
-          </Field>
+          <FormField<BackfillForm> name="since" label="From">
+            {(control) => <Input {...control} type="datetime-local" required />}
+          </FormField>
+          <FormField<BackfillForm> name="until" label="To">
+            {(control) => <Input {...control} type="datetime-local" required />}
+          </FormField>
         </div>
         <details className="text-sm">
           <summary className="cursor-pointer text-xs font-medium text-stone-600">
@@ -106,24 +111,19 @@ export function BackfillCard({ endpointId, enabledEvents, held = null }: { endpo
           <div className="mt-2 grid gap-1 sm:grid-cols-2">
             {selectable.map((t) => (
               <label key={t} className="flex items-center gap-2 font-mono text-xs">
-                <input
-                  type="checkbox"
-                  className="h-3.5 w-3.5 accent-teal-700"
-                  checked={types.includes(t)}
-                  onChange={(e) => setTypes((cur) => (e.target.checked ? [...cur, t] : cur.filter((x) => x !== t)))}
-                />
+                <input type="checkbox" className="h-3.5 w-3.5 accent-teal-700" value={t} {...form.register("event_types")} />
                 {t}
               </label>
             ))}
           </div>
         </details>
-        {failure && failure.param !== "since" && failure.param !== "until" ? <Alert>{failure.message}</Alert> : null}
+        <FormError />
         <div className="flex justify-end">
           <Button type="submit" variant="secondary" disabled={start.isPending}>
             {start.isPending ? "Starting…" : "Start backfill"}
           </Button>
         </div>
-      </form>
+      </Form>
       {recent.data?.length ? (
         <div className="mt-4 space-y-2">
           <h3 className="text-xs font-semibold uppercase tracking-wide text-stone-500">Recent backfills</h3>

@@ -113,13 +113,7 @@ export function EndpointDetail({ id }: { id: string }) {
               <Button variant="secondary" onClick={() => sendTest.mutate({ id })} disabled={sendTest.isPending}>
                 {sendTest.isPending ? "Sending…" : "Send test event"}
               </Button>
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  update.reset();
-                  setEditing(true);
-                }}
-              >
+              <Button variant="secondary" onClick={() => setEditing(true)}>
                 Edit
               </Button>
               {disabled ? null : (
@@ -237,9 +231,7 @@ export function EndpointDetail({ id }: { id: string }) {
         <EndpointForm
           initial={{ url: e.url, description: e.description ?? "", enabled_events: e.enabled_events }}
           submitLabel="Save"
-          pending={update.isPending}
-          error={update.error}
-          onSubmit={(v) => update.mutate({ id, url: v.url, description: v.description || null, enabled_events: v.enabled_events as never })}
+          onSubmit={(v) => update.mutateAsync({ id, url: v.url, description: v.description || null, enabled_events: v.enabled_events as never })}
         />
       </Dialog>
     </>

@@ -2,11 +2,13 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { z } from "zod";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Alert, Button, Card, Field, Select } from "@/components/ui";
+import { Alert, Button, Card, Select } from "@/components/ui";
 import { ConfirmDialog } from "@/components/ui/dialog";
+import { Form, FormField, useZodForm } from "@/components/ui/form";
 import { toast } from "@/components/ui/toaster";
 import { CopyButton, When } from "./common";
 
@@ -18,6 +20,9 @@ const overlaps = [
   { seconds: 7 * 86_400, label: "7 days" },
 ];
 
+const rotateForm = z.object({ expires_in_seconds: z.number().int().min(0) });
+type RotateForm = z.infer<typeof rotateForm>;
+
 type Secret = { secret: string; created_at: string; expires_at: string | null };
 
 /** The signing secret: hidden until revealed (each reveal is audited), copy, and rotation with an overlap window. */
@@ -27,7 +32,7 @@ export function SecretCard({ endpointId }: { endpointId: string }) {
   const queryClient = useQueryClient();
   const [secrets, setSecrets] = useState<Secret[] | null>(null);
   const [rotating, setRotating] = useState(false);
-  const [overlap, setOverlap] = useState(86_400);
+  const form = useZodForm(rotateForm, { defaultValues: { expires_in_seconds: 86_400 } });
   const reveal = useMutation(
     trpc.developers.webhooks.revealSecret.mutationOptions({
       onSuccess: async (s) => {
@@ -38,10 +43,10 @@ export function SecretCard({ endpointId }: { endpointId: string }) {
   );
   const rotate = useMutation(
     trpc.developers.webhooks.rotateSecret.mutationOptions({
-      onSuccess: async (r) => {
+      onSuccess: async (r, { expires_in_seconds }) => {
         setRotating(false);
         toast.success(
-          overlap
+          expires_in_seconds
             ? `New secret issued. The old one stays valid until ${fmt.moment(r.previous_secrets_expire_at)}.`
             : "New secret issued; the old one no longer signs.",
         );
@@ -49,6 +54,7 @@ export function SecretCard({ endpointId }: { endpointId: string }) {
       },
     }),
   );
+  const rotateNow = (v: RotateForm) => rotate.mutate({ id: endpointId, ...v });
   return (
     <Card title="Signing secret">
       <p className="mb-3 text-xs text-stone-500">
@@ -114,17 +120,21 @@ export function SecretCard({ endpointId }: { endpointId: string }) {
           confirmLabel="Rotate"
           pending={rotate.isPending}
           error={rotate.error ? callError(rotate.error).message : null}
-          onConfirm={() => rotate.mutate({ id: endpointId, expires_in_seconds: overlap })}
+          onConfirm={form.handleSubmit(rotateNow)}
         >
-          <Field label="Keep the old secret valid for" htmlFor="rotate-overlap">
-            <Select id="rotate-overlap" value={overlap} onChange={(e) => setOverlap(Number(e.target.value))}>
-              {overlaps.map((o) => (
-                <option key={o.seconds} value={o.seconds}>
-                  {o.label}
-                </option>
-              ))}
-            </Select>
-          </Field>
+          <Form form={form} onSubmit={rotateNow}>
+            <FormField<RotateForm> name="expires_in_seconds" label="Keep the old secret valid for" options={{ valueAsNumber: true }}>
+              {(control) => (
+                <Select {...control}>
+                  {overlaps.map((o) => (
+                    <option key={o.seconds} value={o.seconds}>
+                      {o.label}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </FormField>
+          </Form>
         </ConfirmDialog>
       </div>
     </Card>

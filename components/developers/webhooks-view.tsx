@@ -81,16 +81,7 @@ export function WebhooksView() {
       },
     }),
   );
-  const newButton = (
-    <Button
-      onClick={() => {
-        create.reset();
-        setCreating(true);
-      }}
-    >
-      New endpoint
-    </Button>
-  );
+  const newButton = <Button onClick={() => setCreating(true)}>New endpoint</Button>;
   return (
     <>
       <PageHeader title="Webhooks" description="Endpoints that receive your events, signed, with retries. Health figures cover the last 24 hours." actions={newButton} />
@@ -108,7 +99,7 @@ export function WebhooksView() {
       />
       <Pager page={list.data} onCursor={setCursor} />
       <Dialog open={creating} onOpenChange={setCreating} title="New webhook endpoint" description="Innkeep signs every delivery; you can reveal the secret on the endpoint's page." size="lg">
-        <EndpointForm submitLabel="Create endpoint" pending={create.isPending} error={create.error} onSubmit={(v) => create.mutate({ url: v.url, description: v.description || null, enabled_events: v.enabled_events as never })} />
+        <EndpointForm submitLabel="Create endpoint" onSubmit={(v) => create.mutateAsync({ url: v.url, description: v.description || null, enabled_events: v.enabled_events as never })} />
       </Dialog>
     </>
   );

@@ -65,7 +65,7 @@ export function GuestDetail({ id, canManageData = false }: { id: string; canMana
   if (!g) return <LoadingState />;
 
   const save = (values: GuestFields) =>
-    update.mutate({ id, first_name: values.first_name, last_name: values.last_name, email: values.email.trim() || undefined, phone: values.phone.trim() || null, address: addressOf(values) });
+    update.mutateAsync({ id, first_name: values.first_name, last_name: values.last_name, email: values.email.trim() || undefined, phone: values.phone.trim() || null, address: addressOf(values) });
 
   return (
     <>
@@ -78,13 +78,7 @@ export function GuestDetail({ id, canManageData = false }: { id: string; canMana
           title="Contact"
           actions={
             editing || g.erased_at ? null : (
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  update.reset();
-                  setEditing(true);
-                }}
-              >
+              <Button variant="secondary" onClick={() => setEditing(true)}>
                 Edit
               </Button>
             )
@@ -92,12 +86,9 @@ export function GuestDetail({ id, canManageData = false }: { id: string; canMana
         >
           {editing ? (
             <GuestForm
-              idPrefix="edit-guest"
               label="Contact details"
-              initial={{ first_name: g.first_name, last_name: g.last_name, email: g.email ?? "", phone: g.phone ?? "", ...addressFieldsOf(g.address) }}
+              initial={{ first_name: g.first_name, last_name: g.last_name, email: g.email ?? "", phone: g.phone ?? "", address: addressFieldsOf(g.address) }}
               submitLabel="Save"
-              pending={update.isPending}
-              error={update.error}
               onSubmit={save}
               onCancel={() => setEditing(false)}
             />

@@ -63,7 +63,7 @@ export function GuestsView() {
   );
 
   const createGuest = (values: GuestFields) =>
-    create.mutate({ first_name: values.first_name, last_name: values.last_name, email: values.email, phone: values.phone.trim() || undefined, address: addressOf(values) ?? undefined });
+    create.mutateAsync({ first_name: values.first_name, last_name: values.last_name, email: values.email, phone: values.phone.trim() || undefined, address: addressOf(values) ?? undefined });
   const searching = Boolean(term);
 
   const page = list.data;
@@ -74,14 +74,7 @@ export function GuestsView() {
         description="Everyone who has stayed or booked, newest first."
         actions={
           creating ? null : (
-            <Button
-              onClick={() => {
-                create.reset();
-                setCreating(true);
-              }}
-            >
-              New guest
-            </Button>
+            <Button onClick={() => setCreating(true)}>New guest</Button>
           )
         }
       />
@@ -89,11 +82,8 @@ export function GuestsView() {
         <Card title="New guest" className="mb-6">
           <GuestForm
             key={formKey}
-            idPrefix="new-guest"
             label="New guest"
             submitLabel="Create guest"
-            pending={create.isPending}
-            error={create.error}
             onSubmit={createGuest}
             onCancel={() => setCreating(false)}
           />

@@ -2,12 +2,14 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { MoreHorizontal } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { z } from "zod";
 import { DayText } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Badge, Button, Card, Field, Input, Select, cx } from "@/components/ui";
+import { Badge, Button, Card, FilterField, Input, Select, cx } from "@/components/ui";
 import { ConfirmDialog } from "@/components/ui/dialog";
+import { Form, FormField, useZodForm } from "@/components/ui/form";
 import { Menu } from "@/components/ui/menu";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
@@ -41,9 +43,9 @@ export function AssignmentsPanel({ board, canWrite, canAssign, housekeeper }: Pr
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-2">
-        <Field label="Day" htmlFor="assignments-date">
+        <FilterField label="Day" htmlFor="assignments-date">
           <Input id="assignments-date" type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} className="w-44" />
-        </Field>
+        </FilterField>
         <div className="flex gap-1 pb-0.5">
           <Button variant="ghost" onClick={() => setDate(board.today)} disabled={date === board.today}>
             Today
@@ -204,41 +206,33 @@ function AssignmentRow({
 
 const otherPerson = "__other__";
 
+const assignForm = z.object({ rooms: z.array(z.string()), person: z.string(), other: z.string().trim().max(100, "At most 100 characters."), notes: z.string().trim().max(1000, "At most 1,000 characters.") });
+type AssignForm = z.input<typeof assignForm>;
+
 /** Select rooms (dirty first), pick a housekeeper (or type a name), assign them all at once. */
 function AssignForm({ board, date, unassigned, people }: { board: Board; date: string; unassigned: Board["rooms"]; people: Person[] }) {
   const trpc = useTRPC();
   const refresh = useAssignmentInvalidation();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [person, setPerson] = useState("");
-  const [other, setOther] = useState("");
-  const [notes, setNotes] = useState("");
+  const form = useZodForm(assignForm, { defaultValues: { rooms: [], person: "", other: "", notes: "" } });
+  const [selected, person, other] = form.watch(["rooms", "person", "other"]);
   const create = useMutation(trpc.housekeeping.assignments.create.mutationOptions());
-  const [busy, setBusy] = useState(false);
+  const busy = form.formState.isSubmitting;
   const rooms = [...unassigned].sort((a, b) => Number(b.housekeeping_status === "dirty") - Number(a.housekeeping_status === "dirty"));
   const assignee = person === otherPerson ? other.trim() : person;
-  const toggle = (id: string) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  const chosen = rooms.filter((r) => selected.has(r.id));
+  const chosen = rooms.filter((r) => selected.includes(r.id));
+  const select = (ids: string[]) => form.setValue("rooms", ids);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!chosen.length || !assignee) return;
-    setBusy(true);
-    const results = await Promise.allSettled(
-      chosen.map((r) => create.mutateAsync({ property_id: board.property.id, date, room_id: r.id, assignee, notes: notes.trim() || undefined })),
-    );
-    setBusy(false);
-    const failed = results.flatMap((r, i) => (r.status === "rejected" ? [`Room ${chosen[i].number}: ${callError(r.reason).message}`] : []));
+  // One call per room: a room refused (assigned meanwhile elsewhere) says so, the others are assigned.
+  const submit = async (v: z.output<typeof assignForm>) => {
+    const who = v.person === otherPerson ? v.other : v.person;
+    const picked = rooms.filter((r) => v.rooms.includes(r.id));
+    if (!picked.length || !who) return;
+    const results = await Promise.allSettled(picked.map((r) => create.mutateAsync({ property_id: board.property.id, date, room_id: r.id, assignee: who, notes: v.notes || undefined })));
+    const failed = results.flatMap((r, i) => (r.status === "rejected" ? [`Room ${picked[i].number}: ${callError(r.reason).message}`] : []));
     const done = results.length - failed.length;
-    if (done) toast.success(`${plural(done, "room")} assigned to ${assignee}.`);
+    if (done) toast.success(`${plural(done, "room")} assigned to ${who}.`);
     for (const message of failed) toast.error(message);
-    setSelected(new Set());
-    setNotes("");
+    form.reset({ ...v, rooms: [], notes: "" });
     await refresh();
   };
 
@@ -247,22 +241,22 @@ function AssignForm({ board, date, unassigned, people }: { board: Board; date: s
       {rooms.length === 0 ? (
         <p className="text-sm text-stone-500">Every room has an assignment on this day.</p>
       ) : (
-        <form onSubmit={submit} className="space-y-3">
+        <Form form={form} onSubmit={submit} className="space-y-3">
           <fieldset>
             <legend className="mb-2 flex flex-wrap items-center gap-2 text-xs font-medium text-stone-600">
               Rooms without an assignment ({rooms.length})
               <button
                 type="button"
                 className="text-teal-800 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600"
-                onClick={() => setSelected(new Set(rooms.filter((r) => r.housekeeping_status === "dirty").map((r) => r.id)))}
+                onClick={() => select(rooms.filter((r) => r.housekeeping_status === "dirty").map((r) => r.id))}
               >
                 Select dirty
               </button>
-              {selected.size ? (
+              {selected.length ? (
                 <button
                   type="button"
                   className="text-stone-500 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600"
-                  onClick={() => setSelected(new Set())}
+                  onClick={() => select([])}
                 >
                   Clear
                 </button>
@@ -274,16 +268,10 @@ function AssignForm({ board, date, unassigned, people }: { board: Board; date: s
                   key={r.id}
                   className={cx(
                     "flex cursor-pointer items-center gap-1.5 rounded-md border px-2 py-1 text-sm focus-within:ring-2 focus-within:ring-teal-600",
-                    selected.has(r.id) ? "border-teal-600 bg-teal-50 text-teal-900" : "border-stone-200 bg-white text-stone-700",
+                    selected.includes(r.id) ? "border-teal-600 bg-teal-50 text-teal-900" : "border-stone-200 bg-white text-stone-700",
                   )}
                 >
-                  <input
-                    type="checkbox"
-                    className="accent-teal-700"
-                    checked={selected.has(r.id)}
-                    onChange={() => toggle(r.id)}
-                    aria-label={`Room ${r.number} (${statusLabel[r.housekeeping_status]})`}
-                  />
+                  <input type="checkbox" className="accent-teal-700" value={r.id} {...form.register("rooms")} aria-label={`Room ${r.number} (${statusLabel[r.housekeeping_status]})`} />
                   <span className="font-medium">{r.number}</span>
                   <span className="text-xs text-stone-500">{statusLabel[r.housekeeping_status]}</span>
                 </label>
@@ -291,40 +279,36 @@ function AssignForm({ board, date, unassigned, people }: { board: Board; date: s
             </div>
           </fieldset>
           <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
-            <Field label="Housekeeper" htmlFor="assign-person">
-              <Select id="assign-person" value={person} onChange={(e) => setPerson(e.target.value)}>
-                <option value="">Choose…</option>
-                {people.map((p) => (
-                  <option key={p.email} value={p.email}>
-                    {p.name ? `${p.name} (${p.email})` : p.email}
-                  </option>
-                ))}
-                <option value={otherPerson}>Someone without an account…</option>
-              </Select>
-            </Field>
+            <FormField<AssignForm> name="person" label="Housekeeper">
+              {(control) => (
+                <Select {...control}>
+                  <option value="">Choose…</option>
+                  {people.map((p) => (
+                    <option key={p.email} value={p.email}>
+                      {p.name ? `${p.name} (${p.email})` : p.email}
+                    </option>
+                  ))}
+                  <option value={otherPerson}>Someone without an account…</option>
+                </Select>
+              )}
+            </FormField>
             {person === otherPerson ? (
-              <Field label="Name" htmlFor="assign-other">
-                <Input id="assign-other" value={other} maxLength={100} onChange={(e) => setOther(e.target.value)} />
-              </Field>
+              <FormField<AssignForm> name="other" label="Name">
+                {(control) => <Input {...control} maxLength={100} />}
+              </FormField>
             ) : null}
-            <Field
+            <FormField<AssignForm>
+              name="notes"
               label={chosen.length > 1 ? `Note for all ${chosen.length} rooms (optional)` : "Note (optional)"}
-              htmlFor="assign-notes"
               hint={chosen.length > 1 ? "Every selected room gets this note. For a note about one room, assign that room on its own." : undefined}
             >
-              <Input
-                id="assign-notes"
-                value={notes}
-                maxLength={1000}
-                onChange={(e) => setNotes(e.target.value)}
-                placeholder="Deep clean, VIP arrival…"
-              />
-            </Field>
+              {(control) => <Input {...control} maxLength={1000} placeholder="Deep clean, VIP arrival…" />}
+            </FormField>
           </div>
           <Button type="submit" disabled={busy || !chosen.length || !assignee}>
             {busy ? "Assigning…" : chosen.length ? `Assign ${plural(chosen.length, "room")}` : "Assign rooms"}
           </Button>
-        </form>
+        </Form>
       )}
     </Card>
   );

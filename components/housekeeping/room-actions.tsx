@@ -1,11 +1,13 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { z } from "zod";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Alert, Button, Field, Input, Textarea } from "@/components/ui";
+import { Button, Input, Textarea } from "@/components/ui";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
+import { Form, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
 import { toast } from "@/components/ui/toaster";
 import { addDays } from "@/lib/dates";
 import { moveLabel, statusLabel, type RoomStatus } from "./status";
@@ -71,62 +73,38 @@ export function RoomActions({ room, today, size = "sm" }: { room: Room; today: s
   );
 }
 
+const outOfOrderForm = z.object({
+  reason: z.string().trim().min(1, "Say why the room is out of order.").max(500, "At most 500 characters."),
+  until: z.string(),
+});
+type OutOfOrderForm = z.input<typeof outOfOrderForm>;
+
 /** Asks why the room is out of order and until when (optional: until further notice). */
 function OutOfOrderDialog({ room, today, open, onOpenChange }: { room: Room; today: string; open: boolean; onOpenChange: (open: boolean) => void }) {
   const change = useChangeStatus();
-  const [reason, setReason] = useState("");
-  const [until, setUntil] = useState("");
-  const failure = change.error ? callError(change.error) : null;
+  const form = useZodForm(outOfOrderForm, { defaultValues: { reason: "", until: "" } });
+  const reason = form.watch("reason");
   const close = (next: boolean) => {
     if (!next) {
       change.reset();
-      setReason("");
-      setUntil("");
+      form.reset();
     }
     onOpenChange(next);
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    change.mutate({ room_id: room.id, status: "out-of-order", reason: reason.trim(), until: until || undefined }, { onSuccess: () => close(false) });
-  };
-  const id = `ooo-${room.id}`;
+  const submit = (v: z.output<typeof outOfOrderForm>) =>
+    change.mutate({ room_id: room.id, status: "out-of-order", reason: v.reason, until: v.until || undefined }, { onSuccess: () => close(false), onError: (e) => showServerError<OutOfOrderForm>(form, e) });
   return (
-    <Dialog
-      open={open}
-      onOpenChange={close}
-      title={`Room ${room.number} out of order`}
-      description="The room comes off sale from tonight until the end date."
-      size="sm"
-    >
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        <Field label="Reason" htmlFor={`${id}-reason`} error={failure?.param === "reason" ? failure.message : null}>
-          <Textarea
-            id={`${id}-reason`}
-            required
-            rows={2}
-            maxLength={500}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            placeholder="Broken window, leak, renovation…"
-          />
-        </Field>
-        <Field
-          label="Back in service on"
-          htmlFor={`${id}-until`}
-          hint="Leave empty for until further notice."
-          error={failure?.param === "until" ? failure.message : null}
-        >
-          <Input id={`${id}-until`} type="date" min={addDays(today, 1)} value={until} onChange={(e) => setUntil(e.target.value)} />
-        </Field>
-        {failure && failure.param !== "reason" && failure.param !== "until" ? <Alert>{failure.message}</Alert> : null}
-        <DialogActions
-          label="Put out of order"
-          pendingLabel="Saving…"
-          pending={change.isPending}
-          disabled={change.isPending || !reason.trim()}
-          danger
-        />
-      </form>
+    <Dialog open={open} onOpenChange={close} title={`Room ${room.number} out of order`} description="The room comes off sale from tonight until the end date." size="sm">
+      <Form form={form} onSubmit={submit} className="space-y-4">
+        <FormField<OutOfOrderForm> name="reason" label="Reason">
+          {(control) => <Textarea {...control} required rows={2} maxLength={500} placeholder="Broken window, leak, renovation…" />}
+        </FormField>
+        <FormField<OutOfOrderForm> name="until" label="Back in service on" hint="Leave empty for until further notice.">
+          {(control) => <Input {...control} type="date" min={addDays(today, 1)} />}
+        </FormField>
+        <FormError />
+        <DialogActions label="Put out of order" pendingLabel="Saving…" pending={change.isPending} disabled={change.isPending || !reason.trim()} danger />
+      </Form>
     </Dialog>
   );
 }

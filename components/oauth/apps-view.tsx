@@ -1,13 +1,15 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { z } from "zod";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Alert, Badge, Button, Field, Input, PageHeader, Textarea } from "@/components/ui";
+import { Badge, Button, Input, PageHeader, Textarea } from "@/components/ui";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ConfirmDialog, Dialog, DialogClose } from "@/components/ui/dialog";
+import { Form, FormError, FormField, FormFieldset, showServerError, useZodForm } from "@/components/ui/form";
 import { Menu } from "@/components/ui/menu";
 import { toast } from "@/components/ui/toaster";
 import { scopeDescriptions, scopes, type Scope } from "@/server/auth/scopes";
@@ -15,49 +17,55 @@ import type { PresentedApp } from "@/server/oauth/present";
 
 type AppFields = { name: string; redirect_uris: string[]; scopes: Scope[]; public: boolean };
 
-/** Name, redirect URIs (one per line), allowed scopes and, for a new app, its type. */
-function AppForm({ initial, isNew, pending, error, onSubmit }: { initial?: PresentedApp; isNew: boolean; pending: boolean; error: string | null; onSubmit: (v: AppFields) => void }) {
-  const [publicApp, setPublicApp] = useState(initial?.public ?? false);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    onSubmit({
-      name: String(form.get("name") ?? ""),
-      redirect_uris: String(form.get("redirect_uris") ?? "").split(/\s+/).filter(Boolean),
-      scopes: form.getAll("scope").map(String) as Scope[],
-      public: publicApp,
-    });
-  };
+const appForm = z.object({
+  name: z.string(),
+  // One a line.
+  redirect_uris: z.string().transform((text) => text.split(/\s+/).filter(Boolean)),
+  type: z.enum(["confidential", "public"]),
+  scopes: z.array(z.enum(scopes)),
+});
+type AppForm = z.input<typeof appForm>;
+
+/** Name, redirect URIs (one per line), allowed scopes and, for a new app, its type; `onSubmit` makes the call, its refusal shown at the field it names. */
+function AppForm({ initial, isNew, onSubmit }: { initial?: PresentedApp; isNew: boolean; onSubmit: (v: AppFields) => Promise<unknown> }) {
+  const form = useZodForm(appForm, {
+    defaultValues: {
+      name: initial?.name ?? "",
+      redirect_uris: initial?.redirect_uris.join("\n") ?? "",
+      type: initial?.public ? "public" : "confidential",
+      scopes: scopes.filter((scope) => (initial ? initial.scopes.includes(scope) : scope.endsWith(":read"))),
+    },
+  });
+  const submit = (v: z.output<typeof appForm>) =>
+    onSubmit({ name: v.name, redirect_uris: v.redirect_uris, scopes: v.scopes, public: v.type === "public" }).catch((e: unknown) => showServerError<AppForm>(form, e));
   return (
-    <form onSubmit={submit} className="space-y-4">
-      {error ? <Alert>{error}</Alert> : null}
-      <Field label="Name" htmlFor="app-name" hint="Shown to owners on the consent page.">
-        <Input id="app-name" name="name" required maxLength={100} defaultValue={initial?.name} />
-      </Field>
-      <Field label="Redirect URIs" htmlFor="app-redirects" hint="One per line. Exact match only; https, or http on localhost/127.0.0.1.">
-        <Textarea id="app-redirects" name="redirect_uris" rows={3} required defaultValue={initial?.redirect_uris.join("\n")} className="font-mono text-xs" />
-      </Field>
+    <Form form={form} onSubmit={submit} className="space-y-4">
+      <FormError />
+      <FormField<AppForm> name="name" label="Name" hint="Shown to owners on the consent page.">
+        {(control) => <Input {...control} required maxLength={100} />}
+      </FormField>
+      <FormField<AppForm> name="redirect_uris" label="Redirect URIs" hint="One per line. Exact match only; https, or http on localhost/127.0.0.1.">
+        {(control) => <Textarea {...control} rows={3} required className="font-mono text-xs" />}
+      </FormField>
       {isNew ? (
-        <fieldset>
-          <legend className="text-sm font-medium text-stone-800">Type</legend>
+        <FormFieldset<AppForm> name="type" legend="Type" legendClassName="text-sm font-medium text-stone-800">
           <div className="mt-1 space-y-1 text-sm">
             <label className="flex items-start gap-2">
-              <input type="radio" name="type" checked={!publicApp} onChange={() => setPublicApp(false)} className="mt-1" />
+              <input type="radio" value="confidential" {...form.register("type")} className="mt-1" />
               <span>Confidential: runs on a server and keeps a client secret.</span>
             </label>
             <label className="flex items-start gap-2">
-              <input type="radio" name="type" checked={publicApp} onChange={() => setPublicApp(true)} className="mt-1" />
+              <input type="radio" value="public" {...form.register("type")} className="mt-1" />
               <span>Public: a mobile or single-page app; no secret, PKCE required.</span>
             </label>
           </div>
-        </fieldset>
+        </FormFieldset>
       ) : null}
-      <fieldset>
-        <legend className="text-sm font-medium text-stone-800">Allowed scopes</legend>
+      <FormFieldset<AppForm> name="scopes" legend="Allowed scopes" legendClassName="text-sm font-medium text-stone-800">
         <div className="mt-1 grid gap-1 sm:grid-cols-2">
           {scopes.map((scope) => (
             <label key={scope} className="flex items-start gap-2 text-sm">
-              <input type="checkbox" name="scope" value={scope} defaultChecked={initial ? initial.scopes.includes(scope) : scope.endsWith(":read")} className="mt-1" />
+              <input type="checkbox" value={scope} {...form.register("scopes")} className="mt-1" />
               <span>
                 <span className="font-mono text-xs">{scope}</span>
                 <span className="block text-xs text-stone-500">{scopeDescriptions[scope]}</span>
@@ -65,13 +73,13 @@ function AppForm({ initial, isNew, pending, error, onSubmit }: { initial?: Prese
             </label>
           ))}
         </div>
-      </fieldset>
+      </FormFieldset>
       <div className="flex justify-end">
-        <Button type="submit" disabled={pending}>
-          {pending ? "Saving…" : isNew ? "Register app" : "Save changes"}
+        <Button type="submit" disabled={form.formState.isSubmitting}>
+          {form.formState.isSubmitting ? "Saving…" : isNew ? "Register app" : "Save changes"}
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }
 
@@ -185,7 +193,7 @@ export function AppsView() {
           label={`Actions for ${row.original.name}`}
           trigger={<Button variant="ghost" aria-label={`Actions for ${row.original.name}`}>•••</Button>}
           items={[
-            { label: "Edit", onSelect: () => (update.reset(), setEditing(row.original)) },
+            { label: "Edit", onSelect: () => setEditing(row.original) },
             { label: "Rotate secret", onSelect: () => (rotate.reset(), setRotating(row.original)), disabled: row.original.public },
             { label: "Delete", onSelect: () => (remove.reset(), setDeleting(row.original)), danger: true },
           ]}
@@ -199,7 +207,7 @@ export function AppsView() {
       <PageHeader
         title="OAuth apps"
         description="Apps your team builds on Innkeep. Hotels install them through the consent page."
-        actions={<Button onClick={() => (create.reset(), setCreating(true))}>Register app</Button>}
+        actions={<Button onClick={() => setCreating(true)}>Register app</Button>}
       />
       <DataTable
         label="OAuth apps"
@@ -212,16 +220,14 @@ export function AppsView() {
         empty={{ title: "No apps yet", children: "Register an app to get a client_id for the OAuth flow.", action: <Button onClick={() => setCreating(true)}>Register app</Button> }}
       />
       <Dialog open={creating} onOpenChange={setCreating} title="Register an OAuth app" size="lg">
-        <AppForm isNew pending={create.isPending} error={create.error ? callError(create.error).message : null} onSubmit={(v) => create.mutate(v)} />
+        <AppForm isNew onSubmit={(v) => create.mutateAsync(v)} />
       </Dialog>
       <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)} title={`Edit ${editing?.name ?? "app"}`} size="lg">
         {editing ? (
           <AppForm
             initial={editing}
             isNew={false}
-            pending={update.isPending}
-            error={update.error ? callError(update.error).message : null}
-            onSubmit={(v) => update.mutate({ id: editing.id, name: v.name, redirect_uris: v.redirect_uris, scopes: v.scopes })}
+            onSubmit={(v) => update.mutateAsync({ id: editing.id, name: v.name, redirect_uris: v.redirect_uris, scopes: v.scopes })}
           />
         ) : null}
       </Dialog>

@@ -11,7 +11,7 @@ import { pricingWords } from "@/components/setup/format";
 
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Badge, Button, Field, Input, PageHeader, Select } from "@/components/ui";
+import { Badge, Button, FilterField, Input, PageHeader, Select } from "@/components/ui";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { RateGrid, type Selection } from "./rate-grid";
 import { SetRatesDialog } from "./set-rates-dialog";
@@ -83,7 +83,7 @@ export function RatesView({ property }: { property: RateProperty }) {
       {header}
       <div className="mb-4 flex flex-wrap items-end gap-3">
         <div className="w-full sm:w-64">
-          <Field label="Rate plan" htmlFor="rate-plan">
+          <FilterField label="Rate plan" htmlFor="rate-plan">
             <Select
               id="rate-plan"
               value={plan.id}
@@ -99,10 +99,10 @@ export function RatesView({ property }: { property: RateProperty }) {
                 </option>
               ))}
             </Select>
-          </Field>
+          </FilterField>
         </div>
         <div className="w-40">
-          <Field label="First night shown" htmlFor="grid-start">
+          <FilterField label="First night shown" htmlFor="grid-start">
             <Input
               id="grid-start"
               type="date"
@@ -114,7 +114,7 @@ export function RatesView({ property }: { property: RateProperty }) {
                 }
               }}
             />
-          </Field>
+          </FilterField>
         </div>
         <div className="flex gap-1">
           <Button variant="secondary" aria-label="Previous two weeks" onClick={() => move(-spanDays)}>

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { PaymentDialog } from "@/components/reservations/folio-dialogs";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Button, Field, PageHeader, Select } from "@/components/ui";
+import { Button, FilterField, PageHeader, Select } from "@/components/ui";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { DayText, MoneyText, usePropertyFormat } from "@/components/ui/property-format";
@@ -157,7 +157,7 @@ export function ReceivablesView({ property }: { property: Property }) {
         ) : null}
       </section>
       <div className="mb-3 max-w-xs">
-        <Field label="Show" htmlFor="receivable-kind">
+        <FilterField label="Show" htmlFor="receivable-kind">
           <Select id="receivable-kind" value={kind} onChange={(e) => setKind(e.target.value as Kind | "")}>
             <option value="">Everything open</option>
             {(Object.keys(kindWords) as Kind[]).map((k) => (
@@ -166,7 +166,7 @@ export function ReceivablesView({ property }: { property: Property }) {
               </option>
             ))}
           </Select>
-        </Field>
+        </FilterField>
       </div>
       {failure && !list.data ? (
         <ErrorState message={failure} onRetry={() => list.refetch()} />

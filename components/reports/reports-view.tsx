@@ -7,7 +7,7 @@ import { useState, type ReactNode } from "react";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Alert, Field, Input, PageHeader, Select, cx } from "@/components/ui";
+import { Alert, FilterField, Input, PageHeader, Select, cx } from "@/components/ui";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { Tabs } from "@/components/ui/tabs";
@@ -220,18 +220,18 @@ export function ReportsView({ property }: { property: ReportProperty }) {
       />
       <div className="mb-3 flex flex-wrap items-end gap-3">
         <div className="w-40">
-          <Field label="First night" htmlFor="report-from">
+          <FilterField label="First night" htmlFor="report-from">
             <Input id="report-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-          </Field>
+          </FilterField>
         </div>
         <div className="w-40">
-          <Field label="Last night" htmlFor="report-through">
+          <FilterField label="Last night" htmlFor="report-through">
             <Input id="report-through" type="date" value={through} onChange={(e) => setThrough(e.target.value)} />
-          </Field>
+          </FilterField>
         </div>
         {kind === "production" ? (
           <div className="w-40">
-            <Field label="Group by" htmlFor="report-group">
+            <FilterField label="Group by" htmlFor="report-group">
               <Select id="report-group" value={groupBy} onChange={(e) => setGroupBy(e.target.value as GroupBy)}>
                 {(Object.keys(groupLabels) as GroupBy[]).map((g) => (
                   <option key={g} value={g}>
@@ -239,7 +239,7 @@ export function ReportsView({ property }: { property: ReportProperty }) {
                   </option>
                 ))}
               </Select>
-            </Field>
+            </FilterField>
           </div>
         ) : null}
       </div>

@@ -1,77 +1,121 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { z } from "zod";
 import { useTRPC } from "@/components/trpc/client";
-import { callError } from "@/components/trpc/errors";
-import { Alert, Button, Field, Input, Select } from "@/components/ui";
+import { Button, Input, Select } from "@/components/ui";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
+import { Form, FormError, FormField, moneyField, showServerError, useZodForm, type ErrorWords } from "@/components/ui/form";
 import { toast } from "@/components/ui/toaster";
-import { usePropertyFormat } from "@/components/ui/property-format";
+import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
 import type { Money } from "@/lib/money";
 
 type Done = () => Promise<void> | void;
+
+const chargeForm = (f: Formatters, currency: string, invoiced: boolean) =>
+  z.object({
+    description: z.string(),
+    amount: moneyField(
+      f,
+      currency,
+      invoiced ? `Enter an amount such as ${f.sample(currency)}.` : `Enter an amount such as ${f.sample(currency)} (negative for a credit).`,
+      (minor) => minor !== 0,
+    ),
+  });
+type ChargeForm = z.input<ReturnType<typeof chargeForm>>;
 
 /**
  * An extra charge (minibar, parking) or, negative, a credit on the folio. After check-out
  * (`invoiced`), a late charge: billed on a supplementary invoice (a credit is refused by the
  * server, which points at a credit note, under the amount).
  */
-export function AddChargeDialog({ reservationId, currency, onDone, invoiced = false }: { reservationId: string; currency: string; onDone: Done; invoiced?: boolean }) {
+export function AddChargeDialog({
+  reservationId,
+  currency,
+  onDone,
+  invoiced = false,
+}: {
+  reservationId: string;
+  currency: string;
+  onDone: Done;
+  invoiced?: boolean;
+}) {
   const trpc = useTRPC();
   const f = usePropertyFormat();
   const [open, setOpen] = useState(false);
-  const [description, setDescription] = useState("");
-  const [amount, setAmount] = useState("");
-  const [localError, setLocalError] = useState<string | null>(null);
+  const form = useZodForm(chargeForm(f, currency, invoiced), { defaultValues: { description: "", amount: "" } });
   const add = useMutation(
     trpc.folios.addCharge.mutationOptions({
       onSuccess: async (c) => {
         toast.success(`Charged ${c.description}, ${f.money(c.amount)}`);
         setOpen(false);
-        setDescription("");
-        setAmount("");
+        form.reset();
         await onDone();
       },
+      onError: (e) => showServerError<ChargeForm>(form, e),
     }),
   );
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const minor = f.parse(amount, currency);
-    if (minor === null || minor === 0) return setLocalError(invoiced ? `Enter an amount such as ${f.sample(currency)}.` : `Enter an amount such as ${f.sample(currency)} (negative for a credit).`);
-    setLocalError(null);
-    add.mutate({ reservation_id: reservationId, description, amount: minor });
-  };
-  const failure = add.error ? callError(add.error) : null;
   return (
     <Dialog
       open={open}
-      onOpenChange={(o) => (setOpen(o), add.reset(), setLocalError(null))}
+      onOpenChange={(o) => (setOpen(o), add.reset(), form.clearErrors())}
       title={invoiced ? "Add a late charge" : "Add a charge"}
       size="sm"
       trigger={<Button variant="secondary">{invoiced ? "Late charge" : "Add charge"}</Button>}
     >
-      <form onSubmit={submit} className="space-y-3" aria-label={invoiced ? "Add a late charge" : "Add a charge"} noValidate>
-        {invoiced ? <p className="text-sm text-stone-600">The stay is invoiced, so the charge goes on a supplementary invoice of its own, and the guest owes it until paid.</p> : null}
-        {failure && failure.param !== "description" && failure.param !== "amount" ? <Alert>{failure.message}</Alert> : null}
-        <Field label="Description" htmlFor="charge-description" error={failure?.param === "description" ? failure.message : null}>
-          <Input id="charge-description" value={description} onChange={(e) => setDescription(e.target.value)} placeholder="Minibar" />
-        </Field>
-        <Field
-          label={`Amount (${currency})`}
-          htmlFor="charge-amount"
-          error={localError ?? (failure?.param === "amount" ? failure.message : null)}
-          hint={invoiced ? undefined : "Negative for a credit."}
-        >
-          <Input id="charge-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder={f.sample(currency)} />
-        </Field>
+      <Form
+        form={form}
+        aria-label={invoiced ? "Add a late charge" : "Add a charge"}
+        onSubmit={(v) => add.mutate({ reservation_id: reservationId, description: v.description, amount: v.amount })}
+        className="space-y-3"
+      >
+        {invoiced ? (
+          <p className="text-sm text-stone-600">
+            The stay is invoiced, so the charge goes on a supplementary invoice of its own, and the guest owes it until paid.
+          </p>
+        ) : null}
+        <FormError />
+        <FormField<ChargeForm> name="description" label="Description">
+          {(control) => <Input {...control} placeholder="Minibar" />}
+        </FormField>
+        <FormField<ChargeForm> name="amount" label={`Amount (${currency})`} hint={invoiced ? undefined : "Negative for a credit."}>
+          {(control) => <Input {...control} inputMode="decimal" placeholder={f.sample(currency)} />}
+        </FormField>
         <DialogActions label="Add charge" pendingLabel="Adding…" pending={add.isPending} />
-      </form>
+      </Form>
     </Dialog>
   );
 }
 
-type Method = "card" | "cash" | "bank_transfer";
+const paymentForm = (f: Formatters, currency: string) =>
+  z.object({
+    method: z.enum(["card", "cash", "bank_transfer"]),
+    amount: moneyField(f, currency, "Enter a positive amount.", (minor) => minor > 0),
+    number: z.string(),
+    exp: z.string(),
+    cvc: z.string(),
+    reference: z.string(),
+  });
+type PaymentForm = z.input<ReturnType<typeof paymentForm>>;
+
+/** A card's refusal says so: "Declined: The card was declined." */
+const declineWords: ErrorWords = (message, { code }) =>
+  code === "card_declined" || code?.endsWith("_card") || code === "insufficient_funds" || code === "incorrect_cvc" ? `Declined: ${message}` : message;
+
+/** The payment method the API takes from the form's fields: the card's expiry "MM/YY" as month and year. */
+function paymentMethod(v: z.output<ReturnType<typeof paymentForm>>) {
+  if (v.method === "bank_transfer") return { type: "bank_transfer" as const, ...(v.reference.trim() ? { reference: v.reference.trim() } : {}) };
+  if (v.method === "cash") return { type: "cash" as const };
+  const [mm, yy] = v.exp.split("/").map((s) => Number(s.trim()));
+  return {
+    type: "card" as const,
+    number: v.number.replace(/\D/g, ""),
+    exp_month: mm || 0,
+    exp_year: yy < 100 ? 2000 + yy : yy || 0,
+    cvc: v.cvc.trim(),
+  };
+}
 
 /** Takes a payment: a sandbox test card, cash or a bank transfer; the amount starts at the balance. */
 export function PaymentDialog({
@@ -94,11 +138,10 @@ export function PaymentDialog({
 }) {
   const trpc = useTRPC();
   const f = usePropertyFormat();
-  const [method, setMethod] = useState<Method>(livemode ? "cash" : "card");
-  const [amount, setAmount] = useState(f.amountText(balance));
-  const [card, setCard] = useState({ number: "", exp: "12/30", cvc: "" });
-  const [reference, setReference] = useState("");
-  const [localError, setLocalError] = useState<string | null>(null);
+  const form = useZodForm(paymentForm(f, balance.currency), {
+    defaultValues: { method: livemode ? "cash" : "card", amount: f.amountText(balance), number: "", exp: "12/30", cvc: "", reference: "" },
+  });
+  const method = form.watch("method");
   const pay = useMutation(
     trpc.payments.create.mutationOptions({
       onSuccess: async (p) => {
@@ -108,30 +151,9 @@ export function PaymentDialog({
         onPaid?.();
       },
       // A decline is recorded as a failed payment: refresh the folio to show it.
-      onError: () => onDone(),
+      onError: (e) => (showServerError<PaymentForm>(form, e, {}, declineWords), onDone()),
     }),
   );
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const minor = f.parse(amount, balance.currency);
-    if (minor === null || minor <= 0) return setLocalError("Enter a positive amount.");
-    setLocalError(null);
-    const [mm, yy] = card.exp.split("/").map((s) => Number(s.trim()));
-    const payment_method =
-      method === "card"
-        ? {
-            type: "card" as const,
-            number: card.number.replace(/\D/g, ""),
-            exp_month: mm || 0,
-            exp_year: yy < 100 ? 2000 + yy : yy || 0,
-            cvc: card.cvc.trim(),
-          }
-        : method === "bank_transfer"
-          ? { type: "bank_transfer" as const, ...(reference.trim() ? { reference: reference.trim() } : {}) }
-          : { type: "cash" as const };
-    pay.mutate({ reservation_id: reservationId, amount: minor, payment_method, capture: true });
-  };
-  const failure = pay.error ? callError(pay.error) : null;
   return (
     <Dialog
       open={open}
@@ -139,90 +161,87 @@ export function PaymentDialog({
         onOpenChange(o);
         if (o) {
           pay.reset();
-          setAmount(f.amountText(balance));
+          form.reset({ ...form.getValues(), amount: f.amountText(balance) });
         }
       }}
       title="Take a payment"
       description={`Balance due: ${f.money(balance)}`}
       size="sm"
     >
-      <form onSubmit={submit} className="space-y-3" aria-label="Take a payment" noValidate>
-        {failure ? (
-          <Alert>
-            {failure.code === "card_declined" ||
-            failure.code?.endsWith("_card") ||
-            failure.code === "insufficient_funds" ||
-            failure.code === "incorrect_cvc"
-              ? `Declined: ${failure.message}`
-              : failure.message}
-          </Alert>
-        ) : null}
-        <Field label="Method" htmlFor="pay-method">
-          <Select id="pay-method" value={method} onChange={(e) => setMethod(e.target.value as Method)}>
-            <option value="card">Card{livemode ? "" : " (sandbox test cards)"}</option>
-            <option value="cash">Cash</option>
-            <option value="bank_transfer">Bank transfer</option>
-          </Select>
-        </Field>
-        <Field label={`Amount (${balance.currency})`} htmlFor="pay-amount" error={localError}>
-          <Input id="pay-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
-        </Field>
+      <Form
+        form={form}
+        aria-label="Take a payment"
+        onSubmit={(v) => pay.mutate({ reservation_id: reservationId, amount: v.amount, payment_method: paymentMethod(v), capture: true })}
+        className="space-y-3"
+      >
+        <FormError />
+        <FormField<PaymentForm> name="method" label="Method">
+          {(control) => (
+            <Select {...control}>
+              <option value="card">Card{livemode ? "" : " (sandbox test cards)"}</option>
+              <option value="cash">Cash</option>
+              <option value="bank_transfer">Bank transfer</option>
+            </Select>
+          )}
+        </FormField>
+        <FormField<PaymentForm> name="amount" label={`Amount (${balance.currency})`}>
+          {(control) => <Input {...control} inputMode="decimal" />}
+        </FormField>
         {method === "card" ? (
           <>
-            <Field
+            <FormField<PaymentForm>
+              name="number"
               label="Card number"
-              htmlFor="pay-number"
               hint={livemode ? undefined : "Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined."}
             >
-              <Input
-                id="pay-number"
-                inputMode="numeric"
-                autoComplete="off"
-                value={card.number}
-                onChange={(e) => setCard((c) => ({ ...c, number: e.target.value }))}
-                placeholder="4242 4242 4242 4242"
-              />
-            </Field>
+              {(control) => <Input {...control} inputMode="numeric" autoComplete="off" placeholder="4242 4242 4242 4242" />}
+            </FormField>
             <div className="grid grid-cols-2 gap-3">
-              <Field label="Expiry (MM/YY)" htmlFor="pay-exp">
-                <Input id="pay-exp" autoComplete="off" value={card.exp} onChange={(e) => setCard((c) => ({ ...c, exp: e.target.value }))} />
-              </Field>
-              <Field label="CVC" htmlFor="pay-cvc">
-                <Input
-                  id="pay-cvc"
-                  inputMode="numeric"
-                  autoComplete="off"
-                  value={card.cvc}
-                  onChange={(e) => setCard((c) => ({ ...c, cvc: e.target.value }))}
-                  placeholder="123"
-                />
-              </Field>
+              <FormField<PaymentForm> name="exp" label="Expiry (MM/YY)">
+                {(control) => <Input {...control} autoComplete="off" />}
+              </FormField>
+              <FormField<PaymentForm> name="cvc" label="CVC">
+                {(control) => <Input {...control} inputMode="numeric" autoComplete="off" placeholder="123" />}
+              </FormField>
             </div>
           </>
         ) : method === "bank_transfer" ? (
-          <Field label="Reference (optional)" htmlFor="pay-reference">
-            <Input id="pay-reference" value={reference} onChange={(e) => setReference(e.target.value)} />
-          </Field>
+          <FormField<PaymentForm> name="reference" label="Reference (optional)">
+            {(control) => <Input {...control} />}
+          </FormField>
         ) : null}
         <DialogActions label="Take payment" pendingLabel="Charging…" pending={pay.isPending} />
-      </form>
+      </Form>
     </Dialog>
   );
 }
+
+const refundForm = (f: Formatters, currency: string) =>
+  z.object({
+    amount: moneyField(f, currency, "Enter a positive amount.", (minor) => minor > 0),
+    reason: z.string().trim(),
+  });
+type RefundForm = z.input<ReturnType<typeof refundForm>>;
 
 /**
  * Refunds all or part of a captured payment. The amount starts at what the folio owes the guest
  * (`owed`, when it is in credit), at most what is left of the payment; otherwise at that remainder.
  */
-export function RefundDialog({ payment, owed, onDone }: { payment: { id: string; amount: Money; amount_refunded: Money }; owed: number | null; onDone: Done }) {
+export function RefundDialog({
+  payment,
+  owed,
+  onDone,
+}: {
+  payment: { id: string; amount: Money; amount_refunded: Money };
+  owed: number | null;
+  onDone: Done;
+}) {
   const trpc = useTRPC();
   const f = usePropertyFormat();
   const refundable = { amount: payment.amount.amount - payment.amount_refunded.amount, currency: payment.amount.currency };
   const suggested = owed ? { ...refundable, amount: Math.min(owed, refundable.amount) } : refundable;
   const [open, setOpen] = useState(false);
-  const [amount, setAmount] = useState(f.amountText(suggested));
-  const [reason, setReason] = useState("");
-  const [localError, setLocalError] = useState<string | null>(null);
+  const form = useZodForm(refundForm(f, refundable.currency), { defaultValues: { amount: f.amountText(suggested), reason: "" } });
   const refund = useMutation(
     trpc.payments.refund.mutationOptions({
       onSuccess: async (r) => {
@@ -230,20 +249,13 @@ export function RefundDialog({ payment, owed, onDone }: { payment: { id: string;
         setOpen(false);
         await onDone();
       },
+      onError: (e) => showServerError<RefundForm>(form, e),
     }),
   );
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const minor = f.parse(amount, refundable.currency);
-    if (minor === null || minor <= 0) return setLocalError("Enter a positive amount.");
-    setLocalError(null);
-    refund.mutate({ payment_id: payment.id, amount: minor, ...(reason.trim() ? { reason: reason.trim() } : {}) });
-  };
-  const failure = refund.error ? callError(refund.error) : null;
   return (
     <Dialog
       open={open}
-      onOpenChange={(o) => (setOpen(o), refund.reset(), setAmount(f.amountText(suggested)))}
+      onOpenChange={(o) => (setOpen(o), refund.reset(), form.reset({ ...form.getValues(), amount: f.amountText(suggested) }))}
       title="Refund a payment"
       description={
         owed
@@ -257,16 +269,21 @@ export function RefundDialog({ payment, owed, onDone }: { payment: { id: string;
         </Button>
       }
     >
-      <form onSubmit={submit} className="space-y-3" aria-label="Refund a payment" noValidate>
-        {failure ? <Alert>{failure.message}</Alert> : null}
-        <Field label={`Amount (${refundable.currency})`} htmlFor={`refund-amount-${payment.id}`} error={localError}>
-          <Input id={`refund-amount-${payment.id}`} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
-        </Field>
-        <Field label="Reason (optional)" htmlFor={`refund-reason-${payment.id}`}>
-          <Input id={`refund-reason-${payment.id}`} value={reason} onChange={(e) => setReason(e.target.value)} />
-        </Field>
+      <Form
+        form={form}
+        aria-label="Refund a payment"
+        onSubmit={(v) => refund.mutate({ payment_id: payment.id, amount: v.amount, ...(v.reason ? { reason: v.reason } : {}) })}
+        className="space-y-3"
+      >
+        <FormError />
+        <FormField<RefundForm> name="amount" label={`Amount (${refundable.currency})`}>
+          {(control) => <Input {...control} inputMode="decimal" />}
+        </FormField>
+        <FormField<RefundForm> name="reason" label="Reason (optional)">
+          {(control) => <Input {...control} />}
+        </FormField>
         <DialogActions label="Refund" pendingLabel="Refunding…" pending={refund.isPending} danger />
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -2,12 +2,15 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { z } from "zod";
 import { useTRPC } from "@/components/trpc/client";
-import { Field, Input } from "@/components/ui";
+import { FilterField, Input } from "@/components/ui";
+import { FormField } from "@/components/ui/form";
 import { useDebounced } from "@/components/ui/use-debounced";
 
 /** A booking's guest as the desk types it: matched on file by e-mail (a walk-in's by phone and name), else created, by the server. */
-export type GuestDraft = { first_name: string; last_name: string; email: string; phone: string };
+export const guestDraft = z.object({ first_name: z.string(), last_name: z.string(), email: z.string(), phone: z.string() });
+export type GuestDraft = z.infer<typeof guestDraft>;
 export const emptyGuest: GuestDraft = { first_name: "", last_name: "", email: "", phone: "" };
 
 const fields: { name: keyof GuestDraft; label: string; type: string }[] = [
@@ -25,38 +28,14 @@ export const guestBody = (g: GuestDraft) => ({
   ...(g.phone.trim() ? { phone: g.phone.trim() } : {}),
 });
 
-/** First and last name, e-mail and phone of one guest; `idPrefix` keeps each set's ids apart. */
-export function GuestFields({
-  idPrefix,
-  guest,
-  onChange,
-  error,
-  emailOptional = false,
-}: {
-  idPrefix: string;
-  guest: GuestDraft;
-  onChange: (g: GuestDraft) => void;
-  error: { field: string; message: string } | null;
-  emailOptional?: boolean;
-}) {
+/** First and last name, e-mail and phone of one guest: the enclosing form's fields under `prefix` (`guest`, `rooms.1.guest`). */
+export function GuestFields({ prefix, emailOptional = false }: { prefix: string; emailOptional?: boolean }) {
   return (
     <>
       {fields.map((f) => (
-        <Field
-          key={f.name}
-          label={f.name === "email" && emailOptional ? "E-mail (optional for a walk-in)" : f.label}
-          htmlFor={`${idPrefix}-${f.name}`}
-          error={error?.field === f.name ? error.message : null}
-        >
-          <Input
-            id={`${idPrefix}-${f.name}`}
-            type={f.type}
-            autoComplete="off"
-            value={guest[f.name]}
-            invalid={error?.field === f.name}
-            onChange={(e) => onChange({ ...guest, [f.name]: e.target.value })}
-          />
-        </Field>
+        <FormField key={f.name} name={`${prefix}.${f.name}`} label={f.name === "email" && emailOptional ? "E-mail (optional for a walk-in)" : f.label}>
+          {(control) => <Input {...control} type={f.type} autoComplete="off" />}
+        </FormField>
       ))}
     </>
   );
@@ -73,9 +52,9 @@ export function GuestSearch({ id, label, onPick }: { id: string; label: string; 
   const found = useQuery({ ...trpc.guests.list.queryOptions({ search: term, limit: 5 }), enabled: term.length >= 2 });
   return (
     <div className="sm:col-span-2">
-      <Field label={label} htmlFor={id}>
+      <FilterField label={label} htmlFor={id}>
         <Input id={id} type="search" autoComplete="off" placeholder="Name, e-mail or phone" value={search} onChange={(e) => setSearch(e.target.value)} />
-      </Field>
+      </FilterField>
       {term.length < 2 ? null : found.error ? (
         <p className="mt-1 text-sm text-red-700">The guests could not be searched just now. Type the guest below.</p>
       ) : !found.data ? (

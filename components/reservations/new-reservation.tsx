@@ -4,20 +4,45 @@ import { useBusinessDate } from "@/components/shell/business-date";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useFieldArray } from "react-hook-form";
+import { z } from "zod";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Alert, Badge, Button, Card, Field, Input, PageHeader, Select, Textarea, cx } from "@/components/ui";
+import { Badge, Button, Card, Input, PageHeader, Select, Textarea, cx } from "@/components/ui";
+import { Form, FormError, FormField, FormScope, showServerError, useZodForm, type ErrorWords } from "@/components/ui/form";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { addDays } from "@/lib/dates";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { nightsLabel, sourceLabels, unbookableLabels } from "./format";
 import { guestFieldError } from "./guest-errors";
-import { emptyGuest, guestBody, GuestFields, GuestSearch, type GuestDraft } from "./guest-fields";
+import { emptyGuest, guestBody, guestDraft, GuestFields, GuestSearch } from "./guest-fields";
 import { StayPriceBreakdown } from "./stay-price";
 
-type GroupRoom = { room_type_id: string; rate_plan_id: string; name: string; total: { amount: number; currency: string }; guest: GuestDraft };
+const bookingForm = z.object({
+  check_in: z.string(),
+  check_out: z.string(),
+  adults: z.number({ error: "Enter the number of adults." }).int("A whole number.").min(1, "At least 1 adult."),
+  children: z.number({ error: "Enter the number of children, or 0." }).int("A whole number.").min(0, "0 or more."),
+  source: z.string(),
+  notes: z.string(),
+  billing: z.enum(["master", "individual"]),
+  guest: guestDraft,
+  // "Several rooms": each room added from the quotes, with its own guest when each room has one.
+  rooms: z.array(z.object({ room_type_id: z.string(), rate_plan_id: z.string(), name: z.string(), total: z.object({ amount: z.number(), currency: z.string() }), guest: guestDraft })),
+});
+type BookingForm = z.input<typeof bookingForm>;
+type Booking = z.output<typeof bookingForm>;
+
+/** A count as the quote asks for it: a whole number, 0 for an empty field. */
+const count = (n: number) => Math.max(0, Math.trunc(n) || 0);
+
+/** A refused guest field in the desk's words, without the API's names (guest-errors.ts). */
+const guestWords: ErrorWords = (message, { field }) => (field?.includes("guest.") ? (guestFieldError({ message, param: field }, field.slice(0, field.lastIndexOf(".") + 1))?.message ?? message) : message);
+const guestNames = ["first_name", "last_name", "email", "phone"] as const;
+/** With a guest for each room, the booker's fields are room 1's. */
+const bookerIsRoomOne = Object.fromEntries(guestNames.map((k) => [`guest.${k}`, `rooms.0.guest.${k}`])) as Record<string, `rooms.0.guest.${(typeof guestNames)[number]}`>;
 
 /**
  * /reservations/new: dates and party → every room type × rate plan priced, the unbookable ones
@@ -31,15 +56,15 @@ export function NewReservation({ propertyId, walkInsWithoutEmail = false }: { pr
   const fmt = usePropertyFormat();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [stay, setStay] = useState({ check_in: today, check_out: addDays(today, 1), adults: 1, children: 0 });
+  const form = useZodForm(bookingForm, {
+    defaultValues: { check_in: today, check_out: addDays(today, 1), adults: 1, children: 0, source: "walk_in", notes: "", billing: "master", guest: emptyGuest, rooms: [] },
+  });
+  const rooms = useFieldArray({ control: form.control, name: "rooms" });
+  const groupRooms = form.watch("rooms");
+  const [check_in, check_out, adults, children, source] = form.watch(["check_in", "check_out", "adults", "children", "source"]);
+  const stay = { check_in, check_out, adults: count(adults), children: count(children) };
   const [choice, setChoice] = useState<{ room_type_id: string; rate_plan_id: string } | null>(null);
-  const [guest, setGuest] = useState<GuestDraft>(emptyGuest);
-  const [source, setSource] = useState("walk_in");
-  const [notes, setNotes] = useState("");
-  // "Several rooms": a group booking, each room added from the quotes; one guest or one per room, one or several folios.
   const [several, setSeveral] = useState(false);
-  const [groupRooms, setGroupRooms] = useState<GroupRoom[]>([]);
-  const [billing, setBilling] = useState<"master" | "individual">("master");
   const [guestPerRoom, setGuestPerRoom] = useState(false);
 
   const lookups = useQuery(trpc.reservations.lookups.queryOptions({ property_id: propertyId }));
@@ -50,6 +75,9 @@ export function NewReservation({ propertyId, walkInsWithoutEmail = false }: { pr
     placeholderData: keepPreviousData,
     retry: false,
   });
+  const perRoom = several && guestPerRoom;
+  // A refused guest field is shown at the field: the booker's (`guest.…`, room 1's own when each room has a guest) or a room's (`rooms.2.guest.…`).
+  const onError = (e: unknown) => showServerError<BookingForm>(form, e, perRoom ? bookerIsRoomOne : {}, guestWords);
   const book = useMutation(
     trpc.reservations.create.mutationOptions({
       onSuccess: async (r) => {
@@ -57,6 +85,7 @@ export function NewReservation({ propertyId, walkInsWithoutEmail = false }: { pr
         await queryClient.invalidateQueries(trpc.reservations.search.queryFilter());
         router.push(`/reservations/${r.id}`);
       },
+      onError,
     }),
   );
   const bookGroup = useMutation(
@@ -66,68 +95,57 @@ export function NewReservation({ propertyId, walkInsWithoutEmail = false }: { pr
         await queryClient.invalidateQueries(trpc.reservations.search.queryFilter());
         router.push(`/groups/${g.id}`);
       },
+      onError,
     }),
   );
   const planName = (id: string) => lookups.data?.rate_plans.find((p) => p.id === id);
-  const setStayField = (key: keyof typeof stay) => (e: { target: { value: string } }) => {
-    setChoice(null);
-    setGroupRooms([]);
-    setStay((s) => ({ ...s, [key]: key === "adults" || key === "children" ? Math.max(0, Number(e.target.value) || 0) : e.target.value }));
-  };
-
-  const failure = book.error ? callError(book.error) : bookGroup.error ? callError(bookGroup.error) : null;
-  const perRoom = several && guestPerRoom;
-  // A refused guest field is shown at the field: the booker's (`guest.…`, room 1's own when each room has a guest) or a room's (`rooms.2.guest.…`).
-  const guestError = perRoom ? null : guestFieldError(failure, "guest.");
-  const roomGuestErrors = groupRooms.map((_, i) => guestFieldError(failure, `rooms.${i}.guest.`) ?? (perRoom && i === 0 ? guestFieldError(failure, "guest.") : null));
-  const fieldError = guestError ?? roomGuestErrors.find(Boolean);
+  // Other dates or another party: the rooms chosen were priced for the stay before.
+  const stayChanged = { onChange: () => (setChoice(null), rooms.replace([])) };
   const emailOptional = walkInsWithoutEmail && source === "walk_in";
-  const setRoomGuest = (i: number) => (g: GuestDraft) => setGroupRooms((rooms) => rooms.map((r, k) => (k === i ? { ...r, guest: g } : r)));
   const selected = choice && quote.data?.data.find((t) => t.room_type_id === choice.room_type_id);
   const selectedQuote = selected?.quotes.find((q) => q.rate_plan_id === choice?.rate_plan_id);
 
   const groupTotal = groupRooms.reduce((s, r) => s + r.total.amount, 0);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = (v: Booking) => {
     // An empty e-mail is left out: the server accepts that only for a walk-in where the property allows it, and says so otherwise.
-    const who = guestBody(guest);
-    const extra = { source: source as "walk_in", ...(notes.trim() ? { notes: notes.trim() } : {}) };
+    const who = guestBody(v.guest);
+    const extra = { source: v.source as "walk_in", ...(v.notes.trim() ? { notes: v.notes.trim() } : {}) };
+    const party = { adults: count(v.adults), children: count(v.children) };
     if (several) {
-      if (groupRooms.length < 2) return;
-      const { adults, children, check_in, check_out } = stay;
+      if (v.rooms.length < 2) return;
       // With a guest for each room, the first room's guest is the booker (and names the group): the
       // first room takes the booker's, the others their own, so each guest is checked once.
-      const rooms = groupRooms.map((r, i) => ({ room_type_id: r.room_type_id, rate_plan_id: r.rate_plan_id, adults, children, ...(perRoom && i > 0 ? { guest: guestBody(r.guest) } : {}) }));
-      bookGroup.mutate({ property_id: propertyId, check_in, check_out, billing, guest: perRoom ? guestBody(groupRooms[0].guest) : who, rooms, ...extra });
+      const booked = v.rooms.map((r, i) => ({ room_type_id: r.room_type_id, rate_plan_id: r.rate_plan_id, ...party, ...(perRoom && i > 0 ? { guest: guestBody(r.guest) } : {}) }));
+      bookGroup.mutate({ property_id: propertyId, check_in: v.check_in, check_out: v.check_out, billing: v.billing, guest: perRoom ? guestBody(v.rooms[0].guest) : who, rooms: booked, ...extra });
       return;
     }
     if (!choice) return;
-    book.mutate({ property_id: propertyId, ...stay, ...choice, guest: who, ...extra });
+    book.mutate({ property_id: propertyId, check_in: v.check_in, check_out: v.check_out, ...party, ...choice, guest: who, ...extra });
   };
 
   return (
-    <>
+    <FormScope form={form}>
       <Link href="/reservations" className="text-sm text-stone-500 hover:text-stone-800">
         ← Reservations
       </Link>
       <div className="mt-3">
         <PageHeader title="New reservation" description="Choose the dates and party, pick a room and rate, then enter the guest." />
       </div>
-      <Choice label="Rooms in this booking" className="mb-4" options={["One room", "Several rooms"]} on={several} onChange={(value) => (setSeveral(value), setChoice(null), setGroupRooms([]))} />
+      <Choice label="Rooms in this booking" className="mb-4" options={["One room", "Several rooms"]} on={several} onChange={(value) => (setSeveral(value), setChoice(null), rooms.replace([]))} />
       <Card title="1. Stay" className="mb-6">
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
-          <Field label="Check-in" htmlFor="new-check-in">
-            <Input id="new-check-in" type="date" min={today} value={stay.check_in} onChange={setStayField("check_in")} />
-          </Field>
-          <Field label="Check-out" htmlFor="new-check-out">
-            <Input id="new-check-out" type="date" min={stay.check_in} value={stay.check_out} onChange={setStayField("check_out")} />
-          </Field>
-          <Field label={several ? "Adults per room" : "Adults"} htmlFor="new-adults">
-            <Input id="new-adults" type="number" min={1} max={20} value={stay.adults} onChange={setStayField("adults")} />
-          </Field>
-          <Field label={several ? "Children per room" : "Children"} htmlFor="new-children">
-            <Input id="new-children" type="number" min={0} max={20} value={stay.children} onChange={setStayField("children")} />
-          </Field>
+          <FormField<BookingForm> name="check_in" label="Check-in" options={stayChanged}>
+            {(control) => <Input {...control} type="date" min={today} />}
+          </FormField>
+          <FormField<BookingForm> name="check_out" label="Check-out" options={stayChanged}>
+            {(control) => <Input {...control} type="date" min={check_in} />}
+          </FormField>
+          <FormField<BookingForm> name="adults" label={several ? "Adults per room" : "Adults"} options={{ ...stayChanged, valueAsNumber: true }}>
+            {(control) => <Input {...control} type="number" min={1} max={20} />}
+          </FormField>
+          <FormField<BookingForm> name="children" label={several ? "Children per room" : "Children"} options={{ ...stayChanged, valueAsNumber: true }}>
+            {(control) => <Input {...control} type="number" min={0} max={20} />}
+          </FormField>
         </div>
       </Card>
 
@@ -143,7 +161,7 @@ export function NewReservation({ propertyId, walkInsWithoutEmail = false }: { pr
                     <span>
                       Room {i + 1}: {r.name} · <span className="tabular-nums">{fmt.money(r.total)}</span>
                     </span>
-                    <Button variant="secondary" aria-label={`Remove room ${i + 1}`} onClick={() => (bookGroup.reset(), setGroupRooms((rooms) => rooms.filter((_, k) => k !== i)))}>
+                    <Button variant="secondary" aria-label={`Remove room ${i + 1}`} onClick={() => (bookGroup.reset(), form.clearErrors(), rooms.remove(i))}>
                       Remove
                     </Button>
                   </li>
@@ -210,9 +228,7 @@ export function NewReservation({ propertyId, walkInsWithoutEmail = false }: { pr
                                 <Button
                                   variant="secondary"
                                   aria-label={`Add room: ${type.name}, ${plan?.name ?? q.rate_plan_id}, ${fmt.money(q.price.gross)}`}
-                                  onClick={() =>
-                                    setGroupRooms((rooms) => [...rooms, { room_type_id: type.room_type_id, rate_plan_id: q.rate_plan_id, name: `${type.name}, ${plan?.name ?? ""}`, total: q.price.gross, guest: emptyGuest }])
-                                  }
+                                  onClick={() => rooms.append({ room_type_id: type.room_type_id, rate_plan_id: q.rate_plan_id, name: `${type.name}, ${plan?.name ?? ""}`, total: q.price.gross, guest: emptyGuest })}
                                 >
                                   Add room
                                 </Button>
@@ -242,28 +258,33 @@ export function NewReservation({ propertyId, walkInsWithoutEmail = false }: { pr
       </Card>
 
       <Card title={perRoom ? "3. Guests" : "3. Guest"}>
-        <form onSubmit={submit} noValidate aria-label="Guest and booking" className="space-y-4">
+        <Form form={form} onSubmit={submit} aria-label="Guest and booking" className="space-y-4">
           {several ? (
-            <Choice label="Guests of the rooms" options={["One guest for all rooms", "A guest for each room"]} on={guestPerRoom} onChange={(value) => (bookGroup.reset(), setGuestPerRoom(value))} />
+            <Choice
+              label="Guests of the rooms"
+              options={["One guest for all rooms", "A guest for each room"]}
+              on={guestPerRoom}
+              onChange={(value) => (bookGroup.reset(), form.clearErrors(), setGuestPerRoom(value))}
+            />
           ) : null}
           <p className="text-sm text-stone-500">
             Find a guest on file, or type a new one: a guest already on file with this e-mail is reused, as the API does; a new e-mail creates the guest.
           </p>
-          {failure && !fieldError ? <Alert>{failure.message}</Alert> : null}
+          <FormError />
           {perRoom ? (
-            groupRooms.length === 0 ? (
+            rooms.fields.length === 0 ? (
               <p className="text-sm text-stone-500">Add the rooms above first; each then gets its guest here.</p>
             ) : (
               <ol className="space-y-4" aria-label="Guest of each room">
-                {groupRooms.map((room, i) => (
-                  <li key={i}>
+                {rooms.fields.map((room, i) => (
+                  <li key={room.id}>
                     <fieldset className="rounded-md border border-stone-200 p-3" data-testid="room-guest">
                       <legend className="px-1 text-sm font-semibold text-stone-800">
                         Room {i + 1}: {room.name}
                       </legend>
                       <div className="grid gap-4 sm:grid-cols-2">
-                        <GuestSearch id={`room-${i}-guest-search`} label={`Find room ${i + 1}'s guest on file`} onPick={setRoomGuest(i)} />
-                        <GuestFields idPrefix={`room-${i}-guest`} guest={room.guest} onChange={setRoomGuest(i)} error={roomGuestErrors[i]} emailOptional={emailOptional} />
+                        <GuestSearch id={`room-${i}-guest-search`} label={`Find room ${i + 1}'s guest on file`} onPick={(g) => form.setValue(`rooms.${i}.guest`, g)} />
+                        <GuestFields prefix={`rooms.${i}.guest`} emailOptional={emailOptional} />
                       </div>
                     </fieldset>
                   </li>
@@ -274,31 +295,35 @@ export function NewReservation({ propertyId, walkInsWithoutEmail = false }: { pr
           <div className="grid gap-4 sm:grid-cols-2">
             {perRoom ? null : (
               <>
-                <GuestSearch id="new-guest-search" label="Find a guest on file" onPick={setGuest} />
-                <GuestFields idPrefix="new-guest" guest={guest} onChange={setGuest} error={guestError} emailOptional={emailOptional} />
+                <GuestSearch id="new-guest-search" label="Find a guest on file" onPick={(g) => form.setValue("guest", g)} />
+                <GuestFields prefix="guest" emailOptional={emailOptional} />
               </>
             )}
-            <Field label="Source" htmlFor="new-source">
-              <Select id="new-source" value={source} onChange={(e) => setSource(e.target.value)}>
-                {Object.entries(sourceLabels)
-                  .filter(([value]) => value !== "channel" && value !== "api")
-                  .map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-              </Select>
-            </Field>
-            <Field label="Notes (optional)" htmlFor="new-notes">
-              <Textarea id="new-notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} />
-            </Field>
-            {several ? (
-              <Field label="Folios" htmlFor="new-billing">
-                <Select id="new-billing" value={billing} onChange={(e) => setBilling(e.target.value as "master" | "individual")}>
-                  <option value="master">One master folio for every room</option>
-                  <option value="individual">One folio per room</option>
+            <FormField<BookingForm> name="source" label="Source">
+              {(control) => (
+                <Select {...control}>
+                  {Object.entries(sourceLabels)
+                    .filter(([value]) => value !== "channel" && value !== "api")
+                    .map(([value, label]) => (
+                      <option key={value} value={value}>
+                        {label}
+                      </option>
+                    ))}
                 </Select>
-              </Field>
+              )}
+            </FormField>
+            <FormField<BookingForm> name="notes" label="Notes (optional)">
+              {(control) => <Textarea {...control} rows={2} />}
+            </FormField>
+            {several ? (
+              <FormField<BookingForm> name="billing" label="Folios">
+                {(control) => (
+                  <Select {...control}>
+                    <option value="master">One master folio for every room</option>
+                    <option value="individual">One folio per room</option>
+                  </Select>
+                )}
+              </FormField>
             ) : null}
           </div>
           {several ? (
@@ -316,9 +341,9 @@ export function NewReservation({ propertyId, walkInsWithoutEmail = false }: { pr
               {!choice ? <span className="text-sm text-stone-500">Select a room and rate above first.</span> : null}
             </div>
           )}
-        </form>
+        </Form>
       </Card>
-    </>
+    </FormScope>
   );
 }
 

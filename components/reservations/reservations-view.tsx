@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useLiveInvalidate } from "@/components/live/use-live-events";
 import { useTRPC } from "@/components/trpc/client";
-import { Button, Field, Input, PageHeader, Select } from "@/components/ui";
+import { Button, FilterField, Input, PageHeader, Select } from "@/components/ui";
 import { Tabs } from "@/components/ui/tabs";
 import { useDebounced } from "@/components/ui/use-debounced";
 import { usePropertyFormat } from "@/components/ui/property-format";
@@ -101,7 +101,7 @@ export function ReservationsView({
                     </div>
                   </div>
                   <div className="grid grid-cols-2 gap-3 md:grid-cols-5">
-                    <Field label="Status" htmlFor="res-status">
+                    <FilterField label="Status" htmlFor="res-status">
                       <Select id="res-status" value={draft.status} onChange={set("status")}>
                         <option value="">Any</option>
                         {Object.entries(statusLabels).map(([value, { label }]) => (
@@ -110,8 +110,8 @@ export function ReservationsView({
                           </option>
                         ))}
                       </Select>
-                    </Field>
-                    <Field label="Room type" htmlFor="res-type">
+                    </FilterField>
+                    <FilterField label="Room type" htmlFor="res-type">
                       <Select id="res-type" value={draft.room_type_id} onChange={set("room_type_id")}>
                         <option value="">Any</option>
                         {lookups.data?.room_types.map((t) => (
@@ -120,8 +120,8 @@ export function ReservationsView({
                           </option>
                         ))}
                       </Select>
-                    </Field>
-                    <Field label="Source" htmlFor="res-source">
+                    </FilterField>
+                    <FilterField label="Source" htmlFor="res-source">
                       <Select id="res-source" value={draft.source} onChange={set("source")}>
                         <option value="">Any</option>
                         {Object.entries(sourceLabels).map(([value, label]) => (
@@ -130,13 +130,13 @@ export function ReservationsView({
                           </option>
                         ))}
                       </Select>
-                    </Field>
-                    <Field label="Arriving from" htmlFor="res-from">
+                    </FilterField>
+                    <FilterField label="Arriving from" htmlFor="res-from">
                       <Input id="res-from" type="date" value={draft.check_in_from} onChange={set("check_in_from")} />
-                    </Field>
-                    <Field label="Arriving before" htmlFor="res-to">
+                    </FilterField>
+                    <FilterField label="Arriving before" htmlFor="res-to">
                       <Input id="res-to" type="date" value={draft.check_in_to} onChange={set("check_in_to")} />
-                    </Field>
+                    </FilterField>
                   </div>
                 </form>
                 <ReservationList

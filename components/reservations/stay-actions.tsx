@@ -4,8 +4,10 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Button, Field, Input } from "@/components/ui";
+import { z } from "zod";
+import { Button, Input } from "@/components/ui";
 import { ConfirmDialog } from "@/components/ui/dialog";
+import { Form, FormField, useZodForm } from "@/components/ui/form";
 import { toast } from "@/components/ui/toaster";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -19,6 +21,9 @@ import { CheckOutDialog } from "./check-out-dialog";
 
 type Desk = inferRouterOutputs<AppRouter>["reservations"]["get"];
 type Done = () => Promise<void> | void;
+
+const cancelForm = z.object({ reason: z.string().trim() });
+type CancelForm = z.input<typeof cancelForm>;
 
 type LatePreview = inferRouterOutputs<AppRouter>["reservations"]["previewLateCheckOut"];
 
@@ -50,7 +55,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
   const r = desk.reservation;
   const a = desk.actions;
   const [dialog, setDialog] = useState<null | "cancel" | "checkout" | "noshow" | "late" | "pay">(null);
-  const [reason, setReason] = useState("");
+  const cancelReason = useZodForm(cancelForm, { defaultValues: { reason: "" } });
   const done = async (message: string) => {
     toast.success(message);
     setDialog(null);
@@ -61,6 +66,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
   const late = useMutation(trpc.reservations.lateCheckOut.mutationOptions({ onSuccess: () => done("Late check-out granted") }));
   // What a late check-out posts (the plan's fee, the balance after it), asked when its dialog opens.
   const lateQuote = useQuery({ ...trpc.reservations.previewLateCheckOut.queryOptions({ id: r.id }), enabled: dialog === "late", retry: false, staleTime: 0 });
+  const cancelStay = (v: z.output<typeof cancelForm>) => cancel.mutate({ id: r.id, ...(v.reason ? { reason: v.reason } : {}) });
   const open = (which: typeof dialog) => () => {
     cancel.reset();
     noShow.reset();
@@ -120,11 +126,13 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         danger
         pending={cancel.isPending}
         error={cancel.error ? callError(cancel.error).message : null}
-        onConfirm={() => cancel.mutate({ id: r.id, ...(reason.trim() ? { reason: reason.trim() } : {}) })}
+        onConfirm={cancelReason.handleSubmit(cancelStay)}
       >
-        <Field label="Reason (optional)" htmlFor="cancel-reason">
-          <Input id="cancel-reason" value={reason} onChange={(e) => setReason(e.target.value)} />
-        </Field>
+        <Form form={cancelReason} onSubmit={cancelStay}>
+          <FormField<CancelForm> name="reason" label="Reason (optional)">
+            {(control) => <Input {...control} />}
+          </FormField>
+        </Form>
       </ConfirmDialog>
 
       <CheckOutDialog

@@ -2,11 +2,12 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { z } from "zod";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Alert, Button, Field, Input, Select } from "@/components/ui";
+import { Alert, Button, Input, Select } from "@/components/ui";
 import { Dialog, DialogActions, DialogClose } from "@/components/ui/dialog";
+import { Form, FormField, useZodForm } from "@/components/ui/form";
 import { type Formatters } from "@/components/ui/property-format";
 import { LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
@@ -16,6 +17,11 @@ import { reservationStatusWords } from "@/lib/words";
 import type { Chart, Pending, Row, Stay } from "./tape-chart-model";
 
 // The room chart's dialogs: a tapped stay's menu (move it, change its departure) and the priced change to confirm.
+
+const moveForm = z.object({ target: z.string() });
+type MoveForm = z.input<typeof moveForm>;
+const endForm = z.object({ check_out: z.string().min(1, "Choose the departure date.") });
+type EndForm = z.input<typeof endForm>;
 
 /** A tap on a stay (the touch way, and a mouse click): move it or change its departure from a form. */
 export function StayMenu({
@@ -44,48 +50,39 @@ export function StayMenu({
       : stay.status === "confirmed"
         ? chart.room_types.filter((t) => t.id !== stay.room_type_id).map((t) => ({ kind: "unassigned", id: `unassigned:${t.id}`, typeId: t.id, label: t.name }))
         : [];
-  const [target, setTarget] = useState(targets[0]?.id ?? "");
-  const [checkOut, setCheckOut] = useState(stay.check_out);
+  const move = useZodForm(moveForm, { defaultValues: { target: targets[0]?.id ?? "" } });
+  const end = useZodForm(endForm, { defaultValues: { check_out: stay.check_out } });
+  const checkOut = end.watch("check_out");
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={stay.guest_name} description={`${reservationStatusWords[stay.status]} · ${place(stay)} · ${fmt.day(stay.check_in, "weekday")} to ${fmt.day(stay.check_out, "weekday")}`}>
       <div className="space-y-4">
         {targets.length ? (
-          <form
-            className="flex flex-wrap items-end gap-2"
-            onSubmit={(e) => {
-              e.preventDefault();
-              onChoose(dropChange(stay, targets.find((t) => t.id === target)));
-            }}
-          >
-            <Field label={stay.status === "checked_in" ? "Move to room" : "Change room type to"} htmlFor="stay-target">
-              <Select id="stay-target" value={target} onChange={(e) => setTarget(e.target.value)}>
-                {targets.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.label}
-                  </option>
-                ))}
-              </Select>
-            </Field>
+          <Form form={move} className="flex flex-wrap items-end gap-2" onSubmit={(v) => onChoose(dropChange(stay, targets.find((t) => t.id === v.target)))}>
+            <FormField<MoveForm> name="target" label={stay.status === "checked_in" ? "Move to room" : "Change room type to"}>
+              {(control) => (
+                <Select {...control}>
+                  {targets.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.label}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </FormField>
             <Button type="submit" variant="secondary">
               Move…
             </Button>
-          </form>
+          </Form>
         ) : null}
         {stay.can_resize ? (
-          <form
-            className="flex flex-wrap items-end gap-2"
-            onSubmit={(e) => {
-              e.preventDefault();
-              onChoose(endChange(stay, daysBetween(stay.check_out, checkOut)));
-            }}
-          >
-            <Field label="Departure" htmlFor="stay-departure">
-              <Input id="stay-departure" type="date" value={checkOut} min={addDays(stay.check_in, 1)} onChange={(e) => e.target.value && setCheckOut(e.target.value)} className="w-44" />
-            </Field>
+          <Form form={end} className="flex flex-wrap items-end gap-2" onSubmit={(v) => onChoose(endChange(stay, daysBetween(stay.check_out, v.check_out)))}>
+            <FormField<EndForm> name="check_out" label="Departure">
+              {(control) => <Input {...control} type="date" min={addDays(stay.check_in, 1)} className="w-44" />}
+            </FormField>
             <Button type="submit" variant="secondary" disabled={checkOut === stay.check_out}>
               Change departure…
             </Button>
-          </form>
+          </Form>
         ) : (
           <p className="text-sm text-stone-600">A stay that has checked out no longer changes here.</p>
         )}

@@ -1,13 +1,15 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { z } from "zod";
 import { AuditTrail } from "@/components/audit/audit-trail";
 import { MomentText } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Badge, Button, Card, Field, Input, PageHeader, Select } from "@/components/ui";
+import { Badge, Button, Card, Input, PageHeader, Select } from "@/components/ui";
 import { ConfirmDialog } from "@/components/ui/dialog";
+import { Form, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { ProcessorCard } from "@/components/processors/processor-card";
@@ -16,7 +18,6 @@ import { UsersCard } from "./users-card";
 const plans = ["starter", "growth", "scale", "enterprise"] as const;
 const planLabel = (p: string) => p.charAt(0).toUpperCase() + p.slice(1);
 const count = (n: number | null) => (n === null ? "No cap" : n.toLocaleString("en-US"));
-const fieldMessage = (message: string) => message.replace(/^Invalid parameter '[^']*': /, "");
 
 /** The account's settings: developer contact, plan and limits, API usage, and (owners) staff users. */
 export function SettingsView({ canUsers, canPlan, canProcessor = false, currentUserId }: { canUsers: boolean; canPlan: boolean; canProcessor?: boolean; currentUserId: string }) {
@@ -45,50 +46,35 @@ export function SettingsView({ canUsers, canPlan, canProcessor = false, currentU
   );
 }
 
+const contactForm = z.object({ email: z.string().trim() });
+type ContactForm = z.input<typeof contactForm>;
+
 function ContactCard({ contact }: { contact: string | null }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState(contact ?? "");
+  const form = useZodForm(contactForm, { defaultValues: { email: contact ?? "" } });
+  const email = form.watch("email");
   const update = useMutation(
     trpc.settings.update.mutationOptions({
       onSuccess: async (account) => {
         queryClient.setQueryData(trpc.settings.get.queryKey(), account);
         await queryClient.invalidateQueries(trpc.audit.list.queryFilter());
-        toast.success(
-          account.developer_contact
-            ? `Breaker notices now go to ${account.developer_contact}.`
-            : "Developer contact removed: notices stay in the outbox.",
-        );
+        toast.success(account.developer_contact ? `Breaker notices now go to ${account.developer_contact}.` : "Developer contact removed: notices stay in the outbox.");
       },
+      onError: (e) => showServerError<ContactForm>(form, e, { developer_contact: "email" }),
     }),
   );
-  const failure = update.error ? callError(update.error) : null;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    update.mutate({ developer_contact: email.trim() || null });
-  };
   return (
     <Card title="Developer contact">
-      <form onSubmit={submit} noValidate aria-label="Developer contact" className="space-y-3">
-        <Field
-          label="E-mail"
-          htmlFor="developer-contact"
-          error={failure ? fieldMessage(failure.message) : null}
-          hint="When a webhook endpoint's circuit breaker opens, the notice goes here. Empty: notices are only kept in the outbox."
-        >
-          <Input
-            id="developer-contact"
-            type="email"
-            autoComplete="off"
-            value={email}
-            invalid={!!failure}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </Field>
+      <Form form={form} onSubmit={(v) => update.mutate({ developer_contact: v.email || null })} aria-label="Developer contact" className="space-y-3">
+        <FormError />
+        <FormField<ContactForm> name="email" label="E-mail" hint="When a webhook endpoint's circuit breaker opens, the notice goes here. Empty: notices are only kept in the outbox.">
+          {(control) => <Input {...control} type="email" autoComplete="off" />}
+        </FormField>
         <Button type="submit" disabled={update.isPending || email.trim() === (contact ?? "")}>
           {update.isPending ? "Saving…" : "Save contact"}
         </Button>
-      </form>
+      </Form>
     </Card>
   );
 }
@@ -99,20 +85,21 @@ type Account = {
   rate_limits: { per_second: number | null; per_minute: number | null; per_day: number | null };
 };
 
+const planForm = z.object({ plan: z.enum(plans) });
+type PlanForm = z.input<typeof planForm>;
+
 function PlanCard({ account, canPlan }: { account: Account; canPlan: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [plan, setPlan] = useState(account.plan);
+  const form = useZodForm(planForm, { defaultValues: { plan: account.plan as PlanForm["plan"] } });
+  const plan = form.watch("plan");
   const [confirming, setConfirming] = useState(false);
   const change = useMutation(
     trpc.settings.changePlan.mutationOptions({
       onSuccess: async (updated) => {
         queryClient.setQueryData(trpc.settings.get.queryKey(), updated);
         setConfirming(false);
-        await Promise.all([
-          queryClient.invalidateQueries(trpc.audit.list.queryFilter()),
-          queryClient.invalidateQueries(trpc.settings.usage.queryFilter()),
-        ]);
+        await Promise.all([queryClient.invalidateQueries(trpc.audit.list.queryFilter()), queryClient.invalidateQueries(trpc.settings.usage.queryFilter())]);
         toast.success(`The account is on the ${planLabel(updated.plan)} plan.`);
       },
     }),
@@ -132,37 +119,36 @@ function PlanCard({ account, canPlan }: { account: Account; canPlan: boolean }) 
         {account.custom_limits ? " This account has limits of its own, which stay when the plan changes." : ""}
       </p>
       {canPlan ? (
-        <div className="mt-4 flex flex-wrap items-end gap-2 border-t border-stone-100 pt-4">
-          <div className="w-44">
-            <Field label="Change plan" htmlFor="plan">
-              <Select id="plan" value={plan} onChange={(e) => setPlan(e.target.value)}>
+        // The plan is chosen here and changed once confirmed.
+        <Form form={form} onSubmit={() => setConfirming(true)} className="mt-4 flex flex-wrap items-end gap-2 border-t border-stone-100 pt-4">
+          <FormField<PlanForm> name="plan" label="Change plan" className="w-44">
+            {(control) => (
+              <Select {...control}>
                 {plans.map((p) => (
                   <option key={p} value={p}>
                     {planLabel(p)}
                   </option>
                 ))}
               </Select>
-            </Field>
-          </div>
+            )}
+          </FormField>
+          <Button type="submit" variant="secondary" disabled={plan === account.plan}>
+            Change plan…
+          </Button>
           <ConfirmDialog
             open={confirming}
             onOpenChange={(open) => {
               setConfirming(open);
               if (!open) change.reset();
             }}
-            trigger={
-              <Button variant="secondary" disabled={plan === account.plan}>
-                Change plan…
-              </Button>
-            }
             title={`Move to the ${planLabel(plan)} plan?`}
             description="The API's rate limits change at once for live and sandbox."
             confirmLabel="Change plan"
             pending={change.isPending}
             error={change.error ? callError(change.error).message : null}
-            onConfirm={() => change.mutate({ plan: plan as (typeof plans)[number] })}
+            onConfirm={() => change.mutate({ plan })}
           />
-        </div>
+        </Form>
       ) : null}
     </Card>
   );

@@ -1,14 +1,16 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { z } from "zod";
 import { AuditTrail } from "@/components/audit/audit-trail";
 import { MomentText } from "@/components/ui/property-format";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
-import { Alert, Badge, Button, Card, Field, Input, Select } from "@/components/ui";
+import { Badge, Button, Card, Input, Select } from "@/components/ui";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { ConfirmDialog, Dialog, DialogActions } from "@/components/ui/dialog";
+import { Form, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
 import { toast } from "@/components/ui/toaster";
 
 const roles = [
@@ -20,7 +22,6 @@ const roles = [
 type Role = (typeof roles)[number]["value"];
 type User = { id: string; email: string; name: string | null; role: Role; created_at: string; sign_in_locked: boolean };
 const roleLabel = (r: string) => roles.find((x) => x.value === r)?.label ?? r;
-const fieldMessage = (message: string) => message.replace(/^Invalid parameter '[^']*': /, "");
 
 /** A readable initial password for the owner to hand over (16 characters from a CSPRNG). */
 function generatePassword() {
@@ -173,9 +174,12 @@ export function UsersCard({ currentUserId }: { currentUserId: string }) {
   );
 }
 
+const inviteForm = z.object({ email: z.string(), name: z.string().trim(), role: z.enum(roles.map((r) => r.value) as [Role, ...Role[]]), password: z.string() });
+type InviteForm = z.input<typeof inviteForm>;
+
 function InviteDialog({ onClose, onInvited }: { onClose: () => void; onInvited: () => Promise<unknown> }) {
   const trpc = useTRPC();
-  const [values, setValues] = useState({ email: "", name: "", role: "front_desk" as Role, password: generatePassword() });
+  const form = useZodForm(inviteForm, { defaultValues: { email: "", name: "", role: "front_desk", password: generatePassword() } });
   const invite = useMutation(
     trpc.settings.users.invite.mutationOptions({
       onSuccess: async (user) => {
@@ -183,65 +187,44 @@ function InviteDialog({ onClose, onInvited }: { onClose: () => void; onInvited: 
         toast.success(`${user.email} can sign in now with the password you hand over.`);
         onClose();
       },
+      onError: (e) => showServerError<InviteForm>(form, e),
     }),
   );
-  const failure = invite.error ? callError(invite.error) : null;
-  const errorOf = (field: string) => (failure?.param === field ? fieldMessage(failure.message) : null);
-  const general = failure && !["email", "name", "role", "password"].includes(failure.param ?? "") ? failure.message : null;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    invite.mutate({ email: values.email, name: values.name.trim() || undefined, role: values.role, password: values.password });
-  };
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
-      title="Invite a user"
-      description="They sign in with this e-mail and the initial password; hand it over safely."
-    >
-      <form onSubmit={submit} noValidate aria-label="Invite a user" className="space-y-4">
-        {general ? <Alert>{general}</Alert> : null}
+    <Dialog open onOpenChange={(open) => !open && onClose()} title="Invite a user" description="They sign in with this e-mail and the initial password; hand it over safely.">
+      <Form form={form} onSubmit={(v) => invite.mutate({ email: v.email, name: v.name || undefined, role: v.role, password: v.password })} aria-label="Invite a user" className="space-y-4">
+        <FormError />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="E-mail" htmlFor="invite-email" error={errorOf("email")}>
-            <Input
-              id="invite-email"
-              type="email"
-              autoComplete="off"
-              value={values.email}
-              invalid={!!errorOf("email")}
-              onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))}
-            />
-          </Field>
-          <Field label="Name (optional)" htmlFor="invite-name" error={errorOf("name")}>
-            <Input id="invite-name" autoComplete="off" value={values.name} onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))} />
-          </Field>
-          <Field label="Role" htmlFor="invite-role" error={errorOf("role")}>
-            <Select id="invite-role" value={values.role} onChange={(e) => setValues((v) => ({ ...v, role: e.target.value as Role }))}>
-              {roles.map((r) => (
-                <option key={r.value} value={r.value}>
-                  {r.label}
-                </option>
-              ))}
-            </Select>
-          </Field>
-          <Field label="Initial password" htmlFor="invite-password" error={errorOf("password")} hint="At least 8 characters.">
-            <div className="flex gap-2">
-              <Input
-                id="invite-password"
-                autoComplete="new-password"
-                className="font-mono"
-                value={values.password}
-                invalid={!!errorOf("password")}
-                onChange={(e) => setValues((v) => ({ ...v, password: e.target.value }))}
-              />
-              <Button type="button" variant="secondary" onClick={() => setValues((v) => ({ ...v, password: generatePassword() }))}>
-                New
-              </Button>
-            </div>
-          </Field>
+          <FormField<InviteForm> name="email" label="E-mail">
+            {(control) => <Input {...control} type="email" autoComplete="off" />}
+          </FormField>
+          <FormField<InviteForm> name="name" label="Name (optional)">
+            {(control) => <Input {...control} autoComplete="off" />}
+          </FormField>
+          <FormField<InviteForm> name="role" label="Role">
+            {(control) => (
+              <Select {...control}>
+                {roles.map((r) => (
+                  <option key={r.value} value={r.value}>
+                    {r.label}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </FormField>
+          <FormField<InviteForm> name="password" label="Initial password" hint="At least 8 characters.">
+            {(control) => (
+              <div className="flex gap-2">
+                <Input {...control} autoComplete="new-password" className="font-mono" />
+                <Button type="button" variant="secondary" onClick={() => form.setValue("password", generatePassword())}>
+                  New
+                </Button>
+              </div>
+            )}
+          </FormField>
         </div>
         <DialogActions label="Invite" pendingLabel="Inviting…" pending={invite.isPending} />
-      </form>
+      </Form>
     </Dialog>
   );
 }

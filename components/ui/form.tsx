@@ -19,6 +19,7 @@ import {
 import { z } from "zod";
 import { callError } from "@/components/trpc/errors";
 import { Alert, cx } from "./index";
+import type { Formatters } from "./property-format";
 
 // Zod 4 probes for eval (`Function("")`) before compiling fast parsers; the pages' policy forbids
 // eval, so the probe is a reported violation. The interpreted parsers are fast enough for a form.
@@ -59,6 +60,14 @@ export function Form<In extends FieldValues, Out>({ form, onSubmit, children, cl
       </form>
     </FormProvider>
   );
+}
+
+/**
+ * The form around fields that sit outside its `<form>` element (a page whose first fields, above
+ * the form, choose what it offers), so their `FormField`s find it; the `<Form>` goes inside.
+ */
+export function FormScope<In extends FieldValues, Out>({ form, children }: { form: UseFormReturn<In, unknown, Out>; children: ReactNode }) {
+  return <FormProvider {...form}>{children}</FormProvider>;
 }
 
 /** What a field hands its control: the registration plus id and the ARIA wiring to its message. */
@@ -134,15 +143,94 @@ export function FormError() {
 }
 
 /**
- * Shows a failed call's error: on the field it names (`param`, renamed through `fields` where
- * the form's names differ from the API's), else above the form.
+ * A group of controls under one name (checkboxes, radios), in a fieldset: its legend, the controls
+ * (registered by the caller, e.g. `{...form.register("scopes")}` on each checkbox), and its error
+ * (or hint) underneath, which the fieldset's `aria-describedby` names.
  */
-export function showServerError<T extends FieldValues>(form: UseFormReturn<T, unknown, unknown>, error: unknown, fields: Record<string, FieldPath<T>> = {}) {
-  const { message, param } = callError(error);
-  const field = param ? (fields[param] ?? (get(form.getValues(), param) !== undefined ? (param as FieldPath<T>) : undefined)) : undefined;
-  if (field) form.setError(field, { type: "server", message: fieldMessage(message) }, { shouldFocus: true });
-  else form.setError("root.server", { type: "server", message });
+export function FormFieldset<T extends FieldValues>({
+  name,
+  legend,
+  hint,
+  children,
+  className,
+  legendClassName = "mb-1.5 text-xs font-medium text-stone-600",
+}: {
+  name: FieldPath<T>;
+  legend: ReactNode;
+  hint?: ReactNode;
+  children: ReactNode;
+  className?: string;
+  legendClassName?: string;
+}) {
+  const { formState } = useFormContext<T>();
+  const messageId = `${useId()}-${name.replace(/\./g, "-")}-message`;
+  const error = (get(formState.errors, name) as { message?: string } | undefined)?.message;
+  return (
+    <fieldset className={className} aria-describedby={error || hint ? messageId : undefined}>
+      <legend className={legendClassName}>{legend}</legend>
+      {children}
+      {error ? (
+        <p id={messageId} role="alert" className="mt-1 text-xs text-red-700" data-field-error={name}>
+          {error}
+        </p>
+      ) : hint ? (
+        <p id={messageId} className="mt-1 text-xs text-stone-500">
+          {hint}
+        </p>
+      ) : null}
+    </fieldset>
+  );
 }
 
-/** "Invalid parameter 'name': Too small…" → the part after the colon, beside the field it names. */
-const fieldMessage = (message: string) => message.replace(/^[^:]*'[^']*':\s*/, "");
+/**
+ * A money field: what was typed, in the property's number format, out as minor units (lib/money's
+ * parseMoney through `f.parse`, the one parser); refused with `message` when it is not an amount
+ * or `accept` refuses it. `optional`: empty is undefined (a field left empty keeps a value).
+ */
+export function moneyField(f: Pick<Formatters, "parse">, currency: string, message: string, accept?: (minor: number) => boolean): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>>;
+export function moneyField(f: Pick<Formatters, "parse">, currency: string, message: string, accept: ((minor: number) => boolean) | undefined, optional: true): z.ZodPipe<z.ZodString, z.ZodTransform<number | undefined, string>>;
+export function moneyField(f: Pick<Formatters, "parse">, currency: string, message: string, accept: (minor: number) => boolean = () => true, optional = false) {
+  return z.string().transform((text, ctx) => {
+    if (optional && !text.trim()) return undefined;
+    const minor = f.parse(text, currency);
+    if (minor === null || !accept(minor)) {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return minor;
+  });
+}
+
+/** How a form words a refusal: `field` is the form's field it is shown at, null above the form. */
+export type ErrorWords = (message: string, at: { code: string | null; field: string | null }) => string;
+
+/**
+ * Shows a failed call's error: on the field it names (`param`, renamed through `fields` where the
+ * form's names differ from the API's; else the field on screen it names or sits in, so
+ * `allergies.2` is shown at `allergies`), or above the form when no field on screen is named.
+ * `words` rewords the message where the form says it otherwise.
+ */
+export function showServerError<T extends FieldValues>(form: UseFormReturn<T, unknown, unknown>, error: unknown, fields: Record<string, FieldPath<T>> = {}, words?: ErrorWords) {
+  const { message, param, code } = callError(error);
+  const field = param ? fieldAt(form, param, fields) : undefined;
+  if (field) form.setError(field, { type: "server", message: words ? words(fieldMessage(message), { code, field }) : fieldMessage(message) }, { shouldFocus: true });
+  else form.setError("root.server", { type: "server", message: words ? words(message, { code, field: null }) : message });
+}
+
+/** The field a parameter names: renamed, or the longest of `a.b.c`, `a.b`, `a` that is a field on screen. */
+function fieldAt<T extends FieldValues>(form: UseFormReturn<T, unknown, unknown>, param: string, fields: Record<string, FieldPath<T>>): FieldPath<T> | undefined {
+  const parts = param.split(".");
+  for (let n = parts.length; n > 0; n--) {
+    const name = parts.slice(0, n).join(".");
+    if (fields[name]) return fields[name];
+    if ((get(form.control._fields, name) as { _f?: { mount?: boolean } } | undefined)?._f?.mount) return name as FieldPath<T>;
+  }
+  return undefined;
+}
+
+/**
+ * "Invalid parameter 'name': Too small…" → the part after the colon, beside the field it names;
+ * the first fault is shown at its field, and once it is put right, the next one is.
+ */
+const fieldMessage = (message: string) =>
+  message.replace(/^[^:]*'[^']*':\s*/, "").replace(/ (?:One more parameter is|\d+ more parameters are) at fault: see `errors`\.$/, "");

@@ -1,5 +1,4 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
-import { cloneElement, isValidElement } from "react";
 
 /** Joins class names, skipping the falsy ones. */
 export const cx = (...parts: (string | false | null | undefined)[]) => parts.filter(Boolean).join(" ");
@@ -43,35 +42,18 @@ export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTex
 }
 
 /**
- * A labelled form control with its error (or hint), if any, underneath. The control (the child
- * whose id is `htmlFor`) gets `aria-describedby` pointing at that message and `aria-invalid`
- * with an error, as the form primitive's fields do, so a screen reader reads why it was refused.
+ * A labelled filter control (a search box, a date window, a list's "Show"): it narrows what the
+ * page shows and sends nothing to be saved, so it is a controlled input with no error of its own.
+ * A form's fields are `FormField`s (components/ui/form.tsx), checked by the form's schema.
  */
-export function Field({ label, htmlFor, error, hint, children }: { label: string; htmlFor: string; error?: string | null; hint?: string; children: ReactNode }) {
-  const messageId = `${htmlFor}-message`;
-  const control =
-    isValidElement<{ id?: string; "aria-describedby"?: string; "aria-invalid"?: unknown }>(children) && children.props.id === htmlFor && (error || hint)
-      ? cloneElement(children, {
-          "aria-describedby": [children.props["aria-describedby"], messageId].filter(Boolean).join(" "),
-          ...(error ? { "aria-invalid": true } : {}),
-        })
-      : children;
+export function FilterField({ label, htmlFor, children }: { label: string; htmlFor: string; children: ReactNode }) {
   return (
     // min-w-0: a select's longest option must not widen a grid or flex row past a phone's width.
     <div className="min-w-0 space-y-1">
       <label htmlFor={htmlFor} className="block text-xs font-medium text-stone-600">
         {label}
       </label>
-      {control}
-      {error ? (
-        <p id={messageId} className="text-xs text-red-700" role="alert" data-field-error={htmlFor}>
-          {error}
-        </p>
-      ) : hint ? (
-        <p id={messageId} className="text-xs text-stone-500">
-          {hint}
-        </p>
-      ) : null}
+      {children}
     </div>
   );
 }

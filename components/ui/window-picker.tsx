@@ -1,7 +1,7 @@
 "use client";
 
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import { Button, Field, Input } from "@/components/ui";
+import { Button, FilterField, Input } from "@/components/ui";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { addDays } from "@/lib/dates";
 
@@ -24,9 +24,9 @@ export function WindowPicker({ id, from, today, span, unit, onChange }: { id: st
         <span className="hidden sm:inline">Next</span>
         <ChevronRight className="h-4 w-4" aria-hidden />
       </Button>
-      <Field label="From" htmlFor={id}>
+      <FilterField label="From" htmlFor={id}>
         <Input id={id} type="date" value={from} onChange={(e) => e.target.value && onChange(e.target.value)} className="w-40" />
-      </Field>
+      </FilterField>
       <p className="pb-2 text-sm text-stone-600" aria-live="polite">
         {fmt.day(from, "weekday")} – {fmt.day(addDays(from, span - 1))}
       </p>
