@@ -217,12 +217,17 @@ describe("a card payment whose bank asks for 3-D Secure", () => {
 });
 
 describe("a no-show's fee", () => {
-  it("is charged off-session to the card on file by the night audit, once; a decline is recorded and told", async () => {
+  it("is charged off-session to the card on file by the night audit, once, as is a late cancellation's charge; a decline is recorded and told", async () => {
     const T = hotel.today;
     const paid = ok(await book(guarantee("pm_card_visa"), T), 201);
     const declined = ok(await book(guarantee("pm_card_chargeCustomerFail"), T), 201);
     const needsGuest = ok(await book(guarantee("pm_card_threeDSecure2Required"), T), 201);
     const withoutCard = ok(await book({}, T), 201);
+    // Cancelled on its arrival day, inside the deadline: its night stays on the folio as the cancellation charge.
+    const cancelled = ok(await book(guarantee("pm_card_visa"), T), 201);
+    ok(await h.post(`/v1/reservations/${cancelled.id}/cancel`, { reason: "Plans changed" }, live));
+    const kept = ok(await h.get(`/v1/reservations/${cancelled.id}/folio`, live)).balance.amount as number;
+    expect(kept).toBe(cancelled.total.amount);
     const intentsBefore = (await posts("/v1/payment_intents")).length;
     const audit = await runNightAudit({ db: h.db, propertyId: hotel.propertyId, trigger: "scheduled", now: afterAudit(T) });
     expect(audit?.noShows).toEqual(expect.arrayContaining([paid.id, declined.id, withoutCard.id]));
@@ -242,13 +247,17 @@ describe("a no-show's fee", () => {
     expect(await paymentsOf(needsGuest.id)).toHaveLength(0);
     expect(await paymentsOf(withoutCard.id)).toHaveLength(0);
 
+    const [charge] = await paymentsOf(cancelled.id);
+    expect(charge).toMatchObject({ status: "succeeded", amount: kept });
+    expect(ok(await h.get(`/v1/reservations/${cancelled.id}/folio`, live)).balance.amount).toBe(0);
+
     const intents = (await posts("/v1/payment_intents")).slice(intentsBefore);
-    expect(intents).toHaveLength(2);
-    for (const intent of intents) expect(intent.params).toMatchObject({ off_session: "true", confirm: "true", amount: String(fee), capture_method: "automatic" });
+    expect(intents.map((i) => i.params.amount).sort()).toEqual([String(kept), String(fee), String(fee)].sort());
+    for (const intent of intents) expect(intent.params).toMatchObject({ off_session: "true", confirm: "true", capture_method: "automatic" });
 
     // The next day's audit charges nothing again, the declined fee included (the desk collects it).
     await runNightAudit({ db: h.db, propertyId: hotel.propertyId, trigger: "scheduled", now: afterAudit(addDays(T, 1)) });
-    expect((await posts("/v1/payment_intents")).slice(intentsBefore)).toHaveLength(2);
+    expect((await posts("/v1/payment_intents")).slice(intentsBefore)).toHaveLength(3);
     expect(await paymentsOf(declined.id)).toHaveLength(1);
     const receivables = ok(await h.get(`/v1/receivables?property_id=${hotel.propertyId}`, live)).data as { stay: { reservation_id: string }; amount: { amount: number } }[];
     expect(receivables.find((x) => x.stay.reservation_id === declined.id)?.amount.amount).toBe(fee);
