@@ -23,7 +23,8 @@ type Step = "shorten" | "refund" | "check-out";
  * is extended), with what the folio then owes or is owed. Then, in this order, so the folio tells
  * the truth between any two steps: (1) the stay is shortened (only when money must change hands;
  * otherwise check-out does it itself), (2) the exact overpayment is refunded to the guest's own
- * payment, or the balance due is taken (the payment dialog, `onTakePayment`), (3) the guest is
+ * payment, or the balance due is taken (holds on the card captured first, then the payment
+ * dialog, `onTakePayment`, for what they leave), (3) the guest is
  * checked out. A step that fails says which, in words, and what already happened; trying again
  * starts from where the folio now stands.
  */
@@ -38,6 +39,7 @@ export function CheckOutDialog({ desk, open, onOpenChange, onTakePayment, onDone
   const folio = useQuery({ ...trpc.folios.get.queryOptions({ reservation_id: r.id }), enabled: open });
   const changeDeparture = useMutation(trpc.reservations.changeDeparture.mutationOptions());
   const refund = useMutation(trpc.payments.refundOverpayment.mutationOptions());
+  const capture = useMutation(trpc.payments.settle.mutationOptions());
   const checkOut = useMutation(trpc.reservations.checkOut.mutationOptions());
 
   // Never act on a stale answer: after a step (or a payment) the stay and the folio have moved on.
@@ -50,9 +52,13 @@ export function CheckOutDialog({ desk, open, onOpenChange, onTakePayment, onDone
   const refunds = plan && plan.short === 0 ? plan.parts : [];
   const cannotRefund = plan && plan.short > 0;
   const early = moved && moved.check_out < r.check_out;
+  // Holds on the card (taken at check-in) pay the balance first, captured whole, where they do not exceed it.
+  const holds = (folio.data?.payments ?? []).filter((x) => x.status === "authorized");
+  const held = holds.reduce((sum, x) => sum + x.amount.amount, 0);
+  const captureHolds = Boolean(due && holds.length && held <= due.amount);
   const room = desk.room?.number;
 
-  const reset = () => (setFailure(null), changeDeparture.reset(), refund.reset(), checkOut.reset());
+  const reset = () => (setFailure(null), changeDeparture.reset(), refund.reset(), capture.reset(), checkOut.reset());
   const freshFolio = () => queryClient.fetchQuery({ ...trpc.folios.get.queryOptions({ reservation_id: r.id }), staleTime: 0 });
   const shortenIfMoney = async () => {
     if (moved && p && p.balance.amount !== 0) await changeDeparture.mutateAsync({ id: r.id, check_out: p.check_out });
@@ -103,16 +109,33 @@ export function CheckOutDialog({ desk, open, onOpenChange, onTakePayment, onDone
     }
   };
 
-  // Shorten first, so the payment dialog asks for what the guest owes for the nights stayed.
+  // Shorten first, so the payment dialog asks for what the guest owes for the nights stayed; the
+  // holds on the card are captured before anything else is asked of the guest.
   const shortenAndPay = async () => {
     reset();
     setBusy(true);
+    let step: Step = "shorten";
     try {
       await shortenIfMoney();
+      if (captureHolds) {
+        step = "check-out";
+        for (const hold of holds) await capture.mutateAsync({ id: hold.id, to: "captured" });
+        const now = await freshFolio();
+        if (now.balance.amount <= 0) {
+          await checkOut.mutateAsync({ id: r.id });
+          toast.success(`Captured ${fmt.money({ amount: held, currency: r.total.currency })} on the card and checked out; the room is now dirty`);
+          onOpenChange(false);
+          await onDone();
+          return;
+        }
+        await onDone();
+        onTakePayment(now.balance);
+        return;
+      }
       await onDone();
       onTakePayment(due!);
     } catch (error) {
-      await failed("shorten", error, 0);
+      await failed(step, error, 0);
     } finally {
       setBusy(false);
     }
@@ -146,7 +169,8 @@ export function CheckOutDialog({ desk, open, onOpenChange, onTakePayment, onDone
       {owed || due ? (
         <ol className="mt-2 list-decimal space-y-0.5 pl-5 text-stone-700" aria-label="Steps">
           {moved ? <li>{early ? "Shorten" : "Extend"} the stay to {fmt.day(moved.check_out)}.</li> : null}
-          <li>{owed ? `Refund ${fmt.money(owed)} to the guest.` : `Take a payment of ${fmt.money(due!)}.`}</li>
+          {captureHolds ? <li>Capture the {fmt.money({ amount: held, currency: due!.currency })} held on the card at check-in.</li> : null}
+          {captureHolds && held === due!.amount ? null : <li>{owed ? `Refund ${fmt.money(owed)} to the guest.` : `Take a payment of ${fmt.money(captureHolds ? { amount: due!.amount - held, currency: due!.currency } : due!)}.`}</li>}
           <li>Check out{room ? `; room ${room} is marked dirty` : ""}.</li>
         </ol>
       ) : null}
@@ -162,8 +186,8 @@ export function CheckOutDialog({ desk, open, onOpenChange, onTakePayment, onDone
       }}
       title={title}
       description={description}
-      confirmLabel={owed ? `Refund ${fmt.money(owed)} and check out` : due ? `Take payment of ${fmt.money(due)}` : "Check out"}
-      pending={busy || !p || (Boolean(owed) && !folio.data)}
+      confirmLabel={owed ? `Refund ${fmt.money(owed)} and check out` : captureHolds ? `Capture ${fmt.money({ amount: held, currency: due!.currency })}${held === due!.amount ? " and check out" : ""}` : due ? `Take payment of ${fmt.money(due)}` : "Check out"}
+      pending={busy || !p || (Boolean(owed || due) && !folio.data)}
       error={
         failure ??
         (preview.error ? callError(preview.error).message : null) ??
@@ -173,7 +197,7 @@ export function CheckOutDialog({ desk, open, onOpenChange, onTakePayment, onDone
     >
       {busy ? (
         <p role="status" className="text-sm text-stone-600">
-          {changeDeparture.isPending ? "Shortening the stay…" : refund.isPending ? "Refunding…" : checkOut.isPending ? "Checking out…" : "Working…"}
+          {changeDeparture.isPending ? "Shortening the stay…" : refund.isPending ? "Refunding…" : capture.isPending ? "Capturing the hold…" : checkOut.isPending ? "Checking out…" : "Working…"}
         </p>
       ) : null}
     </ConfirmDialog>

@@ -8,6 +8,7 @@ import { Button, Input, Select } from "@/components/ui";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Form, FormError, FormField, moneyField, showServerError, useZodForm, type ErrorWords } from "@/components/ui/form";
 import { toast } from "@/components/ui/toaster";
+import { callError } from "@/components/trpc/errors";
 import { usePropertyFormat, type Formatters } from "@/components/ui/property-format";
 import type { Money } from "@/lib/money";
 
@@ -90,7 +91,9 @@ export function AddChargeDialog({
 
 const paymentForm = (f: Formatters, currency: string) =>
   z.object({
-    method: z.enum(["card", "cash", "bank_transfer"]),
+    method: z.enum(["card_on_file", "card", "cash", "bank_transfer"]),
+    /** On the card on file: only hold the amount (a pre-authorisation), captured at check-out. */
+    holdOnly: z.boolean(),
     amount: moneyField(f, currency, "Enter a positive amount.", (minor) => minor > 0),
     number: z.string(),
     exp: z.string(),
@@ -107,6 +110,7 @@ const declineWords: ErrorWords = (message, { code }) =>
 function paymentMethod(v: z.output<ReturnType<typeof paymentForm>>) {
   if (v.method === "bank_transfer") return { type: "bank_transfer" as const, ...(v.reference.trim() ? { reference: v.reference.trim() } : {}) };
   if (v.method === "cash") return { type: "cash" as const };
+  if (v.method === "card_on_file") return { type: "card_on_file" as const };
   const [mm, yy] = v.exp.split("/").map((s) => Number(s.trim()));
   return {
     type: "card" as const,
@@ -117,11 +121,15 @@ function paymentMethod(v: z.output<ReturnType<typeof paymentForm>>) {
   };
 }
 
-/** Takes a payment: a sandbox test card, cash or a bank transfer; the amount starts at the balance. */
+/**
+ * Takes a payment: the stay's card on file (charged, or only held until check-out), a sandbox test
+ * card, cash or a bank transfer; the amount starts at the balance.
+ */
 export function PaymentDialog({
   reservationId,
   balance,
   livemode,
+  cardOnFile,
   onDone,
   onPaid,
   open,
@@ -130,6 +138,8 @@ export function PaymentDialog({
   reservationId: string;
   balance: Money;
   livemode: boolean;
+  /** The card on file that can be charged, in words ("Visa •••• 4242, expires 12/2031"); null when there is none. */
+  cardOnFile?: string | null;
   onDone: Done;
   /** Called once the payment succeeded (after `onDone`), for a flow that goes on from here. */
   onPaid?: () => void;
@@ -139,13 +149,13 @@ export function PaymentDialog({
   const trpc = useTRPC();
   const f = usePropertyFormat();
   const form = useZodForm(paymentForm(f, balance.currency), {
-    defaultValues: { method: livemode ? "cash" : "card", amount: f.amountText(balance), number: "", exp: "12/30", cvc: "", reference: "" },
+    defaultValues: { method: cardOnFile ? "card_on_file" : livemode ? "cash" : "card", holdOnly: false, amount: f.amountText(balance), number: "", exp: "12/30", cvc: "", reference: "" },
   });
   const method = form.watch("method");
   const pay = useMutation(
     trpc.payments.create.mutationOptions({
       onSuccess: async (p) => {
-        toast.success(`Payment of ${f.money(p.amount)} received`);
+        toast.success(p.status === "authorized" ? `${f.money(p.amount)} held on the card until check-out` : `Payment of ${f.money(p.amount)} received`);
         onOpenChange(false);
         await onDone();
         onPaid?.();
@@ -171,13 +181,14 @@ export function PaymentDialog({
       <Form
         form={form}
         aria-label="Take a payment"
-        onSubmit={(v) => pay.mutate({ reservation_id: reservationId, amount: v.amount, payment_method: paymentMethod(v), capture: true })}
+        onSubmit={(v) => pay.mutate({ reservation_id: reservationId, amount: v.amount, payment_method: paymentMethod(v), capture: !(v.method === "card_on_file" && v.holdOnly) })}
         className="space-y-3"
       >
         <FormError />
         <FormField<PaymentForm> name="method" label="Method">
           {(control) => (
             <Select {...control}>
+              {cardOnFile ? <option value="card_on_file">Card on file: {cardOnFile}</option> : null}
               <option value="card">Card{livemode ? "" : " (sandbox test cards)"}</option>
               <option value="cash">Cash</option>
               <option value="bank_transfer">Bank transfer</option>
@@ -187,7 +198,15 @@ export function PaymentDialog({
         <FormField<PaymentForm> name="amount" label={`Amount (${balance.currency})`}>
           {(control) => <Input {...control} inputMode="decimal" />}
         </FormField>
-        {method === "card" ? (
+        {method === "card_on_file" ? (
+          <label className="flex items-start gap-2 text-sm">
+            <input type="checkbox" className="mt-1 h-4 w-4 accent-teal-700" {...form.register("holdOnly")} />
+            <span>
+              Only hold it on the card
+              <span className="block text-xs text-stone-500">A pre-authorisation: nothing is charged until it is captured at check-out.</span>
+            </span>
+          </label>
+        ) : method === "card" ? (
           <>
             <FormField<PaymentForm>
               name="number"
@@ -285,5 +304,30 @@ export function RefundDialog({
         <DialogActions label="Refund" pendingLabel="Refunding…" pending={refund.isPending} danger />
       </Form>
     </Dialog>
+  );
+}
+
+/** A hold on the card (a pre-authorisation): captured at check-out, or released. A refusal reads in words. */
+export function HoldActions({ payment, onDone }: { payment: { id: string; amount: Money }; onDone: Done }) {
+  const trpc = useTRPC();
+  const f = usePropertyFormat();
+  const settle = useMutation(
+    trpc.payments.settle.mutationOptions({
+      onSuccess: async (p) => {
+        toast.success(p.status === "succeeded" ? `${f.money(p.amount)} captured` : `The hold of ${f.money(p.amount)} was released`);
+        await onDone();
+      },
+      onError: (e) => toast.error(callError(e).message),
+    }),
+  );
+  return (
+    <>
+      <Button variant="secondary" disabled={settle.isPending} onClick={() => settle.mutate({ id: payment.id, to: "captured" })} aria-label={`Capture the hold of ${f.money(payment.amount)}`}>
+        Capture
+      </Button>
+      <Button variant="ghost" disabled={settle.isPending} onClick={() => settle.mutate({ id: payment.id, to: "voided" })} aria-label={`Release the hold of ${f.money(payment.amount)}`}>
+        Release
+      </Button>
+    </>
   );
 }

@@ -40,3 +40,6 @@ export const guaranteeWords = (g: { status: string; card: { brand: string; last4
   const card = g.card ? `${brands[g.card.brand] ?? "Card"} •••• ${g.card.last4}${g.card.exp_month && g.card.exp_year ? `, expires ${String(g.card.exp_month).padStart(2, "0")}/${g.card.exp_year}` : ""}` : "A card";
   return g.status === "active" ? card : `${card}: waiting for the guest to confirm it with their bank; it cannot be charged until then`;
 };
+
+/** The card on file a payment may be charged to, in words; null when there is none, or it still awaits the guest's bank. */
+export const chargeableCard = (g: Parameters<typeof guaranteeWords>[0] | null | undefined) => (g && g.status === "active" ? guaranteeWords(g) : null);

@@ -9,10 +9,10 @@ import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Card, PageHeader, cx } from "@/components/ui";
 import { ErrorState, LoadingState } from "@/components/ui/states";
-import { AddChargeDialog, PaymentDialog, RefundDialog } from "./folio-dialogs";
+import { AddChargeDialog, HoldActions, PaymentDialog, RefundDialog } from "./folio-dialogs";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { StayPriceBreakdown } from "./stay-price";
-import { channelLabels, guaranteeWords, housekeepingLabels, nightsLabel, paymentMethodWords, sourceLabels, statusLabels } from "./format";
+import { channelLabels, chargeableCard, guaranteeWords, housekeepingLabels, nightsLabel, paymentMethodWords, sourceLabels, statusLabels } from "./format";
 import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
 import { CreditNoteDialog } from "./credit-notes";
@@ -277,6 +277,7 @@ export function ReservationDetail({ id }: { id: string }) {
                         <span className="flex items-center gap-2">
                           <span className={cx("tabular-nums", p.status === "failed" && "text-stone-500 line-through")}>{fmt.money(p.amount)}</span>
                           {p.status === "succeeded" || p.status === "partially_refunded" ? <RefundDialog payment={p} owed={f.balance.amount < 0 ? -f.balance.amount : null} onDone={refresh} /> : null}
+                          {p.status === "authorized" ? <HoldActions payment={p} onDone={refresh} /> : null}
                         </span>
                       </li>
                     ))}
@@ -315,7 +316,7 @@ export function ReservationDetail({ id }: { id: string }) {
         </Card>
       </div>
       {f && paying ? (
-        <PaymentDialog reservationId={id} balance={f.balance} livemode={r.livemode} onDone={refresh} open={paying} onOpenChange={setPaying} />
+        <PaymentDialog reservationId={id} balance={f.balance} livemode={r.livemode} cardOnFile={chargeableCard(r.guarantee)} onDone={refresh} open={paying} onOpenChange={setPaying} />
       ) : null}
       <div className="mt-6">
         <AuditTrail objectType="reservation" objectId={id} />

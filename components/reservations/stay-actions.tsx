@@ -13,7 +13,7 @@ import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterOutputs } from "@trpc/server";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import type { Money } from "@/lib/money";
-import { balanceWords } from "./format";
+import { balanceWords, chargeableCard } from "./format";
 import { PaymentDialog } from "./folio-dialogs";
 import { CheckInDialog, MoveRoomDialog } from "./room-dialogs";
 import { DepartureDialog, ModifyDialog, UpgradeDialog } from "./stay-change-dialogs";
@@ -171,6 +171,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
           reservationId={r.id}
           balance={due}
           livemode={r.livemode}
+          cardOnFile={chargeableCard(r.guarantee)}
           onDone={onDone}
           // Paid: back to the check-out, which now finds the folio settled.
           onPaid={() => (setPayDue(null), setDialog("checkout"))}

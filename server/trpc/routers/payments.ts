@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { refundPayment, takePayment } from "@/server/payments/audited";
+import { refundPayment, settlePayment, takePayment } from "@/server/payments/audited";
 import { refundOverpaymentAtCheckOut } from "@/server/receivables/refund-credit";
 import { paymentCreateSchema, refundCreateSchema } from "@/server/payments/schemas";
 import { access } from "@/lib/access";
@@ -16,6 +16,10 @@ export const paymentsRouter = router({
   create: paymentProcedure
     .input(paymentCreateSchema)
     .mutation(async ({ ctx, input }) => takePayment({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input })),
+  /** Captures an authorization (a hold taken at check-in), or releases it: POST /v1/payments/{id}/capture and /void. */
+  settle: paymentProcedure
+    .input(z.strictObject({ id: z.string().min(1).max(64), to: z.enum(["captured", "voided"]) }))
+    .mutation(async ({ ctx, input }) => settlePayment({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, to: input.to })),
   /** Refunds all or part of a captured payment. */
   refund: paymentProcedure
     .input(refundCreateSchema)
