@@ -1,6 +1,7 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookAttempts, webhookDeliveries } from "@/db/schema";
+import { rowsOf } from "@/db/client";
 import { emitEvents } from "@/server/events/emit";
 import { makeAttempt } from "@/server/webhooks/attempt-delivery";
 import { recordAttempts } from "@/server/webhooks/batch";
@@ -43,8 +44,21 @@ async function emitGuests(count: number, tag: string) {
   // With a state, as the dispatcher runs it: the events just committed are taken even while a
   // transaction older than theirs is open somewhere on the server (another test file's database
   // on the same PostgreSQL), which a settled-only pass would wait for.
+  // Until every one is fanned out: a pass that finds nothing new does not mean that (under a
+  // loaded PostgreSQL an event may be read again only once older transactions end), so the
+  // deliveries are counted: one per event and endpoint of the account (all select guest.created).
   const state = { ahead: null };
-  while ((await fanOutEvents(h.db, 500, state)).events > 0);
+  const [{ endpoints }] = rowsOf<{ endpoints: number }>(
+    await h.db.execute(sql`select count(*)::int as endpoints from webhook_endpoints where account_id = ${tenant().accountId} and livemode = ${tenant().livemode}`),
+  );
+  const delivered = async () =>
+    rowsOf<{ n: number }>(
+      await h.db.execute(sql`select count(*)::int as n from webhook_deliveries d join events e on e.id = d.event_id where e.account_id = ${tenant().accountId} and e.object->>'id' like ${`gst_${tag}%`}`),
+    )[0].n;
+  for (let pass = 0; (await delivered()) < count * endpoints; pass++) {
+    if (pass > 200) throw new Error(`fan-out: ${await delivered()} of ${count * endpoints} deliveries after 200 passes`);
+    if ((await fanOutEvents(h.db, 500, state)).events === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** The receiver answers every request after `ms`, counting what it received, what is in flight and what it answered. */
