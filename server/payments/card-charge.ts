@@ -2,7 +2,7 @@ import type { Executor } from "@/db/client";
 import { ApiError } from "@/server/errors";
 import type { Tenant } from "@/server/tenancy";
 import { processorFor } from "@/server/processors/connections";
-import { processorIdempotencyKey } from "@/server/processors/keys";
+import { processorIdempotencyKey, tenantMetadata } from "@/server/processors/keys";
 import type { CardDetails, Decline } from "@/server/processors/processor";
 import { cardBrand, cardExpired, luhnValid, testCards } from "./cards";
 import type { PaymentCreate } from "./schemas";
@@ -115,8 +115,7 @@ async function chargeThrough(
     metadata: {
       ...(payment.idempotencyKey ? {} : { innkeep_payment_id: payment.id }),
       innkeep_reservation_id: payment.reservationId,
-      innkeep_account_id: tenant.accountId,
-      innkeep_environment: tenant.livemode ? "live" : "sandbox",
+      ...tenantMetadata(tenant),
     },
     ...(onFile ? { onFile } : {}),
   });

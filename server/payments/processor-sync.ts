@@ -6,6 +6,7 @@ import { emitEvent } from "@/server/events/emit";
 import { issueCreditNote } from "@/server/invoices/credit-notes";
 import { newId } from "@/server/ids";
 import type { CardDetails, FoundCharge, FoundDispute } from "@/server/processors/processor";
+import { processorEnvironment } from "@/server/processors/keys";
 import { ownedBy, tenantValues, type Tenant } from "@/server/tenancy";
 import { presentPayment } from "@/server/folios/payment-present";
 import { creditOfRefund } from "./refunds";
@@ -61,7 +62,7 @@ export const chargeToRecord = (tenant: Tenant, charge: FoundCharge) =>
   (charge.status === "succeeded" || charge.status === "authorized") &&
   charge.metadata.innkeep_account_id === tenant.accountId &&
   Boolean(charge.metadata.innkeep_reservation_id) &&
-  (!charge.metadata.innkeep_environment || charge.metadata.innkeep_environment === (tenant.livemode ? "live" : "sandbox"));
+  (!charge.metadata.innkeep_environment || charge.metadata.innkeep_environment === processorEnvironment(tenant));
 
 async function recordFoundCharge(tx: Executor, tenant: Tenant, charge: FoundCharge, card: CardDetails | null): Promise<Settled> {
   if (!chargeToRecord(tenant, charge)) return ignored();

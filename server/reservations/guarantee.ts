@@ -5,7 +5,7 @@ import { reservations, type CardGuarantee } from "@/db/schema";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { ApiError } from "@/server/errors";
 import { processorFor } from "@/server/processors/connections";
-import { processorIdempotencyKey } from "@/server/processors/keys";
+import { processorIdempotencyKey, tenantMetadata } from "@/server/processors/keys";
 import type { Tenant } from "@/server/tenancy";
 import { inTransaction } from "@/db/transactions";
 import { presentReservation } from "./present";
@@ -33,7 +33,7 @@ export async function saveGuarantee(
   const saved = await connected.processor.saveCard({
     paymentMethod,
     idempotencyKey: processorIdempotencyKey(tenant, "guarantee", requestKey, randomUUID()),
-    metadata: { innkeep_property_id: propertyId, innkeep_account_id: tenant.accountId, innkeep_environment: tenant.livemode ? "live" : "sandbox" },
+    metadata: { innkeep_property_id: propertyId, ...tenantMetadata(tenant) },
     description: "A stay's guarantee (Innkeep)",
   });
   if (saved.status === "failed") {

@@ -35,6 +35,9 @@ const declines: Record<string, { code: string; decline_code?: string; message: s
 const chargeCustomerFail = "pm_card_chargeCustomerFail";
 const alwaysAuthenticate = new Set(["pm_card_authenticationRequired", "pm_card_threeDSecure2Required"]);
 
+/** A client secret as Stripe makes it for an intent: its id, `_secret_`, and a random tail. */
+const clientSecretOf = (id: string) => `${id}_secret_${randomBytes(12).toString("hex")}`;
+
 const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url").replace(/[-_]/g, "x")}`;
 
 export async function startStripeStates(mockUrl: string): Promise<{ url: string; close: () => Promise<void> }> {
@@ -117,7 +120,7 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
       const id = stripeId("seti");
       Object.assign(object, {
         id,
-        client_secret: `${id}_secret_${randomBytes(12).toString("hex")}`,
+        client_secret: clientSecretOf(id),
         status: authenticate ? "requires_action" : "succeeded",
         customer: params.customer ?? null,
         payment_method: method,
@@ -150,7 +153,7 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
         Object.assign(object, {
           id: intentId,
           status: authenticate ? "requires_action" : manual ? "requires_capture" : "succeeded",
-          client_secret: `${intentId}_secret_${randomBytes(12).toString("hex")}`,
+          client_secret: clientSecretOf(intentId),
           next_action: authenticate ? { type: "use_stripe_sdk", use_stripe_sdk: {} } : null,
           amount_capturable: manual && !authenticate ? object.amount : 0,
           amount_received: manual || authenticate ? 0 : object.amount,
