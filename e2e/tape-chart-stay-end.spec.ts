@@ -84,10 +84,13 @@ for (const width of [1280, 390]) {
     await expect(dialog).toBeHidden();
     await expect(end).toHaveAccessibleName(departsOn(plusDays(setup.today, 2)));
 
-    // Escape puts a held end back, and nothing is asked.
+    // Escape puts a held end back, and nothing is asked. Each key waits for the chart to say it
+    // heard the one before, as a person would (the drag's keys are listened for from the next tick).
     await end.focus();
     await page.keyboard.press("Space");
+    await expect(live(page)).toContainText(`Changing the departure of ${setup.guest}`);
     await page.keyboard.press("ArrowRight");
+    await expect(end).toHaveAccessibleName(departsOn(plusDays(setup.today, 3)));
     await page.keyboard.press("Escape");
     await expect(live(page)).toContainText(`Cancelled: ${setup.guest} stays where it was.`);
     await expect(dialog).toHaveCount(0);
