@@ -58,6 +58,9 @@ const layers = [
   // What the account holds about one guest, exported or erased on request: reads their stays and folios.
   { name: "guest-data", paths: [dir("guest-data")] },
   { name: "payments", paths: [dir("payments")] },
+  // A booking with what its rate plan asks at booking (the card on file, the deposit taken from
+  // it): reservations and payments together.
+  { name: "bookings", paths: [dir("bookings")] },
   // Open balances of ended stays (reads folios, invoices, reservations; refunds through payments).
   { name: "receivables", paths: [dir("receivables")] },
   { name: "groups", paths: [dir("groups")] },

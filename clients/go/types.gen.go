@@ -19733,6 +19733,51 @@ func (e CreateRatePlanParamsServiceVersion) Valid() bool {
 	}
 }
 
+// Defines values for CreateRatePlanJSONBodyDeposit0Type.
+const (
+	CreateRatePlanJSONBodyDeposit0TypeFixed CreateRatePlanJSONBodyDeposit0Type = "fixed"
+)
+
+// Valid indicates whether the value is a known member of the CreateRatePlanJSONBodyDeposit0Type enum.
+func (e CreateRatePlanJSONBodyDeposit0Type) Valid() bool {
+	switch e {
+	case CreateRatePlanJSONBodyDeposit0TypeFixed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateRatePlanJSONBodyDeposit1Type.
+const (
+	CreateRatePlanJSONBodyDeposit1TypeNights CreateRatePlanJSONBodyDeposit1Type = "nights"
+)
+
+// Valid indicates whether the value is a known member of the CreateRatePlanJSONBodyDeposit1Type enum.
+func (e CreateRatePlanJSONBodyDeposit1Type) Valid() bool {
+	switch e {
+	case CreateRatePlanJSONBodyDeposit1TypeNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateRatePlanJSONBodyDeposit2Type.
+const (
+	CreateRatePlanJSONBodyDeposit2TypePercent CreateRatePlanJSONBodyDeposit2Type = "percent"
+)
+
+// Valid indicates whether the value is a known member of the CreateRatePlanJSONBodyDeposit2Type enum.
+func (e CreateRatePlanJSONBodyDeposit2Type) Valid() bool {
+	switch e {
+	case CreateRatePlanJSONBodyDeposit2TypePercent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateRatePlanJSONBodyEarlyDepartureFee0Type.
 const (
 	CreateRatePlanJSONBodyEarlyDepartureFee0TypeFixed CreateRatePlanJSONBodyEarlyDepartureFee0Type = "fixed"
@@ -20564,6 +20609,51 @@ func (e UpdateRatePlanParamsServiceVersion) Valid() bool {
 	case UpdateRatePlanParamsServiceVersionN20250601:
 		return true
 	case UpdateRatePlanParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateRatePlanJSONBodyDeposit0Type.
+const (
+	UpdateRatePlanJSONBodyDeposit0TypeFixed UpdateRatePlanJSONBodyDeposit0Type = "fixed"
+)
+
+// Valid indicates whether the value is a known member of the UpdateRatePlanJSONBodyDeposit0Type enum.
+func (e UpdateRatePlanJSONBodyDeposit0Type) Valid() bool {
+	switch e {
+	case UpdateRatePlanJSONBodyDeposit0TypeFixed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateRatePlanJSONBodyDeposit1Type.
+const (
+	UpdateRatePlanJSONBodyDeposit1TypeNights UpdateRatePlanJSONBodyDeposit1Type = "nights"
+)
+
+// Valid indicates whether the value is a known member of the UpdateRatePlanJSONBodyDeposit1Type enum.
+func (e UpdateRatePlanJSONBodyDeposit1Type) Valid() bool {
+	switch e {
+	case UpdateRatePlanJSONBodyDeposit1TypeNights:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateRatePlanJSONBodyDeposit2Type.
+const (
+	UpdateRatePlanJSONBodyDeposit2TypePercent UpdateRatePlanJSONBodyDeposit2Type = "percent"
+)
+
+// Valid indicates whether the value is a known member of the UpdateRatePlanJSONBodyDeposit2Type enum.
+func (e UpdateRatePlanJSONBodyDeposit2Type) Valid() bool {
+	switch e {
+	case UpdateRatePlanJSONBodyDeposit2TypePercent:
 		return true
 	default:
 		return false
@@ -42512,12 +42602,15 @@ type RateCalendarChange struct {
 // RateCalendarChangeObject defines model for RateCalendarChange.Object.
 type RateCalendarChangeObject string
 
-// RatePlan A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).
+// RatePlan A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none). `deposit`, taken at booking from the card on file given with it (`guarantee`), on the nights booked; a booking without a card is made with its deposit due (null: none).
 type RatePlan struct {
 	Active                    bool      `json:"active"`
 	CancellationDeadlineHours int       `json:"cancellation_deadline_hours"`
 	Code                      string    `json:"code"`
 	CreatedAt                 time.Time `json:"created_at"`
+
+	// Deposit A fee of the rate plan: a fixed amount, a number of nights or a percentage; null: none (see the plan's description).
+	Deposit *RatePlanFee `json:"deposit"`
 
 	// DerivedFrom A derived plan's daily rates are its parent's, night by night, with the amount adjusted (rounded half up to a whole minor unit, never below 0) and the parent's restrictions; they change whenever the parent's do, and cannot be set directly.
 	DerivedFrom *RatePlanDerivation `json:"derived_from"`
@@ -42553,7 +42646,7 @@ type RatePlanCreatedEvent struct {
 	ApiVersion string    `json:"api_version"`
 	CreatedAt  time.Time `json:"created_at"`
 	Data       struct {
-		// Object A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).
+		// Object A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none). `deposit`, taken at booking from the card on file given with it (`guarantee`), on the nights booked; a booking without a card is made with its deposit due (null: none).
 		Object RatePlan `json:"object"`
 	} `json:"data"`
 	Id         string                     `json:"id"`
@@ -42634,7 +42727,7 @@ type RatePlanUpdatedEvent struct {
 	ApiVersion string    `json:"api_version"`
 	CreatedAt  time.Time `json:"created_at"`
 	Data       struct {
-		// Object A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).
+		// Object A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none). `deposit`, taken at booking from the card on file given with it (`guarantee`), on the nights booked; a booking without a card is made with its deposit due (null: none).
 		Object RatePlan `json:"object"`
 	} `json:"data"`
 	Id         string                     `json:"id"`
@@ -42896,6 +42989,9 @@ type Reservation struct {
 	Children           int                 `json:"children"`
 	CreatedAt          time.Time           `json:"created_at"`
 
+	// Deposit What the rate plan asked as a deposit at booking (its `deposit` on the nights booked), kept as booked; null when it asked none. Taken from the card on file given with the booking, as a payment on the folio; a booking without a card has it still to pay.
+	Deposit *ReservationDeposit `json:"deposit"`
+
 	// FolioId The folio its charges go to: its own, or its group's master folio (shared by the group's rooms).
 	FolioId string `json:"folio_id"`
 
@@ -43030,6 +43126,13 @@ type ReservationCreatedEventObject string
 
 // ReservationCreatedEventType defines model for ReservationCreatedEvent.Type.
 type ReservationCreatedEventType string
+
+// ReservationDeposit What the rate plan asked as a deposit at booking (its `deposit` on the nights booked), kept as booked; null when it asked none. Taken from the card on file given with the booking, as a payment on the folio; a booking without a card has it still to pay.
+type ReservationDeposit struct {
+	// Amount Minor units: 12900 USD is $129.00.
+	Amount   int    `json:"amount"`
+	Currency string `json:"currency"`
+}
 
 // ReservationList defines model for ReservationList.
 type ReservationList struct {
@@ -47538,9 +47641,10 @@ type ListRatePlans503JSONResponseBodyErrorType string
 
 // CreateRatePlanJSONBody defines parameters for CreateRatePlan.
 type CreateRatePlanJSONBody struct {
-	Active                    *bool  `json:"active,omitempty"`
-	CancellationDeadlineHours *int   `json:"cancellation_deadline_hours,omitempty"`
-	Code                      string `json:"code"`
+	Active                    *bool                           `json:"active,omitempty"`
+	CancellationDeadlineHours *int                            `json:"cancellation_deadline_hours,omitempty"`
+	Code                      string                          `json:"code"`
+	Deposit                   *CreateRatePlanJSONBody_Deposit `json:"deposit,omitempty"`
 
 	// DerivedFrom Exactly one of `adjustment_percent` and `adjustment_amount`.
 	DerivedFrom *struct {
@@ -47577,6 +47681,41 @@ type CreateRatePlanParamsServiceEnvironment string
 
 // CreateRatePlanParamsServiceVersion defines parameters for CreateRatePlan.
 type CreateRatePlanParamsServiceVersion string
+
+// CreateRatePlanJSONBodyDeposit0 defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyDeposit0 struct {
+	// Amount Minor units of the property's currency.
+	Amount int                                `json:"amount"`
+	Type   CreateRatePlanJSONBodyDeposit0Type `json:"type"`
+}
+
+// CreateRatePlanJSONBodyDeposit0Type defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyDeposit0Type string
+
+// CreateRatePlanJSONBodyDeposit1 defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyDeposit1 struct {
+	// Nights The rates of the first this many nights concerned.
+	Nights int                                `json:"nights"`
+	Type   CreateRatePlanJSONBodyDeposit1Type `json:"type"`
+}
+
+// CreateRatePlanJSONBodyDeposit1Type defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyDeposit1Type string
+
+// CreateRatePlanJSONBodyDeposit2 defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyDeposit2 struct {
+	// Percent Percent of the nights concerned, rounded to a minor unit.
+	Percent int                                `json:"percent"`
+	Type    CreateRatePlanJSONBodyDeposit2Type `json:"type"`
+}
+
+// CreateRatePlanJSONBodyDeposit2Type defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBodyDeposit2Type string
+
+// CreateRatePlanJSONBody_Deposit defines parameters for CreateRatePlan.
+type CreateRatePlanJSONBody_Deposit struct {
+	union json.RawMessage
+}
 
 // CreateRatePlanJSONBodyEarlyDepartureFee0 defines parameters for CreateRatePlan.
 type CreateRatePlanJSONBodyEarlyDepartureFee0 struct {
@@ -47815,6 +47954,9 @@ type UpdateRatePlanJSONBody struct {
 	CancellationDeadlineHours *int    `json:"cancellation_deadline_hours,omitempty"`
 	Code                      *string `json:"code,omitempty"`
 
+	// Deposit null: no deposit at booking. Stays already booked keep what they were asked.
+	Deposit *UpdateRatePlanJSONBody_Deposit `json:"deposit,omitempty"`
+
 	// DerivedFrom null: the plan stops following its parent and keeps its current rates as its own.
 	DerivedFrom *struct {
 		AdjustmentAmount  *int     `json:"adjustment_amount,omitempty"`
@@ -47850,6 +47992,41 @@ type UpdateRatePlanParamsServiceEnvironment string
 
 // UpdateRatePlanParamsServiceVersion defines parameters for UpdateRatePlan.
 type UpdateRatePlanParamsServiceVersion string
+
+// UpdateRatePlanJSONBodyDeposit0 defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyDeposit0 struct {
+	// Amount Minor units of the property's currency.
+	Amount int                                `json:"amount"`
+	Type   UpdateRatePlanJSONBodyDeposit0Type `json:"type"`
+}
+
+// UpdateRatePlanJSONBodyDeposit0Type defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyDeposit0Type string
+
+// UpdateRatePlanJSONBodyDeposit1 defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyDeposit1 struct {
+	// Nights The rates of the first this many nights concerned.
+	Nights int                                `json:"nights"`
+	Type   UpdateRatePlanJSONBodyDeposit1Type `json:"type"`
+}
+
+// UpdateRatePlanJSONBodyDeposit1Type defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyDeposit1Type string
+
+// UpdateRatePlanJSONBodyDeposit2 defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyDeposit2 struct {
+	// Percent Percent of the nights concerned, rounded to a minor unit.
+	Percent int                                `json:"percent"`
+	Type    UpdateRatePlanJSONBodyDeposit2Type `json:"type"`
+}
+
+// UpdateRatePlanJSONBodyDeposit2Type defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBodyDeposit2Type string
+
+// UpdateRatePlanJSONBody_Deposit defines parameters for UpdateRatePlan.
+type UpdateRatePlanJSONBody_Deposit struct {
+	union json.RawMessage
+}
 
 // UpdateRatePlanJSONBodyEarlyDepartureFee0 defines parameters for UpdateRatePlan.
 type UpdateRatePlanJSONBodyEarlyDepartureFee0 struct {
@@ -48771,7 +48948,7 @@ type CreateReservationJSONBody struct {
 	CheckOut Date                              `json:"check_out"`
 	Children *int                              `json:"children,omitempty"`
 
-	// Guarantee A card on file as the booking's guarantee, saved at the property's Stripe account for charges without the guest (a no-show fee, a pre-authorisation at check-in). A card the bank refuses answers 402 and books nothing.
+	// Guarantee A card on file as the booking's guarantee, saved at the property's Stripe account for charges without the guest (a no-show fee, a pre-authorisation at check-in). A card the bank refuses answers 402 and books nothing. Where the rate plan asks a `deposit`, it is taken from this card with the booking: a deposit the bank refuses answers 402 and books nothing.
 	Guarantee *struct {
 		// ProcessorPaymentMethod The card as the property's processor holds it (Stripe's `pm_…`, collected in the browser by Stripe.js). Never a card number.
 		ProcessorPaymentMethod string                                 `json:"processor_payment_method"`
@@ -53921,6 +54098,58 @@ func (t *CreatePaymentJSONBody_PaymentMethod) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsCreateRatePlanJSONBodyDeposit0 returns the union data inside the CreateRatePlanJSONBody_Deposit as a CreateRatePlanJSONBodyDeposit0
+func (t CreateRatePlanJSONBody_Deposit) AsCreateRatePlanJSONBodyDeposit0() (CreateRatePlanJSONBodyDeposit0, error) {
+	var body CreateRatePlanJSONBodyDeposit0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateRatePlanJSONBodyDeposit0 overwrites any union data inside the CreateRatePlanJSONBody_Deposit as the provided CreateRatePlanJSONBodyDeposit0
+func (t *CreateRatePlanJSONBody_Deposit) FromCreateRatePlanJSONBodyDeposit0(v CreateRatePlanJSONBodyDeposit0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsCreateRatePlanJSONBodyDeposit1 returns the union data inside the CreateRatePlanJSONBody_Deposit as a CreateRatePlanJSONBodyDeposit1
+func (t CreateRatePlanJSONBody_Deposit) AsCreateRatePlanJSONBodyDeposit1() (CreateRatePlanJSONBodyDeposit1, error) {
+	var body CreateRatePlanJSONBodyDeposit1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateRatePlanJSONBodyDeposit1 overwrites any union data inside the CreateRatePlanJSONBody_Deposit as the provided CreateRatePlanJSONBodyDeposit1
+func (t *CreateRatePlanJSONBody_Deposit) FromCreateRatePlanJSONBodyDeposit1(v CreateRatePlanJSONBodyDeposit1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsCreateRatePlanJSONBodyDeposit2 returns the union data inside the CreateRatePlanJSONBody_Deposit as a CreateRatePlanJSONBodyDeposit2
+func (t CreateRatePlanJSONBody_Deposit) AsCreateRatePlanJSONBodyDeposit2() (CreateRatePlanJSONBodyDeposit2, error) {
+	var body CreateRatePlanJSONBodyDeposit2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateRatePlanJSONBodyDeposit2 overwrites any union data inside the CreateRatePlanJSONBody_Deposit as the provided CreateRatePlanJSONBodyDeposit2
+func (t *CreateRatePlanJSONBody_Deposit) FromCreateRatePlanJSONBodyDeposit2(v CreateRatePlanJSONBodyDeposit2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+func (t CreateRatePlanJSONBody_Deposit) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateRatePlanJSONBody_Deposit) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsCreateRatePlanJSONBodyEarlyDepartureFee0 returns the union data inside the CreateRatePlanJSONBody_EarlyDepartureFee as a CreateRatePlanJSONBodyEarlyDepartureFee0
 func (t CreateRatePlanJSONBody_EarlyDepartureFee) AsCreateRatePlanJSONBodyEarlyDepartureFee0() (CreateRatePlanJSONBodyEarlyDepartureFee0, error) {
 	var body CreateRatePlanJSONBodyEarlyDepartureFee0
@@ -54073,6 +54302,58 @@ func (t CreateRatePlanJSONBody_NoShowFee) MarshalJSON() ([]byte, error) {
 }
 
 func (t *CreateRatePlanJSONBody_NoShowFee) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsUpdateRatePlanJSONBodyDeposit0 returns the union data inside the UpdateRatePlanJSONBody_Deposit as a UpdateRatePlanJSONBodyDeposit0
+func (t UpdateRatePlanJSONBody_Deposit) AsUpdateRatePlanJSONBodyDeposit0() (UpdateRatePlanJSONBodyDeposit0, error) {
+	var body UpdateRatePlanJSONBodyDeposit0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateRatePlanJSONBodyDeposit0 overwrites any union data inside the UpdateRatePlanJSONBody_Deposit as the provided UpdateRatePlanJSONBodyDeposit0
+func (t *UpdateRatePlanJSONBody_Deposit) FromUpdateRatePlanJSONBodyDeposit0(v UpdateRatePlanJSONBodyDeposit0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsUpdateRatePlanJSONBodyDeposit1 returns the union data inside the UpdateRatePlanJSONBody_Deposit as a UpdateRatePlanJSONBodyDeposit1
+func (t UpdateRatePlanJSONBody_Deposit) AsUpdateRatePlanJSONBodyDeposit1() (UpdateRatePlanJSONBodyDeposit1, error) {
+	var body UpdateRatePlanJSONBodyDeposit1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateRatePlanJSONBodyDeposit1 overwrites any union data inside the UpdateRatePlanJSONBody_Deposit as the provided UpdateRatePlanJSONBodyDeposit1
+func (t *UpdateRatePlanJSONBody_Deposit) FromUpdateRatePlanJSONBodyDeposit1(v UpdateRatePlanJSONBodyDeposit1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// AsUpdateRatePlanJSONBodyDeposit2 returns the union data inside the UpdateRatePlanJSONBody_Deposit as a UpdateRatePlanJSONBodyDeposit2
+func (t UpdateRatePlanJSONBody_Deposit) AsUpdateRatePlanJSONBodyDeposit2() (UpdateRatePlanJSONBodyDeposit2, error) {
+	var body UpdateRatePlanJSONBodyDeposit2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateRatePlanJSONBodyDeposit2 overwrites any union data inside the UpdateRatePlanJSONBody_Deposit as the provided UpdateRatePlanJSONBodyDeposit2
+func (t *UpdateRatePlanJSONBody_Deposit) FromUpdateRatePlanJSONBodyDeposit2(v UpdateRatePlanJSONBodyDeposit2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+func (t UpdateRatePlanJSONBody_Deposit) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *UpdateRatePlanJSONBody_Deposit) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

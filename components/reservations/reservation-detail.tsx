@@ -168,6 +168,12 @@ export function ReservationDetail({ id }: { id: string }) {
                   <dd>{guaranteeWords(r.guarantee)}</dd>
                 </>
               ) : null}
+              {r.deposit ? (
+                <>
+                  <dt className="text-stone-500">Deposit</dt>
+                  <dd>{fmt.money(r.deposit)} asked by the rate plan at booking; the folio shows what is paid</dd>
+                </>
+              ) : null}
               {r.notes ? (
                 <>
                   <dt className="text-stone-500">Notes</dt>

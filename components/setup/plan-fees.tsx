@@ -8,11 +8,11 @@ import type { PlanFee } from "@/db/schema";
 import { amountText, formatMoney, parseMoney, sampleAmount } from "@/lib/money";
 import { inflect, plural } from "@/lib/words";
 
-// A rate plan's three fees in the settings form: each "none", a fixed amount, a number of nights'
+// A rate plan's three fees and its deposit in the settings form: each "none", a fixed amount, a number of nights'
 // rates or a percentage of the nights concerned (server/rates/fees.ts), chosen in words and typed
 // in the property's currency and number format.
 
-export const feeKeys = ["no_show_fee", "early_departure_fee", "late_check_out_fee"] as const;
+export const feeKeys = ["no_show_fee", "early_departure_fee", "late_check_out_fee", "deposit"] as const;
 type FeeKey = (typeof feeKeys)[number];
 export type PlanFees = Record<FeeKey, PlanFee | null>;
 
@@ -25,6 +25,11 @@ const about: Record<FeeKey, { label: string; hint: string; nights: string }> = {
   },
   early_departure_fee: { label: "Early departure fee", hint: "Charged when a guest leaves before the booked departure, on the nights given back.", nights: "the nights given back" },
   late_check_out_fee: { label: "Late check-out fee", hint: "Charged when the front desk grants a late check-out on the departure day.", nights: "the last night" },
+  deposit: {
+    label: "Deposit at booking",
+    hint: "Taken from the card the guest puts on file when booking. A booking without a card is made with the deposit still to pay.",
+    nights: "the booked nights",
+  },
 };
 
 const shapes = [
@@ -43,6 +48,8 @@ export const feeFormFields = {
   early_departure_fee_value: z.string().trim(),
   late_check_out_fee_shape: z.enum(["none", "fixed", "nights", "percent"]),
   late_check_out_fee_value: z.string().trim(),
+  deposit_shape: z.enum(["none", "fixed", "nights", "percent"]),
+  deposit_value: z.string().trim(),
 };
 type FeeFormValues = { [K in keyof typeof feeFormFields]: z.input<(typeof feeFormFields)[K]> };
 
@@ -106,7 +113,7 @@ export function feeWords(key: FeeKey, fee: PlanFee, currency: string) {
 /** The plan's fees in a list cell: each set fee by name (a non-refundable plan's no-show without one costs the whole stay), or "None". */
 export function FeesCell({ plan, currency }: { plan: Partial<PlanFees> & { refundable: boolean }; currency: string }) {
   const lines = feeKeys.flatMap((key) => {
-    const name = about[key].label.replace(/ fee$/, "");
+    const name = about[key].label.replace(/ fee$/, "").replace(/ at booking$/, "");
     const fee = plan[key];
     if (fee) return [`${name}: ${feeWords(key, fee, currency)}`];
     return key === "no_show_fee" && !plan.refundable ? [`${name}: the whole stay`] : [];
@@ -121,11 +128,11 @@ export function FeesCell({ plan, currency }: { plan: Partial<PlanFees> & { refun
   );
 }
 
-/** The three fees' fields: a shape in words, then its amount, nights or percentage (`shapesNow`: the shapes chosen, in `feeKeys`' order). */
+/** The three fees' and the deposit's fields: a shape in words, then its amount, nights or percentage (`shapesNow`: the shapes chosen, in `feeKeys`' order). */
 export function FeeFields({ shapesNow, currency }: { shapesNow: readonly (Shape | undefined)[]; currency: string }) {
   return (
     <fieldset className="rounded-md border border-stone-200 p-3">
-      <legend className="px-1 text-xs font-medium text-stone-600">Fees</legend>
+      <legend className="px-1 text-xs font-medium text-stone-600">Fees and deposit</legend>
       <div className="space-y-4">
         {feeKeys.map((key, i) => {
           const shape = shapesNow[i] ?? "none";
@@ -136,7 +143,7 @@ export function FeeFields({ shapesNow, currency }: { shapesNow: readonly (Shape 
                   <Select {...control}>
                     {shapes.map(([value, words]) => (
                       <option key={value} value={value}>
-                        {words}
+                        {value === "none" && key === "deposit" ? "No deposit" : words}
                       </option>
                     ))}
                   </Select>
@@ -145,7 +152,7 @@ export function FeeFields({ shapesNow, currency }: { shapesNow: readonly (Shape 
               {shape === "none" ? null : (
                 <FormField<FeeFormValues>
                   name={valueOf(key)}
-                  label={`${about[key].label.replace(/ fee$/, "")} ${shape === "fixed" ? `amount (${currency})` : shape === "nights" ? "nights" : "percent (%)"}`}
+                  label={`${about[key].label.replace(/ fee$/, "").replace(/ at booking$/, "")} ${shape === "fixed" ? `amount (${currency})` : shape === "nights" ? "nights" : "percent (%)"}`}
                   hint={shape === "fixed" ? undefined : shape === "nights" ? `The rates of the first nights of ${about[key].nights}.` : `Of the rates of ${about[key].nights}.`}
                 >
                   {(control) => (

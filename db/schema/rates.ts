@@ -29,6 +29,8 @@ export const ratePlans = pgTable(
     earlyDepartureFee: jsonb("early_departure_fee").$type<PlanFee>(),
     noShowFee: jsonb("no_show_fee").$type<PlanFee>(),
     lateCheckOutFee: jsonb("late_check_out_fee").$type<PlanFee>(),
+    /** Taken at booking from the stay's card on file, on the nights booked (null: none). */
+    deposit: jsonb("deposit").$type<PlanFee>(),
     ...timestamps(),
   },
   (t) => [

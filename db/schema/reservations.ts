@@ -70,6 +70,8 @@ export const reservations = pgTable(
     checkInRefusedAt: ts("check_in_refused_at"),
     /** The card on file, if one was given (db/migrations/0033). */
     guarantee: jsonb("guarantee").$type<CardGuarantee>(),
+    /** What the rate plan asked as a deposit at booking, in minor units (null: none); db/migrations/0042. */
+    depositAmount: integer("deposit_amount"),
     ...timestamps(),
   },
   (t) => [

@@ -1,4 +1,5 @@
 import { eventOperations } from "./event-operations";
+import { bookingOperations } from "@/server/bookings/operations";
 import { groupOperations } from "@/server/groups/operations";
 import { guestDataOperations } from "@/server/guest-data/operations";
 import { guestOperations, guestPreferenceOperations } from "@/server/guests/operations";
@@ -26,6 +27,7 @@ export const operations: AnyOperation[] = [
   ...rateOperations,
   ...inventoryOperations,
   ...reservationOperations,
+  ...bookingOperations,
   ...groupOperations,
   ...guestOperations,
   ...guestDataOperations,

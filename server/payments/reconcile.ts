@@ -1,9 +1,11 @@
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { paymentProcessors } from "@/db/schema";
+import { paymentProcessors, reservations } from "@/db/schema";
 import { inTransaction } from "@/db/transactions";
 import { logger } from "@/server/observability/logger";
 import { processorOf } from "@/server/processors/connections";
-import type { Tenant } from "@/server/tenancy";
+import { processorIdempotencyKey } from "@/server/processors/keys";
+import { ownedBy, type Tenant } from "@/server/tenancy";
 import { chargeToRecord, paymentOfCharge, settleCharge } from "./processor-sync";
 
 /** How far back a pass looks: Stripe replays an idempotency key's answer for 24 hours, so a retry can meet a charge that old. */
@@ -36,6 +38,15 @@ export async function reconcileCharges({ db, now = new Date(), olderThanMs = set
       if (now.getTime() - charge.created.getTime() < olderThanMs) continue;
       const known = await paymentOfCharge(db, tenant, charge.processorPaymentId, false);
       if (known ? !["pending", "authorized", "failed"].includes(known.status) : !chargeToRecord(tenant, charge)) continue;
+      if (!known && charge.status === "authorized" && !(await reservationExists(db, tenant, charge.metadata.innkeep_reservation_id))) {
+        // A booking's deposit held on the card by a process that died before the booking was
+        // written: no stay to record it on, so the hold is let go rather than left to lapse.
+        await processor
+          .cancel({ processorPaymentId: charge.processorPaymentId, idempotencyKey: processorIdempotencyKey(tenant, "void", undefined, charge.processorPaymentId) })
+          .then(() => changed.push({ processorId: row.id, processorPaymentId: charge.processorPaymentId, paymentId: null }))
+          .catch((err: unknown) => logger.warn({ component: "reconcile", processor_id: row.id, err }, "a hold without its booking could not be cancelled; the next pass tries again"));
+        continue;
+      }
       const card = !known && charge.paymentMethod ? await processor.cardOf(charge.paymentMethod).catch(() => null) : null;
       const settled = await inTransaction(db, (tx) => settleCharge(tx, tenant, charge, card));
       if (settled.outcome === "applied") changed.push({ processorId: row.id, processorPaymentId: charge.processorPaymentId, paymentId: settled.paymentId });
@@ -44,6 +55,9 @@ export async function reconcileCharges({ db, now = new Date(), olderThanMs = set
   if (changed.length) logger.info({ component: "reconcile", changed }, "charges settled from the processor");
   return changed;
 }
+
+const reservationExists = async (db: Db, tenant: Tenant, id: string) =>
+  (await db.select({ id: reservations.id }).from(reservations).where(ownedBy(reservations, tenant, eq(reservations.id, id)))).length > 0;
 
 /** The reconciliation every five minutes, in the process that runs the other schedules (server/process/start.ts). */
 export function startChargeReconciler({ db, everyMs = 5 * 60_000 }: { db: Db; everyMs?: number }): { stop(): Promise<void> } {

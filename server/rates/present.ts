@@ -23,6 +23,7 @@ export const presentRatePlan = (p: typeof ratePlans.$inferSelect) => ({
   early_departure_fee: p.earlyDepartureFee,
   no_show_fee: p.noShowFee,
   late_check_out_fee: p.lateCheckOutFee,
+  deposit: p.deposit,
   created_at: isoTime(p.createdAt),
   updated_at: isoTime(p.updatedAt),
 });

@@ -127,6 +127,7 @@ export async function createRatePlan({ db, tenant, actor, input }: ChangeCtx & {
         earlyDepartureFee: input.early_departure_fee,
         noShowFee: input.no_show_fee,
         lateCheckOutFee: input.late_check_out_fee,
+        deposit: input.deposit,
       })
       .returning();
     if (row.parentRatePlanId) await rederive(tx, row);
@@ -191,6 +192,7 @@ export async function updateRatePlan({ db, tenant, actor, id, input }: ChangeCtx
       earlyDepartureFee: input.early_departure_fee === undefined ? plan.earlyDepartureFee : input.early_departure_fee,
       noShowFee: input.no_show_fee === undefined ? plan.noShowFee : input.no_show_fee,
       lateCheckOutFee: input.late_check_out_fee === undefined ? plan.lateCheckOutFee : input.late_check_out_fee,
+      deposit: input.deposit === undefined ? plan.deposit : input.deposit,
     });
     if (!changes) return plan;
     const [row] = await tx

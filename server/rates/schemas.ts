@@ -62,6 +62,7 @@ export const ratePlanSchema = z
     early_departure_fee: ratePlanFee,
     no_show_fee: ratePlanFee,
     late_check_out_fee: ratePlanFee,
+    deposit: ratePlanFee,
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -69,7 +70,8 @@ export const ratePlanSchema = z
     description:
       "A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); " +
       "`no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); " +
-      "`late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).",
+      "`late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none). " +
+      "`deposit`, taken at booking from the card on file given with it (`guarantee`), on the nights booked; a booking without a card is made with its deposit due (null: none).",
   });
 
 const code = z
@@ -98,6 +100,7 @@ export const ratePlanCreateSchema = z
     early_departure_fee: planFeeSchema.nullable().default(null),
     no_show_fee: planFeeSchema.nullable().default(null),
     late_check_out_fee: planFeeSchema.nullable().default(null),
+    deposit: planFeeSchema.nullable().default(null),
   })
   .openapi("RatePlanCreate");
 
@@ -117,6 +120,7 @@ export const ratePlanUpdateSchema = z
     early_departure_fee: planFeeSchema.nullable().optional().openapi({ description: "null removes the fee." }),
     no_show_fee: planFeeSchema.nullable().optional().openapi({ description: "null removes the fee." }),
     late_check_out_fee: planFeeSchema.nullable().optional().openapi({ description: "null removes the fee." }),
+    deposit: planFeeSchema.nullable().optional().openapi({ description: "null: no deposit at booking. Stays already booked keep what they were asked." }),
   })
   .openapi("RatePlanUpdate");
 

@@ -1,5 +1,5 @@
 import type { Executor, Tx } from "@/db/client";
-import { properties, reservations, type CardGuarantee, type folios } from "@/db/schema";
+import { properties, reservations, type CardGuarantee, type folios, type NightlyRate, type ratePlans } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { queueGuestMail } from "@/server/guest-mail/guest-mail";
@@ -11,7 +11,7 @@ import { presentInventoryRange } from "@/server/inventory/events";
 import { countNights, sellNights } from "@/server/inventory/nights";
 import { findOwned, tenantValues, type Tenant } from "@/server/tenancy";
 import { sideBySide } from "@/server/side-by-side";
-import { inTransaction } from "@/db/transactions";
+import { feeAmount } from "@/server/rates/fees";
 import { saveGuarantee } from "./guarantee";
 import { presentReservation } from "./present";
 import { checkAndQuote } from "./reservations";
@@ -46,24 +46,33 @@ export async function assertBookable(db: Executor, tenant: Tenant, input: Reserv
   if (!input.guest.email) await assertEmailOptional(db, tenant, input);
 }
 
-/**
- * Books a stay: checks in the contract's order, sells the nights (or 409), finds or creates the
- * guest by e-mail (or a walk-in's by phone and name), opens the folio with one charge per night, and writes reservation.created,
- * inventory.updated (and guest.created) in the same transaction.
- */
-export async function createReservation({ db, tenant, actor, input, idempotencyKey }: ChangeCtx & { input: ReservationCreate; idempotencyKey?: string }) {
-  await assertBookable(db, tenant, input);
-  // The card on file is saved first: a card the bank refuses books nothing.
-  const guarantee = input.guarantee
-    ? await saveGuarantee(db, tenant, {
+/** The card on file a booking brings, saved first: a card the bank refuses books nothing. */
+export const guaranteeOf = (db: Executor, tenant: Tenant, input: ReservationCreate, requestKey: string | undefined) =>
+  input.guarantee
+    ? saveGuarantee(db, tenant, {
         propertyId: input.property_id,
         paymentMethod: input.guarantee.processor_payment_method,
-        requestKey: idempotencyKey,
+        requestKey,
         param: "guarantee.processor_payment_method",
       })
-    : null;
-  return inTransaction(db, (tx) => bookStay(tx, { tenant, actor }, input, undefined, guarantee));
-}
+    : Promise.resolve(null);
+
+/** The stay a booking asks for, as the checks and the quote read it. */
+export const stayOf = (input: ReservationCreate) => ({
+  propertyId: input.property_id,
+  roomTypeId: input.room_type_id,
+  ratePlanId: input.rate_plan_id,
+  checkIn: input.check_in,
+  checkOut: input.check_out,
+  adults: input.adults,
+  children: input.children,
+});
+
+/** What the rate plan asks as a deposit at booking on the nights quoted (null: none). */
+export const depositOf = (plan: typeof ratePlans.$inferSelect, nightly: NightlyRate[]) => {
+  const amount = feeAmount(plan.deposit, nightly);
+  return amount > 0 ? amount : null;
+};
 
 /**
  * One stay booked inside the caller's transaction (a reservation, or one room of a group), on
@@ -76,16 +85,10 @@ export async function bookStay(
   input: ReservationCreate,
   group?: { id: string; folio?: Folio; createdAt: Date },
   guarantee: CardGuarantee | null = null,
+  /** The reservation's id, when made before the transaction (a deposit's authorization names it). */
+  reservationId?: string,
 ) {
-  const stay = {
-    propertyId: input.property_id,
-    roomTypeId: input.room_type_id,
-    ratePlanId: input.rate_plan_id,
-    checkIn: input.check_in,
-    checkOut: input.check_out,
-    adults: input.adults,
-    children: input.children,
-  };
+  const stay = stayOf(input);
   const checked = checkAndQuote(tx, tenant, stay);
   // Sent behind the checks, in their round trip: a count of rows, and used only once they pass.
   const counted = countNights(tx, [stay.roomTypeId], stay.checkIn, stay.checkOut);
@@ -94,7 +97,7 @@ export async function bookStay(
   const taxRules = taxRulesOf(tx, stay.propertyId);
   taxRules.catch(() => {});
   const { property, roomType, plan, quote } = await checked;
-  const id = newId("reservation");
+  const id = reservationId ?? newId("reservation");
   await sellNights(tx, roomType.id, stay.checkIn, stay.checkOut, 1, counted);
   // Once the nights are locked, the guest, the folio and its charges go out together: one round
   // trip. Not sooner: a booking must hold its nights before it may wait on another booking's
@@ -138,6 +141,8 @@ export async function bookStay(
         notes: input.notes ?? null,
         metadata: input.metadata ?? {},
         guarantee,
+        // A group's rooms are paid on its master folio: the plan's deposit is asked of single bookings.
+        depositAmount: group ? null : depositOf(plan, quote.nightly),
         // A group's rooms are listed in the order asked for, whatever order they were sold in.
         ...(group && { createdAt: group.createdAt, updatedAt: group.createdAt }),
       },

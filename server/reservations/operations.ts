@@ -3,7 +3,6 @@ import { chargeCreateSchema, chargeSchema, folioSchema, getReservationFolio } fr
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { idParam } from "@/server/schemas";
-import { createReservation } from "./create-reservation";
 import { guaranteeReservation } from "./guarantee";
 import { cardErrorCodes } from "@/server/errors";
 import { presentReservation, presentRoomMove } from "./present";
@@ -18,7 +17,6 @@ import {
   checkInSchema,
   emptyActionSchema,
   guaranteeUpdateSchema,
-  reservationCreateSchema,
   reservationListQuery,
   reservationSchema,
   reservationUpdateSchema,
@@ -37,15 +35,6 @@ export const reservationOperations = [
     method: "get", path: "/reservations", operationId: "listReservations", summary: "List reservations", tag, scope: "reservations:read",
     query: reservationListQuery, list: true, response: listSchema(reservationSchema, "ReservationList"),
     handler: async ({ ctx, query, list }) => list.envelope(await listReservations({ ...ctx, filters: query, page: list.page }), presentReservation),
-  }),
-  // POST /v1/reservations: book a stay; never oversells
-  defineOperation({
-    method: "post", path: "/reservations", operationId: "createReservation", summary: "Create a reservation", tag, scope: "reservations:write",
-    body: reservationCreateSchema, response: reservationSchema, status: 201,
-    description:
-      "Requires scope `reservations:write`. Checks, in order: shapes (422), check_out after check_in, check_in not in the past, at most 30 nights, occupancy, the rate plan covering the room type (422), rate restrictions (409 `restriction_violated`), availability (409 `no_availability`). A `guarantee` card is saved at the property's Stripe account first: one the bank refuses answers 402 with its decline code and books nothing; 503 when Stripe cannot be reached (retry with the same Idempotency-Key).",
-    errors: ["restriction_violated", "no_availability", "service_unavailable", ...cardErrorCodes], declinesRecordNoPayment: true,
-    handler: async ({ ctx, body, c }) => presentReservation(await createReservation({ ...ctx, input: body, idempotencyKey: c.req.header("idempotency-key") })),
   }),
   // GET /v1/reservations/{id}: retrieve a reservation
   defineOperation({

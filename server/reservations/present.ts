@@ -37,6 +37,7 @@ export const presentReservation = ({ reservation: r, guest: g }: ReservationWith
   checked_in_at: isoTimeOrNull(r.checkedInAt),
   checked_out_at: isoTimeOrNull(r.checkedOutAt),
   guarantee: r.guarantee ? presentGuarantee(r.guarantee) : null,
+  deposit: r.depositAmount === null ? null : { amount: r.depositAmount, currency: r.currency },
   created_at: isoTime(r.createdAt),
   updated_at: isoTime(r.updatedAt),
 });

@@ -46,6 +46,18 @@ export const guaranteeSchema = z
   })
   .openapi("Guarantee");
 
+/** What a booking's rate plan asked as a deposit, kept with the stay. */
+const depositSchema = z
+  .object({
+    amount: z.number().int().openapi({ description: "Minor units: 12900 USD is $129.00." }),
+    currency: z.string().length(3).openapi({ example: "USD" }),
+  })
+  .nullable()
+  .openapi("ReservationDeposit", {
+    description:
+      "What the rate plan asked as a deposit at booking (its `deposit` on the nights booked), kept as booked; null when it asked none. Taken from the card on file given with the booking, as a payment on the folio; a booking without a card has it still to pay.",
+  });
+
 export const reservationSchema = z
   .object({
     id: idOf("res"),
@@ -78,6 +90,7 @@ export const reservationSchema = z
     checked_in_at: timestamp.nullable(),
     checked_out_at: timestamp.nullable(),
     guarantee: guaranteeSchema.nullable().openapi({ description: "The card on file the stay is guaranteed with, if any: brand and last four only." }),
+    deposit: depositSchema,
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -106,7 +119,7 @@ export const reservationCreateSchema = z
     metadata: metadata.optional(),
     guarantee: guaranteeInput.optional().openapi({
       description:
-        "A card on file as the booking's guarantee, saved at the property's Stripe account for charges without the guest (a no-show fee, a pre-authorisation at check-in). A card the bank refuses answers 402 and books nothing.",
+        "A card on file as the booking's guarantee, saved at the property's Stripe account for charges without the guest (a no-show fee, a pre-authorisation at check-in). A card the bank refuses answers 402 and books nothing. Where the rate plan asks a `deposit`, it is taken from this card with the booking: a deposit the bank refuses answers 402 and books nothing.",
     }),
   })
   .openapi("ReservationCreate");

@@ -7,7 +7,7 @@ import { folioCharges, folios, guests, mailOutbox, payments, properties, webhook
 import type { StaffRole } from "@/server/auth/users";
 import { addDays } from "@/lib/dates";
 import { newId } from "@/server/ids";
-import { createReservation } from "@/server/reservations/create-reservation";
+import { createBooking } from "@/server/bookings/book";
 import { reservationCreateSchema } from "@/server/reservations/schemas";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { expectError } from "../support/assertions";
@@ -145,7 +145,7 @@ describe("guest e-mails", () => {
     await expect(
       h.db.transaction(async (tx) => {
         // The service inside an outer transaction that then fails: its mail goes with it.
-        const made = await createReservation({ db: tx as never, tenant: { accountId: h.main.account.id, livemode: true, propertyIds: null }, actor: null, input });
+        const made = await createBooking({ db: tx as never, tenant: { accountId: h.main.account.id, livemode: true, propertyIds: null }, actor: null, input });
         id = made.reservation.id;
         expect((await tx.select().from(mailOutbox).where(eq(mailOutbox.reservationId, id))).length).toBe(1);
         throw new Error("the change fails after the booking");

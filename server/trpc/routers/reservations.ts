@@ -6,7 +6,7 @@ import { getAvailability } from "@/server/inventory/availability";
 import { availabilityQuery } from "@/server/inventory/schemas";
 import { presentRatePlan } from "@/server/rates/present";
 import { listRatePlans } from "@/server/rates/rate-plans";
-import { createReservation } from "@/server/reservations/create-reservation";
+import { createBooking } from "@/server/bookings/book";
 import { getDeskDay } from "@/server/reservations/desk-day";
 import { changeDeparture, previewDeparture } from "@/server/reservations/change-departure";
 import { getReservationDesk } from "@/server/reservations/desk-view";
@@ -90,7 +90,7 @@ export const reservationsRouter = router({
     .query(async ({ ctx, input }) => (await listReadyRooms({ db: ctx.db, tenant: ctx.tenant, reservationId: input.id })).map(presentRoom)),
   create: reservationProcedure
     .input(reservationCreateSchema)
-    .mutation(async ({ ctx, input }) => presentReservation(await createReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input }))),
+    .mutation(async ({ ctx, input }) => presentReservation(await createBooking({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input }))),
   /** The modification re-quoted, without keeping it: what "confirm" would give, or why it would be refused. */
   previewUpdate: reservationProcedure
     .input(reservationUpdateSchema.extend({ id }))

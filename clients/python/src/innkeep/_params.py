@@ -113,6 +113,7 @@ CreateRatePlanParams = TypedDict(
         "early_departure_fee": Any,
         "no_show_fee": Any,
         "late_check_out_fee": Any,
+        "deposit": Any,
     },
     total=False,
 )
@@ -131,6 +132,7 @@ UpdateRatePlanParams = TypedDict(
         "early_departure_fee": Mapping[str, Any] | None,
         "no_show_fee": Mapping[str, Any] | None,
         "late_check_out_fee": Mapping[str, Any] | None,
+        "deposit": Mapping[str, Any] | None,
     },
     total=False,
 )

@@ -89,6 +89,18 @@ class Guarantee(BaseModel):
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
 
+class ReservationDeposit(BaseModel):
+    """
+    What the rate plan asked as a deposit at booking (its `deposit` on the nights booked), kept as booked; null when it asked none. Taken from the card on file given with the booking, as a payment on the folio; a booking without a card has it still to pay.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    amount: int = Field(..., description="Minor units: 12900 USD is $129.00.")
+    currency: str = Field(..., examples=["USD"], max_length=3, min_length=3)
+
+
 class PaymentPaymentMethod(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1999,7 +2011,7 @@ class RoomStatusChange(Room):
 
 class RatePlan(BaseModel):
     """
-    A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none).
+    A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none). `deposit`, taken at booking from the card on file given with it (`guarantee`), on the nights booked; a booking without a card is made with its deposit due (null: none).
     """
 
     model_config = ConfigDict(
@@ -2020,6 +2032,7 @@ class RatePlan(BaseModel):
     early_departure_fee: RatePlanFee | None
     no_show_fee: RatePlanFee | None
     late_check_out_fee: RatePlanFee | None
+    deposit: RatePlanFee | None
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 
@@ -2625,6 +2638,7 @@ class Reservation(BaseModel):
     checked_in_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     checked_out_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     guarantee: Guarantee | None
+    deposit: ReservationDeposit | None
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
 

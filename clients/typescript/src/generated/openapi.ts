@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Create a reservation
-         * @description Requires scope `reservations:write`. Checks, in order: shapes (422), check_out after check_in, check_in not in the past, at most 30 nights, occupancy, the rate plan covering the room type (422), rate restrictions (409 `restriction_violated`), availability (409 `no_availability`). A `guarantee` card is saved at the property's Stripe account first: one the bank refuses answers 402 with its decline code and books nothing; 503 when Stripe cannot be reached (retry with the same Idempotency-Key).
+         * @description Requires scope `reservations:write`. Checks, in order: shapes (422), check_out after check_in, check_in not in the past, at most 30 nights, occupancy, the rate plan covering the room type (422), rate restrictions (409 `restriction_violated`), availability (409 `no_availability`). A `guarantee` card is saved at the property's Stripe account first: one the bank refuses answers 402 with its decline code and books nothing. Where the rate plan asks a `deposit`, it is held on that card before the stay is written and taken once it is (a payment on the folio, `payment.succeeded`): a deposit the bank refuses answers 402 and books nothing; a booking without a card has its deposit still to pay; 503 when Stripe cannot be reached (retry with the same Idempotency-Key).
          */
         post: operations["createReservation"];
         delete?: never;
@@ -2583,6 +2583,7 @@ export interface components {
              */
             checked_out_at: string | null;
             guarantee: components["schemas"]["Guarantee"];
+            deposit: components["schemas"]["ReservationDeposit"];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -2679,6 +2680,13 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             created_at: string;
+        } | null;
+        /** @description What the rate plan asked as a deposit at booking (its `deposit` on the nights booked), kept as booked; null when it asked none. Taken from the card on file given with the booking, as a payment on the folio; a booking without a card has it still to pay. */
+        ReservationDeposit: {
+            /** @description Minor units: 12900 USD is $129.00. */
+            amount: number;
+            /** @example USD */
+            currency: string;
         } | null;
         ReservationUpdatedEvent: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0J1k2L */
@@ -3112,7 +3120,7 @@ export interface components {
                 object: components["schemas"]["RatePlan"] | components["schemas"]["RateCalendarChange"];
             };
         };
-        /** @description A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none). */
+        /** @description A rate plan. Its fees: `early_departure_fee`, charged when a guest leaves before the booked departure, on the nights given back (null: none); `no_show_fee`, charged for a no-show on the nights booked, in place of them (null: the whole stay on a non-refundable plan, nothing on a refundable one); `late_check_out_fee`, charged for a late check-out on the departure day, on the stay's last night (null: none). `deposit`, taken at booking from the card on file given with it (`guarantee`), on the nights booked; a booking without a card is made with its deposit due (null: none). */
         RatePlan: {
             /** @example rp_1a2B3c4D5e6F7g8H9i0J1k2L */
             id: string;
@@ -3133,6 +3141,7 @@ export interface components {
             early_departure_fee: components["schemas"]["RatePlanFee"];
             no_show_fee: components["schemas"]["RatePlanFee"];
             late_check_out_fee: components["schemas"]["RatePlanFee"];
+            deposit: components["schemas"]["RatePlanFee"];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -11576,6 +11585,10 @@ export interface operations {
                      *             "type": "fixed",
                      *             "amount": 1
                      *           },
+                     *           "deposit": {
+                     *             "type": "fixed",
+                     *             "amount": 1
+                     *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -11923,6 +11936,22 @@ export interface operations {
                         /** @description Percent of the nights concerned, rounded to a minor unit. */
                         percent: number;
                     } | null) & unknown;
+                    deposit?: ({
+                        /** @enum {string} */
+                        type: "fixed";
+                        /** @description Minor units of the property's currency. */
+                        amount: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "nights";
+                        /** @description The rates of the first this many nights concerned. */
+                        nights: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "percent";
+                        /** @description Percent of the nights concerned, rounded to a minor unit. */
+                        percent: number;
+                    } | null) & unknown;
                 };
             };
         };
@@ -11968,6 +11997,10 @@ export interface operations {
                      *         "amount": 1
                      *       },
                      *       "late_check_out_fee": {
+                     *         "type": "fixed",
+                     *         "amount": 1
+                     *       },
+                     *       "deposit": {
                      *         "type": "fixed",
                      *         "amount": 1
                      *       },
@@ -12462,6 +12495,10 @@ export interface operations {
                      *         "type": "fixed",
                      *         "amount": 1
                      *       },
+                     *       "deposit": {
+                     *         "type": "fixed",
+                     *         "amount": 1
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -12784,6 +12821,10 @@ export interface operations {
                  *       "late_check_out_fee": {
                  *         "type": "fixed",
                  *         "amount": 1
+                 *       },
+                 *       "deposit": {
+                 *         "type": "fixed",
+                 *         "amount": 1
                  *       }
                  *     }
                  */
@@ -12853,6 +12894,23 @@ export interface operations {
                         /** @description Percent of the nights concerned, rounded to a minor unit. */
                         percent: number;
                     } | null;
+                    /** @description null: no deposit at booking. Stays already booked keep what they were asked. */
+                    deposit?: {
+                        /** @enum {string} */
+                        type: "fixed";
+                        /** @description Minor units of the property's currency. */
+                        amount: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "nights";
+                        /** @description The rates of the first this many nights concerned. */
+                        nights: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "percent";
+                        /** @description Percent of the nights concerned, rounded to a minor unit. */
+                        percent: number;
+                    } | null;
                 };
             };
         };
@@ -12897,6 +12955,10 @@ export interface operations {
                      *         "amount": 1
                      *       },
                      *       "late_check_out_fee": {
+                     *         "type": "fixed",
+                     *         "amount": 1
+                     *       },
+                     *       "deposit": {
                      *         "type": "fixed",
                      *         "amount": 1
                      *       },
@@ -16081,6 +16143,10 @@ export interface operations {
                      *             },
                      *             "created_at": "2026-11-21T09:30:00.000Z"
                      *           },
+                     *           "deposit": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -16403,7 +16469,7 @@ export interface operations {
                     };
                     /**
                      * GuaranteeInput
-                     * @description A card on file as the booking's guarantee, saved at the property's Stripe account for charges without the guest (a no-show fee, a pre-authorisation at check-in). A card the bank refuses answers 402 and books nothing.
+                     * @description A card on file as the booking's guarantee, saved at the property's Stripe account for charges without the guest (a no-show fee, a pre-authorisation at check-in). A card the bank refuses answers 402 and books nothing. Where the rate plan asks a `deposit`, it is taken from this card with the booking: a deposit the bank refuses answers 402 and books nothing.
                      * @example {
                      *       "type": "card",
                      *       "processor_payment_method": "pm_card_visa"
@@ -16523,6 +16589,10 @@ export interface operations {
                      *           "client_secret": "string"
                      *         },
                      *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "deposit": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
                      *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -17116,6 +17186,10 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-21T09:30:00.000Z"
                      *       },
+                     *       "deposit": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -17561,6 +17635,10 @@ export interface operations {
                      *           "client_secret": "string"
                      *         },
                      *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "deposit": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
                      *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -18130,6 +18208,10 @@ export interface operations {
                      *           "client_secret": "string"
                      *         },
                      *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "deposit": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
                      *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -18738,6 +18820,10 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-21T09:30:00.000Z"
                      *       },
+                     *       "deposit": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -19307,6 +19393,10 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-21T09:30:00.000Z"
                      *       },
+                     *       "deposit": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -19869,6 +19959,10 @@ export interface operations {
                      *           "client_secret": "string"
                      *         },
                      *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "deposit": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
                      *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -20456,6 +20550,10 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-21T09:30:00.000Z"
                      *       },
+                     *       "deposit": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -21028,6 +21126,10 @@ export interface operations {
                      *           "client_secret": "string"
                      *         },
                      *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "deposit": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
                      *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -21919,6 +22021,10 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-21T09:30:00.000Z"
                      *       },
+                     *       "deposit": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
                      *     }
@@ -22481,6 +22587,10 @@ export interface operations {
                      *           "client_secret": "string"
                      *         },
                      *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "deposit": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
                      *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -23059,6 +23169,10 @@ export interface operations {
                      *           "client_secret": "string"
                      *         },
                      *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "deposit": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
                      *       },
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
@@ -24633,6 +24747,10 @@ export interface operations {
                      *                 },
                      *                 "created_at": "2026-11-21T09:30:00.000Z"
                      *               },
+                     *               "deposit": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
                      *               "created_at": "2026-11-21T09:30:00.000Z",
                      *               "updated_at": "2026-11-21T09:30:00.000Z"
                      *             }
@@ -25153,6 +25271,10 @@ export interface operations {
                      *               "client_secret": "string"
                      *             },
                      *             "created_at": "2026-11-21T09:30:00.000Z"
+                     *           },
+                     *           "deposit": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
                      *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -25762,6 +25884,10 @@ export interface operations {
                      *             },
                      *             "created_at": "2026-11-21T09:30:00.000Z"
                      *           },
+                     *           "deposit": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
+                     *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -26231,6 +26357,10 @@ export interface operations {
                      *               "client_secret": "string"
                      *             },
                      *             "created_at": "2026-11-21T09:30:00.000Z"
+                     *           },
+                     *           "deposit": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
                      *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -28916,6 +29046,10 @@ export interface operations {
                      *               "client_secret": "string"
                      *             },
                      *             "created_at": "2026-11-21T09:30:00.000Z"
+                     *           },
+                     *           "deposit": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
                      *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -44620,6 +44754,10 @@ export interface operations {
                      *                 },
                      *                 "created_at": "2026-11-21T09:30:00.000Z"
                      *               },
+                     *               "deposit": {
+                     *                 "amount": 0,
+                     *                 "currency": "USD"
+                     *               },
                      *               "created_at": "2026-11-21T09:30:00.000Z",
                      *               "updated_at": "2026-11-21T09:30:00.000Z"
                      *             }
@@ -44997,6 +45135,10 @@ export interface operations {
                      *               "client_secret": "string"
                      *             },
                      *             "created_at": "2026-11-21T09:30:00.000Z"
+                     *           },
+                     *           "deposit": {
+                     *             "amount": 0,
+                     *             "currency": "USD"
                      *           },
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -52595,6 +52737,10 @@ export interface operations {
                  *             },
                  *             "created_at": "2026-11-21T09:30:00.000Z"
                  *           },
+                 *           "deposit": {
+                 *             "amount": 0,
+                 *             "currency": "USD"
+                 *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -52749,6 +52895,10 @@ export interface operations {
                  *               "client_secret": "string"
                  *             },
                  *             "created_at": "2026-11-21T09:30:00.000Z"
+                 *           },
+                 *           "deposit": {
+                 *             "amount": 0,
+                 *             "currency": "USD"
                  *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -52905,6 +53055,10 @@ export interface operations {
                  *             },
                  *             "created_at": "2026-11-21T09:30:00.000Z"
                  *           },
+                 *           "deposit": {
+                 *             "amount": 0,
+                 *             "currency": "USD"
+                 *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -53060,6 +53214,10 @@ export interface operations {
                  *             },
                  *             "created_at": "2026-11-21T09:30:00.000Z"
                  *           },
+                 *           "deposit": {
+                 *             "amount": 0,
+                 *             "currency": "USD"
+                 *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -53214,6 +53372,10 @@ export interface operations {
                  *               "client_secret": "string"
                  *             },
                  *             "created_at": "2026-11-21T09:30:00.000Z"
+                 *           },
+                 *           "deposit": {
+                 *             "amount": 0,
+                 *             "currency": "USD"
                  *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -53775,6 +53937,10 @@ export interface operations {
                  *             "type": "fixed",
                  *             "amount": 1
                  *           },
+                 *           "deposit": {
+                 *             "type": "fixed",
+                 *             "amount": 1
+                 *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -54224,6 +54390,10 @@ export interface operations {
                  *                 },
                  *                 "created_at": "2026-11-21T09:30:00.000Z"
                  *               },
+                 *               "deposit": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
+                 *               },
                  *               "created_at": "2026-11-21T09:30:00.000Z",
                  *               "updated_at": "2026-11-21T09:30:00.000Z"
                  *             }
@@ -54432,6 +54602,10 @@ export interface operations {
                  *                   "client_secret": "string"
                  *                 },
                  *                 "created_at": "2026-11-21T09:30:00.000Z"
+                 *               },
+                 *               "deposit": {
+                 *                 "amount": 0,
+                 *                 "currency": "USD"
                  *               },
                  *               "created_at": "2026-11-21T09:30:00.000Z",
                  *               "updated_at": "2026-11-21T09:30:00.000Z"
@@ -55548,6 +55722,10 @@ export interface operations {
                  *             "type": "fixed",
                  *             "amount": 1
                  *           },
+                 *           "deposit": {
+                 *             "type": "fixed",
+                 *             "amount": 1
+                 *           },
                  *           "created_at": "2026-11-21T09:30:00.000Z",
                  *           "updated_at": "2026-11-21T09:30:00.000Z"
                  *         }
@@ -55639,6 +55817,10 @@ export interface operations {
                  *             "amount": 1
                  *           },
                  *           "late_check_out_fee": {
+                 *             "type": "fixed",
+                 *             "amount": 1
+                 *           },
+                 *           "deposit": {
                  *             "type": "fixed",
                  *             "amount": 1
                  *           },
