@@ -138,8 +138,10 @@ export async function settleRefund(tx: Executor, tenant: Tenant, event: { proces
  * took back is a refund row marked with the dispute, posted on the business date it is learnt of,
  * so the folio owes it again and the reports count it that day (never in a closed one). A won
  * dispute gives the money back as a payment of the day it is won (`reinstates_payment_id`); a lost
- * one keeps the withdrawal; an inquiry moves no money. `payment.disputed` tells of a new dispute,
- * `payment.dispute_closed` of its end, in the same transaction.
+ * one keeps the withdrawal; an inquiry moves no money until it becomes a dispute that does.
+ * `payment.disputed` tells of a new dispute, and again when an inquiry turns into one that takes
+ * the money; `payment.dispute_closed` of its end, in the same transaction. A status in between
+ * (needs_response → under_review) is kept on the payment and told by neither.
  */
 export async function settleDispute(tx: Executor, tenant: Tenant, dispute: FoundDispute): Promise<Settled> {
   const payment = await paymentOfCharge(tx, tenant, dispute.processorPaymentId);
@@ -148,6 +150,7 @@ export async function settleDispute(tx: Executor, tenant: Tenant, dispute: Found
   const closing = dispute.closed && (isNew || payment.disputeStatus !== dispute.status);
   const [withdrawal] = await tx.select().from(refunds).where(and(eq(refunds.paymentId, payment.id), eq(refunds.disputeId, dispute.id)));
   let moved = false;
+  let withdrawn = false;
   if (dispute.fundsWithdrawn && dispute.status !== "won" && !withdrawal) {
     await tx.insert(refunds).values({
       id: newId("refund"),
@@ -160,7 +163,7 @@ export async function settleDispute(tx: Executor, tenant: Tenant, dispute: Found
       reason: `Dispute (${dispute.reason.replace(/_/g, " ")}): taken back by the cardholder's bank`,
       disputeId: dispute.id,
     });
-    moved = true;
+    moved = withdrawn = true;
   }
   if (dispute.status === "won" && withdrawal) {
     const [reinstated] = await tx.select({ id: payments.id }).from(payments).where(and(eq(payments.reinstatesPaymentId, payment.id), isNotNull(payments.disputeId)));
@@ -196,7 +199,7 @@ export async function settleDispute(tx: Executor, tenant: Tenant, dispute: Found
     .set({ disputeId: dispute.id, disputeStatus: dispute.status, disputeReason: dispute.reason, disputeAmount: dispute.amount, updatedAt: new Date() })
     .where(eq(payments.id, payment.id))
     .returning();
-  if (isNew) await emitEvent(tx, tenant, { type: "payment.disputed", propertyId: updated.propertyId, object: presentPayment(updated) });
+  if (isNew || withdrawn) await emitEvent(tx, tenant, { type: "payment.disputed", propertyId: updated.propertyId, object: presentPayment(updated) });
   if (closing) await emitEvent(tx, tenant, { type: "payment.dispute_closed", propertyId: updated.propertyId, object: presentPayment(updated) });
   return applied(updated.id);
 }

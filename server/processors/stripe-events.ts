@@ -85,7 +85,12 @@ export function readStripeEvent(payload: Buffer, signature: string | undefined, 
         refundIds: (charge.refunds?.data ?? []).map((r) => r.id),
       };
     }
+    // Each carries the dispute as it is now: an inquiry escalated to a dispute that takes the money
+    // (funds_withdrawn), the money given back (funds_reinstated), a status between (updated).
     case "charge.dispute.created":
+    case "charge.dispute.updated":
+    case "charge.dispute.funds_withdrawn":
+    case "charge.dispute.funds_reinstated":
     case "charge.dispute.closed": {
       const dispute = event.data.object;
       const paymentIntent = idOf(dispute.payment_intent);

@@ -163,6 +163,42 @@ describe("a dispute", () => {
   });
 });
 
+describe("a dispute as it moves on at Stripe", () => {
+  it("an inquiry escalated (funds_withdrawn) takes the money then and says so; a status between is kept quietly; funds_reinstated gives it back", async () => {
+    const { stay, payment } = await paidStay();
+    const id = `dp_${randomBytes(8).toString("hex")}`;
+    const inquiry = await disputeOf(payment.processor.payment_id, { id, amount: payment.amount.amount, reason: "fraudulent", status: "warning_needs_response" });
+    await deliver(await stripeEvent("charge.dispute.created", inquiry));
+    expect((await folioOf(stay.id)).balance.amount).toBe(0);
+    expect(await eventsAbout("payment.disputed", payment.id)).toHaveLength(1);
+
+    // The bank escalates it: the money is taken back now, once, and told.
+    const withdrawn = await stripeEvent("charge.dispute.funds_withdrawn", { ...inquiry, status: "needs_response" });
+    expect((await deliver(withdrawn)).json).toMatchObject({ duplicate: false, outcome: "applied", payment_id: payment.id });
+    expect((await folioOf(stay.id)).balance.amount).toBe(payment.amount.amount);
+    const told = await eventsAbout("payment.disputed", payment.id);
+    expect(told).toHaveLength(2);
+    expect(told[1].object).toMatchObject({ dispute: { id, status: "needs_response" } });
+    // Stripe's created event for the same dispute, arriving late, takes nothing more.
+    await deliver(await stripeEvent("charge.dispute.updated", { ...inquiry, status: "needs_response" }));
+    expect(await h.db.select().from(refunds).where(eq(refunds.disputeId, id))).toHaveLength(1);
+
+    // Evidence sent: under review. Kept on the payment; no event, no money.
+    expect((await deliver(await stripeEvent("charge.dispute.updated", { ...inquiry, status: "under_review" }))).json).toMatchObject({ outcome: "applied" });
+    expect(ok(await h.get(`/v1/payments/${payment.id}`, live)).dispute.status).toBe("under_review");
+    expect(await eventsAbout("payment.disputed", payment.id)).toHaveLength(2);
+    expect((await folioOf(stay.id)).balance.amount).toBe(payment.amount.amount);
+
+    // Won: Stripe reinstates the funds; the money comes back once, whichever of its two events comes first.
+    expect((await deliver(await stripeEvent("charge.dispute.funds_reinstated", { ...inquiry, status: "won" }))).json).toMatchObject({ outcome: "applied" });
+    await deliver(await stripeEvent("charge.dispute.closed", { ...inquiry, status: "won" }));
+    const folio = await folioOf(stay.id);
+    expect(folio.balance.amount).toBe(0);
+    expect(folio.payments.filter((p: { dispute: { reinstates_payment_id: string | null } | null }) => p.dispute?.reinstates_payment_id === payment.id)).toHaveLength(1);
+    expect(await eventsAbout("payment.dispute_closed", payment.id)).toHaveLength(1);
+  });
+});
+
 describe("charges and refunds as Stripe tells them", () => {
   it("a refund made in Stripe's dashboard is a refund on the folio, on the business date, once", async () => {
     const { stay, payment } = await paidStay();
