@@ -1,7 +1,7 @@
 import type { ChangeCtx } from "@/server/audit/audit";
 import { auditedFolioChange } from "@/server/folios/folio-change";
 import { ApiError } from "@/server/errors";
-import { capturePayment, createPayment, getPayment, voidPayment } from "./payments";
+import { capturePayment, createPayment, getPayment, raiseHold, voidPayment } from "./payments";
 import { presentPayment, presentRefund } from "@/server/folios/payment-present";
 import { createRefund } from "./refunds";
 import type { PaymentCreate, RefundCreate } from "./schemas";
@@ -48,6 +48,20 @@ export async function settlePayment({ db, tenant, actor, id, to }: ChangeCtx & {
     reservationId: payment.reservationId,
     action: `reservation.payment_${to}`,
     run: async (tx) => presentPayment(await (to === "captured" ? capturePayment : voidPayment)({ db: tx, tenant, id })),
+    describe: (p) => ({ payment: { amount: p.amount, method: methodText(p.payment_method), status: p.status } }),
+  });
+}
+
+/** Raises an authorized card payment's hold for a stay that grew (POST /v1/payments/{id}/increment_authorization), on the reservation's trail. */
+export async function raisePaymentHold({ db, tenant, actor, id, amount, idempotencyKey }: ChangeCtx & { id: string; amount: number; idempotencyKey?: string }) {
+  const payment = await getPayment({ db, tenant, id });
+  return auditedFolioChange({
+    db,
+    tenant,
+    actor,
+    reservationId: payment.reservationId,
+    action: "reservation.hold_raised",
+    run: async (tx) => presentPayment(await raiseHold({ db: tx, tenant, id, amount, idempotencyKey })),
     describe: (p) => ({ payment: { amount: p.amount, method: methodText(p.payment_method), status: p.status } }),
   });
 }

@@ -2,11 +2,11 @@ import { ApiError, cardErrorCodes } from "@/server/errors";
 import { defineOperation } from "@/server/http/operation";
 import { listSchema } from "@/server/http/pagination";
 import { emptyActionSchema, idParam } from "@/server/schemas";
-import { refundPayment, settlePayment, takePayment } from "./audited";
+import { raisePaymentHold, refundPayment, settlePayment, takePayment } from "./audited";
 import { getPayment, listPayments, listPaymentsByOffset } from "./payments";
 import { presentPayment, presentRefund } from "@/server/folios/payment-present";
 import { getRefund, listRefunds } from "./refunds";
-import { paymentCreateSchema, paymentListQuery, paymentSchema, refundCreateSchema, refundListQuery, refundSchema } from "./schemas";
+import { holdRaiseSchema, paymentCreateSchema, paymentListQuery, paymentSchema, refundCreateSchema, refundListQuery, refundSchema } from "./schemas";
 
 const tag = "Payments";
 const params = idParam("pay");
@@ -56,6 +56,15 @@ export const paymentOperations = [
     params, body: emptyActionSchema, response: paymentSchema,
     errors: ["invalid_state_transition", "service_unavailable"],
     handler: async ({ ctx, params }) => settlePayment({ ...ctx, id: params.id, to: "voided" }),
+  }),
+  // POST /v1/payments/{id}/increment_authorization: raise a hold for a stay that grew
+  defineOperation({
+    method: "post", path: "/payments/{id}/increment_authorization", operationId: "incrementAuthorization", summary: "Raise an authorized payment's hold", tag, scope: "payments:write",
+    description:
+      "Requires scope `payments:write`. For a stay that grew after its card was pre-authorised: `amount` is the new total to hold. Through Stripe's incremental authorization where the card allows it, answering the same payment with its amount raised; where the card's bank does not, the difference is held apart on the stay's card on file, answering that new authorized payment (its own id, its amount the difference); without a card on file that is a 409. A bank that refuses the increase answers 402 and the hold stays as it was. Only an `authorized` payment (409), and only upward (422). An authorization moves no money: no event until it is captured.",
+    params, body: holdRaiseSchema, response: paymentSchema,
+    errors: ["invalid_state_transition", "service_unavailable", ...cardErrorCodes],
+    handler: async ({ ctx, params, body, c }) => raisePaymentHold({ ...ctx, id: params.id, amount: body.amount, idempotencyKey: c.req.header("idempotency-key") }),
   }),
   // GET /v1/refunds: refunds, newest first
   defineOperation({

@@ -131,6 +131,56 @@ async function settleAtProcessor(tx: Executor, tenant: Ctx["tenant"], payment: P
   else await processor.cancel({ processorPaymentId: payment.processorPaymentId!, idempotencyKey });
 }
 
+/**
+ * Raises an authorized card payment's hold to `amount`, the new total, for a stay that grew: by
+ * the processor's incremental authorization where the card allows it (the same payment, its
+ * amount raised, no money moved yet so no event); where it does not, the difference is held apart
+ * on the stay's card on file as a new authorization. Answers the payment that holds the increase.
+ * A sandbox test card's hold (no processor) is raised as asked.
+ */
+export async function raiseHold({ db, tenant, id, amount, idempotencyKey }: Ctx & { id: string; amount: number; idempotencyKey?: string }) {
+  return inTransaction(db, async (tx) => {
+    const payment = await findOwned(tx, payments, tenant, id, "payment", { forUpdate: true });
+    if (payment.status !== "authorized") {
+      throw new ApiError("invalid_state_transition", `Only an authorized payment's hold can be raised; this one is ${payment.status}.`);
+    }
+    if (amount <= payment.amount) {
+      throw new ApiError("parameter_invalid", `amount is the new total to hold, more than the ${payment.amount} (minor units) held now.`, { param: "amount" });
+    }
+    const raise = async () => {
+      const [updated] = await tx.update(payments).set({ amount, updatedAt: new Date() }).where(eq(payments.id, payment.id)).returning();
+      return updated;
+    };
+    if (!payment.processorPaymentId) return raise();
+    const connected = await processorFor(tx, tenant, payment.propertyId);
+    if (!connected) throw noProcessorAnyMore();
+    const result = await connected.processor.incrementAuthorization({
+      processorPaymentId: payment.processorPaymentId,
+      amount,
+      idempotencyKey: processorIdempotencyKey(tenant, "increment", idempotencyKey, `${payment.id}:${amount}`),
+    });
+    if (result.status === "incremented") return raise();
+    if (result.status === "declined") {
+      throw new ApiError(result.decline.code, `${result.decline.message} The hold stays at what it was.`, { param: "amount" });
+    }
+    // The card's bank does not let the hold grow: the difference held apart, on the card on file.
+    const [reservation] = await tx.select().from(reservations).where(eq(reservations.id, payment.reservationId));
+    if (!reservation?.guarantee) {
+      throw new ApiError(
+        "invalid_state_transition",
+        "This card's bank does not let the hold grow, and the stay has no card on file to hold the difference on: take a new authorization of the difference with the guest's card.",
+        { param: "amount" },
+      );
+    }
+    return createPayment({
+      db: tx,
+      tenant,
+      input: { reservation_id: payment.reservationId, payment_method: { type: "card_on_file" }, amount: amount - payment.amount, capture: false },
+      idempotencyKey: idempotencyKey ? `${idempotencyKey}:difference` : `${payment.id}:${amount}:difference`,
+    });
+  });
+}
+
 export const capturePayment = (ctx: Ctx & { id: string }) => settleAuthorization(ctx, "succeeded");
 export const voidPayment = (ctx: Ctx & { id: string }) => settleAuthorization(ctx, "voided");
 

@@ -68,3 +68,9 @@ export const refundListQuery = z.strictObject({ payment_id: z.string().optional(
 
 export type PaymentCreate = z.output<typeof paymentCreateSchema>;
 export type RefundCreate = z.output<typeof refundCreateSchema>;
+
+export const holdRaiseSchema = z
+  .strictObject({
+    amount: z.number().int().min(1).max(100_000_000).openapi({ description: "The new total to hold, in minor units of the payment's currency: more than held now." }),
+  })
+  .openapi("HoldRaise");

@@ -98,6 +98,14 @@ export interface CardProcessor {
   /** Saves a card to charge later without the guest (a booking's guarantee): a customer and a confirmed setup for off-session use. */
   saveCard(input: { paymentMethod: string; idempotencyKey: string; metadata: Record<string, string>; description?: string }): Promise<SavedCard>;
   capture(input: { processorPaymentId: string; amount: number; idempotencyKey: string }): Promise<void>;
+  /**
+   * Raises an authorization to `amount`, the new total held (a stay that grew). `unavailable`: the
+   * card's bank or the authorization does not allow it (hold the difference apart); `declined`:
+   * the bank refused the increase, and the authorization stands as it was.
+   */
+  incrementAuthorization(input: { processorPaymentId: string; amount: number; idempotencyKey: string }): Promise<
+    { status: "incremented" } | { status: "unavailable"; reason: string } | { status: "declined"; decline: Decline }
+  >;
   cancel(input: { processorPaymentId: string; idempotencyKey: string }): Promise<void>;
   refund(input: { processorPaymentId: string; amount: number; idempotencyKey: string; metadata: Record<string, string> }): Promise<{ processorRefundId: string }>;
   /** Charges created since `since` (Innkeep's and any other), for the reconciliation to find those whose answer was lost. */

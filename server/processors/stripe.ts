@@ -92,6 +92,8 @@ export function stripeProcessor(secretKey: string): CardProcessor {
               allowed_payment_method_types: ["card"],
               confirm: true,
               capture_method: input.capture ? "automatic" : "manual",
+              // A hold may have to grow with the stay: asked for wherever the card allows it.
+              ...(input.capture ? {} : { payment_method_options: { card: { request_incremental_authorization: "if_available" as const } } }),
               ...(input.onFile ? { customer: input.onFile.customer, off_session: true } : {}),
               metadata: input.metadata,
               ...(input.description ? { description: input.description } : {}),
@@ -152,6 +154,19 @@ export function stripeProcessor(secretKey: string): CardProcessor {
     async capture({ processorPaymentId, amount, idempotencyKey }) {
       const stripe = await stripeClient();
       await stripe.paymentIntents.capture(processorPaymentId, { amount_to_capture: amount }, { idempotencyKey }).catch((error) => stripeFailure(error, "id"));
+    },
+
+    async incrementAuthorization({ processorPaymentId, amount, idempotencyKey }) {
+      const stripe = await stripeClient();
+      try {
+        await stripe.paymentIntents.incrementAuthorization(processorPaymentId, { amount }, { idempotencyKey });
+        return { status: "incremented" };
+      } catch (error) {
+        if (error instanceof errors().StripeCardError) return { status: "declined", decline: declineOf(error) };
+        // Not incrementable: a card or bank without it, or an authorization made without asking for it.
+        if (error instanceof errors().StripeInvalidRequestError) return { status: "unavailable", reason: error.message };
+        return stripeFailure(error, "amount");
+      }
     },
 
     async cancel({ processorPaymentId, idempotencyKey }) {

@@ -33,6 +33,8 @@ const declines: Record<string, { code: string; decline_code?: string; message: s
  * payment and setup (4000002760003184): off-session, Stripe answers `authentication_required`.
  */
 const chargeCustomerFail = "pm_card_chargeCustomerFail";
+/** A card whose bank does not let a hold grow (incremental authorization). */
+const noIncrements = "pm_card_amex";
 const alwaysAuthenticate = new Set(["pm_card_authenticationRequired", "pm_card_threeDSecure2Required"]);
 
 /** A client secret as Stripe makes it for an intent: its id, `_secret_`, and a random tail. */
@@ -130,7 +132,7 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
       return remember(forwarded.status, JSON.stringify(object));
     }
 
-    const intent = url.pathname.match(/^\/v1\/payment_intents(?:\/([^/]+)\/(capture|cancel))?$/);
+    const intent = url.pathname.match(/^\/v1\/payment_intents(?:\/([^/]+)\/(capture|cancel|increment_authorization))?$/);
     if (intent && req.method === "POST") {
       const [, id, action] = intent;
       if (!action && params.confirm === "true") {
@@ -164,12 +166,24 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
       } else if (action === "capture") {
         const amount = Number(params.amount_to_capture ?? object.amount);
         Object.assign(object, { id, status: "succeeded", amount_capturable: 0, amount_received: amount, latest_charge: stripeId("ch"), canceled_at: null });
+      } else if (action === "increment_authorization") {
+        // Stripe raises a hold only where it was asked for when authorized and the card allows it
+        // (the relay plays American Express as a card whose bank does not), and only upward.
+        const kept = intentsOf(secretKey).get(id);
+        const asked = kept?.incremental_requested === true;
+        const amount = Number(params.amount);
+        if (!kept || kept.status !== "requires_capture" || !asked || kept.payment_method === noIncrements || !(amount > (kept.amount as number))) {
+          const message = !kept || kept.status !== "requires_capture" ? "This PaymentIntent's authorization cannot be incremented in its current state." : "This PaymentIntent is not eligible for incremental authorization.";
+          return remember(400, JSON.stringify({ error: { type: "invalid_request_error", code: "payment_intent_unexpected_state", message } }));
+        }
+        Object.assign(object, { ...kept, amount, amount_capturable: amount });
       } else if (action === "cancel") {
         Object.assign(object, { id, status: "canceled", amount_capturable: 0, cancellation_reason: params.cancellation_reason ?? null });
       }
       const kept = id ? intentsOf(secretKey).get(id) : undefined;
       if (kept) Object.assign(object, { metadata: kept.metadata, created: kept.created, payment_method: kept.payment_method });
       else if (!action) {
+        object.incremental_requested = params["payment_method_options[card][request_incremental_authorization]"] === "if_available";
         const metadata = Object.fromEntries(Object.entries(params).flatMap(([name, value]) => (name.match(/^metadata\[(.+)\]$/) ? [[name.slice(9, -1), value]] : [])));
         Object.assign(object, { metadata, created: Math.floor(Date.now() / 1000) });
       }
