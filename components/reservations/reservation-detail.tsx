@@ -166,7 +166,8 @@ export function ReservationDetail({ id }: { id: string }) {
                 {sourceLabels[r.source] ?? r.source}
                 {r.channel ? ` · ${channelLabels[r.channel] ?? r.channel}` : ""}
               </dd>
-              {r.guarantee || r.status === "confirmed" || r.status === "checked_in" ? (
+              {/* Without Stripe, no card can be put on file: the row shows only a card already there. */}
+              {r.guarantee || (cardEntry.data && (r.status === "confirmed" || r.status === "checked_in")) ? (
                 <>
                   <dt className="text-stone-500">Card on file</dt>
                   <dd data-testid="card-on-file">

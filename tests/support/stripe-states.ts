@@ -47,7 +47,7 @@ const clientSecretOf = (id: string) => `${id}_secret_${randomBytes(12).toString(
 
 const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url").replace(/[-_]/g, "x")}`;
 
-export async function startStripeStates(mockUrl: string): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startStripeStates(mockUrl: string, port = 0): Promise<{ url: string; close: () => Promise<void> }> {
   const log = new Map<string, StripeRequest[]>();
   const answered = new Map<string, { status: number; body: string; sent: string }>();
   /** The PaymentIntents each key made, by id, as they now stand. */
@@ -244,7 +244,7 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
       res.end(JSON.stringify({ error: { type: "api_error", message: String(error) } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
