@@ -119,7 +119,9 @@ for (const width of [1280, 390]) {
     if (width < 1024) await expectNoHorizontalScroll(page);
     await save.getByRole("button", { name: "Save the card" }).click();
     await expect(toasts(page).getByText(/^The guest's bank confirmed it: Visa •••• 4242, expires \d\d\/\d{4} is on file$/)).toBeVisible();
-    await expect(cardOnFile).toContainText(/^Visa •••• 4242, expires \d\d\/\d{4}/);
+    // On file and chargeable: no longer waiting for the guest's bank.
+    await expect(cardOnFile.getByText(/^Visa •••• 4242, expires \d\d\/\d{4}$/)).toBeVisible();
+    await expect(cardOnFile.getByRole("button", { name: "Ask the guest's bank again" })).toHaveCount(0);
     await expect(cardOnFile.getByRole("button", { name: "Replace the card" })).toBeVisible();
     // Chargeable now: it is offered in the payment dialog.
     await page.getByRole("button", { name: "Take payment" }).click();

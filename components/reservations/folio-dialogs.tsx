@@ -138,12 +138,15 @@ export function useBankCheck() {
   const client = useTRPCClient();
   const f = usePropertyFormat();
   return {
-    async payment(publishableKey: string, payment: { id: string; next_action: { client_secret: string } | null }, onDone: Done) {
-      if (!payment.next_action) return;
+    /** True once the payment is settled as paid or held. */
+    async payment(publishableKey: string, payment: { id: string; next_action: { client_secret: string } | null }, onDone: Done): Promise<boolean> {
+      if (!payment.next_action) return false;
+      let settled = false;
       toast.info("The guest's bank asks them to confirm the payment: hand them the screen.");
       await completeBankCheck(publishableKey, payment.next_action.client_secret, "payment");
       try {
         const p = await client.payments.refresh.mutate({ id: payment.id });
+        settled = p.status === "succeeded" || p.status === "authorized";
         if (p.status === "succeeded") toast.success(`The guest's bank confirmed it: payment of ${f.money(p.amount)} received`);
         else if (p.status === "authorized") toast.success(`The guest's bank confirmed it: ${f.money(p.amount)} held on the card until check-out`);
         else if (p.status === "failed") toast.error(`The payment did not go through: ${p.failure_message ?? "the card was declined."}`);
@@ -152,6 +155,7 @@ export function useBankCheck() {
         toast.error(callError(error).message);
       }
       await onDone();
+      return settled;
     },
     async guarantee(publishableKey: string, reservationId: string, clientSecret: string, onDone: Done) {
       toast.info("The guest's bank asks them to confirm the card: hand them the screen.");
@@ -247,7 +251,7 @@ export function PaymentDialog({
       onOpenChange(false);
       if (p.status === "pending" && p.next_action && publishableKey) {
         // The guest's bank asks for their check: Stripe.js shows it, then the server settles the payment.
-        await bankCheck.payment(publishableKey, p, onDone);
+        if (await bankCheck.payment(publishableKey, p, onDone)) onPaid?.();
         return;
       }
       toast.success(p.status === "authorized" ? `${f.money(p.amount)} held on the card until check-out` : `Payment of ${f.money(p.amount)} received`);
