@@ -14,6 +14,13 @@ process.env.E2E_PORT ??= execFileSync(process.execPath, [
   .toString()
   .trim();
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "innkeep-e2e-"));
+/** Stripe's API as the server meets it: the test relay in front of stripe-mock (e2e/support/stripe-relay.ts), on a port of its own. */
+process.env.E2E_STRIPE_PORT ??= execFileSync(process.execPath, [
+  "-e",
+  "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})",
+])
+  .toString()
+  .trim();
 
 /**
  * Which database the production server runs on: `pglite` (the embedded one, one process) or
@@ -76,30 +83,45 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // Builds only when the sources are newer than the last build, then serves it.
-    command: "node e2e/build-if-stale.mjs && npm start",
-    url: `${baseURL}/healthz`,
-    // A cold build on a busy 2-core machine can take minutes.
-    timeout: 600_000,
-    reuseExistingServer: false,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
-      ADMIN_PASSWORD: adminPassword,
-      NEXTAUTH_SECRET: "e2e-only-secret-0123456789abcdefghijklmnop",
-      WEBHOOK_SECRET_KEYS: "e2e:ZTJlLW9ubHktd2ViaG9vay1rZXktMDEyMzQ1Njc4OWE=",
-      NEXTAUTH_URL: baseURL,
-      LOG_LEVEL: "warn",
-      // Developer console specs deliver to receivers on 127.0.0.1 and need retries and the breaker in seconds.
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
-      WEBHOOK_RETRY_SCHEDULE: "2",
-      WEBHOOK_BREAKER_MIN_ATTEMPTS: "3",
-      WEBHOOK_BREAKER_WINDOW_SECONDS: "120",
+  webServer: [
+    {
+      // Stripe first: stripe-mock (started where none answers) behind the relay that plays the
+      // states it cannot (tests/support/stripe-states.ts); the server below reaches it as Stripe.
+      command: "npx tsx e2e/support/stripe-relay.ts",
+      url: `http://127.0.0.1:${process.env.E2E_STRIPE_PORT}/__innkeep/requests`,
+      // A first install of stripe-mock (go install) takes about a minute.
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { E2E_STRIPE_PORT: process.env.E2E_STRIPE_PORT },
     },
-  },
+    {
+      // Builds only when the sources are newer than the last build, then serves it.
+      command: "node e2e/build-if-stale.mjs && npm start",
+      url: `${baseURL}/healthz`,
+      // A cold build on a busy 2-core machine can take minutes.
+      timeout: 600_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+        ADMIN_PASSWORD: adminPassword,
+        NEXTAUTH_SECRET: "e2e-only-secret-0123456789abcdefghijklmnop",
+        WEBHOOK_SECRET_KEYS: "e2e:ZTJlLW9ubHktd2ViaG9vay1rZXktMDEyMzQ1Njc4OWE=",
+        NEXTAUTH_URL: baseURL,
+        LOG_LEVEL: "warn",
+        // Developer console specs deliver to receivers on 127.0.0.1 and need retries and the breaker in seconds.
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
+        WEBHOOK_RETRY_SCHEDULE: "2",
+        WEBHOOK_BREAKER_MIN_ATTEMPTS: "3",
+        WEBHOOK_BREAKER_WINDOW_SECONDS: "120",
+        STRIPE_API_URL: `http://127.0.0.1:${process.env.E2E_STRIPE_PORT}`,
+      },
+    },
+  ],
 });

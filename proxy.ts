@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { consentFormTargets, contentSecurityPolicy, hstsValue, servedOverHttps } from "@/server/http/page-headers";
+import { consentFormTargets, contentSecurityPolicy, hstsValue, servedOverHttps, takesCards } from "@/server/http/page-headers";
 import { malformedAuthorizeRequest, type AuthorizeParams } from "@/server/oauth/authorize-shape";
 import { problemPage } from "@/server/oauth/problem-page";
 
@@ -9,7 +9,7 @@ export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const https = servedOverHttps(request.nextUrl, request.headers.get("x-forwarded-proto"));
   const formTargets = consentFormTargets(request.nextUrl.pathname, request.nextUrl.searchParams.get("redirect_uri"));
-  const policy = contentSecurityPolicy({ nonce, https, dev: process.env.NODE_ENV === "development", formTargets });
+  const policy = contentSecurityPolicy({ nonce, https, dev: process.env.NODE_ENV === "development", formTargets, stripe: takesCards(request.nextUrl.pathname) });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", policy);

@@ -42249,7 +42249,10 @@ type PaymentProcessor struct {
 	ProcessorAccountId *string `json:"processor_account_id"`
 
 	// PropertyId null: the account's, for every property without its own.
-	PropertyId        *string              `json:"property_id"`
+	PropertyId *string `json:"property_id"`
+
+	// PublishableKey The publishable key Stripe.js is started with in the dashboard (public by design); null when none was given.
+	PublishableKey    *string              `json:"publishable_key"`
 	SecretKeyHint     string               `json:"secret_key_hint"`
 	Type              PaymentProcessorType `json:"type"`
 	UpdatedAt         time.Time            `json:"updated_at"`
@@ -46633,6 +46636,9 @@ type ListPaymentProcessors503JSONResponseBodyErrorType string
 type ConnectPaymentProcessorJSONBody struct {
 	// PropertyId The property this account takes payments for; omitted, every property without one of its own.
 	PropertyId *string `json:"property_id,omitempty"`
+
+	// PublishableKey The account's publishable key (`pk_test_…`/`pk_live_…`, of the same mode as `secret_key`): the dashboard starts Stripe.js with it to take cards in Stripe's Payment Element. Public by design; without it the dashboard cannot take a new card through Stripe.
+	PublishableKey *string `json:"publishable_key,omitempty"`
 
 	// SecretKey The account's secret or restricted key. Stored encrypted and never shown again; live keys only in the live data set.
 	SecretKey string `json:"secret_key"`

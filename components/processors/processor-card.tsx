@@ -3,7 +3,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { z } from "zod";
-import { stripeKeyMessage, stripeKeyPattern, stripeWebhookSecretMessage, stripeWebhookSecretPattern } from "@/lib/stripe-keys";
+import {
+  stripeKeyMessage,
+  stripeKeyMode,
+  stripeKeyPattern,
+  stripePublishableKeyMessage,
+  stripePublishableKeyPattern,
+  stripeWebhookSecretMessage,
+  stripeWebhookSecretPattern,
+} from "@/lib/stripe-keys";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Card, Input, Select } from "@/components/ui";
@@ -14,11 +22,18 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 
 const everyProperty = "all";
-const connectForm = z.object({
-  property: z.string(),
-  secret_key: z.string().trim().regex(stripeKeyPattern, stripeKeyMessage),
-  webhook_secret: z.union([z.literal(""), z.string().trim().regex(stripeWebhookSecretPattern, stripeWebhookSecretMessage)]),
-});
+const connectForm = z
+  .object({
+    property: z.string(),
+    secret_key: z.string().trim().regex(stripeKeyPattern, stripeKeyMessage),
+    publishable_key: z.union([z.literal(""), z.string().trim().regex(stripePublishableKeyPattern, stripePublishableKeyMessage)]),
+    webhook_secret: z.union([z.literal(""), z.string().trim().regex(stripeWebhookSecretPattern, stripeWebhookSecretMessage)]),
+  })
+  // The server checks it too; said here at the field, before Stripe is asked.
+  .refine((v) => !v.publishable_key || !stripeKeyPattern.test(v.secret_key) || stripeKeyMode(v.publishable_key) === stripeKeyMode(v.secret_key), {
+    path: ["publishable_key"],
+    message: "Give the publishable key of the same mode as the secret key (both test, or both live).",
+  });
 type ConnectForm = z.input<typeof connectForm>;
 
 /**
@@ -62,6 +77,15 @@ export function ProcessorCard() {
                     "no webhook secret"
                   )}
                 </p>
+                <p className="break-all text-stone-600">
+                  {p.publishable_key ? (
+                    <>
+                      Publishable key <span className="font-mono">{p.publishable_key}</span>: the desk takes new cards in Stripe&apos;s card form
+                    </>
+                  ) : (
+                    "No publishable key: the desk cannot take a new card or put one on file until it is added"
+                  )}
+                </p>
                 <p className="text-xs text-stone-500">
                   Connected <MomentText at={p.updated_at} />
                 </p>
@@ -79,11 +103,11 @@ export function ProcessorCard() {
 function ConnectProcessor({ properties }: { properties: { id: string; name: string }[] }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const form = useZodForm(connectForm, { defaultValues: { property: everyProperty, secret_key: "", webhook_secret: "" } });
+  const form = useZodForm(connectForm, { defaultValues: { property: everyProperty, secret_key: "", publishable_key: "", webhook_secret: "" } });
   const connect = useMutation(
     trpc.processors.connect.mutationOptions({
       onSuccess: async (connected) => {
-        form.reset({ property: everyProperty, secret_key: "", webhook_secret: "" });
+        form.reset({ property: everyProperty, secret_key: "", publishable_key: "", webhook_secret: "" });
         await Promise.all([queryClient.invalidateQueries(trpc.processors.list.queryFilter()), queryClient.invalidateQueries(trpc.audit.list.queryFilter())]);
         toast.success(`Stripe connected (${connected.mode === "live" ? "live payments" : "test mode"}). The key is stored encrypted and will not be shown again.`);
       },
@@ -99,6 +123,7 @@ function ConnectProcessor({ properties }: { properties: { id: string; name: stri
         connect.mutate({
           type: "stripe",
           secret_key: v.secret_key,
+          ...(v.publishable_key ? { publishable_key: v.publishable_key } : {}),
           ...(v.webhook_secret ? { webhook_secret: v.webhook_secret } : {}),
           ...(v.property !== everyProperty ? { property_id: v.property } : {}),
         })
@@ -107,6 +132,9 @@ function ConnectProcessor({ properties }: { properties: { id: string; name: stri
       <div className="grid gap-3 md:grid-cols-2">
         <FormField<ConnectForm> name="secret_key" label="Secret or restricted key" hint="From Stripe's Developers › API keys. Checked with Stripe before it is saved.">
           {(control) => <Input {...control} type="password" autoComplete="off" spellCheck={false} placeholder="rk_live_… or sk_test_…" />}
+        </FormField>
+        <FormField<ConnectForm> name="publishable_key" label="Publishable key" hint="pk_test_… or pk_live_…, of the same mode: the desk's card form (Stripe.js) starts with it. Public by design.">
+          {(control) => <Input {...control} autoComplete="off" spellCheck={false} placeholder="pk_live_… or pk_test_…" />}
         </FormField>
         <FormField<ConnectForm> name="webhook_secret" label="Webhook signing secret (optional)" hint="Of the Stripe webhook endpoint that sends Innkeep its events.">
           {(control) => <Input {...control} type="password" autoComplete="off" spellCheck={false} placeholder="whsec_…" />}

@@ -204,6 +204,7 @@ export function ReceivablesView({ property }: { property: Property }) {
         <PaymentDialog
           key={paying.folio_id}
           reservationId={paying.stay.reservation_id}
+          propertyId={property.id}
           balance={paying.amount}
           livemode={property.livemode}
           onDone={refresh}

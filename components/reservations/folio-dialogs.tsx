@@ -1,9 +1,11 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { z } from "zod";
-import { useTRPC } from "@/components/trpc/client";
+import { useTRPC, useTRPCClient } from "@/components/trpc/client";
+import { CardEntryError, completeBankCheck, StripeCardElements, StripeCardField, useCardEntry } from "@/components/processors/stripe-card";
+import { guaranteeWords } from "./format";
 import { Button, Input, Select } from "@/components/ui";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Form, FormError, FormField, moneyField, showServerError, useZodForm, type ErrorWords } from "@/components/ui/form";
@@ -103,7 +105,7 @@ const paymentForm = (f: Formatters, currency: string) =>
 type PaymentForm = z.input<ReturnType<typeof paymentForm>>;
 
 /** A card's refusal says so: "Declined: The card was declined." */
-const declineWords: ErrorWords = (message, { code }) =>
+export const declineWords: ErrorWords = (message, { code }) =>
   code === "card_declined" || code?.endsWith("_card") || code === "insufficient_funds" || code === "incorrect_cvc" ? `Declined: ${message}` : message;
 
 /** The payment method the API takes from the form's fields: the card's expiry "MM/YY" as month and year. */
@@ -121,12 +123,85 @@ function paymentMethod(v: z.output<ReturnType<typeof paymentForm>>) {
   };
 }
 
+/** Live mode with Stripe connected but no publishable key: the desk cannot type a new card. */
+const noPublishableKey =
+  "A new card is taken through Stripe's card form, which needs the Stripe account's publishable key: an owner adds it in Settings. Until then charge the card on file, or take cash or a bank transfer.";
+const noProcessor = "Live card payments need a connected Stripe account: an owner connects it in Settings. Until then take cash or a bank transfer.";
+
 /**
- * Takes a payment: the stay's card on file (charged, or only held until check-out), a sandbox test
- * card, cash or a bank transfer; the amount starts at the balance.
+ * After the server answered that the guest's bank asks for their own check (3-D Secure): Stripe.js
+ * shows the bank's check (in Stripe's own frame, so the dialog has closed first), then the server
+ * settles the payment or the card on file to what Stripe holds now, and the outcome is said in
+ * words. Runs on after the dialog is gone; `onDone` refreshes the page's data.
+ */
+export function useBankCheck() {
+  const client = useTRPCClient();
+  const f = usePropertyFormat();
+  return {
+    /** True once the payment is settled as paid or held. */
+    async payment(publishableKey: string, payment: { id: string; next_action: { client_secret: string } | null }, onDone: Done): Promise<boolean> {
+      if (!payment.next_action) return false;
+      let settled = false;
+      toast.info("The guest's bank asks them to confirm the payment: hand them the screen.");
+      await completeBankCheck(publishableKey, payment.next_action.client_secret, "payment");
+      try {
+        const p = await client.payments.refresh.mutate({ id: payment.id });
+        settled = p.status === "succeeded" || p.status === "authorized";
+        if (p.status === "succeeded") toast.success(`The guest's bank confirmed it: payment of ${f.money(p.amount)} received`);
+        else if (p.status === "authorized") toast.success(`The guest's bank confirmed it: ${f.money(p.amount)} held on the card until check-out`);
+        else if (p.status === "failed") toast.error(`The payment did not go through: ${p.failure_message ?? "the card was declined."}`);
+        else toast.warning("The guest has not finished their bank's check: the payment waits on the folio until they do.");
+      } catch (error) {
+        toast.error(callError(error).message);
+      }
+      await onDone();
+      return settled;
+    },
+    async guarantee(publishableKey: string, reservationId: string, clientSecret: string, onDone: Done) {
+      toast.info("The guest's bank asks them to confirm the card: hand them the screen.");
+      await completeBankCheck(publishableKey, clientSecret, "setup");
+      try {
+        const { reservation, setup } = await client.reservations.refreshGuarantee.mutate({ id: reservationId });
+        const card = reservation.guarantee ? guaranteeWords(reservation.guarantee) : "The card";
+        if (setup?.status === "failed") toast.error(setup.message ?? "The guest's bank refused the card: it is not on file.");
+        else if (reservation.guarantee?.status === "active") toast.success(`The guest's bank confirmed it: ${card} is on file`);
+        else toast.warning("The guest has not finished their bank's check: the card cannot be charged until they do.");
+      } catch (error) {
+        toast.error(callError(error).message);
+      }
+      await onDone();
+    },
+  };
+}
+
+/** A payment still waiting on the guest's bank check: its check again, in Stripe's frame, then the outcome in words. */
+export function BankCheckButton({ publishableKey, payment, onDone }: { publishableKey: string; payment: { id: string; next_action: { client_secret: string } }; onDone: Done }) {
+  const bankCheck = useBankCheck();
+  const [checking, setChecking] = useState(false);
+  return (
+    <Button
+      variant="secondary"
+      disabled={checking}
+      onClick={async () => {
+        setChecking(true);
+        await bankCheck.payment(publishableKey, payment, onDone);
+        setChecking(false);
+      }}
+    >
+      {checking ? "Waiting for the bank…" : "Ask the guest's bank again"}
+    </Button>
+  );
+}
+
+/**
+ * Takes a payment: the stay's card on file (charged, or only held until check-out), a new card,
+ * cash or a bank transfer; the amount starts at the balance. Where the property's cards go through
+ * Stripe, a new card is typed in Stripe's Payment Element and only Stripe's payment method reaches
+ * the server; otherwise (the sandbox) the test card numbers are typed here.
  */
 export function PaymentDialog({
   reservationId,
+  propertyId,
   balance,
   livemode,
   cardOnFile,
@@ -136,6 +211,8 @@ export function PaymentDialog({
   onOpenChange,
 }: {
   reservationId: string;
+  /** The stay's property: whose Stripe account (if any) takes the card. */
+  propertyId: string;
   balance: Money;
   livemode: boolean;
   /** The card on file that can be charged, in words ("Visa •••• 4242, expires 12/2031"); null when there is none. */
@@ -148,22 +225,44 @@ export function PaymentDialog({
 }) {
   const trpc = useTRPC();
   const f = usePropertyFormat();
+  const entry = useCardEntry(propertyId);
+  const publishableKey = entry.data?.publishable_key ?? null;
+  const bankCheck = useBankCheck();
+  /** Stripe's payment method for the card typed in the Payment Element (set by the element once mounted). */
+  const stripeCard = useRef<(() => Promise<string>) | null>(null);
   const form = useZodForm(paymentForm(f, balance.currency), {
     defaultValues: { method: cardOnFile ? "card_on_file" : livemode ? "cash" : "card", holdOnly: false, amount: f.amountText(balance), number: "", exp: "12/30", cvc: "", reference: "" },
   });
   const method = form.watch("method");
-  const pay = useMutation(
-    trpc.payments.create.mutationOptions({
-      onSuccess: async (p) => {
-        toast.success(p.status === "authorized" ? `${f.money(p.amount)} held on the card until check-out` : `Payment of ${f.money(p.amount)} received`);
-        onOpenChange(false);
-        await onDone();
-        onPaid?.();
-      },
-      // A decline is recorded as a failed payment: refresh the folio to show it.
-      onError: (e) => (showServerError<PaymentForm>(form, e, {}, declineWords), onDone()),
-    }),
-  );
+  const typed = f.parse(form.watch("amount"), balance.currency);
+  const create = useMutation(trpc.payments.create.mutationOptions());
+  const pay = useMutation({
+    mutationFn: async (v: z.output<ReturnType<typeof paymentForm>>) => {
+      let payment_method: ReturnType<typeof paymentMethod> | { type: "card"; processor_payment_method: string } = paymentMethod(v);
+      if (v.method === "card" && publishableKey) {
+        if (!stripeCard.current) throw new CardEntryError("Stripe's card form is still loading; try again in a moment.");
+        payment_method = { type: "card", processor_payment_method: await stripeCard.current() };
+      } else if (v.method === "card" && livemode) {
+        throw new CardEntryError(entry.data ? noPublishableKey : noProcessor);
+      }
+      return create.mutateAsync({ reservation_id: reservationId, amount: v.amount, payment_method, capture: !(v.method === "card_on_file" && v.holdOnly) });
+    },
+    onSuccess: async (p) => {
+      onOpenChange(false);
+      if (p.status === "pending" && p.next_action && publishableKey) {
+        // The guest's bank asks for their check: Stripe.js shows it, then the server settles the payment.
+        if (await bankCheck.payment(publishableKey, p, onDone)) onPaid?.();
+        return;
+      }
+      toast.success(p.status === "authorized" ? `${f.money(p.amount)} held on the card until check-out` : `Payment of ${f.money(p.amount)} received`);
+      await onDone();
+      onPaid?.();
+    },
+    // A refusal in the browser is said as it is; a decline is recorded as a failed payment: refresh the folio to show it.
+    onError: (e) =>
+      e instanceof CardEntryError ? form.setError("root.server", { type: "server", message: e.message }) : (showServerError<PaymentForm>(form, e, {}, declineWords), onDone()),
+  });
+  const stripeFields = method === "card" && publishableKey;
   return (
     <Dialog
       open={open}
@@ -178,18 +277,13 @@ export function PaymentDialog({
       description={`Balance due: ${f.money(balance)}`}
       size="sm"
     >
-      <Form
-        form={form}
-        aria-label="Take a payment"
-        onSubmit={(v) => pay.mutate({ reservation_id: reservationId, amount: v.amount, payment_method: paymentMethod(v), capture: !(v.method === "card_on_file" && v.holdOnly) })}
-        className="space-y-3"
-      >
+      <Form form={form} aria-label="Take a payment" onSubmit={(v) => pay.mutate(v)} className="space-y-3">
         <FormError />
         <FormField<PaymentForm> name="method" label="Method">
           {(control) => (
             <Select {...control}>
               {cardOnFile ? <option value="card_on_file">Card on file: {cardOnFile}</option> : null}
-              <option value="card">Card{livemode ? "" : " (sandbox test cards)"}</option>
+              <option value="card">{publishableKey ? "New card" : livemode ? "Card" : "Card (sandbox test cards)"}</option>
               <option value="cash">Cash</option>
               <option value="bank_transfer">Bank transfer</option>
             </Select>
@@ -206,12 +300,24 @@ export function PaymentDialog({
               <span className="block text-xs text-stone-500">A pre-authorisation: nothing is charged until it is captured at check-out.</span>
             </span>
           </label>
+        ) : stripeFields ? (
+          <StripeCardElements
+            publishableKey={publishableKey}
+            // What Stripe shows wallets and checks against: the amount typed (while it is not a valid amount, the balance).
+            purpose={{ mode: "payment", amount: Math.max(typed ?? balance.amount, 1), hold: false }}
+            currency={balance.currency}
+          >
+            <StripeCardField label="Card" paymentMethodRef={stripeCard} />
+            {entry.data?.mode === "test" ? <p className="text-xs text-stone-500">Stripe test mode: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, 4000 0025 0000 3155 asks for the bank&apos;s check.</p> : null}
+          </StripeCardElements>
+        ) : method === "card" && livemode ? (
+          <p className="text-sm text-stone-600">{entry.isPending ? "Loading the card form…" : entry.data ? noPublishableKey : noProcessor}</p>
         ) : method === "card" ? (
           <>
             <FormField<PaymentForm>
               name="number"
               label="Card number"
-              hint={livemode ? undefined : "Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined."}
+              hint="Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined."
             >
               {(control) => <Input {...control} inputMode="numeric" autoComplete="off" placeholder="4242 4242 4242 4242" />}
             </FormField>

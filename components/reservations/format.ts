@@ -43,3 +43,33 @@ export const guaranteeWords = (g: { status: string; card: { brand: string; last4
 
 /** The card on file a payment may be charged to, in words; null when there is none, or it still awaits the guest's bank. */
 export const chargeableCard = (g: Parameters<typeof guaranteeWords>[0] | null | undefined) => (g && g.status === "active" ? guaranteeWords(g) : null);
+
+/** Stripe's reasons for a dispute, in the words of a front desk (others: no reason given). */
+const disputeReasons: Record<string, string> = {
+  fraudulent: "the cardholder says they did not make it",
+  duplicate: "the cardholder says it was charged twice",
+  product_not_received: "the cardholder says the stay was not provided",
+  product_unacceptable: "the cardholder says the stay was not as described",
+  credit_not_processed: "the cardholder says a refund was not given",
+  unrecognized: "the cardholder does not recognise it",
+  subscription_canceled: "the cardholder says it was cancelled",
+};
+
+/**
+ * A payment's dispute at the guest's bank, in words: taken back (with the amount, and the day it
+ * was, `takenBackOn`: the business date of the withdrawal), an inquiry that moved no money, won
+ * (given back) or lost; on the payment that gives a won dispute's money back, what it is.
+ */
+export function disputeWords(
+  d: { status: string; reason: string | null; amount: Money; reinstates_payment_id: string | null },
+  takenBackOn: string | null,
+  fmt: { money: (m: Money) => string; day: (d: string, style?: "long") => string },
+) {
+  if (d.reinstates_payment_id) return `Given back by the guest's bank: the hotel won the dispute over ${fmt.money(d.amount)}`;
+  const why = d.reason && disputeReasons[d.reason] ? ` (${disputeReasons[d.reason]})` : "";
+  const taken = `${fmt.money(d.amount)}${takenBackOn ? ` taken back on ${fmt.day(takenBackOn, "long")}` : " taken back"}`;
+  if (d.status.startsWith("warning_")) return `The guest's bank asks about this payment${why}; no money was taken back${d.status === "warning_closed" ? ", and the question is closed" : ""}`;
+  if (d.status === "won") return `Disputed by the guest's bank${why}: the hotel won, and the money came back`;
+  if (d.status === "lost") return `Disputed by the guest's bank${why}: the hotel lost, ${taken}`;
+  return `Disputed by the guest's bank${why}: ${taken}; answer it in Stripe's dashboard`;
+}

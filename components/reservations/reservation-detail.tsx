@@ -9,10 +9,12 @@ import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Badge, Button, Card, PageHeader, cx } from "@/components/ui";
 import { ErrorState, LoadingState } from "@/components/ui/states";
-import { AddChargeDialog, HoldActions, PaymentDialog, RefundDialog } from "./folio-dialogs";
+import { AddChargeDialog, BankCheckButton, HoldActions, PaymentDialog, RefundDialog } from "./folio-dialogs";
+import { CardOnFile } from "./card-on-file";
+import { useCardEntry } from "@/components/processors/stripe-card";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { StayPriceBreakdown } from "./stay-price";
-import { channelLabels, chargeableCard, guaranteeWords, housekeepingLabels, nightsLabel, paymentMethodWords, sourceLabels, statusLabels } from "./format";
+import { channelLabels, chargeableCard, disputeWords, housekeepingLabels, nightsLabel, paymentMethodWords, sourceLabels, statusLabels } from "./format";
 import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
 import { CreditNoteDialog } from "./credit-notes";
@@ -46,6 +48,8 @@ export function ReservationDetail({ id }: { id: string }) {
     trpc.audit.list.queryFilter(),
   );
   const [paying, setPaying] = useState(false);
+  const cardEntry = useCardEntry(desk.data?.reservation.property_id);
+  const publishableKey = cardEntry.data?.publishable_key ?? null;
   const refresh = async () => {
     await Promise.all([
       queryClient.invalidateQueries(trpc.reservations.get.queryFilter({ id })),
@@ -162,10 +166,13 @@ export function ReservationDetail({ id }: { id: string }) {
                 {sourceLabels[r.source] ?? r.source}
                 {r.channel ? ` · ${channelLabels[r.channel] ?? r.channel}` : ""}
               </dd>
-              {r.guarantee ? (
+              {/* Without Stripe, no card can be put on file: the row shows only a card already there. */}
+              {r.guarantee || (cardEntry.data && (r.status === "confirmed" || r.status === "checked_in")) ? (
                 <>
                   <dt className="text-stone-500">Card on file</dt>
-                  <dd>{guaranteeWords(r.guarantee)}</dd>
+                  <dd data-testid="card-on-file">
+                    <CardOnFile stay={{ id: r.id, status: r.status, property_id: r.property_id, currency: r.total.currency, guarantee: r.guarantee }} onDone={refresh} />
+                  </dd>
                 </>
               ) : null}
               {r.deposit ? (
@@ -279,8 +286,17 @@ export function ReservationDetail({ id }: { id: string }) {
                           {paymentMethodWords(p.payment_method)}{" "}
                           <Badge tone={paymentStatus[p.status]?.tone}>{paymentStatus[p.status]?.label ?? p.status}</Badge>
                           {p.failure_message ? <span className="block text-xs text-red-700">{p.failure_message}</span> : null}
+                          {p.status === "pending" && p.next_action ? <span className="block text-xs text-amber-800">Waiting for the guest&apos;s bank check (3-D Secure)</span> : null}
+                          {p.dispute ? (
+                            <span className="block text-xs text-red-700" data-testid="payment-dispute">
+                              {disputeWords(p.dispute, f.refunds.find((x) => x.dispute_id === p.dispute?.id)?.business_date ?? null, fmt)}
+                            </span>
+                          ) : null}
                         </span>
                         <span className="flex items-center gap-2">
+                          {p.status === "pending" && p.next_action && publishableKey ? (
+                            <BankCheckButton publishableKey={publishableKey} payment={{ id: p.id, next_action: p.next_action }} onDone={refresh} />
+                          ) : null}
                           <span className={cx("tabular-nums", p.status === "failed" && "text-stone-500 line-through")}>{fmt.money(p.amount)}</span>
                           {p.status === "succeeded" || p.status === "partially_refunded" ? <RefundDialog payment={p} owed={f.balance.amount < 0 ? -f.balance.amount : null} onDone={refresh} /> : null}
                           {p.status === "authorized" ? <HoldActions payment={p} onDone={refresh} /> : null}
@@ -296,7 +312,7 @@ export function ReservationDetail({ id }: { id: string }) {
                   <ul className="divide-y divide-stone-100">
                     {f.refunds.map((x) => (
                       <li key={x.id} className="flex justify-between gap-3 py-1.5">
-                        <span className="min-w-0 break-words">Refund{x.reason ? `: ${x.reason}` : ""}</span>
+                        <span className="min-w-0 break-words">{x.dispute_id ? "Taken back by the guest's bank (dispute)" : `Refund${x.reason ? `: ${x.reason}` : ""}`}</span>
                         <span className="shrink-0 tabular-nums">−{fmt.money(x.amount)}</span>
                       </li>
                     ))}
@@ -322,7 +338,7 @@ export function ReservationDetail({ id }: { id: string }) {
         </Card>
       </div>
       {f && paying ? (
-        <PaymentDialog reservationId={id} balance={f.balance} livemode={r.livemode} cardOnFile={chargeableCard(r.guarantee)} onDone={refresh} open={paying} onOpenChange={setPaying} />
+        <PaymentDialog reservationId={id} propertyId={r.property_id} balance={f.balance} livemode={r.livemode} cardOnFile={chargeableCard(r.guarantee)} onDone={refresh} open={paying} onOpenChange={setPaying} />
       ) : null}
       <div className="mt-6">
         <AuditTrail objectType="reservation" objectId={id} />

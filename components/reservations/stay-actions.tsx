@@ -169,6 +169,7 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
       {due && dialog === "pay" ? (
         <PaymentDialog
           reservationId={r.id}
+          propertyId={r.property_id}
           balance={due}
           livemode={r.livemode}
           cardOnFile={chargeableCard(r.guarantee)}

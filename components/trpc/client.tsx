@@ -7,7 +7,7 @@ import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import { environmentHeader, type Environment } from "@/server/staff/data-set";
 
-export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
 function makeQueryClient() {
   return new QueryClient({

@@ -28,6 +28,11 @@ export const paymentProcessors = pgTable(
     processorAccountId: text("processor_account_id"),
     /** The processor's mode of the key: `test` (sk_test_/rk_test_) moves no real money. */
     processorMode: text("processor_mode", { enum: ["test", "live"] }).notNull(),
+    /**
+     * The account's publishable key (`pk_test_…`/`pk_live_…`, migration 0035), for Stripe.js in the
+     * dashboard's browser: public by design, so kept plain and shown; null until an owner gives it.
+     */
+    publishableKey: text("publishable_key"),
     ...timestamps(),
   },
   (t) => [uniqueIndex("payment_processors_scope_idx").on(t.accountId, t.livemode, sql`coalesce(${t.propertyId}, '')`)],

@@ -14,14 +14,32 @@ export const hstsValue = "max-age=63072000; includeSubDomains";
  * and the toaster set style attributes, which a nonce cannot cover and which cannot run code.
  * React's development build needs `eval`; production does not.
  */
-export function contentSecurityPolicy({ nonce, https, dev, formTargets = [] }: { nonce: string; https: boolean; dev: boolean; formTargets?: string[] }): string {
+export function contentSecurityPolicy({
+  nonce,
+  https,
+  dev,
+  formTargets = [],
+  stripe = false,
+}: {
+  nonce: string;
+  https: boolean;
+  dev: boolean;
+  formTargets?: string[];
+  /** The page may take a card with Stripe.js (`takesCards`): Stripe's script, its API and its frames (the Payment Element, 3-D Secure). */
+  stripe?: boolean;
+}): string {
+  // Stripe's own list (docs: Integration security guide, Content Security Policy), without Google
+  // Maps (no address field). With 'strict-dynamic', CSP 3 browsers take Stripe.js from the nonced
+  // loader and ignore the script host; older ones need it.
+  const script = stripe ? " https://js.stripe.com https://*.js.stripe.com" : "";
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${script}${dev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' blob: data:",
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self'${stripe ? " https://api.stripe.com" : ""}`,
+    ...(stripe ? ["frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com"] : []),
     "object-src 'none'",
     "base-uri 'self'",
     // The consent page (formTargets given) sets no form-action: its decision redirects to the
@@ -30,6 +48,16 @@ export function contentSecurityPolicy({ nonce, https, dev, formTargets = [] }: {
     "frame-ancestors 'none'",
     ...(https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
+}
+
+/**
+ * Whether a page may take a card with Stripe.js: the signed-in dashboard, whose pages are one
+ * application (a policy holds for the document first loaded, and a click from the reservations
+ * list to a reservation's folio loads no new document), but not sign-in, the OAuth consent page,
+ * the API reference or the guests' booking pages, which take no card here.
+ */
+export function takesCards(pathname: string): boolean {
+  return !/^\/(signin|oauth|docs|book|api|v1)(\/|$)/.test(pathname);
 }
 
 /** Whether the browser reached us over https: directly, or through a proxy that says so. */

@@ -4,7 +4,7 @@ import { paymentProcessors, properties } from "@/db/schema";
 import { inTransaction } from "@/db/transactions";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { ApiError } from "@/server/errors";
-import { isLiveStripeKey } from "@/lib/stripe-keys";
+import { isLiveStripeKey, stripeKeyMode } from "@/lib/stripe-keys";
 import { newId } from "@/server/ids";
 import { openSecret, sealSecret } from "@/server/sealed-secrets";
 import { findOwned, ownedBy, tenantValues, type Ctx, type Tenant } from "@/server/tenancy";
@@ -26,6 +26,13 @@ export async function connectProcessor({ db, tenant, actor, input }: ChangeCtx &
       param: "secret_key",
     });
   }
+  if (input.publishable_key && stripeKeyMode(input.publishable_key) !== stripeKeyMode(input.secret_key)) {
+    throw new ApiError(
+      "parameter_invalid",
+      `The publishable key is a ${stripeKeyMode(input.publishable_key)} key and the secret key a ${stripeKeyMode(input.secret_key)} one: give the two keys of the same mode from Stripe's Developers › API keys.`,
+      { param: "publishable_key" },
+    );
+  }
   if (input.property_id) await findOwned(db, properties, tenant, input.property_id, "property", { param: "property_id" });
   const { processorAccountId, mode } = await stripeProcessor(input.secret_key).verify();
   return inTransaction(db, async (tx) => {
@@ -39,6 +46,7 @@ export async function connectProcessor({ db, tenant, actor, input }: ChangeCtx &
       webhookSecretHint: input.webhook_secret ? keyHint(input.webhook_secret) : null,
       processorAccountId,
       processorMode: mode,
+      publishableKey: input.publishable_key ?? null,
       updatedAt: new Date(),
     };
     const [row] = before
@@ -102,6 +110,17 @@ export async function processorFor(db: Executor, tenant: Pick<Tenant, "accountId
     .orderBy(sql`${paymentProcessors.propertyId} nulls last`)
     .limit(1);
   return row ? { row, processor: processorOf(row) } : null;
+}
+
+/**
+ * What a browser needs to take a card for a property through its processor (the dashboard's
+ * Payment Element): the processor and its publishable key (null when the owner gave none). Null
+ * when no processor takes the property's cards, where the sandbox's test numbers are typed instead.
+ */
+export async function cardEntryFor({ db, tenant, propertyId }: Ctx & { propertyId: string }): Promise<{ processor: "stripe"; mode: "test" | "live"; publishable_key: string | null } | null> {
+  await findOwned(db, properties, tenant, propertyId, "property", { param: "property_id" });
+  const connected = await processorFor(db, tenant, propertyId);
+  return connected ? { processor: connected.row.type, mode: connected.row.processorMode, publishable_key: connected.row.publishableKey } : null;
 }
 
 /** The processor of a connected row (the one a payment went through). */

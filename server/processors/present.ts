@@ -11,6 +11,7 @@ export const presentProcessor = (p: typeof paymentProcessors.$inferSelect) => ({
   mode: p.processorMode,
   secret_key_hint: p.secretKeyHint,
   webhook_secret_hint: p.webhookSecretHint,
+  publishable_key: p.publishableKey,
   processor_account_id: p.processorAccountId,
   created_at: isoTime(p.createdAt),
   updated_at: isoTime(p.updatedAt),

@@ -62,6 +62,14 @@ export type FoundCharge = {
   decline: Decline | null;
 };
 
+/** A card's setup for later charges as the processor holds it. */
+export type FoundSetup = {
+  setupId: string;
+  /** succeeded: on file, chargeable off-session; requires_action: still waits on the guest; failed: the guest's bank refused it or the guest did not complete its check (see `decline`). */
+  status: "succeeded" | "requires_action" | "failed";
+  decline: Decline | null;
+};
+
 /** A dispute (chargeback) as the processor tells it. */
 export type FoundDispute = {
   id: string;
@@ -110,6 +118,10 @@ export interface CardProcessor {
   refund(input: { processorPaymentId: string; amount: number; idempotencyKey: string; metadata: Record<string, string> }): Promise<{ processorRefundId: string }>;
   /** Charges created since `since` (Innkeep's and any other), for the reconciliation to find those whose answer was lost. */
   chargesSince(since: Date): Promise<FoundCharge[]>;
+  /** One charge as the processor holds it now (Stripe: the PaymentIntent, retrieved), to settle a payment without waiting for its event. */
+  findCharge(processorPaymentId: string): Promise<FoundCharge>;
+  /** A card's setup as the processor holds it now (Stripe: the SetupIntent, retrieved), to settle a card on file without waiting for its event. */
+  findSetup(setupId: string): Promise<FoundSetup>;
   /** The card of a payment method, as a clerk may see it. */
   cardOf(paymentMethod: string): Promise<CardDetails | null>;
 }

@@ -1,9 +1,13 @@
 import Stripe from "stripe";
 import { ApiError } from "@/server/errors";
-import type { Decline, FoundCharge, ProcessorEvent } from "./processor";
+import type { Decline, FoundCharge, FoundSetup, ProcessorEvent } from "./processor";
 
 /** Stripe's decline in Innkeep's codes: by Stripe's `code` and `decline_code`, never by its message's words. */
 export function declineOf(error: { code?: string | null; decline_code?: string | null; message?: string | null }): Decline {
+  // Stripe's code when the guest failed their bank's check, or closed it (docs: 3-D Secure authentication).
+  if (error.code === "payment_intent_authentication_failure" || error.code === "setup_intent_authentication_failure") {
+    return { code: "card_declined", message: "The guest did not complete their bank's check (3-D Secure), so nothing was charged: try again, or take another card." };
+  }
   if (error.code === "authentication_required" || error.decline_code === "authentication_required") {
     return {
       code: "card_declined",
@@ -38,6 +42,22 @@ export function foundChargeOf(intent: Stripe.PaymentIntent): FoundCharge {
     metadata: { ...(intent.metadata ?? {}) },
     paymentMethod: idOf(intent.payment_method),
     decline: status === "failed" && error ? declineOf(error) : null,
+  };
+}
+
+/** A SetupIntent as the card on file's state: waiting on the guest, failed (with why), or done. */
+export function foundSetupOf(setup: Stripe.SetupIntent): FoundSetup {
+  const error = setup.last_setup_error;
+  const status: FoundSetup["status"] =
+    setup.status === "succeeded" ? "succeeded" : setup.status === "canceled" || (setup.status === "requires_payment_method" && error) ? "failed" : "requires_action";
+  if (status !== "failed") return { setupId: setup.id, status, decline: null };
+  const unauthenticated = !error || error.code === "setup_intent_authentication_failure";
+  return {
+    setupId: setup.id,
+    status,
+    decline: unauthenticated
+      ? { code: "card_declined", message: "The guest did not complete their bank's check (3-D Secure), so the card is not on file: try again, or another card." }
+      : declineOf(error),
   };
 }
 

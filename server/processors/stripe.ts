@@ -3,7 +3,7 @@ import { getConfig } from "@/server/config";
 import { ApiError } from "@/server/errors";
 import { isLiveStripeKey } from "@/lib/stripe-keys";
 import type { CardDetails, CardProcessor, ChargeResult } from "./processor";
-import { declineOf, foundChargeOf } from "./stripe-events";
+import { declineOf, foundChargeOf, foundSetupOf } from "./stripe-events";
 
 /**
  * stripe-node, loaded when a hotel's key is first used rather than at start: 2 s and 20 MB of a
@@ -186,6 +186,16 @@ export function stripeProcessor(secretKey: string): CardProcessor {
       // Newest first, page by page, until the first one older than `since`.
       for await (const intent of stripe.paymentIntents.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 })) found.push(foundChargeOf(intent));
       return found;
+    },
+
+    async findCharge(processorPaymentId) {
+      const stripe = await stripeClient();
+      return foundChargeOf(await stripe.paymentIntents.retrieve(processorPaymentId).catch((error) => stripeFailure(error, "id")));
+    },
+
+    async findSetup(setupId) {
+      const stripe = await stripeClient();
+      return foundSetupOf(await stripe.setupIntents.retrieve(setupId).catch((error) => stripeFailure(error, "id")));
     },
 
     async cardOf(paymentMethod) {

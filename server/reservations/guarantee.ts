@@ -5,8 +5,9 @@ import { reservations, type CardGuarantee } from "@/db/schema";
 import { recordChange, type ChangeCtx } from "@/server/audit/audit";
 import { ApiError } from "@/server/errors";
 import { processorFor } from "@/server/processors/connections";
+import type { FoundSetup } from "@/server/processors/processor";
 import { processorIdempotencyKey, tenantMetadata } from "@/server/processors/keys";
-import type { Tenant } from "@/server/tenancy";
+import type { Ctx, Tenant } from "@/server/tenancy";
 import { inTransaction } from "@/db/transactions";
 import { presentReservation } from "./present";
 import { loadReservation } from "./reservations";
@@ -125,4 +126,29 @@ export async function activateGuarantee(tx: Executor, tenant: Tenant, setupId: s
     { action: "reservation.guarantee_confirmed", objectType: "reservation", objectId: r.id, before: presentReservation({ reservation: r, guest }), after },
   );
   return true;
+}
+
+/**
+ * A card on file waiting on the guest's 3-D Secure, settled to what Stripe holds now, right after
+ * the desk's browser completed the bank's check with Stripe.js: the SetupIntent is retrieved and,
+ * succeeded, applied by the very code that applies Stripe's `setup_intent.succeeded`
+ * (`activateGuarantee`), so the desk does not wait for the webhook, and whichever comes second
+ * changes nothing. The setup as Stripe holds it comes back too (null: nothing waited), so the desk
+ * can say a refusal in words; a refused setup changes nothing here, and the card stays unchargeable.
+ */
+export async function refreshGuarantee({ db, tenant, id }: Ctx & { id: string }): Promise<{ result: Awaited<ReturnType<typeof loadReservation>>; setup: FoundSetup | null }> {
+  const loaded = await loadReservation(db, tenant, id);
+  const g = loaded.reservation.guarantee;
+  if (!g || g.status !== "requires_action" || !g.setup) return { result: loaded, setup: null };
+  const connected = await processorFor(db, tenant, loaded.reservation.propertyId);
+  if (!connected || connected.row.id !== g.processorId) {
+    throw new ApiError("invalid_state_transition", "The card on file was saved at a Stripe account the property is no longer connected to: put the card on file again.");
+  }
+  // Asked of Stripe before the transaction, so no lock waits on it.
+  const setup = await connected.processor.findSetup(g.setup);
+  if (setup.status !== "succeeded") return { result: loaded, setup };
+  return inTransaction(db, async (tx) => {
+    await activateGuarantee(tx, tenant, setup.setupId);
+    return { result: await loadReservation(tx, tenant, id), setup };
+  });
 }

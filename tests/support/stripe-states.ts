@@ -9,10 +9,15 @@
 // documents and stripe-mock does not: the same Idempotency-Key replays the first answer (header
 // `Idempotent-Replayed: true`), Stripe's test payment methods for declines answer Stripe's 402
 // card error (a saved card of `pm_card_chargeCustomerFail` when charged; off-session, a card that
-// asks for authentication answers `authentication_required`), and a revoked key Stripe's 401. Tests read what reached Stripe at
+// asks for authentication answers `authentication_required`, but `pm_card_authenticationRequiredOnSetup`
+// asks only when saved and on-session), and a revoked key Stripe's 401. Tests read what reached Stripe at
 // GET /__innkeep/requests?key=<secret key>. As Stripe does, it keeps the PaymentIntents a key
 // made, with their metadata and time of creation (stripe-mock's fixture has neither), and answers
-// the list (`created[gte]`) and a retrieve with them, so the reconciliation finds what was charged.
+// the list (`created[gte]`) and a retrieve with them, so the reconciliation finds what was charged;
+// the SetupIntents too, for a retrieve. What the guest does in their browser on a 3-D Secure step
+// (Stripe.js's `handleNextAction`/`confirmCardSetup` talking to Stripe) is played by
+// POST /__innkeep/authenticate {client_secret, outcome: authenticated|failed|declined}: the intent
+// of that client secret moves as Stripe documents for each (e2e/support/stripe-js-stand-in.js calls it).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
@@ -36,18 +41,23 @@ const chargeCustomerFail = "pm_card_chargeCustomerFail";
 /** A card whose bank does not let a hold grow (incremental authorization). */
 const noIncrements = "pm_card_amex";
 const alwaysAuthenticate = new Set(["pm_card_authenticationRequired", "pm_card_threeDSecure2Required"]);
+/** Stripe's test card whose bank asks for authentication when it is saved and on-session, never off-session once saved (4000002500003155). */
+const authenticateOnSetup = "pm_card_authenticationRequiredOnSetup";
 
 /** A client secret as Stripe makes it for an intent: its id, `_secret_`, and a random tail. */
 const clientSecretOf = (id: string) => `${id}_secret_${randomBytes(12).toString("hex")}`;
 
 const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url").replace(/[-_]/g, "x")}`;
 
-export async function startStripeStates(mockUrl: string): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startStripeStates(mockUrl: string, port = 0): Promise<{ url: string; close: () => Promise<void> }> {
   const log = new Map<string, StripeRequest[]>();
   const answered = new Map<string, { status: number; body: string; sent: string }>();
   /** The PaymentIntents each key made, by id, as they now stand. */
   const intents = new Map<string, Map<string, Record<string, unknown>>>();
   const intentsOf = (key: string) => intents.get(key) ?? intents.set(key, new Map()).get(key)!;
+  /** The SetupIntents each key confirmed, by id, as they now stand. */
+  const setups = new Map<string, Map<string, Record<string, unknown>>>();
+  const setupsOf = (key: string) => setups.get(key) ?? setups.set(key, new Map()).get(key)!;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", "http://relay");
@@ -59,6 +69,12 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
+    if (url.pathname === "/__innkeep/authenticate" && req.method === "POST") {
+      const { status, answer } = authenticate(Object.fromEntries(new URLSearchParams(body)));
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(answer));
+      return;
+    }
     const secretKey = (req.headers.authorization ?? "").replace(/^Bearer /, "");
     const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? null;
     const params = Object.fromEntries(new URLSearchParams(req.method === "GET" ? url.search : body));
@@ -107,6 +123,8 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
     }
     const retrieved = req.method === "GET" ? url.pathname.match(/^\/v1\/payment_intents\/([^/]+)$/) : null;
     if (retrieved && intentsOf(secretKey).has(retrieved[1])) return send(200, JSON.stringify(intentsOf(secretKey).get(retrieved[1])));
+    const retrievedSetup = req.method === "GET" ? url.pathname.match(/^\/v1\/setup_intents\/([^/]+)$/) : null;
+    if (retrievedSetup && setupsOf(secretKey).has(retrievedSetup[1])) return send(200, JSON.stringify(setupsOf(secretKey).get(retrievedSetup[1])));
 
     if (req.method === "POST" && url.pathname === "/v1/setup_intents" && params.confirm === "true") {
       // A confirmed setup: declined as a charge of the card would be, waiting on the guest where
@@ -117,7 +135,7 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
         const failed = { ...object, status: "requires_payment_method", last_setup_error: { type: "card_error", ...decline } };
         return remember(402, JSON.stringify({ error: { type: "card_error", ...decline, setup_intent: failed } }));
       }
-      const authenticate = alwaysAuthenticate.has(method);
+      const authenticate = alwaysAuthenticate.has(method) || method === authenticateOnSetup;
       // An id of its own, as Stripe gives each (stripe-mock's fixture has one for all).
       const id = stripeId("seti");
       Object.assign(object, {
@@ -128,7 +146,9 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
         payment_method: method,
         usage: params.usage ?? "off_session",
         next_action: authenticate ? { type: "use_stripe_sdk", use_stripe_sdk: {} } : null,
+        last_setup_error: null,
       });
+      setupsOf(secretKey).set(id, object);
       return remember(forwarded.status, JSON.stringify(object));
     }
 
@@ -151,10 +171,11 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
           return remember(402, JSON.stringify({ error }));
         }
         const manual = params.capture_method === "manual";
-        const authenticate = alwaysAuthenticate.has(method);
+        const authenticate = alwaysAuthenticate.has(method) || (method === authenticateOnSetup && !offSession);
         Object.assign(object, {
           id: intentId,
           status: authenticate ? "requires_action" : manual ? "requires_capture" : "succeeded",
+          capture_method: manual ? "manual" : "automatic",
           client_secret: clientSecretOf(intentId),
           next_action: authenticate ? { type: "use_stripe_sdk", use_stripe_sdk: {} } : null,
           amount_capturable: manual && !authenticate ? object.amount : 0,
@@ -192,13 +213,52 @@ export async function startStripeStates(mockUrl: string): Promise<{ url: string;
     return remember(forwarded.status, JSON.stringify(object));
   }
 
+  /**
+   * The guest's answer to their bank's check, as Stripe records it: authenticated, a PaymentIntent
+   * goes on to its capture (or its hold) and a SetupIntent succeeds; failed (the check failed or was
+   * closed), each goes back to `requires_payment_method` with Stripe's `*_authentication_failure`;
+   * declined (authenticated, then refused by the bank), the payment fails with `card_declined`.
+   * Only an intent in `requires_action` can be answered, as in Stripe.js.
+   */
+  function authenticate({ client_secret: secret = "", outcome = "authenticated" }: Record<string, string>): { status: number; answer: unknown } {
+    const all = [...intents.values(), ...setups.values()].flatMap((m) => [...m.values()]);
+    const intent = all.find((i) => i.client_secret === secret);
+    if (!intent) return { status: 404, answer: { error: { type: "invalid_request_error", code: "resource_missing", message: "No such client secret." } } };
+    if (intent.status !== "requires_action") {
+      return { status: 400, answer: { error: { type: "invalid_request_error", code: "unexpected_state", message: `This intent is ${String(intent.status)}, not requires_action.` } } };
+    }
+    const setup = intent.object === "setup_intent";
+    const failure = (code: string, message: string, declineCode?: string) => ({ type: code.endsWith("authentication_failure") ? "invalid_request_error" : "card_error", code, message, ...(declineCode ? { decline_code: declineCode } : {}) });
+    if (outcome === "authenticated") {
+      const manual = intent.capture_method === "manual";
+      Object.assign(
+        intent,
+        setup
+          ? { status: "succeeded", next_action: null }
+          : { status: manual ? "requires_capture" : "succeeded", next_action: null, amount_capturable: manual ? intent.amount : 0, amount_received: manual ? 0 : intent.amount, latest_charge: stripeId("ch") },
+      );
+    } else if (outcome === "failed") {
+      const error = failure(
+        setup ? "setup_intent_authentication_failure" : "payment_intent_authentication_failure",
+        `The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this ${setup ? "SetupIntent" : "PaymentIntent"} again.`,
+      );
+      Object.assign(intent, { status: "requires_payment_method", next_action: null, payment_method: null, [setup ? "last_setup_error" : "last_payment_error"]: error });
+    } else if (outcome === "declined") {
+      const error = failure("card_declined", "Your card was declined.", "generic_decline");
+      Object.assign(intent, { status: "requires_payment_method", next_action: null, [setup ? "last_setup_error" : "last_payment_error"]: error });
+    } else {
+      return { status: 400, answer: { error: { type: "invalid_request_error", message: `Unknown outcome ${outcome}.` } } };
+    }
+    return { status: 200, answer: intent };
+  }
+
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { type: "api_error", message: String(error) } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -32,7 +32,11 @@ export default async function setup(): Promise<() => Promise<void>> {
   };
 }
 
-async function start(): Promise<{ stop: () => Promise<void> }> {
+/**
+ * stripe-mock (the running one, else one of the run's own) and the relay in front of it, on
+ * `relayPort` (0: any free port). Also what the browser tests' server is pointed at (e2e/support/stripe-relay.ts).
+ */
+export async function startStripe(relayPort = 0): Promise<{ mockUrl: string; relayUrl: string; stop: () => Promise<void> }> {
   const configured = process.env.STRIPE_MOCK_URL ?? defaultMockUrl;
   let child: ChildProcess | undefined;
   let mockUrl = configured;
@@ -47,15 +51,22 @@ async function start(): Promise<{ stop: () => Promise<void> }> {
       throw new Error(`stripe-mock (${binary}) did not start on port ${port}.`);
     }
   }
-  const relay = await startStripeStates(mockUrl);
-  process.env.STRIPE_MOCK_URL = mockUrl;
-  process.env.STRIPE_API_URL = relay.url;
+  const relay = await startStripeStates(mockUrl, relayPort);
   return {
+    mockUrl,
+    relayUrl: relay.url,
     async stop() {
       await relay.close();
       if (child) await ended(child, "SIGTERM");
     },
   };
+}
+
+async function start(): Promise<{ stop: () => Promise<void> }> {
+  const started = await startStripe();
+  process.env.STRIPE_MOCK_URL = started.mockUrl;
+  process.env.STRIPE_API_URL = started.relayUrl;
+  return started;
 }
 
 /** stripe-mock answers any test key's GET /v1/account with an account fixture. */

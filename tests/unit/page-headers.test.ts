@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { consentFormTargets, contentSecurityPolicy } from "@/server/http/page-headers";
+import { consentFormTargets, contentSecurityPolicy, takesCards } from "@/server/http/page-headers";
 
 // The consent page's Approve posts to /oauth/authorize/decision, which answers 303 to the client's
 // redirect_uri; Chromium holds that redirect to the page's form-action, so the policy of that one
@@ -26,5 +26,27 @@ describe("form-action", () => {
     expect(consentFormTargets("/oauth/authorize", "not a url; script-src *")).toEqual([]);
     expect(consentFormTargets("/oauth/authorize", "javascript:alert(1)")).toEqual([]);
     expect(consentFormTargets("/oauth/authorize", "data:text/html,hi")).toEqual([]);
+  });
+});
+
+// Stripe.js (the dashboard's card form and its 3-D Secure step) needs Stripe's script, its API and
+// its frames; pages that take no card keep the policy without them.
+const directive = (policy: string, name: string) => policy.split("; ").find((d) => d.startsWith(`${name} `));
+
+describe("Stripe", () => {
+  it("is allowed its script, API and frames on the dashboard's pages only", () => {
+    const withStripe = contentSecurityPolicy({ nonce: "n", https: true, dev: false, stripe: true });
+    expect(directive(withStripe, "script-src")).toBe("script-src 'self' 'nonce-n' 'strict-dynamic' https://js.stripe.com https://*.js.stripe.com");
+    expect(directive(withStripe, "connect-src")).toBe("connect-src 'self' https://api.stripe.com");
+    expect(directive(withStripe, "frame-src")).toBe("frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com");
+    expect(directive(withStripe, "frame-ancestors")).toBe("frame-ancestors 'none'");
+    const without = contentSecurityPolicy({ nonce: "n", https: true, dev: false });
+    expect(without).not.toContain("stripe");
+    expect(directive(without, "frame-src")).toBeUndefined();
+  });
+
+  it("takes cards on the dashboard (any of its pages may lead to a folio without a new document), not on sign-in, consent, the reference or the booking pages", () => {
+    for (const path of ["/", "/reservations", "/reservations/res_1", "/receivables", "/settings", "/calendar"]) expect(takesCards(path)).toBe(true);
+    for (const path of ["/signin", "/oauth/authorize", "/docs", "/docs/clients/node", "/book/harbor", "/api/trpc/x", "/v1/payments"]) expect(takesCards(path)).toBe(false);
   });
 });

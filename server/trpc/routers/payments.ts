@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { refundPayment, settlePayment, takePayment } from "@/server/payments/audited";
 import { refundOverpaymentAtCheckOut } from "@/server/receivables/refund-credit";
+import { refreshPayment } from "@/server/payments/processor-refresh";
+import { presentPayment } from "@/server/folios/payment-present";
 import { paymentCreateSchema, refundCreateSchema } from "@/server/payments/schemas";
 import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
@@ -16,6 +18,13 @@ export const paymentsRouter = router({
   create: paymentProcedure
     .input(paymentCreateSchema)
     .mutation(async ({ ctx, input }) => takePayment({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, input })),
+  /**
+   * After the desk's browser completed the guest's 3-D Secure with Stripe.js: the payment settled
+   * to what Stripe holds now, as Stripe's event would (and idempotent with it).
+   */
+  refresh: paymentProcedure
+    .input(z.strictObject({ id: z.string().min(1).max(64) }))
+    .mutation(async ({ ctx, input }) => presentPayment(await refreshPayment({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
   /** Captures an authorization (a hold taken at check-in), or releases it: POST /v1/payments/{id}/capture and /void. */
   settle: paymentProcedure
     .input(z.strictObject({ id: z.string().min(1).max(64), to: z.enum(["captured", "voided"]) }))

@@ -14,11 +14,13 @@ import { folioBalance } from "@/server/folios/folios";
 import type { ChangeCtx } from "@/server/audit/audit";
 import { grantLateCheckOut, moveRoom } from "@/server/reservations/in-house";
 import { presentReservation } from "@/server/reservations/present";
+import { guaranteeReservation, refreshGuarantee } from "@/server/reservations/guarantee";
 import { listReadyRooms } from "@/server/reservations/ready-rooms";
 import { loadReservation } from "@/server/reservations/reservations";
 import {
   cancelSchema,
   changeDepartureSchema,
+  guaranteeUpdateSchema,
   checkInSchema,
   moveRoomSchema,
   reservationCreateSchema,
@@ -112,6 +114,20 @@ export const reservationsRouter = router({
     .mutation(async ({ ctx, input }) =>
       presentReservation(await checkInReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, roomId: input.room_id })),
     ),
+  /** Puts a card on file (Stripe's `pm_…` from the Payment Element): POST /v1/reservations/{id}/guarantee. */
+  guarantee: reservationProcedure
+    .input(guaranteeUpdateSchema.extend({ id }))
+    .mutation(async ({ ctx, input }) =>
+      presentReservation(await guaranteeReservation({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, paymentMethod: input.processor_payment_method })),
+    ),
+  /**
+   * After the desk's browser completed the guest's 3-D Secure for the card on file: the card
+   * settled to what Stripe holds now, as Stripe's event would; with the setup's outcome in words.
+   */
+  refreshGuarantee: reservationProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => {
+    const { result, setup } = await refreshGuarantee({ db: ctx.db, tenant: ctx.tenant, id: input.id });
+    return { reservation: presentReservation(result), setup: setup ? { status: setup.status, message: setup.decline?.message ?? null } : null };
+  }),
   checkOut: reservationProcedure
     .input(z.strictObject({ id }))
     .mutation(async ({ ctx, input }) =>

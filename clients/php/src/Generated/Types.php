@@ -100,7 +100,7 @@ namespace Innkeep\Generated;
  * @phpstan-type PaymentList array{object: 'list', data: list<Payment>, has_more: bool, next_cursor: string|null, prev_cursor: string|null}
  * @phpstan-type RefundList array{object: 'list', data: list<Refund>, has_more: bool, next_cursor: string|null, prev_cursor: string|null}
  * @phpstan-type PaymentProcessorList array{object: 'list', data: list<PaymentProcessor>, has_more: bool, next_cursor: string|null, prev_cursor: string|null}
- * @phpstan-type PaymentProcessor array{id: string, object: 'payment_processor', livemode: bool, type: 'stripe', property_id: string|null, mode: 'test'|'live', secret_key_hint: string, webhook_secret_hint: string|null, processor_account_id: string|null, created_at: string, updated_at: string}
+ * @phpstan-type PaymentProcessor array{id: string, object: 'payment_processor', livemode: bool, type: 'stripe', property_id: string|null, mode: 'test'|'live', secret_key_hint: string, webhook_secret_hint: string|null, publishable_key: string|null, processor_account_id: string|null, created_at: string, updated_at: string}
  * @phpstan-type HousekeepingAssignmentList array{object: 'list', data: list<HousekeepingAssignment>, has_more: bool, next_cursor: string|null, prev_cursor: string|null}
  * @phpstan-type HousekeepingAssignment array{id: string, object: 'housekeeping_assignment', livemode: bool, property_id: string, room_id: string, date: string, assignee: string, notes: string|null, status: 'pending'|'in_progress'|'done', created_at: string, updated_at: string}
  * @phpstan-type TaxList array{object: 'list', data: list<Tax>, has_more: bool, next_cursor: string|null, prev_cursor: string|null}
@@ -189,7 +189,7 @@ namespace Innkeep\Generated;
  * @phpstan-type CreateRefundParams array{payment_id: string, amount?: int, reason?: string}
  * @phpstan-type GetRefundParams array<never, never>
  * @phpstan-type ListPaymentProcessorsParams array{limit?: int}
- * @phpstan-type ConnectPaymentProcessorParams array{type: 'stripe', secret_key: string, webhook_secret?: string, property_id?: string}
+ * @phpstan-type ConnectPaymentProcessorParams array{type: 'stripe', secret_key: string, webhook_secret?: string, publishable_key?: string, property_id?: string}
  * @phpstan-type DeletePaymentProcessorParams array<never, never>
  * @phpstan-type ChangeRoomStatusParams array{status: 'dirty'|'clean'|'inspected'|'out-of-order', reason?: string, until?: string}
  * @phpstan-type ListAssignmentsParams array{property_id?: string, date?: string, assignee?: string, status?: 'pending'|'in_progress'|'done', limit?: int}

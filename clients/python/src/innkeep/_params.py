@@ -341,7 +341,13 @@ GetRefundParams = TypedDict("GetRefundParams", {}, total=False)
 ListPaymentProcessorsParams = TypedDict("ListPaymentProcessorsParams", {"limit": int}, total=False)
 ConnectPaymentProcessorParams = TypedDict(
     "ConnectPaymentProcessorParams",
-    {"type": Required[Literal["stripe"]], "secret_key": Required[str], "webhook_secret": str, "property_id": str},
+    {
+        "type": Required[Literal["stripe"]],
+        "secret_key": Required[str],
+        "webhook_secret": str,
+        "publishable_key": str,
+        "property_id": str,
+    },
     total=False,
 )
 DeletePaymentProcessorParams = TypedDict("DeletePaymentProcessorParams", {}, total=False)

@@ -1361,6 +1361,10 @@ class PaymentProcessor(BaseModel):
     )
     secret_key_hint: str = Field(..., examples=["sk_test_…p7dc"])
     webhook_secret_hint: str | None
+    publishable_key: str | None = Field(
+        ...,
+        description="The publishable key Stripe.js is started with in the dashboard (public by design); null when none was given.",
+    )
     processor_account_id: str | None = Field(..., description="Stripe's `acct_…`, where the key may read it.")
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     updated_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])

@@ -4831,6 +4831,8 @@ export interface components {
             /** @example sk_test_…p7dc */
             secret_key_hint: string;
             webhook_secret_hint: string | null;
+            /** @description The publishable key Stripe.js is started with in the dashboard (public by design); null when none was given. */
+            publishable_key: string | null;
             /** @description Stripe's `acct_…`, where the key may read it. */
             processor_account_id: string | null;
             /**
@@ -34281,6 +34283,7 @@ export interface operations {
                      *           "mode": "test",
                      *           "secret_key_hint": "sk_test_…p7dc",
                      *           "webhook_secret_hint": "string",
+                     *           "publishable_key": "string",
                      *           "processor_account_id": "string",
                      *           "created_at": "2026-11-21T09:30:00.000Z",
                      *           "updated_at": "2026-11-21T09:30:00.000Z"
@@ -34565,6 +34568,8 @@ export interface operations {
                     secret_key: string;
                     /** @description The signing secret of the Stripe webhook endpoint that sends Innkeep its events. Stored encrypted. */
                     webhook_secret?: string;
+                    /** @description The account's publishable key (`pk_test_…`/`pk_live_…`, of the same mode as `secret_key`): the dashboard starts Stripe.js with it to take cards in Stripe's Payment Element. Public by design; without it the dashboard cannot take a new card through Stripe. */
+                    publishable_key?: string;
                     /** @description The property this account takes payments for; omitted, every property without one of its own. */
                     property_id?: string;
                 };
@@ -34593,6 +34598,7 @@ export interface operations {
                      *       "mode": "test",
                      *       "secret_key_hint": "sk_test_…p7dc",
                      *       "webhook_secret_hint": "string",
+                     *       "publishable_key": "string",
                      *       "processor_account_id": "string",
                      *       "created_at": "2026-11-21T09:30:00.000Z",
                      *       "updated_at": "2026-11-21T09:30:00.000Z"
