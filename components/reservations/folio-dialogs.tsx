@@ -414,9 +414,20 @@ export function RefundDialog({
 }
 
 /** A hold on the card (a pre-authorisation): captured at check-out, or released. A refusal reads in words. */
-export function HoldActions({ payment, onDone }: { payment: { id: string; amount: Money }; onDone: Done }) {
+export function HoldActions({ payment, uncovered = 0, onDone }: { payment: { id: string; amount: Money }; uncovered?: number; onDone: Done }) {
   const trpc = useTRPC();
   const f = usePropertyFormat();
+  // The stay grew past what the card holds: the hold raised by what is not covered.
+  const more = { amount: uncovered, currency: payment.amount.currency };
+  const raise = useMutation(
+    trpc.payments.raiseHold.mutationOptions({
+      onSuccess: async (p) => {
+        toast.success(p.id === payment.id ? `The card now holds ${f.money(p.amount)}` : `The card's bank does not let a hold grow: ${f.money(p.amount)} more is held apart`);
+        await onDone();
+      },
+      onError: (e) => toast.error(callError(e).message),
+    }),
+  );
   const settle = useMutation(
     trpc.payments.settle.mutationOptions({
       onSuccess: async (p) => {
@@ -428,6 +439,16 @@ export function HoldActions({ payment, onDone }: { payment: { id: string; amount
   );
   return (
     <>
+      {uncovered > 0 ? (
+        <Button
+          variant="secondary"
+          disabled={raise.isPending || settle.isPending}
+          onClick={() => raise.mutate({ id: payment.id, amount: payment.amount.amount + uncovered })}
+          aria-label={`Hold ${f.money(more)} more on the card, for what the stay now costs beyond the hold`}
+        >
+          Hold {f.money(more)} more
+        </Button>
+      ) : null}
       <Button variant="secondary" disabled={settle.isPending} onClick={() => settle.mutate({ id: payment.id, to: "captured" })} aria-label={`Capture the hold of ${f.money(payment.amount)}`}>
         Capture
       </Button>

@@ -95,6 +95,10 @@ export function ReservationDetail({ id }: { id: string }) {
   const ended = r.status === "cancelled" || r.status === "no_show" || r.status === "checked_out";
   const f = folio.data;
   const balance = f?.balance;
+  // What the stay owes beyond the card holds on it: offered as "Hold more" on the latest hold.
+  const holds = f?.payments.filter((p) => p.status === "authorized") ?? [];
+  const lastHold = holds.at(-1);
+  const uncovered = f ? Math.max(0, f.balance.amount - holds.reduce((sum, p) => sum + p.amount.amount, 0)) : 0;
 
   return (
     <>
@@ -299,7 +303,7 @@ export function ReservationDetail({ id }: { id: string }) {
                           ) : null}
                           <span className={cx("tabular-nums", p.status === "failed" && "text-stone-500 line-through")}>{fmt.money(p.amount)}</span>
                           {p.status === "succeeded" || p.status === "partially_refunded" ? <RefundDialog payment={p} owed={f.balance.amount < 0 ? -f.balance.amount : null} onDone={refresh} /> : null}
-                          {p.status === "authorized" ? <HoldActions payment={p} onDone={refresh} /> : null}
+                          {p.status === "authorized" ? <HoldActions payment={p} uncovered={p.id === lastHold?.id ? uncovered : 0} onDone={refresh} /> : null}
                         </span>
                       </li>
                     ))}

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { refundPayment, settlePayment, takePayment } from "@/server/payments/audited";
+import { raisePaymentHold, refundPayment, settlePayment, takePayment } from "@/server/payments/audited";
 import { refundOverpaymentAtCheckOut } from "@/server/receivables/refund-credit";
 import { refreshPayment } from "@/server/payments/processor-refresh";
 import { presentPayment } from "@/server/folios/payment-present";
-import { paymentCreateSchema, refundCreateSchema } from "@/server/payments/schemas";
+import { holdRaiseSchema, paymentCreateSchema, refundCreateSchema } from "@/server/payments/schemas";
 import { access } from "@/lib/access";
 import { roles, router, staffProcedure } from "../init";
 
@@ -29,6 +29,10 @@ export const paymentsRouter = router({
   settle: paymentProcedure
     .input(z.strictObject({ id: z.string().min(1).max(64), to: z.enum(["captured", "voided"]) }))
     .mutation(async ({ ctx, input }) => settlePayment({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, to: input.to })),
+  /** Raises an authorized card payment's hold to a new total, for a stay that grew (as POST /v1/payments/{id}/increment_authorization). */
+  raiseHold: paymentProcedure
+    .input(holdRaiseSchema.extend({ id: z.string().min(1).max(64) }))
+    .mutation(async ({ ctx, input }) => raisePaymentHold({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, amount: input.amount })),
   /** Refunds all or part of a captured payment. */
   refund: paymentProcedure
     .input(refundCreateSchema)
