@@ -1,4 +1,5 @@
 import { eventOperations } from "./event-operations";
+import { bookingEngineOperations } from "@/server/booking-engine/operations";
 import { groupOperations } from "@/server/groups/operations";
 import { guestDataOperations } from "@/server/guest-data/operations";
 import { guestOperations, guestPreferenceOperations } from "@/server/guests/operations";
@@ -22,6 +23,7 @@ import type { AnyOperation } from "@/server/http/operation";
 /** Every `/v1` operation, in the order the OpenAPI document lists them. */
 export const operations: AnyOperation[] = [
   ...propertyOperations,
+  ...bookingEngineOperations,
   ...roomOperations,
   ...rateOperations,
   ...inventoryOperations,

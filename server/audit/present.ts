@@ -340,6 +340,7 @@ export function auditSentences(row: Pick<AuditRow, "action" | "objectType" | "be
 function actorWords(row: AuditRow): string {
   if (row.actorType === "api_key") return row.actorName ? `the API key “${row.actorName}”` : "an API key";
   if (row.actorType === "oauth_app") return row.actorName ? `the app “${row.actorName}”` : "a connected app";
+  if (row.actorType === "booking_engine") return "a guest on the booking engine";
   if (row.actorType === "night_audit") return row.actorEmail ? `the night audit, run by ${row.actorEmail}` : "the night audit";
   return row.actorEmail ?? "a staff member";
 }
