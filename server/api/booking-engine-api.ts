@@ -32,7 +32,7 @@ export function createBookingEngineApi(deps: ApiDeps & { bookingMinFillMs?: numb
     return next();
   });
   app.use("*", observe);
-  const count = async (c: Context<ApiEnv>, action: GuestAction) => c.set("rate", await countGuestRequest(deps.limiter, action, clientAddress(c)));
+  const count = (c: Context<ApiEnv>, action: GuestAction) => countGuestRequest(deps.limiter, action, clientAddress(c), (state) => c.set("rate", state));
   const slugOf = (c: Context<ApiEnv>) => c.req.param("slug") ?? "";
 
   // GET /book-api/{slug}/search: the rooms and rates free for a stay, priced as the guest pays

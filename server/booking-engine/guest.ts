@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, isNotNull, isNull, lt } from "drizzle-orm";
 import type { Db, Executor } from "@/db/client";
-import { bookingEngines, bookingSessions, inventoryHolds, properties, ratePlans, reservations, roomTypes, type PlanFee } from "@/db/schema";
+import { bookingEngines, bookingSessions, guests, inventoryHolds, properties, ratePlans, reservations, roomTypes, type PlanFee } from "@/db/schema";
 import { inTransaction } from "@/db/transactions";
 import { daysBetween, type IsoDate } from "@/lib/dates";
 import type { Money } from "@/lib/money";
@@ -149,7 +149,13 @@ export async function openSession({ db, slug, choice, now = new Date() }: { db: 
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + holdMinutes * 60_000);
   await inTransaction(db, async (tx) => {
-    const hold = await holdRooms(tx, { tenant, actor: engineActor }, { propertyId: property.id, roomTypeId: choice.room_type_id, from: choice.check_in, to: choice.check_out, rooms: 1 });
+    const hold = await holdRooms(tx, { tenant, actor: engineActor }, { propertyId: property.id, roomTypeId: choice.room_type_id, from: choice.check_in, to: choice.check_out, rooms: 1 }).catch(
+      (error: unknown) => {
+        // The last room went to another guest between the quote and the hold: the same answer as the quote's.
+        if (error instanceof ApiError && error.code === "no_availability") throw new ApiError("no_availability", "No room of this type is free for every night of the stay.", { param: "room_type_id" });
+        throw error;
+      },
+    );
     await tx.insert(bookingSessions).values({
       id: newId("bookingSession"),
       ...tenantValues(tenant),
@@ -218,7 +224,7 @@ async function sessionOf(db: Executor, propertyId: string, token: string, lock =
 }
 
 /** What the guest chose, as the details page shows it: the room, the rate, the price, the terms, and until when the room is held. */
-export async function getSession({ db, slug, token }: { db: Db; slug: string; token: string }) {
+export async function getSession({ db, slug, token, now = new Date() }: { db: Db; slug: string; token: string; now?: Date }) {
   const { property, tenant } = await engineBySlug(db, slug);
   const session = await sessionOf(db, property.id, token);
   const [availability, details] = await Promise.all([
@@ -240,6 +246,8 @@ export async function getSession({ db, slug, token }: { db: Db; slug: string; to
     price: quote?.price ?? null,
     policy: quote ? policyOf(plan, session.checkIn, quote.nightly, property.currency) : null,
     held_until: session.holdId ? session.expiresAt.toISOString() : null,
+    /** Whole minutes the room is still held for (at least 1 while held); null once released. */
+    held_minutes: session.holdId && session.expiresAt > now ? Math.max(1, Math.ceil((session.expiresAt.getTime() - now.getTime()) / 60_000)) : null,
     booked: !!session.reservationId,
   };
 }
@@ -299,6 +307,7 @@ export async function getConfirmation({ db, slug, token }: { db: Db; slug: strin
     db.select().from(reservations).where(ownedBy(reservations, tenant, eq(reservations.id, session.reservationId))),
     detailsOf(db, tenant, property.id),
   ]);
+  const [guest] = await db.select({ firstName: guests.firstName }).from(guests).where(eq(guests.id, reservation.guestId));
   const type = details.types.get(reservation.roomTypeId)!;
   const plan = details.plans.get(reservation.ratePlanId)!;
   return {
@@ -306,6 +315,7 @@ export async function getConfirmation({ db, slug, token }: { db: Db; slug: strin
     /** The booking's reference: the reservation id's own part, which the desk finds a booking by. */
     reference: referenceOf(reservation.id),
     status: reservation.status,
+    guest_first_name: guest?.firstName ?? "",
     stay: { check_in: reservation.checkIn, check_out: reservation.checkOut, nights: daysBetween(reservation.checkIn, reservation.checkOut), adults: reservation.adults, children: reservation.children },
     room: { name: type.name },
     rate: { name: plan.name, meal_plan: plan.mealPlan },

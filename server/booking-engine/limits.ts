@@ -1,5 +1,5 @@
 import { ApiError } from "@/server/errors";
-import type { RateCounter } from "@/server/http/rate-limit";
+import type { RateCounter, RateState } from "@/server/http/rate-limit";
 import type { RateLimits } from "@/server/plans";
 
 /**
@@ -14,9 +14,13 @@ export const guestLimits = {
 
 export type GuestAction = keyof typeof guestLimits;
 
-/** Counts one request of `address` for `action`; 429 `too_many_requests` with Retry-After once a window is spent. */
-export async function countGuestRequest(limiter: RateCounter, action: GuestAction, address: string | undefined) {
+/**
+ * Counts one request of `address` for `action`; 429 `too_many_requests` with Retry-After once a
+ * window is spent. `seen` gets the count first, so even the refusal carries the X-RateLimit headers.
+ */
+export async function countGuestRequest(limiter: RateCounter, action: GuestAction, address: string | undefined, seen?: (state: RateState) => void) {
   const state = await limiter.consume(`book:${action}:${address ?? "unknown"}`, guestLimits[action]);
+  seen?.(state);
   if (state.retryAfter !== undefined) {
     throw new ApiError("too_many_requests", `Rate limit exceeded. Retry after ${state.retryAfter} seconds.`, { headers: { "Retry-After": String(state.retryAfter) } });
   }
