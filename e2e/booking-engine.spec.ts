@@ -53,7 +53,8 @@ for (const width of [1280, 390]) {
     const link = page.getByRole("link", { name: new RegExp(`/book/${slug}$`) });
     await expect(link).toBeVisible();
     await expect(page.getByRole("button", { name: "Copy button code" })).toBeVisible();
-    await expect(page.getByTestId("audit-entry").filter({ visible: true }).first()).toContainText("Booking page switched on");
+    // On the property's trail (a night audit may have closed a day of it since): by whom, and what changed.
+    await expect(page.getByTestId("audit-entry").filter({ visible: true, hasText: "Booking page switched on" })).toContainText(hotel.staff.email);
     await expectNoSeriousAxe(page);
     if (width < 1024) await expectNoHorizontalScroll(page);
     await snap(page, "booking-engine-settings");
@@ -62,8 +63,8 @@ for (const width of [1280, 390]) {
     const checkOut = addDays(hotel.today, 4);
     const references: string[] = [];
     for (const guest of [
-      { languages: "en-GB,en;q=0.9", lang: "en", first: "Eleanor", last: "Vance", heading: "Book your stay", show: "Show rooms", choose: "Book Double, Best available", title: "Your details", labels: ["First name", "Last name", "E-mail"], submit: "Confirm booking", done: "Your booking is confirmed" },
-      { languages: "pt-PT,pt;q=0.9,en;q=0.5", lang: "pt", first: "Inês", last: "Guerreiro", heading: "Reserve a sua estadia", show: "Ver quartos", choose: "Reservar Double, Best available", title: "Os seus dados", labels: ["Nome próprio", "Apelido", "E-mail"], submit: "Confirmar reserva", done: "A sua reserva está confirmada" },
+      { languages: "en-GB,en;q=0.9", lang: "en", first: "Eleanor", last: "Vance", heading: "Book your stay", show: "Show rooms", choose: "Book this rate: Double, Best available", title: "Your details", labels: ["First name", "Last name", "E-mail"], submit: "Confirm booking", done: "Your booking is confirmed" },
+      { languages: "pt-PT,pt;q=0.9,en;q=0.5", lang: "pt", first: "Inês", last: "Guerreiro", heading: "Reserve a sua estadia", show: "Ver quartos", choose: "Reservar esta tarifa: Double, Best available", title: "Os seus dados", labels: ["Nome próprio", "Apelido", "E-mail"], submit: "Confirmar reserva", done: "A sua reserva está confirmada" },
     ]) {
       const g = await guestPage(browser, guest.languages, width);
       await open(g, `/book/${slug}`);
@@ -74,8 +75,11 @@ for (const width of [1280, 390]) {
       await g.getByRole("button", { name: guest.show }).click();
       // Two nights at 120.00, no tax at this hotel: 240.00 in US dollars, written as the guest's language writes it.
       const total = new Intl.NumberFormat(guest.lang, { style: "currency", currency: "USD" }).format(240);
-      const offer = g.getByRole("listitem").filter({ has: g.getByRole("button", { name: guest.choose }) });
+      const offer = g.getByRole("listitem").filter({ has: g.getByRole("button", { name: guest.choose }) }).last();
       await expect(offer).toContainText(total);
+      // The stay's dates in the guest's own words.
+      const arrival = new Intl.DateTimeFormat(guest.lang, { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(`${checkIn}T12:00:00Z`));
+      await expect(g.getByRole("heading", { level: 2, name: new RegExp(arrival.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) })).toBeVisible();
       await expectNoSeriousAxe(g);
       await expectGuestWords(g);
       if (width < 1024) await expectNoHorizontalScroll(g);

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { guestLocales, localeNames, type GuestLocale } from "@/lib/guest-locale";
 import { guestQuery } from "./guest-words";
@@ -34,7 +33,8 @@ export function GuestShell({
             <ul className="flex flex-wrap gap-1 text-sm">
               {guestLocales.map((l) => (
                 <li key={l}>
-                  <Link
+                  {/* A full load, not a client-side move: the document's own language (<html lang>) changes with it. */}
+                  <a
                     href={`${path}${guestQuery({ ...query, lang: l })}`}
                     lang={l}
                     hrefLang={l}
@@ -46,7 +46,7 @@ export function GuestShell({
                     }
                   >
                     {localeNames[l]}
-                  </Link>
+                  </a>
                 </li>
               ))}
             </ul>

@@ -1,4 +1,4 @@
-import { formatDay, formatMoment, type IsoDate } from "@/lib/dates";
+import { formatGuestDay, formatGuestMoment, type IsoDate } from "@/lib/dates";
 import { formatMoney, type Money } from "@/lib/money";
 
 /**
@@ -6,9 +6,9 @@ import { formatMoney, type Money } from "@/lib/money";
  * currency in the guest's number format (lib/money), dates as calendar dates (lib/dates).
  */
 export const guestMoney = (m: Money, locale: string) => formatMoney(m, locale);
-export const guestDay = (date: IsoDate, locale: string) => formatDay(date, locale, "long");
+export const guestDay = (date: IsoDate, locale: string) => formatGuestDay(date, locale, "long");
 /** A wall-clock moment at the hotel ("2026-12-23T00:00"), written as read there. */
-export const guestMoment = (wallClock: string, locale: string) => formatMoment(new Date(`${wallClock}:00Z`), { timezone: "UTC", locale });
+export const guestMoment = (wallClock: string, locale: string) => formatGuestMoment(wallClock, locale);
 /** "15:00" as the guest's language writes a time of day. */
 export const guestClock = (time: string, locale: string) =>
   new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(new Date(`1970-01-01T${time}:00Z`));

@@ -76,7 +76,7 @@ export function BookingEngineView({ property }: { property: { id: string; name: 
       ) : (
         <div className="space-y-6">
           <EngineSettings key={engine.data.updated_at ?? "new"} propertyId={property.id} name={property.name} engine={engine.data} plans={active} />
-          <AuditTrail objectType="booking_engine" objectId={property.id} title="Booking engine history" />
+          <AuditTrail objectType="booking_engine" objectId={property.id} title="Property history" />
         </div>
       )}
     </>
