@@ -55,6 +55,9 @@ const layers = [
   { name: "guests", paths: [dir("guests")] },
   { name: "invoices", paths: [dir("invoices")] },
   { name: "reservations", paths: [dir("reservations")] },
+  // The direct booking engine (issue 38): its settings, and a guest's search, hold and booking on
+  // the public page, through availability, holds and the reservations service.
+  { name: "booking-engine", paths: [dir("booking-engine")] },
   // What the account holds about one guest, exported or erased on request: reads their stays and folios.
   { name: "guest-data", paths: [dir("guest-data")] },
   { name: "payments", paths: [dir("payments")] },

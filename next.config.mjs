@@ -1,3 +1,5 @@
+import createNextIntlPlugin from "next-intl/plugin";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite ships wasm and data files that must be loaded from node_modules, not bundled; so does
@@ -21,4 +23,6 @@ const nextConfig = {
     return [{ source: "/:path*", headers: pageHeaders }];
   },
 };
-export default nextConfig;
+// next-intl reads the guest pages' language and catalogue from i18n/request.ts (messages/<lang>.json).
+const withNextIntl = createNextIntlPlugin("./i18n/request.ts");
+export default withNextIntl(nextConfig);

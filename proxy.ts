@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { consentFormTargets, contentSecurityPolicy, hstsValue, servedOverHttps, takesCards } from "@/server/http/page-headers";
 import { malformedAuthorizeRequest, type AuthorizeParams } from "@/server/oauth/authorize-shape";
 import { problemPage } from "@/server/oauth/problem-page";
+import { guestLocaleOf } from "@/lib/guest-locale";
 
 // Every page: a Content-Security-Policy with a fresh script nonce (Next reads it from the
 // request's policy header and stamps it on its scripts), and HSTS when served over https.
@@ -13,6 +14,11 @@ export function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", policy);
+  // The guest pages' language (i18n/request.ts reads it); whatever a caller sent in it is replaced.
+  requestHeaders.delete("x-innkeep-locale");
+  if (request.nextUrl.pathname.startsWith("/book/")) {
+    requestHeaders.set("x-innkeep-locale", guestLocaleOf(request.nextUrl.searchParams.get("lang"), request.headers.get("accept-language")));
+  }
   const asksConsent = request.nextUrl.pathname === "/oauth/authorize" && (request.method === "GET" || request.method === "HEAD");
   const malformed = asksConsent ? malformedAuthorizeRequest(queryOf(request.nextUrl.searchParams)) : null;
   // A Next page answers 200; an authorization request naming no app or no address to return to

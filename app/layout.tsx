@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import { getLocale } from "next-intl/server";
 import localFont from "next/font/local";
 import type { ReactNode } from "react";
 import { HydratedMark } from "@/components/ui/hydrated";
@@ -21,8 +22,10 @@ export const metadata: Metadata = {
 // Every page renders per request: its scripts carry that request's CSP nonce (proxy.ts), which a page built ahead of time could not.
 export default async function RootLayout({ children }: { children: ReactNode }) {
   await connection();
+  // English, except on the guest pages, which speak the guest's language (i18n/request.ts).
+  const locale = await getLocale();
   return (
-    <html lang="en" className={inter.variable}>
+    <html lang={locale} className={inter.variable}>
       <body className="min-h-screen font-sans">
         {children}
         <HydratedMark />

@@ -4,7 +4,7 @@ import { execSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
-const nextSources = ["app", "components", "server", "db", "proxy.ts", "public", "next.config.mjs", "postcss.config.mjs", "package.json", "tsconfig.json"];
+const nextSources = ["app", "components", "server", "db", "lib", "i18n", "messages", "proxy.ts", "public", "next.config.mjs", "postcss.config.mjs", "package.json", "tsconfig.json"];
 const serverSources = ["server", "db", "scripts/build-server.mjs", "package.json", "tsconfig.json"];
 
 function newest(entry) {

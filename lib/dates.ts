@@ -146,3 +146,22 @@ export function formatDay(date: IsoDate, locale: string, style: DayStyle | Intl.
   const key = `d|${locale}|${typeof style === "string" ? style : JSON.stringify(style)}`;
   return wordFormat(key, locale, { ...options, timeZone: "UTC" }).format(new Date(toUtc(date) + 12 * 3_600_000));
 }
+
+const guestFormats = new Map<string, Intl.DateTimeFormat>();
+const guestFormat = (locale: string, options: Intl.DateTimeFormatOptions) => {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let f = guestFormats.get(key);
+  if (!f) guestFormats.set(key, (f = new Intl.DateTimeFormat(locale, options)));
+  return f;
+};
+
+/**
+ * A calendar date in a guest's own language ("seg., 30/11/2026" is "Mon, Nov 30, 2026" for a
+ * Portuguese guest): the guest pages speak the guest's language, where staff screens read English.
+ */
+export const formatGuestDay = (date: IsoDate, locale: string, style: DayStyle = "long"): string =>
+  guestFormat(locale, { ...dayStyles[style], timeZone: "UTC" }).format(new Date(toUtc(date) + 12 * 3_600_000));
+
+/** A wall-clock moment at the hotel ("2026-11-29T00:00"), in a guest's own language. */
+export const formatGuestMoment = (wallClock: string, locale: string): string =>
+  guestFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(`${wallClock}:00Z`));

@@ -18,6 +18,7 @@ export const sourceWords: Record<string, string> = {
   email: "E-mail",
   walk_in: "Walk-in",
   channel: "Channel",
+  booking_engine: "Booking engine",
 };
 
 export const channelWords: Record<string, string> = {

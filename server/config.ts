@@ -81,6 +81,11 @@ const configSchema = z.object({
    * as http://127.0.0.1:12111 (README, "Card payments through Stripe").
    */
   STRIPE_API_URL: z.string().url().optional(),
+  /**
+   * The booking engine's bot check: a guest's form sent sooner than this many seconds after the
+   * room was chosen is refused (people take longer to type a name and an e-mail).
+   */
+  BOOKING_MIN_FILL_SECONDS: z.coerce.number().min(0).max(60).default(3),
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   /** With INNGEST_BASE_URL: use a local Inngest dev server instead of Inngest Cloud. */

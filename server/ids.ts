@@ -36,6 +36,7 @@ export const idPrefixes = {
   creditNote: "cn",
   dataRepair: "rpr",
   paymentProcessor: "ppr",
+  bookingSession: "bks",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

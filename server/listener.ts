@@ -5,7 +5,7 @@ import { newId } from "@/server/ids";
 
 export type Target = "api" | "next";
 
-/** Exact paths the Hono app answers besides `/v1/…` and Stripe's events (`/stripe/webhooks/…`): OAuth endpoints and operational probes. */
+/** Exact paths the Hono app answers besides `/v1/…`, Stripe's events (`/stripe/webhooks/…`) and the booking engine's posts (`/book-api/…`): OAuth endpoints and operational probes. */
 const apiPaths = new Set(["/v1", "/oauth/token", "/oauth/revoke", "/.well-known/oauth-authorization-server", "/healthz", "/readyz", "/metrics"]);
 
 /**
@@ -19,7 +19,7 @@ export function routeFor(url: string | undefined): Target {
   const target = url.startsWith("/") ? url : url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "") || "/";
   const end = target.search(/[?#]/);
   const path = end === -1 ? target : target.slice(0, end);
-  if (apiPaths.has(path) || path.startsWith("/v1/") || path.startsWith("/stripe/webhooks/")) return "api";
+  if (apiPaths.has(path) || path.startsWith("/v1/") || path.startsWith("/stripe/webhooks/") || path.startsWith("/book-api/")) return "api";
   return "next";
 }
 

@@ -9,6 +9,7 @@ export const setupPages = [
   { href: "/settings/rooms", label: "Rooms" },
   { href: "/settings/rate-plans", label: "Rate plans" },
   { href: "/settings/taxes", label: "Taxes" },
+  { href: "/settings/booking-engine", label: "Booking engine" },
 ] as const;
 
 /** The settings pages, one link each. */

@@ -15,7 +15,7 @@ export const auditLog = pgTable(
      * name then, and the e-mail of the staff member who installed it); the night audit (`night_audit`,
      * with the e-mail of the staff member who ran it by hand). Never a secret.
      */
-    actorType: text("actor_type", { enum: ["staff", "api_key", "oauth_app", "night_audit"] }).notNull().default("staff"),
+    actorType: text("actor_type", { enum: ["staff", "api_key", "oauth_app", "night_audit", "booking_engine"] }).notNull().default("staff"),
     actorId: text("actor_id").notNull(),
     actorEmail: text("actor_email"),
     actorName: text("actor_name"),

@@ -18,3 +18,4 @@ export * from "./sign-in";
 export * from "./taxes";
 export * from "./repairs";
 export * from "./processors";
+export * from "./booking-engine";

@@ -18,6 +18,7 @@ import { rateLimit } from "@/server/http/rate-limit-step";
 import { renderError } from "@/server/http/render-error";
 import { operations } from "./routes";
 import { createStripeWebhooks, stripeWebhooksPath } from "./stripe-webhooks";
+import { bookingEnginePath, createBookingEngineApi } from "./booking-engine-api";
 import { createOAuthEndpoints } from "@/server/oauth/endpoints";
 import { withOAuthPaths } from "@/server/oauth/openapi";
 import { latestApiVersion } from "@/server/http/versions";
@@ -90,13 +91,15 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
 }
 
 /**
- * Everything the Node listener hands to Hono: `/v1`, Stripe's events in, and the operational
+ * Everything the Node listener hands to Hono: `/v1`, Stripe's events in, the booking engine's
+ * public endpoints (`/book-api/…`), and the operational
  * endpoints that must answer even when Next is busy.
  */
 export function createApp(deps: ApiDeps) {
   const app = new Hono();
   app.route("/v1", createRestApi(deps));
   app.route(stripeWebhooksPath, createStripeWebhooks(deps));
+  app.route(bookingEnginePath, createBookingEngineApi(deps));
   app.route("/", createOAuthEndpoints(deps));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {

@@ -1,5 +1,6 @@
 import { eventOperations } from "./event-operations";
 import { bookingOperations } from "@/server/bookings/operations";
+import { bookingEngineOperations } from "@/server/booking-engine/operations";
 import { groupOperations } from "@/server/groups/operations";
 import { guestDataOperations } from "@/server/guest-data/operations";
 import { guestOperations, guestPreferenceOperations } from "@/server/guests/operations";
@@ -23,6 +24,7 @@ import type { AnyOperation } from "@/server/http/operation";
 /** Every `/v1` operation, in the order the OpenAPI document lists them. */
 export const operations: AnyOperation[] = [
   ...propertyOperations,
+  ...bookingEngineOperations,
   ...roomOperations,
   ...rateOperations,
   ...inventoryOperations,

@@ -24,7 +24,9 @@ export type AuditActor =
   | { type: "api_key"; id: string; name: string | null }
   | { type: "oauth_app"; id: string; name: string | null; email?: string | null }
   /** The night audit: by itself (id `night_audit`, no e-mail), or run by hand (the staff member's id and e-mail). */
-  | { type: "night_audit"; id: string; email: string | null };
+  | { type: "night_audit"; id: string; email: string | null }
+  /** A guest on the property's booking engine (id `booking_engine`): the change is theirs, made on the public page. */
+  | { type: "booking_engine"; id: string; name: string | null };
 
 /**
  * The options of a service that changes data: the tenant, and who is changing it, so that the

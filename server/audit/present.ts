@@ -46,6 +46,7 @@ export function auditReferences(rows: AuditRow[]) {
       if (typeof side.room_type_id === "string") refs.roomTypes.add(side.room_type_id);
       if (typeof side.rate_plan_id === "string") refs.ratePlans.add(side.rate_plan_id);
       if (typeof side.property_id === "string") refs.properties.add(side.property_id);
+      if (Array.isArray(side.rate_plan_ids)) for (const id of side.rate_plan_ids) if (typeof id === "string") refs.ratePlans.add(id);
     }
     if (row.objectType === "room") refs.rooms.add(row.objectId);
     if (row.objectType === "rate_plan") refs.ratePlans.add(row.objectId);
@@ -89,6 +90,7 @@ const titles: Record<string, string> = {
   "rate_plan.updated": "Rate plan changed",
   "property.created": "Property added",
   "property.updated": "Property settings changed",
+  "booking_engine.updated": "Booking engine changed",
   "inventory_hold.created": "Rooms held back from sale",
   "inventory_hold.released": "Hold released",
   "room.marked_clean": "Marked clean",
@@ -292,6 +294,14 @@ function fieldSentence(objectType: string, field: string, before: unknown, after
     case "closed_to_departure":
       if (objectType === "rate_plan") return change(rateLabels[field], rateValue(field, before, ctx), rateValue(field, after, ctx));
       break;
+    case "path":
+      return null;
+    case "enabled":
+      return objectType === "booking_engine" ? ((after as boolean) ? "Booking page switched on" : "Booking page switched off") : change(fieldWords(field), String(before), String(after));
+    case "rate_plan_ids": {
+      const names = (v: unknown) => (Array.isArray(v) && v.length ? v.map((id) => ctx.ratePlans.get(String(id)) ?? "a rate plan no longer listed").join(", ") : "none");
+      return change("Rates sold", names(before), names(after));
+    }
     case "allergies":
     case "room":
     case "loyalty": {
@@ -340,6 +350,7 @@ export function auditSentences(row: Pick<AuditRow, "action" | "objectType" | "be
 function actorWords(row: AuditRow): string {
   if (row.actorType === "api_key") return row.actorName ? `the API key “${row.actorName}”` : "an API key";
   if (row.actorType === "oauth_app") return row.actorName ? `the app “${row.actorName}”` : "a connected app";
+  if (row.actorType === "booking_engine") return "a guest on the booking engine";
   if (row.actorType === "night_audit") return row.actorEmail ? `the night audit, run by ${row.actorEmail}` : "the night audit";
   return row.actorEmail ?? "a staff member";
 }

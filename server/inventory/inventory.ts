@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
 import { audit, type ChangeCtx } from "@/server/audit/audit";
 import { inventoryHolds, properties, roomTypes } from "@/db/schema";
 import type { IsoDate } from "@/lib/dates";
@@ -76,23 +77,28 @@ export async function createHold(ctx: ChangeCtx & { input: HoldCreate }) {
     if (input.from < today)
       throw new ApiError("parameter_invalid", `A hold cannot start in the past; today is ${today} at the property.`, { param: "from" });
     const [type] = await typesOf({ db: tx, tenant }, property.id, input.room_type_id, "body");
-    await holdNights(tx, type.id, input.from, input.to, input.rooms);
-    const [hold] = await tx
-      .insert(inventoryHolds)
-      .values({
-        id: newId("hold"),
-        ...tenantValues(tenant),
-        propertyId: property.id,
-        roomTypeId: type.id,
-        from: input.from,
-        to: input.to,
-        rooms: input.rooms,
-      })
-      .returning();
-    await emitInventoryUpdated(tx, tenant, { propertyId: property.id, roomTypeId: type.id, from: input.from, to: input.to });
-    await audit(tx, { tenant, actor }, { action: "inventory_hold.created", objectType: "inventory_hold", objectId: hold.id, after: presentHold(hold) });
-    return hold;
+    return holdRooms(tx, { tenant, actor }, { propertyId: property.id, roomTypeId: type.id, from: input.from, to: input.to, rooms: input.rooms });
   });
+}
+
+/**
+ * Holds rooms of a type inside the caller's transaction (checked by the caller: the property and
+ * type are the tenant's, the range valid), or 409 `no_availability`: the hold's row, its event and
+ * its trail entry. The booking engine holds a guest's room this way while they fill the form.
+ */
+export async function holdRooms(
+  tx: Executor,
+  { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">,
+  input: { propertyId: string; roomTypeId: string; from: IsoDate; to: IsoDate; rooms: number },
+) {
+  await holdNights(tx, input.roomTypeId, input.from, input.to, input.rooms);
+  const [hold] = await tx
+    .insert(inventoryHolds)
+    .values({ id: newId("hold"), ...tenantValues(tenant), ...input })
+    .returning();
+  await emitInventoryUpdated(tx, tenant, { propertyId: input.propertyId, roomTypeId: input.roomTypeId, from: input.from, to: input.to });
+  await audit(tx, { tenant, actor }, { action: "inventory_hold.created", objectType: "inventory_hold", objectId: hold.id, after: presentHold(hold) });
+  return hold;
 }
 
 export async function releaseHold(ctx: ChangeCtx & { id: string }) {
@@ -100,12 +106,17 @@ export async function releaseHold(ctx: ChangeCtx & { id: string }) {
   return db.transaction(async (tx) => {
     const hold = await findOwned(tx, inventoryHolds, tenant, id, "inventory_hold", { forUpdate: true });
     if (hold.releasedAt) throw new ApiError("resource_missing", `No such inventory_hold: '${id}'`, { param: "id" });
-    await unholdNights(tx, hold.roomTypeId, hold.from, hold.to, hold.rooms);
-    await tx.update(inventoryHolds).set({ releasedAt: new Date() }).where(eq(inventoryHolds.id, hold.id));
-    await emitInventoryUpdated(tx, tenant, { propertyId: hold.propertyId, roomTypeId: hold.roomTypeId, from: hold.from, to: hold.to });
-    await audit(tx, { tenant, actor }, { action: "inventory_hold.released", objectType: "inventory_hold", objectId: hold.id, before: presentHold(hold) });
-    return hold;
+    return unholdRooms(tx, { tenant, actor }, hold);
   });
+}
+
+/** Gives a hold's rooms back to sale inside the caller's transaction (the hold's row locked by the caller, not yet released). */
+export async function unholdRooms(tx: Executor, { tenant, actor }: Pick<ChangeCtx, "tenant" | "actor">, hold: typeof inventoryHolds.$inferSelect) {
+  await unholdNights(tx, hold.roomTypeId, hold.from, hold.to, hold.rooms);
+  const [released] = await tx.update(inventoryHolds).set({ releasedAt: new Date() }).where(eq(inventoryHolds.id, hold.id)).returning();
+  await emitInventoryUpdated(tx, tenant, { propertyId: hold.propertyId, roomTypeId: hold.roomTypeId, from: hold.from, to: hold.to });
+  await audit(tx, { tenant, actor }, { action: "inventory_hold.released", objectType: "inventory_hold", objectId: hold.id, before: presentHold(hold) });
+  return released;
 }
 
 export async function listHolds(ctx: Ctx & { filters: { property_id?: string; room_type_id?: string }; page: PageRequest }) {

@@ -4,7 +4,7 @@ import { stayPriceSchema } from "@/server/folios/folios";
 import { searchTerm } from "@/server/guests/search";
 import { date, emailAddress, idOf, money, queryTimestamp, timestamp } from "@/server/schemas";
 
-export const sources = ["direct", "api", "phone", "email", "walk_in", "channel"] as const;
+export const sources = ["direct", "api", "phone", "email", "walk_in", "channel", "booking_engine"] as const;
 export const channels = ["booking_com", "expedia", "airbnb", "agoda", "hotelbeds", "other"] as const;
 
 const name = z.string().trim().min(1).max(200);

@@ -5,7 +5,7 @@ import type { OperationId, MethodOf } from "./types.js";
  * resource is built from it and from the generated operation table; nothing is written by hand.
  */
 export const resourceTable = {
-  properties: { list: "listProperties", create: "createProperty", retrieve: "getProperty", update: "updateProperty" },
+  properties: { list: "listProperties", create: "createProperty", retrieve: "getProperty", update: "updateProperty", retrieveBookingEngine: "getBookingEngine", updateBookingEngine: "updateBookingEngine" },
   roomTypes: { list: "listRoomTypes", create: "createRoomType", retrieve: "getRoomType", update: "updateRoomType" },
   rooms: { list: "listRooms", create: "createRoom", createRange: "createRoomRange", retrieve: "getRoom", update: "updateRoom", retire: "retireRoom" },
   ratePlans: { list: "listRatePlans", create: "createRatePlan", retrieve: "getRatePlan", update: "updateRatePlan", retrieveRates: "getRates", setRates: "setRates" },

@@ -10,6 +10,8 @@ import { createRoomType, listRoomTypes, updateRoomType } from "@/server/rooms/ro
 import { createRoomRange, listPropertyRooms, retireRoom, updateRoom } from "@/server/rooms/rooms";
 import { roomRangeCreateSchema, roomTypeCreateSchema, roomTypeUpdateSchema, roomUpdateSchema } from "@/server/rooms/schemas";
 import { access } from "@/lib/access";
+import { bookingEngineUpdateSchema } from "@/server/booking-engine/schemas";
+import { getBookingEngine, updateBookingEngine } from "@/server/booking-engine/settings";
 import { presentTax } from "@/server/taxes/present";
 import { taxCreateSchema, taxUpdateSchema } from "@/server/taxes/schemas";
 import { createTax, listTaxes, updateTax } from "@/server/taxes/taxes";
@@ -103,7 +105,16 @@ const taxesRouter = router({
   }),
 });
 
+/** The property's booking engine (issue 38): the same service as GET and PATCH /v1/properties/{id}/booking_engine. */
+const bookingEngineRouter = router({
+  get: setupProcedure.input(ofProperty).query(async ({ ctx, input }) => getBookingEngine({ db: ctx.db, tenant: ctx.tenant, propertyId: input.property_id })),
+  update: setupProcedure
+    .input(bookingEngineUpdateSchema.extend({ property_id: id }))
+    .mutation(async ({ ctx, input: { property_id, ...input } }) => updateBookingEngine({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, propertyId: property_id, input })),
+});
+
 export const setupRouter = router({
+  bookingEngine: bookingEngineRouter,
   property: propertyRouter,
   roomTypes: roomTypesRouter,
   rooms: roomsRouter,

@@ -72,6 +72,30 @@ export interface paths {
         patch: operations["updateProperty"];
         trace?: never;
     };
+    "/properties/{id}/booking_engine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a property's booking engine
+         * @description Requires scope `rooms:read`. Whether guests can book the property on its public page `/book/<slug>`, at which address, and the rate plans sold there. A property never set up answers `enabled: false` and no slug.
+         */
+        get: operations["getBookingEngine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a property's booking engine
+         * @description Requires scope `rooms:write`. Changes only the fields sent. The slug is unique across every hotel (422 `parameter_invalid` on `slug` when taken); switching on needs a slug and at least one rate plan (422 `parameter_missing`). Bookings made on the engine carry `source: booking_engine` and `channel: null`.
+         */
+        patch: operations["updateBookingEngine"];
+        trace?: never;
+    };
     "/room_types": {
         parameters: {
             query?: never;
@@ -2559,7 +2583,7 @@ export interface components {
                 email: string | null;
             };
             /** @enum {string} */
-            source: "direct" | "api" | "phone" | "email" | "walk_in" | "channel";
+            source: "direct" | "api" | "phone" | "email" | "walk_in" | "channel" | "booking_engine";
             /** @enum {string|null} */
             channel: "booking_com" | "expedia" | "airbnb" | "agoda" | "hotelbeds" | "other" | null;
             notes: string | null;
@@ -4418,6 +4442,34 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
             prev_cursor: string | null;
+        };
+        /** @description A property's direct booking engine: a public page where guests search, choose and book without an account, in their language. */
+        BookingEngine: {
+            /** @enum {string} */
+            object: "booking_engine";
+            livemode: boolean;
+            /** @example prop_1a2B3c4D5e6F7g8H9i0J1k2L */
+            property_id: string;
+            /** @description Whether guests can search and book the property at `path`. */
+            enabled: boolean;
+            /**
+             * @description The address's last part; null until the owner sets one.
+             * @example harbor-house
+             */
+            slug: string | null;
+            /**
+             * @description The engine's address on this server, `/book/<slug>` (null without a slug). Link to it from the hotel's website.
+             * @example /book/harbor-house
+             */
+            path: string | null;
+            /** @description The rate plans sold on the engine (active plans only are offered). */
+            rate_plan_ids: string[];
+            /**
+             * Format: date-time
+             * @description When the settings last changed; null while never set.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updated_at: string | null;
         };
         RoomTypeList: {
             /** @enum {string} */
@@ -6959,6 +7011,774 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Property"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_missing",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getBookingEngine: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "booking_engine",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "enabled": true,
+                     *       "slug": "harbor-house",
+                     *       "path": "/book/harbor-house",
+                     *       "rate_plan_ids": [
+                     *         "rp_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       ],
+                     *       "updated_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingEngine"];
+                };
+            };
+            /** @description Bad request: `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_environment",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateBookingEngine: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true,
+                 *       "slug": "harbor-house",
+                 *       "rate_plan_ids": [
+                 *         "rp_1a2B3c4D5e6F7g8H9i0J1k2L"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description true opens the engine to guests; it needs a slug and at least one rate plan. */
+                    enabled?: boolean;
+                    /**
+                     * @description The address's last part. Changing it moves the engine: the old address stops answering.
+                     * @example harbor-house
+                     */
+                    slug?: string | null;
+                    /** @description Replaces the plans sold on the engine; each must be a plan of this property. */
+                    rate_plan_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "booking_engine",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "enabled": true,
+                     *       "slug": "harbor-house",
+                     *       "path": "/book/harbor-house",
+                     *       "rate_plan_ids": [
+                     *         "rp_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       ],
+                     *       "updated_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingEngine"];
                 };
             };
             /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
@@ -16461,7 +17281,7 @@ export interface operations {
                      * @default api
                      * @enum {string}
                      */
-                    source?: "direct" | "api" | "phone" | "email" | "walk_in" | "channel";
+                    source?: "direct" | "api" | "phone" | "email" | "walk_in" | "channel" | "booking_engine";
                     /** @enum {string|null} */
                     channel?: "booking_com" | "expedia" | "airbnb" | "agoda" | "hotelbeds" | "other" | null;
                     notes?: string | null;
@@ -25112,7 +25932,7 @@ export interface operations {
                      * @default api
                      * @enum {string}
                      */
-                    source?: "direct" | "api" | "phone" | "email" | "walk_in" | "channel";
+                    source?: "direct" | "api" | "phone" | "email" | "walk_in" | "channel" | "booking_engine";
                     /** @enum {string|null} */
                     channel?: "booking_com" | "expedia" | "airbnb" | "agoda" | "hotelbeds" | "other" | null;
                     notes?: string | null;

@@ -9,6 +9,8 @@ export const operationTable = {
   createProperty: { method: "POST", path: "/properties", pathParams: [], list: false },
   getProperty: { method: "GET", path: "/properties/{id}", pathParams: ["id"], list: false },
   updateProperty: { method: "PATCH", path: "/properties/{id}", pathParams: ["id"], list: false },
+  getBookingEngine: { method: "GET", path: "/properties/{id}/booking_engine", pathParams: ["id"], list: false },
+  updateBookingEngine: { method: "PATCH", path: "/properties/{id}/booking_engine", pathParams: ["id"], list: false },
   listRoomTypes: { method: "GET", path: "/room_types", pathParams: [], list: true },
   createRoomType: { method: "POST", path: "/room_types", pathParams: [], list: false },
   getRoomType: { method: "GET", path: "/room_types/{id}", pathParams: ["id"], list: false },
