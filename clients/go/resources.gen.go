@@ -92,6 +92,16 @@ func (s *PropertiesService) Update(ctx context.Context, id string, params *Updat
 	return call[Property](ctx, s.c, op{"updateProperty", "PATCH", "/properties/{id}", []string{"id"}}, []string{id}, params, opts)
 }
 
+// RetrieveBookingEngine: GET /v1/properties/{id}/booking_engine: Retrieve a property's booking engine.
+func (s *PropertiesService) RetrieveBookingEngine(ctx context.Context, id string, opts ...RequestOption) (*BookingEngine, error) {
+	return call[BookingEngine](ctx, s.c, op{"getBookingEngine", "GET", "/properties/{id}/booking_engine", []string{"id"}}, []string{id}, nil, opts)
+}
+
+// UpdateBookingEngine: PATCH /v1/properties/{id}/booking_engine: Update a property's booking engine.
+func (s *PropertiesService) UpdateBookingEngine(ctx context.Context, id string, params *UpdateBookingEngineJSONRequestBody, opts ...RequestOption) (*BookingEngine, error) {
+	return call[BookingEngine](ctx, s.c, op{"updateBookingEngine", "PATCH", "/properties/{id}/booking_engine", []string{"id"}}, []string{id}, params, opts)
+}
+
 // RoomTypesService holds the RoomTypes operations.
 type RoomTypesService struct{ c *Client }
 
@@ -537,6 +547,11 @@ func (s *PaymentsService) Capture(ctx context.Context, id string, params *Captur
 // Void: POST /v1/payments/{id}/void: Void an authorized payment.
 func (s *PaymentsService) Void(ctx context.Context, id string, params *VoidPaymentJSONRequestBody, opts ...RequestOption) (*Payment, error) {
 	return call[Payment](ctx, s.c, op{"voidPayment", "POST", "/payments/{id}/void", []string{"id"}}, []string{id}, params, opts)
+}
+
+// IncrementAuthorization: POST /v1/payments/{id}/increment_authorization: Raise an authorized payment's hold.
+func (s *PaymentsService) IncrementAuthorization(ctx context.Context, id string, params *IncrementAuthorizationJSONRequestBody, opts ...RequestOption) (*Payment, error) {
+	return call[Payment](ctx, s.c, op{"incrementAuthorization", "POST", "/payments/{id}/increment_authorization", []string{"id"}}, []string{id}, params, opts)
 }
 
 // RefundsService holds the Refunds operations.

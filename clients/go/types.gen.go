@@ -59,6 +59,21 @@ func (e BackfillStatus) Valid() bool {
 	}
 }
 
+// Defines values for BookingEngineObject.
+const (
+	BookingEngineObjectBookingEngine BookingEngineObject = "booking_engine"
+)
+
+// Valid indicates whether the value is a known member of the BookingEngineObject enum.
+func (e BookingEngineObject) Valid() bool {
+	switch e {
+	case BookingEngineObjectBookingEngine:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreditNoteLinesKind.
 const (
 	CreditNoteLinesKindEarlyDepartureFee CreditNoteLinesKind = "early_departure_fee"
@@ -2257,18 +2272,21 @@ func (e ReservationObject) Valid() bool {
 
 // Defines values for ReservationSource.
 const (
-	ReservationSourceApi     ReservationSource = "api"
-	ReservationSourceChannel ReservationSource = "channel"
-	ReservationSourceDirect  ReservationSource = "direct"
-	ReservationSourceEmail   ReservationSource = "email"
-	ReservationSourcePhone   ReservationSource = "phone"
-	ReservationSourceWalkIn  ReservationSource = "walk_in"
+	ReservationSourceApi           ReservationSource = "api"
+	ReservationSourceBookingEngine ReservationSource = "booking_engine"
+	ReservationSourceChannel       ReservationSource = "channel"
+	ReservationSourceDirect        ReservationSource = "direct"
+	ReservationSourceEmail         ReservationSource = "email"
+	ReservationSourcePhone         ReservationSource = "phone"
+	ReservationSourceWalkIn        ReservationSource = "walk_in"
 )
 
 // Valid indicates whether the value is a known member of the ReservationSource enum.
 func (e ReservationSource) Valid() bool {
 	switch e {
 	case ReservationSourceApi:
+		return true
+	case ReservationSourceBookingEngine:
 		return true
 	case ReservationSourceChannel:
 		return true
@@ -6625,18 +6643,21 @@ func (e CreateGroupJSONBodyChannel) Valid() bool {
 
 // Defines values for CreateGroupJSONBodySource.
 const (
-	CreateGroupJSONBodySourceApi     CreateGroupJSONBodySource = "api"
-	CreateGroupJSONBodySourceChannel CreateGroupJSONBodySource = "channel"
-	CreateGroupJSONBodySourceDirect  CreateGroupJSONBodySource = "direct"
-	CreateGroupJSONBodySourceEmail   CreateGroupJSONBodySource = "email"
-	CreateGroupJSONBodySourcePhone   CreateGroupJSONBodySource = "phone"
-	CreateGroupJSONBodySourceWalkIn  CreateGroupJSONBodySource = "walk_in"
+	CreateGroupJSONBodySourceApi           CreateGroupJSONBodySource = "api"
+	CreateGroupJSONBodySourceBookingEngine CreateGroupJSONBodySource = "booking_engine"
+	CreateGroupJSONBodySourceChannel       CreateGroupJSONBodySource = "channel"
+	CreateGroupJSONBodySourceDirect        CreateGroupJSONBodySource = "direct"
+	CreateGroupJSONBodySourceEmail         CreateGroupJSONBodySource = "email"
+	CreateGroupJSONBodySourcePhone         CreateGroupJSONBodySource = "phone"
+	CreateGroupJSONBodySourceWalkIn        CreateGroupJSONBodySource = "walk_in"
 )
 
 // Valid indicates whether the value is a known member of the CreateGroupJSONBodySource enum.
 func (e CreateGroupJSONBodySource) Valid() bool {
 	switch e {
 	case CreateGroupJSONBodySourceApi:
+		return true
+	case CreateGroupJSONBodySourceBookingEngine:
 		return true
 	case CreateGroupJSONBodySourceChannel:
 		return true
@@ -17738,6 +17759,456 @@ func (e CapturePayment503JSONResponseBodyErrorType) Valid() bool {
 	}
 }
 
+// Defines values for IncrementAuthorizationParamsServiceEnvironment.
+const (
+	IncrementAuthorizationParamsServiceEnvironmentLive    IncrementAuthorizationParamsServiceEnvironment = "live"
+	IncrementAuthorizationParamsServiceEnvironmentSandbox IncrementAuthorizationParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorizationParamsServiceEnvironment enum.
+func (e IncrementAuthorizationParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case IncrementAuthorizationParamsServiceEnvironmentLive:
+		return true
+	case IncrementAuthorizationParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorizationParamsServiceVersion.
+const (
+	IncrementAuthorizationParamsServiceVersionN20250301 IncrementAuthorizationParamsServiceVersion = "2025-03-01"
+	IncrementAuthorizationParamsServiceVersionN20250601 IncrementAuthorizationParamsServiceVersion = "2025-06-01"
+	IncrementAuthorizationParamsServiceVersionN20250901 IncrementAuthorizationParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorizationParamsServiceVersion enum.
+func (e IncrementAuthorizationParamsServiceVersion) Valid() bool {
+	switch e {
+	case IncrementAuthorizationParamsServiceVersionN20250301:
+		return true
+	case IncrementAuthorizationParamsServiceVersionN20250601:
+		return true
+	case IncrementAuthorizationParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization400JSONResponseBodyErrorCode.
+const (
+	IncrementAuthorization400JSONResponseBodyErrorCodeInvalidEnvironment IncrementAuthorization400JSONResponseBodyErrorCode = "invalid_environment"
+	IncrementAuthorization400JSONResponseBodyErrorCodeInvalidJson        IncrementAuthorization400JSONResponseBodyErrorCode = "invalid_json"
+	IncrementAuthorization400JSONResponseBodyErrorCodeInvalidVersion     IncrementAuthorization400JSONResponseBodyErrorCode = "invalid_version"
+	IncrementAuthorization400JSONResponseBodyErrorCodeParameterInvalid   IncrementAuthorization400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization400JSONResponseBodyErrorCode enum.
+func (e IncrementAuthorization400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case IncrementAuthorization400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case IncrementAuthorization400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case IncrementAuthorization400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case IncrementAuthorization400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization400JSONResponseBodyErrorType.
+const (
+	IncrementAuthorization400JSONResponseBodyErrorTypeInvalidRequestError IncrementAuthorization400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization400JSONResponseBodyErrorType enum.
+func (e IncrementAuthorization400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case IncrementAuthorization400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization401JSONResponseBodyErrorCode.
+const (
+	IncrementAuthorization401JSONResponseBodyErrorCodeInvalidToken IncrementAuthorization401JSONResponseBodyErrorCode = "invalid_token"
+	IncrementAuthorization401JSONResponseBodyErrorCodeMissingToken IncrementAuthorization401JSONResponseBodyErrorCode = "missing_token"
+	IncrementAuthorization401JSONResponseBodyErrorCodeTokenExpired IncrementAuthorization401JSONResponseBodyErrorCode = "token_expired"
+	IncrementAuthorization401JSONResponseBodyErrorCodeTokenRevoked IncrementAuthorization401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization401JSONResponseBodyErrorCode enum.
+func (e IncrementAuthorization401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case IncrementAuthorization401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case IncrementAuthorization401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case IncrementAuthorization401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case IncrementAuthorization401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization401JSONResponseBodyErrorType.
+const (
+	IncrementAuthorization401JSONResponseBodyErrorTypeAuthenticationError IncrementAuthorization401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization401JSONResponseBodyErrorType enum.
+func (e IncrementAuthorization401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case IncrementAuthorization401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization402JSONResponseBodyErrorCode.
+const (
+	IncrementAuthorization402JSONResponseBodyErrorCodeCardDeclined      IncrementAuthorization402JSONResponseBodyErrorCode = "card_declined"
+	IncrementAuthorization402JSONResponseBodyErrorCodeExpiredCard       IncrementAuthorization402JSONResponseBodyErrorCode = "expired_card"
+	IncrementAuthorization402JSONResponseBodyErrorCodeIncorrectCvc      IncrementAuthorization402JSONResponseBodyErrorCode = "incorrect_cvc"
+	IncrementAuthorization402JSONResponseBodyErrorCodeInsufficientFunds IncrementAuthorization402JSONResponseBodyErrorCode = "insufficient_funds"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization402JSONResponseBodyErrorCode enum.
+func (e IncrementAuthorization402JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case IncrementAuthorization402JSONResponseBodyErrorCodeCardDeclined:
+		return true
+	case IncrementAuthorization402JSONResponseBodyErrorCodeExpiredCard:
+		return true
+	case IncrementAuthorization402JSONResponseBodyErrorCodeIncorrectCvc:
+		return true
+	case IncrementAuthorization402JSONResponseBodyErrorCodeInsufficientFunds:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization402JSONResponseBodyErrorType.
+const (
+	IncrementAuthorization402JSONResponseBodyErrorTypeCardError IncrementAuthorization402JSONResponseBodyErrorType = "card_error"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization402JSONResponseBodyErrorType enum.
+func (e IncrementAuthorization402JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case IncrementAuthorization402JSONResponseBodyErrorTypeCardError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization403JSONResponseBodyErrorCode.
+const (
+	IncrementAuthorization403JSONResponseBodyErrorCodeInsufficientScope  IncrementAuthorization403JSONResponseBodyErrorCode = "insufficient_scope"
+	IncrementAuthorization403JSONResponseBodyErrorCodeIpNotAllowed       IncrementAuthorization403JSONResponseBodyErrorCode = "ip_not_allowed"
+	IncrementAuthorization403JSONResponseBodyErrorCodePropertyNotGranted IncrementAuthorization403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization403JSONResponseBodyErrorCode enum.
+func (e IncrementAuthorization403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case IncrementAuthorization403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case IncrementAuthorization403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case IncrementAuthorization403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization403JSONResponseBodyErrorType.
+const (
+	IncrementAuthorization403JSONResponseBodyErrorTypePermissionError IncrementAuthorization403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization403JSONResponseBodyErrorType enum.
+func (e IncrementAuthorization403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case IncrementAuthorization403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization404JSONResponseBodyErrorCode.
+const (
+	IncrementAuthorization404JSONResponseBodyErrorCodeResourceMissing IncrementAuthorization404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization404JSONResponseBodyErrorCode enum.
+func (e IncrementAuthorization404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case IncrementAuthorization404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization404JSONResponseBodyErrorType.
+const (
+	IncrementAuthorization404JSONResponseBodyErrorTypeInvalidRequestError IncrementAuthorization404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization404JSONResponseBodyErrorType enum.
+func (e IncrementAuthorization404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case IncrementAuthorization404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization409JSONResponseBodyErrorCode.
+const (
+	IncrementAuthorization409JSONResponseBodyErrorCodeIdempotencyKeyInUse    IncrementAuthorization409JSONResponseBodyErrorCode = "idempotency_key_in_use"
+	IncrementAuthorization409JSONResponseBodyErrorCodeInvalidStateTransition IncrementAuthorization409JSONResponseBodyErrorCode = "invalid_state_transition"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization409JSONResponseBodyErrorCode enum.
+func (e IncrementAuthorization409JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case IncrementAuthorization409JSONResponseBodyErrorCodeIdempotencyKeyInUse:
+		return true
+	case IncrementAuthorization409JSONResponseBodyErrorCodeInvalidStateTransition:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization409JSONResponseBodyErrorType.
+const (
+	IncrementAuthorization409JSONResponseBodyErrorTypeConflictError    IncrementAuthorization409JSONResponseBodyErrorType = "conflict_error"
+	IncrementAuthorization409JSONResponseBodyErrorTypeIdempotencyError IncrementAuthorization409JSONResponseBodyErrorType = "idempotency_error"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization409JSONResponseBodyErrorType enum.
+func (e IncrementAuthorization409JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case IncrementAuthorization409JSONResponseBodyErrorTypeConflictError:
+		return true
+	case IncrementAuthorization409JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization413JSONResponseBodyErrorCode.
+const (
+	IncrementAuthorization413JSONResponseBodyErrorCodeRequestTooLarge IncrementAuthorization413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization413JSONResponseBodyErrorCode enum.
+func (e IncrementAuthorization413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case IncrementAuthorization413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization413JSONResponseBodyErrorType.
+const (
+	IncrementAuthorization413JSONResponseBodyErrorTypeInvalidRequestError IncrementAuthorization413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization413JSONResponseBodyErrorType enum.
+func (e IncrementAuthorization413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case IncrementAuthorization413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization415JSONResponseBodyErrorCode.
+const (
+	IncrementAuthorization415JSONResponseBodyErrorCodeUnsupportedContentType IncrementAuthorization415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization415JSONResponseBodyErrorCode enum.
+func (e IncrementAuthorization415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case IncrementAuthorization415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization415JSONResponseBodyErrorType.
+const (
+	IncrementAuthorization415JSONResponseBodyErrorTypeInvalidRequestError IncrementAuthorization415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization415JSONResponseBodyErrorType enum.
+func (e IncrementAuthorization415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case IncrementAuthorization415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization422JSONResponseBodyErrorCode.
+const (
+	IncrementAuthorization422JSONResponseBodyErrorCodeIdempotencyKeyReused IncrementAuthorization422JSONResponseBodyErrorCode = "idempotency_key_reused"
+	IncrementAuthorization422JSONResponseBodyErrorCodeParameterInvalid     IncrementAuthorization422JSONResponseBodyErrorCode = "parameter_invalid"
+	IncrementAuthorization422JSONResponseBodyErrorCodeParameterMissing     IncrementAuthorization422JSONResponseBodyErrorCode = "parameter_missing"
+	IncrementAuthorization422JSONResponseBodyErrorCodeParameterUnknown     IncrementAuthorization422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization422JSONResponseBodyErrorCode enum.
+func (e IncrementAuthorization422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case IncrementAuthorization422JSONResponseBodyErrorCodeIdempotencyKeyReused:
+		return true
+	case IncrementAuthorization422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case IncrementAuthorization422JSONResponseBodyErrorCodeParameterMissing:
+		return true
+	case IncrementAuthorization422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization422JSONResponseBodyErrorType.
+const (
+	IncrementAuthorization422JSONResponseBodyErrorTypeIdempotencyError    IncrementAuthorization422JSONResponseBodyErrorType = "idempotency_error"
+	IncrementAuthorization422JSONResponseBodyErrorTypeInvalidRequestError IncrementAuthorization422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization422JSONResponseBodyErrorType enum.
+func (e IncrementAuthorization422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case IncrementAuthorization422JSONResponseBodyErrorTypeIdempotencyError:
+		return true
+	case IncrementAuthorization422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization429JSONResponseBodyErrorCode.
+const (
+	IncrementAuthorization429JSONResponseBodyErrorCodeTooManyRequests IncrementAuthorization429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization429JSONResponseBodyErrorCode enum.
+func (e IncrementAuthorization429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case IncrementAuthorization429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization429JSONResponseBodyErrorType.
+const (
+	IncrementAuthorization429JSONResponseBodyErrorTypeRateLimitExceeded IncrementAuthorization429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization429JSONResponseBodyErrorType enum.
+func (e IncrementAuthorization429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case IncrementAuthorization429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization500JSONResponseBodyErrorCode.
+const (
+	IncrementAuthorization500JSONResponseBodyErrorCodeInternalError IncrementAuthorization500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization500JSONResponseBodyErrorCode enum.
+func (e IncrementAuthorization500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case IncrementAuthorization500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization500JSONResponseBodyErrorType.
+const (
+	IncrementAuthorization500JSONResponseBodyErrorTypeApiError IncrementAuthorization500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization500JSONResponseBodyErrorType enum.
+func (e IncrementAuthorization500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case IncrementAuthorization500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization503JSONResponseBodyErrorCode.
+const (
+	IncrementAuthorization503JSONResponseBodyErrorCodeServiceUnavailable IncrementAuthorization503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization503JSONResponseBodyErrorCode enum.
+func (e IncrementAuthorization503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case IncrementAuthorization503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IncrementAuthorization503JSONResponseBodyErrorType.
+const (
+	IncrementAuthorization503JSONResponseBodyErrorTypeApiError IncrementAuthorization503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the IncrementAuthorization503JSONResponseBodyErrorType enum.
+func (e IncrementAuthorization503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case IncrementAuthorization503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for VoidPaymentParamsServiceEnvironment.
 const (
 	VoidPaymentParamsServiceEnvironmentLive    VoidPaymentParamsServiceEnvironment = "live"
@@ -19430,6 +19901,645 @@ const (
 func (e UpdateProperty503JSONResponseBodyErrorType) Valid() bool {
 	switch e {
 	case UpdateProperty503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngineParamsServiceEnvironment.
+const (
+	GetBookingEngineParamsServiceEnvironmentLive    GetBookingEngineParamsServiceEnvironment = "live"
+	GetBookingEngineParamsServiceEnvironmentSandbox GetBookingEngineParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngineParamsServiceEnvironment enum.
+func (e GetBookingEngineParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case GetBookingEngineParamsServiceEnvironmentLive:
+		return true
+	case GetBookingEngineParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngineParamsServiceVersion.
+const (
+	GetBookingEngineParamsServiceVersionN20250301 GetBookingEngineParamsServiceVersion = "2025-03-01"
+	GetBookingEngineParamsServiceVersionN20250601 GetBookingEngineParamsServiceVersion = "2025-06-01"
+	GetBookingEngineParamsServiceVersionN20250901 GetBookingEngineParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngineParamsServiceVersion enum.
+func (e GetBookingEngineParamsServiceVersion) Valid() bool {
+	switch e {
+	case GetBookingEngineParamsServiceVersionN20250301:
+		return true
+	case GetBookingEngineParamsServiceVersionN20250601:
+		return true
+	case GetBookingEngineParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine400JSONResponseBodyErrorCode.
+const (
+	GetBookingEngine400JSONResponseBodyErrorCodeInvalidEnvironment GetBookingEngine400JSONResponseBodyErrorCode = "invalid_environment"
+	GetBookingEngine400JSONResponseBodyErrorCodeInvalidVersion     GetBookingEngine400JSONResponseBodyErrorCode = "invalid_version"
+	GetBookingEngine400JSONResponseBodyErrorCodeParameterInvalid   GetBookingEngine400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine400JSONResponseBodyErrorCode enum.
+func (e GetBookingEngine400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetBookingEngine400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case GetBookingEngine400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case GetBookingEngine400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine400JSONResponseBodyErrorType.
+const (
+	GetBookingEngine400JSONResponseBodyErrorTypeInvalidRequestError GetBookingEngine400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine400JSONResponseBodyErrorType enum.
+func (e GetBookingEngine400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetBookingEngine400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine401JSONResponseBodyErrorCode.
+const (
+	GetBookingEngine401JSONResponseBodyErrorCodeInvalidToken GetBookingEngine401JSONResponseBodyErrorCode = "invalid_token"
+	GetBookingEngine401JSONResponseBodyErrorCodeMissingToken GetBookingEngine401JSONResponseBodyErrorCode = "missing_token"
+	GetBookingEngine401JSONResponseBodyErrorCodeTokenExpired GetBookingEngine401JSONResponseBodyErrorCode = "token_expired"
+	GetBookingEngine401JSONResponseBodyErrorCodeTokenRevoked GetBookingEngine401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine401JSONResponseBodyErrorCode enum.
+func (e GetBookingEngine401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetBookingEngine401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case GetBookingEngine401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case GetBookingEngine401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case GetBookingEngine401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine401JSONResponseBodyErrorType.
+const (
+	GetBookingEngine401JSONResponseBodyErrorTypeAuthenticationError GetBookingEngine401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine401JSONResponseBodyErrorType enum.
+func (e GetBookingEngine401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetBookingEngine401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine403JSONResponseBodyErrorCode.
+const (
+	GetBookingEngine403JSONResponseBodyErrorCodeInsufficientScope  GetBookingEngine403JSONResponseBodyErrorCode = "insufficient_scope"
+	GetBookingEngine403JSONResponseBodyErrorCodeIpNotAllowed       GetBookingEngine403JSONResponseBodyErrorCode = "ip_not_allowed"
+	GetBookingEngine403JSONResponseBodyErrorCodePropertyNotGranted GetBookingEngine403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine403JSONResponseBodyErrorCode enum.
+func (e GetBookingEngine403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetBookingEngine403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case GetBookingEngine403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case GetBookingEngine403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine403JSONResponseBodyErrorType.
+const (
+	GetBookingEngine403JSONResponseBodyErrorTypePermissionError GetBookingEngine403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine403JSONResponseBodyErrorType enum.
+func (e GetBookingEngine403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetBookingEngine403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine404JSONResponseBodyErrorCode.
+const (
+	GetBookingEngine404JSONResponseBodyErrorCodeResourceMissing GetBookingEngine404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine404JSONResponseBodyErrorCode enum.
+func (e GetBookingEngine404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetBookingEngine404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine404JSONResponseBodyErrorType.
+const (
+	GetBookingEngine404JSONResponseBodyErrorTypeInvalidRequestError GetBookingEngine404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine404JSONResponseBodyErrorType enum.
+func (e GetBookingEngine404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetBookingEngine404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine429JSONResponseBodyErrorCode.
+const (
+	GetBookingEngine429JSONResponseBodyErrorCodeTooManyRequests GetBookingEngine429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine429JSONResponseBodyErrorCode enum.
+func (e GetBookingEngine429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetBookingEngine429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine429JSONResponseBodyErrorType.
+const (
+	GetBookingEngine429JSONResponseBodyErrorTypeRateLimitExceeded GetBookingEngine429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine429JSONResponseBodyErrorType enum.
+func (e GetBookingEngine429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetBookingEngine429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine500JSONResponseBodyErrorCode.
+const (
+	GetBookingEngine500JSONResponseBodyErrorCodeInternalError GetBookingEngine500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine500JSONResponseBodyErrorCode enum.
+func (e GetBookingEngine500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetBookingEngine500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine500JSONResponseBodyErrorType.
+const (
+	GetBookingEngine500JSONResponseBodyErrorTypeApiError GetBookingEngine500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine500JSONResponseBodyErrorType enum.
+func (e GetBookingEngine500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetBookingEngine500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine503JSONResponseBodyErrorCode.
+const (
+	GetBookingEngine503JSONResponseBodyErrorCodeServiceUnavailable GetBookingEngine503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine503JSONResponseBodyErrorCode enum.
+func (e GetBookingEngine503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case GetBookingEngine503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetBookingEngine503JSONResponseBodyErrorType.
+const (
+	GetBookingEngine503JSONResponseBodyErrorTypeApiError GetBookingEngine503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the GetBookingEngine503JSONResponseBodyErrorType enum.
+func (e GetBookingEngine503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case GetBookingEngine503JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngineParamsServiceEnvironment.
+const (
+	UpdateBookingEngineParamsServiceEnvironmentLive    UpdateBookingEngineParamsServiceEnvironment = "live"
+	UpdateBookingEngineParamsServiceEnvironmentSandbox UpdateBookingEngineParamsServiceEnvironment = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngineParamsServiceEnvironment enum.
+func (e UpdateBookingEngineParamsServiceEnvironment) Valid() bool {
+	switch e {
+	case UpdateBookingEngineParamsServiceEnvironmentLive:
+		return true
+	case UpdateBookingEngineParamsServiceEnvironmentSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngineParamsServiceVersion.
+const (
+	UpdateBookingEngineParamsServiceVersionN20250301 UpdateBookingEngineParamsServiceVersion = "2025-03-01"
+	UpdateBookingEngineParamsServiceVersionN20250601 UpdateBookingEngineParamsServiceVersion = "2025-06-01"
+	UpdateBookingEngineParamsServiceVersionN20250901 UpdateBookingEngineParamsServiceVersion = "2025-09-01"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngineParamsServiceVersion enum.
+func (e UpdateBookingEngineParamsServiceVersion) Valid() bool {
+	switch e {
+	case UpdateBookingEngineParamsServiceVersionN20250301:
+		return true
+	case UpdateBookingEngineParamsServiceVersionN20250601:
+		return true
+	case UpdateBookingEngineParamsServiceVersionN20250901:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine400JSONResponseBodyErrorCode.
+const (
+	UpdateBookingEngine400JSONResponseBodyErrorCodeInvalidEnvironment UpdateBookingEngine400JSONResponseBodyErrorCode = "invalid_environment"
+	UpdateBookingEngine400JSONResponseBodyErrorCodeInvalidJson        UpdateBookingEngine400JSONResponseBodyErrorCode = "invalid_json"
+	UpdateBookingEngine400JSONResponseBodyErrorCodeInvalidVersion     UpdateBookingEngine400JSONResponseBodyErrorCode = "invalid_version"
+	UpdateBookingEngine400JSONResponseBodyErrorCodeParameterInvalid   UpdateBookingEngine400JSONResponseBodyErrorCode = "parameter_invalid"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine400JSONResponseBodyErrorCode enum.
+func (e UpdateBookingEngine400JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateBookingEngine400JSONResponseBodyErrorCodeInvalidEnvironment:
+		return true
+	case UpdateBookingEngine400JSONResponseBodyErrorCodeInvalidJson:
+		return true
+	case UpdateBookingEngine400JSONResponseBodyErrorCodeInvalidVersion:
+		return true
+	case UpdateBookingEngine400JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine400JSONResponseBodyErrorType.
+const (
+	UpdateBookingEngine400JSONResponseBodyErrorTypeInvalidRequestError UpdateBookingEngine400JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine400JSONResponseBodyErrorType enum.
+func (e UpdateBookingEngine400JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateBookingEngine400JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine401JSONResponseBodyErrorCode.
+const (
+	UpdateBookingEngine401JSONResponseBodyErrorCodeInvalidToken UpdateBookingEngine401JSONResponseBodyErrorCode = "invalid_token"
+	UpdateBookingEngine401JSONResponseBodyErrorCodeMissingToken UpdateBookingEngine401JSONResponseBodyErrorCode = "missing_token"
+	UpdateBookingEngine401JSONResponseBodyErrorCodeTokenExpired UpdateBookingEngine401JSONResponseBodyErrorCode = "token_expired"
+	UpdateBookingEngine401JSONResponseBodyErrorCodeTokenRevoked UpdateBookingEngine401JSONResponseBodyErrorCode = "token_revoked"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine401JSONResponseBodyErrorCode enum.
+func (e UpdateBookingEngine401JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateBookingEngine401JSONResponseBodyErrorCodeInvalidToken:
+		return true
+	case UpdateBookingEngine401JSONResponseBodyErrorCodeMissingToken:
+		return true
+	case UpdateBookingEngine401JSONResponseBodyErrorCodeTokenExpired:
+		return true
+	case UpdateBookingEngine401JSONResponseBodyErrorCodeTokenRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine401JSONResponseBodyErrorType.
+const (
+	UpdateBookingEngine401JSONResponseBodyErrorTypeAuthenticationError UpdateBookingEngine401JSONResponseBodyErrorType = "authentication_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine401JSONResponseBodyErrorType enum.
+func (e UpdateBookingEngine401JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateBookingEngine401JSONResponseBodyErrorTypeAuthenticationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine403JSONResponseBodyErrorCode.
+const (
+	UpdateBookingEngine403JSONResponseBodyErrorCodeInsufficientScope  UpdateBookingEngine403JSONResponseBodyErrorCode = "insufficient_scope"
+	UpdateBookingEngine403JSONResponseBodyErrorCodeIpNotAllowed       UpdateBookingEngine403JSONResponseBodyErrorCode = "ip_not_allowed"
+	UpdateBookingEngine403JSONResponseBodyErrorCodePropertyNotGranted UpdateBookingEngine403JSONResponseBodyErrorCode = "property_not_granted"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine403JSONResponseBodyErrorCode enum.
+func (e UpdateBookingEngine403JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateBookingEngine403JSONResponseBodyErrorCodeInsufficientScope:
+		return true
+	case UpdateBookingEngine403JSONResponseBodyErrorCodeIpNotAllowed:
+		return true
+	case UpdateBookingEngine403JSONResponseBodyErrorCodePropertyNotGranted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine403JSONResponseBodyErrorType.
+const (
+	UpdateBookingEngine403JSONResponseBodyErrorTypePermissionError UpdateBookingEngine403JSONResponseBodyErrorType = "permission_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine403JSONResponseBodyErrorType enum.
+func (e UpdateBookingEngine403JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateBookingEngine403JSONResponseBodyErrorTypePermissionError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine404JSONResponseBodyErrorCode.
+const (
+	UpdateBookingEngine404JSONResponseBodyErrorCodeResourceMissing UpdateBookingEngine404JSONResponseBodyErrorCode = "resource_missing"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine404JSONResponseBodyErrorCode enum.
+func (e UpdateBookingEngine404JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateBookingEngine404JSONResponseBodyErrorCodeResourceMissing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine404JSONResponseBodyErrorType.
+const (
+	UpdateBookingEngine404JSONResponseBodyErrorTypeInvalidRequestError UpdateBookingEngine404JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine404JSONResponseBodyErrorType enum.
+func (e UpdateBookingEngine404JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateBookingEngine404JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine413JSONResponseBodyErrorCode.
+const (
+	UpdateBookingEngine413JSONResponseBodyErrorCodeRequestTooLarge UpdateBookingEngine413JSONResponseBodyErrorCode = "request_too_large"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine413JSONResponseBodyErrorCode enum.
+func (e UpdateBookingEngine413JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateBookingEngine413JSONResponseBodyErrorCodeRequestTooLarge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine413JSONResponseBodyErrorType.
+const (
+	UpdateBookingEngine413JSONResponseBodyErrorTypeInvalidRequestError UpdateBookingEngine413JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine413JSONResponseBodyErrorType enum.
+func (e UpdateBookingEngine413JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateBookingEngine413JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine415JSONResponseBodyErrorCode.
+const (
+	UpdateBookingEngine415JSONResponseBodyErrorCodeUnsupportedContentType UpdateBookingEngine415JSONResponseBodyErrorCode = "unsupported_content_type"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine415JSONResponseBodyErrorCode enum.
+func (e UpdateBookingEngine415JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateBookingEngine415JSONResponseBodyErrorCodeUnsupportedContentType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine415JSONResponseBodyErrorType.
+const (
+	UpdateBookingEngine415JSONResponseBodyErrorTypeInvalidRequestError UpdateBookingEngine415JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine415JSONResponseBodyErrorType enum.
+func (e UpdateBookingEngine415JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateBookingEngine415JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine422JSONResponseBodyErrorCode.
+const (
+	UpdateBookingEngine422JSONResponseBodyErrorCodeParameterInvalid UpdateBookingEngine422JSONResponseBodyErrorCode = "parameter_invalid"
+	UpdateBookingEngine422JSONResponseBodyErrorCodeParameterMissing UpdateBookingEngine422JSONResponseBodyErrorCode = "parameter_missing"
+	UpdateBookingEngine422JSONResponseBodyErrorCodeParameterUnknown UpdateBookingEngine422JSONResponseBodyErrorCode = "parameter_unknown"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine422JSONResponseBodyErrorCode enum.
+func (e UpdateBookingEngine422JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateBookingEngine422JSONResponseBodyErrorCodeParameterInvalid:
+		return true
+	case UpdateBookingEngine422JSONResponseBodyErrorCodeParameterMissing:
+		return true
+	case UpdateBookingEngine422JSONResponseBodyErrorCodeParameterUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine422JSONResponseBodyErrorType.
+const (
+	UpdateBookingEngine422JSONResponseBodyErrorTypeInvalidRequestError UpdateBookingEngine422JSONResponseBodyErrorType = "invalid_request_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine422JSONResponseBodyErrorType enum.
+func (e UpdateBookingEngine422JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateBookingEngine422JSONResponseBodyErrorTypeInvalidRequestError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine429JSONResponseBodyErrorCode.
+const (
+	UpdateBookingEngine429JSONResponseBodyErrorCodeTooManyRequests UpdateBookingEngine429JSONResponseBodyErrorCode = "too_many_requests"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine429JSONResponseBodyErrorCode enum.
+func (e UpdateBookingEngine429JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateBookingEngine429JSONResponseBodyErrorCodeTooManyRequests:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine429JSONResponseBodyErrorType.
+const (
+	UpdateBookingEngine429JSONResponseBodyErrorTypeRateLimitExceeded UpdateBookingEngine429JSONResponseBodyErrorType = "rate_limit_exceeded"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine429JSONResponseBodyErrorType enum.
+func (e UpdateBookingEngine429JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateBookingEngine429JSONResponseBodyErrorTypeRateLimitExceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine500JSONResponseBodyErrorCode.
+const (
+	UpdateBookingEngine500JSONResponseBodyErrorCodeInternalError UpdateBookingEngine500JSONResponseBodyErrorCode = "internal_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine500JSONResponseBodyErrorCode enum.
+func (e UpdateBookingEngine500JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateBookingEngine500JSONResponseBodyErrorCodeInternalError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine500JSONResponseBodyErrorType.
+const (
+	UpdateBookingEngine500JSONResponseBodyErrorTypeApiError UpdateBookingEngine500JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine500JSONResponseBodyErrorType enum.
+func (e UpdateBookingEngine500JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateBookingEngine500JSONResponseBodyErrorTypeApiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine503JSONResponseBodyErrorCode.
+const (
+	UpdateBookingEngine503JSONResponseBodyErrorCodeServiceUnavailable UpdateBookingEngine503JSONResponseBodyErrorCode = "service_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine503JSONResponseBodyErrorCode enum.
+func (e UpdateBookingEngine503JSONResponseBodyErrorCode) Valid() bool {
+	switch e {
+	case UpdateBookingEngine503JSONResponseBodyErrorCodeServiceUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateBookingEngine503JSONResponseBodyErrorType.
+const (
+	UpdateBookingEngine503JSONResponseBodyErrorTypeApiError UpdateBookingEngine503JSONResponseBodyErrorType = "api_error"
+)
+
+// Valid indicates whether the value is a known member of the UpdateBookingEngine503JSONResponseBodyErrorType enum.
+func (e UpdateBookingEngine503JSONResponseBodyErrorType) Valid() bool {
+	switch e {
+	case UpdateBookingEngine503JSONResponseBodyErrorTypeApiError:
 		return true
 	default:
 		return false
@@ -24382,18 +25492,21 @@ func (e CreateReservationJSONBodyGuaranteeType) Valid() bool {
 
 // Defines values for CreateReservationJSONBodySource.
 const (
-	CreateReservationJSONBodySourceApi     CreateReservationJSONBodySource = "api"
-	CreateReservationJSONBodySourceChannel CreateReservationJSONBodySource = "channel"
-	CreateReservationJSONBodySourceDirect  CreateReservationJSONBodySource = "direct"
-	CreateReservationJSONBodySourceEmail   CreateReservationJSONBodySource = "email"
-	CreateReservationJSONBodySourcePhone   CreateReservationJSONBodySource = "phone"
-	CreateReservationJSONBodySourceWalkIn  CreateReservationJSONBodySource = "walk_in"
+	CreateReservationJSONBodySourceApi           CreateReservationJSONBodySource = "api"
+	CreateReservationJSONBodySourceBookingEngine CreateReservationJSONBodySource = "booking_engine"
+	CreateReservationJSONBodySourceChannel       CreateReservationJSONBodySource = "channel"
+	CreateReservationJSONBodySourceDirect        CreateReservationJSONBodySource = "direct"
+	CreateReservationJSONBodySourceEmail         CreateReservationJSONBodySource = "email"
+	CreateReservationJSONBodySourcePhone         CreateReservationJSONBodySource = "phone"
+	CreateReservationJSONBodySourceWalkIn        CreateReservationJSONBodySource = "walk_in"
 )
 
 // Valid indicates whether the value is a known member of the CreateReservationJSONBodySource enum.
 func (e CreateReservationJSONBodySource) Valid() bool {
 	switch e {
 	case CreateReservationJSONBodySourceApi:
+		return true
+	case CreateReservationJSONBodySourceBookingEngine:
 		return true
 	case CreateReservationJSONBodySourceChannel:
 		return true
@@ -40987,6 +42100,30 @@ type BackfillObject string
 // BackfillStatus defines model for Backfill.Status.
 type BackfillStatus string
 
+// BookingEngine A property's direct booking engine: a public page where guests search, choose and book without an account, in their language.
+type BookingEngine struct {
+	// Enabled Whether guests can search and book the property at `path`.
+	Enabled  bool                `json:"enabled"`
+	Livemode bool                `json:"livemode"`
+	Object   BookingEngineObject `json:"object"`
+
+	// Path The engine's address on this server, `/book/<slug>` (null without a slug). Link to it from the hotel's website.
+	Path       *string `json:"path"`
+	PropertyId string  `json:"property_id"`
+
+	// RatePlanIds The rate plans sold on the engine (active plans only are offered).
+	RatePlanIds []string `json:"rate_plan_ids"`
+
+	// Slug The address's last part; null until the owner sets one.
+	Slug *string `json:"slug"`
+
+	// UpdatedAt When the settings last changed; null while never set.
+	UpdatedAt *time.Time `json:"updated_at"`
+}
+
+// BookingEngineObject defines model for BookingEngine.Object.
+type BookingEngineObject string
+
 // CreditNote A correction of an issued invoice, which never changes: the money it takes off (a refund after check-out of money the guest was charged, an allowance), posted on the folio as negative lines on the business date `issue_date`, with their taxes reversed. An immutable snapshot. `GET /v1/credit_notes/{id}/pdf` renders it as a PDF.
 type CreditNote struct {
 	CreatedAt time.Time `json:"created_at"`
@@ -47156,6 +48293,102 @@ type CapturePayment503JSONResponseBodyErrorCode string
 // CapturePayment503JSONResponseBodyErrorType defines parameters for CapturePayment.
 type CapturePayment503JSONResponseBodyErrorType string
 
+// IncrementAuthorizationJSONBody defines parameters for IncrementAuthorization.
+type IncrementAuthorizationJSONBody struct {
+	// Amount The new total to hold, in minor units of the payment's currency: more than held now.
+	Amount int `json:"amount"`
+}
+
+// IncrementAuthorizationParams defines parameters for IncrementAuthorization.
+type IncrementAuthorizationParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *IncrementAuthorizationParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *IncrementAuthorizationParamsServiceVersion `json:"Service-Version,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// IncrementAuthorizationParamsServiceEnvironment defines parameters for IncrementAuthorization.
+type IncrementAuthorizationParamsServiceEnvironment string
+
+// IncrementAuthorizationParamsServiceVersion defines parameters for IncrementAuthorization.
+type IncrementAuthorizationParamsServiceVersion string
+
+// IncrementAuthorization400JSONResponseBodyErrorCode defines parameters for IncrementAuthorization.
+type IncrementAuthorization400JSONResponseBodyErrorCode string
+
+// IncrementAuthorization400JSONResponseBodyErrorType defines parameters for IncrementAuthorization.
+type IncrementAuthorization400JSONResponseBodyErrorType string
+
+// IncrementAuthorization401JSONResponseBodyErrorCode defines parameters for IncrementAuthorization.
+type IncrementAuthorization401JSONResponseBodyErrorCode string
+
+// IncrementAuthorization401JSONResponseBodyErrorType defines parameters for IncrementAuthorization.
+type IncrementAuthorization401JSONResponseBodyErrorType string
+
+// IncrementAuthorization402JSONResponseBodyErrorCode defines parameters for IncrementAuthorization.
+type IncrementAuthorization402JSONResponseBodyErrorCode string
+
+// IncrementAuthorization402JSONResponseBodyErrorType defines parameters for IncrementAuthorization.
+type IncrementAuthorization402JSONResponseBodyErrorType string
+
+// IncrementAuthorization403JSONResponseBodyErrorCode defines parameters for IncrementAuthorization.
+type IncrementAuthorization403JSONResponseBodyErrorCode string
+
+// IncrementAuthorization403JSONResponseBodyErrorType defines parameters for IncrementAuthorization.
+type IncrementAuthorization403JSONResponseBodyErrorType string
+
+// IncrementAuthorization404JSONResponseBodyErrorCode defines parameters for IncrementAuthorization.
+type IncrementAuthorization404JSONResponseBodyErrorCode string
+
+// IncrementAuthorization404JSONResponseBodyErrorType defines parameters for IncrementAuthorization.
+type IncrementAuthorization404JSONResponseBodyErrorType string
+
+// IncrementAuthorization409JSONResponseBodyErrorCode defines parameters for IncrementAuthorization.
+type IncrementAuthorization409JSONResponseBodyErrorCode string
+
+// IncrementAuthorization409JSONResponseBodyErrorType defines parameters for IncrementAuthorization.
+type IncrementAuthorization409JSONResponseBodyErrorType string
+
+// IncrementAuthorization413JSONResponseBodyErrorCode defines parameters for IncrementAuthorization.
+type IncrementAuthorization413JSONResponseBodyErrorCode string
+
+// IncrementAuthorization413JSONResponseBodyErrorType defines parameters for IncrementAuthorization.
+type IncrementAuthorization413JSONResponseBodyErrorType string
+
+// IncrementAuthorization415JSONResponseBodyErrorCode defines parameters for IncrementAuthorization.
+type IncrementAuthorization415JSONResponseBodyErrorCode string
+
+// IncrementAuthorization415JSONResponseBodyErrorType defines parameters for IncrementAuthorization.
+type IncrementAuthorization415JSONResponseBodyErrorType string
+
+// IncrementAuthorization422JSONResponseBodyErrorCode defines parameters for IncrementAuthorization.
+type IncrementAuthorization422JSONResponseBodyErrorCode string
+
+// IncrementAuthorization422JSONResponseBodyErrorType defines parameters for IncrementAuthorization.
+type IncrementAuthorization422JSONResponseBodyErrorType string
+
+// IncrementAuthorization429JSONResponseBodyErrorCode defines parameters for IncrementAuthorization.
+type IncrementAuthorization429JSONResponseBodyErrorCode string
+
+// IncrementAuthorization429JSONResponseBodyErrorType defines parameters for IncrementAuthorization.
+type IncrementAuthorization429JSONResponseBodyErrorType string
+
+// IncrementAuthorization500JSONResponseBodyErrorCode defines parameters for IncrementAuthorization.
+type IncrementAuthorization500JSONResponseBodyErrorCode string
+
+// IncrementAuthorization500JSONResponseBodyErrorType defines parameters for IncrementAuthorization.
+type IncrementAuthorization500JSONResponseBodyErrorType string
+
+// IncrementAuthorization503JSONResponseBodyErrorCode defines parameters for IncrementAuthorization.
+type IncrementAuthorization503JSONResponseBodyErrorCode string
+
+// IncrementAuthorization503JSONResponseBodyErrorType defines parameters for IncrementAuthorization.
+type IncrementAuthorization503JSONResponseBodyErrorType string
+
 // VoidPaymentJSONBody defines parameters for VoidPayment.
 type VoidPaymentJSONBody = map[string]interface{}
 
@@ -47581,6 +48814,150 @@ type UpdateProperty503JSONResponseBodyErrorCode string
 
 // UpdateProperty503JSONResponseBodyErrorType defines parameters for UpdateProperty.
 type UpdateProperty503JSONResponseBodyErrorType string
+
+// GetBookingEngineParams defines parameters for GetBookingEngine.
+type GetBookingEngineParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *GetBookingEngineParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *GetBookingEngineParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// GetBookingEngineParamsServiceEnvironment defines parameters for GetBookingEngine.
+type GetBookingEngineParamsServiceEnvironment string
+
+// GetBookingEngineParamsServiceVersion defines parameters for GetBookingEngine.
+type GetBookingEngineParamsServiceVersion string
+
+// GetBookingEngine400JSONResponseBodyErrorCode defines parameters for GetBookingEngine.
+type GetBookingEngine400JSONResponseBodyErrorCode string
+
+// GetBookingEngine400JSONResponseBodyErrorType defines parameters for GetBookingEngine.
+type GetBookingEngine400JSONResponseBodyErrorType string
+
+// GetBookingEngine401JSONResponseBodyErrorCode defines parameters for GetBookingEngine.
+type GetBookingEngine401JSONResponseBodyErrorCode string
+
+// GetBookingEngine401JSONResponseBodyErrorType defines parameters for GetBookingEngine.
+type GetBookingEngine401JSONResponseBodyErrorType string
+
+// GetBookingEngine403JSONResponseBodyErrorCode defines parameters for GetBookingEngine.
+type GetBookingEngine403JSONResponseBodyErrorCode string
+
+// GetBookingEngine403JSONResponseBodyErrorType defines parameters for GetBookingEngine.
+type GetBookingEngine403JSONResponseBodyErrorType string
+
+// GetBookingEngine404JSONResponseBodyErrorCode defines parameters for GetBookingEngine.
+type GetBookingEngine404JSONResponseBodyErrorCode string
+
+// GetBookingEngine404JSONResponseBodyErrorType defines parameters for GetBookingEngine.
+type GetBookingEngine404JSONResponseBodyErrorType string
+
+// GetBookingEngine429JSONResponseBodyErrorCode defines parameters for GetBookingEngine.
+type GetBookingEngine429JSONResponseBodyErrorCode string
+
+// GetBookingEngine429JSONResponseBodyErrorType defines parameters for GetBookingEngine.
+type GetBookingEngine429JSONResponseBodyErrorType string
+
+// GetBookingEngine500JSONResponseBodyErrorCode defines parameters for GetBookingEngine.
+type GetBookingEngine500JSONResponseBodyErrorCode string
+
+// GetBookingEngine500JSONResponseBodyErrorType defines parameters for GetBookingEngine.
+type GetBookingEngine500JSONResponseBodyErrorType string
+
+// GetBookingEngine503JSONResponseBodyErrorCode defines parameters for GetBookingEngine.
+type GetBookingEngine503JSONResponseBodyErrorCode string
+
+// GetBookingEngine503JSONResponseBodyErrorType defines parameters for GetBookingEngine.
+type GetBookingEngine503JSONResponseBodyErrorType string
+
+// UpdateBookingEngineJSONBody defines parameters for UpdateBookingEngine.
+type UpdateBookingEngineJSONBody struct {
+	// Enabled true opens the engine to guests; it needs a slug and at least one rate plan.
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// RatePlanIds Replaces the plans sold on the engine; each must be a plan of this property.
+	RatePlanIds *[]string `json:"rate_plan_ids,omitempty"`
+
+	// Slug The address's last part. Changing it moves the engine: the old address stops answering.
+	Slug *string `json:"slug,omitempty"`
+}
+
+// UpdateBookingEngineParams defines parameters for UpdateBookingEngine.
+type UpdateBookingEngineParams struct {
+	// ServiceEnvironment The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+	ServiceEnvironment *UpdateBookingEngineParamsServiceEnvironment `json:"Service-Environment,omitempty"`
+
+	// ServiceVersion Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+	ServiceVersion *UpdateBookingEngineParamsServiceVersion `json:"Service-Version,omitempty"`
+}
+
+// UpdateBookingEngineParamsServiceEnvironment defines parameters for UpdateBookingEngine.
+type UpdateBookingEngineParamsServiceEnvironment string
+
+// UpdateBookingEngineParamsServiceVersion defines parameters for UpdateBookingEngine.
+type UpdateBookingEngineParamsServiceVersion string
+
+// UpdateBookingEngine400JSONResponseBodyErrorCode defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine400JSONResponseBodyErrorCode string
+
+// UpdateBookingEngine400JSONResponseBodyErrorType defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine400JSONResponseBodyErrorType string
+
+// UpdateBookingEngine401JSONResponseBodyErrorCode defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine401JSONResponseBodyErrorCode string
+
+// UpdateBookingEngine401JSONResponseBodyErrorType defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine401JSONResponseBodyErrorType string
+
+// UpdateBookingEngine403JSONResponseBodyErrorCode defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine403JSONResponseBodyErrorCode string
+
+// UpdateBookingEngine403JSONResponseBodyErrorType defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine403JSONResponseBodyErrorType string
+
+// UpdateBookingEngine404JSONResponseBodyErrorCode defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine404JSONResponseBodyErrorCode string
+
+// UpdateBookingEngine404JSONResponseBodyErrorType defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine404JSONResponseBodyErrorType string
+
+// UpdateBookingEngine413JSONResponseBodyErrorCode defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine413JSONResponseBodyErrorCode string
+
+// UpdateBookingEngine413JSONResponseBodyErrorType defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine413JSONResponseBodyErrorType string
+
+// UpdateBookingEngine415JSONResponseBodyErrorCode defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine415JSONResponseBodyErrorCode string
+
+// UpdateBookingEngine415JSONResponseBodyErrorType defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine415JSONResponseBodyErrorType string
+
+// UpdateBookingEngine422JSONResponseBodyErrorCode defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine422JSONResponseBodyErrorCode string
+
+// UpdateBookingEngine422JSONResponseBodyErrorType defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine422JSONResponseBodyErrorType string
+
+// UpdateBookingEngine429JSONResponseBodyErrorCode defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine429JSONResponseBodyErrorCode string
+
+// UpdateBookingEngine429JSONResponseBodyErrorType defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine429JSONResponseBodyErrorType string
+
+// UpdateBookingEngine500JSONResponseBodyErrorCode defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine500JSONResponseBodyErrorCode string
+
+// UpdateBookingEngine500JSONResponseBodyErrorType defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine500JSONResponseBodyErrorType string
+
+// UpdateBookingEngine503JSONResponseBodyErrorCode defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine503JSONResponseBodyErrorCode string
+
+// UpdateBookingEngine503JSONResponseBodyErrorType defines parameters for UpdateBookingEngine.
+type UpdateBookingEngine503JSONResponseBodyErrorType string
 
 // ListRatePlansParams defines parameters for ListRatePlans.
 type ListRatePlansParams struct {
@@ -52942,6 +54319,9 @@ type CreatePaymentJSONRequestBody CreatePaymentJSONBody
 // CapturePaymentJSONRequestBody defines body for CapturePayment for application/json ContentType.
 type CapturePaymentJSONRequestBody = CapturePaymentJSONBody
 
+// IncrementAuthorizationJSONRequestBody defines body for IncrementAuthorization for application/json ContentType.
+type IncrementAuthorizationJSONRequestBody IncrementAuthorizationJSONBody
+
 // VoidPaymentJSONRequestBody defines body for VoidPayment for application/json ContentType.
 type VoidPaymentJSONRequestBody = VoidPaymentJSONBody
 
@@ -52950,6 +54330,9 @@ type CreatePropertyJSONRequestBody CreatePropertyJSONBody
 
 // UpdatePropertyJSONRequestBody defines body for UpdateProperty for application/json ContentType.
 type UpdatePropertyJSONRequestBody UpdatePropertyJSONBody
+
+// UpdateBookingEngineJSONRequestBody defines body for UpdateBookingEngine for application/json ContentType.
+type UpdateBookingEngineJSONRequestBody UpdateBookingEngineJSONBody
 
 // CreateRatePlanJSONRequestBody defines body for CreateRatePlan for application/json ContentType.
 type CreateRatePlanJSONRequestBody CreateRatePlanJSONBody

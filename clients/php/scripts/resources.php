@@ -5,7 +5,7 @@
 // nothing is written by hand per endpoint. The same resources and methods as @innkeep/node.
 
 return [
-    'properties' => ['list' => 'listProperties', 'create' => 'createProperty', 'retrieve' => 'getProperty', 'update' => 'updateProperty'],
+    'properties' => ['list' => 'listProperties', 'create' => 'createProperty', 'retrieve' => 'getProperty', 'update' => 'updateProperty', 'retrieveBookingEngine' => 'getBookingEngine', 'updateBookingEngine' => 'updateBookingEngine'],
     'roomTypes' => ['list' => 'listRoomTypes', 'create' => 'createRoomType', 'retrieve' => 'getRoomType', 'update' => 'updateRoomType'],
     'rooms' => ['list' => 'listRooms', 'create' => 'createRoom', 'createRange' => 'createRoomRange', 'retrieve' => 'getRoom', 'update' => 'updateRoom', 'retire' => 'retireRoom'],
     'ratePlans' => ['list' => 'listRatePlans', 'create' => 'createRatePlan', 'retrieve' => 'getRatePlan', 'update' => 'updateRatePlan', 'retrieveRates' => 'getRates', 'setRates' => 'setRates'],
@@ -45,7 +45,7 @@ return [
         'erase' => 'eraseGuest',
         'export' => 'exportGuest',
     ],
-    'payments' => ['list' => 'listPayments', 'create' => 'createPayment', 'retrieve' => 'getPayment', 'capture' => 'capturePayment', 'void' => 'voidPayment'],
+    'payments' => ['list' => 'listPayments', 'create' => 'createPayment', 'retrieve' => 'getPayment', 'capture' => 'capturePayment', 'void' => 'voidPayment', 'incrementAuthorization' => 'incrementAuthorization'],
     'refunds' => ['list' => 'listRefunds', 'create' => 'createRefund', 'retrieve' => 'getRefund'],
     'paymentProcessors' => ['list' => 'listPaymentProcessors', 'create' => 'connectPaymentProcessor', 'delete' => 'deletePaymentProcessor'],
     'housekeeping' => [

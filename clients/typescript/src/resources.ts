@@ -45,7 +45,7 @@ export const resourceTable = {
     erase: "eraseGuest",
     export: "exportGuest",
   },
-  payments: { list: "listPayments", create: "createPayment", retrieve: "getPayment", capture: "capturePayment", void: "voidPayment" },
+  payments: { list: "listPayments", create: "createPayment", retrieve: "getPayment", capture: "capturePayment", void: "voidPayment", incrementAuthorization: "incrementAuthorization" },
   refunds: { list: "listRefunds", create: "createRefund", retrieve: "getRefund" },
   paymentProcessors: { list: "listPaymentProcessors", create: "connectPaymentProcessor", del: "deletePaymentProcessor" },
   housekeeping: {

@@ -11,7 +11,7 @@ type method struct{ Name, Operation string }
 // table is THE table of the client: resource -> method -> operation, the TypeScript client's
 // resources in Go's naming (a test holds it equal to clients/typescript/src/resources.ts).
 var table = []resource{
-	{"Properties", []method{{"List", "listProperties"}, {"Create", "createProperty"}, {"Retrieve", "getProperty"}, {"Update", "updateProperty"}}},
+	{"Properties", []method{{"List", "listProperties"}, {"Create", "createProperty"}, {"Retrieve", "getProperty"}, {"Update", "updateProperty"}, {"RetrieveBookingEngine", "getBookingEngine"}, {"UpdateBookingEngine", "updateBookingEngine"}}},
 	{"RoomTypes", []method{{"List", "listRoomTypes"}, {"Create", "createRoomType"}, {"Retrieve", "getRoomType"}, {"Update", "updateRoomType"}}},
 	{"Rooms", []method{{"List", "listRooms"}, {"Create", "createRoom"}, {"CreateRange", "createRoomRange"}, {"Retrieve", "getRoom"}, {"Update", "updateRoom"}, {"Retire", "retireRoom"}}},
 	{"RatePlans", []method{{"List", "listRatePlans"}, {"Create", "createRatePlan"}, {"Retrieve", "getRatePlan"}, {"Update", "updateRatePlan"}, {"RetrieveRates", "getRates"}, {"SetRates", "setRates"}}},
@@ -25,7 +25,7 @@ var table = []resource{
 	{"Receivables", []method{{"List", "listReceivables"}}},
 	{"Taxes", []method{{"List", "listTaxes"}, {"Create", "createTax"}, {"Retrieve", "getTax"}, {"Update", "updateTax"}}},
 	{"Guests", []method{{"List", "listGuests"}, {"Create", "createGuest"}, {"Retrieve", "getGuest"}, {"Update", "updateGuest"}, {"RetrievePreferences", "getGuestPreferences"}, {"ReplacePreferences", "replaceGuestPreferences"}, {"UpdatePreferences", "mergeGuestPreferences"}, {"Erase", "eraseGuest"}, {"Export", "exportGuest"}}},
-	{"Payments", []method{{"List", "listPayments"}, {"Create", "createPayment"}, {"Retrieve", "getPayment"}, {"Capture", "capturePayment"}, {"Void", "voidPayment"}}},
+	{"Payments", []method{{"List", "listPayments"}, {"Create", "createPayment"}, {"Retrieve", "getPayment"}, {"Capture", "capturePayment"}, {"Void", "voidPayment"}, {"IncrementAuthorization", "incrementAuthorization"}}},
 	{"Refunds", []method{{"List", "listRefunds"}, {"Create", "createRefund"}, {"Retrieve", "getRefund"}}},
 	{"PaymentProcessors", []method{{"List", "listPaymentProcessors"}, {"Create", "connectPaymentProcessor"}, {"Delete", "deletePaymentProcessor"}}},
 	{"Housekeeping", []method{{"SetStatus", "changeRoomStatus"}, {"ListAssignments", "listAssignments"}, {"CreateAssignment", "createAssignment"}, {"UpdateAssignment", "updateAssignment"}, {"DeleteAssignment", "deleteAssignment"}}},

@@ -11,7 +11,7 @@ namespace Innkeep\Generated;
  * answers are decoded JSON arrays of these shapes; `<OperationId>Params` is what each method takes.
  *
  * @phpstan-type ReservationCreatedEvent array{id: string, object: 'event', type: 'reservation.created', created_at: string, api_version: string, livemode: bool, property_id: string|null, data: array{object: Reservation}}
- * @phpstan-type Reservation array{id: string, object: 'reservation', livemode: bool, status: 'confirmed'|'checked_in'|'checked_out'|'cancelled'|'no_show', property_id: string, check_in: string, check_out: string, nights: int, adults: int, children: int, room_type_id: string, rate_plan_id: string, room_id: string|null, folio_id: string, group_id: string|null, total: Money, nightly: list<array{date: string, amount: int}>, price: StayPrice, guest: array{id: string, first_name: string, last_name: string, email: string|null}, source: 'direct'|'api'|'phone'|'email'|'walk_in'|'channel', channel: 'booking_com'|'expedia'|'airbnb'|'agoda'|'hotelbeds'|'other'|null, notes: string|null, metadata: array<string, string>, cancelled_at: string|null, cancellation_reason: string|null, checked_in_at: string|null, checked_out_at: string|null, guarantee: Guarantee, deposit: ReservationDeposit, created_at: string, updated_at: string}
+ * @phpstan-type Reservation array{id: string, object: 'reservation', livemode: bool, status: 'confirmed'|'checked_in'|'checked_out'|'cancelled'|'no_show', property_id: string, check_in: string, check_out: string, nights: int, adults: int, children: int, room_type_id: string, rate_plan_id: string, room_id: string|null, folio_id: string, group_id: string|null, total: Money, nightly: list<array{date: string, amount: int}>, price: StayPrice, guest: array{id: string, first_name: string, last_name: string, email: string|null}, source: 'direct'|'api'|'phone'|'email'|'walk_in'|'channel'|'booking_engine', channel: 'booking_com'|'expedia'|'airbnb'|'agoda'|'hotelbeds'|'other'|null, notes: string|null, metadata: array<string, string>, cancelled_at: string|null, cancellation_reason: string|null, checked_in_at: string|null, checked_out_at: string|null, guarantee: Guarantee, deposit: ReservationDeposit, created_at: string, updated_at: string}
  * @phpstan-type Money array{amount: int, currency: string}
  * @phpstan-type StayPrice array{net: Money, tax: Money, gross: Money, taxes: list<LineTax>}
  * @phpstan-type LineTax array{tax_id: string, name: string, amount: Money, inclusive: bool}
@@ -77,6 +77,7 @@ namespace Innkeep\Generated;
  * @phpstan-type Ping array{object: 'ping', endpoint_id: string, message: string}
  * @phpstan-type ParameterFault array{code: 'invalid_json'|'invalid_cursor'|'invalid_environment'|'invalid_version'|'malformed_request'|'missing_token'|'invalid_token'|'token_expired'|'token_revoked'|'card_declined'|'insufficient_funds'|'expired_card'|'incorrect_cvc'|'insufficient_scope'|'ip_not_allowed'|'property_not_granted'|'resource_missing'|'route_not_found'|'method_not_allowed'|'no_availability'|'invalid_state_transition'|'restriction_violated'|'balance_outstanding'|'idempotency_key_in_use'|'request_too_large'|'unsupported_content_type'|'headers_too_large'|'parameter_missing'|'parameter_invalid'|'parameter_unknown'|'outside_replay_window'|'amount_exceeds_refundable'|'amount_exceeds_balance'|'url_not_allowed'|'idempotency_key_reused'|'too_many_requests'|'internal_error'|'service_unavailable', param?: string, message: string}
  * @phpstan-type PropertyList array{object: 'list', data: list<Property>, has_more: bool, next_cursor: string|null, prev_cursor: string|null}
+ * @phpstan-type BookingEngine array{object: 'booking_engine', livemode: bool, property_id: string, enabled: bool, slug: string|null, path: string|null, rate_plan_ids: list<string>, updated_at: string|null}
  * @phpstan-type RoomTypeList array{object: 'list', data: list<RoomType>, has_more: bool, next_cursor: string|null, prev_cursor: string|null}
  * @phpstan-type RoomList array{object: 'list', data: list<Room>, has_more: bool, next_cursor: string|null, prev_cursor: string|null}
  * @phpstan-type RoomRange array{object: 'room_range', livemode: bool, room_type_id: string, data: list<Room>}
@@ -130,6 +131,8 @@ namespace Innkeep\Generated;
  * @phpstan-type CreatePropertyParams array{name: string, timezone: string, currency: string, address?: array{line1?: string, line2?: string, city?: string, region?: string, postal_code?: string, country?: string}, check_in_time?: string, check_out_time?: string, guest_emails?: bool, audit_hour?: int, walk_ins_without_email?: bool, overstay_at_audit?: 'extend'|'refuse'}
  * @phpstan-type GetPropertyParams array<never, never>
  * @phpstan-type UpdatePropertyParams array{name?: string, timezone?: string, currency?: string, address?: array{line1?: string, line2?: string, city?: string, region?: string, postal_code?: string, country?: string}, check_in_time?: string, check_out_time?: string, guest_emails?: bool, audit_hour?: int, walk_ins_without_email?: bool, overstay_at_audit?: 'extend'|'refuse'}
+ * @phpstan-type GetBookingEngineParams array<never, never>
+ * @phpstan-type UpdateBookingEngineParams array{enabled?: bool, slug?: string|null, rate_plan_ids?: list<string>}
  * @phpstan-type ListRoomTypesParams array{property_id?: string, limit?: int}
  * @phpstan-type CreateRoomTypeParams array{property_id: string, code: string, name: string, description?: string|null, beds?: string|null, max_occupancy: int, base_occupancy?: int, amenities?: list<string>}
  * @phpstan-type GetRoomTypeParams array<never, never>
@@ -152,7 +155,7 @@ namespace Innkeep\Generated;
  * @phpstan-type ReleaseHoldParams array<never, never>
  * @phpstan-type GetAvailabilityParams array{property_id: string, check_in: string, check_out: string, adults: int, children?: int, room_type_id?: string}
  * @phpstan-type ListReservationsParams array{search?: string, order?: 'created'|'check_in', status?: 'confirmed'|'checked_in'|'checked_out'|'cancelled'|'no_show', property_id?: string, guest_id?: string, check_in_from?: string, check_in_to?: string, updated_since?: string, limit?: int}
- * @phpstan-type CreateReservationParams array{property_id: string, guest: array{first_name: string, last_name: string, email?: string, phone?: string|null}, check_in: string, check_out: string, room_type_id: string, rate_plan_id: string, adults: int, children?: int, source?: 'direct'|'api'|'phone'|'email'|'walk_in'|'channel', channel?: 'booking_com'|'expedia'|'airbnb'|'agoda'|'hotelbeds'|'other'|null, notes?: string|null, metadata?: array<string, string>, guarantee?: array{type: 'card', processor_payment_method: string}}
+ * @phpstan-type CreateReservationParams array{property_id: string, guest: array{first_name: string, last_name: string, email?: string, phone?: string|null}, check_in: string, check_out: string, room_type_id: string, rate_plan_id: string, adults: int, children?: int, source?: 'direct'|'api'|'phone'|'email'|'walk_in'|'channel'|'booking_engine', channel?: 'booking_com'|'expedia'|'airbnb'|'agoda'|'hotelbeds'|'other'|null, notes?: string|null, metadata?: array<string, string>, guarantee?: array{type: 'card', processor_payment_method: string}}
  * @phpstan-type GetReservationParams array<never, never>
  * @phpstan-type UpdateReservationParams array{check_in?: string, check_out?: string, room_type_id?: string, rate_plan_id?: string, adults?: int, children?: int, guest?: array{first_name?: string, last_name?: string}, notes?: string|null, metadata?: array<string, string>}
  * @phpstan-type GuaranteeReservationParams array{processor_payment_method: string}
@@ -168,7 +171,7 @@ namespace Innkeep\Generated;
  * @phpstan-type GetReservationFolioParams array<never, never>
  * @phpstan-type CreateFolioChargeParams array{description: string, amount: int}
  * @phpstan-type ListGroupsParams array{property_id?: string, limit?: int}
- * @phpstan-type CreateGroupParams array{property_id: string, name?: string, billing?: 'master'|'individual', guest: array{first_name: string, last_name: string, email?: string, phone?: string|null}, check_in: string, check_out: string, rooms: list<array{room_type_id: string, rate_plan_id: string, adults: int, children?: int, guest?: array{first_name: string, last_name: string, email?: string, phone?: string|null}}>, source?: 'direct'|'api'|'phone'|'email'|'walk_in'|'channel', channel?: 'booking_com'|'expedia'|'airbnb'|'agoda'|'hotelbeds'|'other'|null, notes?: string|null}
+ * @phpstan-type CreateGroupParams array{property_id: string, name?: string, billing?: 'master'|'individual', guest: array{first_name: string, last_name: string, email?: string, phone?: string|null}, check_in: string, check_out: string, rooms: list<array{room_type_id: string, rate_plan_id: string, adults: int, children?: int, guest?: array{first_name: string, last_name: string, email?: string, phone?: string|null}}>, source?: 'direct'|'api'|'phone'|'email'|'walk_in'|'channel'|'booking_engine', channel?: 'booking_com'|'expedia'|'airbnb'|'agoda'|'hotelbeds'|'other'|null, notes?: string|null}
  * @phpstan-type GetGroupParams array<never, never>
  * @phpstan-type CancelGroupParams array{reason?: string}
  * @phpstan-type ListGuestsParams array{email?: string, search?: string, limit?: int}
@@ -185,6 +188,7 @@ namespace Innkeep\Generated;
  * @phpstan-type GetPaymentParams array<never, never>
  * @phpstan-type CapturePaymentParams array<string, mixed>
  * @phpstan-type VoidPaymentParams array<string, mixed>
+ * @phpstan-type IncrementAuthorizationParams array{amount: int}
  * @phpstan-type ListRefundsParams array{payment_id?: string, limit?: int}
  * @phpstan-type CreateRefundParams array{payment_id: string, amount?: int, reason?: string}
  * @phpstan-type GetRefundParams array<never, never>

@@ -14,6 +14,7 @@ use Innkeep\Collection;
  * @phpstan-import-type CapturePaymentParams from \Innkeep\Generated\Types
  * @phpstan-import-type CreatePaymentParams from \Innkeep\Generated\Types
  * @phpstan-import-type GetPaymentParams from \Innkeep\Generated\Types
+ * @phpstan-import-type IncrementAuthorizationParams from \Innkeep\Generated\Types
  * @phpstan-import-type ListPaymentsParams from \Innkeep\Generated\Types
  * @phpstan-import-type Payment from \Innkeep\Generated\Types
  * @phpstan-import-type VoidPaymentParams from \Innkeep\Generated\Types
@@ -79,5 +80,17 @@ final class Payments extends AbstractService
     public function void(string $id, array $params = [], array $options = []): array
     {
         return $this->client->call('voidPayment', [$id], $params, $options);
+    }
+
+    /**
+     * POST /v1/payments/{id}/increment_authorization: Raise an authorized payment's hold.
+     *
+     * @param IncrementAuthorizationParams $params
+     * @param RequestOptions $options
+     * @return Payment
+     */
+    public function incrementAuthorization(string $id, array $params = [], array $options = []): array
+    {
+        return $this->client->call('incrementAuthorization', [$id], $params, $options);
     }
 }

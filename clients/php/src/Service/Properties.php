@@ -11,10 +11,13 @@ use Innkeep\Collection;
 /**
  * `$client->properties`.
  *
+ * @phpstan-import-type BookingEngine from \Innkeep\Generated\Types
  * @phpstan-import-type CreatePropertyParams from \Innkeep\Generated\Types
+ * @phpstan-import-type GetBookingEngineParams from \Innkeep\Generated\Types
  * @phpstan-import-type GetPropertyParams from \Innkeep\Generated\Types
  * @phpstan-import-type ListPropertiesParams from \Innkeep\Generated\Types
  * @phpstan-import-type Property from \Innkeep\Generated\Types
+ * @phpstan-import-type UpdateBookingEngineParams from \Innkeep\Generated\Types
  * @phpstan-import-type UpdatePropertyParams from \Innkeep\Generated\Types
  * @phpstan-import-type RequestOptions from \Innkeep\InnkeepClient
  */
@@ -66,5 +69,29 @@ final class Properties extends AbstractService
     public function update(string $id, array $params = [], array $options = []): array
     {
         return $this->client->call('updateProperty', [$id], $params, $options);
+    }
+
+    /**
+     * GET /v1/properties/{id}/booking_engine: Retrieve a property's booking engine.
+     *
+     * @param GetBookingEngineParams $params
+     * @param RequestOptions $options
+     * @return BookingEngine
+     */
+    public function retrieveBookingEngine(string $id, array $params = [], array $options = []): array
+    {
+        return $this->client->call('getBookingEngine', [$id], $params, $options);
+    }
+
+    /**
+     * PATCH /v1/properties/{id}/booking_engine: Update a property's booking engine.
+     *
+     * @param UpdateBookingEngineParams $params
+     * @param RequestOptions $options
+     * @return BookingEngine
+     */
+    public function updateBookingEngine(string $id, array $params = [], array $options = []): array
+    {
+        return $this->client->call('updateBookingEngine', [$id], $params, $options);
     }
 }

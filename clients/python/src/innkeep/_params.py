@@ -44,6 +44,10 @@ UpdatePropertyParams = TypedDict(
     },
     total=False,
 )
+GetBookingEngineParams = TypedDict("GetBookingEngineParams", {}, total=False)
+UpdateBookingEngineParams = TypedDict(
+    "UpdateBookingEngineParams", {"enabled": bool, "slug": str | None, "rate_plan_ids": Sequence[str]}, total=False
+)
 ListRoomTypesParams = TypedDict("ListRoomTypesParams", {"property_id": str, "limit": int}, total=False)
 CreateRoomTypeParams = TypedDict(
     "CreateRoomTypeParams",
@@ -217,7 +221,7 @@ CreateReservationParams = TypedDict(
         "rate_plan_id": Required[str],
         "adults": Required[int],
         "children": int,
-        "source": Literal["direct", "api", "phone", "email", "walk_in", "channel"],
+        "source": Literal["direct", "api", "phone", "email", "walk_in", "channel", "booking_engine"],
         "channel": Literal["booking_com", "expedia", "airbnb", "agoda", "hotelbeds", "other"] | None,
         "notes": str | None,
         "metadata": Mapping[str, Any],
@@ -276,7 +280,7 @@ CreateGroupParams = TypedDict(
         "check_in": Required[str | datetime.date],
         "check_out": Required[str | datetime.date],
         "rooms": Required[Sequence[Mapping[str, Any]]],
-        "source": Literal["direct", "api", "phone", "email", "walk_in", "channel"],
+        "source": Literal["direct", "api", "phone", "email", "walk_in", "channel", "booking_engine"],
         "channel": Literal["booking_com", "expedia", "airbnb", "agoda", "hotelbeds", "other"] | None,
         "notes": str | None,
     },
@@ -333,6 +337,7 @@ CreatePaymentParams = TypedDict(
 GetPaymentParams = TypedDict("GetPaymentParams", {}, total=False)
 CapturePaymentParams = TypedDict("CapturePaymentParams", {}, total=False)
 VoidPaymentParams = TypedDict("VoidPaymentParams", {}, total=False)
+IncrementAuthorizationParams = TypedDict("IncrementAuthorizationParams", {"amount": Required[int]}, total=False)
 ListRefundsParams = TypedDict("ListRefundsParams", {"payment_id": str, "limit": int}, total=False)
 CreateRefundParams = TypedDict(
     "CreateRefundParams", {"payment_id": Required[str], "amount": int, "reason": str}, total=False

@@ -44,6 +44,28 @@ class SyncProperties(SyncResource):
         """PATCH /v1/properties/{id}: Update a property."""
         return self._call("updateProperty", (id,), params, request_options, models.Property)
 
+    def retrieve_booking_engine(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetBookingEngineParams],
+    ) -> models.BookingEngine:
+        """GET /v1/properties/{id}/booking_engine: Retrieve a property's booking engine."""
+        return self._call("getBookingEngine", (id,), params, request_options, models.BookingEngine)
+
+    def update_booking_engine(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdateBookingEngineParams],
+    ) -> models.BookingEngine:
+        """PATCH /v1/properties/{id}/booking_engine: Update a property's booking engine."""
+        return self._call("updateBookingEngine", (id,), params, request_options, models.BookingEngine)
+
 
 class SyncRoomTypes(SyncResource):
     def list(
@@ -605,6 +627,17 @@ class SyncPayments(SyncResource):
         """POST /v1/payments/{id}/void: Void an authorized payment."""
         return self._call("voidPayment", (id,), params, request_options, models.Payment)
 
+    def increment_authorization(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.IncrementAuthorizationParams],
+    ) -> models.Payment:
+        """POST /v1/payments/{id}/increment_authorization: Raise an authorized payment's hold."""
+        return self._call("incrementAuthorization", (id,), params, request_options, models.Payment)
+
 
 class SyncRefunds(SyncResource):
     def list(
@@ -986,6 +1019,28 @@ class AsyncProperties(AsyncResource):
     ) -> models.Property:
         """PATCH /v1/properties/{id}: Update a property."""
         return await self._call("updateProperty", (id,), params, request_options, models.Property)
+
+    async def retrieve_booking_engine(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.GetBookingEngineParams],
+    ) -> models.BookingEngine:
+        """GET /v1/properties/{id}/booking_engine: Retrieve a property's booking engine."""
+        return await self._call("getBookingEngine", (id,), params, request_options, models.BookingEngine)
+
+    async def update_booking_engine(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.UpdateBookingEngineParams],
+    ) -> models.BookingEngine:
+        """PATCH /v1/properties/{id}/booking_engine: Update a property's booking engine."""
+        return await self._call("updateBookingEngine", (id,), params, request_options, models.BookingEngine)
 
 
 class AsyncRoomTypes(AsyncResource):
@@ -1547,6 +1602,17 @@ class AsyncPayments(AsyncResource):
     ) -> models.Payment:
         """POST /v1/payments/{id}/void: Void an authorized payment."""
         return await self._call("voidPayment", (id,), params, request_options, models.Payment)
+
+    async def increment_authorization(
+        self,
+        id: str,
+        /,
+        *,
+        request_options: RequestOptions | None = None,
+        **params: Unpack[_params.IncrementAuthorizationParams],
+    ) -> models.Payment:
+        """POST /v1/payments/{id}/increment_authorization: Raise an authorized payment's hold."""
+        return await self._call("incrementAuthorization", (id,), params, request_options, models.Payment)
 
 
 class AsyncRefunds(AsyncResource):

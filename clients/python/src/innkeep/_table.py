@@ -6,7 +6,7 @@ nothing is written by hand per endpoint. Same resources and methods as `@innkeep
 """
 
 RESOURCES: dict[str, dict[str, str]] = {
-    "properties": {"list": "listProperties", "create": "createProperty", "retrieve": "getProperty", "update": "updateProperty"},
+    "properties": {"list": "listProperties", "create": "createProperty", "retrieve": "getProperty", "update": "updateProperty", "retrieve_booking_engine": "getBookingEngine", "update_booking_engine": "updateBookingEngine"},
     "room_types": {"list": "listRoomTypes", "create": "createRoomType", "retrieve": "getRoomType", "update": "updateRoomType"},
     "rooms": {
         "list": "listRooms",
@@ -60,7 +60,7 @@ RESOURCES: dict[str, dict[str, str]] = {
         "erase": "eraseGuest",
         "export": "exportGuest",
     },
-    "payments": {"list": "listPayments", "create": "createPayment", "retrieve": "getPayment", "capture": "capturePayment", "void": "voidPayment"},
+    "payments": {"list": "listPayments", "create": "createPayment", "retrieve": "getPayment", "capture": "capturePayment", "void": "voidPayment", "increment_authorization": "incrementAuthorization"},
     "refunds": {"list": "listRefunds", "create": "createRefund", "retrieve": "getRefund"},
     "payment_processors": {"list": "listPaymentProcessors", "create": "connectPaymentProcessor", "delete": "deletePaymentProcessor"},
     "housekeeping": {

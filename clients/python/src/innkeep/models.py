@@ -1131,6 +1131,39 @@ class PropertyList(BaseModel):
     prev_cursor: str | None
 
 
+class BookingEngine(BaseModel):
+    """
+    A property's direct booking engine: a public page where guests search, choose and book without an account, in their language.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    object: Literal["booking_engine"]
+    livemode: bool
+    property_id: str = Field(..., examples=["prop_1a2B3c4D5e6F7g8H9i0J1k2L"])
+    enabled: bool = Field(..., description="Whether guests can search and book the property at `path`.")
+    slug: str | None = Field(
+        ...,
+        description="The address's last part; null until the owner sets one.",
+        examples=["harbor-house"],
+        max_length=63,
+        min_length=3,
+        pattern="^[a-z0-9]+(-[a-z0-9]+)*$",
+    )
+    path: str | None = Field(
+        ...,
+        description="The engine's address on this server, `/book/<slug>` (null without a slug). Link to it from the hotel's website.",
+        examples=["/book/harbor-house"],
+    )
+    rate_plan_ids: list[str] = Field(
+        ..., description="The rate plans sold on the engine (active plans only are offered)."
+    )
+    updated_at: AwareDatetime | None = Field(
+        ..., description="When the settings last changed; null while never set.", examples=["2026-11-21T09:30:00.000Z"]
+    )
+
+
 class RoomTypeList(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -2633,7 +2666,7 @@ class Reservation(BaseModel):
     nightly: list[ReservationNightlyItem]
     price: StayPrice
     guest: ReservationGuest
-    source: Literal["direct", "api", "phone", "email", "walk_in", "channel"]
+    source: Literal["direct", "api", "phone", "email", "walk_in", "channel", "booking_engine"]
     channel: Literal["booking_com", "expedia", "airbnb", "agoda", "hotelbeds", "other"] | None
     notes: str | None
     metadata: dict[str, str]

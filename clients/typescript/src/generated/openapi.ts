@@ -940,6 +940,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/{id}/increment_authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Raise an authorized payment's hold
+         * @description Requires scope `payments:write`. For a stay that grew after its card was pre-authorised: `amount` is the new total to hold. Through Stripe's incremental authorization where the card allows it, answering the same payment with its amount raised; where the card's bank does not, the difference is held apart on the stay's card on file, answering that new authorized payment (its own id, its amount the difference); without a card on file that is a 409. A bank that refuses the increase answers 402 and the hold stays as it was. Only an `authorized` payment (409), and only upward (422). An authorization moves no money: no event until it is captured.
+         */
+        post: operations["incrementAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/refunds": {
         parameters: {
             query?: never;
@@ -33808,6 +33828,575 @@ export interface operations {
                             type: "invalid_request_error" | "idempotency_error";
                             /** @enum {string} */
                             code: "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: `too_many_requests`. */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_exceeded",
+                     *         "code": "too_many_requests",
+                     *         "message": "Rate limit exceeded.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "rate_limit_exceeded";
+                            /** @enum {string} */
+                            code: "too_many_requests";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error`. */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimitIfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemainingIfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitResetIfCounted"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "Service unavailable.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "api_error";
+                            /** @enum {string} */
+                            code: "service_unavailable";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    incrementAuthorization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The data set: `live` (default) or `sandbox`. Any other value: 400 `invalid_environment`.
+                 * @example sandbox
+                 */
+                "Service-Environment"?: components["parameters"]["ServiceEnvironment"];
+                /**
+                 * @description Pins the response and event payload schema. Absent: the account's pinned version. Unknown: 400 `invalid_version`.
+                 * @example 2025-09-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Makes the request safe to retry: a retry with the same key, method, path and body within 24 hours gets the stored answer (with `Idempotent-Replayed: true`) instead of running again. 1–255 printable ASCII characters (else 400 `parameter_invalid`); the same key with another request is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`.
+                 * @example 5f0c7e0a-2b7e-4c4e-9a57-4c1f3e0e9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The new total to hold, in minor units of the payment's currency: more than held now. */
+                    amount: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "object": "payment",
+                     *       "livemode": true,
+                     *       "property_id": "prop_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "reservation_id": "res_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "folio_id": "fol_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *       "amount": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
+                     *       "amount_refunded": {
+                     *         "amount": 0,
+                     *         "currency": "USD"
+                     *       },
+                     *       "status": "pending",
+                     *       "captured": true,
+                     *       "payment_method": {
+                     *         "type": "card",
+                     *         "brand": "string",
+                     *         "last4": "string",
+                     *         "exp_month": 0,
+                     *         "exp_year": 0,
+                     *         "reference": "string"
+                     *       },
+                     *       "processor": {
+                     *         "type": "stripe",
+                     *         "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       },
+                     *       "dispute": {
+                     *         "id": "string",
+                     *         "status": "needs_response",
+                     *         "reason": "Guest request",
+                     *         "amount": {
+                     *           "amount": 0,
+                     *           "currency": "USD"
+                     *         },
+                     *         "reinstates_payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       },
+                     *       "next_action": {
+                     *         "type": "use_stripe_sdk",
+                     *         "client_secret": "string"
+                     *       },
+                     *       "failure_code": "string",
+                     *       "failure_message": "string",
+                     *       "captured_at": "2026-11-21T09:30:00.000Z",
+                     *       "business_date": "2026-12-24",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Bad request: `invalid_json`, `invalid_environment`, `invalid_version`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "Bad request.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "invalid_json" | "invalid_environment" | "invalid_version" | "parameter_invalid";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /** @description 400 and 422 parameter errors where several parameters are at fault: every fault (the first, repeated in `code`, `param` and `message`, included), so one answer names every field to fix. */
+                            errors?: components["schemas"]["ParameterFault"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: `missing_token`, `invalid_token`, `token_expired`, `token_revoked`. */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "missing_token",
+                     *         "message": "Missing or invalid credentials.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "authentication_error";
+                            /** @enum {string} */
+                            code: "missing_token" | "invalid_token" | "token_expired" | "token_revoked";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Card error: `card_declined`, `insufficient_funds`, `expired_card`, `incorrect_cvc`. */
+            402: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "card_error",
+                     *         "code": "card_declined",
+                     *         "message": "Card error.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L",
+                     *         "payment_id": "pay_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "card_error";
+                            /** @enum {string} */
+                            code: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                            /**
+                             * @description Card errors: the failed payment, recorded.
+                             * @example pay_1a2B3c4D5e6F7g8H9i0J1k2L
+                             */
+                            payment_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Permission denied: `insufficient_scope`, `ip_not_allowed`, `property_not_granted`. */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "message": "Permission denied.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "permission_error";
+                            /** @enum {string} */
+                            code: "insufficient_scope" | "ip_not_allowed" | "property_not_granted";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "Not found.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "resource_missing";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `invalid_state_transition`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "invalid_state_transition",
+                     *         "message": "Conflict.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "conflict_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "invalid_state_transition" | "idempotency_key_in_use";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request too large: `request_too_large`. */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "request_too_large",
+                     *         "message": "Request too large.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "request_too_large";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported content type: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "Unsupported content type.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error";
+                            /** @enum {string} */
+                            code: "unsupported_content_type";
+                            /** @description A sentence for the developer; branch on `code`, never on `message`. */
+                            message: string;
+                            /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */
+                            param?: string;
+                            /** @example req_1a2B3c4D5e6F7g8H9i0J1k2L */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["ServiceRequestId"];
+                    "Service-Version": components["headers"]["ServiceVersionEcho"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_missing",
+                     *         "message": "Invalid parameters.",
+                     *         "request_id": "req_1a2B3c4D5e6F7g8H9i0J1k2L"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "invalid_request_error" | "idempotency_error";
+                            /** @enum {string} */
+                            code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_reused";
                             /** @description A sentence for the developer; branch on `code`, never on `message`. */
                             message: string;
                             /** @description Dotted path of the parameter at fault, e.g. `guest.email`; absent when no single parameter is. */

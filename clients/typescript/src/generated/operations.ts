@@ -66,6 +66,7 @@ export const operationTable = {
   getPayment: { method: "GET", path: "/payments/{id}", pathParams: ["id"], list: false },
   capturePayment: { method: "POST", path: "/payments/{id}/capture", pathParams: ["id"], list: false },
   voidPayment: { method: "POST", path: "/payments/{id}/void", pathParams: ["id"], list: false },
+  incrementAuthorization: { method: "POST", path: "/payments/{id}/increment_authorization", pathParams: ["id"], list: false },
   listRefunds: { method: "GET", path: "/refunds", pathParams: [], list: true },
   createRefund: { method: "POST", path: "/refunds", pathParams: [], list: false },
   getRefund: { method: "GET", path: "/refunds/{id}", pathParams: ["id"], list: false },
