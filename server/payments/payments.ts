@@ -161,7 +161,7 @@ export async function raiseHold({ db, tenant, id, amount, idempotencyKey }: Ctx 
     });
     if (result.status === "incremented") return raise();
     if (result.status === "declined") {
-      throw new ApiError(result.decline.code, `${result.decline.message} The hold stays at what it was.`, { param: "amount" });
+      throw new ApiError(result.decline.code, `${result.decline.message} The hold stays at what it was.`, { param: "amount", extra: { payment_id: payment.id } });
     }
     // The card's bank does not let the hold grow: the difference held apart, on the card on file.
     const [reservation] = await tx.select().from(reservations).where(eq(reservations.id, payment.reservationId));

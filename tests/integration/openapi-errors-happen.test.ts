@@ -31,6 +31,12 @@ const cannotProvoke = (kind: string): Record<string, string> => ({
     : { "503 service_unavailable": "answers a lost database connection; a closed PGlite is a plain error (a 500). Provoked on PostgreSQL." }),
   "connectPaymentProcessor 403 property_not_granted": appsRefused,
   "deletePaymentProcessor 403 property_not_granted": appsRefused,
+  ...Object.fromEntries(
+    ["card_declined", "insufficient_funds", "expired_card", "incorrect_cvc"].map((code) => [
+      `incrementAuthorization 402 ${code}`,
+      "a bank's refusal to let a hold grow: Stripe's test mode has no card whose increments are declined (each test card that declines does so when first authorized), so no request here can cause it; it is read as every card decline is (server/processors/stripe.ts, declineOf)",
+    ]),
+  ),
 });
 
 /**
@@ -329,6 +335,7 @@ describe("every declared error status, provoked", () => {
     const [paid] = ok(await h.get(`/v1/payments?reservation_id=${out.id}`, sandbox)).data;
     await refused("capturePayment", `/v1/payments/${paid.id}/capture`, {}, "invalid_state_transition");
     await refused("voidPayment", `/v1/payments/${paid.id}/void`, {}, "invalid_state_transition");
+    await refused("incrementAuthorization", `/v1/payments/${paid.id}/increment_authorization`, { amount: 100_000 }, "invalid_state_transition");
     await refused("createRefund", "/v1/refunds", { payment_id: paid.id, amount: (paid.amount.amount ?? paid.amount) + 1 }, "amount_exceeds_refundable");
     const card = { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123" };
     const authorized = ok(await h.post("/v1/payments", { reservation_id: confirmed.id, amount: 100, capture: false, payment_method: card }, sandbox), 201);
