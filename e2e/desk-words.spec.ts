@@ -72,16 +72,16 @@ test("loyalty points take a whole number and say so; the production chart names 
     check_out: plusDays(t.today, 1),
     adults: 1,
     source: "walk_in",
-    guest: { first_name: "Pia", last_name: "Points", email: uniqueEmail("pia") },
+    guest: { first_name: "Pia", last_name: "Loyal", email: uniqueEmail("pia") },
   });
   await signIn(page);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`/guests/${booked.guest.id}`);
-  await page.getByLabel("Points").fill("lots");
+  await page.getByLabel("Points", { exact: true }).fill("lots");
   await page.getByRole("button", { name: "Save preferences" }).click();
   await expect(page.getByText("Points are a whole number, such as 1200; leave empty for none.")).toBeVisible();
   expect(scan(await page.locator("main").innerText())).toEqual([]);
-  await page.getByLabel("Points").fill("1200");
+  await page.getByLabel("Points", { exact: true }).fill("1200");
   await page.getByRole("button", { name: "Save preferences" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
 
