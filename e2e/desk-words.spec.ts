@@ -87,7 +87,7 @@ test("loyalty points take a whole number and say so; the production chart names 
 
   await page.goto("/reports");
   await page.getByRole("tab", { name: "Production" }).click();
-  const ticks = page.locator("figure .recharts-xAxis .recharts-cartesian-axis-tick-value");
+  const ticks = page.locator("figure .recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");
   await expect(ticks.first()).toBeVisible();
   const labels = await ticks.allInnerTexts();
   expect(labels).toContain("Walk-in");
