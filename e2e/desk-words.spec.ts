@@ -89,7 +89,7 @@ test("loyalty points take a whole number and say so; the production chart names 
   await page.getByRole("tab", { name: "Production" }).click();
   const ticks = page.locator("figure .recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");
   await expect(ticks.first()).toBeVisible();
-  const labels = await ticks.allInnerTexts();
+  const labels = await ticks.allTextContents();
   expect(labels).toContain("Walk-in");
   for (const label of labels) expect(label, label).not.toMatch(/^[a-z]+(?:_[a-z]+)*$/);
 });
