@@ -45,8 +45,10 @@ test("the board moves a room dirty → clean → inspected, then out of order wi
   await expect(dialog).toBeHidden();
   const ooo = column(page, "out-of-order").getByTestId(`room-${number}`);
   await expect(ooo).toContainText("Shower leaking");
-  await expect(ooo.getByRole("button", { name: /mark dirty/i })).toBeVisible();
-  await expect(ooo.getByRole("button", { name: /mark clean|mark inspected|out of order/i })).toHaveCount(0);
+  // Out of order: its return (to be cleaned: dirty) and a longer block are what fit (issue 39, point 5).
+  await expect(ooo.getByRole("button", { name: /return to service/i })).toBeVisible();
+  await expect(ooo.getByRole("button", { name: /extend out of order/i })).toBeVisible();
+  await expect(ooo.getByRole("button", { name: /mark clean|mark inspected|put out of order/i })).toHaveCount(0);
 
   // The room's history names who did each step.
   await ooo.getByRole("button", { name: `Room ${number} details` }).click();
@@ -110,9 +112,10 @@ test("a housekeeper sees only this page and their own assignments, and works the
   await expect(mineRow).toContainText("In progress");
   await mineRow.getByRole("button", { name: /mark dirty/i }).click();
   await expect(mineRow).toContainText("Dirty");
+  // Marking the room clean completes its assignment of the day (issue 39, point 5).
   await mineRow.getByRole("button", { name: /mark clean/i }).click();
-  await mineRow.getByRole("button", { name: /assignment done/i }).click();
   await expect(mineRow).toContainText("Done");
+  await expect(mineRow.getByRole("button", { name: /assignment done/i })).toHaveCount(0);
   await expect(mineRow).toContainText("Clean");
   await snap(hk, "housekeeping-mine");
 

@@ -17,11 +17,24 @@ test("the scan catches each fault it looks for", () => {
   expect(scan("an outstanding balance of 83700 (minor units)")).toHaveLength(1);
   expect(scan("Total $12900")).toHaveLength(1);
   expect(scan("Moved from room 102 to room 204 · Nov 25, 2026, 10:04 AM · $1,250.50 · front_desk.x1@e2e.example · Walk-in")).toEqual([]);
+  // Issue 39, point 6: what a clerk still met, each caught; the words that replaced them are not.
+  expect(scan("King, Best available, night of 2026-11-27")).toHaveLength(1);
+  expect(scan("$120.00 by visa •••• 4242")).toHaveLength(1);
+  expect(scan("card •••• 0002 declined: The card was declined.")).toHaveLength(1);
+  expect(scan("Points Invalid input: expected number, received null")).toHaveLength(1);
+  expect(scan("Audit hour from 3 to 22")).toHaveLength(1);
+  expect(scan("Read reservations, guests and folios (reservations:read)")).toHaveLength(1);
+  expect(scan("Rate plan Non-refundable · non-refundable")).toHaveLength(1);
+  expect(
+    scan("King, Best available, night of Nov 27, 2026 · $120.00 by Visa ending 4242 · Night audit hour from 3:00 AM to 10:00 PM · Best available · free cancellation until Nov 26, 2026, 12:00 AM · Non-refundable"),
+  ).toEqual([]);
 });
 
 test.describe.configure({ timeout: 240_000 });
 
 const pages = ["/", "/reservations", "/reservations?tab=arrivals", "/reservations/new", "/calendar", "/calendar/rooms", "/housekeeping", "/rates", "/reports", "/guests", "/settings"];
+// The owner's pages besides (issue 39): the property with its history, taxes, the apps installed and the mail outbox, read as staff read them.
+const ownerPages = ["/settings/property", "/settings/taxes", "/developers/installs", "/developers/outbox"];
 
 async function readPage(page: Page, url: string, label: string, width: number) {
   await page.goto(url);
@@ -43,7 +56,7 @@ for (const role of ["owner", "front_desk"] as const) {
     const seen: Awaited<ReturnType<typeof readPage>>[] = [];
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 844 });
-      for (const url of pages) seen.push(await readPage(page, url, `${role}${url.replace(/[/?=]+/g, "-")}`, width));
+      for (const url of [...pages, ...(role === "owner" ? ownerPages : [])]) seen.push(await readPage(page, url, `${role}${url.replace(/[/?=]+/g, "-")}`, width));
 
       // The reservation: its folio, its history (a charge in the dashboard), the payment dialog.
       await page.goto(`/reservations/${stay.id}`);
@@ -72,7 +85,7 @@ for (const role of ["owner", "front_desk"] as const) {
     }
 
     // Not vacuous: every page was read, at both widths, with text on it.
-    expect(seen).toHaveLength(2 * (pages.length + 3));
+    expect(seen).toHaveLength(2 * (pages.length + (role === "owner" ? ownerPages.length : 0) + 3));
     expect(seen.every((s) => s.text.length > 80)).toBe(true);
     expect(seen.filter((s) => s.faults.length).map((s) => `${s.url} at ${s.width} px: ${s.faults.join("; ")}`)).toEqual([]);
   });

@@ -165,3 +165,27 @@ export const formatGuestDay = (date: IsoDate, locale: string, style: DayStyle = 
 /** A wall-clock moment at the hotel ("2026-11-29T00:00"), in a guest's own language. */
 export const formatGuestMoment = (wallClock: string, locale: string): string =>
   guestFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(`${wallClock}:00Z`));
+
+/**
+ * A time of day the hotel sets ("15:00", or an hour such as the night audit's 3) as its country
+ * writes it: "3:00 PM" in the US, "15:00" in Germany.
+ */
+export function formatTimeOfDay(time: string | number, locale: string): string {
+  const [hours, minutes = 0] = typeof time === "number" ? [time, 0] : time.split(":").map(Number);
+  return wordFormat(`t|${locale}`, locale, { timeStyle: "short", timeZone: "UTC" }).format(new Date(Date.UTC(1970, 0, 1, hours, minutes)));
+}
+
+/** A server's sentence with its `YYYY-MM-DD` dates in words ("night of Nov 27, 2026"), as the folio and the invoice read it. */
+export const datesInWords = (text: string, locale: string): string => text.replace(/\b\d{4}-\d{2}-\d{2}\b/g, (date) => formatDay(date, locale, "medium"));
+
+/** A wall-clock time at the property: its date and "HH:MM", in no zone (the property's own). */
+export type WallClock = { date: IsoDate; time: string };
+
+/** The wall-clock time `hours` before the start of `date` at the property (a cancellation deadline counts back from the arrival day). */
+export function hoursBeforeDay(date: IsoDate, hours: number): WallClock {
+  const at = new Date(toUtc(date) - hours * 3_600_000);
+  return { date: fromUtc(at.getTime() - (at.getTime() % dayMs)), time: at.toISOString().slice(11, 16) };
+}
+
+/** A wall-clock time in words: "Nov 26, 2026, 12:00 AM" in the US, "26 Nov 2026, 00:00" in Portugal. */
+export const wallClockWords = (at: WallClock, locale: string): string => `${formatDay(at.date, locale, "medium")}, ${formatTimeOfDay(at.time, locale)}`;

@@ -53,6 +53,20 @@ export const taxTargetWords: Record<string, string> = { room_nights: "Room night
 
 export const weekdayWords: Record<string, string> = { mon: "Mon", tue: "Tue", wed: "Wed", thu: "Thu", fri: "Fri", sat: "Sat", sun: "Sun" };
 
+/** Card networks by the names their cardholders know them by. */
+export const cardBrandWords: Record<string, string> = {
+  visa: "Visa",
+  mastercard: "Mastercard",
+  amex: "American Express",
+  discover: "Discover",
+  diners: "Diners Club",
+  jcb: "JCB",
+  unionpay: "UnionPay",
+};
+
+/** A card as a clerk reads it: "Visa ending 4242"; "Card ending 0002" when the network is unknown. */
+export const cardWords = (brand: string | null | undefined, last4: string): string => `${(brand && cardBrandWords[brand.toLowerCase()]) || "Card"} ending ${last4}`;
+
 /** `snake_case` or `kebab-case` as a sentence's words: "developer_contact" → "Developer contact". */
 export const fieldWords = (name: string): string => {
   const words = name.replace(/[_-]+/g, " ").trim();
@@ -95,6 +109,9 @@ export function staffErrorMessage(error: StaffErrorInput, { money, day }: { mone
     .replace(/^Invalid parameter '([^']*)': /, (_, param: string) => `${fieldWords(param.split(".").at(-1) ?? param)} `)
     .replace(/Too small: expected (?:number|bigint) to be >=\s?(\S+?)\.?$/, "must be at least $1.")
     .replace(/Too big: expected (?:number|bigint) to be <=\s?(\S+?)\.?$/, "must be at most $1.")
+    // zod's type errors ("Invalid input: expected number, received null"): what the field takes, in words.
+    .replace(/Invalid input: expected (?:number|bigint|int), received \w+\.?$/, "must be a number.")
+    .replace(/Invalid input: expected (?:string|boolean|array|object), received \w+\.?$/, "is missing or not valid.")
     .replace(/ \(minor units\)/g, "")
     // The API names a parameter beside its words ("the arrival date (check_in)"): staff read the words.
     .replace(/ \((?:[a-z]+_)+[a-z]+\)/g, "")

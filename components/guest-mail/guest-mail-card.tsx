@@ -37,7 +37,7 @@ export function GuestMailCard({ reservationId, livemode, status }: { reservation
               </span>
               <span className="flex items-center gap-2">
                 <Badge tone={statusTones[m.status]}>
-                  {m.status === "kept" && !livemode ? "Not sent (sandbox)" : wordFor(guestMailStatusWords, m.status)}
+                  {m.status === "kept" && !livemode ? "Not sent (sandbox)" : m.held ? "Held: no mail server" : wordFor(guestMailStatusWords, m.status)}
                 </Badge>
                 <span className="text-stone-500">{fmt.moment(m.sent_at ?? m.created_at)}</span>
               </span>

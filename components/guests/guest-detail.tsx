@@ -95,9 +95,10 @@ export function GuestDetail({ id, canManageData = false }: { id: string; canMana
           ) : (
             <dl className="grid grid-cols-[8rem_minmax(0,1fr)] gap-y-2 text-sm">
               <dt className="text-stone-500">E-mail</dt>
-              <dd className="break-all">{g.email ?? "None given (walk-in)"}</dd>
+              {/* An erased guest's contact is gone on request, not a walk-in's never given. */}
+              <dd className="break-all">{g.email ?? (g.erased_at ? "Erased on request" : "None given (walk-in)")}</dd>
               <dt className="text-stone-500">Phone</dt>
-              <dd>{g.phone ?? "—"}</dd>
+              <dd>{g.phone ?? (g.erased_at ? "Erased on request" : "—")}</dd>
               <dt className="text-stone-500">Address</dt>
               <dd data-testid="guest-address">{g.address ? addressText(g.address) : "—"}</dd>
               <dt className="text-stone-500">Added</dt>
@@ -111,7 +112,16 @@ export function GuestDetail({ id, canManageData = false }: { id: string; canMana
             </dl>
           )}
         </Card>
-        <PreferencesEditor guestId={id} />
+        {g.erased_at ? (
+          // Erased on request: the preferences went with the rest, and nothing may be written back.
+          <Card title="Preferences">
+            <p className="text-sm text-stone-600" data-testid="preferences-erased">
+              Erased with the guest&apos;s personal data on <MomentText at={g.erased_at} />. Nothing can be recorded for this guest any more.
+            </p>
+          </Card>
+        ) : (
+          <PreferencesEditor guestId={id} />
+        )}
         {canManageData ? <GuestDataCard guestId={id} name={`${g.first_name} ${g.last_name}`} erased={!!g.erased_at} /> : null}
       </div>
       <section className="mt-6" aria-labelledby="guest-stays">

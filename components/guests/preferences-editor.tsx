@@ -19,7 +19,13 @@ const yesNoChoice = z.enum(["", "yes", "no"]);
 const preferencesForm = z.object({
   allergies: z.array(z.string()),
   room: z.object({ bed: z.string(), floor: z.enum(["", "high", "low"]), smoking: yesNoChoice, quiet: yesNoChoice, accessible: yesNoChoice, notes: z.string() }),
-  loyalty: z.object({ program: z.string(), tier: z.string(), number: z.string(), points: z.string() }),
+  loyalty: z.object({
+    program: z.string(),
+    tier: z.string(),
+    number: z.string(),
+    // A whole number or nothing: "abc" or "1.5" would reach the API as no number at all.
+    points: z.string().refine((v) => /^\s*\d*\s*$/.test(v), "Points are a whole number, such as 1200; leave empty for none."),
+  }),
 });
 type Draft = z.output<typeof preferencesForm>;
 

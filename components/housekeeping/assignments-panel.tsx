@@ -16,7 +16,7 @@ import { toast } from "@/components/ui/toaster";
 import { DragAssign } from "./drag-assign";
 import { RoomActions } from "./room-actions";
 import { DoneButDirty, RoomMarks } from "./room-board";
-import { assignmentLabel, assignmentNext, assignmentTone, statusLabel, statusTone, type Assignment, type Board } from "./status";
+import { walkingOrder, assignmentLabel, assignmentNext, assignmentTone, statusLabel, statusTone, type Assignment, type Board } from "./status";
 import { plural } from "@/lib/words";
 
 type Props = { board: Board; canWrite: boolean; canAssign: boolean; housekeeper: string | null };
@@ -83,7 +83,7 @@ export function AssignmentsPanel({ board, canWrite, canAssign, housekeeper }: Pr
             }
           >
             <ul className="divide-y divide-stone-100" aria-label={`Assignments of ${items[0].assignee}`}>
-              {items.map((a) => (
+              {walkingOrder(board.rooms, items).map((a) => (
                 <AssignmentRow key={a.id} assignment={a} board={board} canWrite={canWrite} canAssign={canAssign} people={people.data ?? []} />
               ))}
             </ul>

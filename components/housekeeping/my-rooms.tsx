@@ -8,14 +8,15 @@ import { callError } from "@/components/trpc/errors";
 import { Badge, Button, PageHeader, cx } from "@/components/ui";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
-import { useChangeStatus } from "./room-actions";
+import { RoomActions, useChangeStatus } from "./room-actions";
 import { DoneButDirty } from "./room-board";
 import { usePropertyFormat } from "@/components/ui/property-format";
-import { assignmentLabel, assignmentNext, assignmentTone, moveLabel, statusLabel, statusTone, type Assignment, type BoardRoom } from "./status";
+import { walkingOrder, assignmentLabel, assignmentNext, assignmentTone, moveLabel, statusLabel, statusTone, type Assignment, type BoardRoom } from "./status";
 
 /** One assigned room as a large card: where it stands today and one big button per next status. */
-function RoomCard({ room, assignment }: { room: BoardRoom; assignment: Assignment }) {
+function RoomCard({ room, assignment, today }: { room: BoardRoom; assignment: Assignment; today: string }) {
   const trpc = useTRPC();
+  const fmt = usePropertyFormat();
   const queryClient = useQueryClient();
   const change = useChangeStatus();
   const work = useMutation(
@@ -24,8 +25,10 @@ function RoomCard({ room, assignment }: { room: BoardRoom; assignment: Assignmen
       onError: (e) => toast.error(`Room ${room.number}: ${callError(e).message}`),
     }),
   );
-  // Out of order needs a reason, which is the board's dialog; here each tap is one status.
-  const moves = room.next_statuses.filter((s) => s !== "out-of-order");
+  // Out of order needs a reason, which is the board's dialog; here each tap is one status. A room
+  // out of order says why and until when, with what fits it: return to service, or extend.
+  const blocked = room.housekeeping_status === "out-of-order";
+  const moves = blocked ? [] : room.next_statuses.filter((s) => s !== "out-of-order");
   return (
     <li className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm" data-testid={`my-room-${room.number}`}>
       <div className="flex items-start justify-between gap-3">
@@ -44,11 +47,18 @@ function RoomCard({ room, assignment }: { room: BoardRoom; assignment: Assignmen
       {room.departure === "due" ? <p className="mt-2 text-sm font-medium text-amber-800">Guest leaves today</p> : null}
       {room.departure === "departed" ? <p className="mt-2 text-sm font-medium text-amber-800">Guest left today</p> : null}
       {room.occupied && !room.departure ? <p className="mt-2 text-sm text-stone-600">Guest in the room: knock first</p> : null}
+      {blocked ? (
+        <p className="mt-2 text-sm font-medium text-red-800" data-testid="out-of-order">
+          Out of order: {room.out_of_order_reason ?? "no reason given"} ·{" "}
+          {room.out_of_order_until ? <>back in service {fmt.day(room.out_of_order_until, "weekday")}</> : "until further notice"}
+        </p>
+      ) : null}
       {assignment.notes ? <p className="mt-2 whitespace-pre-wrap break-words text-sm text-stone-700">{assignment.notes}</p> : null}
       <div className="mt-2">
         <DoneButDirty assignment={assignment} room={room} />
       </div>
       <div className="mt-3 grid grid-cols-1 gap-2 sm:grid-cols-2">
+        {blocked ? <RoomActions room={room} today={today} size="lg" className="contents" /> : null}
         {moves.map((status) => (
           <Button
             key={status}
@@ -67,7 +77,8 @@ function RoomCard({ room, assignment }: { room: BoardRoom; assignment: Assignmen
             variant="secondary"
             className={cx("min-h-12 text-base")}
             disabled={work.isPending}
-            aria-label={`Room ${room.number}: ${next.label.toLowerCase()}`}
+            // The name holds the words on the button (WCAG 2.5.3), with the room they are about.
+            aria-label={`Room ${room.number}: ${next.status === "done" ? "done with this room" : "start this room"}`}
             onClick={() => work.mutate({ id: assignment.id, status: next.status })}
           >
             {next.status === "done" ? "Done with this room" : "Start this room"}
@@ -99,8 +110,8 @@ export function MyRooms({ title, propertyId }: { title: string; propertyId: stri
     );
   }
   const byRoom = new Map(mine.data.data.map((a) => [a.room_id, a]));
-  // The board lists rooms by floor and number: the walking order.
-  const rooms = board.data.rooms.filter((r) => byRoom.has(r.id));
+  // The walking order: the board's, by floor and number (the board's assignments list the same).
+  const rooms = walkingOrder(board.data.rooms, mine.data.data).map((a) => board.data.rooms.find((r) => r.id === a.room_id)!);
   const left = mine.data.data.filter((a) => a.status !== "done").length;
   return (
     <>
@@ -115,7 +126,7 @@ export function MyRooms({ title, propertyId }: { title: string; propertyId: stri
       ) : (
         <ul className="space-y-3" aria-label="My rooms today">
           {rooms.map((room) => (
-            <RoomCard key={room.id} room={room} assignment={byRoom.get(room.id)!} />
+            <RoomCard key={room.id} room={room} assignment={byRoom.get(room.id)!} today={board.data.today} />
           ))}
         </ul>
       )}

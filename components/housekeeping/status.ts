@@ -35,3 +35,13 @@ export const assignmentNext: Record<AssignmentStatus, { status: AssignmentStatus
   in_progress: [{ status: "done", label: "Done" }],
   done: [],
 };
+
+/**
+ * Assignments in the walking order of their rooms: the board's order, by floor and number (as the
+ * server lists the rooms), so the board and a housekeeper's phone list the same rooms alike.
+ * Assignments of rooms no longer on the board are left out.
+ */
+export function walkingOrder<A extends { room_id: string }>(rooms: { id: string }[], assignments: A[]): A[] {
+  const place = new Map(rooms.map((r, i) => [r.id, i]));
+  return assignments.filter((a) => place.has(a.room_id)).sort((a, b) => place.get(a.room_id)! - place.get(b.room_id)!);
+}

@@ -10,6 +10,7 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { MomentText } from "@/components/ui/property-format";
 import { toast } from "@/components/ui/toaster";
 import type { PresentedInstall } from "@/server/oauth/present";
+import { scopeDescriptions, type Scope } from "@/server/auth/scopes";
 
 const When = ({ at }: { at: string | null }) => (at ? <MomentText at={at} /> : <>Never</>);
 
@@ -31,7 +32,16 @@ export function InstallsView() {
 
   const columns: ColumnDef<PresentedInstall>[] = [
     { header: "App", meta: { primary: true }, cell: ({ row }) => <span className="font-medium text-stone-900">{row.original.app.name}</span> },
-    { header: "Scopes", cell: ({ row }) => <span className="text-xs text-stone-600">{row.original.scopes.join(", ")}</span> },
+    {
+      header: "May",
+      cell: ({ row }) => (
+        <ul className="space-y-0.5 text-sm text-stone-700">
+          {row.original.scopes.map((scope) => (
+            <li key={scope}>{scopeDescriptions[scope as Scope] ?? "Something no longer offered"}</li>
+          ))}
+        </ul>
+      ),
+    },
     {
       header: "Properties",
       cell: ({ row }) => (

@@ -67,12 +67,13 @@ export function ProductionChart({
   rows,
   currency,
 }: {
-  rows: { group: string | null; group_name?: string | null; room_revenue: number; reservations: number }[];
+  rows: { group: string | null; group_label: string; room_revenue: number; reservations: number }[];
   currency: string;
 }) {
   const fmt = usePropertyFormat();
   const unit = minorPerMajor(currency);
-  const data = rows.map((r) => ({ label: r.group_name ?? r.group ?? "(none)", room_revenue: r.room_revenue / unit, reservations: r.reservations }));
+  // Each group in words ("Walk-in", "Booking.com", the rate plan's name), never its code.
+  const data = rows.map((r) => ({ label: r.group_label, room_revenue: r.room_revenue / unit, reservations: r.reservations }));
   return (
     <Figure label={`Room revenue and reservations by group (${currency})`}>
       <ComposedChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>

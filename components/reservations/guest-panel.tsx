@@ -42,11 +42,11 @@ export function GuestPanel({ guestId, compact = false }: { guestId: string; comp
             {g.first_name} {g.last_name}
           </dd>
           <dt className="text-stone-500">E-mail</dt>
-          <dd className="break-all">{g.email ?? <span className="text-stone-500">None given</span>}</dd>
+          <dd className="break-all">{g.email ?? <span className="text-stone-500">{g.erased_at ? "Erased on request" : "None given"}</span>}</dd>
         </>
       )}
       <dt className="text-stone-500">Phone</dt>
-      <dd>{g.phone ? <a href={`tel:${g.phone.replace(/[^+0-9]/g, "")}`} className="text-teal-800 hover:underline">{g.phone}</a> : <span className="text-stone-500">None given</span>}</dd>
+      <dd>{g.phone ? <a href={`tel:${g.phone.replace(/[^+0-9]/g, "")}`} className="text-teal-800 hover:underline">{g.phone}</a> : <span className="text-stone-500">{g.erased_at ? "Erased on request" : "None given"}</span>}</dd>
       <dt className="text-stone-500">Allergies</dt>
       <dd data-testid="guest-allergies">
         {p.allergies.length ? (

@@ -22,6 +22,22 @@ import { DocumentList } from "./document-list";
 import { InvoiceActions } from "./invoice-actions";
 import { StayActions } from "./stay-actions";
 import { plural } from "@/lib/words";
+import { wallClockWords, type WallClock } from "@/lib/dates";
+
+/**
+ * The stay's rate plan and its cancellation terms as the guest meets them today: "Best available ·
+ * free cancellation until Nov 26, 2026, 12:00 AM", "… · free cancellation has ended", or
+ * "Non-refundable" alone when the plan's name already says so.
+ */
+function ratePlanWords(plan: { name: string; refundable: boolean; free_cancellation_until: WallClock | null }, locale: string) {
+  const terms = !plan.refundable
+    ? "non-refundable"
+    : plan.free_cancellation_until
+      ? `free cancellation until ${wallClockWords(plan.free_cancellation_until, locale)}`
+      : "free cancellation has ended";
+  const said = (text: string) => text.toLowerCase().replace(/[^a-z]/g, "");
+  return said(plan.name).includes(said(terms)) ? plan.name : `${plan.name} · ${terms}`;
+}
 
 const paymentStatus: Record<string, { label: string; tone: "teal" | "red" | "amber" | "neutral" }> = {
   succeeded: { label: "Paid", tone: "teal" },
@@ -46,6 +62,7 @@ export function ReservationDetail({ id }: { id: string }) {
     trpc.reservations.get.queryFilter({ id }),
     trpc.folios.get.queryFilter({ reservation_id: id }),
     trpc.audit.list.queryFilter(),
+    trpc.reservations.mail.list.queryFilter({ id }),
   );
   const [paying, setPaying] = useState(false);
   const cardEntry = useCardEntry(desk.data?.reservation.property_id);
@@ -56,6 +73,8 @@ export function ReservationDetail({ id }: { id: string }) {
       queryClient.invalidateQueries(trpc.folios.get.queryFilter({ reservation_id: id })),
       queryClient.invalidateQueries(trpc.audit.list.queryFilter()),
       queryClient.invalidateQueries(trpc.reservations.search.queryFilter()),
+      // A change or a cancellation queues a guest e-mail: the panel shows it without a reload.
+      queryClient.invalidateQueries(trpc.reservations.mail.list.queryFilter({ id })),
     ]);
   };
 
@@ -91,9 +110,10 @@ export function ReservationDetail({ id }: { id: string }) {
   const d = desk.data;
   const r = d.reservation;
   const status = statusLabels[r.status];
-  // A stay that ended without a check-out can be invoiced on request; check-out issues its own.
-  const ended = r.status === "cancelled" || r.status === "no_show" || r.status === "checked_out";
   const f = folio.data;
+  // A stay that ended without a check-out can be invoiced on request (check-out issues its own),
+  // once its folio bills something: a free cancellation's empty folio has nothing to invoice.
+  const ended = (r.status === "cancelled" || r.status === "no_show" || r.status === "checked_out") && !!f?.charges.length;
   const balance = f?.balance;
   // What the stay owes beyond the card holds on it: offered as "Hold more" on the latest hold.
   const holds = f?.payments.filter((p) => p.status === "authorized") ?? [];
@@ -141,8 +161,7 @@ export function ReservationDetail({ id }: { id: string }) {
               </dd>
               <dt className="text-stone-500">Rate plan</dt>
               <dd>
-                {d.rate_plan.name} ·{" "}
-                {d.rate_plan.refundable ? `refundable until ${d.rate_plan.cancellation_deadline_hours} h before arrival` : "non-refundable"}
+                {ratePlanWords(d.rate_plan, fmt.locale)}
               </dd>
               <dt className="text-stone-500">Party</dt>
               <dd>

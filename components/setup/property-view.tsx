@@ -9,6 +9,7 @@ import { AuditTrail } from "@/components/audit/audit-trail";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
 import { Button, Card, Input, PageHeader, Select } from "@/components/ui";
+import { MailHeldBanner } from "@/components/guest-mail/mail-held-banner";
 import { Form, FormCheckbox, FormError, FormField, showServerError, useZodForm } from "@/components/ui/form";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
@@ -84,6 +85,7 @@ export function PropertyView({ propertyId }: { propertyId: string | null }) {
         <LoadingState rows={8} label="Loading the property…" />
       ) : (
         <div className="space-y-6">
+          {property.data.guest_emails ? <MailHeldBanner /> : null}
           <PropertyForm key={property.data.id} property={property.data} />
           <AuditTrail objectType="property" objectId={property.data.id} title="Property history" />
         </div>

@@ -20,6 +20,7 @@ export const navItems: NavItem[] = [
   { href: "/settings/room-types", label: "Room types", area: "setup", section: "Hotel" },
   { href: "/settings/rooms", label: "Rooms", area: "setup", section: "Hotel" },
   { href: "/settings/rate-plans", label: "Rate plans", area: "setup", section: "Hotel" },
+  { href: "/settings/taxes", label: "Taxes", area: "setup", section: "Hotel" },
   { href: "/developers/webhooks", label: "Webhooks", area: "developers", section: "Developers" },
   { href: "/developers/deliveries", label: "Deliveries", area: "developers", section: "Developers" },
   { href: "/developers/events", label: "Events", area: "developers", section: "Developers" },

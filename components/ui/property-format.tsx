@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from "react";
-import { formatClock, formatDay, formatMoment, type DayStyle, type IsoDate } from "@/lib/dates";
+import { datesInWords, formatClock, formatDay, formatMoment, formatTimeOfDay, type DayStyle, type IsoDate } from "@/lib/dates";
 import { amountText, defaultLocale, formatMoney, parseMoney, sampleAmount, shortAmount, type Money } from "@/lib/money";
 
 /** The property on screen as staff read it: its currency, number format and time zone. */
@@ -49,7 +49,9 @@ export function usePropertyFormat() {
       clock: (at: string | Date) => formatClock(at, place),
       day: (date: IsoDate, style?: DayStyle | Intl.DateTimeFormatOptions) => formatDay(date, locale, style),
       /** A server's sentence with its `YYYY-MM-DD` dates in words ("night of Dec 8, 2026"). */
-      words: (text: string) => text.replace(/\b\d{4}-\d{2}-\d{2}\b/g, (date) => formatDay(date, locale, "medium")),
+      words: (text: string) => datesInWords(text, locale),
+      /** A time of day the hotel set ("15:00", the audit's hour 3) in the country's form: "3:00 PM". */
+      timeOfDay: (time: string | number) => formatTimeOfDay(time, locale),
     };
   }, [place]);
 }

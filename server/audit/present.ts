@@ -1,8 +1,9 @@
-import { isoTime, formatDay, formatMoment, type TimePlace } from "@/lib/dates";
+import { isoTime, formatDay, formatMoment, formatTimeOfDay, type TimePlace } from "@/lib/dates";
 import { formatMoney, type Money } from "@/lib/money";
 import { roleLabels } from "@/lib/access";
 import {
   assignmentWords,
+  cardWords,
   channelWords,
   fieldWords,
   housekeepingWords,
@@ -188,6 +189,24 @@ const rateLabels: Record<string, string> = {
   closed_to_departure: "Closed to departure",
 };
 
+/**
+ * How a payment was made, as the trail stored it ("visa •••• 4242", "card •••• 0002", "cash",
+ * "bank transfer (ref 12)"), in a clerk's words: "Visa ending 4242", "card ending 0002", "cash".
+ */
+function methodWords(method: unknown): string {
+  const text = String(method ?? "");
+  const card = /^(\S+) •••• (\d{4})$/.exec(text);
+  if (!card) return text;
+  const words = cardWords(card[1], card[2]);
+  return words.startsWith("Card ") ? `card${words.slice(4)}` : words;
+}
+
+const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** A time of day the hotel set: the night audit's hour (3), check-in and check-out times ("15:00"). */
+const timeWords = (value: unknown, ctx: AuditContext) =>
+  typeof value === "number" || (typeof value === "string" && /^\d{1,2}:\d{2}$/.test(value)) ? formatTimeOfDay(value, ctx.place.locale) : "none";
+
 const roomName = (id: unknown, ctx: AuditContext) =>
   typeof id === "string" ? (ctx.rooms.get(id) ? `room ${ctx.rooms.get(id)}` : "a room no longer listed") : null;
 
@@ -252,6 +271,12 @@ function fieldSentence(objectType: string, field: string, before: unknown, after
         g && typeof g === "object" ? `${(g as Fields).first_name ?? ""} ${(g as Fields).last_name ?? ""}`.trim() : "none";
       return change("Guest", name(before), name(after));
     }
+    case "audit_hour":
+      return change("Night audit hour", timeWords(before, ctx), timeWords(after, ctx));
+    case "check_in_time":
+      return change("Check-in time", timeWords(before, ctx), timeWords(after, ctx));
+    case "check_out_time":
+      return change("Check-out time", timeWords(before, ctx), timeWords(after, ctx));
     case "balance":
       return change("Balance", money(before, ctx), money(after, ctx) ?? "none");
     case "charge": {
@@ -263,8 +288,8 @@ function fieldSentence(objectType: string, field: string, before: unknown, after
       const p = after as Fields | string | undefined;
       if (typeof p === "string") return p;
       if (!p) return null;
-      if (p.declined) return `${String(p.method)} declined: ${String(p.declined)}`;
-      return `${money(p.amount, ctx)} by ${String(p.method)}${p.status && p.status !== "succeeded" ? ` (${wordFor(paymentStatusWords, p.status as string).toLowerCase()})` : ""}`;
+      if (p.declined) return `${capitalized(methodWords(p.method))} declined: ${String(p.declined)}`;
+      return `${money(p.amount, ctx)} by ${methodWords(p.method)}${p.status && p.status !== "succeeded" ? ` (${wordFor(paymentStatusWords, p.status as string).toLowerCase()})` : ""}`;
     }
     case "refund": {
       const r = after as Fields | string | undefined;

@@ -1,5 +1,5 @@
 import type { GuestMailKind, PlanFee } from "@/db/schema";
-import { formatDay, formatMoment, daysBetween, type IsoDate } from "@/lib/dates";
+import { formatDay, formatTimeOfDay, daysBetween, hoursBeforeDay, wallClockWords, type IsoDate, type WallClock } from "@/lib/dates";
 import { formatMoney } from "@/lib/money";
 
 /** Everything a guest e-mail says, read from the reservation, its guest, property, room type and rate plan. */
@@ -12,6 +12,12 @@ export type GuestMailFacts = {
   total: { amount: number; currency: string };
   tax?: number;
   plan: { refundable: boolean; cancellationDeadlineHours: number; noShowFee: PlanFee | null };
+  /**
+   * The cancellation terms as the guest meets them when the mail is written: free until the
+   * deadline (the hotel's wall clock), or not free, because the rate is non-refundable or its
+   * deadline had already passed (a booking made inside it). Absent: the plan's terms, unjudged.
+   */
+  cancellation?: { free: true; until: WallClock } | { free: false; reason: "non_refundable" | "deadline_passed" };
 };
 
 export type ComposedMail = { subject: string; text: string; html: string };
@@ -32,7 +38,7 @@ const headline: Record<GuestMailKind, (hotel: string) => { subject: string; lead
 };
 
 /** "15:00" as the hotel's locale writes a time of day ("3:00 PM" in the US). */
-const clock = (time: string, locale: string) => formatMoment(new Date(`1970-01-01T${time}:00Z`), { timezone: "UTC", locale }).replace(/^.*,\s*/, "");
+const clock = (time: string, locale: string) => formatTimeOfDay(time, locale);
 
 function feeWords(fee: PlanFee, f: GuestMailFacts): string {
   if (fee.type === "fixed") return formatMoney({ amount: fee.amount, currency: f.total.currency }, f.locale);
@@ -43,14 +49,10 @@ function feeWords(fee: PlanFee, f: GuestMailFacts): string {
 /** The rate plan's cancellation and no-show terms in a guest's words. */
 export function policyWords(f: GuestMailFacts): string[] {
   const lines: string[] = [];
-  if (!f.plan.refundable) {
-    lines.push("This rate is non-refundable: if you cancel, the stay is charged in full.");
-  } else {
-    // The deadline counts back from the start of the arrival day at the hotel (server/reservations/transitions.ts).
-    const wallClock = new Date(Date.parse(`${f.stay.checkIn}T00:00:00Z`) - f.plan.cancellationDeadlineHours * 3_600_000);
-    const deadline = formatMoment(wallClock, { timezone: "UTC", locale: f.locale });
-    lines.push(`Free cancellation until ${deadline} (hotel time). After that, the room charges are due.`);
-  }
+  const c = f.cancellation ?? (f.plan.refundable ? { free: true as const, until: hoursBeforeDay(f.stay.checkIn, f.plan.cancellationDeadlineHours) } : { free: false as const, reason: "non_refundable" as const });
+  if (c.free) lines.push(`Free cancellation until ${wallClockWords(c.until, f.locale)} (hotel time). After that, the room charges are due.`);
+  else if (c.reason === "non_refundable") lines.push("This rate is non-refundable: if you cancel, the stay is charged in full.");
+  else lines.push("This booking can no longer be cancelled free of charge: the free cancellation period has already ended, so if you cancel, the room charges are due.");
   if (f.plan.noShowFee) lines.push(`If you do not arrive, ${feeWords(f.plan.noShowFee, f)} is charged.`);
   return lines;
 }

@@ -4,6 +4,7 @@ import { guests, mailOutbox, properties, ratePlans, reservations, rooms, roomTyp
 import { propertyLocale } from "@/lib/money";
 import { findOwned, type Ctx, type Tenant } from "@/server/tenancy";
 import { queueMail } from "@/server/events/mail-outbox";
+import { cancellationTerms } from "@/server/rates/cancellation";
 import { composeGuestMail, policyWords, type ComposedMail, type GuestMailFacts } from "./compose";
 
 /** The address as lines: street lines, then "postal code city", region and country. */
@@ -40,6 +41,8 @@ function stayFacts({ reservation: r, guest, property, roomType, plan, room }: St
     total: { amount: r.netAmount + r.taxAmount, currency: r.currency },
     tax: r.taxAmount,
     plan: { refundable: plan.refundable, cancellationDeadlineHours: plan.cancellationDeadlineHours, noShowFee: plan.noShowFee },
+    // As the guest meets them now, on the hotel's business clock: a deadline already past is never promised.
+    cancellation: cancellationTerms(plan, r.checkIn, property),
   };
   return { facts, to: guest.email, enabled: property.guestEmails && !guest.erasedAt, reservation: r, guest, room };
 }

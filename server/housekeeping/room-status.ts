@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
-import { recordChange, type ChangeCtx } from "@/server/audit/audit";
-import { properties, rooms, type HousekeepingStatus } from "@/db/schema";
+import { and, eq, ne } from "drizzle-orm";
+import { audit, recordChange, type ChangeCtx } from "@/server/audit/audit";
+import { housekeepingAssignments, properties, rooms, type HousekeepingStatus } from "@/db/schema";
 import { ApiError } from "@/server/errors";
 import { emitEvents } from "@/server/events/emit";
 import { presentInventoryRange } from "@/server/inventory/events";
@@ -12,6 +12,7 @@ import type { Tx } from "@/db/client";
 import { inTransaction } from "@/db/transactions";
 import type { StatusChange } from "./schemas";
 import { canMove } from "./transitions";
+import { presentAssignment } from "./assignments";
 
 /**
  * Moves a room through the housekeeping states. Out of order takes the room off sale from today
@@ -43,7 +44,47 @@ export async function changeRoomStatus({ db, tenant, actor, roomId, input }: Cha
       await adjustOutOfOrder(tx, room.roomTypeId, -1, today, room.outOfOrderUntil);
       events.push(inventoryChange(room, today, room.outOfOrderUntil));
     }
-    return writeRoomStatus(tx, { tenant, actor }, room, input.status, { reason: goingOut ? input.reason! : null, until: goingOut ? (input.until ?? null) : null }, events);
+    const updated = await writeRoomStatus(tx, { tenant, actor }, room, input.status, { reason: goingOut ? input.reason! : null, until: goingOut ? (input.until ?? null) : null }, events);
+    // A room made ready is the housekeeper's work done: today's assignment of it is complete too.
+    if (input.status === "clean" || input.status === "inspected") await completeAssignments(tx, { tenant, actor }, room.id, today);
+    return updated;
+  });
+}
+
+/** Today's open assignments of a room marked done, each on the trail. */
+async function completeAssignments(tx: Tx, who: Pick<ChangeCtx, "tenant" | "actor">, roomId: string, today: string) {
+  const open = and(eq(housekeepingAssignments.roomId, roomId), eq(housekeepingAssignments.date, today), ne(housekeepingAssignments.status, "done"));
+  const before = await tx.select().from(housekeepingAssignments).where(open).for("update");
+  if (!before.length) return;
+  const done = await tx.update(housekeepingAssignments).set({ status: "done", updatedAt: new Date() }).where(open).returning();
+  for (const row of done) {
+    const was = before.find((b) => b.id === row.id);
+    await audit(tx, who, {
+      action: "housekeeping_assignment.updated",
+      objectType: "housekeeping_assignment",
+      objectId: row.id,
+      before: was ? presentAssignment(was) : undefined,
+      after: presentAssignment(row),
+    });
+  }
+}
+
+/**
+ * Changes the block of a room that is out of order: its return date (extended, shortened, or
+ * until further notice with null) and, if given, its reason. The nights from today on follow the
+ * new end, with `inventory.updated` and `housekeeping.status_changed` as for the block itself.
+ */
+export async function changeOutOfOrder({ db, tenant, actor, roomId, input }: ChangeCtx & { roomId: string; input: { until: string | null; reason?: string } }) {
+  return inTransaction(db, async (tx) => {
+    const room = await findOwned(tx, rooms, tenant, roomId, "room", { forUpdate: true });
+    if (room.housekeepingStatus !== "out-of-order") throw new ApiError("invalid_state_transition", `Room ${room.number} is not out of order.`, { param: "status" });
+    const [property] = await tx.select().from(properties).where(eq(properties.id, room.propertyId));
+    const today = businessToday(property);
+    if (input.until && input.until <= today) throw new ApiError("parameter_invalid", `until must be after today (${today}).`, { param: "until" });
+    await adjustOutOfOrder(tx, room.roomTypeId, -1, today, room.outOfOrderUntil);
+    await adjustOutOfOrder(tx, room.roomTypeId, 1, today, input.until);
+    const end = input.until === null || room.outOfOrderUntil === null ? null : input.until > room.outOfOrderUntil ? input.until : room.outOfOrderUntil;
+    return writeRoomStatus(tx, { tenant, actor }, room, "out-of-order", { reason: input.reason ?? room.outOfOrderReason, until: input.until }, [inventoryChange(room, today, end)]);
   });
 }
 

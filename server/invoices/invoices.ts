@@ -191,6 +191,9 @@ export async function closeFolioIntoInvoice({ db, tenant, folioId }: Ctx & { fol
     if (reservation.status === "confirmed" || reservation.status === "checked_in") {
       throw new ApiError("invalid_state_transition", "The stay is still to come or in house; its folio is invoiced when the guest checks out.");
     }
+    // A folio with no line (a free cancellation) bills nothing: an invoice of nothing would only use up a number.
+    const [line] = await tx.select({ id: folioCharges.id }).from(folioCharges).where(eq(folioCharges.folioId, folio.id)).limit(1);
+    if (!line) throw new ApiError("invalid_state_transition", "The folio has no charges: there is nothing to invoice.");
     return issueInvoice(tx, tenant, folio.id);
   });
 }

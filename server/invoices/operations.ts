@@ -17,7 +17,7 @@ export const invoiceOperations = [
   defineOperation({
     method: "post", path: "/folios/{id}/invoice", operationId: "createFolioInvoice", summary: "Close a folio into an invoice", tag, scope: "reservations:write",
     description:
-      "Requires scope `reservations:write`. Closes the folio and issues its invoice with the property's next number (gapless: 1, 2, 3…). Check-out does this by itself; this is for a folio whose stay ended otherwise (cancelled, no-show) or was checked out before invoices existed. A stay to come or in house, or a folio already invoiced, answers 409 `invalid_state_transition`. Emits `invoice.created`.",
+      "Requires scope `reservations:write`. Closes the folio and issues its invoice with the property's next number (gapless: 1, 2, 3…). Check-out does this by itself; this is for a folio whose stay ended otherwise (cancelled, no-show) or was checked out before invoices existed. A stay to come or in house, a folio with no charges (a free cancellation: nothing to bill), or a folio already invoiced, answers 409 `invalid_state_transition`. Emits `invoice.created`.",
     params: idParam("fol"), body: emptyActionSchema, response: invoiceSchema,
     errors: ["invalid_state_transition"],
     handler: async ({ ctx, params }) => invoiceFolio({ ...ctx, folioId: params.id }),

@@ -1,5 +1,5 @@
 import type PDFKit from "pdfkit";
-import { formatDay, formatMoment } from "@/lib/dates";
+import { datesInWords, formatDay, formatMoment } from "@/lib/dates";
 import { formatMoney, propertyLocale, type Money } from "@/lib/money";
 import { fontFile, fontName, scriptRuns, type Weight } from "./fonts";
 import type { PresentedCreditNote, PresentedInvoice } from "./present";
@@ -128,7 +128,8 @@ function houseDocument(PDFDocument: typeof PDFKit, head: { title: string; hotel:
     table(lines: Lines, totals: { net: Money; tax: Money; gross: Money }, taxes: { name: string; amount: Money }[]) {
       row(columns.map((c) => c.title), true);
       rule();
-      for (const line of lines) row([line.description, money(line.net), money(line.tax), money(line.gross)]);
+      // A line names its night as the folio shows it ("night of Nov 27, 2026"), never as the API stores it.
+      for (const line of lines) row([datesInWords(line.description, locale), money(line.net), money(line.tax), money(line.gross)]);
       rule();
       row(["Total", money(totals.net), money(totals.tax), money(totals.gross)], true);
       doc.moveDown();

@@ -1,7 +1,7 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { folioCharges, folios, inventoryNights, moneyDays, roomTypes, salesDays } from "@/db/schema";
-import { type IsoDate } from "@/lib/dates";
+import { todayIn, type IsoDate } from "@/lib/dates";
 import { ensureNights, hasEveryNight } from "@/server/inventory/nights";
 import { preparedQuery } from "@/db/prepared";
 import type { ChargedNight, MoneyByDate, NightFigures } from "./build";
@@ -14,7 +14,12 @@ import type { ChargedNight, MoneyByDate, NightFigures } from "./build";
  * read from the sums of sold nights per room type and date (db/schema/reports.ts), kept as each
  * stay is written: the work grows with the nights in the range, not the stays ever booked.
  */
-export async function nightFigures(db: Executor, property: { id: string }, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, NightFigures>> {
+export async function nightFigures(
+  db: Executor,
+  property: { id: string; createdAt: Date; timezone: string },
+  from: IsoDate,
+  to: IsoDate,
+): Promise<Map<IsoDate, NightFigures>> {
   // Statements built once (a report's rows are many, and drizzle's per-row mapping of computed
   // columns was a fifth of the report's time in the server): everything that varies is a placeholder.
   const range = { property: property.id, from, to };
@@ -30,7 +35,7 @@ export async function nightFigures(db: Executor, property: { id: string }, from:
         .where(and(eq(inventoryNights.propertyId, p("property")), gte(inventoryNights.date, p("from")), lt(inventoryNights.date, p("to"))))
         .groupBy(inventoryNights.date),
     );
-  const [types, capacityRead, sold] = await Promise.all([
+  const [types, capacityRead, sold, opened] = await Promise.all([
     preparedQuery(db, "report_room_types", range, (p) =>
       db
         .select({ id: roomTypes.id })
@@ -49,6 +54,7 @@ export async function nightFigures(db: Executor, property: { id: string }, from:
         .where(and(eq(salesDays.propertyId, p("property")), gte(salesDays.date, p("from")), lt(salesDays.date, p("to"))))
         .groupBy(salesDays.date),
     ),
+    openedOn(db, property, from),
   ]);
   // The capacity read counts the night rows it summed: only a range with missing rows (nights
   // nobody has looked at yet) makes them and reads again.
@@ -70,12 +76,30 @@ export async function nightFigures(db: Executor, property: { id: string }, from:
     capacity = await readCapacity();
   }
   const figures = new Map<IsoDate, NightFigures>();
-  for (const c of capacity) figures.set(c.date, { date: c.date, roomsAvailable: c.available, roomsSold: 0, roomRevenue: 0 });
+  // No room was for sale on a night before the hotel opened: its rows count none available.
+  for (const c of capacity) figures.set(c.date, { date: c.date, roomsAvailable: c.date < opened ? 0 : c.available, roomsSold: 0, roomRevenue: 0 });
   for (const s of sold) {
     const f = figures.get(s.date) ?? { date: s.date, roomsAvailable: 0, roomsSold: 0, roomRevenue: 0 };
     figures.set(s.date, { ...f, roomsSold: s.sold, roomRevenue: s.revenue });
   }
   return figures;
+}
+
+/**
+ * The first night the hotel sold rooms on: the day it was created (its local date), or the first
+ * night sold before it (stays imported or seeded from its past). Read only for a range that
+ * starts before the creation day.
+ */
+async function openedOn(db: Executor, property: { id: string; createdAt: Date; timezone: string }, from: IsoDate): Promise<IsoDate> {
+  const created = todayIn(property.timezone, property.createdAt);
+  if (from >= created) return created;
+  const [first] = await preparedQuery(db, "report_first_sale", { property: property.id, before: created }, (p) =>
+    db
+      .select({ date: sql<string | null>`min(${salesDays.date})::text` })
+      .from(salesDays)
+      .where(and(eq(salesDays.propertyId, p("property")), lt(salesDays.date, p("before")), sql`${salesDays.roomsSold} > 0`)),
+  );
+  return first?.date && first.date < created ? first.date : created;
 }
 
 /**

@@ -5,7 +5,8 @@ import type { Ctx } from "@/server/tenancy";
 import { presentReservation } from "./present";
 import { lateCheckOutRefusal } from "./in-house";
 import { loadReservation } from "./reservations";
-import { cancellationIsFree, checkInOpen, noShowOpen, transitions } from "./transitions";
+import { cancellationIsFree, cancellationTerms } from "@/server/rates/cancellation";
+import { checkInOpen, noShowOpen, transitions } from "./transitions";
 
 /** An action of the reservation page: offered or not, and why not in words. */
 type Action = { allowed: boolean; reason: string | null };
@@ -53,6 +54,8 @@ export async function getReservationDesk({ db, tenant, id, now = new Date() }: C
       cancellation_deadline_hours: plan.cancellationDeadlineHours,
       /** Whether cancelling now would drop the room charges (else they stay as the cancellation charge). */
       free_cancellation_now: cancellationIsFree(plan, r.checkIn, property, now),
+      /** Until when (the hotel's wall clock) cancelling is free; null when it is not, or no longer. */
+      free_cancellation_until: ((t) => (t.free ? t.until : null))(cancellationTerms(plan, r.checkIn, property, now)),
     },
     room: room ? { id: room.id, number: room.number, floor: room.floor, housekeeping_status: room.housekeepingStatus } : null,
     actions: {

@@ -7,7 +7,8 @@ import { queueGuestMail } from "@/server/guest-mail/guest-mail";
 import { closeFolioIfDone, folioBalance, folioStillShared, removeRoomNights } from "@/server/folios/folios";
 import { presentInventoryRange } from "@/server/inventory/events";
 import { releaseNights } from "@/server/inventory/nights";
-import { businessClock, businessToday, dayClosed, isClosedDay } from "@/server/properties/business-date";
+import { businessToday, dayClosed, isClosedDay } from "@/server/properties/business-date";
+import { cancellationIsFree } from "@/server/rates/cancellation";
 import { feeAmount } from "@/server/rates/fees";
 import { nightsOf } from "@/lib/dates";
 import { amountText, defaultLocale } from "@/lib/money";
@@ -82,20 +83,6 @@ const inventoryEvent = (r: typeof reservations.$inferSelect, from: string) => ({
   propertyId: r.propertyId,
   object: presentInventoryRange({ propertyId: r.propertyId, roomTypeId: r.roomTypeId, from, to: r.checkOut }),
 });
-
-/**
- * Hours from now until the start of the check-in day at the property, on its business clock
- * (`businessClock`): after advance_day or an evening audit the open business day's hour, so a
- * deadline is judged on the hotel's day, never on a calendar that lags behind it.
- */
-export function hoursUntilArrival(checkIn: string, property: Parameters<typeof businessClock>[0], now = new Date()) {
-  return (Date.parse(`${checkIn}T00:00:00Z`) - Date.parse(`${businessClock(property, now)}Z`)) / 3_600_000;
-}
-
-/** Whether cancelling now drops the room charges: a refundable plan, before its deadline. */
-export function cancellationIsFree(plan: { refundable: boolean; cancellationDeadlineHours: number }, checkIn: string, property: Parameters<typeof businessClock>[0], now = new Date()) {
-  return plan.refundable && hoursUntilArrival(checkIn, property, now) >= plan.cancellationDeadlineHours;
-}
 
 /** Check-in is possible on the arrival date only (the property's today). */
 export const checkInOpen = (checkIn: string, today: string) => today === checkIn;

@@ -5,6 +5,7 @@ import { addDays, nightsOf, todayIn, weekdayOf, type IsoDate } from "@/lib/dates
 import { newId } from "@/server/ids";
 import { issueInvoice } from "@/server/invoices/invoices";
 import { ensureNights, sellNights } from "@/server/inventory/nights";
+import { zonedInstant } from "@/server/properties/business-date";
 import type { Tenant } from "@/server/tenancy";
 import { createHotel, sandboxHotel } from "./hotel";
 
@@ -56,6 +57,8 @@ export async function seedRatePlans(db: Executor, tenant: Tenant, hotel: Hotel, 
   await ensureNights(db, hotel.roomTypes.map((t) => t.id), from, to);
   return plans;
 }
+
+const earlier = (a: Date, b: Date) => (a < b ? a : b);
 
 /** Every account's sandbox starts as the same hotel (contract §8). */
 export async function seedSandbox({ db, accountId }: { db: Executor; accountId: string }) {
@@ -158,8 +161,10 @@ export async function seedSandbox({ db, accountId }: { db: Executor; accountId: 
       channel: i % 5 === 0 ? (["booking_com", "expedia", "airbnb"] as const)[i % 3] : null,
       cancelledAt: stay.status === "cancelled" ? at : null,
       cancellationReason: stay.status === "cancelled" ? "Guest changed plans" : null,
-      checkedInAt: stay.status === "checked_in" || stay.status === "checked_out" ? at : null,
-      checkedOutAt: stay.status === "checked_out" ? at : null,
+      // Checked in at 15:00 on the arrival day and out at 11:00 on the departure day, hotel time (never
+      // later than now): a stay that left weeks ago left then, not today (nor among today's departures).
+      checkedInAt: stay.status === "checked_in" || stay.status === "checked_out" ? earlier(zonedInstant(checkIn, 15, property.timezone), at) : null,
+      checkedOutAt: stay.status === "checked_out" ? earlier(zonedInstant(checkOut, 11, property.timezone), at) : null,
       createdAt: at,
       updatedAt: at,
     });

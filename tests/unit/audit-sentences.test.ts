@@ -45,7 +45,8 @@ describe("the audit trail in sentences", () => {
       ),
       us,
     );
-    expect(lines).toEqual(["Balance from $837.00 to $0.00", "$837.00 by visa •••• 4242"]);
+    // Issue 39, point 6: the card as a clerk reads it, never the API's brand code and dots.
+    expect(lines).toEqual(["Balance from $837.00 to $0.00", "$837.00 by Visa ending 4242"]);
     const de = { ...us, place: { timezone: "Europe/Berlin", locale: "de-DE", currency: "EUR" } };
     const charge = auditSentences(
       entry(
@@ -57,6 +58,18 @@ describe("the audit trail in sentences", () => {
       de,
     );
     expect(charge.map((l) => l.replace(/\u00a0/g, " "))).toEqual(["Balance from 0,00 € to 1.250,50 €", "Minibar: 1.250,50 €"]);
+  });
+
+  it("says a declined card, and the hotel's times of day, in words (issue 39, point 6)", () => {
+    const declined = auditSentences(entry("reservation.payment_declined", "reservation", null, { payment: { method: "card •••• 0002", declined: "The card was declined." } }), us);
+    expect(declined).toEqual(["Card ending 0002 declined: The card was declined."]);
+    const hours = auditSentences(
+      entry("property.updated", "property", { audit_hour: 3, check_in_time: "15:00", check_out_time: "11:00" }, { audit_hour: 22, check_in_time: "14:00", check_out_time: "12:30" }),
+      us,
+    );
+    expect(hours).toEqual(["Night audit hour from 3:00 AM to 10:00 PM", "Check-in time from 3:00 PM to 2:00 PM", "Check-out time from 11:00 AM to 12:30 PM"]);
+    const de = { ...us, place: { timezone: "Europe/Berlin", locale: "de-DE", currency: "EUR" } };
+    expect(auditSentences(entry("property.updated", "property", { audit_hour: 3 }, { audit_hour: 22 }), de)).toEqual(["Night audit hour from 03:00 to 22:00"]);
   });
 
   it("says a rate change with the values a range varied between", () => {

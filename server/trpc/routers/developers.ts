@@ -33,7 +33,7 @@ import {
   updateEndpoint,
   type UrlPolicy,
 } from "@/server/webhook-endpoints/endpoints";
-import { listOutbox, type OutboxMail } from "@/server/webhook-endpoints/outbox";
+import { listOutbox, outboxState, resendMail, type OutboxMail } from "@/server/webhook-endpoints/outbox";
 import { presentDeliveryDetail, presentEndpoint, presentEndpointHealth, presentLogRow } from "@/server/webhook-endpoints/present";
 import { replayEvent } from "@/server/webhook-endpoints/replay";
 import { backfillCreateSchema, endpointCreateSchema, endpointUpdateSchema, rotateSecretSchema } from "@/server/webhook-endpoints/schemas";
@@ -232,29 +232,37 @@ const apiKeysRouter = router({
     .mutation(({ ctx, input }) => withdrawApiKey({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
 });
 
-/** Mail rows as stored: known fields named, any further column passed through as it is. */
-const presentMail = (m: OutboxMail) => {
-  const { id, accountId: _account, to, subject, text, sentAt, error, createdAt, ...rest } = m as OutboxMail & Record<string, unknown>;
-  const extra = Object.fromEntries(
-    Object.entries(rest).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v instanceof Date ? v.toISOString() : v]),
-  );
-  return {
-    id,
-    to,
-    subject,
-    text,
-    sent_at: sentAt?.toISOString() ?? null,
-    error,
-    created_at: createdAt.toISOString(),
-    extra: extra as Record<string, unknown>,
-  };
-};
+const mailServer = () => Boolean(webhookSettings().smtpUrl);
+
+/**
+ * An outbox mail as staff read it: who it went (or goes) to, what it is, where it stands in
+ * words-ready values (server/webhook-endpoints/outbox.ts), its attempts counted, and the HTML the
+ * guest sees for a sandboxed preview.
+ */
+const presentMail = (m: OutboxMail, server = mailServer()) => ({
+  id: m.id,
+  to: m.to,
+  /** A guest e-mail's kind; null for the platform's own notice to the developer contact. */
+  kind: m.kind,
+  guest_mail: m.kind !== null,
+  subject: m.subject,
+  text: m.text,
+  html: m.html,
+  state: outboxState(m, server),
+  attempts: m.attempts.length,
+  last_error: m.sentAt ? null : m.error,
+  sent_at: m.sentAt?.toISOString() ?? null,
+  created_at: m.createdAt.toISOString(),
+});
 
 const outboxRouter = router({
   list: devProcedure.input(z.strictObject({ ...listInput })).query(async ({ ctx, input }) => {
     const list = cursorList("developers.outbox.list", {}, input);
-    return list.envelope(await listOutbox({ db: ctx.db, tenant: ctx.tenant, page: list.page }), presentMail);
+    const server = mailServer();
+    return list.envelope(await listOutbox({ db: ctx.db, tenant: ctx.tenant, page: list.page }), (m) => presentMail(m, server));
   }),
+  /** Sends a mail again: a new copy, queued at once. */
+  resend: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => presentMail(await resendMail({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
 });
 
 /** The developer console (owner and manager): webhooks, deliveries, events, API keys, mail outbox. */

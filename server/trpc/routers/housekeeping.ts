@@ -12,7 +12,7 @@ import {
 } from "@/server/housekeeping/assignments";
 import { getHousekeepingBoard } from "@/server/housekeeping/board";
 import { listHousekeepers } from "@/server/housekeeping/housekeepers";
-import { changeRoomStatus } from "@/server/housekeeping/room-status";
+import { changeOutOfOrder, changeRoomStatus } from "@/server/housekeeping/room-status";
 import { assignmentCreateSchema, assignmentUpdateSchema, statusChangeSchema } from "@/server/housekeeping/schemas";
 import { presentRoom } from "@/server/rooms/present";
 import { getRoom } from "@/server/rooms/rooms";
@@ -85,6 +85,12 @@ export const housekeepingRouter = router({
     .input(statusChangeSchema.extend({ room_id: id }))
     .mutation(async ({ ctx, input: { room_id, ...body } }) =>
       presentRoom(await changeRoomStatus({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, roomId: room_id, input: body })),
+    ),
+  /** An out-of-order room's block: another return date (extend or shorten; null: until further notice), and its reason. */
+  changeOutOfOrder: write
+    .input(z.strictObject({ room_id: id, until: date.nullable(), reason: z.string().trim().min(1).max(500).optional() }))
+    .mutation(async ({ ctx, input: { room_id, ...body } }) =>
+      presentRoom(await changeOutOfOrder({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, roomId: room_id, input: body })),
     ),
   assignments: assignmentsRouter,
 });

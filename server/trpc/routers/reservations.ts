@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { guestMailKinds } from "@/db/schema";
 import { getRegistrationCard, listReservationMail, previewGuestMail } from "@/server/guest-mail/guest-mail";
+import { webhookSettings } from "@/server/webhooks/settings";
 import { presentGuestMail } from "@/server/guest-mail/present";
 import { getAvailability } from "@/server/inventory/availability";
 import { availabilityQuery } from "@/server/inventory/schemas";
@@ -175,7 +176,14 @@ export const reservationsRouter = router({
       .query(({ ctx, input }) => previewGuestMail({ db: ctx.db, tenant: ctx.tenant, id: input.id, kind: input.kind })),
     list: reservationProcedure
       .input(z.strictObject({ id }))
-      .query(async ({ ctx, input }) => (await listReservationMail({ db: ctx.db, tenant: ctx.tenant, id: input.id })).map(presentGuestMail)),
+      .query(async ({ ctx, input }) => {
+        // Queued mail with no mail server configured is held, as the outbox says: it cannot go.
+        const held = !webhookSettings().smtpUrl;
+        return (await listReservationMail({ db: ctx.db, tenant: ctx.tenant, id: input.id })).map((m) => {
+          const mail = presentGuestMail(m);
+          return { ...mail, held: held && mail.status === "pending" };
+        });
+      }),
   }),
   /** What an upgrade would cost (the new total, the difference), before the clerk confirms it. */
   previewUpgrade: reservationProcedure

@@ -1175,7 +1175,7 @@ export interface paths {
         put?: never;
         /**
          * Close a folio into an invoice
-         * @description Requires scope `reservations:write`. Closes the folio and issues its invoice with the property's next number (gapless: 1, 2, 3…). Check-out does this by itself; this is for a folio whose stay ended otherwise (cancelled, no-show) or was checked out before invoices existed. A stay to come or in house, or a folio already invoiced, answers 409 `invalid_state_transition`. Emits `invoice.created`.
+         * @description Requires scope `reservations:write`. Closes the folio and issues its invoice with the property's next number (gapless: 1, 2, 3…). Check-out does this by itself; this is for a folio whose stay ended otherwise (cancelled, no-show) or was checked out before invoices existed. A stay to come or in house, a folio with no charges (a free cancellation: nothing to bill), or a folio already invoiced, answers 409 `invalid_state_transition`. Emits `invoice.created`.
          */
         post: operations["createFolioInvoice"];
         delete?: never;
