@@ -184,7 +184,7 @@ describe("a front-desk day through tRPC", () => {
       before: { balance: { amount: 27_000, currency: "USD" } },
       after: { balance: { amount: 12_900, currency: "USD" }, payment: { method: "visa •••• 4242" } },
     });
-    expect(trail.data[1].sentences).toEqual(["Balance from $270.00 to $129.00", "$141.00 by visa •••• 4242"]);
+    expect(trail.data[1].sentences).toEqual(["Balance from $270.00 to $129.00", "$141.00 by Visa ending 4242"]);
     expect(trail.data[2]).toMatchObject({
       before: { balance: { amount: 25_800 } },
       after: { balance: { amount: 27_000 }, charge: { description: "Minibar", amount: { amount: 1_200, currency: "USD" } } },
