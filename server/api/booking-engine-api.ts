@@ -1,11 +1,10 @@
-import { Hono, type Context } from "hono";
+import type { Context } from "hono";
 import { ApiError } from "@/server/errors";
 import { getConfig } from "@/server/config";
 import { readJsonBody } from "@/server/http/body";
 import { clientAddress } from "@/server/http/client-address";
 import type { ApiDeps, ApiEnv } from "@/server/http/context";
-import { observe } from "@/server/http/observe";
-import { renderError } from "@/server/http/render-error";
+import { outsideApp } from "@/server/http/outside-app";
 import { parseOrThrow } from "@/server/http/validation";
 import { bookSession, openSession, referenceOf, releaseSession, searchStays } from "@/server/booking-engine/guest";
 import { countGuestRequest, type GuestAction } from "@/server/booking-engine/limits";
@@ -25,13 +24,7 @@ const pageLanguage = (lang: unknown) => (typeof lang === "string" && /^[a-z]{2}$
  * with a redirect to the details page; the rest speak JSON.
  */
 export function createBookingEngineApi(deps: ApiDeps & { bookingMinFillMs?: number }) {
-  const app = new Hono<ApiEnv>();
-  app.onError(renderError);
-  app.use("*", async (c, next) => {
-    c.set("deps", deps);
-    return next();
-  });
-  app.use("*", observe);
+  const app = outsideApp(deps);
   const count = (c: Context<ApiEnv>, action: GuestAction) => countGuestRequest(deps.limiter, action, clientAddress(c), (state) => c.set("rate", state));
   const slugOf = (c: Context<ApiEnv>) => c.req.param("slug") ?? "";
 

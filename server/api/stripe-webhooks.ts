@@ -1,9 +1,7 @@
-import { Hono } from "hono";
 import { ApiError } from "@/server/errors";
 import { maxBodyBytes } from "@/server/http/body";
-import type { ApiDeps, ApiEnv } from "@/server/http/context";
-import { observe } from "@/server/http/observe";
-import { renderError } from "@/server/http/render-error";
+import type { ApiDeps } from "@/server/http/context";
+import { outsideApp } from "@/server/http/outside-app";
 import { receiveProcessorEvent } from "@/server/payments/processor-events";
 
 /** Where an owner points Stripe's webhook endpoint: `<Innkeep's address>/stripe/webhooks/<ppr_ id>`. */
@@ -15,13 +13,7 @@ export const stripeWebhooksPath = "/stripe/webhooks";
  * calls it. The answer's errors are the contract's (a bad signature: 400 on `Stripe-Signature`).
  */
 export function createStripeWebhooks(deps: ApiDeps) {
-  const app = new Hono<ApiEnv>();
-  app.onError(renderError);
-  app.use("*", async (c, next) => {
-    c.set("deps", deps);
-    return next();
-  });
-  app.use("*", observe);
+  const app = outsideApp(deps);
   // POST /stripe/webhooks/{id}: one event Stripe sent for the connection `ppr_…`, verified over its raw body
   app.post("/:id", async (c) => {
     c.set("route", `${stripeWebhooksPath}/{id}`);

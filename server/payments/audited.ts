@@ -1,3 +1,4 @@
+import type { Executor } from "@/db/client";
 import type { ChangeCtx } from "@/server/audit/audit";
 import { auditedFolioChange } from "@/server/folios/folio-change";
 import { ApiError } from "@/server/errors";
@@ -35,36 +36,30 @@ export function takePayment({ db, tenant, actor, input, idempotencyKey }: Change
   });
 }
 
-/**
- * Captures or voids an authorized card payment (POST /v1/payments/{id}/capture and /void), on the
- * reservation's trail in the same transaction, with the balance before and after.
- */
-export async function settlePayment({ db, tenant, actor, id, to }: ChangeCtx & { id: string; to: "captured" | "voided" }) {
+/** A change of one payment on its reservation's trail, in the same transaction, with the balance before and after and the payment as it ends. */
+async function auditedPaymentChange({ db, tenant, actor, id }: ChangeCtx & { id: string }, action: string, run: (tx: Executor) => Promise<Parameters<typeof presentPayment>[0]>) {
   const payment = await getPayment({ db, tenant, id });
   return auditedFolioChange({
     db,
     tenant,
     actor,
     reservationId: payment.reservationId,
-    action: `reservation.payment_${to}`,
-    run: async (tx) => presentPayment(await (to === "captured" ? capturePayment : voidPayment)({ db: tx, tenant, id })),
+    action,
+    run: async (tx) => presentPayment(await run(tx)),
     describe: (p) => ({ payment: { amount: p.amount, method: methodText(p.payment_method), status: p.status } }),
   });
 }
 
+/**
+ * Captures or voids an authorized card payment (POST /v1/payments/{id}/capture and /void), on the
+ * reservation's trail in the same transaction, with the balance before and after.
+ */
+export const settlePayment = ({ to, ...ctx }: ChangeCtx & { id: string; to: "captured" | "voided" }) =>
+  auditedPaymentChange(ctx, `reservation.payment_${to}`, (tx) => (to === "captured" ? capturePayment : voidPayment)({ db: tx, tenant: ctx.tenant, id: ctx.id }));
+
 /** Raises an authorized card payment's hold for a stay that grew (POST /v1/payments/{id}/increment_authorization), on the reservation's trail. */
-export async function raisePaymentHold({ db, tenant, actor, id, amount, idempotencyKey }: ChangeCtx & { id: string; amount: number; idempotencyKey?: string }) {
-  const payment = await getPayment({ db, tenant, id });
-  return auditedFolioChange({
-    db,
-    tenant,
-    actor,
-    reservationId: payment.reservationId,
-    action: "reservation.hold_raised",
-    run: async (tx) => presentPayment(await raiseHold({ db: tx, tenant, id, amount, idempotencyKey })),
-    describe: (p) => ({ payment: { amount: p.amount, method: methodText(p.payment_method), status: p.status } }),
-  });
-}
+export const raisePaymentHold = ({ amount, idempotencyKey, ...ctx }: ChangeCtx & { id: string; amount: number; idempotencyKey?: string }) =>
+  auditedPaymentChange(ctx, "reservation.hold_raised", (tx) => raiseHold({ db: tx, tenant: ctx.tenant, id: ctx.id, amount, idempotencyKey }));
 
 /** Refunds all or part of a captured payment (POST /v1/refunds and the dashboard), on the reservation's trail in the same transaction. */
 export async function refundPayment({ db, tenant, actor, input, idempotencyKey }: ChangeCtx & { input: RefundCreate; idempotencyKey?: string }) {
