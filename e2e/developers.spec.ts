@@ -215,7 +215,7 @@ test.describe("developer console", () => {
     for (const [url, name] of pages) {
       await page.goto(url);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-      await expect(page.getByRole("status")).toHaveCount(0, { timeout: 15_000 });
+      await expect(page.locator("[data-loading]")).toHaveCount(0, { timeout: 15_000 });
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 });
         await snap(page, name);

@@ -14,11 +14,11 @@ test.describe.configure({ timeout: 300_000 });
 
 const widths = [1280, 390] as const;
 
-/** Compared with the screenshots beside this file; the days and the staff member's unique e-mail masked. */
+/** Compared with the screenshots beside this file; the days (the header's business day too) and the staff member's unique e-mail masked. */
 async function compare(page: Page, name: string) {
   await expect(page.locator("[data-loading]")).toHaveCount(0, { timeout: 20_000 });
   await page.evaluate(() => document.fonts.ready);
-  await expect(page).toHaveScreenshot(`${name}-${page.viewportSize()!.width}.png`, { fullPage: true, mask: [page.locator("time"), page.getByText(/@e2e\.example/)] });
+  await expect(page).toHaveScreenshot(`${name}-${page.viewportSize()!.width}.png`, { fullPage: true, mask: [page.locator("time"), page.getByTestId("business-date"), page.getByText(/@e2e\.example/)] });
 }
 
 test("open balances with their ageing; a credit refunded, a charge paid", async ({ page, request }) => {

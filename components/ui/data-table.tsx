@@ -92,14 +92,23 @@ export function DataTable<T>({ label, columns, data, loading, error, onRetry, em
               <div className="mb-1.5 text-sm font-medium text-stone-900">{flexRender(primary.column.columnDef.cell, primary.getContext())}</div>
               <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
                 {cells
-                  .filter((c) => c !== primary && !c.column.columnDef.meta?.hideOnMobile)
+                  .filter((c) => c !== primary && !c.column.columnDef.meta?.hideOnMobile && labelOf(c.column.columnDef))
                   .map((cell) => (
                     <div key={cell.id} className="contents">
-                      <dt className="text-stone-500">{typeof cell.column.columnDef.header === "string" ? cell.column.columnDef.header : cell.column.id}</dt>
+                      <dt className="text-stone-500">{labelOf(cell.column.columnDef)}</dt>
                       <dd className="min-w-0 break-words text-stone-800">{flexRender(cell.column.columnDef.cell, cell.getContext())}</dd>
                     </div>
                   ))}
               </dl>
+              {/* A column without a visible heading (the row's buttons) goes below, unlabelled: a
+                  clerk never reads a column's internal name. */}
+              {cells
+                .filter((c) => c !== primary && !c.column.columnDef.meta?.hideOnMobile && !labelOf(c.column.columnDef))
+                .map((cell) => (
+                  <div key={cell.id} className="mt-2 text-sm">
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </div>
+                ))}
             </li>
           );
         })}
@@ -121,4 +130,9 @@ export function Pager({ page, onCursor }: { page: { prev_cursor: string | null; 
       </Button>
     </nav>
   );
+}
+
+/** A column's visible heading, or "" for one with none (a function heading is for screen readers only). */
+function labelOf<T>(def: ColumnDef<T, unknown>): string {
+  return typeof def.header === "string" ? def.header : "";
 }
