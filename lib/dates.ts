@@ -83,6 +83,17 @@ function dateFormat(timezone: string): Intl.DateTimeFormat {
   return format;
 }
 
+/** The wall clock where the property is at `now`: a local ISO date-time, "YYYY-MM-DDTHH:MM:SS". */
+export function wallClockIn(timezone: string, now = new Date()): string {
+  let format = clocks.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("sv-SE", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+    clocks.set(timezone, format);
+  }
+  return format.format(now).replace(" ", "T");
+}
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
 /**
  * Where and how a property reads time: its IANA zone and its number locale ("de-DE"). Staff read
  * every time in the property's zone, in English words with the country's conventions.

@@ -1,4 +1,4 @@
-import { addDays, todayIn, type IsoDate } from "@/lib/dates";
+import { addDays, todayIn, wallClockIn, type IsoDate } from "@/lib/dates";
 
 type Clocked = { timezone: string; businessDate: IsoDate | null; auditHour: number };
 
@@ -23,9 +23,7 @@ export function businessToday(property: Pick<Clocked, "timezone" | "businessDate
  * An ISO local date-time ("YYYY-MM-DDTHH:MM:SS").
  */
 export function businessClock(property: Pick<Clocked, "timezone" | "businessDate">, now = new Date()): string {
-  const local = new Intl.DateTimeFormat("sv-SE", { timeZone: property.timezone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })
-    .format(now)
-    .replace(" ", "T");
+  const local = wallClockIn(property.timezone, now);
   const calendar = local.slice(0, 10);
   return property.businessDate && property.businessDate > calendar ? `${property.businessDate}${local.slice(10)}` : local;
 }
@@ -43,13 +41,7 @@ export function zonedInstant(date: IsoDate, hour: number, timezone: string): Dat
 
 /** The zone's offset from UTC at an instant, in milliseconds. */
 function offsetOf(timezone: string, at: Date): number {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone: timezone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  const local = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
-  return local - Math.floor(at.getTime() / 1000) * 1000;
+  return Date.parse(`${wallClockIn(timezone, at)}Z`) - Math.floor(at.getTime() / 1000) * 1000;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { dueDate } from "@/server/night-audit/run-audit";
 import { describe, expect, it } from "vitest";
-import { auditDueAt, businessToday, dayClosed, handCloseAt, handCloseDay, zonedInstant } from "@/server/properties/business-date";
+import { auditDueAt, businessClock, businessToday, dayClosed, handCloseAt, handCloseDay, zonedInstant } from "@/server/properties/business-date";
 import { feeAmount } from "@/server/rates/fees";
 
 // Issue 27: the property's business day and its night audit hour, and the rate plans' fees.
@@ -12,6 +12,14 @@ describe("the business day", () => {
     expect(zonedInstant("2026-03-02", 3, "America/New_York").toISOString()).toBe("2026-03-02T08:00:00.000Z"); // EST, UTC−5
     expect(zonedInstant("2026-07-02", 3, "America/New_York").toISOString()).toBe("2026-07-02T07:00:00.000Z"); // EDT, UTC−4
     expect(zonedInstant("2026-03-02", 23, "Pacific/Kiritimati").toISOString()).toBe("2026-03-02T09:00:00.000Z"); // UTC+14
+  });
+
+  it("reads the property's wall clock, on the open business date when that is ahead of the calendar", () => {
+    const at = new Date("2026-07-02T03:30:15Z"); // 23:30:15 on 1 July in New York (EDT)
+    expect(businessClock({ timezone: "America/New_York", businessDate: null }, at)).toBe("2026-07-01T23:30:15");
+    expect(businessClock({ timezone: "America/New_York", businessDate: "2026-07-03" }, at)).toBe("2026-07-03T23:30:15");
+    expect(businessClock({ timezone: "America/New_York", businessDate: "2026-06-30" }, at)).toBe("2026-07-01T23:30:15");
+    expect(businessClock({ timezone: "Asia/Kolkata", businessDate: null }, at)).toBe("2026-07-02T09:00:15"); // UTC+5:30
   });
 
   it("closes a day at the audit hour of the next morning (before noon) or of the same evening", () => {
