@@ -12,7 +12,7 @@ import { describeOperation, registerContractComponents } from "@/server/http/ope
 import { registerWebhooks } from "./openapi-webhooks";
 import { eventEnvelopes } from "./event-payloads";
 import { refuseMetrics } from "@/server/http/metrics-access";
-import { mountOperation, type AnyOperation } from "@/server/http/operation";
+import { mountOperation, writeDescriptions, type AnyOperation } from "@/server/http/operation";
 import { withInputShapedBodies } from "./openapi-input-shapes";
 import { rateLimit } from "@/server/http/rate-limit-step";
 import { renderError } from "@/server/http/render-error";
@@ -70,6 +70,11 @@ export function createRestApi(deps: ApiDeps, ops: AnyOperation[] = operations) {
   api.get("/openapi.json", (c) => c.json((served ??= withOAuthPaths(withExamples(withInputShapedBodies(api.getOpenAPI31Document(documentInfo)))))));
   api.use("*", requireAuth, serviceHeaders);
   for (const op of ops) mountOperation(api, op);
+  // The operations describe themselves when the document is first made (a start need not).
+  const document31 = api.getOpenAPI31Document.bind(api);
+  api.getOpenAPI31Document = (...args) => (writeDescriptions(api), document31(...args));
+  const document30 = api.getOpenAPIDocument.bind(api);
+  api.getOpenAPIDocument = (...args) => (writeDescriptions(api), document30(...args));
 
   // Exact patterns: the router is strict about trailing slashes, so `/guests/` must be a 404,
   // not a 405 that lists the very method that was used.

@@ -23,16 +23,38 @@ function querySchema(op: AnyOperation): AnyObject | undefined {
   return z.strictObject({ ...(op.query?.shape ?? {}), ...listQuery, ...extra });
 }
 
+/**
+ * The operations' descriptions in an app's document, written the first time the document is asked
+ * for (`writeDescriptions`), in the order the operations were mounted: describing ~150 operations
+ * (their error schemas above all) was a sixth of the server's start, and most processes never
+ * serve the document.
+ */
+const undescribed = new WeakMap<object, (() => void)[]>();
+function describeWhenAsked(app: object, describe: () => void) {
+  const list = undescribed.get(app) ?? [];
+  list.push(describe);
+  undescribed.set(app, list);
+}
+/** Writes the descriptions still pending in `app`'s document; its document getters call it first. */
+export function writeDescriptions(app: object): void {
+  const list = undescribed.get(app);
+  undescribed.delete(app);
+  for (const describe of list ?? []) describe();
+}
+
 /** Registers an operation: its OpenAPI description and its handler, from the same schemas. */
 export function mountOperation(app: OpenAPIHono<ApiEnv>, op: AnyOperation): void {
   const query = querySchema(op);
   const required = bodyRequired(op);
-  const route = describeOperation(op, {
-    ...(op.params ? { params: op.params } : {}),
-    ...(query ? { query } : {}),
-    ...(op.body ? { body: { required, content: { "application/json": { schema: op.body } } } } : {}),
-  });
-  app.openAPIRegistry.registerPath(route);
+  describeWhenAsked(app, () =>
+    app.openAPIRegistry.registerPath(
+      describeOperation(op, {
+        ...(op.params ? { params: op.params } : {}),
+        ...(query ? { query } : {}),
+        ...(op.body ? { body: { required, content: { "application/json": { schema: op.body } } } } : {}),
+      }),
+    ),
+  );
   app.on(op.method.toUpperCase(), honoPath(op.path), async (c) => {
     c.set("route", op.path);
     const principal = c.get("principal")!;

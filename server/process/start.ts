@@ -103,13 +103,26 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
     dashboard = proxyTo(dashboardSocket);
     pages = dashboard.handle;
   } else if (dashboardStarting) {
-    try {
-      dashboard = await dashboardStarting;
-    } catch (error) {
-      if (error instanceof DashboardStartError && error.noBuild) throw new StartupError(noBuildMessage);
-      throw error;
-    }
-    pages = dashboard.handle;
+    // The API answers (and /readyz says so) as soon as this thread is listening, while Next is
+    // still starting in its own thread, the slowest part of a start: a page asked for meanwhile
+    // waits for it, and the start fails below if the thread cannot start at all.
+    let ready: Dashboard["handle"] | undefined;
+    const waiting = dashboardStarting.then((started) => {
+      dashboard = started;
+      ready = started.handle;
+      return started.handle;
+    });
+    waiting.catch(() => {});
+    pages = (req, res) =>
+      ready
+        ? ready(req, res)
+        : waiting.then(
+            (handle) => handle(req, res),
+            () => {
+              if (!res.headersSent) res.writeHead(503, { "content-type": "text/plain", "retry-after": "5" });
+              res.end("The dashboard could not start; see the server's log.");
+            },
+          );
   } else if (!config.INNKEEP_API_ONLY) {
     nextApp = await prepareNext(config, dev, server);
     const handle = nextApp.getRequestHandler();
@@ -122,17 +135,6 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   }
   server.on("request", createListener({ api, next: pages, clientAddress: (req) => addressOf(req, config.TRUST_PROXY ?? false) }));
   server.on("clientError", answerClientError);
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "EADDRINUSE" ? new StartupError(`Port ${config.PORT} on ${config.HOST} is in use: set PORT to another port.`) : error),
-    );
-    server.listen(config.PORT, config.HOST, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const url = config.NEXTAUTH_URL?.replace(/\/$/, "") ?? `http://${["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST}:${port}`;
-  log.info({ url, port, host: config.HOST, dev, database: database.kind, api_only: config.INNKEEP_API_ONLY, pid: process.pid }, "listening");
-  if (!worker) process.stderr.write(await banner({ url, config, production, database, seeded }));
 
   let stopping: Promise<void> | undefined;
   const stop = (reason = "stop") =>
@@ -152,6 +154,27 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
       lock?.release();
       log.info("stopped");
     })());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? new StartupError(`Port ${config.PORT} on ${config.HOST} is in use: set PORT to another port.`) : error),
+    );
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  if (dashboardStarting && !dashboard) {
+    try {
+      await dashboardStarting;
+    } catch (error) {
+      await stop("the dashboard could not start");
+      if (error instanceof DashboardStartError && error.noBuild) throw new StartupError(noBuildMessage);
+      throw error;
+    }
+  }
+  const port = (server.address() as AddressInfo).port;
+  const url = config.NEXTAUTH_URL?.replace(/\/$/, "") ?? `http://${["0.0.0.0", "::"].includes(config.HOST) ? "localhost" : config.HOST}:${port}`;
+  log.info({ url, port, host: config.HOST, dev, database: database.kind, api_only: config.INNKEEP_API_ONLY, pid: process.pid }, "listening");
+  if (!worker) process.stderr.write(await banner({ url, config, production, database, seeded }));
+
 
   // Ctrl-C reaches the whole process group: a worker leaves it to the primary, which sends SIGTERM.
   if (worker) process.on("SIGINT", () => {});
