@@ -64,7 +64,7 @@ test("the calendar shows a sale, a hold and a room out of order on its own room 
     rate_plan_id: setup.ratePlanId,
     adults: 1,
   });
-  await expect(cell(5)).toHaveAccessibleName(/1 sold/, { timeout: 3_000 });
+  await expect(cell(5)).toHaveAccessibleName(/1 sold/, { timeout: 15_000 });
 });
 
 test("the calendar at 390 px scrolls inside its grid, not the page", async ({ page, request }) => {
