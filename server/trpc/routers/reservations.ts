@@ -22,6 +22,7 @@ import {
   cancelSchema,
   changeDepartureSchema,
   guaranteeUpdateSchema,
+  lateCheckOutSchema,
   checkInSchema,
   moveRoomSchema,
   reservationCreateSchema,
@@ -156,9 +157,9 @@ export const reservationsRouter = router({
     .query(({ ctx, input }) => previewLateCheckOut({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
   /** POST /v1/reservations/{id}/late_check_out: the plan's late check-out fee on the folio, once, on the departure day. */
   lateCheckOut: reservationProcedure
-    .input(z.strictObject({ id }))
+    .input(lateCheckOutSchema.extend({ id }))
     .mutation(async ({ ctx, input }) =>
-      presentReservation(await grantLateCheckOut({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
+      presentReservation(await grantLateCheckOut({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, until: input.until })),
     ),
   noShow: reservationProcedure
     .input(z.strictObject({ id }))
