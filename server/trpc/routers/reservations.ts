@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { guestMailKinds } from "@/db/schema";
 import { getRegistrationCard, listReservationMail, previewGuestMail } from "@/server/guest-mail/guest-mail";
+import { mailServerSet } from "@/server/webhooks/mail-settings";
 import { webhookSettings } from "@/server/webhooks/settings";
 import { presentGuestMail } from "@/server/guest-mail/present";
 import { getAvailability } from "@/server/inventory/availability";
@@ -179,7 +180,7 @@ export const reservationsRouter = router({
       .input(z.strictObject({ id }))
       .query(async ({ ctx, input }) => {
         // Queued mail with no mail server configured is held, as the outbox says: it cannot go.
-        const held = !webhookSettings().smtpUrl;
+        const held = !(await mailServerSet(ctx.db, ctx.tenant.accountId, webhookSettings().smtpUrl));
         return (await listReservationMail({ db: ctx.db, tenant: ctx.tenant, id: input.id })).map((m) => {
           const mail = presentGuestMail(m);
           return { ...mail, held: held && mail.status === "pending" };
