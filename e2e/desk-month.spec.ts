@@ -64,6 +64,9 @@ test("an owner sets up the mail server: a refused password is said in words, the
     await form.getByLabel("Password").fill(password);
     await form.getByRole("button", { name: "Save mail server" }).click();
     await expect(page.getByTestId("test-mail-result")).toHaveCount(0);
+    // The saved settings replace the form, never sit beside it.
+    await expect(page.getByRole("form", { name: "Mail server settings" })).toHaveCount(1);
+    await expect(form.getByRole("button", { name: "Save mail server" })).toBeEnabled();
     await test.getByLabel("Send a test to").fill("owner@harbour.example");
     await test.getByRole("button", { name: "Send test e-mail" }).click();
     await expect(page.getByTestId("test-mail-result")).toHaveText("The test e-mail was sent to owner@harbour.example. Check that it arrived.");

@@ -55,9 +55,9 @@ export function MailServerCard() {
         <LoadingState rows={3} label="Loading the mail server…" />
       ) : (
         <>
-          <MailSettingsForm key={current.data.settings?.updated_at ?? "none"} saved={current.data.settings} />
+          <MailSettingsForm key={`form-${current.data.settings?.updated_at ?? "none"}`} saved={current.data.settings} />
           {/* A new save starts the test afresh: its last answer was about the server as it was. */}
-          {current.data.settings ? <TestMail key={current.data.settings.updated_at} /> : null}
+          {current.data.settings ? <TestMail key={`test-${current.data.settings.updated_at}`} /> : null}
         </>
       )}
     </Card>
