@@ -9,7 +9,8 @@ import { hotelOfItsOwn } from "./own-hotel";
 // before anything is posted, the fee then shows on the folio, and the action is not offered
 // again. A second grant (another desk got there first) is refused in words. The hotel is a
 // sandbox property of an account of its own, so `POST /v1/sandbox/advance_day` can make today its
-// guests' departure day without touching another spec's hotel.
+// guests' departure day without touching another spec's hotel. The grant says until when (issue
+// 39): "Late check-out at 3:00 PM" beside the departure, never before the hotel's check-out time.
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -57,9 +58,15 @@ for (const width of [1280, 390]) {
     await expect(charges).not.toContainText("Late check-out fee");
     await expectNoSeriousAxe(page, "[role=alertdialog]");
     if (width < 1024) await expectNoHorizontalScroll(page);
+    // Until when (issue 39, point 6): not before the hotel's check-out time, then 3 PM.
+    await dialog.getByLabel("Leaves by").fill("10:00");
+    await dialog.getByRole("button", { name: "Grant late check-out" }).click();
+    await expect(dialog.getByText(/past the hotel's check-out time/)).toBeVisible();
+    await dialog.getByLabel("Leaves by").fill("15:00");
     await dialog.getByRole("button", { name: "Grant late check-out" }).click();
     await expect(toasts(page).getByText("Late check-out granted")).toBeVisible();
     await expect(dialog).toHaveCount(0);
+    await expect(page.getByTestId("late-check-out")).toHaveText("Late check-out at 3:00 PM");
 
     // The folio has the fee as its own line; the action is not offered again.
     await expect(charges.getByRole("listitem").filter({ hasText: "Late check-out fee" })).toContainText("$35.00");

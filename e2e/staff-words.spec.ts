@@ -25,8 +25,9 @@ test("the scan catches each fault it looks for", () => {
   expect(scan("Audit hour from 3 to 22")).toHaveLength(1);
   expect(scan("Read reservations, guests and folios (reservations:read)")).toHaveLength(1);
   expect(scan("Rate plan Non-refundable · non-refundable")).toHaveLength(1);
+  expect(scan("$120.00 Stop CTA CTD 2+")).toHaveLength(1);
   expect(
-    scan("King, Best available, night of Nov 27, 2026 · $120.00 by Visa ending 4242 · Night audit hour from 3:00 AM to 10:00 PM · Best available · free cancellation until Nov 26, 2026, 12:00 AM · Non-refundable"),
+    scan("King, Best available, night of Nov 27, 2026 · $120.00 by Visa ending 4242 · Night audit hour from 3:00 AM to 10:00 PM · Best available · free cancellation until Nov 26, 2026, 12:00 AM · Non-refundable · 2 left · Sold out · Closed to arrival · Late check-out at 2:00 PM"),
   ).toEqual([]);
 });
 

@@ -1,7 +1,7 @@
 // What staff must never read (issue 23): an id, an ISO timestamp, an enum value, JSON or a
 // minor-unit amount; and what issue 39 still found: a night or date as the API writes it, a card
 // as "visa •••• 4242", the validator's "Invalid input: expected number", an hour as a bare number,
-// a scope code, a policy said twice. Shared by the page scan in staff-words.spec.ts and the specs
+// a scope code, a policy said twice, a rate restriction as a code ("CTA"). Shared by the page scan in staff-words.spec.ts and the specs
 // that walk a day.
 
 const faults: [string, RegExp][] = [
@@ -15,6 +15,7 @@ const faults: [string, RegExp][] = [
   ["an hour as a bare number", /\b[Hh]our from \d{1,2} to \d{1,2}\b/],
   ["a scope code", /\b(?:reservations|rooms|payments|reports):(?:read|write)\b|\bwebhooks:manage\b/],
   ["a policy said twice", /\b(non-refundable) · \1\b/i],
+  ["a rate restriction's code", /\b(?:CTA|CTD)\b/],
   ["an amount in minor units", /minor units?|(?:[$€£¥]|USD|EUR)\s?-?\d{4,}(?![\d.,])|-?\d{4,}(?![\d.,])\s?(?:USD|EUR)/],
 ];
 

@@ -33,6 +33,8 @@ export const access = {
   plan: ["owner"],
   /** Connecting the hotel's card processor (Stripe): where its card money goes. */
   paymentProcessor: ["owner"],
+  /** The hotel's own mail server (Settings → Mail): its password sends mail in the hotel's name. */
+  mailServer: ["owner"],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Area = keyof typeof access;

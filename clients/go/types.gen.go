@@ -44146,10 +44146,13 @@ type Reservation struct {
 		Id        string  `json:"id"`
 		LastName  string  `json:"last_name"`
 	} `json:"guest"`
-	Id       string            `json:"id"`
-	Livemode bool              `json:"livemode"`
-	Metadata map[string]string `json:"metadata"`
-	Nightly  []struct {
+	Id string `json:"id"`
+
+	// LateCheckOut The late check-out granted for the departure day (`POST /v1/reservations/{id}/late_check_out`), or null.
+	LateCheckOut *ReservationLateCheckOut `json:"late_check_out"`
+	Livemode     bool                     `json:"livemode"`
+	Metadata     map[string]string        `json:"metadata"`
+	Nightly      []struct {
 		Amount int  `json:"amount"`
 		Date   Date `json:"date"`
 	} `json:"nightly"`
@@ -44272,6 +44275,14 @@ type ReservationDeposit struct {
 	// Amount Minor units: 12900 USD is $129.00.
 	Amount   int    `json:"amount"`
 	Currency string `json:"currency"`
+}
+
+// ReservationLateCheckOut The late check-out granted for the departure day (`POST /v1/reservations/{id}/late_check_out`), or null.
+type ReservationLateCheckOut struct {
+	GrantedAt time.Time `json:"granted_at"`
+
+	// Until The hour the guest may stay to on the departure day, HH:MM on the hotel's clock; null when the grant named none.
+	Until *string `json:"until"`
 }
 
 // ReservationList defines model for ReservationList.
@@ -51118,7 +51129,10 @@ type GuaranteeReservation503JSONResponseBodyErrorCode string
 type GuaranteeReservation503JSONResponseBodyErrorType string
 
 // GrantReservationLateCheckOutJSONBody defines parameters for GrantReservationLateCheckOut.
-type GrantReservationLateCheckOutJSONBody = map[string]interface{}
+type GrantReservationLateCheckOutJSONBody struct {
+	// Until The hour the guest may stay to on the departure day, HH:MM on the hotel's clock; later than the property's `check_out_time`. Left out: a late check-out with no hour said.
+	Until *string `json:"until,omitempty"`
+}
 
 // GrantReservationLateCheckOutParams defines parameters for GrantReservationLateCheckOut.
 type GrantReservationLateCheckOutParams struct {
@@ -54368,7 +54382,7 @@ type CheckOutReservationJSONRequestBody = CheckOutReservationJSONBody
 type GuaranteeReservationJSONRequestBody GuaranteeReservationJSONBody
 
 // GrantReservationLateCheckOutJSONRequestBody defines body for GrantReservationLateCheckOut for application/json ContentType.
-type GrantReservationLateCheckOutJSONRequestBody = GrantReservationLateCheckOutJSONBody
+type GrantReservationLateCheckOutJSONRequestBody GrantReservationLateCheckOutJSONBody
 
 // MoveReservationRoomJSONRequestBody defines body for MoveReservationRoom for application/json ContentType.
 type MoveReservationRoomJSONRequestBody MoveReservationRoomJSONBody

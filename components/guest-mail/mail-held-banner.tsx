@@ -19,7 +19,11 @@ export function MailHeldBanner({ outboxLink = true }: { outboxLink?: boolean }) 
       <p className="font-medium">E-mail cannot be sent: no mail server is set up.</p>
       <p className="mt-0.5">
         {waiting ? `${plural(waiting, "e-mail")} ${inflect(waiting, { one: "is", other: "are" })} held` : "Guest e-mails and notices are held"} in the outbox until
-        whoever runs Innkeep gives it a mail server (the SMTP_URL setting); they go out then.{" "}
+        the owner sets up the hotel&apos;s mail server under{" "}
+        <Link href="/settings" className="font-medium underline">
+          Settings
+        </Link>{" "}
+        (or whoever runs Innkeep gives it one); they go out then.{" "}
         {outboxLink ? (
           <Link href="/developers/outbox" className="font-medium underline">
             See the outbox

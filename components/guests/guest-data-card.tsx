@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { callError } from "@/components/trpc/errors";
@@ -57,13 +58,22 @@ export function GuestDataCard({ guestId, name, erased }: { guestId: string; name
             This guest&apos;s personal data was erased on request. The stays and their payments are kept for the hotel&apos;s accounts.
           </p>
         ) : (
-          <p className="text-stone-600">On the guest&apos;s request: a copy of everything held about them, or erasure.</p>
+          <p className="text-stone-600">
+            On the guest&apos;s request: a copy of everything held about them (a file for computers, or a page for the guest to read and print), or erasure.
+          </p>
         )}
         {exportError ? <p className="text-red-700">{exportError}</p> : null}
         <div className="flex flex-wrap gap-2">
           <Button variant="secondary" onClick={download} disabled={exporting}>
             {exporting ? "Preparing…" : "Download the guest's data"}
           </Button>
+          <Link
+            href={`/guests/${guestId}/data`}
+            target="_blank"
+            className="inline-flex items-center rounded-md border border-stone-300 bg-white px-3 py-2 text-sm font-medium text-teal-800 hover:bg-stone-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600"
+          >
+            Read it as a page
+          </Link>
           {erased ? null : (
             <ConfirmDialog
               open={open}

@@ -16,12 +16,16 @@ type Night = {
   closed_to_arrival: boolean;
   closed_to_departure: boolean;
   stop_sell: boolean;
+  /** The type's rooms that night, and those still to sell (total less out of order, held and sold). */
+  rooms: number;
+  available: number;
 };
 type Cell = { row: number; date: string };
 
 /**
  * The grid: a row per room type, a column per night; each cell a button showing the amount and
- * its restrictions. Click picks a night, Shift-click (or Shift+Enter) stretches the selection to a
+ * its restrictions, in words, and how many rooms are left to sell that night, so a price is set
+ * against demand. Click picks a night, Shift-click (or Shift+Enter) stretches the selection to a
  * rectangle of room types × nights; in range mode (`extend`, for touch) every tap after the first
  * stretches it the same way. Wide grids scroll inside their own box, never the page.
  */
@@ -85,7 +89,7 @@ export function RateGrid({
                   key={date}
                   scope="col"
                   className={cx(
-                    "min-w-[4.5rem] border-b border-stone-200 px-1 py-1.5 text-center text-xs font-medium",
+                    "min-w-[7.5rem] border-b border-stone-200 px-1 py-1.5 text-center text-xs font-medium",
                     weekend ? "bg-stone-100 text-stone-700" : "bg-stone-50 text-stone-500",
                     date === today && "text-teal-800",
                   )}
@@ -125,11 +129,11 @@ export function RateGrid({
                         }
                       }}
                       className={cx(
-                        "relative flex h-14 w-full flex-col items-center justify-center gap-0.5 rounded px-1 text-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600",
+                        "relative flex min-h-[5.5rem] w-full flex-col items-center justify-start gap-0.5 rounded px-1 py-1.5 text-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600",
                         isSelected ? "bg-teal-100 ring-1 ring-teal-600" : night?.stop_sell ? "bg-red-50 hover:bg-red-100" : "hover:bg-stone-100",
                       )}
                     >
-                      {/* The name is the whole sentence; the amount and marks drawn are its short form. */}
+                      {/* The name is the whole sentence; what is drawn is its short form. */}
                       <span className="sr-only">{label}</span>
                       <span
                         aria-hidden
@@ -140,11 +144,17 @@ export function RateGrid({
                       >
                         {night?.amount == null ? "—" : fmt.short({ amount: night.amount, currency })}
                       </span>
-                      <span aria-hidden className="flex flex-wrap justify-center gap-0.5 text-[10px] font-semibold leading-none">
-                        {night?.stop_sell ? <span className="rounded bg-red-600 px-1 py-0.5 text-white">Stop</span> : null}
-                        {night?.closed_to_arrival ? <span className="rounded bg-amber-200 px-1 py-0.5 text-amber-900">CTA</span> : null}
-                        {night?.closed_to_departure ? <span className="rounded bg-violet-200 px-1 py-0.5 text-violet-900">CTD</span> : null}
-                        {night && night.min_stay > 1 ? <span className="rounded bg-sky-100 px-1 py-0.5 text-sky-900">{night.min_stay}+</span> : null}
+                      {night ? (
+                        <span aria-hidden data-testid="rooms-left" className={cx("text-[11px] font-medium leading-tight", night.available === 0 ? "text-red-800" : night.available <= 2 ? "text-amber-900" : "text-stone-600")}>
+                          {roomsLeft(night)}
+                        </span>
+                      ) : null}
+                      <span aria-hidden className="flex flex-col items-center gap-0.5 text-[11px] font-medium leading-tight">
+                        {restrictionWords(night).map((words) => (
+                          <span key={words} className={cx("rounded px-1", words === "Stop-sell" ? "bg-red-700 text-white" : "bg-stone-100 text-stone-800")}>
+                            {words}
+                          </span>
+                        ))}
                       </span>
                     </button>
                   </td>
@@ -158,10 +168,28 @@ export function RateGrid({
   );
 }
 
-/** What a screen reader hears for a cell: the room type, the night, the price and every restriction. */
+/** Rooms left to sell that night, as the desk says it. */
+export function roomsLeft(night: Pick<Night, "rooms" | "available">) {
+  if (night.rooms === 0) return "No rooms";
+  return night.available === 0 ? "Sold out" : `${night.available} left`;
+}
+
+/** A night's restrictions in words, in the order a booking meets them. */
+export function restrictionWords(night: Night | undefined): string[] {
+  if (!night) return [];
+  return [
+    night.stop_sell ? "Stop-sell" : null,
+    night.closed_to_arrival ? "Closed to arrival" : null,
+    night.closed_to_departure ? "Closed to departure" : null,
+    night.min_stay > 1 ? `Min. ${night.min_stay} nights` : null,
+  ].filter((w): w is string => !!w);
+}
+
+/** What a screen reader hears for a cell: the room type, the night, the price, the rooms left and every restriction. */
 function describe(fmt: Formatters, name: string, date: string, night: Night | undefined, currency: string) {
   const parts = [`${name}, ${fmt.day(date, { weekday: "long", day: "numeric", month: "long" })}`];
   parts.push(night?.amount == null ? "no rate" : fmt.money({ amount: night.amount, currency }));
+  if (night) parts.push(roomsLeft(night).toLowerCase());
   if (night?.stop_sell) parts.push("stop-sell");
   if (night?.closed_to_arrival) parts.push("closed to arrival");
   if (night?.closed_to_departure) parts.push("closed to departure");

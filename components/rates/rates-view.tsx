@@ -222,17 +222,9 @@ export function RatesView({ property }: { property: RateProperty }) {
 function Legend() {
   return (
     <div className="mt-3 flex flex-wrap gap-x-4 gap-y-2 text-xs text-stone-600" aria-label="Legend">
+      <span>Each night shows its price, the rooms of the type still to sell (&ldquo;2 left&rdquo;, &ldquo;Sold out&rdquo;) and its restrictions.</span>
       <span className="flex items-center gap-1.5">
-        <Badge tone="red">Stop</Badge> stop-sell: not bookable
-      </span>
-      <span className="flex items-center gap-1.5">
-        <Badge tone="amber">CTA</Badge> closed to arrival
-      </span>
-      <span className="flex items-center gap-1.5">
-        <Badge tone="violet">CTD</Badge> closed to departure
-      </span>
-      <span className="flex items-center gap-1.5">
-        <Badge tone="blue">2+</Badge> minimum stay
+        <Badge tone="red">Stop-sell</Badge> not bookable on this plan
       </span>
       <span className="flex items-center gap-1.5">
         <span className="font-mono text-stone-500">—</span> no rate loaded

@@ -73,3 +73,9 @@ export function disputeWords(
   if (d.status === "lost") return `Disputed by the guest's bank${why}: the hotel lost, ${taken}`;
   return `Disputed by the guest's bank${why}: ${taken}; answer it in Stripe's dashboard`;
 }
+
+/** A stay's late check-out as the desk says it beside the departure: "Late check-out at 2:00 PM", or null when none was granted. */
+export function lateCheckOutWords(r: { late_check_out?: { until: string | null } | null }, timeOfDay: (time: string) => string): string | null {
+  if (!r.late_check_out) return null;
+  return r.late_check_out.until ? `Late check-out at ${timeOfDay(r.late_check_out.until)}` : "Late check-out";
+}

@@ -14,7 +14,7 @@ import { CardOnFile } from "./card-on-file";
 import { useCardEntry } from "@/components/processors/stripe-card";
 import { usePropertyFormat } from "@/components/ui/property-format";
 import { StayPriceBreakdown } from "./stay-price";
-import { channelLabels, chargeableCard, disputeWords, housekeepingLabels, nightsLabel, paymentMethodWords, sourceLabels, statusLabels } from "./format";
+import { channelLabels, chargeableCard, disputeWords, housekeepingLabels, lateCheckOutWords, nightsLabel, paymentMethodWords, sourceLabels, statusLabels } from "./format";
 import { GuestMailCard } from "@/components/guest-mail/guest-mail-card";
 import { GuestPanel } from "./guest-panel";
 import { CreditNoteDialog } from "./credit-notes";
@@ -150,6 +150,11 @@ export function ReservationDetail({ id }: { id: string }) {
               <dt className="text-stone-500">Dates</dt>
               <dd>
                 {fmt.day(r.check_in, "long")} → {fmt.day(r.check_out, "long")} · {nightsLabel(r.nights)}
+                {lateCheckOutWords(r, fmt.timeOfDay) ? (
+                  <span className="block text-amber-900" data-testid="late-check-out">
+                    {lateCheckOutWords(r, fmt.timeOfDay)}
+                  </span>
+                ) : null}
               </dd>
               <dt className="text-stone-500">Room type</dt>
               <dd>{d.room_type.name}</dd>

@@ -9,12 +9,19 @@ import { Badge } from "@/components/ui";
 import { DataTable, Pager, type ColumnDef } from "@/components/ui/data-table";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
-import { DayText, MoneyText } from "@/components/ui/property-format";
-import { nightsLabel, sourceLabels, statusLabels } from "./format";
+import { DayText, MoneyText, usePropertyFormat } from "@/components/ui/property-format";
+import { lateCheckOutWords, nightsLabel, sourceLabels, statusLabels } from "./format";
 import { plural } from "@/lib/words";
 
 export type SearchInput = Omit<inferRouterInputs<AppRouter>["reservations"]["search"], "cursor" | "limit">;
 export type ReservationRow = inferRouterOutputs<AppRouter>["reservations"]["search"]["data"][number];
+
+/** The stay's late check-out under its dates, where one was granted. */
+function LateCheckOut({ r }: { r: ReservationRow }) {
+  const fmt = usePropertyFormat();
+  const words = lateCheckOutWords(r, fmt.timeOfDay);
+  return words ? <span className="block text-xs text-amber-900">{words}</span> : null;
+}
 
 const columns: ColumnDef<ReservationRow>[] = [
   {
@@ -40,6 +47,7 @@ const columns: ColumnDef<ReservationRow>[] = [
       <span className="whitespace-nowrap">
         <DayText date={r.check_in} style="short" /> → <DayText date={r.check_out} style="short" />{" "}
         <span className="text-stone-500">· {nightsLabel(r.nights)}</span>
+        <LateCheckOut r={r} />
       </span>
     ),
   },

@@ -24,6 +24,9 @@ type Done = () => Promise<void> | void;
 
 const cancelForm = z.object({ reason: z.string().trim() });
 type CancelForm = z.input<typeof cancelForm>;
+// The hour the guest may stay to; the server checks it is past the hotel's check-out time.
+const lateForm = z.object({ until: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Give the hour the guest leaves by, such as 14:00.") });
+type LateForm = z.input<typeof lateForm>;
 
 type LatePreview = inferRouterOutputs<AppRouter>["reservations"]["previewLateCheckOut"];
 
@@ -56,6 +59,8 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
   const a = desk.actions;
   const [dialog, setDialog] = useState<null | "cancel" | "checkout" | "noshow" | "late" | "pay">(null);
   const cancelReason = useZodForm(cancelForm, { defaultValues: { reason: "" } });
+  const lateUntil = useZodForm(lateForm, { defaultValues: { until: "14:00" } });
+  const grantLate = (v: z.output<typeof lateForm>) => late.mutate({ id: r.id, until: v.until });
   const done = async (message: string) => {
     toast.success(message);
     setDialog(null);
@@ -163,8 +168,14 @@ export function StayActions({ desk, balance, onDone }: { desk: Desk; balance: Mo
         confirmLabel="Grant late check-out"
         pending={late.isPending || !lateQuote.data}
         error={late.error ? callError(late.error).message : lateQuote.error ? callError(lateQuote.error).message : null}
-        onConfirm={() => late.mutate({ id: r.id })}
-      />
+        onConfirm={lateUntil.handleSubmit(grantLate)}
+      >
+        <Form form={lateUntil} onSubmit={grantLate}>
+          <FormField<LateForm> name="until" label="Leaves by">
+            {(control) => <Input type="time" {...control} />}
+          </FormField>
+        </Form>
+      </ConfirmDialog>
 
       {due && dialog === "pay" ? (
         <PaymentDialog

@@ -13,6 +13,7 @@ import { Form, FormError, FormField, showServerError, useZodForm } from "@/compo
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { ProcessorCard } from "@/components/processors/processor-card";
+import { MailServerCard } from "./mail-server-card";
 import { UsersCard } from "./users-card";
 
 const plans = ["starter", "growth", "scale", "enterprise"] as const;
@@ -20,7 +21,19 @@ const planLabel = (p: string) => p.charAt(0).toUpperCase() + p.slice(1);
 const count = (n: number | null) => (n === null ? "No cap" : n.toLocaleString("en-US"));
 
 /** The account's settings: developer contact, plan and limits, API usage, and (owners) staff users. */
-export function SettingsView({ canUsers, canPlan, canProcessor = false, currentUserId }: { canUsers: boolean; canPlan: boolean; canProcessor?: boolean; currentUserId: string }) {
+export function SettingsView({
+  canUsers,
+  canPlan,
+  canProcessor = false,
+  canMailServer = false,
+  currentUserId,
+}: {
+  canUsers: boolean;
+  canPlan: boolean;
+  canProcessor?: boolean;
+  canMailServer?: boolean;
+  currentUserId: string;
+}) {
   const trpc = useTRPC();
   const settings = useQuery(trpc.settings.get.queryOptions());
   if (settings.error) return <ErrorState message={callError(settings.error).message} onRetry={() => settings.refetch()} />;
@@ -37,6 +50,7 @@ export function SettingsView({ canUsers, canPlan, canProcessor = false, currentU
             <PlanCard account={account} canPlan={canPlan} />
           </div>
           <UsageCard />
+          {canMailServer ? <MailServerCard /> : null}
           {canProcessor ? <ProcessorCard /> : null}
           {canUsers ? <UsersCard currentUserId={currentUserId} /> : null}
           <AuditTrail objectType="account" objectId={account.id} title="Account history" />

@@ -66,6 +66,8 @@ export const reservations = pgTable(
     checkedOutAt: ts("checked_out_at"),
     /** When the stay's late check-out was granted (once per stay). */
     lateCheckOutAt: ts("late_check_out_at"),
+    /** The hour the late check-out runs to ("14:00", the hotel's wall clock); null when none was said (db/migrations/0040). */
+    lateCheckOutUntil: text("late_check_out_until"),
     /** When check-in was refused for want of a ready room (the hotel's shortfall): the night audit then charges no no-show fee. */
     checkInRefusedAt: ts("check_in_refused_at"),
     /** The card on file, if one was given (db/migrations/0033). */

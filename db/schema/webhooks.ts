@@ -176,3 +176,24 @@ export const mailOutbox = pgTable(
     index("mail_outbox_guest_idx").on(t.guestId).where(sql`guest_id is not null`),
   ],
 );
+
+/**
+ * The account's own mail server (issue 39, point 1), set by an owner in Settings: the outbox sends
+ * through it rather than through the process's SMTP_URL. One row per account (mail is sent for the
+ * live hotel only; sandbox mail is kept). The password is sealed like the processors' keys
+ * (server/sealed-secrets.ts, bound to the account id) and never shown again.
+ */
+export const mailSettings = pgTable("mail_settings", {
+  accountId: text("account_id").primaryKey(),
+  host: text("host").notNull(),
+  port: integer("port").notNull(),
+  username: text("username"),
+  /** Sealed password; null for a server that takes mail without signing in. */
+  password: text("password"),
+  /** The address mail is sent from, and the name shown beside it. */
+  fromAddress: text("from_address").notNull(),
+  fromName: text("from_name"),
+  /** Where guests' replies go (the front desk's address), when not the sender's. */
+  replyTo: text("reply_to"),
+  ...timestamps(),
+});

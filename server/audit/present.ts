@@ -107,6 +107,8 @@ const titles: Record<string, string> = {
   "guest.preferences_replaced": "Preferences changed",
   "guest.preferences_updated": "Preferences changed",
   "guest.erased": "Personal data erased on request",
+  "mail_settings.saved": "Mail server settings saved",
+  "mail_settings.removed": "Mail server settings removed",
   "webhook_endpoint.event_replayed": "Event sent again",
   "webhook_endpoint.test_event_sent": "Test event sent",
   "api_key.created": "Key created",

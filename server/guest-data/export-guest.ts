@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { and, asc, eq } from "drizzle-orm";
-import { guestPreferences, mailOutbox, reservations } from "@/db/schema";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { guestPreferences, mailOutbox, properties, ratePlans, reservations, roomTypes } from "@/db/schema";
 import { folioSchema, getReservationFolio } from "@/server/folios/folios";
 import { guestMailSchema, presentGuestMail } from "@/server/guest-mail/present";
 import { presentReservation } from "@/server/reservations/present";
@@ -46,3 +46,32 @@ export async function exportGuest({ db, tenant, id }: Ctx & { id: string }) {
     emails: mails.map(presentGuestMail),
   };
 }
+
+/**
+ * The same export for a person to read (issue 39, point 6): the document above, and the names its
+ * ids stand for (each property with its currency's number format, its time zone and its address's
+ * country, each room type and rate plan), so the readable page says "Deluxe King at Harbour
+ * Hotel" and formats each amount and moment as the hotel does, without a second rule.
+ */
+export async function exportGuestForReading(ctx: Ctx & { id: string }) {
+  const data = await exportGuest(ctx);
+  const ids = (pick: (r: (typeof data.reservations)[number]) => string) => [...new Set(data.reservations.map(pick))];
+  const [propertyIds, typeIds, planIds] = [ids((r) => r.property_id), ids((r) => r.room_type_id), ids((r) => r.rate_plan_id)];
+  const none = Promise.resolve([] as never[]);
+  const [props, types, plans] = await Promise.all([
+    propertyIds.length ? ctx.db.select().from(properties).where(inArray(properties.id, propertyIds)) : none,
+    typeIds.length ? ctx.db.select().from(roomTypes).where(inArray(roomTypes.id, typeIds)) : none,
+    planIds.length ? ctx.db.select().from(ratePlans).where(inArray(ratePlans.id, planIds)) : none,
+  ]);
+  // Moments outside a stay (the export's own, the guest's creation) on the clock of the hotel the
+  // guest stayed at, else the account's first.
+  const [home] = props.length ? props : await ctx.db.select().from(properties).where(eq(properties.accountId, ctx.tenant.accountId)).orderBy(asc(properties.createdAt)).limit(1);
+  return {
+    data,
+    timezone: home?.timezone ?? "UTC",
+    properties: Object.fromEntries(props.map((p) => [p.id, { name: p.name, timezone: p.timezone, country: p.address.country ?? null }])),
+    room_types: Object.fromEntries(types.map((t) => [t.id, t.name])),
+    rate_plans: Object.fromEntries(plans.map((p) => [p.id, p.name])),
+  };
+}
+

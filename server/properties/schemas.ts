@@ -51,7 +51,7 @@ const currencyInput = z
   .refine((c) => currencies.has(c), "Expected an ISO 4217 currency code, such as EUR.")
   .openapi({ description: "ISO 4217 currency code; every amount of the property is in its minor units.", example: "EUR" });
 /** A local clock time, 24-hour "HH:MM". */
-const clockTime = z
+export const clockTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Expected a 24-hour time as HH:MM, such as 15:00.")
   .openapi({ example: "15:00" });

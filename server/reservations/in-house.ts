@@ -94,7 +94,7 @@ export function lateCheckOutRefusal(r: Pick<typeof reservations.$inferSelect, "s
  * A late check-out granted on the departure day: the rate plan's late check-out fee, on the
  * stay's last night, posted once as its own folio line. Writes `reservation.updated`.
  */
-export async function grantLateCheckOut({ db, tenant, actor, id }: ChangeCtx & { id: string }) {
+export async function grantLateCheckOut({ db, tenant, actor, id, until }: ChangeCtx & { id: string; until?: string }) {
   return inTransaction(db, async (tx) => {
     const current = await inHouse(tx, tenant, id);
     const r = current.reservation;
@@ -104,10 +104,14 @@ export async function grantLateCheckOut({ db, tenant, actor, id }: ChangeCtx & {
     ]);
     const refusal = lateCheckOutRefusal(r, businessToday(property));
     if (refusal) throw new ApiError("invalid_state_transition", refusal);
+    // "HH:MM" strings of one form compare as times.
+    if (until !== undefined && until <= property.checkOutTime) {
+      throw new ApiError("parameter_invalid", `A late check-out runs past the hotel's check-out time (${property.checkOutTime}): give a later hour than that.`, { param: "until" });
+    }
     const fee = { amount: feeAmount(plan.lateCheckOutFee, r.nightly.slice(-1)), currency: r.currency };
     await postFee(tx, tenant, r, "late_check_out_fee", fee.amount, `departure ${r.checkOut}`, r.checkOut);
     const now = new Date();
-    const [reservation] = await tx.update(reservations).set({ lateCheckOutAt: now, updatedAt: now }).where(eq(reservations.id, r.id)).returning();
+    const [reservation] = await tx.update(reservations).set({ lateCheckOutAt: now, lateCheckOutUntil: until ?? null, updatedAt: now }).where(eq(reservations.id, r.id)).returning();
     const result = { reservation, guest: current.guest };
     const after = presentReservation(result);
     await recordChange(tx, { tenant, actor }, [{ type: "reservation.updated", propertyId: r.propertyId, object: after }], {

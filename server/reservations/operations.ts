@@ -16,6 +16,7 @@ import {
   roomMoveSchema,
   checkInSchema,
   emptyActionSchema,
+  lateCheckOutSchema,
   guaranteeUpdateSchema,
   reservationListQuery,
   reservationSchema,
@@ -110,11 +111,11 @@ export const reservationOperations = [
   // POST /v1/reservations/{id}/late_check_out: grant a late check-out, with the plan's fee
   defineOperation({
     method: "post", path: "/reservations/{id}/late_check_out", operationId: "grantReservationLateCheckOut", summary: "Grant a late check-out", tag, scope: "reservations:write",
-    params, body: emptyActionSchema, response: reservationSchema,
+    params, body: lateCheckOutSchema, response: reservationSchema,
     errors: ["invalid_state_transition", "no_availability"],
     description:
-      "Requires scope `reservations:write`. For a guest in house on the departure day: posts the rate plan's `late_check_out_fee` (on the stay's last night) as its own folio line, once per stay (409 `invalid_state_transition` on another day or a second time). Emits `reservation.updated`.",
-    handler: async ({ ctx, params }) => presentReservation(await grantLateCheckOut({ ...ctx, id: params.id })),
+      "Requires scope `reservations:write`. For a guest in house on the departure day: posts the rate plan's `late_check_out_fee` (on the stay's last night) as its own folio line, once per stay (409 `invalid_state_transition` on another day or a second time), and keeps the hour the guest may stay to (`until`, later than the property's `check_out_time`; shown as `late_check_out.until`). Emits `reservation.updated`.",
+    handler: async ({ ctx, params, body }) => presentReservation(await grantLateCheckOut({ ...ctx, id: params.id, until: body.until })),
   }),
   // POST /v1/reservations/{id}/no_show: record a guest who never arrived
   defineOperation({

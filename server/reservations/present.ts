@@ -36,6 +36,7 @@ export const presentReservation = ({ reservation: r, guest: g }: ReservationWith
   cancellation_reason: r.cancellationReason,
   checked_in_at: isoTimeOrNull(r.checkedInAt),
   checked_out_at: isoTimeOrNull(r.checkedOutAt),
+  late_check_out: r.lateCheckOutAt ? { granted_at: isoTime(r.lateCheckOutAt), until: r.lateCheckOutUntil } : null,
   guarantee: r.guarantee ? presentGuarantee(r.guarantee) : null,
   deposit: r.depositAmount === null ? null : { amount: r.depositAmount, currency: r.currency },
   created_at: isoTime(r.createdAt),

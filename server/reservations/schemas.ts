@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { reservationStatuses } from "@/db/schema";
 import { stayPriceSchema } from "@/server/folios/folios";
 import { searchTerm } from "@/server/guests/search";
+import { clockTime } from "@/server/properties/schemas";
 import { date, emailAddress, idOf, money, queryTimestamp, timestamp } from "@/server/schemas";
 
 export const sources = ["direct", "api", "phone", "email", "walk_in", "channel", "booking_engine"] as const;
@@ -89,6 +90,13 @@ export const reservationSchema = z
     cancellation_reason: z.string().nullable(),
     checked_in_at: timestamp.nullable(),
     checked_out_at: timestamp.nullable(),
+    late_check_out: z
+      .object({
+        granted_at: timestamp,
+        until: z.string().nullable().openapi({ description: "The hour the guest may stay to on the departure day, HH:MM on the hotel's clock; null when the grant named none.", example: "14:00" }),
+      })
+      .nullable()
+      .openapi("ReservationLateCheckOut", { description: "The late check-out granted for the departure day (`POST /v1/reservations/{id}/late_check_out`), or null." }),
     guarantee: guaranteeSchema.nullable().openapi({ description: "The card on file the stay is guaranteed with, if any: brand and last four only." }),
     deposit: depositSchema,
     created_at: timestamp,
@@ -160,6 +168,15 @@ export const reservationListQuery = z.strictObject({
 export const cancelSchema = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() }).openapi("ReservationCancel");
 export const checkInSchema = z.strictObject({ room_id: z.string().min(1).optional() }).openapi("ReservationCheckIn");
 export { emptyActionSchema } from "@/server/schemas";
+
+export const lateCheckOutSchema = z
+  .strictObject({
+    until: clockTime.optional().openapi({
+      description: "The hour the guest may stay to on the departure day, HH:MM on the hotel's clock; later than the property's `check_out_time`. Left out: a late check-out with no hour said.",
+      example: "14:00",
+    }),
+  })
+  .openapi("LateCheckOutGrant");
 export const changeDepartureSchema = z
   .strictObject({
     check_out: date.openapi({

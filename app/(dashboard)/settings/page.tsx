@@ -10,5 +10,5 @@ export const metadata: Metadata = { title: "Settings" };
 export default async function SettingsPage() {
   const { user } = await requireStaff();
   if (!can(user.role, "settings")) return <NoAccess />;
-  return <SettingsView canUsers={can(user.role, "users")} canPlan={can(user.role, "plan")} canProcessor={can(user.role, "paymentProcessor")} currentUserId={user.id} />;
+  return <SettingsView canUsers={can(user.role, "users")} canPlan={can(user.role, "plan")} canProcessor={can(user.role, "paymentProcessor")} canMailServer={can(user.role, "mailServer")} currentUserId={user.id} />;
 }

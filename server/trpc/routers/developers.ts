@@ -37,6 +37,7 @@ import { listOutbox, outboxState, resendMail, type OutboxMail } from "@/server/w
 import { presentDeliveryDetail, presentEndpoint, presentEndpointHealth, presentLogRow } from "@/server/webhook-endpoints/present";
 import { replayEvent } from "@/server/webhook-endpoints/replay";
 import { backfillCreateSchema, endpointCreateSchema, endpointUpdateSchema, rotateSecretSchema } from "@/server/webhook-endpoints/schemas";
+import { mailServerSet } from "@/server/webhooks/mail-settings";
 import { webhookSettings } from "@/server/webhooks/settings";
 import { sendTestEvent } from "@/server/webhook-endpoints/test-event";
 import type { Db } from "@/db/client";
@@ -232,14 +233,15 @@ const apiKeysRouter = router({
     .mutation(({ ctx, input }) => withdrawApiKey({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
 });
 
-const mailServer = () => Boolean(webhookSettings().smtpUrl);
+/** Whether this account's mail can go: its own server (Settings → Mail) or the process's SMTP_URL. */
+const mailServer = (ctx: { db: Parameters<typeof mailServerSet>[0]; tenant: { accountId: string } }) => mailServerSet(ctx.db, ctx.tenant.accountId, webhookSettings().smtpUrl);
 
 /**
  * An outbox mail as staff read it: who it went (or goes) to, what it is, where it stands in
  * words-ready values (server/webhook-endpoints/outbox.ts), its attempts counted, and the HTML the
  * guest sees for a sandboxed preview.
  */
-const presentMail = (m: OutboxMail, server = mailServer()) => ({
+const presentMail = (m: OutboxMail, server: boolean) => ({
   id: m.id,
   to: m.to,
   /** A guest e-mail's kind; null for the platform's own notice to the developer contact. */
@@ -258,11 +260,11 @@ const presentMail = (m: OutboxMail, server = mailServer()) => ({
 const outboxRouter = router({
   list: devProcedure.input(z.strictObject({ ...listInput })).query(async ({ ctx, input }) => {
     const list = cursorList("developers.outbox.list", {}, input);
-    const server = mailServer();
+    const server = await mailServer(ctx);
     return list.envelope(await listOutbox({ db: ctx.db, tenant: ctx.tenant, page: list.page }), (m) => presentMail(m, server));
   }),
   /** Sends a mail again: a new copy, queued at once. */
-  resend: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => presentMail(await resendMail({ db: ctx.db, tenant: ctx.tenant, id: input.id }))),
+  resend: devProcedure.input(z.strictObject({ id })).mutation(async ({ ctx, input }) => presentMail(await resendMail({ db: ctx.db, tenant: ctx.tenant, id: input.id }), await mailServer(ctx))),
 });
 
 /** The developer console (owner and manager): webhooks, deliveries, events, API keys, mail outbox. */

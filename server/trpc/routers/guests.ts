@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { eraseGuest } from "@/server/guest-data/erase-guest";
-import { exportGuest } from "@/server/guest-data/export-guest";
+import { exportGuest, exportGuestForReading } from "@/server/guest-data/export-guest";
 import { createGuest, getGuest, listGuests, updateGuest } from "@/server/guests/guests";
 import { getPreferences, mergePreferences, replacePreferences } from "@/server/guests/preferences";
 import { presentGuest, presentPreferences } from "@/server/guests/present";
@@ -59,6 +59,8 @@ export const guestsRouter = router({
   preferences: preferencesRouter,
   /** Everything held about the guest, as the JSON document `/v1` exports. */
   export: guestDataProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => exportGuest({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
+  /** The same export with the names its ids stand for, for the page a person reads (and prints). */
+  exportForReading: guestDataProcedure.input(z.strictObject({ id })).query(({ ctx, input }) => exportGuestForReading({ db: ctx.db, tenant: ctx.tenant, id: input.id })),
   /** Erases the guest on request; the trail records who erased them and when, and nothing of what was erased. */
   erase: guestDataProcedure
     .input(guestEraseSchema.extend({ id }))

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { getRateCalendar, setRates } from "@/server/rates/daily-rates";
+import { setRates } from "@/server/rates/daily-rates";
+import { getRateGrid } from "@/server/inventory/rate-grid";
 import { presentRatePlan } from "@/server/rates/present";
 import { listRatePlans } from "@/server/rates/rate-plans";
 import { rateRangeSetSchema } from "@/server/rates/schemas";
@@ -36,10 +37,13 @@ export const ratesRouter = router({
       rate_plans: plans.data.map(presentRatePlan).sort((a, b) => Number(b.active) - Number(a.active) || a.code.localeCompare(b.code)),
     };
   }),
-  /** Nightly amount and restrictions of one plan over [from, to), for one or all of its room types. */
+  /**
+   * Nightly amount and restrictions of one plan over [from, to), for one or all of its room types,
+   * each night with the rooms left to sell (the availability the booking paths count).
+   */
   calendar: ratesProcedure
     .input(z.strictObject({ rate_plan_id: id, room_type_id: id.optional(), from: date, to: date }))
-    .query(({ ctx, input: { rate_plan_id, ...query } }) => getRateCalendar({ db: ctx.db, tenant: ctx.tenant, ratePlanId: rate_plan_id, query })),
+    .query(({ ctx, input: { rate_plan_id, ...query } }) => getRateGrid({ db: ctx.db, tenant: ctx.tenant, ratePlanId: rate_plan_id, query })),
   /**
    * Sets amount and restrictions over a range for one or several room types of a plan, in one
    * transaction (all or nothing); each room type is the `/v1` call, with its `rate.updated`.

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { guestMailKinds } from "@/db/schema";
 import { getRegistrationCard, listReservationMail, previewGuestMail } from "@/server/guest-mail/guest-mail";
+import { mailServerSet } from "@/server/webhooks/mail-settings";
 import { webhookSettings } from "@/server/webhooks/settings";
 import { presentGuestMail } from "@/server/guest-mail/present";
 import { getAvailability } from "@/server/inventory/availability";
@@ -22,6 +23,7 @@ import {
   cancelSchema,
   changeDepartureSchema,
   guaranteeUpdateSchema,
+  lateCheckOutSchema,
   checkInSchema,
   moveRoomSchema,
   reservationCreateSchema,
@@ -156,9 +158,9 @@ export const reservationsRouter = router({
     .query(({ ctx, input }) => previewLateCheckOut({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
   /** POST /v1/reservations/{id}/late_check_out: the plan's late check-out fee on the folio, once, on the departure day. */
   lateCheckOut: reservationProcedure
-    .input(z.strictObject({ id }))
+    .input(lateCheckOutSchema.extend({ id }))
     .mutation(async ({ ctx, input }) =>
-      presentReservation(await grantLateCheckOut({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id })),
+      presentReservation(await grantLateCheckOut({ db: ctx.db, tenant: ctx.tenant, actor: ctx.actor, id: input.id, until: input.until })),
     ),
   noShow: reservationProcedure
     .input(z.strictObject({ id }))
@@ -178,7 +180,7 @@ export const reservationsRouter = router({
       .input(z.strictObject({ id }))
       .query(async ({ ctx, input }) => {
         // Queued mail with no mail server configured is held, as the outbox says: it cannot go.
-        const held = !webhookSettings().smtpUrl;
+        const held = !(await mailServerSet(ctx.db, ctx.tenant.accountId, webhookSettings().smtpUrl));
         return (await listReservationMail({ db: ctx.db, tenant: ctx.tenant, id: input.id })).map((m) => {
           const mail = presentGuestMail(m);
           return { ...mail, held: held && mail.status === "pending" };

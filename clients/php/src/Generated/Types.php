@@ -11,10 +11,11 @@ namespace Innkeep\Generated;
  * answers are decoded JSON arrays of these shapes; `<OperationId>Params` is what each method takes.
  *
  * @phpstan-type ReservationCreatedEvent array{id: string, object: 'event', type: 'reservation.created', created_at: string, api_version: string, livemode: bool, property_id: string|null, data: array{object: Reservation}}
- * @phpstan-type Reservation array{id: string, object: 'reservation', livemode: bool, status: 'confirmed'|'checked_in'|'checked_out'|'cancelled'|'no_show', property_id: string, check_in: string, check_out: string, nights: int, adults: int, children: int, room_type_id: string, rate_plan_id: string, room_id: string|null, folio_id: string, group_id: string|null, total: Money, nightly: list<array{date: string, amount: int}>, price: StayPrice, guest: array{id: string, first_name: string, last_name: string, email: string|null}, source: 'direct'|'api'|'phone'|'email'|'walk_in'|'channel'|'booking_engine', channel: 'booking_com'|'expedia'|'airbnb'|'agoda'|'hotelbeds'|'other'|null, notes: string|null, metadata: array<string, string>, cancelled_at: string|null, cancellation_reason: string|null, checked_in_at: string|null, checked_out_at: string|null, guarantee: Guarantee, deposit: ReservationDeposit, created_at: string, updated_at: string}
+ * @phpstan-type Reservation array{id: string, object: 'reservation', livemode: bool, status: 'confirmed'|'checked_in'|'checked_out'|'cancelled'|'no_show', property_id: string, check_in: string, check_out: string, nights: int, adults: int, children: int, room_type_id: string, rate_plan_id: string, room_id: string|null, folio_id: string, group_id: string|null, total: Money, nightly: list<array{date: string, amount: int}>, price: StayPrice, guest: array{id: string, first_name: string, last_name: string, email: string|null}, source: 'direct'|'api'|'phone'|'email'|'walk_in'|'channel'|'booking_engine', channel: 'booking_com'|'expedia'|'airbnb'|'agoda'|'hotelbeds'|'other'|null, notes: string|null, metadata: array<string, string>, cancelled_at: string|null, cancellation_reason: string|null, checked_in_at: string|null, checked_out_at: string|null, late_check_out: ReservationLateCheckOut, guarantee: Guarantee, deposit: ReservationDeposit, created_at: string, updated_at: string}
  * @phpstan-type Money array{amount: int, currency: string}
  * @phpstan-type StayPrice array{net: Money, tax: Money, gross: Money, taxes: list<LineTax>}
  * @phpstan-type LineTax array{tax_id: string, name: string, amount: Money, inclusive: bool}
+ * @phpstan-type ReservationLateCheckOut array{granted_at: string, until: string|null}|null
  * @phpstan-type Guarantee array{type: 'card', status: 'active'|'requires_action', card: array{brand: string, last4: string, exp_month: int|null, exp_year: int|null}|null, next_action: array{type: 'use_stripe_sdk', client_secret: string}|null, created_at: string}|null
  * @phpstan-type ReservationDeposit array{amount: int, currency: string}|null
  * @phpstan-type ReservationUpdatedEvent array{id: string, object: 'event', type: 'reservation.updated', created_at: string, api_version: string, livemode: bool, property_id: string|null, data: array{object: Reservation}}
@@ -165,7 +166,7 @@ namespace Innkeep\Generated;
  * @phpstan-type ChangeReservationDepartureParams array{check_out: string}
  * @phpstan-type MoveReservationRoomParams array{room_id: string, reason?: string}
  * @phpstan-type ListReservationRoomMovesParams array{limit?: int}
- * @phpstan-type GrantReservationLateCheckOutParams array<string, mixed>
+ * @phpstan-type GrantReservationLateCheckOutParams array{until?: string}
  * @phpstan-type NoShowReservationParams array<string, mixed>
  * @phpstan-type UpgradeReservationParams array{room_type_id: string, charge: 'difference'|'none', room_id?: string}
  * @phpstan-type GetReservationFolioParams array<never, never>

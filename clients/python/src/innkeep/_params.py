@@ -258,7 +258,7 @@ MoveReservationRoomParams = TypedDict(
     "MoveReservationRoomParams", {"room_id": Required[str], "reason": str}, total=False
 )
 ListReservationRoomMovesParams = TypedDict("ListReservationRoomMovesParams", {"limit": int}, total=False)
-GrantReservationLateCheckOutParams = TypedDict("GrantReservationLateCheckOutParams", {}, total=False)
+GrantReservationLateCheckOutParams = TypedDict("GrantReservationLateCheckOutParams", {"until": str}, total=False)
 NoShowReservationParams = TypedDict("NoShowReservationParams", {}, total=False)
 UpgradeReservationParams = TypedDict(
     "UpgradeReservationParams",

@@ -50,6 +50,22 @@ class LineTax(BaseModel):
     inclusive: bool = Field(..., description="Whether the tax was inside the price (true) or added to it.")
 
 
+class ReservationLateCheckOut(BaseModel):
+    """
+    The late check-out granted for the departure day (`POST /v1/reservations/{id}/late_check_out`), or null.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    granted_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    until: str | None = Field(
+        ...,
+        description="The hour the guest may stay to on the departure day, HH:MM on the hotel's clock; null when the grant named none.",
+        examples=["14:00"],
+    )
+
+
 class GuaranteeCard(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -2674,6 +2690,7 @@ class Reservation(BaseModel):
     cancellation_reason: str | None
     checked_in_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
     checked_out_at: AwareDatetime | None = Field(..., examples=["2026-11-21T09:30:00.000Z"])
+    late_check_out: ReservationLateCheckOut | None
     guarantee: Guarantee | None
     deposit: ReservationDeposit | None
     created_at: AwareDatetime = Field(..., examples=["2026-11-21T09:30:00.000Z"])

@@ -587,7 +587,7 @@ export interface paths {
         put?: never;
         /**
          * Grant a late check-out
-         * @description Requires scope `reservations:write`. For a guest in house on the departure day: posts the rate plan's `late_check_out_fee` (on the stay's last night) as its own folio line, once per stay (409 `invalid_state_transition` on another day or a second time). Emits `reservation.updated`.
+         * @description Requires scope `reservations:write`. For a guest in house on the departure day: posts the rate plan's `late_check_out_fee` (on the stay's last night) as its own folio line, once per stay (409 `invalid_state_transition` on another day or a second time), and keeps the hour the guest may stay to (`until`, later than the property's `check_out_time`; shown as `late_check_out.until`). Emits `reservation.updated`.
          */
         post: operations["grantReservationLateCheckOut"];
         delete?: never;
@@ -2626,6 +2626,7 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             checked_out_at: string | null;
+            late_check_out: components["schemas"]["ReservationLateCheckOut"];
             guarantee: components["schemas"]["Guarantee"];
             deposit: components["schemas"]["ReservationDeposit"];
             /**
@@ -2698,6 +2699,19 @@ export interface components {
             /** @description Whether the tax was inside the price (true) or added to it. */
             inclusive: boolean;
         };
+        /** @description The late check-out granted for the departure day (`POST /v1/reservations/{id}/late_check_out`), or null. */
+        ReservationLateCheckOut: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            granted_at: string;
+            /**
+             * @description The hour the guest may stay to on the departure day, HH:MM on the hotel's clock; null when the grant named none.
+             * @example 14:00
+             */
+            until: string | null;
+        } | null;
         /** @description The card on file the stay is guaranteed with, if any: brand and last four only. */
         Guarantee: {
             /** @enum {string} */
@@ -16970,6 +16984,10 @@ export interface operations {
                      *           "cancellation_reason": "string",
                      *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "late_check_out": {
+                     *             "granted_at": "2026-11-21T09:30:00.000Z",
+                     *             "until": "14:00"
+                     *           },
                      *           "guarantee": {
                      *             "type": "card",
                      *             "status": "active",
@@ -17417,6 +17435,10 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "late_check_out": {
+                     *         "granted_at": "2026-11-21T09:30:00.000Z",
+                     *         "until": "14:00"
+                     *       },
                      *       "guarantee": {
                      *         "type": "card",
                      *         "status": "active",
@@ -18013,6 +18035,10 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "late_check_out": {
+                     *         "granted_at": "2026-11-21T09:30:00.000Z",
+                     *         "until": "14:00"
+                     *       },
                      *       "guarantee": {
                      *         "type": "card",
                      *         "status": "active",
@@ -18463,6 +18489,10 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "late_check_out": {
+                     *         "granted_at": "2026-11-21T09:30:00.000Z",
+                     *         "until": "14:00"
+                     *       },
                      *       "guarantee": {
                      *         "type": "card",
                      *         "status": "active",
@@ -19036,6 +19066,10 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "late_check_out": {
+                     *         "granted_at": "2026-11-21T09:30:00.000Z",
+                     *         "until": "14:00"
+                     *       },
                      *       "guarantee": {
                      *         "type": "card",
                      *         "status": "active",
@@ -19647,6 +19681,10 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "late_check_out": {
+                     *         "granted_at": "2026-11-21T09:30:00.000Z",
+                     *         "until": "14:00"
+                     *       },
                      *       "guarantee": {
                      *         "type": "card",
                      *         "status": "active",
@@ -20220,6 +20258,10 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "late_check_out": {
+                     *         "granted_at": "2026-11-21T09:30:00.000Z",
+                     *         "until": "14:00"
+                     *       },
                      *       "guarantee": {
                      *         "type": "card",
                      *         "status": "active",
@@ -20787,6 +20829,10 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "late_check_out": {
+                     *         "granted_at": "2026-11-21T09:30:00.000Z",
+                     *         "until": "14:00"
+                     *       },
                      *       "guarantee": {
                      *         "type": "card",
                      *         "status": "active",
@@ -21377,6 +21423,10 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "late_check_out": {
+                     *         "granted_at": "2026-11-21T09:30:00.000Z",
+                     *         "until": "14:00"
+                     *       },
                      *       "guarantee": {
                      *         "type": "card",
                      *         "status": "active",
@@ -21954,6 +22004,10 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "late_check_out": {
+                     *         "granted_at": "2026-11-21T09:30:00.000Z",
+                     *         "until": "14:00"
+                     *       },
                      *       "guarantee": {
                      *         "type": "card",
                      *         "status": "active",
@@ -22753,8 +22807,18 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
-                "application/json": Record<string, never>;
+                /**
+                 * @example {
+                 *       "until": "14:00"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The hour the guest may stay to on the departure day, HH:MM on the hotel's clock; later than the property's `check_out_time`. Left out: a late check-out with no hour said.
+                     * @example 14:00
+                     */
+                    until?: string;
+                };
             };
         };
         responses: {
@@ -22848,6 +22912,10 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "late_check_out": {
+                     *         "granted_at": "2026-11-21T09:30:00.000Z",
+                     *         "until": "14:00"
+                     *       },
                      *       "guarantee": {
                      *         "type": "card",
                      *         "status": "active",
@@ -23415,6 +23483,10 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "late_check_out": {
+                     *         "granted_at": "2026-11-21T09:30:00.000Z",
+                     *         "until": "14:00"
+                     *       },
                      *       "guarantee": {
                      *         "type": "card",
                      *         "status": "active",
@@ -23997,6 +24069,10 @@ export interface operations {
                      *       "cancellation_reason": "string",
                      *       "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *       "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *       "late_check_out": {
+                     *         "granted_at": "2026-11-21T09:30:00.000Z",
+                     *         "until": "14:00"
+                     *       },
                      *       "guarantee": {
                      *         "type": "card",
                      *         "status": "active",
@@ -25574,6 +25650,10 @@ export interface operations {
                      *               "cancellation_reason": "string",
                      *               "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *               "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *               "late_check_out": {
+                     *                 "granted_at": "2026-11-21T09:30:00.000Z",
+                     *                 "until": "14:00"
+                     *               },
                      *               "guarantee": {
                      *                 "type": "card",
                      *                 "status": "active",
@@ -26099,6 +26179,10 @@ export interface operations {
                      *           "cancellation_reason": "string",
                      *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "late_check_out": {
+                     *             "granted_at": "2026-11-21T09:30:00.000Z",
+                     *             "until": "14:00"
+                     *           },
                      *           "guarantee": {
                      *             "type": "card",
                      *             "status": "active",
@@ -26711,6 +26795,10 @@ export interface operations {
                      *           "cancellation_reason": "string",
                      *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "late_check_out": {
+                     *             "granted_at": "2026-11-21T09:30:00.000Z",
+                     *             "until": "14:00"
+                     *           },
                      *           "guarantee": {
                      *             "type": "card",
                      *             "status": "active",
@@ -27185,6 +27273,10 @@ export interface operations {
                      *           "cancellation_reason": "string",
                      *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "late_check_out": {
+                     *             "granted_at": "2026-11-21T09:30:00.000Z",
+                     *             "until": "14:00"
+                     *           },
                      *           "guarantee": {
                      *             "type": "card",
                      *             "status": "active",
@@ -29874,6 +29966,10 @@ export interface operations {
                      *           "cancellation_reason": "string",
                      *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "late_check_out": {
+                     *             "granted_at": "2026-11-21T09:30:00.000Z",
+                     *             "until": "14:00"
+                     *           },
                      *           "guarantee": {
                      *             "type": "card",
                      *             "status": "active",
@@ -46154,6 +46250,10 @@ export interface operations {
                      *               "cancellation_reason": "string",
                      *               "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *               "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *               "late_check_out": {
+                     *                 "granted_at": "2026-11-21T09:30:00.000Z",
+                     *                 "until": "14:00"
+                     *               },
                      *               "guarantee": {
                      *                 "type": "card",
                      *                 "status": "active",
@@ -46536,6 +46636,10 @@ export interface operations {
                      *           "cancellation_reason": "string",
                      *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                      *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                     *           "late_check_out": {
+                     *             "granted_at": "2026-11-21T09:30:00.000Z",
+                     *             "until": "14:00"
+                     *           },
                      *           "guarantee": {
                      *             "type": "card",
                      *             "status": "active",
@@ -54137,6 +54241,10 @@ export interface operations {
                  *           "cancellation_reason": "string",
                  *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *           "late_check_out": {
+                 *             "granted_at": "2026-11-21T09:30:00.000Z",
+                 *             "until": "14:00"
+                 *           },
                  *           "guarantee": {
                  *             "type": "card",
                  *             "status": "active",
@@ -54296,6 +54404,10 @@ export interface operations {
                  *           "cancellation_reason": "string",
                  *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *           "late_check_out": {
+                 *             "granted_at": "2026-11-21T09:30:00.000Z",
+                 *             "until": "14:00"
+                 *           },
                  *           "guarantee": {
                  *             "type": "card",
                  *             "status": "active",
@@ -54455,6 +54567,10 @@ export interface operations {
                  *           "cancellation_reason": "string",
                  *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *           "late_check_out": {
+                 *             "granted_at": "2026-11-21T09:30:00.000Z",
+                 *             "until": "14:00"
+                 *           },
                  *           "guarantee": {
                  *             "type": "card",
                  *             "status": "active",
@@ -54614,6 +54730,10 @@ export interface operations {
                  *           "cancellation_reason": "string",
                  *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *           "late_check_out": {
+                 *             "granted_at": "2026-11-21T09:30:00.000Z",
+                 *             "until": "14:00"
+                 *           },
                  *           "guarantee": {
                  *             "type": "card",
                  *             "status": "active",
@@ -54773,6 +54893,10 @@ export interface operations {
                  *           "cancellation_reason": "string",
                  *           "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *           "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *           "late_check_out": {
+                 *             "granted_at": "2026-11-21T09:30:00.000Z",
+                 *             "until": "14:00"
+                 *           },
                  *           "guarantee": {
                  *             "type": "card",
                  *             "status": "active",
@@ -55790,6 +55914,10 @@ export interface operations {
                  *               "cancellation_reason": "string",
                  *               "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *               "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *               "late_check_out": {
+                 *                 "granted_at": "2026-11-21T09:30:00.000Z",
+                 *                 "until": "14:00"
+                 *               },
                  *               "guarantee": {
                  *                 "type": "card",
                  *                 "status": "active",
@@ -56003,6 +56131,10 @@ export interface operations {
                  *               "cancellation_reason": "string",
                  *               "checked_in_at": "2026-11-21T09:30:00.000Z",
                  *               "checked_out_at": "2026-11-21T09:30:00.000Z",
+                 *               "late_check_out": {
+                 *                 "granted_at": "2026-11-21T09:30:00.000Z",
+                 *                 "until": "14:00"
+                 *               },
                  *               "guarantee": {
                  *                 "type": "card",
                  *                 "status": "active",
