@@ -14,7 +14,7 @@ import (
 type Kind string
 
 const (
-	KindInvalidRequest Kind = "invalid_request" // 400, 405, 413, 415, 422: Param names the field
+	KindInvalidRequest Kind = "invalid_request" // 400, 405, 413, 415, 422, 431: Param names the field
 	KindNotFound       Kind = "not_found"       // 404 (also an invalid request: see IsInvalidRequest)
 	KindAuthentication Kind = "authentication"  // 401
 	KindPermission     Kind = "permission"      // 403
