@@ -14195,6 +14195,7 @@ export interface operations {
             query: {
                 room_type_id?: string;
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: {
@@ -15036,6 +15037,7 @@ export interface operations {
                 property_id: string;
                 room_type_id?: string;
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: {
@@ -16467,6 +16469,7 @@ export interface operations {
             query: {
                 property_id: string;
                 check_in: string;
+                /** @example 2026-12-27 */
                 check_out: string;
                 adults: number;
                 children?: number;
@@ -44259,7 +44262,10 @@ export interface operations {
             query: {
                 property_id: string;
                 from: string;
-                /** @description Exclusive. */
+                /**
+                 * @description Exclusive.
+                 * @example 2026-12-31
+                 */
                 to: string;
                 /** @description Production report only; default `source`. */
                 group_by?: "source" | "channel" | "rate_plan" | "room_type";
@@ -44597,7 +44603,10 @@ export interface operations {
             query: {
                 property_id: string;
                 from: string;
-                /** @description Exclusive. */
+                /**
+                 * @description Exclusive.
+                 * @example 2026-12-31
+                 */
                 to: string;
                 /** @description Production report only; default `source`. */
                 group_by?: "source" | "channel" | "rate_plan" | "room_type";
@@ -44951,7 +44960,10 @@ export interface operations {
             query: {
                 property_id: string;
                 from: string;
-                /** @description Exclusive. */
+                /**
+                 * @description Exclusive.
+                 * @example 2026-12-31
+                 */
                 to: string;
                 /** @description Production report only; default `source`. */
                 group_by?: "source" | "channel" | "rate_plan" | "room_type";
