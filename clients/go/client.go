@@ -52,8 +52,15 @@ type Client struct {
 // Option configures a Client.
 type Option func(*Client)
 
-// WithBaseURL sets the server: "<origin>" or "<origin>/v1" (default http://localhost:3000/v1).
-func WithBaseURL(u string) Option { return func(c *Client) { c.baseURL = normalizeBase(u) } }
+// WithBaseURL sets the server: "<origin>" or "<origin>/v1" (default http://localhost:3000/v1). An
+// empty string keeps the default, so WithBaseURL(os.Getenv("INNKEEP_BASE_URL")) works unset.
+func WithBaseURL(u string) Option {
+	return func(c *Client) {
+		if u != "" {
+			c.baseURL = normalizeBase(u)
+		}
+	}
+}
 
 // WithEnvironment sends Service-Environment: "live" (the default) or "sandbox".
 func WithEnvironment(env string) Option { return func(c *Client) { c.environment = env } }
@@ -79,8 +86,17 @@ func WithTokenRefresher(refresh func(ctx context.Context) (string, error)) Optio
 // WithHTTPClient replaces the HTTP client (proxies, tracing, tests).
 func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
 
-// NewClient makes a client for a secret API key (hk_…) or an OAuth access token (hat_…).
+// MissingKeyMessage is NewClient's refusal of an empty key: the same words in the four clients.
+const MissingKeyMessage = "No API key: give NewClient a secret key (hk_…) or an OAuth access token (hat_…). Reading it from the environment? INNKEEP_API_KEY is not set"
+
+// NewClient makes a client for a secret API key (hk_…) or an OAuth access token (hat_…). It
+// panics when the key is empty (an unset INNKEEP_API_KEY, say), as the other clients throw at
+// construction: a client without credentials is a mistake in the program's setup, better
+// stopped at start than answered 401 on every call. Check os.Getenv yourself to handle it.
 func NewClient(apiKey string, options ...Option) *Client {
+	if strings.TrimSpace(apiKey) == "" {
+		panic("innkeep: " + MissingKeyMessage + ".")
+	}
 	c := &Client{baseURL: defaultBaseURL, token: apiKey, maxRetries: defaultMaxRetries, timeout: defaultTimeout, http: http.DefaultClient, sleep: sleepContext}
 	for _, o := range options {
 		o(c)

@@ -308,3 +308,29 @@ func TestAPerCallRetryBudgetOverridesTheClients(t *testing.T) {
 		t.Fatalf("%v after %d requests", err, len(srv.requests()))
 	}
 }
+
+// Issue 40, point 4: a client without a key says so where it is made, not as a 401 on each call.
+func TestAnEmptyKeyIsRefusedAtConstructionAndNamesTheVariable(t *testing.T) {
+	for _, key := range []string{"", "  "} {
+		func() {
+			defer func() {
+				message, _ := recover().(string)
+				if !strings.Contains(message, "No API key") || !strings.Contains(message, "INNKEEP_API_KEY") {
+					t.Fatalf("NewClient(%q) panicked with %q", key, message)
+				}
+			}()
+			NewClient(key)
+			t.Fatalf("NewClient(%q) made a client", key)
+		}()
+	}
+}
+
+// The examples pass WithBaseURL(os.Getenv("INNKEEP_BASE_URL")): unset, the default stays.
+func TestAnEmptyBaseURLKeepsTheDefault(t *testing.T) {
+	if got := NewClient("hk_x", WithBaseURL("")).baseURL; got != "http://localhost:3000/v1" {
+		t.Fatalf("base %q", got)
+	}
+	if got := NewClient("hk_x", WithBaseURL("http://innkeep.test")).baseURL; got != "http://innkeep.test/v1" {
+		t.Fatalf("base %q", got)
+	}
+}

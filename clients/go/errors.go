@@ -14,7 +14,7 @@ import (
 type Kind string
 
 const (
-	KindInvalidRequest Kind = "invalid_request" // 400, 405, 413, 415, 422: Param names the field
+	KindInvalidRequest Kind = "invalid_request" // 400, 405, 413, 415, 422, 431: Param names the field
 	KindNotFound       Kind = "not_found"       // 404 (also an invalid request: see IsInvalidRequest)
 	KindAuthentication Kind = "authentication"  // 401
 	KindPermission     Kind = "permission"      // 403
@@ -26,6 +26,13 @@ const (
 	KindConnection     Kind = "connection"      // no answer (Status 0)
 	KindTimeout        Kind = "timeout"         // no answer within the timeout (Status 0)
 )
+
+// FieldError is one entry of an error's list: one parameter at fault.
+type FieldError struct {
+	Code    string `json:"code"`
+	Param   string `json:"param"`
+	Message string `json:"message"`
+}
 
 // Error is every error the client returns for an answer of the API, or for no answer.
 // Use errors.As(err, &apiErr) with var apiErr *innkeep.Error.
@@ -50,6 +57,9 @@ type Error struct {
 	Amount *int64
 	// Currency is the ISO 4217 currency of Amount ("" when there is none).
 	Currency string
+	// Errors lists each parameter at fault when there are several (a 422 of a body missing
+	// three fields: one FieldError each); Code and Param above are the first's. Nil otherwise.
+	Errors []FieldError
 	// RetryAfter is the server's Retry-After (rate limits), or -1 when absent.
 	RetryAfter time.Duration
 	Header     http.Header
@@ -73,14 +83,15 @@ func (e *Error) IsInvalidRequest() bool {
 
 type envelope struct {
 	Error *struct {
-		Type      string `json:"type"`
-		Code      string `json:"code"`
-		Message   string `json:"message"`
-		Param     string `json:"param"`
-		RequestID string `json:"request_id"`
-		PaymentID string `json:"payment_id"`
-		Amount    *int64 `json:"amount"`
-		Currency  string `json:"currency"`
+		Type      string       `json:"type"`
+		Code      string       `json:"code"`
+		Message   string       `json:"message"`
+		Param     string       `json:"param"`
+		RequestID string       `json:"request_id"`
+		PaymentID string       `json:"payment_id"`
+		Amount    *int64       `json:"amount"`
+		Currency  string       `json:"currency"`
+		Errors    []FieldError `json:"errors"`
 	} `json:"error"`
 }
 
@@ -106,7 +117,7 @@ func errorFromResponse(status int, body []byte, header http.Header, from *url.UR
 	if known {
 		b := env.Error
 		e.Type, e.Code, e.Message, e.Param, e.RequestID, e.PaymentID = b.Type, b.Code, b.Message, b.Param, b.RequestID, b.PaymentID
-		e.Amount, e.Currency = b.Amount, b.Currency
+		e.Amount, e.Currency, e.Errors = b.Amount, b.Currency, b.Errors
 	} else {
 		e.Message = unexpected(status, body, header, from)
 	}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -132,6 +133,11 @@ func TestLiveIssuesAnInvoiceForACancelledStayAndDownloadsItsPdf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A free cancellation leaves the folio empty, and an empty folio is not invoiced (409): with a
+	// charge on it, the cancellation closes the folio into its invoice.
+	if _, err := c.Folios.CreateCharge(ctx, stay.FolioId, &CreateFolioChargeJSONRequestBody{Description: "Minibar", Amount: 1500}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.Reservations.Cancel(ctx, stay.Id, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +145,10 @@ func TestLiveIssuesAnInvoiceForACancelledStayAndDownloadsItsPdf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	invoice, err := c.Folios.CreateInvoice(ctx, folio.Id, nil)
+	if folio.InvoiceId == nil {
+		t.Fatalf("the cancelled stay's folio has no invoice: %+v", folio)
+	}
+	invoice, err := c.Invoices.Retrieve(ctx, *folio.InvoiceId)
 	if err != nil || invoice.FolioId != folio.Id || invoice.Number < 1 {
 		t.Fatalf("%+v %v", invoice, err)
 	}
@@ -382,6 +391,20 @@ func TestLiveTypedErrors(t *testing.T) {
 	if e := err.(*Error); kind(err) != KindInvalidRequest || e.Status != 422 || e.Param != "guest.email" {
 		t.Fatal(err)
 	}
+	// Every missing field of one request, each with its param (the contract's error list).
+	err = c.Do(ctx, "POST", "/reservations", nil, map[string]any{}, nil)
+	var params []string
+	if e := err.(*Error); kind(err) == KindInvalidRequest && e.Code == "parameter_missing" {
+		for _, f := range e.Errors {
+			if f.Code != "parameter_missing" || f.Message == "" {
+				t.Fatalf("%+v", f)
+			}
+			params = append(params, f.Param)
+		}
+	}
+	if want := "property_id guest check_in check_out room_type_id rate_plan_id adults"; strings.Join(params, " ") != want {
+		t.Fatalf("errors %v, want %v (%v)", params, want, err)
+	}
 }
 
 func TestLiveVerifiesRealDeliveriesAndRotation(t *testing.T) {
@@ -444,5 +467,20 @@ func TestLiveVerifiesRealDeliveriesAndRotation(t *testing.T) {
 		if _, err := webhook.ConstructEvent(d.body, d.header, secret); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// The README's example runs as written against the server: it books in the sandbox, holds a
+// deposit on a test card, captures it and pays the rest in cash (issue 40, point 4).
+func TestLiveExampleBooksAndPaysInTheSandbox(t *testing.T) {
+	u, ctx := live(t)
+	run := exec.CommandContext(ctx, "go", "run", "./examples/book-a-stay")
+	run.Env = append(os.Environ(), "INNKEEP_API_KEY="+os.Getenv("INNKEEP_LIVE_API_KEY"), "INNKEEP_BASE_URL="+u)
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "booked res_") || !strings.Contains(string(out), "captured true") {
+		t.Fatalf("%s", out)
 	}
 }

@@ -27,6 +27,11 @@ export function withExamples<D extends object>(document: D): D {
       m.example = readable(useful);
     };
     for (const m of media(op.requestBody?.content)) fill(m, true);
+    // A range in the query (`from`, `to`) samples as the bodies' do: its end after its start, so
+    // the example of GET /rate_plans/{id}/rates is a request the server accepts.
+    for (const p of (op.parameters ?? []) as Json[]) {
+      if (p?.in === "query" && ends[p.name] && p.example === undefined && p.schema?.example === "2026-12-24") p.example = ends[p.name];
+    }
     for (const m of Object.values(op.responses ?? {}).flatMap((r: Json) => media(r?.content))) fill(m, false);
     // A report's `format=csv` answer: the CSV of its JSON example, as the server writes it (header row first).
     for (const response of Object.values(op.responses ?? {}) as Json[]) {

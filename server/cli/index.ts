@@ -9,13 +9,21 @@ import { usersCreate } from "./users";
 /** Every command of `npm run innkeep -- <command>` (contract §0). */
 export const commands: CommandSpec[] = [accountsCreate, apiKeysCreate, usersCreate, oauthClientsCreate, dbMigrate, dbSeed];
 
+/**
+ * How the CLI is run from the repository. `--silent` because npm prints its own banner
+ * ("> innkeep@… innkeep") on stdout before the script's output, which would spoil `--json | jq`.
+ */
+export const invocation = "npm run --silent innkeep --";
+
 export const usage = [
-  "Usage: npm run innkeep -- <command> [flags] [--json]",
+  `Usage: ${invocation} <command> [flags] [--json]`,
   "",
   "Commands:",
   ...commands.map((c) => `  ${c.usage}\n      ${c.summary}`),
   "",
-  "--json prints the result (or the error) as JSON. While a server runs on the embedded database,",
+  "--json prints the result (or the error) as JSON; npm's --silent keeps npm's own banner off stdout,",
+  "so the JSON pipes cleanly (the built CLI, node dist/innkeep.mjs, has no banner).",
+  "While a server runs on the embedded database,",
   "commands are carried out by that server; otherwise the CLI opens the database itself.",
 ].join("\n");
 
@@ -38,7 +46,7 @@ export function parseCommand(argv: string[]): ParseResult {
     const hint = verbs.length ? `'${group}' takes: ${verbs.join(", ")}.` : `Commands: ${[...new Set(commands.map((c) => c.name.split(" ")[0]))].join(", ")}.`;
     throw new UsageError(`Unknown command '${[group, verb].filter(Boolean).join(" ")}'. ${hint}`, usage);
   }
-  if (wantsHelp) return { help: `Usage: npm run innkeep -- ${spec.usage} [--json]\n\n${spec.summary}`, json };
+  if (wantsHelp) return { help: `Usage: ${invocation} ${spec.usage} [--json]\n\n${spec.summary}`, json };
   let values;
   try {
     ({ values } = parseArgs({
@@ -50,12 +58,12 @@ export function parseCommand(argv: string[]): ParseResult {
   } catch (error) {
     // node:util's messages name the flag; its advice about `--` does not apply here.
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, "").replace(/([^.])$/, "$1.");
-    throw new UsageError(message, `Usage: npm run innkeep -- ${spec.usage} [--json]`);
+    throw new UsageError(message, `Usage: ${invocation} ${spec.usage} [--json]`);
   }
   try {
     return { spec, input: spec.parse(values), json };
   } catch (error) {
-    if (error instanceof UsageError) throw new UsageError(error.message, `Usage: npm run innkeep -- ${spec.usage} [--json]`);
+    if (error instanceof UsageError) throw new UsageError(error.message, `Usage: ${invocation} ${spec.usage} [--json]`);
     throw error;
   }
 }

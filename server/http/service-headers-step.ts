@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "@/server/errors";
 import type { ApiEnv } from "./context";
-import { isApiVersion, latestApiVersion } from "./versions";
+import { apiVersions, isApiVersion, latestApiVersion } from "./versions";
 
 /** `Service-Environment: live|sandbox` (absent: live) and `Service-Version: YYYY-MM-DD`. */
 export const serviceHeaders: MiddlewareHandler<ApiEnv> = async (c, next) => {
@@ -12,7 +12,7 @@ export const serviceHeaders: MiddlewareHandler<ApiEnv> = async (c, next) => {
   c.set("livemode", env !== "sandbox");
   const requested = c.req.header("service-version");
   if (requested !== undefined && !isApiVersion(requested)) {
-    throw new ApiError("invalid_version", `Unknown API version '${requested}'.`, { param: "Service-Version" });
+    throw new ApiError("invalid_version", `Unknown API version '${requested}'. The versions are ${apiVersions.join(", ")} (latest: ${latestApiVersion}).`, { param: "Service-Version" });
   }
   c.set("version", requested ?? c.get("principal")?.apiVersion ?? latestApiVersion);
   return next();

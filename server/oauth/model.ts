@@ -45,7 +45,15 @@ export function oauthModel(db: Executor): AuthorizationCodeModel & RefreshTokenM
       const [row] = await db.select().from(oauthCodes).where(eq(oauthCodes.codeHash, hashToken(code))).limit(1);
       if (!row) return null;
       if (row.usedAt) {
-        // A second use means the code leaked: whatever was issued from it must stop working.
+        // A second use means the code leaked: whatever was issued from it must stop working. A
+        // first exchange that failed (a wrong code_verifier or redirect_uri: the library uses the
+        // code up before checking them, against guessing) issued nothing, and the answer says so.
+        const [issued] = await db.select({ id: oauthTokens.id }).from(oauthTokens).where(eq(oauthTokens.familyId, row.id)).limit(1);
+        if (!issued) {
+          throw new OAuth2Server.InvalidGrantError(
+            "The authorization code was already presented, in an exchange that failed (a code is used up by its first exchange, even a refused one); no token was issued from it. Send the user through authorization again.",
+          );
+        }
         await revokeFamily(db, row.id);
         throw new OAuth2Server.InvalidGrantError(
           "The authorization code was already used; every token issued from it has been revoked. Send the user through authorization again.",
@@ -105,7 +113,9 @@ export function oauthModel(db: Executor): AuthorizationCodeModel & RefreshTokenM
       if (row.rotatedAt) {
         // A retired refresh token came back: one of its two holders is a thief. End the family.
         await revokeFamily(db, row.familyId);
-        return null;
+        throw new OAuth2Server.InvalidGrantError(
+          "This refresh token was already used (each refresh replaces it); a reuse means it may have leaked, so every token of its grant, access and refresh, has been revoked. Send the user through authorization again.",
+        );
       }
       if (!(await installActive(db, row.installId))) return null;
       const user: GrantUser = { id: row.userId, installId: row.installId, familyId: row.familyId };

@@ -24,12 +24,20 @@ function tsx(script: string, args: string[], env: Env): ChildProcess {
 }
 
 async function cli(args: string[], env: Env) {
-  const child = tsx("scripts/innkeep.ts", args, env);
+  return collect(tsx("scripts/innkeep.ts", args, env));
+}
+
+/** Any command, as an operator types it (npm on the PATH). */
+async function run(command: string, args: string[], env: Env) {
+  return collect(spawn(command, args, { cwd: root, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] }));
+}
+
+async function collect(child: ChildProcess) {
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d) => (stdout += d));
   child.stderr!.on("data", (d) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   const json = () => JSON.parse(stdout);
   return { code, stdout, stderr, json };
 }
@@ -80,13 +88,22 @@ describe.skipIf(onPostgres)("CLI on the embedded database", { timeout: 120_000 }
     expect(account.json()).toMatchObject({ name: "Harbor Group", plan: "scale" });
     expect(account.json().id).toMatch(/^acct_/);
     expect(existsSync(lockFile())).toBe(false);
+
+    // Issue 40, point 4: the form the usage and README show pipes cleanly, npm's banner and all:
+    // stdout is the JSON alone. (Plain `npm run` prints "> innkeep@… innkeep" on stdout first.)
+    const usageLine = (await cli(["--help"], env())).stdout.split("\n")[0];
+    expect(usageLine).toBe("Usage: npm run --silent innkeep -- <command> [flags] [--json]");
+    const argv = usageLine.replace("Usage: ", "").split(" ").slice(0, 5); // npm run --silent innkeep --
+    const piped = await run(argv[0], [...argv.slice(1), "accounts", "create", "--name", "Piped Inn", "--json"], env());
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(JSON.parse(piped.stdout)).toMatchObject({ name: "Piped Inn", plan: expect.any(String) });
   });
 
   it("refuses bad flags with the command's usage and exit status 2", async () => {
     const unknown = await cli(["api-keys", "create", "--scope", "rooms:read"], env());
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Unknown option '--scope'");
-    expect(unknown.stderr).toContain("Usage: npm run innkeep -- api-keys create");
+    expect(unknown.stderr).toContain("Usage: npm run --silent innkeep -- api-keys create");
     const scope = await cli(["api-keys", "create", "--scopes", "rooms:read rooms:fly", "--json"], env());
     expect(scope.code).toBe(2);
     expect(JSON.parse(scope.stderr).error.message).toBe("Unknown scope: rooms:fly.");

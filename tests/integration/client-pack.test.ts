@@ -44,11 +44,11 @@ describe.skipIf(process.env.TEST_DB === "postgres")("npm pack of @innkeep/node",
     await run("npm", ["install", `../${tarball}`, "--no-audit", "--no-fund", "--offline"], { cwd: project });
     dir = project;
 
-    const env = { ...process.env, INNKEEP_API_KEY: h.main.token, INNKEEP_URL: h.baseUrl };
+    const env = { ...process.env, INNKEEP_API_KEY: h.main.token, INNKEEP_BASE_URL: h.baseUrl };
     writeFileSync(
       path.join(dir, "esm.mjs"),
       `import Innkeep, { Innkeep as Named, NotFoundError } from "@innkeep/node";
-const innkeep = new Innkeep({ apiKey: process.env.INNKEEP_API_KEY, baseUrl: process.env.INNKEEP_URL });
+const innkeep = new Innkeep({ apiKey: process.env.INNKEEP_API_KEY, baseUrl: process.env.INNKEEP_BASE_URL });
 const page = await innkeep.properties.list();
 const missing = await innkeep.guests.retrieve("gst_missing").catch((e) => e);
 console.log(JSON.stringify({ same: Innkeep === Named, object: page.object, notFound: missing instanceof NotFoundError }));`,
@@ -59,7 +59,7 @@ console.log(JSON.stringify({ same: Innkeep === Named, object: page.object, notFo
 const { Innkeep: Named, webhooks, NotFoundError } = require("@innkeep/node");
 const Default = require("@innkeep/node").default;
 const header = webhooks.generateTestHeader({ payload: "{}", secret: "whsec_x" });
-const innkeep = new Innkeep({ apiKey: process.env.INNKEEP_API_KEY, baseUrl: process.env.INNKEEP_URL });
+const innkeep = new Innkeep({ apiKey: process.env.INNKEEP_API_KEY, baseUrl: process.env.INNKEEP_BASE_URL });
 innkeep.properties.list().then(async (page) => {
   const missing = await innkeep.guests.retrieve("gst_missing").catch((e) => e);
   console.log(JSON.stringify({ constructor: typeof Innkeep, same: Innkeep === Named && Innkeep === Default, object: page.object, notFound: missing instanceof NotFoundError, verified: Innkeep.webhooks.constructEvent("{}", header, "whsec_x") !== undefined }));

@@ -74,7 +74,11 @@ describe("400 invalid_request_error", () => {
   it("invalid_version: a Service-Version that is not one of ours", async () => {
     for (const value of ["2024-01-01", "latest", "2025-09-01x", "1"]) {
       const res = await h.get("/v1/guests", { headers: { "service-version": value } });
-      expectError(res, 400, "invalid_version", "Service-Version");
+      const { message } = expectError(res, 400, "invalid_version", "Service-Version");
+      // The refusal lists the versions there are (docs/api-conventions.md names them), so the
+      // integrator who pinned a wrong one can read the right one off the error.
+      expect(message).toContain(`'${value}'`);
+      for (const version of ["2025-03-01", "2025-06-01", "2025-09-01"]) expect(message).toContain(version);
     }
   });
 

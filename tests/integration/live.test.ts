@@ -9,6 +9,7 @@ import { liveFeedFor, type LiveEvent } from "@/server/events/live";
 import type { StaffSession } from "@/server/next-auth/session";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { testDatabase } from "../support/database";
+import { waitFor } from "../support/webhooks";
 
 let database: Database;
 let accountId: string;
@@ -19,6 +20,13 @@ const session = (role: StaffRole, account: string): StaffSession => ({
   expires: new Date(Date.now() + 3_600_000).toISOString(),
 });
 const caller = (role: StaffRole, account = accountId, livemode = true) => createCaller({ db: database.db, session: session(role, account), livemode });
+
+/**
+ * Until `count` subscriptions are registered with the process's feed: from then on each gets every
+ * new event it follows. An observed moment, where a fixed wait ("give the subscription a moment")
+ * was a guess.
+ */
+const subscribed = (count: number) => waitFor(() => liveFeedFor(database.db).size === count, `${count} live subscriptions`);
 
 /** Collects what a subscription yields until `count` events arrived; leaving the loop ends the subscription. */
 async function take(iterable: AsyncIterable<LiveEvent>, count: number): Promise<LiveEvent[]> {
@@ -41,8 +49,7 @@ describe("live events for the dashboard", { timeout: 30_000 }, () => {
   it("delivers a new event of the subscriber's account and data set, and nothing of another's", async () => {
     const stream = (await caller("front_desk").live.events({ types: ["guest.*"] })) as AsyncIterable<LiveEvent>;
     const received = take(stream, 1);
-    // Give the subscription a moment to register before the changes happen.
-    await new Promise((r) => setTimeout(r, 100));
+    await subscribed(1);
     await caller("front_desk", otherAccountId).guests.create({ first_name: "Not", last_name: "Mine", email: "other@live.example" });
     await caller("front_desk", accountId, false).guests.create({ first_name: "Sandbox", last_name: "Guest", email: "sandbox@live.example" });
     const mine = await caller("front_desk").guests.create({ first_name: "Ada", last_name: "Live", email: "ada@live.example" });
@@ -55,7 +62,7 @@ describe("live events for the dashboard", { timeout: 30_000 }, () => {
     const guest = await caller("front_desk").guests.create({ first_name: "Phoebe", last_name: "Live", email: "phoebe@live.example" });
     const guests = take((await caller("front_desk").live.events({ types: ["guest.*"] })) as AsyncIterable<LiveEvent>, 1);
     const audits = take((await caller("owner").live.events({ types: ["night_audit.completed"] })) as AsyncIterable<LiveEvent>, 1);
-    await new Promise((r) => setTimeout(r, 100));
+    await subscribed(2);
     await caller("front_desk").guests.update({ id: guest.id, phone: "+44 20 7946 0961" });
     expect(await guests).toMatchObject([{ type: "guest.updated", object_id: guest.id }]);
     // An audit's event as the night audit writes it (its object is not what is followed).
@@ -68,7 +75,7 @@ describe("live events for the dashboard", { timeout: 30_000 }, () => {
     const guest = await caller("front_desk").guests.create({ first_name: "Nell", last_name: "Live", email: "nell@live.example" });
     const followed = take((await caller("front_desk").live.events({ types: ["guest.*"] })) as AsyncIterable<LiveEvent>, 1);
     const exact = take((await caller("manager").live.events({ types: ["guest.preferences_updated"] })) as AsyncIterable<LiveEvent>, 1);
-    await new Promise((r) => setTimeout(r, 100));
+    await subscribed(2);
     await caller("front_desk").guests.preferences.merge({ guest_id: guest.id, allergies: ["peanuts"] });
     expect(await followed).toMatchObject([{ type: "guest.preferences_updated", object_id: guest.id, property_id: null }]);
     expect(await exact).toMatchObject([{ type: "guest.preferences_updated", object_id: guest.id }]);
@@ -79,14 +86,12 @@ describe("live events for the dashboard", { timeout: 30_000 }, () => {
     const s2 = (await caller("manager").live.events({ types: ["guest.*"] })) as AsyncIterable<LiveEvent>;
     const r1 = take(s1, 1);
     const r2 = take(s2, 1);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(liveFeedFor(database.db).size).toBe(2);
+    await subscribed(2);
     const guest = await caller("owner").guests.create({ first_name: "Grace", last_name: "Live", email: "grace@live.example" });
     expect((await r1)[0].object_id).toBe(guest.id);
     expect((await r2)[0].object_id).toBe(guest.id);
     // Both streams ended: the feed stops reading.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(liveFeedFor(database.db).size).toBe(0);
+    await subscribed(0);
   });
 
   it("refuses events a role may not see, and unknown types", async () => {

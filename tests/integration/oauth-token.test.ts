@@ -106,6 +106,21 @@ describe("authorization code grant", { timeout: 30_000 }, () => {
     expectOAuthError(await refresh(h, confidential, first.json.refresh_token), 400, "invalid_grant");
   });
 
+  // Issue 40, point 4: a failed exchange uses the code up (against guessing), but issued nothing;
+  // presenting the code again must not claim that tokens were revoked.
+  it.each([
+    ["a wrong code_verifier", { code_verifier: "w".repeat(43) }],
+    ["a wrong redirect_uri", { redirect_uri: "https://app.example.com/elsewhere" }],
+  ])("after an exchange refused for %s, the code's reuse says no token was issued", async (_, wrong) => {
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(confidential, { challenge });
+    expectOAuthError(await exchangeCode(h, confidential, code, { code_verifier: verifier, ...wrong }), 400, "invalid_grant");
+    const again = await exchangeCode(h, confidential, code, { code_verifier: verifier });
+    expectOAuthError(again, 400, "invalid_grant");
+    expect(again.json.error_description).toContain("no token was issued");
+    expect(again.json.error_description).not.toContain("revoked");
+  });
+
   it("refuses an expired code (10 minutes)", async () => {
     const code = await codeFor();
     await h.db.update(oauthCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oauthCodes.codeHash, hashToken(code)));
@@ -221,7 +236,10 @@ describe("refresh tokens", { timeout: 30_000 }, () => {
   it("presenting a retired refresh token revokes the whole family, access tokens included", async () => {
     const first = await tokens();
     const second = (await refresh(h, confidential, first.refresh_token)).json;
-    expectOAuthError(await refresh(h, confidential, first.refresh_token), 400, "invalid_grant");
+    const reused = await refresh(h, confidential, first.refresh_token);
+    expectOAuthError(reused, 400, "invalid_grant");
+    // Issue 40, point 4: the refusal says what followed, not only "invalid": the whole family went.
+    expect(reused.json.error_description).toMatch(/already used.*every token of its grant.*revoked/);
     expectOAuthError(await refresh(h, confidential, second.refresh_token), 400, "invalid_grant");
     expectError(await api(second.access_token), 401, "invalid_token");
     expectError(await api(first.access_token), 401, "invalid_token");

@@ -5,7 +5,10 @@ import { startHarness, type Harness } from "../support/harness";
 import { bookingBody, buildRoomType, insertProperty, ok, sandboxProperty, type Caller } from "../support/hotel";
 
 // Another account's objects, and the other environment's, do not exist on any route of issue
-// #3: 404 on direct access (never 403), absent from lists, left unchanged.
+// #3: 404 on direct access (never 403), absent from lists, left unchanged. Every operation with an
+// id in its path is also tried with another account's ids in tenancy-every-operation.test.ts,
+// generated from the OpenAPI document; the list below adds ids inside bodies and queries, and the
+// account's own objects of the other environment.
 
 let h: Harness;
 

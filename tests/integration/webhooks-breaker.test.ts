@@ -244,7 +244,13 @@ describe("breaker notices are retried from the outbox", () => {
       expect(mail.attempts).toHaveLength(5);
       expect(mail.attempts.every((a) => a.error)).toBe(true);
       expect(mail).toMatchObject({ sent_at: null, next_attempt_at: null });
-      await new Promise((r) => setTimeout(r, 2_500));
+      // "Then none", observed instead of waited for: a mail queued after the give-up goes out,
+      // so the sender has claimed due mail since, and the given-up notice was not among it.
+      const after = await queueMail(h.db, { accountId: account.account.id, to: "after.never@test.example", subject: "Later", text: "later" });
+      await waitFor(async () => {
+        const [r] = await h.db.select().from(mailOutbox).where(eq(mailOutbox.id, after));
+        return r?.sentAt ?? undefined;
+      }, "a later notice sent");
       expect(sessions.filter((s) => s.to === to)).toHaveLength(5);
     } finally {
       await dispatcher.stop();

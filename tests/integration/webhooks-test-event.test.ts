@@ -56,7 +56,10 @@ describe("POST /v1/webhook_endpoints/{id}/test", () => {
     // Not an event of the log, and nobody else got it.
     expectError(await h.get(`/v1/events/${res.json.event_id}`), 404, "resource_missing", "id");
     expect((await h.get("/v1/events?limit=100")).json.data.map((e: { id: string }) => e.id)).not.toContain(res.json.event_id);
-    await new Promise((r) => setTimeout(r, 300));
+    // Nobody else will get it either, observed rather than waited for: a delivery goes out only
+    // from its row, and the test wrote one row, the endpoint's.
+    const rows = await h.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, res.json.event_id));
+    expect(rows.map((r) => [r.id, r.endpointId])).toEqual([[res.json.delivery_id, endpoint.id]]);
     expect(bystander.forEvent(res.json.event_id)).toEqual([]);
   });
 

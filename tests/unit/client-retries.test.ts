@@ -122,3 +122,15 @@ describe("options", () => {
     expect(calls[1].url).toBe("http://innkeep.test/v1/reservations?status=confirmed&check_in_from=2026-01-01");
   });
 });
+
+// Issue 40, point 4: a client without a key says so where it is made (as the Python, Go and PHP
+// clients do), not as a 401 on every call; the message names the variable the examples read.
+describe("a client without credentials", () => {
+  it.each([{}, { apiKey: undefined }, { apiKey: "" }, { accessToken: "  " }])("is refused at construction: %j", (options) => {
+    expect(() => new Innkeep(options)).toThrow(/^No API key: .*INNKEEP_API_KEY/);
+  });
+
+  it("an access token alone is a credential", () => {
+    expect(() => new Innkeep({ accessToken: "hat_x" })).not.toThrow();
+  });
+});

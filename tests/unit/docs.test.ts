@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clientGuideMarkdown, clientGuides } from "@/components/api-reference/clients";
+import { errorCodes } from "@/server/errors";
+import { apiVersions } from "@/server/http/versions";
 
 // Issue #14, point 6: whoever clones Innkeep finds the whole contract in it. No document points at a
 // file outside the repository, every relative link resolves, and the conventions page covers what
@@ -75,5 +77,53 @@ describe("the project's documents stand on their own", () => {
   it("README and decisions send the reader to it", () => {
     expect(readFileSync("README.md", "utf8")).toContain("docs/api-conventions.md");
     expect(readFileSync("docs/decisions.md", "utf8")).toContain("api-conventions.md");
+  });
+});
+
+// Issue 40, point 4: what the clients' READMEs and examples say is what works.
+describe("the client libraries' READMEs and examples say the truth", () => {
+  const folders = ["typescript", "python", "go", "php"];
+  const readme = (folder: string) => readFileSync(`clients/${folder}/README.md`, "utf8");
+  const examples = folders.flatMap((folder) =>
+    readdirSync(`clients/${folder}/examples`, { recursive: true, encoding: "utf8" })
+      .filter((f) => /\.(ts|py|go|php)$/.test(f))
+      .map((f) => `clients/${folder}/examples/${f}`),
+  );
+
+  it.each(folders)("the %s README pins only versions the server accepts", (folder) => {
+    const pins = [...readme(folder).matchAll(/\b(20\d\d-\d\d-\d\d)\b[^\n]*Service-Version|(?:version|Version)\W{1,6}(20\d\d-\d\d-\d\d)/g)].map((m) => m[1] ?? m[2]);
+    expect(pins.length, "the README shows a version pin").toBeGreaterThan(0);
+    for (const pin of pins) expect(apiVersions as readonly string[]).toContain(pin);
+  });
+
+  it.each(folders)("the %s README's error table names every status of the error table", (folder) => {
+    const text = readme(folder);
+    const section = text.slice(text.indexOf("## Errors"), text.indexOf("\n## ", text.indexOf("## Errors") + 1));
+    const listed = new Set(section.match(/\b[45]\d\d\b/g));
+    for (const status of new Set(Object.values(errorCodes).map((e) => e.status))) expect(listed, `${folder}: ${status}`).toContain(String(status));
+  });
+
+  it("every Python snippet that reads os imports it", () => {
+    for (const [, block] of readme("python").matchAll(/```python\n([\s\S]*?)```/g)) {
+      if (/\bos\.(environ|getenv)/.test(block) && !/^import os$/m.test(block) && /^(from|import) /m.test(block)) expect.fail(`a snippet reads os without importing it:\n${block}`);
+    }
+  });
+
+  it("the examples read one variable for the server, INNKEEP_BASE_URL, and book only in the sandbox", () => {
+    expect(examples.length).toBeGreaterThanOrEqual(10);
+    for (const file of examples) {
+      const text = readFileSync(file, "utf8");
+      expect(text, file).not.toMatch(/INNKEEP_URL\b/);
+      if (/base_?url/i.test(text)) expect(text, file).toContain("INNKEEP_BASE_URL");
+      if (/book/i.test(path.basename(file))) expect(text, `${file} books in the sandbox`).toMatch(/environment\W{1,6}sandbox|WithEnvironment\("sandbox"\)/);
+    }
+  });
+
+  it("integrators verify webhooks with the clients' helpers, not a file of the server", () => {
+    for (const file of [...documents, ...folders.map((f) => `clients/${f}/README.md`)]) {
+      expect(readFileSync(file, "utf8"), file).not.toContain("server/webhooks/verify-signature");
+    }
+    const webhooksDoc = readFileSync("docs/webhooks.md", "utf8");
+    for (const helper of ["Innkeep.webhooks.constructEvent", "innkeep.Webhook.construct_event", "webhook.ConstructEvent", "\\Innkeep\\Webhook::constructEvent"]) expect(webhooksDoc).toContain(helper);
   });
 });

@@ -31,6 +31,8 @@ final class InnkeepClient
 
     public const VERSION = '0.1.0';
     public const DEFAULT_BASE_URL = 'http://localhost:3000/v1';
+    /** The refusal of a client without credentials: the same words in the four clients. */
+    public const MISSING_KEY = "No API key: give `api_key` (a secret key, hk_…) or `access_token` (an OAuth token, hat_…). Reading it from the environment? INNKEEP_API_KEY is not set";
     private const OPTIONS = ['api_key', 'access_token', 'refresh_token', 'base_url', 'environment', 'version', 'max_retries', 'timeout', 'http_client'];
 
     /** Status, request id, idempotency key and rate-limit headers of the latest answer. */
@@ -42,12 +44,14 @@ final class InnkeepClient
     private ?string $token;
 
     /**
-     * @param array{api_key?: string, access_token?: string, refresh_token?: callable(): string, base_url?: string, environment?: 'live'|'sandbox', version?: string, max_retries?: int, timeout?: float|int, http_client?: HttpClient}|string $options
-     *   the options, or just an API key
+     * @param array{api_key?: string|false, access_token?: string|false, refresh_token?: callable(): string, base_url?: string, environment?: 'live'|'sandbox', version?: string, max_retries?: int, timeout?: float|int, http_client?: HttpClient}|string|false|null $options
+     *   the options, or just an API key (`false`, what getenv() answers for an unset variable, is
+     *   refused as a missing key)
+     * @throws \InvalidArgumentException without a key or token, before any request
      */
-    public function __construct(array|string $options = [])
+    public function __construct(array|string|false|null $options = [])
     {
-        $options = is_string($options) ? ['api_key' => $options] : $options;
+        $options = is_array($options) ? $options : ['api_key' => $options];
         $unknown = array_diff(array_keys($options), self::OPTIONS);
         if ($unknown !== []) {
             throw new \InvalidArgumentException(sprintf('Unknown option %s; known: %s.', implode(', ', $unknown), implode(', ', self::OPTIONS)));
@@ -59,7 +63,17 @@ final class InnkeepClient
         if ($environment !== null && !in_array($environment, ['live', 'sandbox'], true)) {
             throw new \InvalidArgumentException("`environment` is 'live' or 'sandbox'.");
         }
-        $this->token = $options['api_key'] ?? $options['access_token'] ?? null;
+        $token = $options['api_key'] ?? $options['access_token'] ?? null;
+        if (!is_string($token) || trim($token) === '') {
+            $got = match (true) {
+                $token === null => 'none was given',
+                $token === false => 'got false, what getenv() answers for an unset variable',
+                is_string($token) => 'got an empty string',
+                default => 'got ' . get_debug_type($token),
+            };
+            throw new \InvalidArgumentException(self::MISSING_KEY . " ($got).");
+        }
+        $this->token = $token;
         $refresh = null;
         if (isset($options['refresh_token'])) {
             $hook = $options['refresh_token'];

@@ -137,6 +137,21 @@ final class ClientTest extends TestCase
         self::assertSame([], $script->seen);
     }
 
+    /** Issue 40, point 4: no key is said at construction (getenv() answers false when unset), not a TypeError. */
+    public function testAMissingKeyIsRefusedAtConstructionAndNamesTheVariable(): void
+    {
+        foreach ([[], ['api_key' => false], ['api_key' => ''], ['access_token' => ' '], false, null, ''] as $options) {
+            try {
+                new InnkeepClient($options);
+                self::fail('accepted ' . var_export($options, true));
+            } catch (\InvalidArgumentException $refused) {
+                self::assertStringContainsString('No API key', $refused->getMessage());
+                self::assertStringContainsString('INNKEEP_API_KEY', $refused->getMessage());
+            }
+        }
+        self::assertInstanceOf(InnkeepClient::class, new InnkeepClient(['access_token' => 'hat_x']));
+    }
+
     public function testEveryResourceOfTheTableIsAPropertyOfTheClient(): void
     {
         $client = new InnkeepClient('hk_x');

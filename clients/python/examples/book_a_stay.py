@@ -1,4 +1,5 @@
-"""Find availability, book a stay, take a cash payment.
+"""Find availability, book a stay and take a cash payment, in the sandbox (nothing here touches
+the live hotel: no real booking, no real money).
 
 INNKEEP_API_KEY=hk_… INNKEEP_BASE_URL=http://localhost:3000 python examples/book_a_stay.py
 """
@@ -8,7 +9,9 @@ import os
 
 from innkeep import ConflictError, Innkeep
 
-with Innkeep(api_key=os.environ["INNKEEP_API_KEY"], base_url=os.environ.get("INNKEEP_BASE_URL")) as client:
+with Innkeep(
+    api_key=os.environ["INNKEEP_API_KEY"], base_url=os.environ.get("INNKEEP_BASE_URL"), environment="sandbox"
+) as client:
     prop = client.properties.list(limit=1).data[0]
     check_in = datetime.date.today() + datetime.timedelta(days=14)
     check_out = check_in + datetime.timedelta(days=2)

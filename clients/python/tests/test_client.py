@@ -168,6 +168,15 @@ def test_both_credentials_is_a_mistake() -> None:
         innkeep.Innkeep(api_key="hk_1", access_token="hat_1")
 
 
+def test_a_missing_key_is_refused_at_construction_and_names_the_variable() -> None:
+    """Issue 40, point 4: said where the client is made, not as a 401 on every call."""
+    for options in ({}, {"api_key": None}, {"api_key": ""}, {"access_token": "  "}):
+        for make in (innkeep.Innkeep, innkeep.AsyncInnkeep):
+            with pytest.raises(TypeError, match="No API key.*INNKEEP_API_KEY"):
+                make(**options)
+    assert innkeep.Innkeep(access_token="hat_1")._token == "hat_1"
+
+
 def test_base_url_takes_an_origin_or_the_v1_root() -> None:
     for base in ("http://h:1", "http://h:1/", "http://h:1/v1", "http://h:1/v1/"):
         assert innkeep.Innkeep(api_key="k", base_url=base)._config.base_url == "http://h:1/v1"

@@ -127,9 +127,13 @@ def test_a_callers_idempotency_key_is_replayed_from_the_store(sandbox: innkeep.I
 
 def test_issues_an_invoice_for_a_cancelled_stay_and_downloads_its_pdf(sandbox: innkeep.Innkeep, hotel: Hotel) -> None:
     stay = sandbox.reservations.create(**booking(hotel))
+    # A free cancellation leaves the folio empty, and an empty folio is not invoiced (409): with a
+    # charge on it, the cancellation closes the folio into its invoice.
+    sandbox.folios.create_charge(stay.folio_id, description="Minibar", amount=1500)
     assert sandbox.reservations.cancel(stay.id).status == "cancelled"
     folio = sandbox.reservations.retrieve_folio(stay.id)
-    invoice = sandbox.folios.create_invoice(folio.id)
+    assert folio.invoice_id is not None
+    invoice = sandbox.invoices.retrieve(folio.invoice_id)
     assert isinstance(invoice, models.Invoice) and invoice.folio_id == folio.id
     assert sandbox.invoices.retrieve(invoice.id).number == invoice.number
     assert invoice.id in [i.id for i in sandbox.invoices.list(property_id=hotel.property_id, limit=100)]

@@ -1,8 +1,8 @@
 // Book a stay in the sandbox: pick a room type, quote it, book with only the required fields,
-// take a cash payment. INNKEEP_API_KEY=hk_… INNKEEP_URL=http://localhost:3000 npx tsx examples/book-a-stay.ts
+// take a cash payment. INNKEEP_API_KEY=hk_… INNKEEP_BASE_URL=http://localhost:3000 npx tsx examples/book-a-stay.ts
 import Innkeep, { ConflictError } from "@innkeep/node";
 
-const innkeep = new Innkeep({ apiKey: process.env.INNKEEP_API_KEY, baseUrl: process.env.INNKEEP_URL, environment: "sandbox" });
+const innkeep = new Innkeep({ apiKey: process.env.INNKEEP_API_KEY, baseUrl: process.env.INNKEEP_BASE_URL, environment: "sandbox" });
 
 const [property] = (await innkeep.properties.list({ limit: 1 })).data;
 const [roomType] = (await innkeep.roomTypes.list({ property_id: property.id, limit: 1 })).data;

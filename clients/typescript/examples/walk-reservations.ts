@@ -1,7 +1,7 @@
 // Every confirmed reservation, page after page (the client follows next_cursor), then the first 50.
 import Innkeep from "@innkeep/node";
 
-const innkeep = new Innkeep({ apiKey: process.env.INNKEEP_API_KEY, baseUrl: process.env.INNKEEP_URL });
+const innkeep = new Innkeep({ apiKey: process.env.INNKEEP_API_KEY, baseUrl: process.env.INNKEEP_BASE_URL });
 
 let nights = 0;
 for await (const reservation of innkeep.reservations.list({ status: "confirmed", limit: 100 })) {

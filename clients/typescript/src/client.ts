@@ -30,6 +30,10 @@ const requestOptionKeys = new Set<string>(["idempotencyKey", "maxRetries", "time
 const isRequestOptions = (value: unknown): value is RequestOptions =>
   typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => requestOptionKeys.has(k));
 
+/** The refusal of a client without credentials: the same words in the four clients. */
+export const missingKeyMessage =
+  "No API key: give `apiKey` (a secret key, hk_…) or `accessToken` (an OAuth token, hat_…). Reading it from the environment? INNKEEP_API_KEY is not set";
+
 const table = operationTable as Record<string, { method: string; path: string; pathParams: readonly string[]; list: boolean }>;
 
 // The resources are properties the constructor builds from the table; the interface types them.
@@ -54,7 +58,11 @@ export class Innkeep {
 
   constructor(options: InnkeepOptions = {}) {
     if (options.apiKey && options.accessToken) throw new TypeError("Give `apiKey` or `accessToken`, not both.");
-    this.#token = options.apiKey ?? options.accessToken;
+    const token = options.apiKey || options.accessToken;
+    if (typeof token !== "string" || !token.trim()) {
+      throw new TypeError(`${missingKeyMessage} (${token === undefined || token === null ? "none was given" : typeof token === "string" ? "got an empty string" : `got ${typeof token}`}).`);
+    }
+    this.#token = token;
     const base = (options.baseUrl ?? "http://localhost:3000/v1").replace(/\/+$/, "");
     const refresh = options.refreshToken;
     this.#transport = {

@@ -29,6 +29,13 @@ def _base_url(base_url: str | None) -> str:
     return base if base.endswith("/v1") else base + "/v1"
 
 
+MISSING_KEY = (
+    "No API key: give `api_key` (a secret key, hk_…) or `access_token` (an OAuth token, hat_…)."
+    " Reading it from the environment? INNKEEP_API_KEY is not set"
+)
+"""The refusal of a client without credentials: the same words in the four clients."""
+
+
 class _Base:
     Webhook = Webhook
     """Webhook signature checks (`Innkeep.Webhook.construct_event(...)`), also `innkeep.Webhook`."""
@@ -48,7 +55,11 @@ class _Base:
     ) -> None:
         if api_key and access_token:
             raise TypeError("Give `api_key` or `access_token`, not both.")
-        self._token = api_key or access_token
+        token = api_key or access_token
+        if not isinstance(token, str) or not token.strip():
+            got = "none was given" if token is None else "got an empty string" if isinstance(token, str) else f"got {type(token).__name__}"
+            raise TypeError(f"{MISSING_KEY} ({got}).")
+        self._token: str | None = token
         self.last_response = None
         self._config = Config(
             base_url=_base_url(base_url),

@@ -60,7 +60,7 @@ class InnkeepError(Exception):
 
 
 class InvalidRequestError(InnkeepError):
-    """400, 405, 413, 415, 422: the request is wrong; `param` names the field."""
+    """400, 405, 413, 415, 422, 431: the request is wrong; `param` names the field."""
 
 
 class NotFoundError(InvalidRequestError):

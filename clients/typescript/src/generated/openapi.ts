@@ -14209,6 +14209,7 @@ export interface operations {
             query: {
                 room_type_id?: string;
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: {
@@ -15050,6 +15051,7 @@ export interface operations {
                 property_id: string;
                 room_type_id?: string;
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: {
@@ -16481,6 +16483,7 @@ export interface operations {
             query: {
                 property_id: string;
                 check_in: string;
+                /** @example 2026-12-27 */
                 check_out: string;
                 adults: number;
                 children?: number;
@@ -44355,7 +44358,10 @@ export interface operations {
             query: {
                 property_id: string;
                 from: string;
-                /** @description Exclusive. */
+                /**
+                 * @description Exclusive.
+                 * @example 2026-12-31
+                 */
                 to: string;
                 /** @description Production report only; default `source`. */
                 group_by?: "source" | "channel" | "rate_plan" | "room_type";
@@ -44693,7 +44699,10 @@ export interface operations {
             query: {
                 property_id: string;
                 from: string;
-                /** @description Exclusive. */
+                /**
+                 * @description Exclusive.
+                 * @example 2026-12-31
+                 */
                 to: string;
                 /** @description Production report only; default `source`. */
                 group_by?: "source" | "channel" | "rate_plan" | "room_type";
@@ -45047,7 +45056,10 @@ export interface operations {
             query: {
                 property_id: string;
                 from: string;
-                /** @description Exclusive. */
+                /**
+                 * @description Exclusive.
+                 * @example 2026-12-31
+                 */
                 to: string;
                 /** @description Production report only; default `source`. */
                 group_by?: "source" | "channel" | "rate_plan" | "room_type";
