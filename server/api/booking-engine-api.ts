@@ -10,7 +10,6 @@ import { parseOrThrow } from "@/server/http/validation";
 import { bookSession, openSession, referenceOf, releaseSession, searchStays } from "@/server/booking-engine/guest";
 import { countGuestRequest, type GuestAction } from "@/server/booking-engine/limits";
 import { addStayRequests, cancelStay, changeStay, manageProblemOf } from "@/server/booking-engine/manage";
-import { managePath } from "@/server/booking-engine/link";
 import { engineBookingSchema, engineChoiceSchema, engineManageCancelSchema, engineManageChangeSchema, engineManageRequestsSchema, engineSearchQuery, engineTokenSchema } from "@/server/booking-engine/schemas";
 
 /** Where the booking engine's pages post (the pages themselves, `/book/<slug>`, are Next's). */
