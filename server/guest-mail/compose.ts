@@ -1,5 +1,5 @@
 import type { GuestMailKind, PlanFee } from "@/db/schema";
-import { formatDay, formatGuestDay, formatGuestMoment, formatTimeOfDay, daysBetween, hoursBeforeDay, wallClockWords, type IsoDate, type WallClock } from "@/lib/dates";
+import { formatDay, formatGuestDay, formatGuestMoment, formatGuestTimeOfDay, formatTimeOfDay, daysBetween, hoursBeforeDay, wallClockWords, type IsoDate, type WallClock } from "@/lib/dates";
 import type { GuestLocale } from "@/lib/guest-locale";
 import { formatMoney } from "@/lib/money";
 import { mailWords } from "./words";
@@ -107,7 +107,7 @@ type Parts = { subject: string; greeting: string; lead: string; rows: [string, s
 function localizedParts(kind: GuestMailKind, f: GuestMailFacts, language: GuestLocale): Parts {
   const w = mailWords[language];
   const money = (amount: number) => formatMoney({ amount, currency: f.total.currency }, language);
-  const time = (t: string) => formatTimeOfDay(t, language);
+  const time = (t: string) => formatGuestTimeOfDay(t, language);
   const rows: [string, string][] = [
     [w.arrival, `${formatGuestDay(f.stay.checkIn, language, "long")}, ${w.from(time(f.hotel.checkInTime))}`],
     [w.departure, `${formatGuestDay(f.stay.checkOut, language, "long")}, ${w.by(time(f.hotel.checkOutTime))}`],
