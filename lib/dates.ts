@@ -177,6 +177,10 @@ export const formatGuestDay = (date: IsoDate, locale: string, style: DayStyle = 
 export const formatGuestMoment = (wallClock: string, locale: string): string =>
   guestFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(`${wallClock}:00Z`));
 
+/** A time of day the hotel sets ("15:00") in a guest's own language: "15:00" in Portuguese, "3:00 PM" in English. */
+export const formatGuestTimeOfDay = (time: string, locale: string): string =>
+  guestFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(new Date(`1970-01-01T${time}:00Z`));
+
 /**
  * A time of day the hotel sets ("15:00", or an hour such as the night audit's 3) as its country
  * writes it: "3:00 PM" in the US, "15:00" in Germany.

@@ -1,4 +1,4 @@
-import { formatGuestDay, formatGuestMoment, type IsoDate } from "@/lib/dates";
+import { formatGuestDay, formatGuestMoment, formatGuestTimeOfDay, type IsoDate } from "@/lib/dates";
 import { formatMoney, type Money } from "@/lib/money";
 
 /**
@@ -10,8 +10,7 @@ export const guestDay = (date: IsoDate, locale: string) => formatGuestDay(date, 
 /** A wall-clock moment at the hotel ("2026-12-23T00:00"), written as read there. */
 export const guestMoment = (wallClock: string, locale: string) => formatGuestMoment(wallClock, locale);
 /** "15:00" as the guest's language writes a time of day. */
-export const guestClock = (time: string, locale: string) =>
-  new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(new Date(`1970-01-01T${time}:00Z`));
+export const guestClock = (time: string, locale: string) => formatGuestTimeOfDay(time, locale);
 
 /** The query string of a guest page, keeping what the guest chose and the language. */
 export function guestQuery(values: Record<string, string | number | null | undefined>) {

@@ -41,11 +41,16 @@ export const bookingSessions = pgTable(
     /** The hold keeping the room; null once released (booked, abandoned or expired). */
     holdId: text("hold_id"),
     reservationId: text("reservation_id"),
+    /** The guest pages' language when the room was chosen; the booking's e-mails speak it. */
+    locale: text("locale").notNull().default("en"),
+    /** SHA-256 of the manage link's token (derived from the form's token), set once booked. */
+    manageTokenHash: text("manage_token_hash"),
     createdAt: ts("created_at").notNull().defaultNow(),
     expiresAt: ts("expires_at").notNull(),
   },
   (t) => [
     uniqueIndex("booking_sessions_token_key").on(t.tokenHash),
+    uniqueIndex("booking_sessions_manage_token_key").on(t.manageTokenHash),
     index("booking_sessions_open_idx").on(t.propertyId, t.expiresAt).where(sql`${t.holdId} is not null`),
   ],
 );

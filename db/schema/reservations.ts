@@ -59,6 +59,11 @@ export const reservations = pgTable(
     source: text("source").notNull(),
     channel: text("channel"),
     notes: text("notes"),
+    /**
+     * The language the guest booked in on the booking engine (en, pt, es, fr, de): their e-mails
+     * are written in it. Null for a booking made by staff or through the API (English mails).
+     */
+    guestLocale: text("guest_locale"),
     metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default({}),
     cancelledAt: ts("cancelled_at"),
     cancellationReason: text("cancellation_reason"),

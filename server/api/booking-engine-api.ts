@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError } from "@/server/errors";
 import { getConfig } from "@/server/config";
@@ -8,7 +9,8 @@ import { outsideApp } from "@/server/http/outside-app";
 import { parseOrThrow } from "@/server/http/validation";
 import { bookSession, openSession, referenceOf, releaseSession, searchStays } from "@/server/booking-engine/guest";
 import { countGuestRequest, type GuestAction } from "@/server/booking-engine/limits";
-import { engineBookingSchema, engineChoiceSchema, engineSearchQuery, engineTokenSchema } from "@/server/booking-engine/schemas";
+import { addStayRequests, cancelStay, changeStay, manageProblemOf } from "@/server/booking-engine/manage";
+import { engineBookingSchema, engineChoiceSchema, engineManageCancelSchema, engineManageChangeSchema, engineManageRequestsSchema, engineSearchQuery, engineTokenSchema } from "@/server/booking-engine/schemas";
 
 /** Where the booking engine's pages post (the pages themselves, `/book/<slug>`, are Next's). */
 export const bookingEnginePath = "/book-api";
@@ -81,10 +83,52 @@ export function createBookingEngineApi(deps: ApiDeps & { bookingMinFillMs?: numb
     const slug = slugOf(c);
     const input = parseOrThrow(engineBookingSchema, await readJsonBody(c, { required: true }), "body");
     const minFillMs = deps.bookingMinFillMs ?? getConfig().BOOKING_MIN_FILL_SECONDS * 1000;
-    const booked = await bookSession({ db: deps.db, slug, input, minFillMs });
+    // The confirmation e-mail's link to the manage page: on the server's public address when set (NEXTAUTH_URL), else the one asked.
+    const origin = getConfig().NEXTAUTH_URL?.replace(/\/$/, "") ?? new URL(c.req.url).origin;
+    const booked = await bookSession({ db: deps.db, slug, input, minFillMs, origin });
     const body = { reference: referenceOf(booked.reservationId), confirmation_path: `/book/${slug}/confirmed?${new URLSearchParams({ t: input.token })}`, replayed: booked.replayed };
     return c.json(body, booked.replayed ? 200 : 201);
   });
+
+  /**
+   * The manage page's actions (a plain HTML form each, answered 303 back to the page): the
+   * page's link opens the booking; a refusal comes back as `problem=` in the guest's words, with
+   * what they asked, and a link that no longer opens a booking shows the page's own refusal. An
+   * unknown address stays a 404.
+   */
+  const manageAction = <S extends z.ZodType>(action: "change" | "requests" | "cancel", schema: S, run: (slug: string, input: z.output<S>) => Promise<unknown>) =>
+    app.post(`/:slug/manage/${action}`, async (c) => {
+      c.set("route", `${bookingEnginePath}/{slug}/manage/${action}`);
+      const slug = slugOf(c);
+      const form = Object.fromEntries(Object.entries(await c.req.parseBody()).filter((e): e is [string, string] => typeof e[1] === "string"));
+      const lang = pageLanguage(form.lang);
+      const token = typeof form.token === "string" ? form.token.slice(0, 100) : "";
+      const back = new URLSearchParams({ token, ...(lang ? { lang } : {}) });
+      try {
+        await count(c, "manage");
+        await run(slug, parseOrThrow(schema, form, "body"));
+        back.set("done", action === "change" ? "changed" : action === "requests" ? "requests" : "cancelled");
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code === "route_not_found") throw error;
+        // An address no hotel has stays a 404; a link that opens no booking is the page's to say.
+        if (error.code === "resource_missing" && error.param !== "token") throw error;
+        if (error.code !== "resource_missing" && error.code !== "token_expired") {
+          back.set("problem", manageProblemOf(error));
+          if (action === "change") for (const key of ["check_in", "check_out", "adults", "children"]) if (form[key]) back.set(key, form[key]);
+          if (action !== "requests") back.set("step", action);
+        }
+      }
+      return c.redirect(`/book/${encodeURIComponent(slug)}/manage?${back}`, 303);
+    });
+
+  // POST /book-api/{slug}/manage/change: new dates or party, at the price the guest was shown
+  manageAction("change", engineManageChangeSchema, (slug, input) =>
+    changeStay({ db: deps.db, slug, token: input.token, change: { check_in: input.check_in, check_out: input.check_out, adults: input.adults, children: input.children }, expectedTotal: input.total }),
+  );
+  // POST /book-api/{slug}/manage/requests: special requests, to the reservation's notes
+  manageAction("requests", engineManageRequestsSchema, (slug, input) => addStayRequests({ db: deps.db, slug, token: input.token, requests: input.special_requests }));
+  // POST /book-api/{slug}/manage/cancel: cancel, at the fee the guest was shown
+  manageAction("cancel", engineManageCancelSchema, (slug, input) => cancelStay({ db: deps.db, slug, token: input.token, expectedFee: input.fee }));
 
   app.all("*", (c) => {
     throw new ApiError("route_not_found", `Unrecognized request URL (${c.req.method} ${c.req.path}).`);

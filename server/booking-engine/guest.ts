@@ -14,7 +14,9 @@ import { holdRooms, unholdRooms } from "@/server/inventory/inventory";
 import { feeAmount } from "@/server/rates/fees";
 import { assertBookable, bookStay } from "@/server/reservations/create-reservation";
 import { reservationCreateSchema } from "@/server/reservations/schemas";
+import { isGuestLocale } from "@/lib/guest-locale";
 import { ownedBy, tenantValues, type Tenant } from "@/server/tenancy";
+import { managePath, manageTokenOf } from "./link";
 import { slugSchema, type EngineBooking, type EngineChoice, type EngineSearch } from "./schemas";
 
 /** Who books on the engine, on the trail: a guest on the public page, never a staff member. */
@@ -167,6 +169,8 @@ export async function openSession({ db, slug, choice, now = new Date() }: { db: 
       adults: choice.adults,
       children: choice.children,
       tokenHash: tokenHash(token),
+      // The pages' language when the room was chosen: the booking's e-mails speak it.
+      locale: isGuestLocale(choice.lang) ? choice.lang : "en",
       holdId: hold.id,
       createdAt: now,
       expiresAt,
@@ -264,7 +268,7 @@ const deskNotes = (input: EngineBooking) =>
  * `booking_engine` and no channel. A second submit of the same form answers the same booking
  * (`replayed`), however close behind the first it comes.
  */
-export async function bookSession({ db, slug, input, now = new Date(), minFillMs }: { db: Db; slug: string; input: EngineBooking; now?: Date; minFillMs: number }) {
+export async function bookSession({ db, slug, input, now = new Date(), minFillMs, origin }: { db: Db; slug: string; input: EngineBooking; now?: Date; minFillMs: number; origin: string }) {
   const { property, tenant } = await engineBySlug(db, slug);
   if (input.website) throw new ApiError("parameter_invalid", "This form could not be sent. Please try again.", { param: "website" });
   return inTransaction(db, async (tx) => {
@@ -292,8 +296,11 @@ export async function bookSession({ db, slug, input, now = new Date(), minFillMs
     );
     await assertBookable(tx, tenant, booking);
     await releaseHeld(tx, tenant, session);
-    const { reservation } = await bookStay(tx, { tenant, actor: engineActor }, booking);
-    await tx.update(bookingSessions).set({ reservationId: reservation.id }).where(eq(bookingSessions.id, session.id));
+    // The link where the guest manages the booking, carried by the confirmation e-mail (in the guest's language).
+    const manageToken = manageTokenOf(input.token);
+    const manageUrl = `${origin}${managePath(slug, manageToken, session.locale)}`;
+    const { reservation } = await bookStay(tx, { tenant, actor: engineActor }, booking, undefined, null, undefined, { guestLocale: session.locale, manageUrl });
+    await tx.update(bookingSessions).set({ reservationId: reservation.id, manageTokenHash: tokenHash(manageToken) }).where(eq(bookingSessions.id, session.id));
     return { reservationId: reservation.id, replayed: false };
   });
 }
@@ -322,6 +329,8 @@ export async function getConfirmation({ db, slug, token }: { db: Db; slug: strin
     total: { amount: reservation.netAmount + reservation.taxAmount, currency: reservation.currency } satisfies Money,
     tax: { amount: reservation.taxAmount, currency: reservation.currency } satisfies Money,
     policy: policyOf(plan, reservation.checkIn, reservation.nightly, reservation.currency),
+    /** The manage page's address (the confirmation e-mail carries the same link). */
+    manage_path: managePath(slug, manageTokenOf(token), session.locale),
   };
 }
 

@@ -10,6 +10,8 @@ import type { RateLimits } from "@/server/plans";
 export const guestLimits = {
   search: { perSecond: 10, perMinute: 120, perDay: 5_000 },
   book: { perSecond: 3, perMinute: 20, perDay: 500 },
+  /** A booking's manage page: a change looked at, then made; requests added; a cancellation. */
+  manage: { perSecond: 3, perMinute: 30, perDay: 500 },
 } satisfies Record<string, RateLimits>;
 
 export type GuestAction = keyof typeof guestLimits;

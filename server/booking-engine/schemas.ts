@@ -80,3 +80,31 @@ export const engineBookingSchema = z.strictObject({
 export type EngineBooking = z.output<typeof engineBookingSchema>;
 
 export const engineTokenSchema = z.strictObject({ token: z.string().min(20).max(100) });
+
+/** The manage link's token, as the manage page's forms send it. */
+const manageToken = z.string().min(20).max(100);
+
+/** A change of dates or party from the manage page, with the total the guest was shown for it (minor units). */
+export const engineManageChangeSchema = z.strictObject({
+  token: manageToken,
+  check_in: date,
+  check_out: date,
+  adults: queryInteger({ min: 1, max: 20 }),
+  children: queryInteger({ min: 0, max: 20 }).default(0),
+  total: queryInteger({ min: 0, max: 1_000_000_000 }),
+  lang: z.string().max(8).optional(),
+});
+
+/** Special requests added from the manage page. */
+export const engineManageRequestsSchema = z.strictObject({
+  token: manageToken,
+  special_requests: z.string().trim().min(1).max(1000),
+  lang: z.string().max(8).optional(),
+});
+
+/** A cancellation from the manage page, with the fee the guest was shown (minor units; 0 when free). */
+export const engineManageCancelSchema = z.strictObject({
+  token: manageToken,
+  fee: queryInteger({ min: 0, max: 1_000_000_000 }),
+  lang: z.string().max(8).optional(),
+});

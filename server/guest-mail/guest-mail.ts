@@ -1,6 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { guests, mailOutbox, properties, ratePlans, reservations, rooms, roomTypes, type Address, type GuestMailKind } from "@/db/schema";
+import { isGuestLocale } from "@/lib/guest-locale";
 import { propertyLocale } from "@/lib/money";
 import { findOwned, type Ctx, type Tenant } from "@/server/tenancy";
 import { queueMail } from "@/server/events/mail-outbox";
@@ -28,10 +29,12 @@ export type StayRows = {
   roomType: typeof roomTypes.$inferSelect;
   plan: typeof ratePlans.$inferSelect;
   room?: typeof rooms.$inferSelect;
+  /** The booking engine's link where the guest manages this booking, carried by its confirmation. */
+  manageUrl?: string;
 };
 
 /** What a stay's guest e-mail (and its registration card) says, from the stay's rows. */
-function stayFacts({ reservation: r, guest, property, roomType, plan, room }: StayRows): Loaded {
+function stayFacts({ reservation: r, guest, property, roomType, plan, room, manageUrl }: StayRows): Loaded {
   const facts: GuestMailFacts = {
     locale: propertyLocale(property.address.country),
     hotel: { name: property.name, address: addressLines(property.address), checkInTime: property.checkInTime, checkOutTime: property.checkOutTime },
@@ -43,6 +46,9 @@ function stayFacts({ reservation: r, guest, property, roomType, plan, room }: St
     plan: { refundable: plan.refundable, cancellationDeadlineHours: plan.cancellationDeadlineHours, noShowFee: plan.noShowFee },
     // As the guest meets them now, on the hotel's business clock: a deadline already past is never promised.
     cancellation: cancellationTerms(plan, r.checkIn, property),
+    // A booking made on the booking engine is mailed in the language the guest booked in.
+    ...(isGuestLocale(r.guestLocale) && { language: r.guestLocale }),
+    ...(manageUrl && { manageUrl }),
   };
   return { facts, to: guest.email, enabled: property.guestEmails && !guest.erasedAt, reservation: r, guest, room };
 }

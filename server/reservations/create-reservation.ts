@@ -87,6 +87,8 @@ export async function bookStay(
   guarantee: CardGuarantee | null = null,
   /** The reservation's id, when made before the transaction (a deposit's authorization names it). */
   reservationId?: string,
+  /** A booking made on the booking engine: the guest's language (their e-mails speak it) and the link where they manage it, which the confirmation carries. */
+  direct?: { guestLocale: string; manageUrl: string },
 ) {
   const stay = stayOf(input);
   const checked = checkAndQuote(tx, tenant, stay);
@@ -139,6 +141,7 @@ export async function bookStay(
         source: input.source,
         channel: input.channel ?? null,
         notes: input.notes ?? null,
+        guestLocale: direct?.guestLocale ?? null,
         metadata: input.metadata ?? {},
         guarantee,
         // A group's rooms are paid on its master folio: the plan's deposit is asked of single bookings.
@@ -170,7 +173,7 @@ export async function bookStay(
       ],
       [...(guestRecord ? [guestRecord.entry] : []), { action: "reservation.created", objectType: "reservation", objectId: id, after: presented }],
     ),
-    queueGuestMail(tx, tenant, "confirmation", { reservation, guest, property, roomType, plan }),
+    queueGuestMail(tx, tenant, "confirmation", { reservation, guest, property, roomType, plan, manageUrl: direct?.manageUrl }),
   ]);
   recorded();
   mailed();

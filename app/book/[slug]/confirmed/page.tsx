@@ -30,6 +30,11 @@ export default async function BookingConfirmedPage({ params, searchParams }: { p
       </div>
       <StaySummary t={t as never} locale={locale} hotel={booking.hotel} stay={booking.stay} room={booking.room.name} rate={booking.rate} total={booking.total} tax={booking.tax} policy={booking.policy} />
       <p className="mt-4">
+        <a href={booking.manage_path} className="text-sm font-medium text-teal-800 underline">
+          {t("confirmed.manage")}
+        </a>
+      </p>
+      <p className="mt-2">
         <a href={`/book/${slug}?lang=${locale}`} className="text-sm font-medium text-teal-800 underline">
           {t("confirmed.another")}
         </a>
