@@ -80,3 +80,11 @@ export const engineBookingSchema = z.strictObject({
 export type EngineBooking = z.output<typeof engineBookingSchema>;
 
 export const engineTokenSchema = z.strictObject({ token: z.string().min(20).max(100) });
+
+/** The month of prices a guest looks at: `YYYY-MM` and the party (the taxes and the rooms that fit depend on it). */
+export const engineCalendarQuery = z.strictObject({
+  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "Expected a month as YYYY-MM, such as 2026-12."),
+  adults: queryInteger({ min: 1, max: 20 }).default(2),
+  children: queryInteger({ min: 0, max: 20 }).default(0),
+});
+export type EngineCalendarQuery = z.output<typeof engineCalendarQuery>;
