@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { expect, test } from "./test";
@@ -19,12 +20,15 @@ const chromePath = process.env.E2E_LIGHTHOUSE_CHROMIUM ?? ["/usr/bin/chromium", 
 
 type Scores = { performance: number; accessibility: number; failing: string[] };
 
-/** One Lighthouse run on `url` (mobile, its default throttling): the two categories' scores out of 100, and what it found wanting. */
-async function audit(url: string): Promise<Scores> {
+/** One Lighthouse run on `url` (mobile, its default throttling): the two categories' scores out of 100, and what it found wanting; the whole report is kept in test-results/lighthouse/<name>.json. */
+async function audit(name: string, url: string): Promise<Scores> {
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update"] });
   try {
     const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"] });
     const lhr = result!.lhr;
+    const dir = path.join("test-results", "lighthouse");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(lhr, null, 1));
     const failing = Object.values(lhr.audits)
       .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "notApplicable" && a.scoreDisplayMode !== "manual")
       .map((a) => `${a.id}: ${a.displayValue ?? a.score}`);
@@ -47,13 +51,18 @@ test("the booking engine's search and details pages score ≥ 90 for performance
   const detailsUrl = new URL(chosen.headers()["location"], baseURL).toString();
   expect(detailsUrl).toContain(`/book/${slug}/details?t=`);
 
+  const scores: Record<string, Scores> = {};
   for (const [page, url] of [
     ["search", searchUrl],
     ["details", detailsUrl],
   ] as const) {
-    const scores = await audit(url);
-    console.log(`Lighthouse (mobile) ${page}: performance ${scores.performance}, accessibility ${scores.accessibility}`);
-    expect(scores.performance, `${page} page's performance; below 0.9: ${scores.failing.join("; ")}`).toBeGreaterThanOrEqual(90);
-    expect(scores.accessibility, `${page} page's accessibility; below 0.9: ${scores.failing.join("; ")}`).toBe(100);
+    // A server in use has served its pages before: the first request of a route after start loads its code, which no guest meets.
+    for (let i = 0; i < 2; i++) expect((await request.get(url)).status()).toBe(200);
+    scores[page] = await audit(page, url);
+    console.log(`Lighthouse (mobile) ${page}: performance ${scores[page].performance}, accessibility ${scores[page].accessibility}`);
+  }
+  for (const [page, s] of Object.entries(scores)) {
+    expect.soft(s.performance, `${page} page's performance; below 0.9: ${s.failing.join("; ")}`).toBeGreaterThanOrEqual(90);
+    expect.soft(s.accessibility, `${page} page's accessibility; below 0.9: ${s.failing.join("; ")}`).toBe(100);
   }
 });

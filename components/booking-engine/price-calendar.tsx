@@ -102,13 +102,14 @@ function Day({ day, locale, t, href, current }: { day: CalendarDay; locale: Gues
     return (
       <a
         href={href}
-        aria-label={label}
         aria-current={current ? "date" : undefined}
         className={`flex min-h-14 flex-col items-center justify-start rounded-md border px-0.5 py-1 text-stone-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600 ${current ? "border-teal-700 bg-teal-50" : "border-stone-200 hover:border-teal-700 hover:bg-teal-50"}`}
       >
-        <span className="text-sm font-medium">{number}</span>
-        <span className="text-[11px] leading-tight text-teal-900">{shortAmount(day.price, locale)}</span>
+        {/* The name read out starts with what is seen (the day and the price), then says it in full. */}
+        <span className="text-sm font-medium">{number}</span>{" "}
+        <span className="text-[11px] leading-tight text-teal-900">{shortAmount(day.price, locale)}</span>{" "}
         {day.nights > 1 ? <span className="text-[11px] leading-tight text-stone-600">{t("nights", { nights: day.nights })}</span> : null}
+        <span className="sr-only">: {label}</span>
       </a>
     );
   }

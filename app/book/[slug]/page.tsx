@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { getLocale, getTranslations } from "next-intl/server";
 import { GuestShell } from "@/components/booking-engine/guest-shell";
 import { guestDay, guestMoment, guestMoney } from "@/components/booking-engine/guest-words";
@@ -20,8 +21,8 @@ import { getApiDeps } from "@/server/runtime";
 type Params = { slug: string };
 type Query = { check_in?: string; check_out?: string; adults?: string; children?: string; lang?: string; problem?: string; month?: string };
 
-/** The engine at this address, or the 404 page: an unknown address and a switched-off engine look alike. */
-async function engineOr404(slug: string) {
+/** The engine at this address, or the 404 page: an unknown address and a switched-off engine look alike. Read once per request (the title and the page share it). */
+const engineOr404 = cache(async (slug: string) => {
   const { db } = await getApiDeps();
   try {
     return await engineBySlug(db, slug);
@@ -29,7 +30,7 @@ async function engineOr404(slug: string) {
     if (error instanceof ApiError && error.code === "resource_missing") notFound();
     throw error;
   }
-}
+});
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
   const { slug } = await params;
