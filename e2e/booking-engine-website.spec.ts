@@ -82,6 +82,11 @@ for (const width of [1280, 390]) {
     const calendar = g.getByRole("region", { name: "Preços por dia de chegada" });
     await expect(calendar).toBeVisible();
     const days = calendar.getByRole("table");
+    // The month and the weekdays in Portuguese too.
+    const monthWords = new Intl.DateTimeFormat("pt", { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${hotel.today.slice(0, 7)}-15T12:00:00Z`));
+    await expect(days.locator("caption")).toHaveText(monthWords);
+    await expect(days.getByRole("columnheader").first()).toHaveText("S");
+    await expect(days.getByRole("columnheader").last()).toHaveText("D");
     await expect(days.getByRole("link")).toHaveCount(open.filter((d) => d.startsWith(month)).length);
     // The stopped day says so in words and is no link.
     const stoppedCell = days.getByRole("cell").filter({ hasText: new RegExp(`^${Number(stopped.slice(8))}\\s*Fechado$`) });

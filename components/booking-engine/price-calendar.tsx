@@ -1,5 +1,5 @@
 import { getTranslations } from "next-intl/server";
-import { addDays, formatDay, weekdayOf, type IsoDate } from "@/lib/dates";
+import { addDays, formatGuestDay, weekdayOf, type IsoDate } from "@/lib/dates";
 import { shortAmount } from "@/lib/money";
 import type { GuestLocale } from "@/lib/guest-locale";
 import type { CalendarDay, priceCalendar } from "@/server/booking-engine/calendar";
@@ -33,7 +33,7 @@ export async function PriceCalendar({
 }) {
   const t = await getTranslations("calendar");
   const first = calendar.days[0].date;
-  const monthName = formatDay(first, locale, { month: "long", year: "numeric" });
+  const monthName = formatGuestDay(first, locale, { month: "long", year: "numeric" });
   const currency = new Intl.DisplayNames([locale], { type: "currency" }).of(calendar.currency) ?? calendar.currency;
   const lead = mondayFirst.indexOf(weekdayOf(first) as (typeof mondayFirst)[number]);
   const cells: (CalendarDay | null)[] = [...Array.from({ length: lead }, () => null), ...calendar.days];
@@ -66,12 +66,12 @@ export async function PriceCalendar({
       </div>
       <p className="mb-3 text-sm text-stone-600">{t("hint", { currency })}</p>
       <table className="w-full table-fixed border-collapse text-center">
-        <caption className="mb-2 text-left text-sm font-semibold capitalize">{monthName}</caption>
+        <caption className="mb-2 text-left text-sm font-semibold first-letter:uppercase">{monthName}</caption>
         <thead>
           <tr>
             {heads.map((day) => (
-              <th key={day} scope="col" abbr={formatDay(day, locale, { weekday: "long" })} className="pb-1 text-xs font-medium text-stone-600">
-                {formatDay(day, locale, { weekday: "narrow" })}
+              <th key={day} scope="col" abbr={formatGuestDay(day, locale, { weekday: "long" })} className="pb-1 text-xs font-medium text-stone-600">
+                {formatGuestDay(day, locale, { weekday: "narrow" })}
               </th>
             ))}
           </tr>
