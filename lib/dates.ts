@@ -170,8 +170,8 @@ const guestFormat = (locale: string, options: Intl.DateTimeFormatOptions) => {
  * A calendar date in a guest's own language ("seg., 30/11/2026" is "Mon, Nov 30, 2026" for a
  * Portuguese guest): the guest pages speak the guest's language, where staff screens read English.
  */
-export const formatGuestDay = (date: IsoDate, locale: string, style: DayStyle = "long"): string =>
-  guestFormat(locale, { ...dayStyles[style], timeZone: "UTC" }).format(new Date(toUtc(date) + 12 * 3_600_000));
+export const formatGuestDay = (date: IsoDate, locale: string, style: DayStyle | Intl.DateTimeFormatOptions = "long"): string =>
+  guestFormat(locale, { ...(typeof style === "string" ? dayStyles[style] : style), timeZone: "UTC" }).format(new Date(toUtc(date) + 12 * 3_600_000));
 
 /** A wall-clock moment at the hotel ("2026-11-29T00:00"), in a guest's own language. */
 export const formatGuestMoment = (wallClock: string, locale: string): string =>

@@ -12,6 +12,7 @@ import { Form, FormCheckbox, FormError, FormField, FormFieldset, showServerError
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toaster";
 import { SetupLink } from "./needs-property";
+import { SearchBoxCard } from "./booking-engine-snippet";
 
 /** What the form holds; the server checks the same again (`bookingEngineUpdateSchema`), and that switching on needs an address and a rate. */
 const engineForm = z
@@ -157,6 +158,7 @@ function EngineSettings({ propertyId, name, engine, plans }: { propertyId: strin
           </div>
         </Card>
       ) : null}
+      {url ? <SearchBoxCard url={url} /> : null}
     </>
   );
 }

@@ -8,9 +8,10 @@ import type { ApiDeps, ApiEnv } from "@/server/http/context";
 import { outsideApp } from "@/server/http/outside-app";
 import { parseOrThrow } from "@/server/http/validation";
 import { bookSession, openSession, referenceOf, releaseSession, searchStays } from "@/server/booking-engine/guest";
+import { priceCalendar } from "@/server/booking-engine/calendar";
 import { countGuestRequest, type GuestAction } from "@/server/booking-engine/limits";
 import { addStayRequests, cancelStay, changeStay, manageProblemOf } from "@/server/booking-engine/manage";
-import { engineBookingSchema, engineChoiceSchema, engineManageCancelSchema, engineManageChangeSchema, engineManageRequestsSchema, engineSearchQuery, engineTokenSchema } from "@/server/booking-engine/schemas";
+import { engineBookingSchema, engineCalendarQuery, engineChoiceSchema, engineManageCancelSchema, engineManageChangeSchema, engineManageRequestsSchema, engineSearchQuery, engineTokenSchema } from "@/server/booking-engine/schemas";
 
 /** Where the booking engine's pages post (the pages themselves, `/book/<slug>`, are Next's). */
 export const bookingEnginePath = "/book-api";
@@ -36,6 +37,14 @@ export function createBookingEngineApi(deps: ApiDeps & { bookingMinFillMs?: numb
     await count(c, "search");
     const query = parseOrThrow(engineSearchQuery, c.req.query(), "query");
     return c.json(await searchStays({ db: deps.db, slug: slugOf(c), query }));
+  });
+
+  // GET /book-api/{slug}/calendar: a month of arrival days, each with its lowest price or why it is closed
+  app.get("/:slug/calendar", async (c) => {
+    c.set("route", `${bookingEnginePath}/{slug}/calendar`);
+    await count(c, "search");
+    const query = parseOrThrow(engineCalendarQuery, c.req.query(), "query");
+    return c.json(await priceCalendar({ db: deps.db, slug: slugOf(c), query }));
   });
 
   // POST /book-api/{slug}/sessions: hold the chosen room while the guest fills the form

@@ -89,7 +89,7 @@ async function detailsOf(db: Executor, tenant: Tenant, propertyId: string) {
  */
 export async function searchStays({ db, slug, query, now = new Date() }: { db: Db; slug: string; query: EngineSearch; now?: Date }) {
   const { engine, property, tenant } = await engineBySlug(db, slug);
-  await sweepAbandoned(db, tenant, property.id, now);
+  await sweepAbandoned(db, property.id, now);
   const [availability, details] = await Promise.all([
     getAvailability({ db, tenant, query: { property_id: property.id, ...query } }),
     detailsOf(db, tenant, property.id),
@@ -140,7 +140,7 @@ export async function openSession({ db, slug, choice, now = new Date() }: { db: 
   if (!engine.ratePlanIds.includes(choice.rate_plan_id)) {
     throw new ApiError("parameter_invalid", "This rate is not offered here.", { param: "rate_plan_id" });
   }
-  await sweepAbandoned(db, tenant, property.id, now);
+  await sweepAbandoned(db, property.id, now);
   const stay = { check_in: choice.check_in, check_out: choice.check_out, adults: choice.adults, children: choice.children };
   const availability = await getAvailability({ db, tenant, query: { property_id: property.id, ...stay, room_type_id: choice.room_type_id } });
   const quote = availability.data[0]?.quotes.find((q) => q.rate_plan_id === choice.rate_plan_id);
@@ -197,24 +197,52 @@ export async function releaseSession({ db, token }: { db: Db; token: string }) {
   });
 }
 
+/** Sessions whose hold's time ran out unbooked, oldest first: of one property, or of every property (the timed sweep). */
+const overdue = (db: Db, now: Date, limit: number, propertyId?: string) =>
+  db
+    .select({ id: bookingSessions.id, accountId: bookingSessions.accountId, livemode: bookingSessions.livemode, propertyId: bookingSessions.propertyId })
+    .from(bookingSessions)
+    .where(
+      and(
+        propertyId ? eq(bookingSessions.propertyId, propertyId) : undefined,
+        isNotNull(bookingSessions.holdId),
+        isNull(bookingSessions.reservationId),
+        lt(bookingSessions.expiresAt, now),
+      ),
+    )
+    .orderBy(bookingSessions.expiresAt)
+    .limit(limit);
+
+/** Gives one overdue session's room back, unless another request holds the session (it is finishing it) or booked it meanwhile. */
+async function releaseOverdue(db: Db, due: { id: string; accountId: string; livemode: boolean; propertyId: string }) {
+  const tenant: Tenant = { accountId: due.accountId, livemode: due.livemode, propertyIds: [due.propertyId] };
+  return inTransaction(db, async (tx) => {
+    const [session] = await tx.select().from(bookingSessions).where(and(eq(bookingSessions.id, due.id), isNotNull(bookingSessions.holdId))).for("update", { skipLocked: true });
+    if (!session || session.reservationId) return false;
+    await releaseHeld(tx, tenant, session);
+    return true;
+  });
+}
+
 /**
  * Forms abandoned past their time give their rooms back: run before each search and choice of the
  * property, so a room left held by a closed tab is on sale again for the next guest who looks.
  * Sessions another request is finishing are skipped, not waited for.
  */
-export async function sweepAbandoned(db: Db, tenant: Tenant, propertyId: string, now = new Date()) {
-  const due = await db
-    .select({ id: bookingSessions.id })
-    .from(bookingSessions)
-    .where(and(eq(bookingSessions.propertyId, propertyId), isNotNull(bookingSessions.holdId), isNull(bookingSessions.reservationId), lt(bookingSessions.expiresAt, now)))
-    .limit(20);
-  for (const { id } of due) {
-    await inTransaction(db, async (tx) => {
-      const [session] = await tx.select().from(bookingSessions).where(and(eq(bookingSessions.id, id), isNotNull(bookingSessions.holdId))).for("update", { skipLocked: true });
-      if (session && !session.reservationId) await releaseHeld(tx, tenant, session);
-    });
-  }
+export async function sweepAbandoned(db: Db, propertyId: string, now = new Date()) {
+  const due = await overdue(db, now, 20, propertyId);
+  for (const row of due) await releaseOverdue(db, row);
   return due.length;
+}
+
+/**
+ * The timed sweep (server/booking-engine/sweeper.ts): abandoned forms of every property, a
+ * property nobody searches included, up to `limit` a round. Answers how many rooms went back.
+ */
+export async function sweepAllAbandoned(db: Db, now = new Date(), limit = 200) {
+  let released = 0;
+  for (const row of await overdue(db, now, limit)) if (await releaseOverdue(db, row)) released++;
+  return released;
 }
 
 async function sessionOf(db: Executor, propertyId: string, token: string, lock = false) {

@@ -108,3 +108,11 @@ export const engineManageCancelSchema = z.strictObject({
   fee: queryInteger({ min: 0, max: 1_000_000_000 }),
   lang: z.string().max(8).optional(),
 });
+
+/** The month of prices a guest looks at: `YYYY-MM` and the party (the taxes and the rooms that fit depend on it). */
+export const engineCalendarQuery = z.strictObject({
+  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "Expected a month as YYYY-MM, such as 2026-12."),
+  adults: queryInteger({ min: 1, max: 20 }).default(2),
+  children: queryInteger({ min: 0, max: 20 }).default(0),
+});
+export type EngineCalendarQuery = z.output<typeof engineCalendarQuery>;

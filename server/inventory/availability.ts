@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { properties, ratePlans } from "@/db/schema";
-import { addDays } from "@/lib/dates";
+import { addDays, type IsoDate } from "@/lib/dates";
 import { businessToday } from "@/server/properties/business-date";
 import { presentStayPrice, taxRulesOf } from "@/server/folios/folios";
 import { asNightRate, loadRatesOfPlans } from "@/server/rates/daily-rates";
@@ -19,9 +19,36 @@ import { assertStayDates } from "./stay-rules";
  * plan covering it a priced quote saying whether it is bookable and, if not, why.
  */
 export async function getAvailability(ctx: Ctx & { query: AvailabilityQuery }) {
-  const { db, tenant, query } = ctx;
-  // Everything a quote reads, in two round trips instead of one per statement; the checks below
-  // still fail in the contract's order (property, dates, room type).
+  const { query } = ctx;
+  let nights = 0;
+  const sale = await readSale(ctx, query, (today) => {
+    nights = assertStayDates(query.check_in, query.check_out, today, "query");
+    return { from: query.check_in, to: query.check_out };
+  });
+  return {
+    object: "availability" as const,
+    livemode: sale.property.livemode,
+    property_id: sale.property.id,
+    check_in: query.check_in,
+    check_out: query.check_out,
+    nights,
+    adults: query.adults,
+    children: query.children,
+    data: quoteSale(sale, query),
+  };
+}
+
+/** Everything the quotes of stays within a span of days read: the property, its room types, active plans and taxes, the nights' inventory and the rates. */
+export type SaleData = Awaited<ReturnType<typeof readSale>>;
+
+/**
+ * Reads what quotes need for stays arriving and leaving within [from, to] in two round trips (not
+ * one per statement, nor one per stay); the span is chosen by `span` once the property's business
+ * day is known, and the checks fail in the contract's order (property, dates, room type). Used
+ * by one stay's availability and by the booking engine's month of prices.
+ */
+export async function readSale(ctx: Ctx, query: { property_id: string; room_type_id?: string }, span: (today: IsoDate) => { from: IsoDate; to: IsoDate }) {
+  const { db, tenant } = ctx;
   const [propertyRead, typesRead, plansRead, taxesRead] = await sideBySide([
     findOwned(db, properties, tenant, query.property_id, "property", { param: "property_id" }),
     typesOf(ctx, query.property_id, query.room_type_id, "query"),
@@ -37,50 +64,45 @@ export async function getAvailability(ctx: Ctx & { query: AvailabilityQuery }) {
     taxRulesOf(db, query.property_id),
   ]);
   const property = propertyRead();
-  const nights = assertStayDates(query.check_in, query.check_out, businessToday(property), "query");
+  const today = businessToday(property);
+  const { from, to } = span(today);
   const types = typesRead();
   const plans = plansRead();
   const rules = taxesRead();
   const typeIds = types.map((t) => t.id);
   const [inventoryRead, ratesRead] = await sideBySide([
-    readNights(db, typeIds, query.check_in, query.check_out),
-    // The departure day's row carries closed-to-departure, so rates are read one day past the stay.
-    loadRatesOfPlans(db, plans.map((p) => p.id), typeIds, query.check_in, addDays(query.check_out, 1)),
+    readNights(db, typeIds, from, to),
+    // The departure day's row carries closed-to-departure, so rates are read one day past the span.
+    loadRatesOfPlans(db, plans.map((p) => p.id), typeIds, from, addDays(to, 1)),
   ]);
-  const inventory = inventoryRead();
-  const ratesByPlan = ratesRead();
-  const guests = query.adults + query.children;
-  return {
-    object: "availability" as const,
-    livemode: property.livemode,
-    property_id: property.id,
-    check_in: query.check_in,
-    check_out: query.check_out,
-    nights,
-    adults: query.adults,
-    children: query.children,
-    data: types.map((type) => {
-      const typeNights = inventory.filter((n) => n.roomTypeId === type.id);
-      const available = typeNights.length ? Math.min(...typeNights.map(availableOf)) : 0;
-      const quotes = plans
-        .filter((p) => p.roomTypeIds.includes(type.id))
-        .map((plan) => {
-          const rates = ratesByPlan.get(plan.id)!;
-          const quote = quoteStay(query.check_in, query.check_out, (date) => asNightRate(rates.get(`${type.id}:${date}`)));
-          // The reason a booking would be refused for, in the contract's order of checks:
-          // occupancy, then the rate restrictions, then availability.
-          let reason: UnbookableReason | undefined = guests > type.maxOccupancy ? "max_occupancy" : quote.reason;
-          if (!reason && available < 1) reason = "no_availability";
-          return {
-            rate_plan_id: plan.id,
-            total: { amount: quote.total, currency: property.currency },
-            nightly: quote.nightly,
-            price: presentStayPrice(priceStay(quote.nightly, rules, guests), property.currency),
-            bookable: !reason,
-            ...(reason ? { reason } : {}),
-          };
-        });
-      return { room_type_id: type.id, code: type.code, name: type.name, max_occupancy: type.maxOccupancy, available, quotes };
-    }),
-  };
+  return { property, today, types, plans, rules, inventory: inventoryRead(), ratesByPlan: ratesRead() };
+}
+
+/** The quotes of one stay from what `readSale` read (its span covering the stay): per room type, the rooms free on every night and each plan's priced quote. */
+export function quoteSale(sale: SaleData, stay: { check_in: IsoDate; check_out: IsoDate; adults: number; children: number }) {
+  const { property, types, plans, rules, inventory, ratesByPlan } = sale;
+  const guests = stay.adults + stay.children;
+  return types.map((type) => {
+    const typeNights = inventory.filter((n) => n.roomTypeId === type.id && n.date >= stay.check_in && n.date < stay.check_out);
+    const available = typeNights.length ? Math.min(...typeNights.map(availableOf)) : 0;
+    const quotes = plans
+      .filter((p) => p.roomTypeIds.includes(type.id))
+      .map((plan) => {
+        const rates = ratesByPlan.get(plan.id)!;
+        const quote = quoteStay(stay.check_in, stay.check_out, (date) => asNightRate(rates.get(`${type.id}:${date}`)));
+        // The reason a booking would be refused for, in the contract's order of checks:
+        // occupancy, then the rate restrictions, then availability.
+        let reason: UnbookableReason | undefined = guests > type.maxOccupancy ? "max_occupancy" : quote.reason;
+        if (!reason && available < 1) reason = "no_availability";
+        return {
+          rate_plan_id: plan.id,
+          total: { amount: quote.total, currency: property.currency },
+          nightly: quote.nightly,
+          price: presentStayPrice(priceStay(quote.nightly, rules, guests), property.currency),
+          bookable: !reason,
+          ...(reason ? { reason } : {}),
+        };
+      });
+    return { room_type_id: type.id, code: type.code, name: type.name, max_occupancy: type.maxOccupancy, available, quotes };
+  });
 }

@@ -19,6 +19,7 @@ import { repairErasureDamage } from "@/server/guest-data/repair-erasure";
 import { inngestConfigured } from "@/server/jobs/inngest-client";
 import { startNightAuditScheduler } from "@/server/night-audit/scheduler";
 import { startChargeReconciler } from "@/server/payments/reconcile";
+import { startHoldSweeper } from "@/server/booking-engine/sweeper";
 import { serveControl, socketPathFor, type ControlServer } from "@/server/process-plumbing/control";
 import { dashboardThreadFile, DashboardStartError, proxyTo, startDashboardThread, type Dashboard } from "./dashboard";
 import { acquireLock, embeddedLockRefusal, type Acquired } from "@/server/process-plumbing/lock";
@@ -83,6 +84,8 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
   const audits = config.WEBHOOK_DISPATCHER && !inngestConfigured(config) ? startNightAuditScheduler({ db: database.db }) : { stop: async () => {} };
   // Card charges whose answer was lost, found again at Stripe and settled (issue 37, point 6), by the process that dispatches webhooks.
   const reconciler = config.WEBHOOK_DISPATCHER ? startChargeReconciler({ db: database.db }) : { stop: async () => {} };
+  // Booking-engine holds whose guest left the form give their rooms back once a minute, at every property (issue 38).
+  const holdSweeper = config.WEBHOOK_DISPATCHER ? startHoldSweeper({ db: database.db }) : { stop: async () => {} };
 
   let control: ControlServer | undefined;
   if (lock) {
@@ -147,7 +150,7 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
       await closed;
       clearTimeout(grace);
       await control?.close();
-      await Promise.all([webhooks.stop(), audits.stop(), reconciler.stop()]);
+      await Promise.all([webhooks.stop(), audits.stop(), reconciler.stop(), holdSweeper.stop()]);
       await nextApp?.close();
       await dashboard?.close();
       await database.close();

@@ -23,7 +23,7 @@ describe("the guest's language", () => {
 type Catalogue = { [key: string]: string | Catalogue };
 const catalogue = (locale: string): Catalogue => JSON.parse(readFileSync(`messages/${locale}.json`, "utf8"));
 const keysOf = (c: Catalogue, prefix = ""): string[] => Object.entries(c).flatMap(([k, v]) => (typeof v === "string" ? [`${prefix}${k}`] : keysOf(v, `${prefix}${k}.`)));
-const sample = { hotel: "Casa", dates: "1–3", nights: 2, adults: 2, children: 1, count: 1, amount: "€10", room: "Quarto", rate: "Flex", deadline: "1 Jan", guests: 5, minutes: 14, time: "15:00", name: "Ana", before: "€8", date: "2 Jan" };
+const sample = { hotel: "Casa", dates: "1–3", nights: 2, adults: 2, children: 1, count: 1, amount: "€10", room: "Quarto", rate: "Flex", deadline: "1 Jan", guests: 5, minutes: 14, time: "15:00", name: "Ana", before: "€8", date: "2 Jan", currency: "dólares", day: "1 Jan", price: "€10" };
 
 describe("the catalogues", () => {
   const english = keysOf(catalogue("en")).sort();

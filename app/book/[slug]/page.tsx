@@ -1,24 +1,28 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { getLocale, getTranslations } from "next-intl/server";
 import { GuestShell } from "@/components/booking-engine/guest-shell";
 import { guestDay, guestMoment, guestMoney } from "@/components/booking-engine/guest-words";
 import { addDays } from "@/lib/dates";
 import type { GuestLocale } from "@/lib/guest-locale";
-import { engineBySlug, searchStays } from "@/server/booking-engine/guest";
+import { PriceCalendar } from "@/components/booking-engine/price-calendar";
+import { priceCalendar } from "@/server/booking-engine/calendar";
+import { engineBySlug, presentHotel, searchStays } from "@/server/booking-engine/guest";
+import { jsonLdText, publicOrigin, searchJsonLd } from "@/server/booking-engine/structured-data";
 import { countGuestRequest } from "@/server/booking-engine/limits";
-import { engineSearchQuery } from "@/server/booking-engine/schemas";
+import { engineCalendarQuery, engineSearchQuery } from "@/server/booking-engine/schemas";
 import { ApiError } from "@/server/errors";
 import { clientAddressHeader } from "@/server/listener";
 import { businessToday } from "@/server/properties/business-date";
 import { getApiDeps } from "@/server/runtime";
 
 type Params = { slug: string };
-type Query = { check_in?: string; check_out?: string; adults?: string; children?: string; lang?: string; problem?: string };
+type Query = { check_in?: string; check_out?: string; adults?: string; children?: string; lang?: string; problem?: string; month?: string };
 
-/** The engine at this address, or the 404 page: an unknown address and a switched-off engine look alike. */
-async function engineOr404(slug: string) {
+/** The engine at this address, or the 404 page: an unknown address and a switched-off engine look alike. Read once per request (the title and the page share it). */
+const engineOr404 = cache(async (slug: string) => {
   const { db } = await getApiDeps();
   try {
     return await engineBySlug(db, slug);
@@ -26,7 +30,7 @@ async function engineOr404(slug: string) {
     if (error instanceof ApiError && error.code === "resource_missing") notFound();
     throw error;
   }
-}
+});
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
   const { slug } = await params;
@@ -58,11 +62,21 @@ export default async function BookingSearchPage({ params, searchParams }: { para
       problem = error.code === "too_many_requests" ? "too_many_requests" : "invalid";
     }
   } else if (asked) problem = "invalid";
-  const keep = { check_in: query.check_in, check_out: query.check_out, adults: query.adults, children: query.children };
+  const keep = { check_in: query.check_in, check_out: query.check_out, adults: query.adults, children: query.children, month: query.month };
+  // The month of prices: the one asked for, else the arrival's, else this month; the party as searched.
+  const party = asked?.success ? { adults: String(asked.data.adults), children: String(asked.data.children) } : { adults: "2", children: "0" };
+  const calendarAsked = engineCalendarQuery.safeParse({ month: query.month ?? (asked?.success ? asked.data.check_in.slice(0, 7) : today.slice(0, 7)), ...party });
+  const calendar = await priceCalendar({ db: (await getApiDeps()).db, slug, query: calendarAsked.success ? calendarAsked.data : { month: today.slice(0, 7), adults: 2, children: 0 } }).catch((error: unknown) => {
+    if (error instanceof ApiError && error.code === "parameter_invalid") return null;
+    throw error;
+  });
+  const url = `${publicOrigin((await headers()).get("host"))}/book/${slug}`;
+  const jsonLd = searchJsonLd({ hotel: presentHotel(property), url, search: results });
   const guests = Number(values.adults) + Number(values.children);
 
   return (
     <GuestShell hotel={{ name: property.name, city: property.address.city }} locale={locale} languageLabel={t("language")} path={`/book/${slug}`} query={keep}>
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(jsonLd) }} />
       <h1 className="mb-4 text-2xl font-semibold">{t("heading")}</h1>
       <form method="get" action={`/book/${slug}`} className="mb-6 rounded-lg border border-stone-200 bg-white p-4" aria-labelledby="search-title">
         <h2 id="search-title" className="mb-3 text-base font-medium">
@@ -162,6 +176,13 @@ export default async function BookingSearchPage({ params, searchParams }: { para
             </ul>
           )}
         </section>
+      ) : null}
+
+      {/* After the rooms when dates are searched (what the guest asked for first), else under the form. */}
+      {calendar ? (
+        <div className={results ? "mt-6" : undefined}>
+          <PriceCalendar calendar={calendar} locale={locale} path={`/book/${slug}`} keep={party} chosen={asked?.success ? asked.data.check_in : undefined} />
+        </div>
       ) : null}
     </GuestShell>
   );
