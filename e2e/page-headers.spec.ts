@@ -93,6 +93,8 @@ test("every page carries the security headers, a fresh nonce each time, and runs
     "/book/[slug]": "/book/no-such-hotel-headers",
     "/book/[slug]/details": "/book/no-such-hotel-headers/details",
     "/book/[slug]/confirmed": "/book/no-such-hotel-headers/confirmed",
+    "/book/[slug]/manage": "/book/no-such-hotel-headers/manage",
+    "/guests/[id]/data": `/guests/${guest.id}/data`,
   };
   const routes = appPages();
   const unmapped = routes.filter((route) => route.includes("[") && !urlOf[route]);
