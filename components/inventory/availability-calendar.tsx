@@ -202,7 +202,7 @@ function Legend() {
       <span>H: held back</span>
       <span>O: out of order</span>
       <span>SS: stop-sell on some rate plans (Stop-sell: on all)</span>
-      <span>CTA / CTD: closed to arrival / departure</span>
+      <span>No arrival / No departure: closed to arrival / departure on a rate plan</span>
       <span>Min: minimum stay</span>
       <span className="flex items-center gap-1">
         <span className="inline-block h-3 w-3 rounded-sm bg-amber-100 ring-1 ring-amber-300" aria-hidden /> few left

@@ -28,11 +28,11 @@ export function restrictionSummary(rates: PlanNight[], codeOf: (planId: string) 
     words.push(`stop-sell on ${stopped.length} of ${rates.length} rate plans (${codes(stopped)})`);
   }
   if (arrival.length) {
-    marks.push("CTA");
+    marks.push("No arrival");
     words.push(`closed to arrival on ${codes(arrival)}`);
   }
   if (departure.length) {
-    marks.push("CTD");
+    marks.push("No departure");
     words.push(`closed to departure on ${codes(departure)}`);
   }
   if (minStay.length) {
