@@ -109,18 +109,13 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
     // The API answers (and /readyz says so) as soon as this thread is listening, while Next is
     // still starting in its own thread, the slowest part of a start: a page asked for meanwhile
     // waits for it, and the start fails below if the thread cannot start at all.
-    let ready: Dashboard["handle"] | undefined;
-    const waiting = dashboardStarting.then((started) => {
-      dashboard = started;
-      ready = started.handle;
-      return started.handle;
-    });
+    const waiting = dashboardStarting.then((started) => (dashboard = started));
     waiting.catch(() => {});
     pages = (req, res) =>
-      ready
-        ? ready(req, res)
+      dashboard
+        ? dashboard.handle(req, res)
         : waiting.then(
-            (handle) => handle(req, res),
+            (started) => started.handle(req, res),
             () => {
               if (!res.headersSent) res.writeHead(503, { "content-type": "text/plain", "retry-after": "5" });
               res.end("The dashboard could not start; see the server's log.");
@@ -164,7 +159,7 @@ export async function startServer({ dev }: { dev: boolean }): Promise<RunningSer
     );
     server.listen(config.PORT, config.HOST, () => resolve());
   });
-  if (dashboardStarting && !dashboard) {
+  if (dashboardStarting) {
     try {
       await dashboardStarting;
     } catch (error) {

@@ -1,9 +1,8 @@
-import { sql } from "drizzle-orm";
 import { isOriginPath } from "@/server/http/openapi-origin";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "@/db/client";
 import { addDays, todayIn } from "@/lib/dates";
 import { expectError, type HttpAnswer } from "../support/assertions";
+import { aimedPath, tableDigests } from "../support/every-operation";
 import { startHarness, type Harness } from "../support/harness";
 import { countEvents, ok, sandboxProperty, type Caller } from "../support/hotel";
 
@@ -25,30 +24,11 @@ const byCollection: Record<string, string> = {};
 const reads = new Map<string, string>();
 
 /** One digest per table: any row added, removed or changed shows. */
-async function snapshot(): Promise<Record<string, string>> {
-  const tables = rowsOf<{ table_name: string }>(
-    await h.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`),
-  ).map((t) => t.table_name);
-  const digests: Record<string, string> = {};
-  // An API key's last use is stamped (once a minute) by any request, refused or not: not a change of data.
-  for (const table of tables.filter((t) => t !== "api_keys")) {
-    const [row] = rowsOf<{ d: string | null }>(await h.db.execute(sql`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as d from ${sql.identifier(table)} t`));
-    digests[table] = row.d ?? "";
-  }
-  return digests;
-}
+const snapshot = () => tableDigests(h.db);
 
 /** The operation's path with `{id}` the object of its collection. */
 function aimed(path: string): string {
-  const segments = path.split("/");
-  return segments
-    .map((part, i) => {
-      if (!/^\{\w+\}$/.test(part)) return part;
-      const id = byCollection[segments[i - 1]];
-      if (!id) throw new Error(`No object for ${path}: add one of '${segments[i - 1]}' to the setup`);
-      return id;
-    })
-    .join("/");
+  return aimedPath(path, byCollection);
 }
 
 /** A raw request: `body` as bytes, so fetch adds no Content-Type of its own. */

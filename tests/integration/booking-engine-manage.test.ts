@@ -9,6 +9,7 @@ import { parseProxyTrust } from "@/server/proxy-trust";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { buildRoomType, eventsFor, inventoryOf, liveHotel, ok, type Caller, type RoomTypeSetup } from "../support/hotel";
+import { guestRequests } from "../support/guest-requests";
 
 // Issue 38, point 3: a guest manages a booking made on the booking engine from the link in its
 // confirmation e-mail, without an account: the page's data (what the manage page renders, read by
@@ -24,26 +25,8 @@ let hotel: Awaited<ReturnType<typeof liveHotel>>;
 let flex: RoomTypeSetup;
 let saver: RoomTypeSetup;
 let slug: string;
-let addressCount = 0;
 const d = (n: number): IsoDate => addDays(hotel.today, n);
-const freshAddress = () => `203.0.113.${++addressCount}`;
-
-async function raw(method: string, path: string, init: { body?: string; type?: string } = {}) {
-  const headers: Record<string, string> = { "x-forwarded-for": freshAddress() };
-  if (init.type) headers["content-type"] = init.type;
-  const res = await fetch(`${h.baseUrl}${path}`, { method, headers, body: init.body, redirect: "manual" });
-  const text = await res.text();
-  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
-}
-const postJson = (path: string, body: unknown) => raw("POST", path, { body: JSON.stringify(body), type: "application/json" });
-const postForm = (path: string, body: Record<string, string | number>) =>
-  raw("POST", path, { body: new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString(), type: "application/x-www-form-urlencoded" });
+const { postJson, postForm, used: addressesUsed } = guestRequests(() => h.baseUrl, "203.0.113");
 
 /** Where a form's 303 sends the guest: the path and its query. */
 function redirected(res: { status: number; text: string; headers: Headers }) {
@@ -56,7 +39,7 @@ function redirected(res: { status: number; text: string; headers: Headers }) {
  * A guest books on the engine as the pages do (the choice a form in their language, then the
  * details), and the confirmation e-mail is read: its link is the manage page's.
  */
-async function bookOnEngine(t: RoomTypeSetup, checkIn: IsoDate, checkOut: IsoDate, lang: string, email = `guest-${Date.now()}-${addressCount}@example.com`) {
+async function bookOnEngine(t: RoomTypeSetup, checkIn: IsoDate, checkOut: IsoDate, lang: string, email = `guest-${Date.now()}-${addressesUsed()}@example.com`) {
   const chosen = redirected(await postForm(`/book-api/${slug}/sessions`, { check_in: checkIn, check_out: checkOut, adults: 2, children: 0, room_type_id: t.roomTypeId, rate_plan_id: t.ratePlanId, lang }));
   const formToken = chosen.query.t;
   await h.db

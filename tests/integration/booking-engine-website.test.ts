@@ -7,6 +7,7 @@ import { parseProxyTrust } from "@/server/proxy-trust";
 import { expectError } from "../support/assertions";
 import { startHarness, type Harness } from "../support/harness";
 import { buildRoomType, inventoryOf, liveHotel, ok, type Caller, type RoomTypeSetup } from "../support/hotel";
+import { guestRequests } from "../support/guest-requests";
 
 // Issue 38, points 1, 5 and 6: the booking engine on the hotel's website. The timed sweep of
 // abandoned holds (a guest who chose a room and closed the tab at a hotel nobody else searches
@@ -18,23 +19,9 @@ let caller: Caller;
 let hotel: Awaited<ReturnType<typeof liveHotel>>;
 let main: RoomTypeSetup;
 let slug: string;
-let addressCount = 0;
 const d = (n: number): IsoDate => addDays(hotel.today, n);
 
-async function raw(method: string, path: string, init: { body?: string; type?: string } = {}) {
-  const headers: Record<string, string> = { "x-forwarded-for": `203.0.113.${++addressCount}` };
-  if (init.type) headers["content-type"] = init.type;
-  const res = await fetch(`${h.baseUrl}${path}`, { method, headers, body: init.body, redirect: "manual" });
-  const text = await res.text();
-  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
-}
-const postJson = (path: string, body: unknown) => raw("POST", path, { body: JSON.stringify(body), type: "application/json" });
+const { raw, postJson } = guestRequests(() => h.baseUrl, "203.0.113");
 const choose = async (t: RoomTypeSetup, checkIn: IsoDate, checkOut: IsoDate) =>
   ok<{ token: string }>(
     await postJson(`/book-api/${slug}/sessions`, { check_in: checkIn, check_out: checkOut, adults: "2", children: "0", room_type_id: t.roomTypeId, rate_plan_id: t.ratePlanId }),

@@ -7,6 +7,7 @@ import { expectError } from "../support/assertions";
 import { onPostgres } from "../support/database";
 import { startHarness, type Harness } from "../support/harness";
 import { buildRoomType, eventsFor, inventoryOf, liveHotel, ok, type Caller, type RoomTypeSetup } from "../support/hotel";
+import { guestRequests } from "../support/guest-requests";
 
 // Issue 38, the direct booking engine: its settings through /v1 (GET and PATCH
 // /v1/properties/{id}/booking_engine), and a guest's search, choice, hold and booking through the
@@ -19,31 +20,10 @@ let caller: Caller;
 let hotel: Awaited<ReturnType<typeof liveHotel>>;
 let main: RoomTypeSetup;
 let slug: string;
-let addressCount = 0;
 const d = (n: number): IsoDate => addDays(hotel.today, n);
 
 /** Each test speaks from its own address (X-Forwarded-For, trusted from loopback), so the per-address limits count it alone. */
-const freshAddress = () => `198.51.100.${++addressCount}`;
-type Guest = { address?: string };
-
-async function raw(method: string, path: string, init: { body?: string; type?: string; address?: string } = {}) {
-  const headers: Record<string, string> = { "x-forwarded-for": init.address ?? freshAddress() };
-  if (init.type) headers["content-type"] = init.type;
-  const res = await fetch(`${h.baseUrl}${path}`, { method, headers, body: init.body, redirect: "manual" });
-  const text = await res.text();
-  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
-}
-const search = (s: string, query: Record<string, string | number>, g: Guest = {}) =>
-  raw("GET", `/book-api/${s}/search?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, g);
-const postJson = (path: string, body: unknown, g: Guest = {}) => raw("POST", path, { body: JSON.stringify(body), type: "application/json", ...g });
-const postForm = (path: string, body: Record<string, string | number>, g: Guest = {}) =>
-  raw("POST", path, { body: new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString(), type: "application/x-www-form-urlencoded", ...g });
+const { search, postJson, postForm, freshAddress } = guestRequests(() => h.baseUrl, "198.51.100");
 
 const choice = (t: RoomTypeSetup, checkIn: IsoDate, checkOut: IsoDate, extra: Record<string, unknown> = {}) => ({
   check_in: checkIn,

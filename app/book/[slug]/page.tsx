@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { getLocale, getTranslations } from "next-intl/server";
 import { GuestShell } from "@/components/booking-engine/guest-shell";
+import { guestButton, StayFields } from "@/components/booking-engine/stay-fields";
 import { guestDay, guestMoment, guestMoney } from "@/components/booking-engine/guest-words";
 import { addDays } from "@/lib/dates";
 import type { GuestLocale } from "@/lib/guest-locale";
@@ -83,35 +84,16 @@ export default async function BookingSearchPage({ params, searchParams }: { para
           {t("search.title")}
         </h2>
         <input type="hidden" name="lang" value={locale} />
-        <div className="grid grid-cols-2 gap-3 sm:grid-cols-5 sm:items-end">
-          <Field id="check_in" label={t("search.checkIn")}>
-            <input id="check_in" name="check_in" type="date" required min={today} defaultValue={values.check_in} className={inputClass} />
-          </Field>
-          <Field id="check_out" label={t("search.checkOut")}>
-            <input id="check_out" name="check_out" type="date" required min={addDays(today, 1)} defaultValue={values.check_out} className={inputClass} />
-          </Field>
-          <Field id="adults" label={t("search.adults")}>
-            <select id="adults" name="adults" defaultValue={values.adults} className={inputClass}>
-              {Array.from({ length: 8 }, (_, i) => i + 1).map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="children" label={t("search.children")}>
-            <select id="children" name="children" defaultValue={values.children} className={inputClass}>
-              {Array.from({ length: 7 }, (_, i) => i).map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <button type="submit" className={`col-span-2 sm:col-span-1 ${primaryButton}`}>
-            {t("search.submit")}
-          </button>
-        </div>
+        <StayFields
+          today={today}
+          values={values}
+          labels={{ checkIn: t("search.checkIn"), checkOut: t("search.checkOut"), adults: t("search.adults"), children: t("search.children") }}
+          button={
+            <button type="submit" className={`col-span-2 sm:col-span-1 ${guestButton.primary}`}>
+              {t("search.submit")}
+            </button>
+          }
+        />
       </form>
 
       {problem ? (
@@ -163,7 +145,7 @@ export default async function BookingSearchPage({ params, searchParams }: { para
                             {Object.entries({ ...results.stay, room_type_id: room.room_type_id, rate_plan_id: offer.rate_plan_id, lang: locale }).map(([name, value]) =>
                               name === "nights" ? null : <input key={name} type="hidden" name={name} value={String(value)} />,
                             )}
-                            <button type="submit" className={primaryButton} aria-label={t("results.chooseLabel", { room: room.name, rate: offer.name })}>
+                            <button type="submit" className={guestButton.primary} aria-label={t("results.chooseLabel", { room: room.name, rate: offer.name })}>
                               {t("results.choose")}
                             </button>
                           </form>
@@ -188,18 +170,3 @@ export default async function BookingSearchPage({ params, searchParams }: { para
   );
 }
 
-const inputClass =
-  "block w-full min-w-0 rounded-md border border-stone-300 bg-white px-2.5 py-2 text-sm text-stone-900 focus:border-teal-600 focus:outline-none focus:ring-2 focus:ring-teal-600";
-const primaryButton =
-  "inline-flex items-center justify-center rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-teal-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600 focus-visible:ring-offset-1";
-
-function Field({ id, label, children }: { id: string; label: string; children: React.ReactNode }) {
-  return (
-    <div className="min-w-0 space-y-1">
-      <label htmlFor={id} className="block text-xs font-medium text-stone-700">
-        {label}
-      </label>
-      {children}
-    </div>
-  );
-}

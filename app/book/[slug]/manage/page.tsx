@@ -6,7 +6,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { GuestShell } from "@/components/booking-engine/guest-shell";
 import { guestDay, guestMoment, guestMoney, guestQuery } from "@/components/booking-engine/guest-words";
 import { StaySummary } from "@/components/booking-engine/stay-summary";
-import { addDays } from "@/lib/dates";
+import { GuestField, guestButton, guestInput, StayFields } from "@/components/booking-engine/stay-fields";
 import type { GuestLocale } from "@/lib/guest-locale";
 import { engineBySlug } from "@/server/booking-engine/guest";
 import { countGuestRequest } from "@/server/booking-engine/limits";
@@ -126,35 +126,16 @@ export default async function ManageBookingPage({ params, searchParams }: { para
                 <input type="hidden" name="token" value={token} />
                 <input type="hidden" name="lang" value={locale} />
                 <input type="hidden" name="step" value="change" />
-                <div className="grid grid-cols-2 gap-3 sm:grid-cols-5 sm:items-end">
-                  <Field id="check_in" label={t("search.checkIn")}>
-                    <input id="check_in" name="check_in" type="date" required min={booking.today} defaultValue={values.check_in} className={inputClass} />
-                  </Field>
-                  <Field id="check_out" label={t("search.checkOut")}>
-                    <input id="check_out" name="check_out" type="date" required min={addDays(booking.today, 1)} defaultValue={values.check_out} className={inputClass} />
-                  </Field>
-                  <Field id="adults" label={t("search.adults")}>
-                    <select id="adults" name="adults" defaultValue={values.adults} className={inputClass}>
-                      {Array.from({ length: 8 }, (_, i) => i + 1).map((n) => (
-                        <option key={n} value={n}>
-                          {n}
-                        </option>
-                      ))}
-                    </select>
-                  </Field>
-                  <Field id="children" label={t("search.children")}>
-                    <select id="children" name="children" defaultValue={values.children} className={inputClass}>
-                      {Array.from({ length: 7 }, (_, i) => i).map((n) => (
-                        <option key={n} value={n}>
-                          {n}
-                        </option>
-                      ))}
-                    </select>
-                  </Field>
-                  <button type="submit" className={`col-span-2 sm:col-span-1 ${secondaryButton}`}>
-                    {t("manage.change.look")}
-                  </button>
-                </div>
+                <StayFields
+                  today={booking.today}
+                  values={values}
+                  labels={{ checkIn: t("search.checkIn"), checkOut: t("search.checkOut"), adults: t("search.adults"), children: t("search.children") }}
+                  button={
+                    <button type="submit" className={`col-span-2 sm:col-span-1 ${guestButton.secondary}`}>
+                      {t("manage.change.look")}
+                    </button>
+                  }
+                />
               </form>
               {preview ? (
                 preview.unchanged ? (
@@ -176,7 +157,7 @@ export default async function ManageBookingPage({ params, searchParams }: { para
                       <input type="hidden" name="adults" value={preview.stay.adults} />
                       <input type="hidden" name="children" value={preview.stay.children} />
                       <input type="hidden" name="total" value={preview.total.amount} />
-                      <button type="submit" className={primaryButton}>
+                      <button type="submit" className={guestButton.primary}>
                         {t("manage.change.confirm")}
                       </button>
                     </form>
@@ -198,13 +179,13 @@ export default async function ManageBookingPage({ params, searchParams }: { para
           <form method="post" action={`/book-api/${slug}/manage/requests`} className="space-y-2">
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="lang" value={locale} />
-            <Field id="special_requests" label={t("manage.requests.label")}>
-              <textarea id="special_requests" name="special_requests" required maxLength={1000} rows={3} aria-describedby="requests-hint" className={inputClass} />
-            </Field>
+            <GuestField id="special_requests" label={t("manage.requests.label")}>
+              <textarea id="special_requests" name="special_requests" required maxLength={1000} rows={3} aria-describedby="requests-hint" className={guestInput} />
+            </GuestField>
             <p id="requests-hint" className="text-xs text-stone-600">
               {t("details.requestsHint")}
             </p>
-            <button type="submit" className={secondaryButton}>
+            <button type="submit" className={guestButton.secondary}>
               {t("manage.requests.submit")}
             </button>
           </form>
@@ -225,7 +206,7 @@ export default async function ManageBookingPage({ params, searchParams }: { para
                 <input type="hidden" name="token" value={token} />
                 <input type="hidden" name="lang" value={locale} />
                 <input type="hidden" name="fee" value={booking.cancel_fee.amount} />
-                <button type="submit" className={dangerButton}>
+                <button type="submit" className={guestButton.danger}>
                   {t("manage.cancel.confirm")}
                 </button>
                 <a href={here({})} className="text-sm font-medium text-teal-800 underline">
@@ -234,7 +215,7 @@ export default async function ManageBookingPage({ params, searchParams }: { para
               </form>
             </div>
           ) : (
-            <a href={here({ step: "cancel" })} className={secondaryButton}>
+            <a href={here({ step: "cancel" })} className={guestButton.secondary}>
               {t("manage.cancel.start")}
             </a>
           )}
@@ -245,22 +226,3 @@ export default async function ManageBookingPage({ params, searchParams }: { para
   );
 }
 
-const inputClass =
-  "block w-full min-w-0 rounded-md border border-stone-300 bg-white px-2.5 py-2 text-sm text-stone-900 focus:border-teal-600 focus:outline-none focus:ring-2 focus:ring-teal-600";
-const primaryButton =
-  "inline-flex items-center justify-center rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-teal-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600 focus-visible:ring-offset-1";
-const secondaryButton =
-  "inline-flex items-center justify-center rounded-md border border-teal-700 bg-white px-4 py-2 text-sm font-medium text-teal-800 hover:bg-teal-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-teal-600 focus-visible:ring-offset-1";
-const dangerButton =
-  "inline-flex items-center justify-center rounded-md bg-red-700 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-red-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-600 focus-visible:ring-offset-1";
-
-function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0 space-y-1">
-      <label htmlFor={id} className="block text-xs font-medium text-stone-700">
-        {label}
-      </label>
-      {children}
-    </div>
-  );
-}
